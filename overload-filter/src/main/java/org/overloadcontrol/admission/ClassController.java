@@ -1,0 +1,166 @@
+package org.overloadcontrol.admission;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.overloadcontrol.engine.RequestClass;
+
+/**
+ * The response-time controller of one request class at one endpoint (Welsh &amp; Culler 2003,
+ * §3.2): it collects response-time samples, and in each round turns their 90th percentile into
+ * a smoothed estimate and the estimate into a token-bucket rate.
+ *
+ * <pre>
+ *   cur = α·cur + (1−α)·samp          err = (cur − target) / target
+ *   err &gt; err_d : rate = rate / adj_d
+ *   err &lt; err_i : rate = rate + (−(err − c_i))·adj_i       rate ∈ [rate_min, rate_max]
+ * </pre>
+ *
+ * <p>The paper sorts up to nreq samples and takes the (0.9·nreq)-th; we keep the samples in an
+ * HdrHistogram {@link Recorder} (three significant digits), whose writers are wait-free, and
+ * read its 90th percentile: the same statistic without a lock or a sort on the request path.
+ * The first round's estimate is its sample (the paper leaves the initial {@code cur} open).
+ *
+ * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads and touch only
+ * the recorder, an atomic counter and the bucket. Everything else ({@code cur}, {@code lc}, the
+ * flag, the histogram recycled between rounds) is touched only by the round, which the owning
+ * {@link EndpointAdmissionController} runs under its guard, one round at a time.
+ */
+public final class ClassController {
+
+  private final String endpoint;
+  private final RequestClass requestClass;
+  private final ClassSettings settings;
+  private final TokenBucket bucket;
+  private final Recorder recorder = new Recorder(3);
+  private final AtomicInteger pendingSamples = new AtomicInteger();
+
+  private volatile long lastRoundNanos;
+  private volatile long estimateNanos = -1;
+  private volatile long lastSampleP90Nanos = -1;
+  // Round state: guarded by the endpoint controller's round guard.
+  private Histogram recycled;
+  private double cur = Double.NaN;
+  private int lc;
+  private boolean suppressIncrease;
+
+  ClassController(String endpoint, RequestClass requestClass, ClassSettings settings, long now) {
+    this.endpoint = endpoint;
+    this.requestClass = requestClass;
+    this.settings = settings;
+    ControllerParameters p = settings.parameters();
+    this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
+    this.lastRoundNanos = now;
+  }
+
+  public String endpoint() {
+    return endpoint;
+  }
+
+  public RequestClass requestClass() {
+    return requestClass;
+  }
+
+  public ClassSettings settings() {
+    return settings;
+  }
+
+  /** The p90 target in nanoseconds, 0 if this class is measured but not controlled. */
+  public long targetNanos() {
+    return settings.targetNanos();
+  }
+
+  /** The smoothed 90th-percentile estimate, or −1 before the first round with samples. */
+  public long estimateNanos() {
+    return estimateNanos;
+  }
+
+  /** The 90th percentile of the last round's samples, or −1 before the first one. */
+  public long lastSampleP90Nanos() {
+    return lastSampleP90Nanos;
+  }
+
+  /** The current admission rate in requests per second (meaningful only when controlled). */
+  public double rate() {
+    return bucket.rate();
+  }
+
+  /** The lc counter of §3.3 (rounds missed while all lower classes sat at rate_min). */
+  public int lowerAtMinCount() {
+    return lc;
+  }
+
+  /** Nanoseconds until this class's bucket has a token. */
+  public long nanosUntilToken(long now) {
+    return bucket.nanosUntilToken(now);
+  }
+
+  boolean tryAcquire(long now) {
+    return bucket.tryAcquire(now);
+  }
+
+  /** Records one response time; returns whether nreq samples are now waiting for a round. */
+  boolean record(long responseTimeNanos) {
+    recorder.recordValue(Math.max(0L, responseTimeNanos / 1000L));
+    return pendingSamples.incrementAndGet() >= settings.parameters().nreq();
+  }
+
+  boolean due(long now) {
+    return pendingSamples.get() >= settings.parameters().nreq()
+        || now - lastRoundNanos >= settings.parameters().timeoutNanos();
+  }
+
+  /** Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none. */
+  long takeSampleP90(long now, long[] countOut) {
+    pendingSamples.set(0);
+    lastRoundNanos = now;
+    recycled = recorder.getIntervalHistogram(recycled);
+    countOut[0] = recycled.getTotalCount();
+    if (countOut[0] == 0) {
+      return -1;
+    }
+    long p90 = recycled.getValueAtPercentile(90.0) * 1000L;
+    lastSampleP90Nanos = p90;
+    return p90;
+  }
+
+  /** cur = α·cur + (1−α)·samp; returns cur in nanoseconds. */
+  double smooth(long sampleNanos) {
+    double alpha = settings.parameters().alpha();
+    cur = Double.isNaN(cur) ? sampleNanos : alpha * cur + (1 - alpha) * sampleNanos;
+    estimateNanos = Math.round(cur);
+    return cur;
+  }
+
+  double error() {
+    return (cur - settings.targetNanos()) / settings.targetNanos();
+  }
+
+  void setRate(double rate, long now) {
+    ControllerParameters p = settings.parameters();
+    bucket.setRate(Math.max(p.rateMin(), Math.min(p.rateMax(), rate)), now);
+  }
+
+  boolean atRateMin() {
+    return bucket.rate() <= settings.parameters().rateMin();
+  }
+
+  int incrementLc() {
+    return ++lc;
+  }
+
+  void resetLc() {
+    lc = 0;
+  }
+
+  void suppressNextIncrease() {
+    suppressIncrease = true;
+  }
+
+  /** Returns and clears the flag a higher class set when it missed its target. */
+  boolean takeSuppressIncrease() {
+    boolean flag = suppressIncrease;
+    suppressIncrease = false;
+    return flag;
+  }
+}

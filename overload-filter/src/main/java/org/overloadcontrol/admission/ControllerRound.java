@@ -1,0 +1,51 @@
+package org.overloadcontrol.admission;
+
+/**
+ * What one run of a class's response-time controller saw and did; handed to an
+ * {@link AdmissionListener}, for time series, logs and tests.
+ *
+ * @param endpoint the endpoint (stage) the controller belongs to
+ * @param requestClass the class whose controller ran
+ * @param nowNanos the ticker reading when it ran
+ * @param sampleCount response times taken into this round
+ * @param sampleP90Nanos the 90th percentile of those samples ({@code samp}), or −1 if none
+ * @param estimateNanos the smoothed estimate ({@code cur}) after this round, or −1 if none yet
+ * @param targetNanos the target, or 0 when the endpoint is measured but not controlled
+ * @param error {@code (cur − target)/target}, or NaN when not computed
+ * @param rateBefore the class's admission rate before the round, requests per second
+ * @param rateAfter the class's admission rate after the round
+ * @param action what the round did
+ */
+public record ControllerRound(
+    String endpoint,
+    String requestClass,
+    long nowNanos,
+    long sampleCount,
+    long sampleP90Nanos,
+    long estimateNanos,
+    long targetNanos,
+    double error,
+    double rateBefore,
+    double rateAfter,
+    Action action) {
+
+  /** What a round did to the admission rates. */
+  public enum Action {
+    /** No response time was recorded since the last round; nothing changed. */
+    NO_SAMPLES,
+    /** No target: the estimate was updated, no rate was touched. */
+    MEASURED_ONLY,
+    /** Error within [err_i, err_d]: the rate was held. */
+    HOLD,
+    /** Error above err_d: this class's rate was divided by adj_d. */
+    DECREASE,
+    /** Error above err_d: the rates of lower classes were divided by adjlo_d instead (§3.3). */
+    DECREASE_LOWER,
+    /** Error above err_d, lower classes already at rate_min: lc counted up, rate held. */
+    COUNT_LOWER_AT_MIN,
+    /** Error below err_i: the rate was raised by −(err − c_i)·adj_i. */
+    INCREASE,
+    /** Error below err_i, but a higher class missed its target last round: no increase. */
+    INCREASE_SUPPRESSED
+  }
+}

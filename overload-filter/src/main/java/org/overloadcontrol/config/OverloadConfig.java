@@ -1,0 +1,177 @@
+package org.overloadcontrol.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.overloadcontrol.admission.ClassSettings;
+import org.overloadcontrol.admission.ControllerParameters;
+import org.overloadcontrol.classify.AddressMatcher;
+import org.overloadcontrol.classify.ClassRule;
+import org.overloadcontrol.classify.EndpointRule;
+import org.overloadcontrol.engine.RequestClass;
+
+/**
+ * The whole configuration of one filter or handler, immutable and validated once, when it
+ * starts. Built by {@link ConfigParser} from layers of flat keys (annotations &lt; init-params
+ * &lt; YAML); see README.md for every key and its default.
+ *
+ * <p>Resolution of the settings of class c at endpoint e, most specific first: target from
+ * {@code endpoints.e.classes.c.target}, {@code endpoints.e.target}, {@code classes.c.target};
+ * each controller parameter from {@code endpoints.e.classes.c.controller.*},
+ * {@code endpoints.e.controller.*}, {@code classes.c.controller.*}, {@code controller.*}, and
+ * the published default.
+ */
+public final class OverloadConfig {
+
+  private final boolean enabled;
+  private final Map<String, RequestClass> classes;
+  private final RequestClass defaultClass;
+  private final List<ClassRule> classRules;
+  private final List<EndpointRule> endpointRules;
+  private final Map<String, EndpointSettings> endpoints;
+  private final AddressMatcher trustedProxies;
+  private final String requestStartHeader;
+  private final long requestStartMaxAgeNanos;
+  private final long retryAfterMinNanos;
+  private final long retryAfterMaxNanos;
+  private final String rejectionHandler;
+  private final ParameterLayer globalController;
+  private final Map<String, ParameterLayer> classControllers;
+  private final Map<String, Long> classTargets;
+
+  OverloadConfig(boolean enabled, Map<String, RequestClass> classes, RequestClass defaultClass,
+      List<ClassRule> classRules, List<EndpointRule> endpointRules,
+      Map<String, EndpointSettings> endpoints, AddressMatcher trustedProxies,
+      String requestStartHeader, long requestStartMaxAgeNanos, long retryAfterMinNanos,
+      long retryAfterMaxNanos, String rejectionHandler, ParameterLayer globalController,
+      Map<String, ParameterLayer> classControllers, Map<String, Long> classTargets) {
+    this.enabled = enabled;
+    this.classes = Map.copyOf(classes);
+    this.defaultClass = defaultClass;
+    this.classRules = List.copyOf(classRules);
+    this.endpointRules = List.copyOf(endpointRules);
+    this.endpoints = Map.copyOf(endpoints);
+    this.trustedProxies = trustedProxies;
+    this.requestStartHeader = requestStartHeader;
+    this.requestStartMaxAgeNanos = requestStartMaxAgeNanos;
+    this.retryAfterMinNanos = retryAfterMinNanos;
+    this.retryAfterMaxNanos = retryAfterMaxNanos;
+    this.rejectionHandler = rejectionHandler;
+    this.globalController = globalController;
+    this.classControllers = Map.copyOf(classControllers);
+    this.classTargets = Map.copyOf(classTargets);
+  }
+
+  /** The configuration with every default and nothing controlled. */
+  public static OverloadConfig defaults() {
+    return ConfigParser.parse(List.of());
+  }
+
+  /** Parses layers of flat keys, lowest precedence first. */
+  public static OverloadConfig parse(List<ConfigSource> layers) {
+    return ConfigParser.parse(layers);
+  }
+
+  /** Parses one layer of flat keys, e.g. from a Java builder or a test. */
+  public static OverloadConfig of(Map<String, String> values) {
+    return ConfigParser.parse(List.of(ConfigSource.of("configuration", values)));
+  }
+
+  /** Whether the filter acts at all ({@code enabled}, default true). */
+  public boolean enabled() {
+    return enabled;
+  }
+
+  /** Every defined class by name, the default class included. */
+  public Map<String, RequestClass> classes() {
+    return classes;
+  }
+
+  public RequestClass defaultClass() {
+    return defaultClass;
+  }
+
+  public Optional<RequestClass> requestClass(String name) {
+    return Optional.ofNullable(classes.get(name));
+  }
+
+  /** Class rules, highest class rank first; the first that matches classifies the request. */
+  public List<ClassRule> classRules() {
+    return classRules;
+  }
+
+  /** Path rules naming endpoints; the first that matches names the request's endpoint. */
+  public List<EndpointRule> endpointRules() {
+    return endpointRules;
+  }
+
+  /** The endpoints named in configuration. */
+  public Map<String, EndpointSettings> endpoints() {
+    return endpoints;
+  }
+
+  public AddressMatcher trustedProxies() {
+    return trustedProxies;
+  }
+
+  /** The header a trusted proxy sets with the time it received the request. */
+  public String requestStartHeader() {
+    return requestStartHeader;
+  }
+
+  public long requestStartMaxAgeNanos() {
+    return requestStartMaxAgeNanos;
+  }
+
+  public long retryAfterMinNanos() {
+    return retryAfterMinNanos;
+  }
+
+  public long retryAfterMaxNanos() {
+    return retryAfterMaxNanos;
+  }
+
+  /** The class name of the application's rejection handler, or null for the default. */
+  public String rejectionHandler() {
+    return rejectionHandler;
+  }
+
+  /** The default class of endpoint {@code endpoint} from configuration, if one is set. */
+  public Optional<RequestClass> endpointClass(String endpoint) {
+    EndpointSettings e = endpoints.get(endpoint);
+    return e == null ? Optional.empty() : Optional.ofNullable(e.defaultClass());
+  }
+
+  /** The target and controller parameters of class {@code c} at endpoint {@code endpoint}. */
+  public ClassSettings settingsFor(String endpoint, RequestClass c) {
+    Objects.requireNonNull(c, "class");
+    EndpointSettings e = endpoints.get(endpoint);
+    Long target = null;
+    if (e != null) {
+      target = e.classTargets.get(c.name());
+      if (target == null) {
+        target = e.targetNanos();
+      }
+    }
+    if (target == null) {
+      target = classTargets.get(c.name());
+    }
+    ControllerParameters.Builder b = ControllerParameters.custom();
+    globalController.applyTo(b);
+    classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY).applyTo(b);
+    if (e != null) {
+      e.controller.applyTo(b);
+      e.classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY).applyTo(b);
+    }
+    ControllerParameters parameters;
+    try {
+      parameters = b.build();
+    } catch (IllegalArgumentException ex) {
+      throw new OverloadConfigException("controller", "overload-control configuration: the"
+          + " controller of class '" + c.name() + "' at endpoint '" + endpoint + "': "
+          + ex.getMessage());
+    }
+    return new ClassSettings(target == null ? 0L : target, parameters);
+  }
+}

@@ -1,0 +1,58 @@
+package org.overloadcontrol.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * Reads the YAML configuration file into the flat dotted-key form: nested maps join their keys
+ * with dots and lists join their items with commas, so {@code endpoints: {search: {target: 1s}}}
+ * is the key {@code endpoints.search.target}. SnakeYAML's safe constructor builds only plain
+ * maps, lists and scalars.
+ */
+public final class YamlConfigLoader {
+
+  private YamlConfigLoader() {}
+
+  /** Parses YAML from {@code in}; {@code name} says where it came from in error messages. */
+  public static ConfigSource load(InputStream in, String name) throws IOException {
+    Object root;
+    try {
+      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+    } catch (YAMLException e) {
+      throw new OverloadConfigException(name, "overload-control configuration: " + name
+          + " is not valid YAML: " + e.getMessage());
+    }
+    Map<String, String> flat = new LinkedHashMap<>();
+    if (root != null) {
+      if (!(root instanceof Map<?, ?> map)) {
+        throw new OverloadConfigException(name, "overload-control configuration: " + name
+            + " must hold a map of keys at its top level");
+      }
+      flatten("", map, flat);
+    }
+    return ConfigSource.of(name, flat);
+  }
+
+  private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      String key = prefix.isEmpty() ? String.valueOf(e.getKey())
+          : prefix + "." + e.getKey();
+      Object v = e.getValue();
+      if (v instanceof Map<?, ?> nested) {
+        flatten(key, nested, out);
+      } else if (v instanceof List<?> list) {
+        out.put(key, list.stream().map(String::valueOf).collect(Collectors.joining(",")));
+      } else {
+        out.put(key, v == null ? "" : String.valueOf(v));
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package org.overloadcontrol.engine;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Optional;
+import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.admission.ClassController;
+
+/**
+ * One request as the engine sees it: its endpoint and class, its arrival time, the decision it
+ * got and whether its outcome has been reported. The adapter creates it with
+ * {@link OverloadEngine#tag}, asks {@link OverloadEngine#arrive} for a decision, and reports the
+ * outcome with {@link OverloadEngine#complete} exactly once. It is also the request's
+ * {@link OverloadContext}.
+ */
+public final class RequestTag implements OverloadContext {
+
+  private static final VarHandle OUTCOME;
+
+  static {
+    try {
+      OUTCOME = MethodHandles.lookup().findVarHandle(RequestTag.class, "outcome", Outcome.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final EndpointClass stage;
+  private final long arrivalNanos;
+  private final Ticker ticker;
+  private Decision decision;
+  private long retryAfterNanos;
+  @SuppressWarnings("unused") // written through OUTCOME
+  private volatile Outcome outcome;
+
+  RequestTag(EndpointClass stage, long arrivalNanos, Ticker ticker) {
+    this.stage = stage;
+    this.arrivalNanos = arrivalNanos;
+    this.ticker = ticker;
+  }
+
+  public EndpointClass stage() {
+    return stage;
+  }
+
+  public Endpoint endpointState() {
+    return stage.endpoint();
+  }
+
+  public RequestClass requestClassState() {
+    return stage.requestClass();
+  }
+
+  /** The decision {@link OverloadEngine#arrive} gave, or null before. */
+  public Decision decision() {
+    return decision;
+  }
+
+  /** For a rejected request: how long until its class's bucket has a token again. */
+  public long retryAfterNanos() {
+    return retryAfterNanos;
+  }
+
+  /** The outcome reported, or null while the request is in progress. */
+  public Outcome outcome() {
+    return outcome;
+  }
+
+  void decide(Decision d, long retryAfter) {
+    this.decision = d;
+    this.retryAfterNanos = retryAfter;
+  }
+
+  /** Sets the outcome if none is set yet; the one place an outcome is decided. */
+  boolean settle(Outcome o) {
+    return OUTCOME.compareAndSet(this, null, o);
+  }
+
+  @Override
+  public String endpoint() {
+    return stage.endpoint().name();
+  }
+
+  @Override
+  public String requestClass() {
+    return stage.requestClass().name();
+  }
+
+  @Override
+  public long arrivalNanos() {
+    return arrivalNanos;
+  }
+
+  @Override
+  public Duration elapsed() {
+    return Duration.ofNanos(Math.max(0L, ticker.read() - arrivalNanos));
+  }
+
+  @Override
+  public Duration p90Estimate() {
+    long estimate = stage.controller().estimateNanos();
+    return estimate < 0 ? Duration.ZERO : Duration.ofNanos(estimate);
+  }
+
+  @Override
+  public Optional<Duration> target() {
+    long target = stage.controller().targetNanos();
+    return target > 0 ? Optional.of(Duration.ofNanos(target)) : Optional.empty();
+  }
+
+  @Override
+  public double admissionRate() {
+    ClassController c = stage.controller();
+    return c.settings().controlled() && stage.endpoint().admission().admissionEnabled()
+        ? c.rate() : Double.POSITIVE_INFINITY;
+  }
+
+  @Override
+  public String toString() {
+    return "RequestTag{" + endpoint() + "/" + requestClass() + ", decision=" + decision
+        + ", outcome=" + outcome + "}";
+  }
+}

@@ -1,0 +1,24 @@
+package org.overloadcontrol.servlet;
+
+import java.time.Duration;
+
+/**
+ * Why and for how long a request was refused, handed to a {@link RejectionHandler}.
+ *
+ * @param endpoint the endpoint the request was routed to
+ * @param requestClass the request's class
+ * @param reason a short machine-readable reason, e.g. {@code "admission-rate"}
+ * @param retryAfter when the client may try again (at least one second)
+ */
+public record Rejection(String endpoint, String requestClass, String reason,
+    Duration retryAfter) {
+
+  /** The reason given when the endpoint's token bucket had no token for the request's class. */
+  public static final String ADMISSION_RATE = "admission-rate";
+
+  /** {@link #retryAfter()} in whole seconds, rounded up, at least 1: the Retry-After value. */
+  public long retryAfterSeconds() {
+    long seconds = (retryAfter.toNanos() + 999_999_999L) / 1_000_000_000L;
+    return Math.max(1L, seconds);
+  }
+}

@@ -1,0 +1,112 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.overloadcontrol.annotation.Endpoint;
+import org.overloadcontrol.annotation.RequestClass;
+import org.overloadcontrol.annotation.ResponseTimeTarget;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads {@link Endpoint}, {@link RequestClass} and {@link ResponseTimeTarget} from the servlets
+ * registered in a context and turns them into the lowest configuration layer plus the map from
+ * servlet name to endpoint name. Two servlets that define one class differently, or one endpoint
+ * with two targets, are an error: which one should win would be a guess.
+ */
+final class ServletAnnotations {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServletAnnotations.class);
+
+  /**
+   * The layer of keys, the servlet-name-to-endpoint map, and the keys on which annotations
+   * disagree (each with its error), which are errors unless a higher layer sets the key.
+   */
+  record Result(ConfigSource layer, Map<String, String> endpointByServlet,
+      Map<String, OverloadConfigException> conflicts) {
+
+    /** Throws the first conflict whose key no higher layer decides. */
+    void requireResolved(java.util.function.Predicate<String> decidedAbove) {
+      for (Map.Entry<String, OverloadConfigException> c : conflicts.entrySet()) {
+        if (!decidedAbove.test(c.getKey())) {
+          throw c.getValue();
+        }
+      }
+    }
+  }
+
+  private ServletAnnotations() {}
+
+  static Result scan(ServletContext context) {
+    Map<String, Class<?>> servlets = new LinkedHashMap<>();
+    ClassLoader loader = context.getClassLoader();
+    for (Map.Entry<String, ? extends ServletRegistration> e
+        : context.getServletRegistrations().entrySet()) {
+      String className = e.getValue().getClassName();
+      if (className == null) {
+        continue;
+      }
+      try {
+        servlets.put(e.getKey(), Class.forName(className, false, loader));
+      } catch (ClassNotFoundException | LinkageError ex) {
+        LOG.debug("overload-control: cannot load servlet class {} to read its annotations",
+            className, ex);
+      }
+    }
+    return scan(servlets);
+  }
+
+  static Result scan(Map<String, Class<?>> servlets) {
+    ConfigSource.Builder layer = ConfigSource.builder("annotations");
+    Map<String, String> endpointByServlet = new LinkedHashMap<>();
+    Map<String, OverloadConfigException> conflicts = new LinkedHashMap<>();
+    for (Map.Entry<String, Class<?>> e : servlets.entrySet()) {
+      Class<?> type = e.getValue();
+      Endpoint endpoint = type.getAnnotation(Endpoint.class);
+      String endpointName = endpoint == null ? e.getKey() : endpoint.value().trim();
+      if (endpoint != null) {
+        if (endpointName.isEmpty()) {
+          throw new OverloadConfigException("@Endpoint", "overload-control configuration:"
+              + " @Endpoint on " + type.getName() + " has an empty name");
+        }
+        endpointByServlet.put(e.getKey(), endpointName);
+      }
+      ResponseTimeTarget target = type.getAnnotation(ResponseTimeTarget.class);
+      if (target != null) {
+        putAgreeing(layer, conflicts, "endpoints." + endpointName + ".target", target.value(),
+            "@ResponseTimeTarget on " + type.getName());
+      }
+      RequestClass rc = type.getAnnotation(RequestClass.class);
+      if (rc != null) {
+        String origin = "@RequestClass on " + type.getName();
+        String name = rc.value().trim();
+        putAgreeing(layer, conflicts, "endpoints." + endpointName + ".class", name, origin);
+        putAgreeing(layer, conflicts, "classes." + name + ".rank", Integer.toString(rc.rank()), origin);
+        putAgreeing(layer, conflicts, "classes." + name + ".kind",
+            rc.kind().name().toLowerCase(Locale.ROOT), origin);
+        putAgreeing(layer, conflicts, "classes." + name + ".utility", Double.toString(rc.utility()),
+            origin);
+      }
+    }
+    return new Result(layer.build(), Collections.unmodifiableMap(endpointByServlet),
+        Collections.unmodifiableMap(conflicts));
+  }
+
+  private static void putAgreeing(ConfigSource.Builder layer,
+      Map<String, OverloadConfigException> conflicts, String key, String value, String origin) {
+    String existing = layer.get(key);
+    if (existing != null && !existing.equals(value)) {
+      conflicts.putIfAbsent(key, OverloadConfigException.of(key, value, origin, "conflicts with '" + existing
+          + "' from " + layer.originOf(key) + "; annotations that share a class or endpoint"
+          + " must agree (or set the key in web.xml or overload.yaml to decide)"));
+      return;
+    }
+    layer.put(key, value, origin);
+  }
+}

@@ -1,0 +1,62 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.classify.RequestAttributes;
+
+/** A servlet request seen through the engine's {@link RequestAttributes}. */
+final class ServletRequestAttributes implements RequestAttributes {
+
+  private final HttpServletRequest request;
+  private final ClientAddressResolver clients;
+  private String clientAddress;
+
+  ServletRequestAttributes(HttpServletRequest request, ClientAddressResolver clients) {
+    this.request = request;
+    this.clients = clients;
+  }
+
+  @Override
+  public String method() {
+    return request.getMethod();
+  }
+
+  /** Servlet path plus path info: decoded and normalised by the container, so "/a/../b" is "/b". */
+  @Override
+  public String path() {
+    String servletPath = request.getServletPath();
+    String pathInfo = request.getPathInfo();
+    String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+    return path.isEmpty() ? "/" : path;
+  }
+
+  @Override
+  public String header(String name) {
+    return request.getHeader(name);
+  }
+
+  @Override
+  public String cookie(String name) {
+    Cookie[] cookies = request.getCookies();
+    if (cookies != null) {
+      for (Cookie c : cookies) {
+        if (c.getName().equals(name)) {
+          return c.getValue();
+        }
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public String clientAddress() {
+    if (clientAddress == null) {
+      java.util.Enumeration<String> values = request.getHeaders("X-Forwarded-For");
+      String forwarded = values == null || !values.hasMoreElements() ? null
+          : String.join(",", java.util.Collections.list(values));
+      clientAddress = clients.resolve(request.getRemoteAddr(), forwarded);
+    }
+    return clientAddress;
+  }
+}
