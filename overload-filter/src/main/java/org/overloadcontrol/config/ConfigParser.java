@@ -36,7 +36,9 @@ public final class ConfigParser {
       + " classes.<class>.controller.<parameter>,"
       + " classes.<class>.match.(path|method|header|cookie|client),"
       + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
-      + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>);"
+      + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
+      + " and the feature sections bandwidth.*, virtualQueue.*, queue.*, degrade.*, metrics.*,"
+      + " status.*;"
       + " parameters: " + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
 
   private static final String CLASS = "([^.]+)";
@@ -62,6 +64,13 @@ public final class ConfigParser {
 
   private record Value(String key, String value, String origin) {}
 
+  /**
+   * Prefixes whose keys belong to a feature that parses them itself (see
+   * {@link OverloadConfig#section}); the features validate them when they start.
+   */
+  public static final Set<String> SECTIONS = Set.of("bandwidth", "virtualQueue", "queue",
+      "degrade", "metrics", "status");
+
   private ConfigParser() {}
 
   /** Parses {@code layers}, lowest precedence first. */
@@ -84,6 +93,7 @@ public final class ConfigParser {
   private final Map<String, Map<String, ParameterLayer>> endpointClassControllers =
       new HashMap<>();
   private final ParameterLayer globalController = new ParameterLayer();
+  private final Map<String, Map<String, Value>> sections = new HashMap<>();
 
   private OverloadConfig build(Map<String, Value> merged) {
     for (Value v : merged.values()) {
@@ -153,7 +163,8 @@ public final class ConfigParser {
         globals.containsKey("rejectionHandler") ? globals.get("rejectionHandler").value() : null,
         globalController,
         classControllers,
-        classTargets);
+        classTargets,
+        sections());
     if (config.retryAfterMaxNanos() < config.retryAfterMinNanos()) {
       Value v = globals.get("retryAfter.max");
       throw OverloadConfigException.of("retryAfter.max", v == null ? "60s" : v.value(),
@@ -167,6 +178,12 @@ public final class ConfigParser {
     String key = v.key();
     if (GLOBAL_KEYS.contains(key)) {
       globals.put(key, v);
+      return;
+    }
+    int dot = key.indexOf('.');
+    if (dot > 0 && SECTIONS.contains(key.substring(0, dot))) {
+      sections.computeIfAbsent(key.substring(0, dot), k -> new LinkedHashMap<>())
+          .put(key.substring(dot + 1), v);
       return;
     }
     Matcher m;
@@ -284,6 +301,20 @@ public final class ConfigParser {
     });
     rules.sort(Comparator.comparing(ClassRule::requestClass));
     return rules;
+  }
+
+  private Map<String, ConfigSection> sections() {
+    Map<String, ConfigSection> out = new HashMap<>();
+    sections.forEach((prefix, entries) -> {
+      Map<String, String> values = new LinkedHashMap<>();
+      Map<String, String> origins = new LinkedHashMap<>();
+      entries.forEach((k, v) -> {
+        values.put(k, v.value());
+        origins.put(k, v.origin());
+      });
+      out.put(prefix, new ConfigSection(prefix, values, origins));
+    });
+    return out;
   }
 
   private static ClassRule.NameValue nameValue(Value v) {

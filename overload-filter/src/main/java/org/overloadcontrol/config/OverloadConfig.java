@@ -39,13 +39,15 @@ public final class OverloadConfig {
   private final ParameterLayer globalController;
   private final Map<String, ParameterLayer> classControllers;
   private final Map<String, Long> classTargets;
+  private final Map<String, ConfigSection> sections;
 
   OverloadConfig(boolean enabled, Map<String, RequestClass> classes, RequestClass defaultClass,
       List<ClassRule> classRules, List<EndpointRule> endpointRules,
       Map<String, EndpointSettings> endpoints, AddressMatcher trustedProxies,
       String requestStartHeader, long requestStartMaxAgeNanos, long retryAfterMinNanos,
       long retryAfterMaxNanos, String rejectionHandler, ParameterLayer globalController,
-      Map<String, ParameterLayer> classControllers, Map<String, Long> classTargets) {
+      Map<String, ParameterLayer> classControllers, Map<String, Long> classTargets,
+      Map<String, ConfigSection> sections) {
     this.enabled = enabled;
     this.classes = Map.copyOf(classes);
     this.defaultClass = defaultClass;
@@ -61,6 +63,15 @@ public final class OverloadConfig {
     this.globalController = globalController;
     this.classControllers = Map.copyOf(classControllers);
     this.classTargets = Map.copyOf(classTargets);
+    this.sections = Map.copyOf(sections);
+  }
+
+  /**
+   * The keys under a feature's prefix (one of {@link ConfigParser#SECTIONS}), for the feature
+   * to parse and validate; empty when none was set.
+   */
+  public ConfigSection section(String prefix) {
+    return sections.getOrDefault(prefix, ConfigSection.empty(prefix));
   }
 
   /** The configuration with every default and nothing controlled. */

@@ -1,0 +1,102 @@
+package org.overloadcontrol.config;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The keys under one feature's prefix ({@code bandwidth.}, {@code virtualQueue.}, ...), handed
+ * to that feature to parse: the prefix is stripped, and each value keeps its full key and
+ * origin so the feature's errors read like every other configuration error.
+ */
+public final class ConfigSection {
+
+  private final String prefix;
+  private final Map<String, String> values;
+  private final Map<String, String> origins;
+
+  ConfigSection(String prefix, Map<String, String> values, Map<String, String> origins) {
+    this.prefix = prefix;
+    this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    this.origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
+  }
+
+  /** An empty section, for features that were not configured. */
+  public static ConfigSection empty(String prefix) {
+    return new ConfigSection(prefix, Map.of(), Map.of());
+  }
+
+  /** A section built from plain values, e.g. in a test. */
+  public static ConfigSection of(String prefix, Map<String, String> values) {
+    Map<String, String> origins = new LinkedHashMap<>();
+    values.keySet().forEach(k -> origins.put(k, "configuration"));
+    return new ConfigSection(prefix, values, origins);
+  }
+
+  /** The prefix without its trailing dot, e.g. {@code bandwidth}. */
+  public String prefix() {
+    return prefix;
+  }
+
+  public boolean isEmpty() {
+    return values.isEmpty();
+  }
+
+  /** The keys relative to the prefix ({@code total} for {@code bandwidth.total}). */
+  public Set<String> keys() {
+    return values.keySet();
+  }
+
+  /** The value of a relative key, or null. */
+  public String get(String relativeKey) {
+    return values.get(relativeKey);
+  }
+
+  /** The full key of a relative key, for messages. */
+  public String fullKey(String relativeKey) {
+    return prefix + "." + relativeKey;
+  }
+
+  /** Where a relative key came from. */
+  public String origin(String relativeKey) {
+    return origins.getOrDefault(relativeKey, "configuration");
+  }
+
+  /** An error about {@code relativeKey}, naming the full key, its value and origin. */
+  public OverloadConfigException error(String relativeKey, String problem) {
+    return OverloadConfigException.of(fullKey(relativeKey), get(relativeKey),
+        origin(relativeKey), problem);
+  }
+
+  /**
+   * Parses a value with {@code parser}; an {@link IllegalArgumentException} from it becomes an
+   * error naming the key. Returns {@code fallback} when the key is absent.
+   */
+  public <T> T parse(String relativeKey, Function<String, T> parser, T fallback) {
+    String v = values.get(relativeKey);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return parser.apply(v.trim());
+    } catch (OverloadConfigException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw error(relativeKey, e.getMessage());
+    }
+  }
+
+  /** Throws for the first key not in {@code allowed}, listing what is allowed. */
+  public void requireOnly(Set<String> allowedPatterns) {
+    for (String key : values.keySet()) {
+      boolean ok = allowedPatterns.stream().anyMatch(key::matches);
+      if (!ok) {
+        throw error(key, "unknown key; under " + prefix + ". the keys are "
+            + new TreeSet<>(allowedPatterns));
+      }
+    }
+  }
+}
