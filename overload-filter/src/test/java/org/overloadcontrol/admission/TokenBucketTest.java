@@ -1,0 +1,96 @@
+package org.overloadcontrol.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class TokenBucketTest {
+
+  private static final long SECOND = 1_000_000_000L;
+
+  @Test
+  void admitsAtMostRatePerSecondWithDepthOne() {
+    long t0 = 5 * SECOND;
+    TokenBucket bucket = new TokenBucket(10.0, 1, t0);
+    int admitted = 0;
+    // 1000 arrivals per second for 10 seconds.
+    for (int i = 0; i < 10_000; i++) {
+      if (bucket.tryAcquire(t0 + i * (SECOND / 1000))) {
+        admitted++;
+      }
+    }
+    assertThat(admitted).isEqualTo(100);
+  }
+
+  @Test
+  void depthAllowsABurstThenTheRate() {
+    long t0 = 0;
+    TokenBucket bucket = new TokenBucket(2.0, 5, t0);
+    int burst = 0;
+    while (bucket.tryAcquire(t0)) {
+      burst++;
+    }
+    assertThat(burst).isEqualTo(5);
+    assertThat(bucket.tryAcquire(t0 + SECOND / 2 - 1)).isFalse();
+    assertThat(bucket.tryAcquire(t0 + SECOND / 2)).isTrue();
+  }
+
+  @Test
+  void reportsTimeUntilNextToken() {
+    TokenBucket bucket = new TokenBucket(4.0, 1, 0);
+    assertThat(bucket.nanosUntilToken(0)).isZero();
+    assertThat(bucket.tryAcquire(0)).isTrue();
+    assertThat(bucket.nanosUntilToken(0)).isEqualTo(SECOND / 4);
+    assertThat(bucket.nanosUntilToken(SECOND / 8)).isEqualTo(SECOND / 8);
+  }
+
+  @Test
+  void raisingTheRateRescalesWhatTheBucketOwes() {
+    TokenBucket bucket = new TokenBucket(0.05, 1, 0);
+    assertThat(bucket.tryAcquire(0)).isTrue();
+    assertThat(bucket.nanosUntilToken(0)).isEqualTo(20 * SECOND);
+    bucket.setRate(100.0, 0);
+    // Owed 20 s at 0.05/s becomes 10 ms at 100/s, not 20 s.
+    assertThat(bucket.nanosUntilToken(0)).isEqualTo(SECOND / 100);
+    assertThat(bucket.tryAcquire(SECOND / 100)).isTrue();
+  }
+
+  @Test
+  void rejectsNonsense() {
+    assertThatThrownBy(() -> new TokenBucket(0, 1, 0)).hasMessageContaining("rate");
+    assertThatThrownBy(() -> new TokenBucket(1, 0, 0)).hasMessageContaining("depth");
+  }
+
+  @Test
+  void concurrentAcquirersNeverTakeMoreThanTheDepth() throws Exception {
+    for (int round = 0; round < 50; round++) {
+      TokenBucket bucket = new TokenBucket(1.0, 8, 0);
+      AtomicInteger taken = new AtomicInteger();
+      CountDownLatch start = new CountDownLatch(1);
+      Thread[] threads = new Thread[4];
+      for (int t = 0; t < threads.length; t++) {
+        threads[t] = new Thread(() -> {
+          try {
+            start.await();
+          } catch (InterruptedException e) {
+            return;
+          }
+          for (int i = 0; i < 100; i++) {
+            if (bucket.tryAcquire(0)) {
+              taken.incrementAndGet();
+            }
+          }
+        });
+        threads[t].start();
+      }
+      start.countDown();
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertThat(taken.get()).isEqualTo(8);
+    }
+  }
+}
