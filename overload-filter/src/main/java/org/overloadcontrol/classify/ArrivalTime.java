@@ -60,8 +60,10 @@ public final class ArrivalTime {
     }
     try {
       if (v.indexOf('.') >= 0) {
-        double seconds = Double.parseDouble(v);
-        return seconds > 0 ? (long) (seconds * 1e9) : -1;
+        // BigDecimal: a double has only ~256 ns of resolution at today's epoch seconds.
+        java.math.BigDecimal seconds = new java.math.BigDecimal(v);
+        return seconds.signum() > 0
+            ? seconds.movePointRight(9).longValue() : -1;
       }
       long n = Long.parseLong(v);
       if (n <= 0) {

@@ -1,0 +1,25 @@
+package org.overloadcontrol.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DurationsTest {
+
+  @ParameterizedTest
+  @CsvSource({"500ms,500000000", "1.5s,1500000000", "2m,120000000000", "250us,250000",
+      "10ns,10", "1h,3600000000000", "PT0.5S,500000000", " 3 s ,3000000000"})
+  void parses(String text, long nanos) {
+    assertThat(Durations.parse(text)).isEqualTo(Duration.ofNanos(nanos));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"500", "fast", "ms", "1.2.3s", "5 parsecs", ""})
+  void refuses(String text) {
+    assertThatThrownBy(() -> Durations.parse(text)).hasMessageContaining("500ms");
+  }
+}
