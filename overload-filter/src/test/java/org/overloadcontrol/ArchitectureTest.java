@@ -1,0 +1,32 @@
+package org.overloadcontrol;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The engine stays free of container types, so the servlet filter and the Jetty handler share it. */
+class ArchitectureTest {
+
+  private final JavaClasses classes = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("org.overloadcontrol");
+
+  @Test
+  void engineImportsNeitherServletNorJetty() {
+    noClasses().that().resideOutsideOfPackage("org.overloadcontrol.servlet..")
+        .should().dependOnClassesThat()
+        .resideInAnyPackage("jakarta.servlet..", "org.eclipse.jetty..")
+        .check(classes);
+  }
+
+  @Test
+  void engineDoesNotReadTheWallClockOrSleep() {
+    noClasses().that().resideOutsideOfPackage("org.overloadcontrol.servlet..")
+        .should().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(Thread.class, "sleep", long.class)
+        .check(classes);
+  }
+}

@@ -1,0 +1,102 @@
+package org.overloadcontrol.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.config.OverloadConfig;
+
+/** Every request gets exactly one outcome, whatever the interleaving. */
+class OverloadEngineConcurrencyTest {
+
+  private static final RequestAttributes NONE = new RequestAttributes() {
+    @Override
+    public String method() {
+      return "GET";
+    }
+
+    @Override
+    public String path() {
+      return "/";
+    }
+
+    @Override
+    public String header(String name) {
+      return null;
+    }
+
+    @Override
+    public String cookie(String name) {
+      return null;
+    }
+
+    @Override
+    public String clientAddress() {
+      return "127.0.0.1";
+    }
+  };
+
+  @Test
+  void outcomesAddUpUnderContentionAndNoneIsCountedTwice() throws Exception {
+    OverloadConfig config = OverloadConfig.of(Map.of(
+        "endpoints.e.target", "1ms", "controller.nreq", "10", "controller.bucketDepth", "5"));
+    OverloadEngine engine = new OverloadEngine(config, Ticker.system(), AdmissionListener.NONE);
+    int threads = 4;
+    int perThread = 20_000;
+    AtomicInteger doubleReports = new AtomicInteger();
+    AtomicInteger admitted = new AtomicInteger();
+    AtomicInteger rejected = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread w = new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < perThread; i++) {
+          EndpointClass stage = engine.route("e", NONE);
+          RequestTag tag = engine.tag(stage, engine.ticker().read());
+          Outcome outcome;
+          if (engine.arrive(tag) == Decision.ADMIT) {
+            admitted.incrementAndGet();
+            outcome = random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED;
+          } else {
+            rejected.incrementAndGet();
+            outcome = Outcome.REJECTED;
+          }
+          assertThat(engine.complete(tag, outcome, 0)).isTrue();
+          if (engine.complete(tag, Outcome.COMPLETED, 0)) {
+            doubleReports.incrementAndGet();
+          }
+        }
+      });
+      w.start();
+      workers.add(w);
+    }
+    start.countDown();
+    for (Thread w : workers) {
+      w.join();
+    }
+    EndpointClass stage = engine.endpoint("e").forClass(config.defaultClass());
+    long total = (long) threads * perThread;
+    assertThat(doubleReports.get()).isZero();
+    assertThat(stage.arrivalCount()).isEqualTo(total);
+    assertThat(stage.outcomeCount(Outcome.COMPLETED) + stage.outcomeCount(Outcome.FAILED))
+        .isEqualTo(admitted.get());
+    assertThat(stage.outcomeCount(Outcome.REJECTED)).isEqualTo(rejected.get());
+    assertThat(admitted.get() + rejected.get()).isEqualTo((int) total);
+    // With a 1 ms target the controller must have run and cut the rate.
+    assertThat(stage.controller().estimateNanos()).isPositive();
+    assertThat(rejected.get()).isPositive();
+  }
+}

@@ -1,0 +1,343 @@
+package org.overloadcontrol.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.annotation.Endpoint;
+import org.overloadcontrol.annotation.RequestClass;
+import org.overloadcontrol.annotation.ResponseTimeTarget;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestKind;
+
+class OverloadFilterTest {
+
+  @RequestClass(value = "payment", rank = 7, kind = RequestKind.TRANSACTION, utility = 4500)
+  @ResponseTimeTarget("1500ms")
+  static final class PaymentServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Endpoint("catalogue")
+  @RequestClass(value = "browse", rank = 2, utility = 22)
+  static final class BrowseServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @RequestClass(value = "browse", rank = 3, utility = 22)
+  static final class DisagreeingServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** A handler the application names by class. */
+  public static final class TeapotHandler implements RejectionHandler {
+    @Override
+    public void reject(jakarta.servlet.http.HttpServletRequest request,
+        jakarta.servlet.http.HttpServletResponse response, Rejection rejection) {
+      response.setStatus(418);
+    }
+  }
+
+  private final FilterHarness harness = new FilterHarness();
+
+  private OverloadContext pass(OverloadFilter filter, FilterHarness.Req req) throws Exception {
+    AtomicReference<OverloadContext> seen = new AtomicReference<>();
+    FilterChain chain = (rq, rs) -> seen.set(Overload.context(rq).orElseThrow());
+    filter.doFilter(req.build(), new FilterHarness.Res().mock, chain);
+    return seen.get();
+  }
+
+  @Test
+  void classifiesByServletNameAndAnnotations() throws Exception {
+    harness.servlets.put("payment", PaymentServlet.class);
+    harness.servlets.put("browse", BrowseServlet.class);
+    OverloadFilter filter = harness.start();
+
+    OverloadContext payment = pass(filter, new FilterHarness.Req().servlet("payment", "/pay"));
+    assertThat(payment.endpoint()).isEqualTo("payment");
+    assertThat(payment.requestClass()).isEqualTo("payment");
+    assertThat(payment.target()).contains(Duration.ofMillis(1500));
+    assertThat(payment.admissionRate()).isEqualTo(100.0);
+
+    OverloadContext browse = pass(filter, new FilterHarness.Req().servlet("browse", "/browse"));
+    assertThat(browse.endpoint()).isEqualTo("catalogue"); // @Endpoint
+    assertThat(browse.requestClass()).isEqualTo("browse");
+    assertThat(browse.target()).isEmpty();
+    assertThat(browse.admissionRate()).isInfinite();
+
+    OverloadContext other = pass(filter, new FilterHarness.Req().servlet("misc", "/misc"));
+    assertThat(other.endpoint()).isEqualTo("misc");
+    assertThat(other.requestClass()).isEqualTo("default");
+
+    assertThat(filter.engine().config().requestClass("payment").orElseThrow().kind())
+        .isEqualTo(RequestKind.TRANSACTION);
+  }
+
+  @Test
+  void configurationRulesOverrideAnnotations() throws Exception {
+    harness.servlets.put("browse", BrowseServlet.class);
+    harness.initParams.put("classes.gold.rank", "9");
+    harness.initParams.put("classes.gold.match.header", "X-Tier=gold");
+    harness.initParams.put("classes.vip.rank", "10");
+    harness.initParams.put("classes.vip.match.cookie", "vip=yes");
+    harness.initParams.put("classes.office.rank", "1");
+    harness.initParams.put("classes.office.match.client", "10.0.0.0/8");
+    harness.initParams.put("trustedProxies", "127.0.0.1");
+    harness.initParams.put("endpoints.api.paths", "/api/*");
+    OverloadFilter filter = harness.start();
+
+    assertThat(pass(filter, new FilterHarness.Req().servlet("browse", "/b")
+        .header("X-Tier", "gold")).requestClass()).isEqualTo("gold");
+    FilterHarness.Req vip = new FilterHarness.Req().servlet("browse", "/b");
+    vip.cookies = new Cookie[] {new Cookie("vip", "yes")};
+    assertThat(pass(filter, vip).requestClass()).isEqualTo("vip");
+    // The client address behind the trusted proxy (127.0.0.1) is 10.1.2.3.
+    assertThat(pass(filter, new FilterHarness.Req().servlet("browse", "/b")
+        .header("X-Forwarded-For", "10.1.2.3")).requestClass()).isEqualTo("office");
+    // From an untrusted peer the same header is ignored.
+    FilterHarness.Req spoof = new FilterHarness.Req().servlet("browse", "/b")
+        .header("X-Forwarded-For", "10.1.2.3");
+    spoof.remote = "8.8.8.8";
+    assertThat(pass(filter, spoof).requestClass()).isEqualTo("browse");
+    // A path rule names the endpoint, whatever the servlet.
+    assertThat(pass(filter, new FilterHarness.Req().servlet("browse", "/api")).endpoint())
+        .isEqualTo("api");
+  }
+
+  @Test
+  void precedenceIsAnnotationsThenInitParamsThenYaml() throws Exception {
+    harness.servlets.put("payment", PaymentServlet.class);
+    assertThat(pass(harness.start(), new FilterHarness.Req().servlet("payment", "/p")).target())
+        .contains(Duration.ofMillis(1500));
+    harness.initParams.put("endpoints.payment.target", "1s");
+    assertThat(pass(harness.start(), new FilterHarness.Req().servlet("payment", "/p")).target())
+        .contains(Duration.ofSeconds(1));
+    harness.yaml = "endpoints:\n  payment:\n    target: 700ms\n";
+    assertThat(pass(harness.start(), new FilterHarness.Req().servlet("payment", "/p")).target())
+        .contains(Duration.ofMillis(700));
+  }
+
+  @Test
+  void rejectsWith503RetryAfterAndHtmlForBrowsers() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.initialRate", "0.1");
+    OverloadFilter filter = harness.start();
+    FilterChain chain = mock(FilterChain.class);
+
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock, chain);
+    verify(chain).doFilter(any(), any());
+
+    FilterChain second = mock(FilterChain.class);
+    FilterHarness.Res res = new FilterHarness.Res();
+    filter.doFilter(new FilterHarness.Req().header("Accept", "text/html,*/*").build(), res.mock,
+        second);
+    verify(second, never()).doFilter(any(), any());
+    assertThat(res.status).isEqualTo(503);
+    assertThat(res.headers).containsEntry("Retry-After", "10"); // one token per 10 s
+    assertThat(res.headers).containsEntry("Cache-Control", "no-store");
+    assertThat(res.contentType).startsWith("text/html");
+    assertThat(res.bodyText()).contains("try again in 10 seconds");
+    EndpointClass stage = stageOf(filter, "s");
+    assertThat(stage.outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void rejectsApiClientsWithProblemJson() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.initialRate", "0.1");
+    OverloadFilter filter = harness.start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Res res = new FilterHarness.Res();
+    filter.doFilter(new FilterHarness.Req().header("Accept", "application/json").build(),
+        res.mock, mock(FilterChain.class));
+    assertThat(res.status).isEqualTo(503);
+    assertThat(res.contentType).isEqualTo("application/problem+json");
+    assertThat(res.bodyText()).contains("\"status\":503").contains("\"retryAfterSeconds\":10")
+        .contains("\"endpoint\":\"s\"").contains("\"title\":\"Service Unavailable\"");
+  }
+
+  @Test
+  void retryAfterIsClampedToTheConfiguredMaximum() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.rateMin", "0.001");
+    harness.initParams.put("controller.initialRate", "0.001");
+    harness.initParams.put("retryAfter.max", "30s");
+    OverloadFilter filter = harness.start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Res res = new FilterHarness.Res();
+    filter.doFilter(new FilterHarness.Req().build(), res.mock, mock(FilterChain.class));
+    assertThat(res.headers).containsEntry("Retry-After", "30");
+  }
+
+  @Test
+  void applicationRejectionHandlerByClassName() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.initialRate", "0.1");
+    harness.initParams.put("rejectionHandler", TeapotHandler.class.getName());
+    OverloadFilter filter = harness.start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Res res = new FilterHarness.Res();
+    filter.doFilter(new FilterHarness.Req().build(), res.mock, mock(FilterChain.class));
+    assertThat(res.status).isEqualTo(418);
+  }
+
+  @Test
+  void failingRejectionHandlerFallsBackToTheDefault503() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.initialRate", "0.1");
+    harness.contextAttributes.put(RejectionHandler.ATTRIBUTE,
+        (RejectionHandler) (rq, rs, r) -> {
+          throw new IllegalStateException("boom");
+        });
+    OverloadFilter filter = harness.start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Res res = new FilterHarness.Res();
+    filter.doFilter(new FilterHarness.Req().build(), res.mock, mock(FilterChain.class));
+    assertThat(res.status).isEqualTo(503);
+    assertThat(res.headers).containsKey("Retry-After");
+  }
+
+  @Test
+  void badConfigurationStopsInitWithAMessageNamingTheKey() {
+    harness.initParams.put("endpoints.s.target", "-1s");
+    assertThatThrownBy(harness::start).isInstanceOf(ServletException.class)
+        .hasMessageContaining("endpoints.s.target").hasMessageContaining("'-1s'")
+        .hasMessageContaining("web.xml init-param");
+    harness.initParams.clear();
+    harness.initParams.put("endpoints.s.target", "soon");
+    assertThatThrownBy(harness::start).hasMessageContaining("'soon'");
+    harness.initParams.clear();
+    harness.initParams.put("endpoints.s.class", "platinum");
+    assertThatThrownBy(harness::start).hasMessageContaining("unknown request class 'platinum'");
+    harness.initParams.clear();
+    harness.initParams.put("maxThreads", "5");
+    assertThatThrownBy(harness::start).hasMessageContaining("'maxThreads'")
+        .hasMessageContaining("unknown key");
+    harness.initParams.clear();
+    harness.initParams.put("configFile", "/nowhere/overload.yaml");
+    assertThatThrownBy(harness::start).hasMessageContaining("configFile")
+        .hasMessageContaining("no such file");
+    harness.initParams.clear();
+    harness.initParams.put("rejectionHandler", "com.example.Missing");
+    assertThatThrownBy(harness::start).hasMessageContaining("rejectionHandler");
+  }
+
+  @Test
+  void disagreeingAnnotationsAreAnErrorUnlessConfigurationDecides() throws Exception {
+    harness.servlets.put("browse", BrowseServlet.class);
+    harness.servlets.put("other", DisagreeingServlet.class);
+    assertThatThrownBy(harness::start).isInstanceOf(ServletException.class)
+        .hasMessageContaining("classes.browse.rank").hasMessageContaining("must agree");
+    harness.initParams.put("classes.browse.rank", "2");
+    assertThat(harness.start().engine().config().requestClass("browse").orElseThrow().rank())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void exceptionInTheApplicationIsAFailedOutcome() throws Exception {
+    OverloadFilter filter = harness.start();
+    FilterChain chain = (rq, rs) -> {
+      throw new IOException("app broke");
+    };
+    assertThatThrownBy(() -> filter.doFilter(new FilterHarness.Req().build(),
+        new FilterHarness.Res().mock, chain)).hasMessage("app broke");
+    EndpointClass stage = stageOf(filter, "s");
+    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
+  }
+
+  @Test
+  void asyncRequestsCompleteWhenTheResponseCompletes() throws Exception {
+    OverloadFilter filter = harness.start();
+    FilterHarness.Req req = new FilterHarness.Req();
+    req.asyncStarted = true;
+    HttpServletRequest request = req.build();
+    AsyncContext async = mock(AsyncContext.class);
+    when(request.getAsyncContext()).thenReturn(async);
+    filter.doFilter(request, new FilterHarness.Res().mock, (rq, rs) -> { });
+
+    EndpointClass stage = stageOf(filter, "s");
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
+    ArgumentCaptor<AsyncListener> listener = ArgumentCaptor.forClass(AsyncListener.class);
+    verify(async).addListener(listener.capture());
+    harness.ticker.advance(Duration.ofMillis(250));
+    listener.getValue().onComplete(new AsyncEvent(async));
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    listener.getValue().onComplete(new AsyncEvent(async)); // never counted twice
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+
+    FilterHarness.Req failing = new FilterHarness.Req();
+    failing.asyncStarted = true;
+    HttpServletRequest failingRequest = failing.build();
+    AsyncContext async2 = mock(AsyncContext.class);
+    when(failingRequest.getAsyncContext()).thenReturn(async2);
+    filter.doFilter(failingRequest, new FilterHarness.Res().mock, (rq, rs) -> { });
+    verify(async2).addListener(listener.capture());
+    listener.getValue().onTimeout(new AsyncEvent(async2));
+    listener.getValue().onComplete(new AsyncEvent(async2));
+    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+  }
+
+  @Test
+  void requestStartIsHonouredOnlyFromTrustedProxies() throws Exception {
+    harness.initParams.put("trustedProxies", "10.0.0.1");
+    OverloadFilter filter = harness.start();
+    String start = "t=" + (System.currentTimeMillis() - 2_000);
+    FilterHarness.Req viaProxy = new FilterHarness.Req().header("X-Request-Start", start);
+    viaProxy.remote = "10.0.0.1";
+    OverloadContext proxied = pass(filter, viaProxy);
+    assertThat(proxied.elapsed()).isGreaterThan(Duration.ofMillis(1_500));
+
+    FilterHarness.Req direct = new FilterHarness.Req().header("X-Request-Start", start);
+    direct.remote = "10.0.0.2";
+    assertThat(pass(filter, direct).elapsed()).isZero();
+  }
+
+  @Test
+  void passesThroughNonRequestDispatchesAndWhenDisabled() throws Exception {
+    harness.initParams.put("enabled", "false");
+    OverloadFilter filter = harness.start();
+    FilterChain chain = mock(FilterChain.class);
+    HttpServletRequest request = new FilterHarness.Req().build();
+    filter.doFilter(request, new FilterHarness.Res().mock, chain);
+    verify(chain).doFilter(any(), any());
+    assertThat(Overload.context(request)).isEmpty();
+  }
+
+  @Test
+  void publishesTheEngineForTheApplication() throws Exception {
+    OverloadFilter filter = harness.start();
+    assertThat(harness.contextAttributes.get(OverloadFilter.ENGINE_ATTRIBUTE))
+        .isSameAs(filter.engine());
+  }
+
+  private static EndpointClass stageOf(OverloadFilter filter, String endpoint) {
+    OverloadEngine engine = filter.engine();
+    return engine.endpoint(endpoint).forClass(engine.config().defaultClass());
+  }
+}
