@@ -28,6 +28,9 @@ public interface OverloadContext {
   /** Time since arrival. */
   Duration elapsed();
 
+  /** How long the request waited in a queue for an execution permit; zero if it did not. */
+  Duration waited();
+
   /**
    * The smoothed 90th-percentile response time of this endpoint and class, as the admission
    * controller last computed it; {@link Duration#ZERO} before the first measurement.

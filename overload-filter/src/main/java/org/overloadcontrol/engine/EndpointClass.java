@@ -13,6 +13,9 @@ public final class EndpointClass {
   private final ClassController controller;
   private final LongAdder arrivals = new LongAdder();
   private final LongAdder[] outcomes = new LongAdder[Outcome.values().length];
+  private final LongAdder enqueued = new LongAdder();
+  private final LongAdder abandoned = new LongAdder();
+  private final LongAdder waitNanos = new LongAdder();
 
   EndpointClass(Endpoint endpoint, ClassController controller) {
     this.endpoint = endpoint;
@@ -42,6 +45,33 @@ public final class EndpointClass {
   /** Requests of this class at this endpoint that ended in {@code outcome}. */
   public long outcomeCount(Outcome outcome) {
     return outcomes[outcome.ordinal()].sum();
+  }
+
+  /** Requests of this class at this endpoint that had to wait in a queue. */
+  public long enqueuedCount() {
+    return enqueued.sum();
+  }
+
+  /** Waiting requests whose client left (or whose container gave up) before they were served. */
+  public long abandonedCount() {
+    return abandoned.sum();
+  }
+
+  /** Total time this class's requests spent waiting in queues, nanoseconds. */
+  public long totalWaitNanos() {
+    return waitNanos.sum();
+  }
+
+  void countEnqueued() {
+    enqueued.increment();
+  }
+
+  void countAbandoned() {
+    abandoned.increment();
+  }
+
+  void addWait(long nanos) {
+    waitNanos.add(nanos);
   }
 
   void countArrival() {

@@ -4,43 +4,85 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.EndpointAdmissionController;
+import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.config.EndpointSettings;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.queue.EndpointPermits;
+import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.queue.WaitQueues;
+import org.overloadcontrol.queue.Waiter;
 
 /**
  * The container-free core that every adapter drives: route a request to its endpoint and class,
- * tag it, decide its admission, and take its outcome.
+ * tag it, decide its admission, queue it for an execution permit, and take its outcome.
  *
  * <pre>
  *   EndpointClass stage = engine.route(servletName, attributes);
  *   RequestTag tag = engine.tag(stage, arrivalNanos);
- *   switch (engine.arrive(tag)) { ADMIT -&gt; run it; REJECT -&gt; 503 + Retry-After }
+ *   switch (engine.arrive(tag)) {
+ *     case ADMIT  -&gt; run it
+ *     case WAIT   -&gt; suspend it, then engine.enqueue(tag, listener): the listener resumes it
+ *                   when a permit is free, or expires it (503) at its deadline
+ *     case REJECT -&gt; 503 + Retry-After
+ *   }
  *   engine.complete(tag, outcome, bytes);          // exactly once, when the response is done
  * </pre>
  *
  * <p>Hot path: a map look-up for the endpoint and class (cached when no rule needs the request),
- * one compare-and-set on the class's token bucket, and on completion a wait-free histogram
- * record and an atomic increment. No lock is shared by requests; the controller round runs on
- * the request thread that makes it due (see {@link EndpointAdmissionController}).
+ * one compare-and-set on the class's token bucket, with queues configured one or two CAS on the
+ * permit counters, and on completion a wait-free histogram record and an atomic increment. No
+ * lock is shared by requests that do not wait; the controller round runs on the request thread
+ * that makes it due (see {@link EndpointAdmissionController}).
  */
 public final class OverloadEngine {
+
+  private static final long TICK_NANOS = 100_000_000L;
 
   private final OverloadConfig config;
   private final Ticker ticker;
   private final AdmissionListener listener;
+  private final WaitQueues queues;
+  private final QueueSettings queueSettings;
+  private final Scheduler.Cancellable periodic;
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
 
+  /** An engine without wait queues or timers (for admission control alone, and tests). */
   public OverloadEngine(OverloadConfig config, Ticker ticker, AdmissionListener listener) {
-    this.config = Objects.requireNonNull(config, "config");
-    this.ticker = Objects.requireNonNull(ticker, "ticker");
-    this.listener = Objects.requireNonNull(listener, "listener");
+    this(builder(config).ticker(ticker).admissionListener(listener));
+  }
+
+  private OverloadEngine(Builder b) {
+    this.config = Objects.requireNonNull(b.config, "config");
+    this.ticker = Objects.requireNonNull(b.ticker, "ticker");
+    this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty();
+    this.queueSettings = QueueSettings.from(config);
+    if (queueSettings.enabled()) {
+      if (b.scheduler == null) {
+        throw new IllegalStateException("wait queues are configured (queue.*) but the adapter"
+            + " gave the engine no scheduler");
+      }
+      this.queues = new WaitQueues(queueSettings, config.classes().values(), ticker, b.scheduler,
+          b.cpuUtilisation, b.queueListener);
+      this.periodic = b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS);
+    } else {
+      this.queues = null;
+      this.periodic = null;
+    }
+  }
+
+  /** A builder for an engine over {@code config}. */
+  public static Builder builder(OverloadConfig config) {
+    return new Builder(config);
   }
 
   public OverloadConfig config() {
@@ -51,14 +93,38 @@ public final class OverloadEngine {
     return ticker;
   }
 
+  /** The wait queues, or null when none are configured. */
+  public WaitQueues queues() {
+    return queues;
+  }
+
+  public QueueSettings queueSettings() {
+    return queueSettings;
+  }
+
   /** The endpoint named {@code name}, created with its configured settings on first use. */
   public Endpoint endpoint(String name) {
     Endpoint existing = endpoints.get(name);
     if (existing != null) {
       return existing;
     }
-    return endpoints.computeIfAbsent(name, n -> new Endpoint(n,
-        new EndpointAdmissionController(n, c -> config.settingsFor(n, c), listener), ticker));
+    return endpoints.computeIfAbsent(name, this::createEndpoint);
+  }
+
+  private Endpoint createEndpoint(String name) {
+    EndpointAdmissionController admission =
+        new EndpointAdmissionController(name, c -> config.settingsFor(name, c), listener);
+    EndpointPermits permits = queues == null ? null : queues.endpoint(name);
+    QueueThresholdController threshold = null;
+    QueueSettings.EndpointQueueSettings qs = queueSettings.endpoint(name);
+    if (qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD) {
+      EndpointSettings es = config.endpoints().get(name);
+      long target = es == null || es.targetNanos() == null ? 0L : es.targetNanos();
+      threshold = new QueueThresholdController(name, target, qs.thresholdInitial(),
+          qs.thresholdStep(), qs.thresholdDivisor(), 100_000, qs.thresholdPeriodNanos(),
+          ticker.read());
+    }
+    return new Endpoint(name, admission, permits, threshold, ticker);
   }
 
   /** Every endpoint that has seen a request. */
@@ -114,25 +180,108 @@ public final class OverloadEngine {
     return new RequestTag(stage, arrivalNanos, ticker);
   }
 
-  /** Decides what to do with a tagged request. */
+  /**
+   * Decides what to do with a tagged request: admission (token bucket or queue threshold), then,
+   * with wait queues, an execution permit or a wait.
+   */
   public Decision arrive(RequestTag tag) {
     long now = ticker.read();
     EndpointClass stage = tag.stage();
-    EndpointAdmissionController admission = stage.endpoint().admission();
-    if (admission.tryAdmit(stage.controller(), now)) {
-      tag.decide(Decision.ADMIT, 0L);
+    Endpoint endpoint = stage.endpoint();
+    EndpointAdmissionController admission = endpoint.admission();
+    QueueThresholdController threshold = endpoint.queueThreshold();
+    if (threshold != null) {
+      EndpointPermits p = endpoint.permits();
+      if (!threshold.admit(p.inUse() + p.waiting())) {
+        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-threshold");
+        return Decision.REJECT;
+      }
+    } else if (!admission.tryAdmit(stage.controller(), now)) {
+      long wait = stage.controller().nanosUntilToken(now);
+      tag.decide(Decision.REJECT,
+          Math.max(config.retryAfterMinNanos(), Math.min(config.retryAfterMaxNanos(), wait)),
+          "admission-rate");
+      return Decision.REJECT;
+    }
+    if (queues == null) {
+      tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
-    long wait = stage.controller().nanosUntilToken(now);
-    tag.decide(Decision.REJECT,
-        Math.max(config.retryAfterMinNanos(), Math.min(config.retryAfterMaxNanos(), wait)));
-    return Decision.REJECT;
+    EndpointPermits permits = endpoint.permits();
+    if (queues.tryAcquire(permits)) {
+      tag.permit = permits;
+      tag.decide(Decision.ADMIT, 0L, null);
+      return Decision.ADMIT;
+    }
+    tag.decide(Decision.WAIT, 0L, null);
+    return Decision.WAIT;
   }
 
   /**
-   * Reports how a request ended. Only the first report for a tag counts; a request that ran
-   * (completed or failed) gives its response time, completion minus arrival, to its class's
-   * controller.
+   * Queues a request that got {@link Decision#WAIT}; the adapter must already have suspended
+   * it. The listener is called once, possibly before this returns: {@code resumed} when a
+   * permit is held for it (run it), or {@code expired} at its deadline or on shutdown (answer
+   * 503, then {@link #complete} with {@link Outcome#EXPIRED}).
+   *
+   * @return false when the queue is full: the request is refused (answer 503, then complete
+   *     with {@link Outcome#REJECTED}); {@link RequestTag#reason()} says why
+   */
+  public boolean enqueue(RequestTag tag, Waiter.Listener adapterListener) {
+    if (tag.decision() != Decision.WAIT) {
+      throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
+    }
+    EndpointClass stage = tag.stage();
+    Waiter w = queues.enqueue(tag, stage.endpoint().permits(), new Waiter.Listener() {
+      @Override
+      public void resumed(Waiter waiter) {
+        long waited = ticker.read() - waiter.enqueuedNanos();
+        tag.permit = waiter.tag().stage().endpoint().permits();
+        tag.waited(waited);
+        stage.addWait(waited);
+        adapterListener.resumed(waiter);
+      }
+
+      @Override
+      public void expired(Waiter waiter) {
+        long waited = ticker.read() - waiter.enqueuedNanos();
+        tag.waited(waited);
+        stage.addWait(waited);
+        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "expired");
+        adapterListener.expired(waiter);
+      }
+    });
+    if (w == null) {
+      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
+      return false;
+    }
+    tag.waiter = w;
+    stage.countEnqueued();
+    return true;
+  }
+
+  /**
+   * Takes a waiting request out of its queue because its client left or its container gave up
+   * on it. Returns true if the caller now owns its outcome (answer it if possible, then
+   * {@link #complete} with {@link Outcome#EXPIRED}); false if it had already left its queue, in
+   * which case whoever took it out answers it.
+   */
+  public boolean abandon(RequestTag tag) {
+    Waiter w = tag.waiter;
+    if (w == null || queues == null || !queues.cancel(w)) {
+      return false;
+    }
+    long waited = ticker.read() - w.enqueuedNanos();
+    tag.waited(waited);
+    tag.stage().addWait(waited);
+    tag.stage().countAbandoned();
+    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "abandoned");
+    return true;
+  }
+
+  /**
+   * Reports how a request ended. Only the first report for a tag counts; it returns the
+   * request's execution permit, and a request that ran (completed or failed) gives its response
+   * time, completion minus arrival, to its class's controller.
    *
    * @param bytes the response body's size, or −1 if unknown
    * @return true if this call settled the outcome, false if it had been reported already
@@ -144,10 +293,92 @@ public final class OverloadEngine {
     }
     EndpointClass stage = tag.stage();
     stage.countOutcome(outcome);
+    EndpointPermits permit = tag.permit;
+    if (permit != null) {
+      tag.permit = null;
+      queues.release(permit);
+    }
     if (outcome.executed()) {
       long now = ticker.read();
-      stage.endpoint().admission().record(stage.controller(), now - tag.arrivalNanos(), now);
+      long responseTime = now - tag.arrivalNanos();
+      stage.endpoint().admission().record(stage.controller(), responseTime, now);
+      QueueThresholdController threshold = stage.endpoint().queueThreshold();
+      if (threshold != null) {
+        threshold.record(responseTime);
+      }
     }
     return true;
+  }
+
+  /** The periodic task: queue windows, adaptive permits, queue thresholds. */
+  void tick() {
+    long now = ticker.read();
+    for (Endpoint e : endpoints.values()) {
+      QueueThresholdController t = e.queueThreshold();
+      if (t != null) {
+        t.tick(now);
+      }
+    }
+    if (queues != null) {
+      queues.tick();
+    }
+  }
+
+  /**
+   * Stops the engine: every waiting request expires (its adapter answers 503) and the periodic
+   * task ends. Requests already running finish normally.
+   */
+  public void shutdown() {
+    if (periodic != null) {
+      periodic.cancel();
+    }
+    if (queues != null) {
+      queues.shutdown();
+    }
+  }
+
+  /** Builds an {@link OverloadEngine}; the adapter supplies time, timers and listeners. */
+  public static final class Builder {
+    private final OverloadConfig config;
+    private Ticker ticker = Ticker.system();
+    private Scheduler scheduler;
+    private AdmissionListener admissionListener = AdmissionListener.NONE;
+    private QueueListener queueListener = QueueListener.NONE;
+    private DoubleSupplier cpuUtilisation = () -> 0.0;
+
+    private Builder(OverloadConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    public Builder ticker(Ticker value) {
+      this.ticker = Objects.requireNonNull(value, "ticker");
+      return this;
+    }
+
+    /** Timers for queue deadlines and the periodic task; required when queues are configured. */
+    public Builder scheduler(Scheduler value) {
+      this.scheduler = Objects.requireNonNull(value, "scheduler");
+      return this;
+    }
+
+    public Builder admissionListener(AdmissionListener value) {
+      this.admissionListener = Objects.requireNonNull(value, "admissionListener");
+      return this;
+    }
+
+    public Builder queueListener(QueueListener value) {
+      this.queueListener = Objects.requireNonNull(value, "queueListener");
+      return this;
+    }
+
+    /** The CPU utilisation in [0, 1], read once per window when {@code queue.overload.signal=cpu}. */
+    public Builder cpuUtilisation(DoubleSupplier value) {
+      this.cpuUtilisation = Objects.requireNonNull(value, "cpuUtilisation");
+      return this;
+    }
+
+    public OverloadEngine build() {
+      return new OverloadEngine(this);
+    }
   }
 }

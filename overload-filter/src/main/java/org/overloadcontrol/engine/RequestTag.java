@@ -31,6 +31,11 @@ public final class RequestTag implements OverloadContext {
   private final Ticker ticker;
   private Decision decision;
   private long retryAfterNanos;
+  private String reason;
+  /** The endpoint permits this request holds while it executes; released once, on completion. */
+  volatile org.overloadcontrol.queue.EndpointPermits permit;
+  volatile org.overloadcontrol.queue.Waiter waiter;
+  private volatile long waitedNanos;
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
 
@@ -67,9 +72,29 @@ public final class RequestTag implements OverloadContext {
     return outcome;
   }
 
-  void decide(Decision d, long retryAfter) {
+  /** Why the request was refused or expired ({@code admission-rate}, {@code queue-full}, ...). */
+  public String reason() {
+    return reason;
+  }
+
+  /** The waiter while the request is (or was) queued, else null. */
+  public org.overloadcontrol.queue.Waiter waiter() {
+    return waiter;
+  }
+
+  /** Whether the request holds an execution permit. */
+  public boolean holdsPermit() {
+    return permit != null;
+  }
+
+  void decide(Decision d, long retryAfter, String why) {
     this.decision = d;
     this.retryAfterNanos = retryAfter;
+    this.reason = why;
+  }
+
+  void waited(long nanos) {
+    this.waitedNanos = nanos;
   }
 
   /** Sets the outcome if none is set yet; the one place an outcome is decided. */
@@ -95,6 +120,11 @@ public final class RequestTag implements OverloadContext {
   @Override
   public Duration elapsed() {
     return Duration.ofNanos(Math.max(0L, ticker.read() - arrivalNanos));
+  }
+
+  @Override
+  public Duration waited() {
+    return Duration.ofNanos(waitedNanos);
   }
 
   @Override

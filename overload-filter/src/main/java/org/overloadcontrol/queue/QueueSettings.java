@@ -1,0 +1,331 @@
+package org.overloadcontrol.queue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.Durations;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.engine.RequestKind;
+
+/**
+ * The wait-queue configuration (keys under {@code queue.}), immutable and validated when the
+ * filter starts. Queueing is off unless {@code queue.permits} or a per-endpoint permit limit is
+ * set: a limit on concurrent execution changes how an application behaves, so we never pick one
+ * silently.
+ */
+public final class QueueSettings {
+
+  /** Layout of the wait queues. */
+  public enum Layout {
+    /** One queue per request class, served by LIFO-Pri priority (the paper's 8Q). */
+    PER_CLASS,
+    /** One shared queue for every class (the paper's SQ). */
+    SINGLE
+  }
+
+  /** What drives the FIFO↔LIFO switch of browsing queues. */
+  public enum Signal {
+    /** Sustained minimum queueing delay over a window (default: containers are rarely CPU-bound). */
+    QUEUE_DELAY,
+    /** Process CPU utilisation over a window (the paper's 0.99 / 0.95). */
+    CPU
+  }
+
+  /** What a request does when its chain cannot suspend (no async support). */
+  public enum NonAsync {
+    /** Wait on the container thread, bounded by the class's max wait. */
+    BLOCK,
+    /** Refuse at once with 503. */
+    REJECT
+  }
+
+  /** Admission policy of an endpoint. */
+  public enum AdmissionPolicy {
+    /** The response-time controlled token bucket (Welsh &amp; Culler 2003). */
+    RATE,
+    /** Haboob's queue-threshold controller (Welsh et al. 2001, §5.1.4). */
+    QUEUE_THRESHOLD
+  }
+
+  /** Per-endpoint settings. */
+  public record EndpointQueueSettings(int permits, int minPermits, int maxPermits,
+      boolean adaptive, int queueThreshold, long samplePeriodNanos, long idleNanos,
+      AdmissionPolicy admission, int thresholdInitial, int thresholdStep,
+      double thresholdDivisor, long thresholdPeriodNanos) {}
+
+  private static final Set<String> KEYS = Set.of("permits", "layout", "order", "singleCapacity",
+      "browsingCapacity", "transactionCapacity", "maxWait", "nonAsync",
+      "overload\\.signal", "overload\\.window", "overload\\.enterDelay", "overload\\.exitDelay",
+      "overload\\.cpuUpper", "overload\\.cpuLower",
+      "classes\\.[^.]+\\.(capacity|maxWait)",
+      "endpoints\\..+\\.(permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod"
+          + "|idleTime|admission|threshold\\.(initial|step|divisor|period))");
+  private static final Pattern CLASS_KEY = Pattern.compile("classes\\.([^.]+)\\.(capacity|maxWait)");
+  private static final Pattern ENDPOINT_KEY = Pattern.compile("endpoints\\.(.+?)\\.("
+      + "permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod|idleTime|admission"
+      + "|threshold\\.(?:initial|step|divisor|period))");
+
+  private final int permits;
+  private final Layout layout;
+  private final QueueOrder order;
+  private final int singleCapacity;
+  private final int browsingCapacity;
+  private final int transactionCapacity;
+  private final long maxWaitNanos;
+  private final NonAsync nonAsync;
+  private final Signal signal;
+  private final long windowNanos;
+  private final long enterDelayNanos;
+  private final long exitDelayNanos;
+  private final double cpuUpper;
+  private final double cpuLower;
+  private final Map<String, Integer> classCapacity;
+  private final Map<String, Long> classMaxWait;
+  private final Map<String, EndpointQueueSettings> endpoints;
+
+  private QueueSettings(ConfigSection s, OverloadConfig config) {
+    s.requireOnly(KEYS);
+    permits = s.parse("permits", v -> positiveInt(v), 0);
+    layout = s.parse("layout", v -> switch (v.toLowerCase(Locale.ROOT)) {
+      case "per-class" -> Layout.PER_CLASS;
+      case "single" -> Layout.SINGLE;
+      default -> throw new IllegalArgumentException("allowed: per-class, single");
+    }, Layout.PER_CLASS);
+    order = s.parse("order", v -> switch (v.toLowerCase(Locale.ROOT)) {
+      case "lifo-at-overload" -> QueueOrder.LIFO_AT_OVERLOAD;
+      case "fifo" -> QueueOrder.FIFO;
+      case "lifo" -> QueueOrder.LIFO;
+      default -> throw new IllegalArgumentException("allowed: lifo-at-overload, fifo, lifo");
+    }, QueueOrder.LIFO_AT_OVERLOAD);
+    singleCapacity = s.parse("singleCapacity", QueueSettings::positiveInt, 100);
+    browsingCapacity = s.parse("browsingCapacity", QueueSettings::positiveInt, 50);
+    transactionCapacity = s.parse("transactionCapacity", QueueSettings::positiveInt, 25);
+    maxWaitNanos = s.parse("maxWait", QueueSettings::positiveDuration, 10_000_000_000L);
+    nonAsync = s.parse("nonAsync", v -> switch (v.toLowerCase(Locale.ROOT)) {
+      case "block" -> NonAsync.BLOCK;
+      case "reject" -> NonAsync.REJECT;
+      default -> throw new IllegalArgumentException("allowed: block, reject");
+    }, NonAsync.BLOCK);
+    signal = s.parse("overload.signal", v -> switch (v.toLowerCase(Locale.ROOT)) {
+      case "queue-delay" -> Signal.QUEUE_DELAY;
+      case "cpu" -> Signal.CPU;
+      default -> throw new IllegalArgumentException("allowed: queue-delay, cpu");
+    }, Signal.QUEUE_DELAY);
+    windowNanos = s.parse("overload.window", QueueSettings::positiveDuration, 1_000_000_000L);
+    enterDelayNanos = s.parse("overload.enterDelay", QueueSettings::positiveDuration,
+        200_000_000L);
+    exitDelayNanos = s.parse("overload.exitDelay", QueueSettings::positiveDuration, 50_000_000L);
+    if (exitDelayNanos > enterDelayNanos) {
+      throw s.error("overload.exitDelay", "must not exceed queue.overload.enterDelay ("
+          + Duration.ofNanos(enterDelayNanos) + "): the switch needs hysteresis");
+    }
+    cpuUpper = s.parse("overload.cpuUpper", QueueSettings::fraction, 0.99);
+    cpuLower = s.parse("overload.cpuLower", QueueSettings::fraction, 0.95);
+    if (cpuLower > cpuUpper) {
+      throw s.error("overload.cpuLower", "must not exceed queue.overload.cpuUpper (" + cpuUpper
+          + ")");
+    }
+    classCapacity = new HashMap<>();
+    classMaxWait = new HashMap<>();
+    Map<String, Map<String, String>> endpointKeys = new HashMap<>();
+    for (String key : s.keys()) {
+      Matcher m = CLASS_KEY.matcher(key);
+      if (m.matches()) {
+        if (config.requestClass(m.group(1)).isEmpty()) {
+          throw s.error(key, "unknown request class '" + m.group(1) + "'; defined classes: "
+              + new java.util.TreeSet<>(config.classes().keySet()));
+        }
+        if (m.group(2).equals("capacity")) {
+          classCapacity.put(m.group(1), s.parse(key, QueueSettings::positiveInt, 0));
+        } else {
+          classMaxWait.put(m.group(1), s.parse(key, QueueSettings::positiveDuration, 0L));
+        }
+        continue;
+      }
+      m = ENDPOINT_KEY.matcher(key);
+      if (m.matches()) {
+        endpointKeys.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), key);
+      }
+    }
+    endpoints = new HashMap<>();
+    endpointKeys.forEach((name, keys) -> endpoints.put(name, endpoint(s, keys)));
+  }
+
+  private static EndpointQueueSettings endpoint(ConfigSection s, Map<String, String> keys) {
+    int permits = intKey(s, keys, "permits", 0);
+    boolean adaptive = s.parse(keys.getOrDefault("adaptive", "-"), v -> switch (v) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("allowed: true, false");
+    }, false);
+    int max = intKey(s, keys, "maxPermits", adaptive ? 20 : Math.max(permits, 0));
+    int min = intKey(s, keys, "minPermits", 1);
+    if (adaptive && permits == 0) {
+      permits = min;
+    }
+    if (adaptive && (min > max || permits < min || permits > max)) {
+      throw s.error(keys.getOrDefault("permits", keys.get("adaptive")),
+          "adaptive permits need minPermits <= permits <= maxPermits (here " + min + ", "
+              + permits + ", " + max + ")");
+    }
+    AdmissionPolicy admission = s.parse(keys.getOrDefault("admission", "-"),
+        v -> switch (v.toLowerCase(Locale.ROOT)) {
+          case "rate" -> AdmissionPolicy.RATE;
+          case "queue-threshold" -> AdmissionPolicy.QUEUE_THRESHOLD;
+          default -> throw new IllegalArgumentException("allowed: rate, queue-threshold");
+        }, AdmissionPolicy.RATE);
+    double divisor = s.parse(keys.getOrDefault("threshold.divisor", "-"), v -> {
+      double d = Double.parseDouble(v);
+      if (!(d > 1)) {
+        throw new IllegalArgumentException("must be a number > 1");
+      }
+      return d;
+    }, 2.0);
+    return new EndpointQueueSettings(permits, min, max, adaptive,
+        intKey(s, keys, "queueThreshold", 10),
+        durationKey(s, keys, "samplePeriod", 2_000_000_000L),
+        durationKey(s, keys, "idleTime", 5_000_000_000L),
+        admission,
+        intKey(s, keys, "threshold.initial", 20),
+        intKey(s, keys, "threshold.step", 1),
+        divisor,
+        durationKey(s, keys, "threshold.period", 1_000_000_000L));
+  }
+
+  private static int intKey(ConfigSection s, Map<String, String> keys, String name, int fallback) {
+    String key = keys.get(name);
+    return key == null ? fallback : s.parse(key, QueueSettings::positiveInt, fallback);
+  }
+
+  private static long durationKey(ConfigSection s, Map<String, String> keys, String name,
+      long fallback) {
+    String key = keys.get(name);
+    return key == null ? fallback : s.parse(key, QueueSettings::positiveDuration, fallback);
+  }
+
+  /** Parses the {@code queue.} section of {@code config}. */
+  public static QueueSettings from(OverloadConfig config) {
+    return new QueueSettings(config.section("queue"), config);
+  }
+
+  private static int positiveInt(String v) {
+    int n;
+    try {
+      n = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a whole number");
+    }
+    if (n < 1) {
+      throw new IllegalArgumentException("must be >= 1");
+    }
+    return n;
+  }
+
+  private static long positiveDuration(String v) {
+    Duration d = Durations.parse(v);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("must be a positive duration");
+    }
+    return d.toNanos();
+  }
+
+  private static double fraction(String v) {
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number");
+    }
+    if (!(d >= 0 && d <= 1)) {
+      throw new IllegalArgumentException("must lie in [0, 1]");
+    }
+    return d;
+  }
+
+  /** Whether any limit on execution is configured, so that requests may wait. */
+  public boolean enabled() {
+    return permits > 0 || endpoints.values().stream().anyMatch(e -> e.permits() > 0
+        || e.admission() == AdmissionPolicy.QUEUE_THRESHOLD);
+  }
+
+  /** Overall execution permits; 0 means no overall limit. */
+  public int permits() {
+    return permits;
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  public QueueOrder order() {
+    return order;
+  }
+
+  public NonAsync nonAsync() {
+    return nonAsync;
+  }
+
+  public Signal signal() {
+    return signal;
+  }
+
+  public long windowNanos() {
+    return windowNanos;
+  }
+
+  public long enterDelayNanos() {
+    return enterDelayNanos;
+  }
+
+  public long exitDelayNanos() {
+    return exitDelayNanos;
+  }
+
+  public double cpuUpper() {
+    return cpuUpper;
+  }
+
+  public double cpuLower() {
+    return cpuLower;
+  }
+
+  public int singleCapacity() {
+    return singleCapacity;
+  }
+
+  /** Capacity of a class's queue: configured, else 25 for transactions and 50 for browsing. */
+  public int capacity(RequestClass c) {
+    Integer configured = classCapacity.get(c.name());
+    if (configured != null) {
+      return configured;
+    }
+    return c.kind() == RequestKind.TRANSACTION ? transactionCapacity : browsingCapacity;
+  }
+
+  /** How long a request of class {@code c} may wait before it expires with 503. */
+  public long maxWaitNanos(RequestClass c) {
+    return classMaxWait.getOrDefault(c.name(), maxWaitNanos);
+  }
+
+  /** The longest max wait of any class, for the container's async timeout safety net. */
+  public long longestMaxWaitNanos() {
+    return classMaxWait.values().stream().mapToLong(Long::longValue).max().orElse(0L) > maxWaitNanos
+        ? classMaxWait.values().stream().mapToLong(Long::longValue).max().getAsLong()
+        : maxWaitNanos;
+  }
+
+  /** Settings of endpoint {@code name}, or null when none are configured. */
+  public EndpointQueueSettings endpoint(String name) {
+    return endpoints.get(name);
+  }
+
+  public Map<String, EndpointQueueSettings> endpoints() {
+    return Map.copyOf(endpoints);
+  }
+}

@@ -1,0 +1,392 @@
+package org.overloadcontrol.queue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.DoubleSupplier;
+import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.engine.Ticker;
+
+/**
+ * Execution permits and the LIFO-Pri wait queues (Singhmar et al. 2004, Algorithm 1): requests
+ * that were admitted but find no free permit wait, suspended, in the bounded queue of their
+ * class, and when a permit frees the next one is chosen thus:
+ *
+ * <ol>
+ *   <li>transaction classes strictly before browsing classes, higher rank (a later step of the
+ *       purchase) first, each transaction queue FIFO;</li>
+ *   <li>among browsing queues, argmax(utility × queue length), so none starves; served FIFO,
+ *       or LIFO while {@link BrowsingOrderSwitch} says the server is overloaded.</li>
+ * </ol>
+ *
+ * With the single layout, one queue holds every class and the order applies to it (the paper's
+ * SQ). A waiter is eligible only if its endpoint also has a free permit (SEDA's per-stage
+ * limits).
+ *
+ * <p>Concurrency. The fast path ({@link #tryAcquire}) takes no lock: when nobody waits it takes
+ * a permit by CAS. Everything that touches a queue holds {@link #lock}, which only requests that
+ * wait (or leave a queue) ever take. A release is lock-free unless somebody waits. The race
+ * between "a request finds no permit and enqueues" and "a permit is released by a thread that
+ * saw no waiter" is closed Dekker-style: the enqueuer publishes {@link #waitingCount} and then
+ * looks for free permits ({@link #drain}); the releaser returns its permit and then reads
+ * {@link #waitingCount}. With both variables atomic, at least one of them sees the other, so a
+ * free permit never sits beside a waiter.
+ *
+ * <p>Ownership. A waiter leaves its queue once, under the lock, by being resumed, expired or
+ * cancelled; the one that removes it owns its outcome. Listeners are called after the lock is
+ * released.
+ */
+public final class WaitQueues {
+
+  private final QueueSettings settings;
+  private final Ticker ticker;
+  private final Scheduler scheduler;
+  private final QueueListener listener;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final AtomicInteger globalInUse = new AtomicInteger();
+  private final AtomicInteger waitingCount = new AtomicInteger();
+  private final int globalLimit;
+  private final ConcurrentHashMap<String, EndpointPermits> endpoints = new ConcurrentHashMap<>();
+  private final Map<String, AdaptivePermitController> adaptive = new ConcurrentHashMap<>();
+  private final Map<String, ClassQueue> byClass = new HashMap<>();
+  private final List<ClassQueue> transactionQueues = new ArrayList<>();
+  private final List<ClassQueue> browsingQueues = new ArrayList<>();
+  private final ClassQueue single;
+  private final BrowsingOrderSwitch orderSwitch;
+  private volatile boolean closed;
+
+  public WaitQueues(QueueSettings settings, Collection<RequestClass> classes, Ticker ticker,
+      Scheduler scheduler, DoubleSupplier cpuUtilisation, QueueListener listener) {
+    this.settings = settings;
+    this.ticker = ticker;
+    this.scheduler = scheduler;
+    this.listener = listener;
+    this.globalLimit = settings.permits() > 0 ? settings.permits() : Integer.MAX_VALUE;
+    long now = ticker.read();
+    this.orderSwitch = new BrowsingOrderSwitch(settings, cpuUtilisation, listener, now);
+    if (settings.layout() == QueueSettings.Layout.SINGLE) {
+      single = new ClassQueue(new RequestClass("all", 0,
+          org.overloadcontrol.engine.RequestKind.BROWSING, 1), settings.singleCapacity(),
+          settings.longestMaxWaitNanos());
+    } else {
+      single = null;
+      List<RequestClass> sorted = new ArrayList<>(classes);
+      sorted.sort(Comparator.naturalOrder()); // highest rank first
+      for (RequestClass c : sorted) {
+        ClassQueue q = new ClassQueue(c, settings.capacity(c), settings.maxWaitNanos(c));
+        byClass.put(c.name(), q);
+        (q.transaction() ? transactionQueues : browsingQueues).add(q);
+      }
+    }
+  }
+
+  public QueueSettings settings() {
+    return settings;
+  }
+
+  /** The permits of endpoint {@code name}, created with its configured limit on first use. */
+  public EndpointPermits endpoint(String name) {
+    EndpointPermits existing = endpoints.get(name);
+    if (existing != null) {
+      return existing;
+    }
+    return endpoints.computeIfAbsent(name, n -> {
+      QueueSettings.EndpointQueueSettings e = settings.endpoint(n);
+      int limit = e == null || e.permits() == 0 ? Integer.MAX_VALUE : e.permits();
+      EndpointPermits permits = new EndpointPermits(n, limit);
+      if (e != null && e.adaptive()) {
+        adaptive.put(n, new AdaptivePermitController(permits, e, listener, ticker.read()));
+      }
+      return permits;
+    });
+  }
+
+  /**
+   * The fast path: takes a permit for {@code endpoint} if nobody is waiting and one is free.
+   * When this fails the request must {@link #enqueue}.
+   */
+  public boolean tryAcquire(EndpointPermits endpoint) {
+    return waitingCount.get() == 0 && acquire(endpoint);
+  }
+
+  private boolean acquire(EndpointPermits endpoint) {
+    if (!acquireGlobal()) {
+      return false;
+    }
+    if (!endpoint.tryAcquire()) {
+      globalInUse.decrementAndGet();
+      return false;
+    }
+    return true;
+  }
+
+  private boolean acquireGlobal() {
+    for (;;) {
+      int current = globalInUse.get();
+      if (current >= globalLimit) {
+        return false;
+      }
+      // Concurrent acquirers may both see the last free permit; the CAS admits one.
+      if (globalInUse.compareAndSet(current, current + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /**
+   * Puts a request that found no permit into its class's queue. The listener may be called
+   * before this method returns (a permit was free after all, or came free meanwhile), on this
+   * thread or another, so the adapter must have suspended the request before calling.
+   *
+   * @return the waiter, or null when the queue is full or the queues are closed (reject)
+   */
+  public Waiter enqueue(RequestTag tag, EndpointPermits endpoint, Waiter.Listener waiterListener) {
+    ClassQueue q = single != null ? single : byClass.get(tag.requestClass());
+    if (q == null) {
+      throw new IllegalStateException("no queue for class " + tag.requestClass());
+    }
+    Waiter w;
+    lock.lock();
+    try {
+      if (closed || q.full()) {
+        return null;
+      }
+      long now = ticker.read();
+      long maxWait = single != null ? settings.maxWaitNanos(tag.requestClassState())
+          : q.maxWaitNanos;
+      w = new Waiter(tag, waiterListener, endpoint, q, now, now + maxWait);
+      q.add(w);
+      endpoint.waiterAdded();
+      waitingCount.incrementAndGet();
+    } finally {
+      lock.unlock();
+    }
+    w.expiryTimer = scheduler.schedule(() -> expire(w), w.deadlineNanos - w.enqueuedNanos);
+    if (!w.waiting()) {
+      w.cancelTimer(); // resumed before the timer was set
+    }
+    drain();
+    return w;
+  }
+
+  /** Returns a permit; if anybody waits, hands free permits to the next waiters. */
+  public void release(EndpointPermits endpoint) {
+    endpoint.release();
+    globalInUse.decrementAndGet();
+    if (waitingCount.get() > 0) {
+      drain();
+    }
+  }
+
+  /** Resumes as many waiters as there are free permits, in LIFO-Pri order. */
+  void drain() {
+    List<Waiter> resumed = null;
+    lock.lock();
+    try {
+      long now = ticker.read();
+      rollOrder(now);
+      while (waitingCount.get() > 0 && acquireGlobal()) {
+        Waiter w = select();
+        if (w == null) {
+          globalInUse.decrementAndGet();
+          break;
+        }
+        leave(w, Waiter.RESUMED, now);
+        if (resumed == null) {
+          resumed = new ArrayList<>(2);
+        }
+        resumed.add(w);
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (resumed != null) {
+      for (Waiter w : resumed) {
+        w.cancelTimer();
+        w.listener().resumed(w);
+      }
+    }
+  }
+
+  /** Chooses and removes the next waiter (its endpoint permit taken); caller holds the lock. */
+  private Waiter select() {
+    if (single != null) {
+      return single.takeEligible(browsingLifo());
+    }
+    for (ClassQueue q : transactionQueues) {
+      if (!q.isEmpty()) {
+        Waiter w = q.takeEligible(false);
+        if (w != null) {
+          return w;
+        }
+      }
+    }
+    ClassQueue best = null;
+    double bestScore = -1;
+    for (ClassQueue q : browsingQueues) {
+      if (q.isEmpty() || !q.hasEligible()) {
+        continue;
+      }
+      double score = q.requestClass.utility() * q.size();
+      if (score > bestScore) {
+        best = q;
+        bestScore = score;
+      }
+    }
+    return best == null ? null : best.takeEligible(browsingLifo());
+  }
+
+  private boolean browsingLifo() {
+    return switch (settings.order()) {
+      case FIFO -> false;
+      case LIFO -> true;
+      case LIFO_AT_OVERLOAD -> orderSwitch.lifo();
+    };
+  }
+
+  private void leave(Waiter w, int newState, long now) {
+    w.state.set(newState);
+    waitingCount.decrementAndGet();
+    w.endpoint().waiterRemoved();
+    orderSwitch.onLeave(now - w.enqueuedNanos);
+  }
+
+  private void expire(Waiter w) {
+    if (!removeIfWaiting(w, Waiter.EXPIRED)) {
+      return;
+    }
+    w.listener().expired(w);
+  }
+
+  /**
+   * Takes a waiting request out of its queue because it will not be served (the client left,
+   * the container timed it out). Returns true if the caller now owns its outcome, false if it
+   * had already left the queue (resumed or expired), in which case its owner answers it.
+   */
+  public boolean cancel(Waiter w) {
+    if (!removeIfWaiting(w, Waiter.CANCELLED)) {
+      return false;
+    }
+    w.cancelTimer();
+    return true;
+  }
+
+  private boolean removeIfWaiting(Waiter w, int newState) {
+    lock.lock();
+    try {
+      if (w.state.get() != Waiter.WAITING || !w.queue.remove(w)) {
+        return false;
+      }
+      leave(w, newState, ticker.read());
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The periodic task: closes the order switch's windows and runs the adaptive permit
+   * controllers, then resumes waiters if limits grew.
+   */
+  public void tick() {
+    long now = ticker.read();
+    lock.lock();
+    try {
+      rollOrder(now);
+    } finally {
+      lock.unlock();
+    }
+    for (AdaptivePermitController c : adaptive.values()) {
+      c.tick(now);
+    }
+    if (waitingCount.get() > 0) {
+      drain();
+    }
+  }
+
+  private void rollOrder(long now) {
+    long oldest = Long.MAX_VALUE;
+    if (waitingCount.get() > 0) {
+      for (ClassQueue q : allQueues()) {
+        oldest = Math.min(oldest, q.oldestEnqueuedNanos());
+      }
+    }
+    orderSwitch.roll(now, waitingCount.get() > 0, oldest);
+  }
+
+  private List<ClassQueue> allQueues() {
+    if (single != null) {
+      return List.of(single);
+    }
+    List<ClassQueue> all = new ArrayList<>(transactionQueues);
+    all.addAll(browsingQueues);
+    return all;
+  }
+
+  /**
+   * Closes the queues: every waiting request expires (its adapter answers 503) and later
+   * arrivals that find no permit are refused.
+   */
+  public void shutdown() {
+    List<Waiter> expired = new ArrayList<>();
+    lock.lock();
+    try {
+      closed = true;
+      long now = ticker.read();
+      for (ClassQueue q : allQueues()) {
+        for (Waiter w : q.clear()) {
+          leave(w, Waiter.EXPIRED, now);
+          expired.add(w);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    for (Waiter w : expired) {
+      w.cancelTimer();
+      w.listener().expired(w);
+    }
+  }
+
+  /** Whether browsing queues are LIFO now. */
+  public boolean lifo() {
+    return browsingLifo();
+  }
+
+  /** Requests waiting in all queues. */
+  public int waitingCount() {
+    return waitingCount.get();
+  }
+
+  /** Requests executing with an overall permit. */
+  public int permitsInUse() {
+    return globalInUse.get();
+  }
+
+  /** The overall permit limit, or {@link Integer#MAX_VALUE} when unlimited. */
+  public int permitLimit() {
+    return globalLimit;
+  }
+
+  /** The length of the queue of class {@code name} (of the single queue with that layout). */
+  public int queueLength(String className) {
+    if (single != null) {
+      return single.size();
+    }
+    ClassQueue q = byClass.get(className);
+    return q == null ? 0 : q.size();
+  }
+
+  /** Every endpoint's permits seen so far. */
+  public Collection<EndpointPermits> endpoints() {
+    return List.copyOf(endpoints.values());
+  }
+}
