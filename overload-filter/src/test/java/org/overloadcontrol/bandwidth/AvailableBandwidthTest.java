@@ -52,12 +52,10 @@ class AvailableBandwidthTest {
 
   @Test
   void equation9ClampsANegativeAvailabilityToZero() {
-    // Unsatisfied, far above twice its share: 2·10 − 25 = −5 → 0.
-    assertThat(AvailableBandwidth.available(true, 25_000, 10_000, 90_000, B)).isEqualTo(10_000);
-    assertThat(AvailableBandwidth.available(true, -5_000, 0, 90_000, B)).isEqualTo(5_000);
-    // A spike in the averages: 2·b − b̂ below zero for a group below its share cannot occur
-    // (b̂ < b), but equation 8 can: remaining 1 B/s while the others' averages exceed B.
+    // Averages are never negative in practice; equation 9 is the paper's guard against a
+    // spike that makes the others' sum exceed B while "remaining" is still positive.
     assertThat(AvailableBandwidth.available(false, -200_000, 10_000, 99_999, B)).isZero();
+    assertThat(AvailableBandwidth.available(true, 30_000, 0, 90_000, B)).isZero();
   }
 
   @Test
