@@ -52,11 +52,16 @@ final class ServletRequestAttributes implements RequestAttributes {
   @Override
   public String clientAddress() {
     if (clientAddress == null) {
-      java.util.Enumeration<String> values = request.getHeaders("X-Forwarded-For");
-      String forwarded = values == null || !values.hasMoreElements() ? null
-          : String.join(",", java.util.Collections.list(values));
-      clientAddress = clients.resolve(request.getRemoteAddr(), forwarded);
+      clientAddress = clients.resolve(request.getRemoteAddr(), joined("Forwarded"),
+          joined("X-Forwarded-For"));
     }
     return clientAddress;
+  }
+
+  /** All values of a list-valued header joined by commas (a proxy may add its own line). */
+  private String joined(String name) {
+    java.util.Enumeration<String> values = request.getHeaders(name);
+    return values == null || !values.hasMoreElements() ? null
+        : String.join(",", java.util.Collections.list(values));
   }
 }

@@ -1,0 +1,214 @@
+package org.overloadcontrol.bandwidth;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.engine.Ticker;
+
+/**
+ * Per-group bandwidth shares by measured delay injection: Li &amp; Jamin, "A Measurement-Based
+ * Admission-Controlled Web Server" (§V). The container-free facade an adapter asks about each
+ * request, and the home of the paper's Bandwidth Manager task.
+ *
+ * <p>Per request ({@link #decide}): find the client group; a 0 % group is refused (403). Set the
+ * group's active flag, take the response size (known in advance, else the group's recent mean),
+ * compute unsatisfaction, the available bandwidth d_i and the delay of equation 3 from the
+ * current measurements (see {@link AvailableBandwidth}). No delay: admit. A delay: the request
+ * enters the group's delayed stage, unless {@code standbyLimit} requests are already there or the
+ * delay exceeds {@code maxDelay}, in which case it is refused with 429 and Retry-After (the
+ * client is over its share; the server is not down). The adapter holds a delayed request on a
+ * timer and reports through the {@link BandwidthTicket}: delay over, response sent (bytes), or
+ * abandoned.
+ *
+ * <p>Measurement: each completed response gives a perceived bandwidth, bytes over its response
+ * time with the delay included (equation 1), averaged per group with weight α (equation 2).
+ *
+ * <p>Manager ({@link #managerRound()}, which the adapter runs every {@code managerPeriod}, the
+ * paper's half to one second; tests call it by hand): an idle group has zero averaged into its
+ * bandwidth, every active flag is cleared, and Â, the maximum measured total Σ b̂_j, is raised
+ * when the sum exceeds it (it starts at B, §V.C, and corrects itself upward when the server
+ * proves faster).
+ *
+ * <p>State: one {@link GroupMeter} per group in a Caffeine cache that expires a group's state
+ * {@code cacheExpiry} after its last request, bounded in size by the number of configured
+ * groups. Nothing is keyed by client address, so a scan from many addresses grows nothing.
+ * Time comes only from the injected {@link Ticker}, which also drives the cache's expiry.
+ *
+ * <p>Concurrency: a decision reads the groups' averages without a lock (a decision made on
+ * measurements one completion old is as good as the paper's semaphore-guarded one); writes go
+ * through each meter's CAS loops. The manager round is synchronized so that two scheduler
+ * ticks never interleave; requests never take that lock.
+ */
+public final class BandwidthShaper {
+
+  private static final long ONE_SECOND_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final BandwidthSettings settings;
+  private final Ticker ticker;
+  private final Cache<String, GroupMeter> meters;
+  private final List<ClientGroup> groups;
+  // Written only in the synchronized manager round, read by every decision.
+  private volatile double maxMeasuredBytesPerSecond;
+  private long lastRoundNanos = Long.MIN_VALUE; // guarded by this
+
+  public BandwidthShaper(BandwidthSettings settings, Ticker ticker) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.groups = settings.groups();
+    this.maxMeasuredBytesPerSecond = settings.totalBytesPerSecond();
+    this.meters = Caffeine.newBuilder()
+        .expireAfterAccess(settings.cacheExpiryNanos(), TimeUnit.NANOSECONDS)
+        .maximumSize(Math.max(1, groups.size()))
+        .ticker(ticker::read)
+        .executor(Runnable::run) // maintenance on the caller: deterministic, no pool threads
+        .build();
+  }
+
+  public BandwidthSettings settings() {
+    return settings;
+  }
+
+  /** The group a request belongs to: the first whose rule matches, else the default, else null. */
+  public ClientGroup groupOf(RequestAttributes request) {
+    for (ClientGroup g : groups) {
+      if (g.rule().matches(request)) {
+        return g;
+      }
+    }
+    return settings.defaultGroup().orElse(null);
+  }
+
+  /**
+   * Decides about a request.
+   *
+   * @param request the request's attributes (its client address resolved through trusted
+   *     proxies)
+   * @param knownSizeBytes the response size when known in advance (a static file, a declared
+   *     size), or a negative number to use the group's recent mean
+   */
+  public ShapingDecision decide(RequestAttributes request, long knownSizeBytes) {
+    if (!settings.enabled()) {
+      return ShapingDecision.unshaped();
+    }
+    ClientGroup group = groupOf(request);
+    return group == null ? ShapingDecision.unshaped() : decide(group, knownSizeBytes);
+  }
+
+  /** Decides about a request of {@code group}; see {@link #decide(RequestAttributes, long)}. */
+  public ShapingDecision decide(ClientGroup group, long knownSizeBytes) {
+    if (group.isRefused()) {
+      return ShapingDecision.refuse(403, 0, ShapingDecision.ZERO_SHARE);
+    }
+    GroupMeter meter = meters.get(group.name(), k -> new GroupMeter(group, settings.measure()));
+    meter.markActive();
+    long now = ticker.read();
+    double size = knownSizeBytes >= 0 ? knownSizeBytes : meter.meanSizeBytes();
+    long delayNanos = delayNanos(meter, size);
+    if (delayNanos == 0) {
+      meter.admittedCount.increment();
+      return ShapingDecision.admit(new BandwidthTicket(meter, ticker, settings.alpha(), now,
+          false));
+    }
+    long waitNanos = saturatedAdd(meter.laneWaitNanos(now), delayNanos);
+    if (waitNanos > settings.maxDelayNanos()) {
+      meter.refusedCount.increment();
+      return ShapingDecision.refuse(429, settings.maxDelayNanos(),
+          ShapingDecision.DELAY_TOO_LONG);
+    }
+    if (!meter.tryEnterStandby(settings.standbyLimit())) {
+      meter.refusedCount.increment();
+      return ShapingDecision.refuse(429, Math.max(waitNanos, ONE_SECOND_NANOS),
+          ShapingDecision.STANDBY_FULL);
+    }
+    long sendNanos = Math.round(size / maxMeasuredBytesPerSecond * 1e9);
+    waitNanos = meter.scheduleDelayed(now, delayNanos, sendNanos);
+    meter.admittedCount.increment();
+    meter.delayedTotalCount.increment();
+    return ShapingDecision.delay(waitNanos, new BandwidthTicket(meter, ticker,
+        settings.alpha(), now, true));
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+
+  /** Equations 3 to 9 for one request of {@code meter}'s group. */
+  private long delayNanos(GroupMeter meter, double size) {
+    if (!(size > 0)) {
+      return 0; // nothing known about the size yet: let the first response teach us
+    }
+    int n = groups.size();
+    double[] averages = new double[n];
+    double[] allocations = new double[n];
+    boolean[] active = new boolean[n];
+    double utilized = 0;
+    double own = meter.averageBytesPerSecond();
+    for (int j = 0; j < n; j++) {
+      ClientGroup g = groups.get(j);
+      allocations[j] = g.allocatedBytesPerSecond();
+      GroupMeter m = g == meter.group() ? meter
+          : meters.policy().getIfPresentQuietly(g.name()); // a read must not renew expiry
+      if (m != null) {
+        averages[j] = m.averageBytesPerSecond();
+        active[j] = m.isActive();
+      }
+      utilized += averages[j];
+    }
+    boolean unsatisfaction = AvailableBandwidth.unsatisfaction(averages, allocations, active);
+    double available = AvailableBandwidth.available(unsatisfaction, own,
+        meter.group().allocatedBytesPerSecond(), utilized, settings.totalBytesPerSecond());
+    return AvailableBandwidth.delayNanos(available, maxMeasuredBytesPerSecond, size);
+  }
+
+  /**
+   * The Bandwidth Manager's periodic round (§V.B): decay idle groups, clear the active flags,
+   * raise Â to the measured total when it exceeds it, and drop expired groups' state.
+   */
+  public synchronized void managerRound() {
+    long now = ticker.read();
+    long elapsedNanos = lastRoundNanos == Long.MIN_VALUE ? settings.managerPeriodNanos()
+        : now - lastRoundNanos;
+    lastRoundNanos = now;
+    double utilized = 0;
+    for (ClientGroup g : groups) {
+      GroupMeter m = meters.policy().getIfPresentQuietly(g.name());
+      if (m != null) {
+        m.managerRound(settings.alpha(), settings.idleAlpha(), elapsedNanos);
+        utilized += m.averageBytesPerSecond();
+      }
+    }
+    if (utilized > maxMeasuredBytesPerSecond) {
+      maxMeasuredBytesPerSecond = utilized;
+    }
+    meters.cleanUp();
+  }
+
+  /** Â, the maximum measured total bandwidth, in bytes per second. */
+  public double maxMeasuredBytesPerSecond() {
+    return maxMeasuredBytesPerSecond;
+  }
+
+  /** How many groups have state in the cache now (for tests and metrics). */
+  public long trackedGroupCount() {
+    meters.cleanUp();
+    return meters.estimatedSize();
+  }
+
+  /** Every configured group's state, in configuration order; idle-expired groups read as 0. */
+  public List<GroupSnapshot> snapshot() {
+    List<GroupSnapshot> out = new ArrayList<>(groups.size());
+    for (ClientGroup g : groups) {
+      GroupMeter m = meters.policy().getIfPresentQuietly(g.name());
+      out.add(m == null
+          ? new GroupSnapshot(g.name(), g.allocatedBytesPerSecond(), 0, false, 0, 0, 0)
+          : new GroupSnapshot(g.name(), g.allocatedBytesPerSecond(), m.averageBytesPerSecond(),
+              m.isActive(), m.delayedCount(), m.admittedCount.sum(), m.refusedCount.sum()));
+    }
+    return out;
+  }
+}
