@@ -260,6 +260,15 @@ public final class OverloadEngine {
   }
 
   /**
+   * Refuses a request the adapter cannot serve although it was admitted (e.g. it would have to
+   * wait but its container cannot suspend it); answer 503, then complete with
+   * {@link Outcome#REJECTED}.
+   */
+  public void refuse(RequestTag tag, String reason) {
+    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), reason);
+  }
+
+  /**
    * Takes a waiting request out of its queue because its client left or its container gave up
    * on it. Returns true if the caller now owns its outcome (answer it if possible, then
    * {@link #complete} with {@link Outcome#EXPIRED}); false if it had already left its queue, in

@@ -1,5 +1,6 @@
 package org.overloadcontrol.servlet;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
@@ -24,6 +25,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ArrivalTime;
@@ -32,12 +34,14 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
-import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.queue.ProcessCpuUtilisation;
+import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +78,7 @@ public class OverloadFilter implements Filter {
 
   private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
+  private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
 
   private final Ticker ticker;
   private final AdmissionListener listener;
@@ -84,6 +89,7 @@ public class OverloadFilter implements Filter {
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
+  private ExecutorScheduler scheduler;
 
   /** The constructor the container uses: system ticker, no listener. */
   public OverloadFilter() {
@@ -125,7 +131,16 @@ public class OverloadFilter implements Filter {
     }
     clients = new ClientAddressResolver(config.trustedProxies());
     arrivalTime = new ArrivalTime(ticker, Clock.systemUTC(), config.requestStartMaxAgeNanos());
-    engine = new OverloadEngine(config, ticker, listener);
+    scheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
+    try {
+      engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
+          .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
+          .queueListener(new LoggingQueueListener()).build();
+    } catch (OverloadConfigException e) {
+      scheduler.close();
+      LOG.error("{}", e.getMessage());
+      throw new ServletException(e.getMessage(), e);
+    }
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
     LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
         filterConfig.getFilterName(), config.classes().size(), config.endpoints().size(),
@@ -189,11 +204,15 @@ public class OverloadFilter implements Filter {
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
     OverloadEngine engine = this.engine;
-    if (engine == null || !config.enabled() || req.getDispatcherType() != DispatcherType.REQUEST
+    if (engine == null || !config.enabled()
         || !(req instanceof HttpServletRequest request)
-        || !(res instanceof HttpServletResponse response)
-        || req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
+        || !(res instanceof HttpServletResponse response)) {
       chain.doFilter(req, res);
+      return;
+    }
+    if (req.getDispatcherType() != DispatcherType.REQUEST
+        || req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
+      passThrough(request, response, chain);
       return;
     }
     long now = ticker.read();
@@ -205,14 +224,34 @@ public class OverloadFilter implements Filter {
     EndpointClass stage = engine.route(endpointOf(request),
         new ServletRequestAttributes(request, clients));
     RequestTag tag = engine.tag(stage, arrival);
-    if (engine.arrive(tag) == Decision.REJECT) {
-      try {
-        reject(request, response, tag);
-      } finally {
-        engine.complete(tag, Outcome.REJECTED, 0L);
-      }
-      return;
+    switch (engine.arrive(tag)) {
+      case ADMIT -> run(engine, request, response, chain, tag);
+      case WAIT -> waitForPermit(engine, request, response, chain, tag);
+      case REJECT -> refuse(engine, request, response, tag, Outcome.REJECTED);
     }
+  }
+
+  /**
+   * A dispatch after the first (async, forward, include, error): run it untouched, but note an
+   * exception from a resumed request so its completion counts as failed.
+   */
+  private static void passThrough(HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain) throws IOException, ServletException {
+    try {
+      chain.doFilter(request, response);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      Object lifecycle = request.getAttribute(QueuedRequest.ATTRIBUTE);
+      if (lifecycle instanceof QueuedRequest q) {
+        q.markFailed();
+      }
+      throw e;
+    }
+  }
+
+  /** Runs the application for an admitted request and reports its completion. */
+  private static void run(OverloadEngine engine, HttpServletRequest request,
+      HttpServletResponse response, FilterChain chain, RequestTag tag)
+      throws IOException, ServletException {
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
     Outcome outcome = Outcome.FAILED;
     try {
@@ -230,6 +269,56 @@ public class OverloadFilter implements Filter {
     }
   }
 
+  /**
+   * An admitted request found no free execution permit: suspend it without holding the
+   * container's thread and queue it; it is re-dispatched when a permit is held for it. A chain
+   * that cannot go async waits on its thread (bounded) or is refused, by configuration.
+   */
+  private void waitForPermit(OverloadEngine engine, HttpServletRequest request,
+      HttpServletResponse response, FilterChain chain, RequestTag tag)
+      throws IOException, ServletException {
+    if (request.isAsyncSupported()) {
+      request.setAttribute(OverloadContext.ATTRIBUTE, tag);
+      AsyncContext async = request.startAsync();
+      // The filter's own timer expires the request at its deadline; the container's timeout is
+      // only a safety net, set later so that it never races the timer in normal operation.
+      async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
+          engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
+      QueuedRequest queued = new QueuedRequest(engine, tag, async, this::answerRefusal);
+      request.setAttribute(QueuedRequest.ATTRIBUTE, queued);
+      async.addListener(queued);
+      if (!engine.enqueue(tag, queued)) {
+        queued.refuseNow();
+      }
+      return;
+    }
+    if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
+      engine.refuse(tag, "no-async");
+      refuse(engine, request, response, tag, Outcome.REJECTED);
+      return;
+    }
+    BlockingWait wait = new BlockingWait();
+    if (!engine.enqueue(tag, wait)) {
+      refuse(engine, request, response, tag, Outcome.REJECTED);
+      return;
+    }
+    if (wait.await(engine, tag)) {
+      run(engine, request, response, chain, tag);
+    } else {
+      refuse(engine, request, response, tag, Outcome.EXPIRED);
+    }
+  }
+
+  private void refuse(OverloadEngine engine, HttpServletRequest request,
+      HttpServletResponse response, RequestTag tag, Outcome outcome)
+      throws IOException, ServletException {
+    try {
+      answerRefusal(request, response, tag);
+    } finally {
+      engine.complete(tag, outcome, 0L);
+    }
+  }
+
   private String endpointOf(HttpServletRequest request) {
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
@@ -240,10 +329,12 @@ public class OverloadFilter implements Filter {
     return named == null ? servlet : named;
   }
 
-  private void reject(HttpServletRequest request, HttpServletResponse response, RequestTag tag)
+  /** Answers a refused or expired request through the rejection handler (never hangs). */
+  void answerRefusal(HttpServletRequest request, HttpServletResponse response, RequestTag tag)
       throws IOException, ServletException {
-    Rejection rejection = new Rejection(tag.endpoint(), tag.requestClass(),
-        Rejection.ADMISSION_RATE, Duration.ofNanos(tag.retryAfterNanos()));
+    String reason = tag.reason() == null ? Rejection.ADMISSION_RATE : tag.reason();
+    Rejection rejection = new Rejection(tag.endpoint(), tag.requestClass(), reason,
+        Duration.ofNanos(tag.retryAfterNanos()));
     try {
       rejectionHandler.reject(request, response, rejection);
     } catch (IOException | ServletException | RuntimeException e) {
@@ -256,12 +347,23 @@ public class OverloadFilter implements Filter {
     }
   }
 
+  /**
+   * Stops the filter: every waiting request is answered 503 (the queues expire them), then the
+   * filter's timer thread stops. Requests already running finish normally.
+   */
   @Override
   public void destroy() {
-    if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == engine) {
-      servletContext.removeAttribute(ENGINE_ATTRIBUTE);
-    }
+    OverloadEngine stopping = engine;
     engine = null;
+    if (stopping != null) {
+      stopping.shutdown();
+      if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
+        servletContext.removeAttribute(ENGINE_ATTRIBUTE);
+      }
+    }
+    if (scheduler != null) {
+      scheduler.close();
+    }
   }
 
   /** Reports an asynchronous request's outcome when its response completes. */

@@ -1,0 +1,25 @@
+package org.overloadcontrol.servlet;
+
+import java.time.Duration;
+import org.overloadcontrol.queue.QueueListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One log line per FIFO↔LIFO switch and per permit-limit change, never per request. */
+final class LoggingQueueListener implements QueueListener {
+
+  private static final Logger LOG = LoggerFactory.getLogger("org.overloadcontrol.queue");
+
+  @Override
+  public void onOrderChange(boolean lifo, double signal, String unit) {
+    String value = unit.equals("ns") ? Duration.ofNanos((long) signal).toMillis() + " ms wait"
+        : String.format("%.2f cpu", signal);
+    LOG.info("overload-control: browsing queues now {} ({})", lifo ? "LIFO (overloaded)"
+        : "FIFO", value);
+  }
+
+  @Override
+  public void onPermitLimitChange(String endpoint, int from, int to) {
+    LOG.info("overload-control: endpoint '{}' execution permits {} -> {}", endpoint, from, to);
+  }
+}
