@@ -1,0 +1,51 @@
+package org.overloadcontrol.sample;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.overloadcontrol.annotation.RequestClass;
+import org.overloadcontrol.annotation.ResponseTimeTarget;
+import org.overloadcontrol.engine.RequestKind;
+
+/**
+ * {@code GET /browse?category=C}: the products of one category (LIFO-Pri Br-2, 300 ms). Without
+ * a category it lists the categories; an unknown category is 404.
+ */
+@RequestClass(value = "browse", rank = 2, kind = RequestKind.BROWSING, utility = 22)
+@ResponseTimeTarget("2s")
+public class BrowseServlet extends ShopServlet {
+
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  ShopPage page() {
+    return ShopPage.BROWSE;
+  }
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    if (!work(request, response)) {
+      return;
+    }
+    Catalogue catalogue = shop().catalogue();
+    String category = request.getParameter("category");
+    if (category == null || category.isBlank()) {
+      PageWriter page = newPage(request, "Categories").heading("Categories");
+      page.html("<ul class=\"categories\">\n");
+      for (String c : catalogue.categories()) {
+        page.html("<li><a href=\"" + page.link("/browse?category=" + Html.url(c)) + "\">"
+            + Html.escape(c) + "</a></li>\n");
+      }
+      send(response, HttpServletResponse.SC_OK, page.html("</ul>\n"));
+      return;
+    }
+    if (catalogue.inCategory(category).isEmpty()) {
+      fail(request, response, HttpServletResponse.SC_NOT_FOUND, "No such category",
+          "The shop has no category '" + category + "'.");
+      return;
+    }
+    send(response, HttpServletResponse.SC_OK, newPage(request, category)
+        .heading(category).products(catalogue.inCategory(category)));
+  }
+}
