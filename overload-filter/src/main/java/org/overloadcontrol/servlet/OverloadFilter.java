@@ -39,6 +39,7 @@ import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.ExecutorScheduler;
+import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
@@ -89,7 +90,8 @@ public class OverloadFilter implements Filter {
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
-  private ExecutorScheduler scheduler;
+  private final Scheduler givenScheduler;
+  private ExecutorScheduler ownScheduler;
 
   /** The constructor the container uses: system ticker, no listener. */
   public OverloadFilter() {
@@ -98,8 +100,18 @@ public class OverloadFilter implements Filter {
 
   /** For tests and embedding: a given ticker and controller listener. */
   public OverloadFilter(Ticker ticker, AdmissionListener listener) {
+    this(ticker, listener, null);
+  }
+
+  /**
+   * For tests and embedding: a given ticker, listener and scheduler. A scheduler passed here
+   * belongs to the caller; without one the filter starts its own timer thread and stops it in
+   * {@link #destroy()}.
+   */
+  public OverloadFilter(Ticker ticker, AdmissionListener listener, Scheduler scheduler) {
     this.ticker = ticker;
     this.listener = listener;
+    this.givenScheduler = scheduler;
   }
 
   @Override
@@ -131,13 +143,19 @@ public class OverloadFilter implements Filter {
     }
     clients = new ClientAddressResolver(config.trustedProxies());
     arrivalTime = new ArrivalTime(ticker, Clock.systemUTC(), config.requestStartMaxAgeNanos());
-    scheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
+    Scheduler scheduler = givenScheduler;
+    if (scheduler == null) {
+      ownScheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
+      scheduler = ownScheduler;
+    }
     try {
       engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
           .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
           .queueListener(new LoggingQueueListener()).build();
     } catch (OverloadConfigException e) {
-      scheduler.close();
+      if (ownScheduler != null) {
+        ownScheduler.close();
+      }
       LOG.error("{}", e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
@@ -361,8 +379,8 @@ public class OverloadFilter implements Filter {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }
     }
-    if (scheduler != null) {
-      scheduler.close();
+    if (ownScheduler != null) {
+      ownScheduler.close();
     }
   }
 
