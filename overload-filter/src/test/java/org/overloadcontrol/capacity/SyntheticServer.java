@@ -10,7 +10,8 @@ import java.util.Random;
  * Generates epochs from a known truth: a processor-sharing server that completes
  * {@code serviceRate} subunits per second, whose request types take {@code hardness[i]}
  * subunits of {@code subunitSeconds} each. At scaled load x its mean response time for type i is
- * {@code H_i · s / (1 − x/μ)} and everything offered completes, so the scaled power ratio
+ * {@code H_i · s / (1 − x/μ)} (times 10 % Gaussian noise; counts have Poisson-like noise)
+ * and everything offered completes, so the scaled power ratio
  * {@code x (1 − x/μ) / s} peaks at {@code x = μ / 2}: the true capacity.
  */
 final class SyntheticServer {
@@ -61,7 +62,7 @@ final class SyntheticServer {
     Map<String, EpochSample.TypeCounts> counts = new LinkedHashMap<>();
     for (int i = 0; i < types.length; i++) {
       double response = hardness[i] * subunitSeconds / (1 - utilisation)
-          * (1 + 0.03 * random.nextGaussian());
+          * (1 + 0.10 * random.nextGaussian());
       counts.put(types[i], new EpochSample.TypeCounts(arrivals[i], arrivals[i],
           arrivals[i] * response));
     }
