@@ -125,6 +125,16 @@ public final class VirtualQueueGate {
     return queue;
   }
 
+  /** What the gate did with a request. */
+  public enum Verdict {
+    /** The request may go on to the application. */
+    PASS,
+    /** The request was told to wait (a waiting page or JSON with a token): REDIRECTED. */
+    WAIT,
+    /** The request was refused (bad token, too early, queue full): REJECTED. */
+    REFUSE
+  }
+
   /**
    * Decides for {@code request}; when it may not proceed, writes the response.
    *
@@ -132,13 +142,22 @@ public final class VirtualQueueGate {
    */
   public boolean admit(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
+    return gate(request, response) == Verdict.PASS;
+  }
+
+  /**
+   * Decides for {@code request}; when it may not proceed, writes the response and says whether
+   * it was told to wait or refused.
+   */
+  public Verdict gate(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     if (queue == null) {
-      return true;
+      return Verdict.PASS;
     }
     ServletRequestAttributes attributes = new ServletRequestAttributes(request, clients);
     String path = attributes.path();
     if (!settings.protects(path)) {
-      return true;
+      return Verdict.PASS;
     }
     String address = attributes.clientAddress();
     String rawQuery = request.getQueryString();
@@ -159,10 +178,11 @@ public final class VirtualQueueGate {
         response.addCookie(cookie(request, "", 0));
       }
       request.setAttribute(TYPE_ATTRIBUTE, type);
-      return true;
+      return Verdict.PASS;
     }
+    boolean waiting = decision instanceof QueueDecision.Wait;
     if (response.isCommitted()) {
-      return false;
+      return waiting ? Verdict.WAIT : Verdict.REFUSE;
     }
     response.reset();
     response.setHeader("Cache-Control", "no-store");
@@ -173,7 +193,7 @@ public final class VirtualQueueGate {
     } else {
       writeRefusal(request, response, (QueueDecision.Refuse) decision, url, token);
     }
-    return false;
+    return waiting ? Verdict.WAIT : Verdict.REFUSE;
   }
 
   /**

@@ -51,6 +51,10 @@ class QueuedFilterTest {
         req.asyncStarted = true;
         return async;
       });
+      lenient().when(request.startAsync(any(), any())).thenAnswer(i -> {
+        req.asyncStarted = true;
+        return async;
+      });
       lenient().when(request.getAsyncContext()).thenReturn(async);
       lenient().when(async.getRequest()).thenReturn(request);
       lenient().when(async.getResponse()).thenReturn(res.mock);
@@ -102,7 +106,7 @@ class QueuedFilterTest {
     FilterChain chain = mock(FilterChain.class);
     filter.doFilter(waiting.request, waiting.res.mock, chain);
     verify(chain, never()).doFilter(any(), any());
-    verify(waiting.request).startAsync();
+    verify(waiting.request).startAsync(any(), any());
     verify(waiting.async).setTimeout(2_000L + 30_000L);
     assertThat(filter.engine().queues().waitingCount()).isEqualTo(1);
 
