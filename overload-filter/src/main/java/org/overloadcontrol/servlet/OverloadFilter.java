@@ -146,8 +146,12 @@ public class OverloadFilter implements Filter {
       if (yaml != null) {
         layers.add(yaml);
       }
-      annotations.requireResolved(key -> initParams.values().containsKey(key)
-          || (yaml != null && yaml.values().containsKey(key)));
+      ConfigSource operator = loadOperatorYaml(System.getProperty(CONFIG_FILE_PROPERTY));
+      if (operator != null) {
+        layers.add(operator);
+      }
+      annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
+          .anyMatch(layer -> layer.values().containsKey(key)));
       config = OverloadConfig.parse(layers);
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
@@ -213,6 +217,23 @@ public class OverloadFilter implements Filter {
       try (InputStream stream = in) {
         return YamlConfigLoader.load(stream, name);
       }
+    } catch (IOException e) {
+      throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
+    }
+  }
+
+  /** The operator's file named by the system property, layered over everything else. */
+  private static ConfigSource loadOperatorYaml(String path) throws ServletException {
+    if (path == null || path.isBlank()) {
+      return null;
+    }
+    File file = new File(path.trim());
+    if (!file.isFile()) {
+      throw new ServletException(OverloadConfigException.of(CONFIG_FILE_PROPERTY, path,
+          "system property", "no such file").getMessage());
+    }
+    try (InputStream in = new FileInputStream(file)) {
+      return YamlConfigLoader.load(in, file.getPath());
     } catch (IOException e) {
       throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
     }
