@@ -112,6 +112,10 @@ class AdmissionControlIT {
       report(kind, "without the filter", s);
 
       assertThat(s.rejectedCount()).as("nothing rejects without the filter").isZero();
+      // Open loop: the offered load did not fall while the server slowed down.
+      double expectedSent = OFFERED_PER_SECOND * plan.duration().toSeconds();
+      assertThat((double) s.sentCount()).as("requests sent")
+          .isBetween(0.85 * expectedSent, 1.15 * expectedSent);
       assertThat(s.okP90()).as("p90, steady part").isGreaterThan(TARGET.multipliedBy(5));
     }
   }

@@ -64,6 +64,11 @@ public final class Browser {
     return send(request(path).GET().build());
   }
 
+  /** GET {@code path} as bytes, for images: the response itself, headers and all. */
+  public HttpResponse<byte[]> getBytes(String path) throws IOException, InterruptedException {
+    return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
   /** POST {@code form} url-encoded to {@code path}. */
   public Page post(String path, Map<String, String> form)
       throws IOException, InterruptedException {
