@@ -42,6 +42,9 @@ final class TomcatContainer implements WebContainer {
       tomcat.setBaseDir(baseDir.toString());
       Files.createDirectories(baseDir.resolve("webapps"));
       tomcat.setHostname(Deployment.HOST);
+      // Web-app class loaders must see Tomcat's own classes through their parent; the system
+      // class loader (Tomcat's default) does not hold them when we run inside Maven.
+      tomcat.getServer().setParentClassLoader(TomcatContainer.class.getClassLoader());
       Connector connector = new Connector("HTTP/1.1");
       connector.setPort(deployment.port());
       connector.setProperty("address", Deployment.HOST);
