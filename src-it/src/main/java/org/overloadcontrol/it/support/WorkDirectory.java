@@ -21,13 +21,14 @@ final class WorkDirectory {
   }
 
   static void delete(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // Left-over scratch files are harmless; a failed stop is not worth failing a test for.
+    // Twice: a container thread that is still winding down may add a file during the first
+    // pass, which then fails to remove the directory.
+    for (int attempt = 0; attempt < 2 && dir != null && Files.exists(dir); attempt++) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        // Left-over scratch files are harmless; a failed stop is not worth failing a test for.
+      }
     }
   }
 }
