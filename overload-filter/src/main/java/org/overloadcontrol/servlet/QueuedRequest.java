@@ -118,12 +118,9 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
   @Override
   public void onError(AsyncEvent event) {
     if (engine.abandon(tag)) {
-      finisher.finish(request, tag, Outcome.EXPIRED);
-      try {
-        async.complete();
-      } catch (IllegalStateException e) {
-        LOG.debug("overload-control: request already completed", e);
-      }
+      // The client may have left, or the container may be stopping: a 503 is the honest
+      // answer for whoever is still there, and writing to a closed connection is harmless.
+      answerAndComplete(Outcome.EXPIRED);
     } else {
       failed = true;
     }

@@ -80,6 +80,11 @@ final class JettyContainer implements WebContainer {
   }
 
   @Override
+  public int busyThreads() {
+    return server.getThreadPool() instanceof QueuedThreadPool pool ? pool.getBusyThreads() : -1;
+  }
+
+  @Override
   public int port() {
     return connector.getLocalPort();
   }

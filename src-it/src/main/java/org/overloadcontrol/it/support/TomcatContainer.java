@@ -105,6 +105,13 @@ final class TomcatContainer implements WebContainer {
   }
 
   @Override
+  public int busyThreads() {
+    return tomcat.getConnector().getProtocolHandler().getExecutor()
+        instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool
+        ? pool.getActiveCount() : -1;
+  }
+
+  @Override
   public int port() {
     return tomcat.getConnector().getLocalPort();
   }

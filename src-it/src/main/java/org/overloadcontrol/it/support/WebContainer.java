@@ -25,6 +25,12 @@ public interface WebContainer extends AutoCloseable {
    */
   ServletContext servletContext();
 
+  /**
+   * Container threads busy right now (Jetty: the pool's busy threads, selectors included;
+   * Tomcat: the connector executor's active threads), to show what waiting requests hold.
+   */
+  int busyThreads();
+
   /** Stops the container; never throws. */
   @Override
   void close();
