@@ -315,7 +315,8 @@ public class OverloadFilter implements Filter {
       }
     }
     // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
-    if (bandwidth != null) {
+    if (bandwidth != null && bandwidth.shaper().settings().shapes(
+        ServletRequestAttributes.pathOf(request))) {
       ShapingDecision shaping = bandwidth.decide(request);
       if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
         try {
