@@ -34,9 +34,9 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
-import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Ticker;
@@ -86,6 +86,7 @@ public class OverloadFilter implements Filter {
   private OverloadConfig config;
   private RejectionHandler rejectionHandler;
   private ArrivalTime arrivalTime;
+  private RequestIntake intake;
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
@@ -141,6 +142,7 @@ public class OverloadFilter implements Filter {
       LOG.error("{}", e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
+    intake = new RequestIntake(engine, clients, arrivalTime);
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
     LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
         filterConfig.getFilterName(), config.classes().size(), config.endpoints().size(),
@@ -215,15 +217,8 @@ public class OverloadFilter implements Filter {
       passThrough(request, response, chain);
       return;
     }
-    long now = ticker.read();
-    long arrival = now;
-    String remote = request.getRemoteAddr();
-    if (clients.isTrustedProxy(remote)) {
-      arrival = arrivalTime.arrival(now, request.getHeader(config.requestStartHeader()));
-    }
-    EndpointClass stage = engine.route(endpointOf(request),
+    RequestTag tag = intake.tag(endpointOf(request), request.getRemoteAddr(),
         new ServletRequestAttributes(request, clients));
-    RequestTag tag = engine.tag(stage, arrival);
     switch (engine.arrive(tag)) {
       case ADMIT -> run(engine, request, response, chain, tag);
       case WAIT -> waitForPermit(engine, request, response, chain, tag);
