@@ -40,6 +40,7 @@ import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
