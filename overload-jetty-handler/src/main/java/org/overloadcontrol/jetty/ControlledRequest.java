@@ -140,12 +140,18 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
     refuse(Outcome.EXPIRED);
   }
 
-  /** Jetty's failure listener: the client left or the connection failed or timed out. */
+  /**
+   * Jetty's failure listener: the client left, the connection failed or timed out, or the
+   * server is stopping its connectors. A request still waiting leaves its queue and is answered
+   * 503 like an expired one: when the connection is gone the write fails and Jetty fails the
+   * callback; when it is not (a stopping server), the client gets the 503 rather than the 500
+   * Jetty would write for a failed callback.
+   */
   @Override
   public void accept(Throwable failure) {
     if (engine.abandon(tag)) {
-      engine.complete(tag, Outcome.EXPIRED, 0L);
-      callback.failed(failure);
+      LOG.debug("overload-control: waiting request failed", failure);
+      refuse(Outcome.EXPIRED);
     }
   }
 
