@@ -63,7 +63,9 @@ class OverloadHandlerTest {
       assertThat(jetty.get("/cart").getContentAsString()).isEqualTo("api/local");
       // The path is decoded and normalised before the rules see it.
       assertThat(jetty.get("/x/../search/a").getContentAsString()).isEqualTo("search/local");
-      assertThat(count(handler.engine(), Outcome.COMPLETED)).isEqualTo(5);
+      // The client may read the last bytes before the write's callback has run on the server.
+      JettyHarness.await("five completions",
+          () -> count(handler.engine(), Outcome.COMPLETED) == 5);
     }
   }
 
@@ -90,8 +92,8 @@ class OverloadHandlerTest {
       assertThat(browser.getContentAsString()).contains("We are very busy right now",
           "try again in 10 seconds");
       OverloadEngine engine = handler.engine();
-      assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2);
-      assertThat(count(engine, Outcome.COMPLETED)).isEqualTo(1);
+      assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2); // settled before the answer
+      JettyHarness.await("one completion", () -> count(engine, Outcome.COMPLETED) == 1);
     }
   }
 
