@@ -260,6 +260,14 @@ public final class OverloadEngine {
   }
 
   /**
+   * Leaves a deliberate delay (a bandwidth-shaping hold) out of the response time this request
+   * reports to its admission controller: it says nothing about overload.
+   */
+  public void excludeFromResponseTime(RequestTag tag, long nanos) {
+    tag.excludedNanos += nanos;
+  }
+
+  /**
    * Refuses a request the adapter cannot serve although it was admitted (e.g. it would have to
    * wait but its container cannot suspend it); answer 503, then complete with
    * {@link Outcome#REJECTED}.
@@ -309,7 +317,7 @@ public final class OverloadEngine {
     }
     if (outcome.executed()) {
       long now = ticker.read();
-      long responseTime = now - tag.arrivalNanos();
+      long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       stage.endpoint().admission().record(stage.controller(), responseTime, now);
       QueueThresholdController threshold = stage.endpoint().queueThreshold();
       if (threshold != null) {

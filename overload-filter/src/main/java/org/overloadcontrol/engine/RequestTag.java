@@ -36,6 +36,8 @@ public final class RequestTag implements OverloadContext {
   volatile org.overloadcontrol.queue.EndpointPermits permit;
   volatile org.overloadcontrol.queue.Waiter waiter;
   private volatile long waitedNanos;
+  /** Deliberate delays (bandwidth shaping) left out of the response time the controller sees. */
+  volatile long excludedNanos;
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
 

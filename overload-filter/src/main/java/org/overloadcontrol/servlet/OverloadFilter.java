@@ -38,7 +38,10 @@ import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.bandwidth.BandwidthTicket;
+import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.ExecutorScheduler;
+import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
@@ -80,6 +83,10 @@ public class OverloadFilter implements Filter {
   private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
   private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
+  /** Request attribute holding a shaped request's bandwidth ticket. */
+  static final String TICKET_ATTRIBUTE = BandwidthTicket.class.getName();
+  /** System property naming an operator's YAML file layered over the web application's. */
+  public static final String CONFIG_FILE_PROPERTY = "overload.configFile";
 
   private final Ticker ticker;
   private final AdmissionListener listener;
@@ -91,7 +98,16 @@ public class OverloadFilter implements Filter {
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
-  private ExecutorScheduler scheduler;
+  private final Scheduler givenScheduler;
+  private ExecutorScheduler ownScheduler;
+  private Scheduler scheduler;
+  /** The engine after {@link #destroy()}, so late completions still settle their outcome. */
+  private volatile OverloadEngine stoppedEngine;
+  private VirtualQueueGate virtualQueue;
+  private BandwidthGate bandwidth;
+  private Scheduler.Cancellable bandwidthManager;
+  private final java.util.Set<DelayedRequest> delayedRequests =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** The constructor the container uses: system ticker, no listener. */
   public OverloadFilter() {
@@ -100,8 +116,18 @@ public class OverloadFilter implements Filter {
 
   /** For tests and embedding: a given ticker and controller listener. */
   public OverloadFilter(Ticker ticker, AdmissionListener listener) {
+    this(ticker, listener, null);
+  }
+
+  /**
+   * For tests and embedding: a given ticker, listener and scheduler. A scheduler passed here
+   * belongs to the caller; without one the filter starts its own timer thread and stops it in
+   * {@link #destroy()}.
+   */
+  public OverloadFilter(Ticker ticker, AdmissionListener listener, Scheduler scheduler) {
     this.ticker = ticker;
     this.listener = listener;
+    this.givenScheduler = scheduler;
   }
 
   @Override
@@ -122,8 +148,12 @@ public class OverloadFilter implements Filter {
       if (yaml != null) {
         layers.add(yaml);
       }
-      annotations.requireResolved(key -> initParams.values().containsKey(key)
-          || (yaml != null && yaml.values().containsKey(key)));
+      ConfigSource operator = loadOperatorYaml(System.getProperty(CONFIG_FILE_PROPERTY));
+      if (operator != null) {
+        layers.add(operator);
+      }
+      annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
+          .anyMatch(layer -> layer.values().containsKey(key)));
       config = OverloadConfig.parse(layers);
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
@@ -133,13 +163,32 @@ public class OverloadFilter implements Filter {
     }
     clients = new ClientAddressResolver(config.trustedProxies());
     arrivalTime = new ArrivalTime(ticker, Clock.systemUTC(), config.requestStartMaxAgeNanos());
-    scheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
+    scheduler = givenScheduler;
+    if (scheduler == null) {
+      ownScheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
+      scheduler = ownScheduler;
+    }
     try {
       engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
           .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
           .queueListener(new LoggingQueueListener()).build();
+      Scheduler timers = scheduler;
+      virtualQueue = VirtualQueueGate.create(config, ticker,
+          task -> timers.schedule(task, 0L));
+      BandwidthGate gate = BandwidthGate.from(config, ticker);
+      if (gate.shaper().settings().enabled()) {
+        bandwidth = gate;
+        bandwidthManager = scheduler.scheduleAtFixedRate(gate.shaper()::managerRound,
+            gate.shaper().settings().managerPeriodNanos());
+      }
     } catch (OverloadConfigException e) {
-      scheduler.close();
+      if (engine != null) {
+        engine.shutdown();
+        engine = null;
+      }
+      if (ownScheduler != null) {
+        ownScheduler.close();
+      }
       LOG.error("{}", e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
@@ -176,6 +225,23 @@ public class OverloadFilter implements Filter {
     }
   }
 
+  /** The operator's file named by the system property, layered over everything else. */
+  private static ConfigSource loadOperatorYaml(String path) throws ServletException {
+    if (path == null || path.isBlank()) {
+      return null;
+    }
+    File file = new File(path.trim());
+    if (!file.isFile()) {
+      throw new ServletException(OverloadConfigException.of(CONFIG_FILE_PROPERTY, path,
+          "system property", "no such file").getMessage());
+    }
+    try (InputStream in = new FileInputStream(file)) {
+      return YamlConfigLoader.load(in, file.getPath());
+    } catch (IOException e) {
+      throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
+    }
+  }
+
   private RejectionHandler rejectionHandler(OverloadConfig config) {
     Object supplied = servletContext.getAttribute(RejectionHandler.ATTRIBUTE);
     if (supplied instanceof RejectionHandler handler) {
@@ -198,6 +264,11 @@ public class OverloadFilter implements Filter {
     }
   }
 
+  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
+  public List<org.overloadcontrol.bandwidth.GroupSnapshot> bandwidthSnapshot() {
+    return bandwidth == null ? List.of() : bandwidth.shaper().snapshot();
+  }
+
   /** The running engine, or null before {@link #init}. */
   public OverloadEngine engine() {
     return engine;
@@ -213,18 +284,120 @@ public class OverloadFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
-    if (req.getDispatcherType() != DispatcherType.REQUEST
-        || req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
+    if (req.getDispatcherType() != DispatcherType.REQUEST) {
+      if (req.getDispatcherType() == DispatcherType.ASYNC
+          && req.getAttribute(DelayedRequest.ATTRIBUTE) instanceof DelayedRequest delayed) {
+        // Back from a bandwidth delay: on to admission as if it had just arrived.
+        request.removeAttribute(DelayedRequest.ATTRIBUTE);
+        admit(engine, request, delayed.response(), chain, delayed.tag());
+        return;
+      }
+      passThrough(request, response, chain);
+      return;
+    }
+    if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       passThrough(request, response, chain);
       return;
     }
     RequestTag tag = intake.tag(endpointOf(request), request.getRemoteAddr(),
         new ServletRequestAttributes(request, clients));
-    switch (engine.arrive(tag)) {
-      case ADMIT -> run(engine, request, response, chain, tag);
-      case WAIT -> waitForPermit(engine, request, response, chain, tag);
-      case REJECT -> refuse(engine, request, response, tag, Outcome.REJECTED);
+    // 1. The virtual queue: a known wait instead of an error (WebQ).
+    if (virtualQueue.enabled()) {
+      VirtualQueueGate.Verdict verdict = virtualQueue.gate(request, response);
+      if (verdict != VirtualQueueGate.Verdict.PASS) {
+        finish(request, tag, verdict == VirtualQueueGate.Verdict.WAIT ? Outcome.REDIRECTED
+            : Outcome.REJECTED);
+        return;
+      }
     }
+    // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
+    if (bandwidth != null) {
+      ShapingDecision shaping = bandwidth.decide(request);
+      if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
+        try {
+          bandwidth.refuse(request, response, shaping);
+        } finally {
+          finish(request, tag, Outcome.REJECTED);
+        }
+        return;
+      }
+      request.setAttribute(TICKET_ATTRIBUTE, shaping.ticket());
+      CountingResponse counting = new CountingResponse(response);
+      request.setAttribute(CountingResponse.ATTRIBUTE, counting);
+      response = counting;
+      if (shaping.kind() == ShapingDecision.Kind.DELAY) {
+        delay(engine, request, response, tag, shaping);
+        return;
+      }
+    }
+    // 3. Admission, and a permit or a place in the wait queues.
+    admit(engine, request, response, chain, tag);
+  }
+
+  private void admit(OverloadEngine engine, HttpServletRequest request,
+      HttpServletResponse response, FilterChain chain, RequestTag tag)
+      throws IOException, ServletException {
+    switch (engine.arrive(tag)) {
+      case ADMIT -> run(request, response, chain, tag);
+      case WAIT -> waitForPermit(engine, request, response, chain, tag);
+      case REJECT -> refuse(request, response, tag, Outcome.REJECTED);
+    }
+  }
+
+  /**
+   * Reports a request's outcome: to the engine once, and then to the features that measure
+   * completions (bandwidth measurement, the virtual queue's capacity estimator).
+   */
+  void finish(HttpServletRequest request, RequestTag tag, Outcome outcome) {
+    CountingResponse counting = request.getAttribute(CountingResponse.ATTRIBUTE)
+        instanceof CountingResponse c ? c : null;
+    long bytes = counting == null ? -1L : counting.byteCount();
+    if (!engine(tag).complete(tag, outcome, bytes)) {
+      return;
+    }
+    if (request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
+      if (outcome.executed()) {
+        ticket.complete(Math.max(0L, bytes));
+      } else {
+        ticket.cancel();
+      }
+    }
+    if (outcome.executed() && virtualQueue.enabled()) {
+      virtualQueue.complete(request, ticker.read() - tag.arrivalNanos(),
+          outcome == Outcome.COMPLETED);
+    }
+  }
+
+  private OverloadEngine engine(RequestTag tag) {
+    OverloadEngine current = engine;
+    return current != null ? current : stoppedEngine;
+  }
+
+  /**
+   * Holds a request of a group over its bandwidth share for its delay: suspended on the filter's
+   * timer, never a sleeping thread. A chain that cannot go async is refused with 429 instead.
+   */
+  private void delay(OverloadEngine engine, HttpServletRequest request,
+      HttpServletResponse response, RequestTag tag, ShapingDecision shaping)
+      throws IOException, ServletException {
+    if (!request.isAsyncSupported()) {
+      ShapingDecision refusal = new ShapingDecision(ShapingDecision.Kind.REFUSE, 0, 429,
+          shaping.delayNanos(), ShapingDecision.STANDBY_FULL, shaping.ticket());
+      try {
+        bandwidth.refuse(request, response, refusal);
+      } finally {
+        finish(request, tag, Outcome.REJECTED);
+      }
+      return;
+    }
+    AsyncContext async = request.startAsync(request, response);
+    async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos())
+        + ASYNC_TIMEOUT_MARGIN_MILLIS);
+    DelayedRequest delayed = new DelayedRequest(engine, tag, async, response, shaping,
+        this::finish, this::answerRefusal, delayedRequests);
+    request.setAttribute(DelayedRequest.ATTRIBUTE, delayed);
+    async.addListener(delayed);
+    delayed.start(scheduler);
   }
 
   /**
@@ -245,9 +418,8 @@ public class OverloadFilter implements Filter {
   }
 
   /** Runs the application for an admitted request and reports its completion. */
-  private static void run(OverloadEngine engine, HttpServletRequest request,
-      HttpServletResponse response, FilterChain chain, RequestTag tag)
-      throws IOException, ServletException {
+  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+      RequestTag tag) throws IOException, ServletException {
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
     Outcome outcome = Outcome.FAILED;
     try {
@@ -255,12 +427,12 @@ public class OverloadFilter implements Filter {
       outcome = Outcome.COMPLETED;
       if (request.isAsyncStarted()) {
         // The response is not done: its time and outcome are reported when it completes.
-        request.getAsyncContext().addListener(new CompletionListener(engine, tag));
+        request.getAsyncContext().addListener(new CompletionListener(this, request, tag));
         outcome = null;
       }
     } finally {
       if (outcome != null) {
-        engine.complete(tag, outcome, -1L);
+        finish(request, tag, outcome);
       }
     }
   }
@@ -275,12 +447,14 @@ public class OverloadFilter implements Filter {
       throws IOException, ServletException {
     if (request.isAsyncSupported()) {
       request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-      AsyncContext async = request.startAsync();
+      AsyncContext async = request.isAsyncStarted() ? request.getAsyncContext()
+          : request.startAsync(request, response);
       // The filter's own timer expires the request at its deadline; the container's timeout is
       // only a safety net, set later so that it never races the timer in normal operation.
       async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
           engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-      QueuedRequest queued = new QueuedRequest(engine, tag, async, this::answerRefusal);
+      QueuedRequest queued = new QueuedRequest(engine, tag, async, this::answerRefusal,
+          this::finish);
       request.setAttribute(QueuedRequest.ATTRIBUTE, queued);
       async.addListener(queued);
       if (!engine.enqueue(tag, queued)) {
@@ -290,28 +464,27 @@ public class OverloadFilter implements Filter {
     }
     if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
       engine.refuse(tag, "no-async");
-      refuse(engine, request, response, tag, Outcome.REJECTED);
+      refuse(request, response, tag, Outcome.REJECTED);
       return;
     }
     BlockingWait wait = new BlockingWait();
     if (!engine.enqueue(tag, wait)) {
-      refuse(engine, request, response, tag, Outcome.REJECTED);
+      refuse(request, response, tag, Outcome.REJECTED);
       return;
     }
     if (wait.await(engine, tag)) {
-      run(engine, request, response, chain, tag);
+      run(request, response, chain, tag);
     } else {
-      refuse(engine, request, response, tag, Outcome.EXPIRED);
+      refuse(request, response, tag, Outcome.EXPIRED);
     }
   }
 
-  private void refuse(OverloadEngine engine, HttpServletRequest request,
-      HttpServletResponse response, RequestTag tag, Outcome outcome)
-      throws IOException, ServletException {
+  private void refuse(HttpServletRequest request, HttpServletResponse response, RequestTag tag,
+      Outcome outcome) throws IOException, ServletException {
     try {
       answerRefusal(request, response, tag);
     } finally {
-      engine.complete(tag, outcome, 0L);
+      finish(request, tag, outcome);
     }
   }
 
@@ -350,32 +523,41 @@ public class OverloadFilter implements Filter {
   @Override
   public void destroy() {
     OverloadEngine stopping = engine;
+    stoppedEngine = stopping;
     engine = null;
+    if (bandwidthManager != null) {
+      bandwidthManager.cancel();
+    }
+    for (DelayedRequest d : List.copyOf(delayedRequests)) {
+      d.shutdown();
+    }
     if (stopping != null) {
       stopping.shutdown();
       if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }
     }
-    if (scheduler != null) {
-      scheduler.close();
+    if (ownScheduler != null) {
+      ownScheduler.close();
     }
   }
 
   /** Reports an asynchronous request's outcome when its response completes. */
   private static final class CompletionListener implements AsyncListener {
-    private final OverloadEngine engine;
+    private final OverloadFilter filter;
+    private final HttpServletRequest request;
     private final RequestTag tag;
     private volatile boolean failed;
 
-    CompletionListener(OverloadEngine engine, RequestTag tag) {
-      this.engine = engine;
+    CompletionListener(OverloadFilter filter, HttpServletRequest request, RequestTag tag) {
+      this.filter = filter;
+      this.request = request;
       this.tag = tag;
     }
 
     @Override
     public void onComplete(AsyncEvent event) {
-      engine.complete(tag, failed ? Outcome.FAILED : Outcome.COMPLETED, -1L);
+      filter.finish(request, tag, failed ? Outcome.FAILED : Outcome.COMPLETED);
     }
 
     @Override

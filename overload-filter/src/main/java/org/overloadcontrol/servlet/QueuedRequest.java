@@ -41,17 +41,28 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
         throws IOException, ServletException;
   }
 
+  /** Reports an outcome once, to the engine and the features measuring completions. */
+  @FunctionalInterface
+  interface Finisher {
+    void finish(HttpServletRequest request, RequestTag tag, Outcome outcome);
+  }
+
   private final OverloadEngine engine;
   private final RequestTag tag;
   private final AsyncContext async;
   private final Refusal refusal;
+  private final Finisher finisher;
+  private final HttpServletRequest request;
   private volatile boolean failed;
 
-  QueuedRequest(OverloadEngine engine, RequestTag tag, AsyncContext async, Refusal refusal) {
+  QueuedRequest(OverloadEngine engine, RequestTag tag, AsyncContext async, Refusal refusal,
+      Finisher finisher) {
     this.engine = engine;
     this.tag = tag;
     this.async = async;
     this.refusal = refusal;
+    this.finisher = finisher;
+    this.request = (HttpServletRequest) async.getRequest();
   }
 
   void markFailed() {
@@ -71,7 +82,7 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
       // The container already ended this request (timed out or failed): the permit must come
       // back, and this is the only place that knows.
       LOG.debug("overload-control: resumed request could not be dispatched", e);
-      engine.complete(tag, Outcome.EXPIRED, 0L);
+      finisher.finish(request, tag, Outcome.EXPIRED);
     }
   }
 
@@ -82,12 +93,11 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
 
   private void answerAndComplete(Outcome outcome) {
     try {
-      refusal.answer((HttpServletRequest) async.getRequest(),
-          (HttpServletResponse) async.getResponse(), tag);
+      refusal.answer(request, (HttpServletResponse) async.getResponse(), tag);
     } catch (IOException | ServletException | RuntimeException e) {
       LOG.debug("overload-control: could not answer a refused request", e);
     } finally {
-      engine.complete(tag, outcome, 0L);
+      finisher.finish(request, tag, outcome);
       try {
         async.complete();
       } catch (IllegalStateException e) {
@@ -108,12 +118,9 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
   @Override
   public void onError(AsyncEvent event) {
     if (engine.abandon(tag)) {
-      engine.complete(tag, Outcome.EXPIRED, 0L);
-      try {
-        async.complete();
-      } catch (IllegalStateException e) {
-        LOG.debug("overload-control: request already completed", e);
-      }
+      // The client may have left, or the container may be stopping: a 503 is the honest
+      // answer for whoever is still there, and writing to a closed connection is harmless.
+      answerAndComplete(Outcome.EXPIRED);
     } else {
       failed = true;
     }
@@ -126,10 +133,10 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
     }
     if (engine.abandon(tag)) {
       // Completed by the container while still queued (an error it handled itself).
-      engine.complete(tag, Outcome.EXPIRED, 0L);
+      finisher.finish(request, tag, Outcome.EXPIRED);
       return;
     }
-    engine.complete(tag, failed ? Outcome.FAILED : Outcome.COMPLETED, -1L);
+    finisher.finish(request, tag, failed ? Outcome.FAILED : Outcome.COMPLETED);
   }
 
   @Override

@@ -113,6 +113,8 @@ final class FilterHarness {
           .thenAnswer(i -> attributes.get((String) i.getArgument(0)));
       lenient().doAnswer(i -> attributes.put(i.getArgument(0), i.getArgument(1)))
           .when(r).setAttribute(anyString(), any());
+      lenient().doAnswer(i -> attributes.remove((String) i.getArgument(0)))
+          .when(r).removeAttribute(anyString());
       lenient().when(r.isAsyncStarted()).thenAnswer(i -> asyncStarted);
       return r;
     }

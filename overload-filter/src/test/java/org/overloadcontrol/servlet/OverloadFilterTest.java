@@ -138,6 +138,24 @@ class OverloadFilterTest {
   }
 
   @Test
+  void operatorFileFromTheSystemPropertyIsLayeredOverEverything(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("ops.yaml");
+    java.nio.file.Files.writeString(file, "endpoints:\n  payment:\n    target: 300ms\n");
+    harness.servlets.put("payment", PaymentServlet.class);
+    harness.yaml = "endpoints:\n  payment:\n    target: 700ms\n";
+    System.setProperty(OverloadFilter.CONFIG_FILE_PROPERTY, file.toString());
+    try {
+      assertThat(pass(harness.start(), new FilterHarness.Req().servlet("payment", "/p"))
+          .target()).contains(Duration.ofMillis(300));
+      System.setProperty(OverloadFilter.CONFIG_FILE_PROPERTY, dir.resolve("none").toString());
+      assertThatThrownBy(harness::start).hasMessageContaining("overload.configFile");
+    } finally {
+      System.clearProperty(OverloadFilter.CONFIG_FILE_PROPERTY);
+    }
+  }
+
+  @Test
   void rejectsWith503RetryAfterAndHtmlForBrowsers() throws Exception {
     harness.initParams.put("endpoints.s.target", "100ms");
     harness.initParams.put("controller.initialRate", "0.1");

@@ -1,0 +1,102 @@
+package org.overloadcontrol.virtualqueue;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * TokenCheck (WebQ §II-C): admits a request whose token is genuine, was issued for this URL and
+ * this client address, and whose slot has come and not long passed; refuses every other token
+ * with a distinct {@link RefusalReason}, counted.
+ *
+ * <p>Checks, in order: decodes and names a key we hold (else {@code FORGED}); seal over its
+ * time, wait and nonce (else {@code ALTERED}); URL tag ({@code WRONG_URL}); address tag
+ * ({@code FOREIGN_ADDRESS}); {@code now >= slot} ({@code EARLY}); {@code now <= slot + grace}
+ * ({@code EXPIRED}); first use ({@code REPLAYED}). Times are whole Unix seconds; a client that
+ * honestly waits {@code w} seconds after check-in arrives in second {@code >= TS + w}.
+ *
+ * <p>Replay: the paper accepts any number of uses of one token within its window, as the price
+ * of keeping no per-user state. We keep a bounded Caffeine set of the tokens admitted in the
+ * last {@code grace + 2} seconds (a token cannot be valid longer than its grace window), so a
+ * token admits once. Memory is bounded by {@code replayCacheSize}; should the set be full,
+ * Caffeine evicts the entries least likely to be seen again, so an evicted token could be
+ * replayed within its window: size it above capacity × grace. The set is per process: in a
+ * cluster each node admits a token at most once.
+ */
+final class TokenChecker {
+
+  private final TokenSigner signer;
+  private final long graceSeconds;
+  private final Cache<String, Boolean> used;
+  private final Map<RefusalReason, LongAdder> refusals = new EnumMap<>(RefusalReason.class);
+  private final LongAdder admittedCount = new LongAdder();
+
+  TokenChecker(TokenSigner signer, long graceSeconds, long replayCacheSize,
+      EpochClock clock) {
+    this.signer = Objects.requireNonNull(signer, "signer");
+    this.graceSeconds = graceSeconds;
+    this.used = Caffeine.newBuilder()
+        .ticker(clock.ticker()::read)
+        .expireAfterWrite(Duration.ofSeconds(graceSeconds + 2))
+        .maximumSize(replayCacheSize)
+        .executor(Runnable::run)
+        .build();
+    for (RefusalReason r : RefusalReason.values()) {
+      refusals.put(r, new LongAdder());
+    }
+  }
+
+  TokenCheck check(String text, String clientAddress, String url, long nowSecond) {
+    TokenCheck result = evaluate(text, clientAddress, url, nowSecond);
+    if (result.admitted()) {
+      admittedCount.increment();
+    } else {
+      count(result.refusal());
+    }
+    return result;
+  }
+
+  private TokenCheck evaluate(String text, String clientAddress, String url, long nowSecond) {
+    QueueToken token = QueueToken.decode(text);
+    if (token == null || !signer.knowsKey(token)) {
+      return TokenCheck.refused(RefusalReason.FORGED);
+    }
+    if (!signer.sealValid(token)) {
+      return TokenCheck.refused(RefusalReason.ALTERED);
+    }
+    if (!signer.urlValid(token, url)) {
+      return TokenCheck.refused(RefusalReason.WRONG_URL);
+    }
+    if (!signer.addressValid(token, clientAddress)) {
+      return TokenCheck.refused(RefusalReason.FOREIGN_ADDRESS);
+    }
+    long slot = token.slotSecond();
+    if (nowSecond < slot) {
+      return new TokenCheck(RefusalReason.EARLY, slot - nowSecond);
+    }
+    if (nowSecond > slot + graceSeconds) {
+      return TokenCheck.refused(RefusalReason.EXPIRED);
+    }
+    // putIfAbsent is atomic: of two requests racing with one token, exactly one is admitted.
+    if (used.asMap().putIfAbsent(token.replayKey(), Boolean.TRUE) != null) {
+      return TokenCheck.refused(RefusalReason.REPLAYED);
+    }
+    return TokenCheck.ADMITTED;
+  }
+
+  void count(RefusalReason reason) {
+    refusals.get(reason).increment();
+  }
+
+  long refusalCount(RefusalReason reason) {
+    return refusals.get(reason).sum();
+  }
+
+  long admittedCount() {
+    return admittedCount.sum();
+  }
+}

@@ -1,0 +1,134 @@
+package org.overloadcontrol.virtualqueue;
+
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.capacity.CapacitySource;
+
+/**
+ * WebQ's virtual queue (Suresh et al.) for one node, without any container type: TokenGen and
+ * TokenCheck in one object, in front of the paths a configuration protects.
+ *
+ * <p>{@link #decide} takes one arriving request. With a token it is TokenCheck (§II-C): a valid
+ * token whose slot has come passes, any other token is refused with its reason. Without one it is
+ * TokenGen (§III-A): the request reserves the earliest slot with room in the
+ * {@link SlotSchedule}, weighted by its type's hardness; slot 0 passes at once, slot k answers
+ * "wait k seconds" with a signed token, and no slot within the maximum wait refuses. Requests
+ * that pass are reported to the {@link CapacitySource}, and {@link #complete} reports their
+ * response times, which is all the passive capacity estimate (§IV) needs.
+ *
+ * <p>The schedule counts a token holder when its token is issued, not again when it comes back.
+ * Capacity comes from the source at each decision, so a new estimate (or the end of training)
+ * takes effect on the next arrival, with the capacity-change rules of §III-A.
+ */
+public final class VirtualQueue {
+
+  private final CapacitySource capacity;
+  private final EpochClock clock;
+  private final SlotSchedule schedule;
+  private final TokenSigner signer;
+  private final TokenChecker checker;
+  private final LongAdder passCount = new LongAdder();
+  private final LongAdder waitCount = new LongAdder();
+
+  /**
+   * @param maxWaitSeconds the longest wait handed out
+   * @param graceSeconds how long after its slot a token still admits
+   * @param replayCacheSize how many used tokens are remembered
+   */
+  public VirtualQueue(int maxWaitSeconds, int graceSeconds, long replayCacheSize, KeyRing keys,
+      CapacitySource capacity, EpochClock clock) {
+    this.capacity = Objects.requireNonNull(capacity, "capacity");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    long now = clock.nanos();
+    this.schedule = new SlotSchedule(maxWaitSeconds, capacity.capacity(now),
+        clock.epochSecond(now));
+    this.signer = new TokenSigner(keys);
+    this.checker = new TokenChecker(signer, graceSeconds, replayCacheSize, clock);
+  }
+
+  /** A queue built from validated settings. */
+  public static VirtualQueue of(VirtualQueueSettings settings, KeyRing keys,
+      CapacitySource capacity, EpochClock clock) {
+    return new VirtualQueue(settings.maxWaitSeconds(), settings.graceSeconds(),
+        settings.replayCacheSize(), keys, capacity, clock);
+  }
+
+  /**
+   * Decides for one arriving request.
+   *
+   * @param clientAddress the client's address (behind trusted proxies, the forwarded one)
+   * @param url the raw path and query without the token ({@link TokenUrls#bound})
+   * @param token the token the request carries, or null
+   * @param requestType the request's type, for its hardness
+   * @param nowNanos the ticker reading at arrival
+   */
+  public QueueDecision decide(String clientAddress, String url, String token,
+      String requestType, long nowNanos) {
+    long nowSecond = clock.epochSecond(nowNanos);
+    if (token != null) {
+      TokenCheck check = checker.check(token, clientAddress, url, nowSecond);
+      if (!check.admitted()) {
+        return new QueueDecision.Refuse(check.refusal(), check.retryAfterSeconds());
+      }
+      passed(requestType, nowNanos);
+      return new QueueDecision.Pass(true);
+    }
+    Reservation r = schedule.reserve(nowSecond, capacity.hardness(requestType),
+        capacity.capacity(nowNanos));
+    if (!r.granted()) {
+      checker.count(RefusalReason.QUEUE_FULL);
+      return new QueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
+    }
+    if (r.waitSeconds() == 0) {
+      passed(requestType, nowNanos);
+      return new QueueDecision.Pass(false);
+    }
+    waitCount.increment();
+    QueueToken issued = signer.issue(clientAddress, url, nowSecond, r.waitSeconds(),
+        ThreadLocalRandom.current().nextLong());
+    return new QueueDecision.Wait(issued.encode(), r.waitSeconds(), r.position());
+  }
+
+  /** A request that passed completed after {@code responseNanos}. */
+  public void complete(String requestType, long responseNanos, boolean success, long nowNanos) {
+    capacity.completed(requestType, responseNanos, success, nowNanos);
+  }
+
+  private void passed(String requestType, long nowNanos) {
+    passCount.increment();
+    capacity.arrived(requestType, nowNanos);
+  }
+
+  /** Requests that went on to the server (with or without a token). */
+  public long passCount() {
+    return passCount.sum();
+  }
+
+  /** Requests that presented a valid token. */
+  public long tokenAdmittedCount() {
+    return checker.admittedCount();
+  }
+
+  /** Requests told to wait. */
+  public long waitCount() {
+    return waitCount.sum();
+  }
+
+  /** Requests refused for {@code reason}. */
+  public long refusalCount(RefusalReason reason) {
+    return checker.refusalCount(reason);
+  }
+
+  /** The wait a new arrival would get now, or -1 when the queue is full. */
+  public int currentWaitSeconds() {
+    long now = clock.nanos();
+    schedule.capacity(clock.epochSecond(now), capacity.capacity(now));
+    return schedule.currentWaitSeconds(clock.epochSecond(now));
+  }
+
+  /** The capacity in force, subunits per second ({@code +∞} while training). */
+  public double capacity() {
+    return capacity.capacity(clock.nanos());
+  }
+}

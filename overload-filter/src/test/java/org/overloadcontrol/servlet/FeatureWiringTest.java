@@ -1,0 +1,139 @@
+package org.overloadcontrol.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.lenient;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.Outcome;
+
+/** The virtual queue and bandwidth shares, as the filter wires them around admission. */
+class FeatureWiringTest {
+
+  private final FilterHarness harness = new FilterHarness();
+  private final FakeScheduler scheduler = new FakeScheduler(harness.ticker);
+
+  private OverloadFilter start() throws Exception {
+    OverloadFilter filter = new OverloadFilter(harness.ticker, AdmissionListener.NONE, scheduler);
+    filter.init(harness.filterConfig());
+    return filter;
+  }
+
+  private EndpointClass stage(OverloadFilter filter) {
+    return filter.engine().endpoint("s").forClass(filter.engine().config().defaultClass());
+  }
+
+  @Test
+  void zeroShareGroupIsRefusedWith403AndCountedRejected() throws Exception {
+    harness.initParams.put("bandwidth.total", "100KB/s");
+    harness.initParams.put("bandwidth.groups.bots.share", "0%");
+    harness.initParams.put("bandwidth.groups.bots.match.header", "X-Bot");
+    OverloadFilter filter = start();
+    FilterHarness.Res res = new FilterHarness.Res();
+    FilterChain chain = mock(FilterChain.class);
+    filter.doFilter(new FilterHarness.Req().header("X-Bot", "1").build(), res.mock, chain);
+    verify(chain, never()).doFilter(any(), any());
+    assertThat(res.status).isEqualTo(403);
+    assertThat(stage(filter).outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+  }
+
+  private OverloadFilter startShaping() throws Exception {
+    harness.initParams.put("bandwidth.total", "100KB/s");
+    harness.initParams.put("bandwidth.alpha", "1");
+    harness.initParams.put("bandwidth.groups.all.share", "20%");
+    harness.initParams.put("bandwidth.defaultGroup", "all");
+    return start();
+  }
+
+  @Test
+  void shapedResponsesAreCountedAndMeasured() throws Exception {
+    OverloadFilter filter = startShaping();
+    sendBytes(filter, 30_000);
+    harness.ticker.advance(Duration.ofMillis(500));
+    scheduler.runDue(); // the manager round: 30 KB in half a second
+    assertThat(filter.bandwidthSnapshot().get(0).averageBytesPerSecond())
+        .isCloseTo(60_000.0, org.assertj.core.api.Assertions.within(1.0));
+  }
+
+  @Test
+  void delayedRequestWaitsOnTheTimerThenGoesToAdmissionWithoutTheDelayInItsTime()
+      throws Exception {
+    OverloadFilter filter = startShaping();
+    sendBytes(filter, 50_000); // 100 KB/s: the group alone saturates B
+    harness.ticker.advance(Duration.ofMillis(500));
+    scheduler.runDue();
+
+    FilterHarness.Req req = new FilterHarness.Req();
+    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
+    HttpServletRequest request = req.build();
+    AsyncContext async = mock(AsyncContext.class);
+    when(request.isAsyncSupported()).thenReturn(true);
+    when(request.startAsync(any(), any())).thenReturn(async);
+    lenient().when(async.getRequest()).thenReturn(request);
+    AtomicInteger dispatched = new AtomicInteger();
+    lenient().doAnswer(inv -> dispatched.incrementAndGet()).when(async).dispatch();
+    FilterChain chain = mock(FilterChain.class);
+    filter.doFilter(request, new FilterHarness.Res().mock, chain);
+    verify(chain, never()).doFilter(any(), any());
+    assertThat(req.attributes).containsKey(DelayedRequest.ATTRIBUTE);
+
+    // (8) remaining 0 → d = 20 KB/s; delay = (1/20k − 1/100k)·10k = 400 ms, on the timer.
+    harness.ticker.advance(Duration.ofMillis(399));
+    scheduler.runDue();
+    assertThat(dispatched.get()).isZero();
+    harness.ticker.advance(Duration.ofMillis(1));
+    scheduler.runDue();
+    assertThat(dispatched.get()).isEqualTo(1);
+
+    // The container re-dispatches; the filter goes on to admission and runs the application.
+    when(request.getDispatcherType()).thenReturn(DispatcherType.ASYNC);
+    filter.doFilter(request, new FilterHarness.Res().mock, (rq, rs) -> {
+      harness.ticker.advance(Duration.ofMillis(30));
+    });
+    assertThat(req.attributes).doesNotContainKey(DelayedRequest.ATTRIBUTE);
+    EndpointClass stage = stage(filter);
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
+    harness.ticker.advance(Duration.ofSeconds(1));
+    filter.engine().arrive(filter.engine().tag(stage, harness.ticker.read()));
+    assertThat(stage.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+  }
+
+  private void sendBytes(OverloadFilter filter, int bytes) throws Exception {
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        (rq, rs) -> rs.getOutputStream().write(new byte[bytes]));
+  }
+
+  @Test
+  void virtualQueueTellsTheExcessToWaitAndCountsItRedirected() throws Exception {
+    harness.initParams.put("virtualQueue.enabled", "true");
+    harness.initParams.put("virtualQueue.paths", "/s");
+    harness.initParams.put("virtualQueue.capacity", "1");
+    OverloadFilter filter = start();
+    FilterChain chain = mock(FilterChain.class);
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock, chain);
+    verify(chain).doFilter(any(), any());
+    FilterHarness.Res res = new FilterHarness.Res();
+    FilterChain second = mock(FilterChain.class);
+    filter.doFilter(new FilterHarness.Req().header("Accept", "text/html").build(), res.mock,
+        second);
+    verify(second, never()).doFilter(any(), any());
+    assertThat(res.status).isEqualTo(200);
+    assertThat(res.bodyText()).contains("oc_token");
+    assertThat(stage(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
+    assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+  }
+}

@@ -1,0 +1,252 @@
+package org.overloadcontrol.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.lenient;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.Outcome;
+
+/** The filter's wait path: suspend, resume by dispatch, expire, shut down, no-async fallbacks. */
+class QueuedFilterTest {
+
+  private final FilterHarness harness = new FilterHarness();
+  private final FakeScheduler scheduler = new FakeScheduler(harness.ticker);
+
+  /** A suspended request: its mocks and what the filter did to its async context. */
+  private static final class Suspended {
+    final FilterHarness.Req req = new FilterHarness.Req();
+    final FilterHarness.Res res;
+    final HttpServletRequest request;
+    final AsyncContext async = mock(AsyncContext.class);
+    final List<AsyncListener> listeners = new ArrayList<>();
+    final AtomicInteger dispatches = new AtomicInteger();
+    final AtomicInteger completions = new AtomicInteger();
+
+    Suspended() throws Exception {
+      res = new FilterHarness.Res();
+      request = req.build();
+      lenient().when(request.isAsyncSupported()).thenReturn(true);
+      lenient().when(request.startAsync()).thenAnswer(i -> {
+        req.asyncStarted = true;
+        return async;
+      });
+      lenient().when(request.startAsync(any(), any())).thenAnswer(i -> {
+        req.asyncStarted = true;
+        return async;
+      });
+      lenient().when(request.getAsyncContext()).thenReturn(async);
+      lenient().when(async.getRequest()).thenReturn(request);
+      lenient().when(async.getResponse()).thenReturn(res.mock);
+      lenient().doAnswer(i -> listeners.add(i.getArgument(0))).when(async)
+          .addListener(any(AsyncListener.class));
+      lenient().doAnswer(i -> dispatches.incrementAndGet()).when(async).dispatch();
+      lenient().doAnswer(i -> completions.incrementAndGet()).when(async).complete();
+    }
+
+    void fire(String event) throws Exception {
+      for (AsyncListener l : List.copyOf(listeners)) {
+        AsyncEvent e = new AsyncEvent(async);
+        switch (event) {
+          case "complete" -> l.onComplete(e);
+          case "timeout" -> l.onTimeout(e);
+          case "error" -> l.onError(e);
+          default -> throw new IllegalArgumentException(event);
+        }
+      }
+    }
+  }
+
+  private OverloadFilter start() throws Exception {
+    harness.initParams.put("queue.permits", "1");
+    harness.initParams.put("queue.maxWait", "2s");
+    OverloadFilter filter = new OverloadFilter(harness.ticker, AdmissionListener.NONE, scheduler);
+    filter.init(harness.filterConfig());
+    return filter;
+  }
+
+  /** Starts a request whose application goes async, so it holds its permit until completed. */
+  private Suspended holdPermit(OverloadFilter filter) throws Exception {
+    Suspended s = new Suspended();
+    filter.doFilter(s.request, s.res.mock, (rq, rs) -> s.req.asyncStarted = true);
+    return s;
+  }
+
+  private EndpointClass stage(OverloadFilter filter) {
+    return filter.engine().endpoint("s").forClass(filter.engine().config().defaultClass());
+  }
+
+  @Test
+  void waitingRequestIsSuspendedThenResumedByDispatchAndCompletesOnce() throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    assertThat(filter.engine().queues().permitsInUse()).isEqualTo(1);
+
+    Suspended waiting = new Suspended();
+    FilterChain chain = mock(FilterChain.class);
+    filter.doFilter(waiting.request, waiting.res.mock, chain);
+    verify(chain, never()).doFilter(any(), any());
+    verify(waiting.request).startAsync(any(), any());
+    verify(waiting.async).setTimeout(2_000L + 30_000L);
+    assertThat(filter.engine().queues().waitingCount()).isEqualTo(1);
+
+    harness.ticker.advance(Duration.ofMillis(300));
+    running.fire("complete");
+    assertThat(waiting.dispatches.get()).isEqualTo(1);
+    assertThat(filter.engine().queues().permitsInUse()).isEqualTo(1);
+
+    // The container re-dispatches: the filter lets the async dispatch run the application.
+    when(waiting.request.getDispatcherType()).thenReturn(DispatcherType.ASYNC);
+    waiting.req.asyncStarted = false;
+    filter.doFilter(waiting.request, waiting.res.mock, chain);
+    verify(chain).doFilter(any(), any());
+    assertThat(Overload.context(waiting.request).orElseThrow().waited())
+        .isEqualTo(Duration.ofMillis(300));
+    waiting.fire("complete");
+    waiting.fire("complete");
+
+    EndpointClass stage = stage(filter);
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    assertThat(stage.enqueuedCount()).isEqualTo(1);
+    assertThat(filter.engine().queues().permitsInUse()).isZero();
+    assertThat(filter.engine().queues().waitingCount()).isZero();
+  }
+
+  @Test
+  void deadlinePassesAnd503IsWrittenFromTheTimer() throws Exception {
+    OverloadFilter filter = start();
+    holdPermit(filter);
+    Suspended waiting = new Suspended();
+    waiting.req.header("Accept", "application/json");
+    filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
+    harness.ticker.advance(Duration.ofSeconds(2));
+    scheduler.runDue();
+    assertThat(waiting.res.status).isEqualTo(503);
+    assertThat(waiting.res.headers).containsKey("Retry-After");
+    assertThat(waiting.res.bodyText()).contains("\"reason\":\"expired\"");
+    assertThat(waiting.completions.get()).isEqualTo(1);
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    // The container's later events change nothing.
+    waiting.fire("timeout");
+    waiting.fire("complete");
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isZero();
+  }
+
+  @Test
+  void clientThatLeavesWhileWaitingIsRemovedAndCounted() throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    Suspended waiting = new Suspended();
+    filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
+    waiting.fire("error");
+    waiting.fire("complete");
+    assertThat(filter.engine().queues().waitingCount()).isZero();
+    assertThat(stage(filter).abandonedCount()).isEqualTo(1);
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    running.fire("complete");
+    assertThat(waiting.dispatches.get()).isZero();
+    assertThat(filter.engine().queues().permitsInUse()).isZero();
+  }
+
+  @Test
+  void containerTimeoutIsASafetyNetThatAnswers503() throws Exception {
+    OverloadFilter filter = start();
+    holdPermit(filter);
+    Suspended waiting = new Suspended();
+    filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
+    waiting.fire("timeout");
+    assertThat(waiting.res.status).isEqualTo(503);
+    assertThat(waiting.completions.get()).isEqualTo(1);
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+  }
+
+  @Test
+  void fullQueueAnswers503AndEndsTheAsyncCycle() throws Exception {
+    harness.initParams.put("queue.classes.default.capacity", "1");
+    OverloadFilter filter = start();
+    holdPermit(filter);
+    filter.doFilter(new Suspended().request, new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    Suspended refused = new Suspended();
+    filter.doFilter(refused.request, refused.res.mock, mock(FilterChain.class));
+    assertThat(refused.res.status).isEqualTo(503);
+    assertThat(refused.completions.get()).isEqualTo(1);
+    assertThat(stage(filter).outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+  }
+
+  @Test
+  void destroyAnswersEveryWaiter() throws Exception {
+    OverloadFilter filter = start();
+    holdPermit(filter);
+    Suspended a = new Suspended();
+    Suspended b = new Suspended();
+    filter.doFilter(a.request, a.res.mock, mock(FilterChain.class));
+    filter.doFilter(b.request, b.res.mock, mock(FilterChain.class));
+    EndpointClass stage = stage(filter);
+    filter.destroy();
+    assertThat(a.res.status).isEqualTo(503);
+    assertThat(b.res.status).isEqualTo(503);
+    assertThat(a.completions.get() + b.completions.get()).isEqualTo(2);
+    assertThat(stage.outcomeCount(Outcome.EXPIRED)).isEqualTo(2);
+  }
+
+  @Test
+  void withoutAsyncSupportTheRequestWaitsOnItsThreadByDefault() throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    FilterHarness.Req req = new FilterHarness.Req();
+    HttpServletRequest request = req.build(); // isAsyncSupported() is false
+    FilterChain chain = mock(FilterChain.class);
+    CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> {
+      try {
+        filter.doFilter(request, new FilterHarness.Res().mock, chain);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    while (filter.engine().queues().waitingCount() == 0) {
+      Thread.onSpinWait();
+    }
+    assertThat(blocked).isNotDone();
+    running.fire("complete");
+    blocked.get(10, TimeUnit.SECONDS);
+    verify(chain).doFilter(any(), any());
+    assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    assertThat(filter.engine().queues().permitsInUse()).isZero();
+  }
+
+  @Test
+  void withoutAsyncSupportRejectModeRefusesAtOnce() throws Exception {
+    harness.initParams.put("queue.nonAsync", "reject");
+    OverloadFilter filter = start();
+    holdPermit(filter);
+    FilterHarness.Res res = new FilterHarness.Res();
+    FilterChain chain = mock(FilterChain.class);
+    filter.doFilter(new FilterHarness.Req().header("Accept", "application/json").build(),
+        res.mock, chain);
+    verify(chain, never()).doFilter(any(), any());
+    assertThat(res.status).isEqualTo(503);
+    assertThat(res.bodyText()).contains("\"reason\":\"no-async\"");
+  }
+}

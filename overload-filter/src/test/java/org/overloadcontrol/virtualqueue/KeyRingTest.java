@@ -1,0 +1,93 @@
+package org.overloadcontrol.virtualqueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.OverloadConfigException;
+
+class KeyRingTest {
+
+  private final SecureRandom random = new SecureRandom();
+
+  @Test
+  void firstKeySignsAllVerify() {
+    String text = "# rotated 2026-01\n" + KeyRing.newEntry("new", random) + "\n"
+        + KeyRing.newEntry("old", random) + ", " + KeyRing.newEntry("older", random);
+    KeyRing ring = KeyRing.parse(text);
+    assertThat(ring.currentId()).isEqualTo("new");
+    assertThat(ring.ids()).containsExactly("new", "old", "older");
+  }
+
+  @Test
+  void urlSafeBase64IsAccepted() {
+    byte[] key = new byte[32];
+    random.nextBytes(key);
+    String urlSafe = Base64.getUrlEncoder().withoutPadding().encodeToString(key);
+    assertThat(KeyRing.parse("a:" + urlSafe).key("a").getEncoded()).isEqualTo(key);
+  }
+
+  @Test
+  void badEntriesAreRefusedWithoutQuotingKeyBytes() {
+    String shortKey = Base64.getEncoder().encodeToString(new byte[16]);
+    assertThatThrownBy(() -> KeyRing.parse("a:" + shortKey))
+        .hasMessageContaining("16 bytes; at least 32").hasMessageNotContaining(shortKey);
+    assertThatThrownBy(() -> KeyRing.parse("no-colon")).hasMessageContaining("id:base64-key");
+    assertThatThrownBy(() -> KeyRing.parse("bad id:xx")).hasMessageContaining("id:base64-key");
+    String k = KeyRing.newEntry("a", random);
+    assertThatThrownBy(() -> KeyRing.parse(k + " " + k)).hasMessageContaining("twice");
+    assertThatThrownBy(() -> KeyRing.parse("a:!!!")).hasMessageContaining("not Base64");
+    assertThatThrownBy(() -> KeyRing.parse("# only a comment")).hasMessageContaining("no key");
+  }
+
+  @Test
+  void loaderReadsTheKeyFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("queue.keys");
+    Files.writeString(file, KeyRing.newEntry("f1", random) + "\n");
+    KeyRing ring = KeyRingLoader.load(settings(Map.of("keyFile", file.toString())), n -> null,
+        random);
+    assertThat(ring.currentId()).isEqualTo("f1");
+  }
+
+  @Test
+  void loaderReadsTheEnvironmentVariable() {
+    String entry = KeyRing.newEntry("e1", random);
+    KeyRing ring = KeyRingLoader.load(settings(Map.of("keyEnv", "QUEUE_KEYS")),
+        n -> n.equals("QUEUE_KEYS") ? entry : null, random);
+    assertThat(ring.currentId()).isEqualTo("e1");
+  }
+
+  @Test
+  void missingFileOrVariableFailsNamingTheKey(@TempDir Path dir) {
+    assertThatThrownBy(() -> KeyRingLoader.load(settings(Map.of("keyFile",
+        dir.resolve("absent").toString())), n -> null, random))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.keyFile").hasMessageContaining("cannot read");
+    assertThatThrownBy(() -> KeyRingLoader.load(settings(Map.of("keyEnv", "QUEUE_KEYS")),
+        n -> null, random))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.keyEnv").hasMessageContaining("not set");
+    assertThatThrownBy(() -> KeyRingLoader.load(settings(Map.of("keyEnv", "QUEUE_KEYS")),
+        n -> "k:c2hvcnQ=", random))
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("at least 32");
+  }
+
+  @Test
+  void withoutConfiguredKeysARandomDevelopmentKeyIsGenerated() {
+    KeyRing a = KeyRingLoader.load(settings(Map.of()), n -> null, random);
+    KeyRing b = KeyRingLoader.load(settings(Map.of()), n -> null, random);
+    assertThat(a.currentId()).isEqualTo("dev");
+    assertThat(a.key("dev").getEncoded()).isNotEqualTo(b.key("dev").getEncoded());
+  }
+
+  private static VirtualQueueSettings settings(Map<String, String> values) {
+    return VirtualQueueSettings.from(ConfigSection.of("virtualQueue", values));
+  }
+}

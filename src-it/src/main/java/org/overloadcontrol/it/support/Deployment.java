@@ -1,0 +1,71 @@
+package org.overloadcontrol.it.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What to deploy and how: a WAR file or an exploded web-application directory, the context
+ * path, the port (0 for an ephemeral one) and the size of the container's request thread pool.
+ * The container always listens on 127.0.0.1 only.
+ *
+ * @param webApp a {@code .war} file or a directory holding {@code WEB-INF/web.xml}
+ * @param contextPath {@code ""} for the root context, else {@code "/name"}
+ * @param port the port to listen on, 0 for an ephemeral one
+ * @param maxThreads the most request threads; kept small, the machines we run on are small
+ */
+public record Deployment(Path webApp, String contextPath, int port, int maxThreads) {
+
+  /** The host every container binds to. */
+  public static final String HOST = "127.0.0.1";
+  /** Request threads unless told otherwise: enough to queue, few enough for two cores. */
+  public static final int DEFAULT_MAX_THREADS = 48;
+
+  public Deployment {
+    Objects.requireNonNull(webApp, "webApp");
+    Objects.requireNonNull(contextPath, "contextPath");
+    if (!contextPath.isEmpty() && (!contextPath.startsWith("/") || contextPath.endsWith("/"))) {
+      throw new IllegalArgumentException("contextPath must be \"\" or \"/name\", was \""
+          + contextPath + "\"");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be in [0, 65535], was " + port);
+    }
+    if (maxThreads < 8) {
+      throw new IllegalArgumentException("maxThreads must be >= 8, was " + maxThreads);
+    }
+  }
+
+  /** Deploys {@code webApp} at the root context on an ephemeral port. */
+  public static Deployment of(Path webApp) {
+    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS);
+  }
+
+  public Deployment withContextPath(String path) {
+    return new Deployment(webApp, path, port, maxThreads);
+  }
+
+  public Deployment withPort(int newPort) {
+    return new Deployment(webApp, contextPath, newPort, maxThreads);
+  }
+
+  public Deployment withMaxThreads(int threads) {
+    return new Deployment(webApp, contextPath, port, threads);
+  }
+
+  /** Whether the web application is a WAR file (else an exploded directory). */
+  public boolean isWarFile() {
+    return Files.isRegularFile(webApp);
+  }
+
+  /** Fails early, with the path, when there is nothing to deploy. */
+  void requireDeployable() {
+    if (isWarFile()) {
+      return;
+    }
+    if (!Files.isRegularFile(webApp.resolve("WEB-INF").resolve("web.xml"))) {
+      throw new IllegalArgumentException("not a WAR file nor a web-application directory with"
+          + " WEB-INF/web.xml: " + webApp.toAbsolutePath());
+    }
+  }
+}
