@@ -20,6 +20,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -218,6 +219,15 @@ public class OverloadHandler extends Handler.Wrapper {
       throw OverloadConfigException.of("rejectionHandler", rejection, null, "names a servlet"
           + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
           + " yourself, subclass OverloadHandler and override reject(...)");
+    }
+    // Features the handler does not run yet must not be configured and silently ignored.
+    for (String feature : List.of("virtualQueue", "bandwidth")) {
+      ConfigSection section = config.section(feature);
+      if (!section.isEmpty()) {
+        String key = section.keys().iterator().next();
+        throw section.error(key, "the Jetty handler does not run " + feature + ".* yet (the"
+            + " servlet filter does); remove the " + feature + " keys");
+      }
     }
     return config;
   }

@@ -124,6 +124,10 @@ class OverloadHandlerTest {
     assertThatThrownBy(() -> OverloadHandler.builder()
         .put("rejectionHandler", "com.example.Page").build())
         .hasMessageContaining("override reject");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("bandwidth.total", "100KB")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("bandwidth.total").hasMessageContaining("does not run");
     assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
         .build())
         .hasMessageContaining("'configFile'").hasMessageContaining("no such file");
