@@ -171,7 +171,8 @@ public class OverloadFilter implements Filter {
     try {
       engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
           .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
-          .queueListener(new LoggingQueueListener()).build();
+          .queueListener(new LoggingQueueListener())
+          .qualityListener(new LoggingQualityListener()).build();
       Scheduler timers = scheduler;
       virtualQueue = VirtualQueueGate.create(config, ticker,
           task -> timers.schedule(task, 0L));
