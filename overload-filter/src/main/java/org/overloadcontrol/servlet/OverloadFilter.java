@@ -108,6 +108,9 @@ public class OverloadFilter implements Filter {
   private Scheduler.Cancellable bandwidthManager;
   private final java.util.Set<DelayedRequest> delayedRequests =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** Requests suspended for a permit whose outcome is not settled yet (slow path only). */
+  private final java.util.Set<QueuedRequest> queuedRequests =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** The constructor the container uses: system ticker, no listener. */
   public OverloadFilter() {
@@ -357,6 +360,9 @@ public class OverloadFilter implements Filter {
     if (!engine(tag).complete(tag, outcome, bytes)) {
       return;
     }
+    if (request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
+      queuedRequests.remove(q);
+    }
     if (request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
       if (outcome.executed()) {
         ticket.complete(Math.max(0L, bytes));
@@ -408,11 +414,14 @@ public class OverloadFilter implements Filter {
    */
   private static void passThrough(HttpServletRequest request, HttpServletResponse response,
       FilterChain chain) throws IOException, ServletException {
+    if (request.getDispatcherType() == DispatcherType.ASYNC
+        && request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
+      q.markRunning();
+    }
     try {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
-      Object lifecycle = request.getAttribute(QueuedRequest.ATTRIBUTE);
-      if (lifecycle instanceof QueuedRequest q) {
+      if (request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
         q.markFailed();
       }
       throw e;
@@ -449,16 +458,26 @@ public class OverloadFilter implements Filter {
       throws IOException, ServletException {
     if (request.isAsyncSupported()) {
       request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-      AsyncContext async = request.isAsyncStarted() ? request.getAsyncContext()
-          : request.startAsync(request, response);
-      // The filter's own timer expires the request at its deadline; the container's timeout is
-      // only a safety net, set later so that it never races the timer in normal operation.
-      async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
-          engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-      QueuedRequest queued = new QueuedRequest(engine, tag, async, this::answerRefusal,
-          this::finish);
+      AsyncContext async;
+      QueuedRequest queued;
+      try {
+        async = request.isAsyncStarted() ? request.getAsyncContext()
+            : request.startAsync(request, response);
+        // The filter's own timer expires the request at its deadline; the container's timeout
+        // is only a safety net, set later so that it never races the timer.
+        async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
+            engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
+        queued = new QueuedRequest(engine, tag, async, this::answerRefusal, this::finish);
+        async.addListener(queued);
+      } catch (IllegalStateException e) {
+        // The container would not suspend the request (it is stopping, or the response is
+        // already committed): refuse it now rather than leave it without an outcome.
+        engine.refuse(tag, "no-async");
+        refuse(request, response, tag, Outcome.REJECTED);
+        return;
+      }
       request.setAttribute(QueuedRequest.ATTRIBUTE, queued);
-      async.addListener(queued);
+      queuedRequests.add(queued);
       if (!engine.enqueue(tag, queued)) {
         queued.refuseNow();
       }
@@ -535,6 +554,9 @@ public class OverloadFilter implements Filter {
     }
     if (stopping != null) {
       stopping.shutdown();
+      for (QueuedRequest q : List.copyOf(queuedRequests)) {
+        q.settleAtShutdown();
+      }
       if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }

@@ -54,6 +54,8 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
   private final Finisher finisher;
   private final HttpServletRequest request;
   private volatile boolean failed;
+  /** Set when the re-dispatched request reaches the filter: from then on it completes itself. */
+  private volatile boolean running;
 
   QueuedRequest(OverloadEngine engine, RequestTag tag, AsyncContext async, Refusal refusal,
       Finisher finisher) {
@@ -67,6 +69,29 @@ final class QueuedRequest implements Waiter.Listener, AsyncListener {
 
   void markFailed() {
     failed = true;
+  }
+
+  /** The container ran the re-dispatch: the response's completion will report the outcome. */
+  void markRunning() {
+    running = true;
+  }
+
+  /**
+   * The filter is stopping and the container may never run a dispatch it accepted, nor tell us:
+   * a request still waiting or resumed but not yet running is settled here (EXPIRED, its permit
+   * returned) so that no request is left without an outcome. Settling is idempotent, so a
+   * dispatch that runs after all reports nothing twice.
+   */
+  void settleAtShutdown() {
+    if (running || tag.outcome() != null) {
+      return;
+    }
+    engine.abandon(tag);
+    answerAndComplete(Outcome.EXPIRED);
+  }
+
+  RequestTag tag() {
+    return tag;
   }
 
   /** The queue was full: answer 503 now and end the async cycle. */

@@ -87,7 +87,14 @@ public final class Browser {
   }
 
   private Page send(HttpRequest request) throws IOException, InterruptedException {
-    HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r;
+    try {
+      r = client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      // A connection the server closed just as the client sent on it ("received no bytes",
+      // broken pipe) is a transport race, not an answer: send once more on a new connection.
+      r = client.send(request, HttpResponse.BodyHandlers.ofString());
+    }
     return new Page(r.statusCode(), r.uri(), r.body(), r.headers().firstValue("Retry-After"));
   }
 
