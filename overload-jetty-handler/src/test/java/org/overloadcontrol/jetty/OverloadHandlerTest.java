@@ -124,10 +124,15 @@ class OverloadHandlerTest {
     assertThatThrownBy(() -> OverloadHandler.builder()
         .put("rejectionHandler", "com.example.Page").build())
         .hasMessageContaining("override reject");
+    // The features' sections are validated by build() as well.
     assertThatThrownBy(() -> OverloadHandler.builder().put("bandwidth.total", "100KB")
         .build())
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("bandwidth.total").hasMessageContaining("does not run");
+        .hasMessageContaining("bandwidth.total").hasMessageContaining("/s");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("virtualQueue.enabled", "true")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.paths");
     assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
         .build())
         .hasMessageContaining("'configFile'").hasMessageContaining("no such file");
