@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Ticker;
 
 /**
@@ -45,6 +46,13 @@ import org.overloadcontrol.engine.Ticker;
  */
 public final class BandwidthShaper {
 
+  /**
+   * Request attribute an application (or an earlier filter or handler) sets to a {@link Number}
+   * of bytes when the response size is known in advance, e.g. a static file's length; without
+   * it the group's recent mean response size is used.
+   */
+  public static final String SIZE_ATTRIBUTE = "org.overloadcontrol.bandwidth.size";
+
   private static final long ONE_SECOND_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final BandwidthSettings settings;
@@ -68,8 +76,30 @@ public final class BandwidthShaper {
         .build();
   }
 
+  /**
+   * A shaper for the {@code bandwidth.} section of {@code config}.
+   *
+   * @throws org.overloadcontrol.config.OverloadConfigException if the section is invalid
+   */
+  public static BandwidthShaper from(OverloadConfig config, Ticker ticker) {
+    return new BandwidthShaper(BandwidthSettings.from(config.section("bandwidth")), ticker);
+  }
+
   public BandwidthSettings settings() {
     return settings;
+  }
+
+  /**
+   * Whether requests to {@code path} (decoded, within the application) are shaped: shaping is on
+   * and {@code bandwidth.paths}, if set, matches it.
+   */
+  public boolean shapes(String path) {
+    return settings.enabled() && settings.shapes(path);
+  }
+
+  /** The size in {@link #SIZE_ATTRIBUTE}'s value, or −1 when it holds no size. */
+  public static long declaredSize(Object attributeValue) {
+    return attributeValue instanceof Number n && n.longValue() >= 0 ? n.longValue() : -1;
   }
 
   /** The group a request belongs to: the first whose rule matches, else the default, else null. */

@@ -1,6 +1,7 @@
 package org.overloadcontrol.bandwidth;
 
 import java.util.Objects;
+import org.overloadcontrol.engine.RefusalBody;
 
 /**
  * What bandwidth shaping says about one request: run it now, hold it for
@@ -44,6 +45,26 @@ public record ShapingDecision(Kind kind, long delayNanos, int status, long retry
   static ShapingDecision refuse(int status, long retryAfterNanos, String reason) {
     return new ShapingDecision(Kind.REFUSE, 0, status, retryAfterNanos, reason,
         BandwidthTicket.NONE);
+  }
+
+  /**
+   * The answer to this refusal, the same for every adapter: 429 with {@code Retry-After} when
+   * the group is over its share, 403 for a group with a 0 % share; an HTML page for browsers,
+   * {@code application/problem+json} for the rest.
+   *
+   * @param accept the request's {@code Accept} header, or null
+   * @param instance the request URI
+   * @throws IllegalArgumentException if this is not a refusal
+   */
+  public RefusalBody refusal(String accept, String instance) {
+    if (kind != Kind.REFUSE) {
+      throw new IllegalArgumentException("not a refusal: " + kind);
+    }
+    if (status == RefusalBody.FORBIDDEN) {
+      return RefusalBody.forbidden(accept, instance, reason);
+    }
+    return RefusalBody.tooManyRequests(accept, instance, reason,
+        RefusalBody.retryAfterSeconds(retryAfterNanos));
   }
 
   /** The decision for a request no group claims: run it, measure nothing. */

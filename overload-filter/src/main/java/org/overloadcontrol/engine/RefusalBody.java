@@ -4,15 +4,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The default answer to a refused or expired request, free of any container type, so that the
- * servlet filter and the Jetty handler send the same bytes: 503 Service Unavailable with
- * {@code Retry-After} and {@code Cache-Control: no-store}; a client that accepts
- * {@code text/html} (a browser) gets a short page, any other an RFC 9457
- * {@code application/problem+json} body with the retry time. Each adapter only copies
- * {@link #status()}, the headers and {@link #body()} onto its own response.
+ * The answer to a refused request, free of any container type, so that the servlet filter and
+ * the Jetty handler send the same bytes. Three kinds:
+ * <ul>
+ *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #of}): overload control
+ *       refused or expired the request (Welsh &amp; Culler 2003, §3.3);</li>
+ *   <li>429 Too Many Requests ({@link #tooManyRequests}): the client's group is over its
+ *       bandwidth share (Li &amp; Jamin §V.C; the server is not down, so not 503);</li>
+ *   <li>403 Forbidden ({@link #forbidden}): the client's group has a 0 % share.</li>
+ * </ul>
+ * All carry {@code Cache-Control: no-store}; all but the 403 carry {@code Retry-After}. A client
+ * that accepts {@code text/html} (a browser) gets a short page, any other an RFC 9457
+ * {@code application/problem+json} body. Each adapter only copies {@link #status()}, the
+ * headers ({@code Retry-After} when {@link #retryAfterSeconds()} is positive) and
+ * {@link #body()} onto its own response.
  *
  * @param status the HTTP status
- * @param retryAfterSeconds the {@code Retry-After} value in whole seconds (at least 1)
+ * @param retryAfterSeconds the {@code Retry-After} value in whole seconds; 0 for none
  * @param contentType the body's media type
  * @param body the encoded body
  */
@@ -20,6 +28,12 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
 
   /** 503: the server, or this endpoint, is overloaded. */
   public static final int SERVICE_UNAVAILABLE = 503;
+  /** 429: the client's group is over its bandwidth share. */
+  public static final int TOO_MANY_REQUESTS = 429;
+  /** 403: the client's group has no share. */
+  public static final int FORBIDDEN = 403;
+  /** The {@code Cache-Control} value of every refusal. */
+  public static final String CACHE_CONTROL = "no-store";
   /** Media type of the HTML page. */
   public static final String HTML = "text/html;charset=UTF-8";
   /** Media type of the RFC 9457 body. */
@@ -54,6 +68,71 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
     String reason = tag.reason() == null ? "admission-rate" : tag.reason();
     return serviceUnavailable(accept, instance, tag.endpoint(), tag.requestClass(), reason,
         retryAfterSeconds(tag.retryAfterNanos()));
+  }
+
+  /**
+   * The 429 for a client group over its bandwidth share (Li &amp; Jamin): its standby place is
+   * taken or its delay would be too long.
+   *
+   * @param accept the request's {@code Accept} header, or null
+   * @param instance the request URI (the problem's {@code instance})
+   * @param reason the machine-readable reason ({@code bandwidth-standby-full}, ...)
+   * @param retryAfterSeconds the {@code Retry-After} value in whole seconds (at least 1)
+   */
+  public static RefusalBody tooManyRequests(String accept, String instance, String reason,
+      long retryAfterSeconds) {
+    return shareRefusal(TOO_MANY_REQUESTS, accept, instance, reason,
+        Math.max(1L, retryAfterSeconds));
+  }
+
+  /**
+   * The 403 for a client group with a 0 % bandwidth share; no {@code Retry-After}, since
+   * trying again will not help.
+   */
+  public static RefusalBody forbidden(String accept, String instance, String reason) {
+    return shareRefusal(FORBIDDEN, accept, instance, reason, 0L);
+  }
+
+  private static RefusalBody shareRefusal(int status, String accept, String instance,
+      String reason, long retryAfterSeconds) {
+    if (wantsHtml(accept)) {
+      return new RefusalBody(status, retryAfterSeconds, HTML,
+          shareHtml(status, retryAfterSeconds).getBytes(StandardCharsets.UTF_8));
+    }
+    return new RefusalBody(status, retryAfterSeconds, PROBLEM_JSON,
+        shareProblemJson(status, reason, retryAfterSeconds, instance)
+            .getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String shareTitle(int status) {
+    return status == TOO_MANY_REQUESTS ? "Too Many Requests" : "Forbidden";
+  }
+
+  /** The page for browsers refused by bandwidth shares (429 or 403). */
+  static String shareHtml(int status, long retrySeconds) {
+    String text = status == TOO_MANY_REQUESTS
+        ? "You are using more than your share of this server right now. Please try again in "
+            + retrySeconds + (retrySeconds == 1 ? " second" : " seconds") + "."
+        : "This server does not serve requests from your network.";
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        + "<title>" + shareTitle(status) + "</title>"
+        + "<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;"
+        + "padding:0 1em;color:#222}</style></head><body>"
+        + "<h1>" + shareTitle(status) + "</h1><p>" + text + "</p></body></html>\n";
+  }
+
+  /** The RFC 9457 problem document for API clients refused by bandwidth shares. */
+  static String shareProblemJson(int status, String reason, long retrySeconds,
+      String instance) {
+    String detail = status == TOO_MANY_REQUESTS
+        ? "Your client group is over its bandwidth share; retry after " + retrySeconds + " s."
+        : "Your client group has no share of this server.";
+    return "{\"type\":\"about:blank\",\"title\":\"" + shareTitle(status) + "\",\"status\":"
+        + status + ",\"detail\":" + JsonText.quote(detail) + ","
+        + "\"instance\":" + JsonText.quote(instance) + ","
+        + "\"reason\":" + JsonText.quote(reason)
+        + (retrySeconds > 0 ? ",\"retryAfterSeconds\":" + retrySeconds : "") + "}";
   }
 
   /** A wait in nanoseconds as a {@code Retry-After} value: whole seconds rounded up, at least 1. */

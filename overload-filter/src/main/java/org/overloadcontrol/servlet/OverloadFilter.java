@@ -32,6 +32,7 @@ import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -86,7 +87,7 @@ public class OverloadFilter implements Filter {
   /** Request attribute holding a shaped request's bandwidth ticket. */
   static final String TICKET_ATTRIBUTE = BandwidthTicket.class.getName();
   /** System property naming an operator's YAML file layered over the web application's. */
-  public static final String CONFIG_FILE_PROPERTY = "overload.configFile";
+  public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
   private final Ticker ticker;
   private final AdmissionListener listener;
@@ -231,18 +232,10 @@ public class OverloadFilter implements Filter {
 
   /** The operator's file named by the system property, layered over everything else. */
   private static ConfigSource loadOperatorYaml(String path) throws ServletException {
-    if (path == null || path.isBlank()) {
-      return null;
-    }
-    File file = new File(path.trim());
-    if (!file.isFile()) {
-      throw new ServletException(OverloadConfigException.of(CONFIG_FILE_PROPERTY, path,
-          "system property", "no such file").getMessage());
-    }
-    try (InputStream in = new FileInputStream(file)) {
-      return YamlConfigLoader.load(in, file.getPath());
-    } catch (IOException e) {
-      throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
+    try {
+      return OperatorConfigFile.load(path);
+    } catch (java.io.UncheckedIOException e) {
+      throw new ServletException(e.getMessage(), e);
     }
   }
 

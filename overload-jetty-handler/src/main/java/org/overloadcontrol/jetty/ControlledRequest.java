@@ -6,10 +6,14 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.overloadcontrol.bandwidth.BandwidthTicket;
+import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.virtualqueue.QueueAnswer;
+import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +38,12 @@ import org.slf4j.LoggerFactory;
  * its queue only if it is still there; whoever removes it from the queue answers it, so a
  * deadline timer and a failure racing each other cannot both answer.
  *
- * <p>Every path ends in {@link OverloadEngine#complete}, whose first call settles the outcome;
- * a second report (a failure after a refusal, say) is ignored there.
+ * <p>Every path ends in {@link #finish}: {@link OverloadEngine#complete}, whose first call
+ * settles the outcome (a second report, a failure after a refusal, say, is ignored there), and
+ * then, once, the features that measure completions: the bandwidth ticket gets the bytes Jetty
+ * counted for the response ({@link Response#getContentBytesWritten}, Li &amp; Jamin's bytes over
+ * response time), and the virtual queue the response time of a request that passed it (WebQ
+ * §IV, the passive capacity estimate).
  */
 final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
 
@@ -48,11 +56,17 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
   private final Response response;
   private final Callback callback;
   private final Callback completion;
+  private final VirtualQueueFrontEnd virtualQueue;
+  // Set on the request's thread before anything can complete it; read at completion.
+  private volatile BandwidthTicket ticket = BandwidthTicket.NONE;
+  private volatile String queueType;
 
-  ControlledRequest(OverloadHandler handler, OverloadEngine engine, RequestTag tag,
-      Request request, Response response, Callback callback) {
+  ControlledRequest(OverloadHandler handler, OverloadEngine engine,
+      VirtualQueueFrontEnd virtualQueue, RequestTag tag, Request request, Response response,
+      Callback callback) {
     this.handler = handler;
     this.engine = engine;
+    this.virtualQueue = virtualQueue;
     this.tag = tag;
     this.request = request;
     this.response = response;
@@ -61,7 +75,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
       @Override
       public void succeeded() {
         try {
-          engine.complete(tag, Outcome.COMPLETED, Response.getContentBytesWritten(response));
+          finish(Outcome.COMPLETED, Response.getContentBytesWritten(response));
         } finally {
           super.succeeded();
         }
@@ -70,12 +84,93 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
       @Override
       public void failed(Throwable x) {
         try {
-          engine.complete(tag, Outcome.FAILED, Response.getContentBytesWritten(response));
+          finish(Outcome.FAILED, Response.getContentBytesWritten(response));
         } finally {
           super.failed(x);
         }
       }
     };
+  }
+
+  /** The request passed the virtual queue as {@code type}; its completion is reported. */
+  void passedQueue(String type) {
+    this.queueType = type;
+  }
+
+  /** The request is shaped: its bytes and time are reported through {@code shaped}. */
+  void shaped(BandwidthTicket shaped) {
+    this.ticket = shaped;
+  }
+
+  RequestTag tag() {
+    return tag;
+  }
+
+  Request request() {
+    return request;
+  }
+
+  /**
+   * Settles the outcome with the engine and, if this call settled it, reports it to the
+   * features. Returns whether it settled it.
+   */
+  boolean finish(Outcome outcome, long bytes) {
+    if (!engine.complete(tag, outcome, bytes)) {
+      return false;
+    }
+    if (outcome.executed()) {
+      ticket.complete(Math.max(0L, bytes));
+      if (queueType != null) {
+        virtualQueue.complete(queueType, engine.ticker().read() - tag.arrivalNanos(),
+            outcome == Outcome.COMPLETED);
+      }
+    } else {
+      ticket.cancel();
+    }
+    return true;
+  }
+
+  /**
+   * Asks admission (on the thread Jetty called the handler on) and acts on the decision.
+   *
+   * @return what {@code Handler.handle} returns
+   */
+  boolean admit() throws Exception {
+    switch (engine.arrive(tag)) {
+      case ADMIT -> {
+        return run();
+      }
+      case WAIT -> suspend();
+      case REJECT -> refuse(Outcome.REJECTED);
+      default -> throw new IllegalStateException("unknown decision " + tag.decision());
+    }
+    return true;
+  }
+
+  /**
+   * Asks admission for a request whose {@code handle} has already returned true (back from a
+   * bandwidth delay), on one of the server's threads.
+   */
+  void admitLater() {
+    switch (engine.arrive(tag)) {
+      case ADMIT -> runResumed();
+      case WAIT -> suspend();
+      case REJECT -> refuse(Outcome.REJECTED);
+      default -> throw new IllegalStateException("unknown decision " + tag.decision());
+    }
+  }
+
+  /** Answers the virtual queue's waiting page or refusal and settles the outcome first. */
+  void answerQueue(QueueAnswer answer) {
+    finish(answer.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED, 0L);
+    JettyAnswers.write(response, answer, callback);
+  }
+
+  /** Answers a bandwidth refusal (429 or 403) and settles the outcome first. */
+  void refuseShare(ShapingDecision refusal) {
+    finish(Outcome.REJECTED, 0L);
+    JettyAnswers.write(response, refusal.refusal(request.getHeaders().get("Accept"),
+        request.getHttpURI().getPath()), callback);
   }
 
   /** Admitted with a permit: runs the wrapped handler on this (Jetty's) thread. */
@@ -86,12 +181,12 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
     } catch (Throwable x) {
       // Jetty's contract: a handler that throws has not completed the callback and will not;
       // Jetty answers 500 with its own callback, so the outcome is settled here.
-      engine.complete(tag, Outcome.FAILED, -1L);
+      finish(Outcome.FAILED, -1L);
       throw x;
     }
     if (!handled) {
       // Nobody took the request: Jetty answers 404 with its own callback, never ours.
-      engine.complete(tag, Outcome.COMPLETED, -1L);
+      finish(Outcome.COMPLETED, -1L);
     }
     return handled;
   }
@@ -107,7 +202,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
 
   /** Answers 503 for a refused or expired request and settles its outcome. */
   void refuse(Outcome outcome) {
-    engine.complete(tag, outcome, 0L);
+    finish(outcome, 0L);
     handler.answerRefusal(request, response, callback, tag);
   }
 
@@ -123,14 +218,14 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
     }
   }
 
-  private void runResumed() {
+  void runResumed() {
     try {
       if (!handler.handleNext(request, response, completion)) {
         Response.writeError(request, response, completion, HttpStatus.NOT_FOUND_404);
       }
     } catch (Throwable x) {
       // We returned true long ago, so Jetty will not answer for us: settle, then send 500.
-      engine.complete(tag, Outcome.FAILED, -1L);
+      finish(Outcome.FAILED, -1L);
       Response.writeError(request, response, completion, x);
     }
   }

@@ -13,15 +13,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Map.Entry;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.bandwidth.BandwidthSettings;
+import org.overloadcontrol.bandwidth.BandwidthShaper;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
@@ -37,6 +46,11 @@ import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.virtualqueue.QueueVerdict;
+import org.overloadcontrol.virtualqueue.QueueVisit;
+import org.overloadcontrol.virtualqueue.TokenCookie;
+import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
+import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +70,11 @@ import org.slf4j.LoggerFactory;
  * <p>Per request (DESIGN.md, request life cycle): tag it (arrival on the engine's ticker, or a
  * trusted proxy's {@code X-Request-Start}); route it to its endpoint (the first
  * {@code endpoints.<e>.paths} rule that matches, else {@link #getDefaultEndpoint()}) and class
- * (class rules on path, method, header, cookie or client address); ask the endpoint's
+ * (class rules on path, method, header, cookie or client address); on paths the virtual queue
+ * protects ({@code virtualQueue.*}, WebQ), let it pass or answer a known wait with a signed
+ * token ({@code REDIRECTED}) or a refusal; for client groups with bandwidth shares
+ * ({@code bandwidth.*}, Li &amp; Jamin), refuse a group over its share (429) or without one
+ * (403), or hold the request on a timer for its delay, holding no thread; then ask the endpoint's
  * response-time controller to admit it (Welsh &amp; Culler 2003, §3.2–3.3); with wait queues
  * configured ({@code queue.*}), run it when an execution permit is free or hold it in its
  * class's LIFO-Pri queue (Singhmar et al. 2004) until one is, holding no thread; refuse with
@@ -66,7 +84,8 @@ import org.slf4j.LoggerFactory;
  * the wrapped handler's callback completes.
  *
  * <p>Configuration: the flat keys of the filter, from {@link #put} (or the {@link Builder}),
- * overridden by the YAML file {@link #setConfigFile}, validated by
+ * overridden by the YAML file {@link #setConfigFile}, then by the operator's file named by the
+ * system property {@value OperatorConfigFile#PROPERTY}, validated by
  * {@link OverloadConfig#parse} when the handler starts; a bad key or value stops the start
  * with a message naming it. Settings are frozen once started.
  *
@@ -95,7 +114,9 @@ public class OverloadHandler extends Handler.Wrapper {
 
   /** What exists only while the handler runs. */
   private record Running(OverloadConfig config, OverloadEngine engine, RequestIntake intake,
-      ExecutorScheduler ownScheduler) {}
+      ExecutorScheduler ownScheduler, Scheduler timers, VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager,
+      Set<BandwidthDelay> delayed) {}
 
   /** A handler with default settings and no wrapped handler yet (for Jetty XML). */
   public OverloadHandler() {
@@ -202,7 +223,9 @@ public class OverloadHandler extends Handler.Wrapper {
 
   /**
    * Parses and validates the configuration as {@link #doStart} will: the keys given in Java or
-   * XML, then the YAML file.
+   * XML, then the YAML file, then the operator's file ({@value OperatorConfigFile#PROPERTY}).
+   * The virtual queue's and bandwidth sections are validated too; the virtual queue's keys
+   * (file or environment variable) are read when the handler starts.
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
@@ -213,6 +236,10 @@ public class OverloadHandler extends Handler.Wrapper {
     if (file != null && !file.isBlank()) {
       layers.add(loadYaml(file.trim()));
     }
+    ConfigSource operator = OperatorConfigFile.fromSystemProperty();
+    if (operator != null) {
+      layers.add(operator);
+    }
     OverloadConfig config = OverloadConfig.parse(layers);
     String rejection = config.rejectionHandler();
     if (rejection != null && !rejection.isBlank()) {
@@ -220,15 +247,8 @@ public class OverloadHandler extends Handler.Wrapper {
           + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
           + " yourself, subclass OverloadHandler and override reject(...)");
     }
-    // Features the handler does not run yet must not be configured and silently ignored.
-    for (String feature : List.of("virtualQueue", "bandwidth")) {
-      ConfigSection section = config.section(feature);
-      if (!section.isEmpty()) {
-        String key = section.keys().iterator().next();
-        throw section.error(key, "the Jetty handler does not run " + feature + ".* yet (the"
-            + " servlet filter does); remove the " + feature + " keys");
-      }
-    }
+    VirtualQueueSettings.from(config.section("virtualQueue"));
+    BandwidthSettings.from(config.section("bandwidth"));
     return config;
   }
 
@@ -261,19 +281,37 @@ public class OverloadHandler extends Handler.Wrapper {
     }
     ExecutorScheduler own = scheduler == null ? new ExecutorScheduler("overload-control-jetty")
         : null;
-    OverloadEngine engine;
+    Scheduler timers = own != null ? own : scheduler;
+    OverloadEngine engine = null;
+    VirtualQueueFrontEnd virtualQueue;
+    BandwidthShaper bandwidth;
+    Scheduler.Cancellable manager = null;
     try {
       engine = OverloadEngine.builder(config).ticker(ticker)
-          .scheduler(own != null ? own : scheduler).admissionListener(admissionListener)
+          .scheduler(timers).admissionListener(admissionListener)
           .queueListener(queueListener).cpuUtilisation(new ProcessCpuUtilisation()).build();
+      // A capacity estimate is slow work: it runs on the timer thread, never a request's.
+      virtualQueue = VirtualQueueFrontEnd.create(config, ticker, wallClock,
+          task -> timers.schedule(task, 0L));
+      bandwidth = BandwidthShaper.from(config, ticker);
+      if (bandwidth.settings().enabled()) {
+        manager = timers.scheduleAtFixedRate(bandwidth::managerRound,
+            bandwidth.settings().managerPeriodNanos());
+      } else {
+        bandwidth = null;
+      }
     } catch (RuntimeException e) {
+      if (engine != null) {
+        engine.shutdown();
+      }
       if (own != null) {
         own.close();
       }
       LOG.error("{}", e.getMessage());
       throw e;
     }
-    running = new Running(config, engine, RequestIntake.of(engine, wallClock), own);
+    running = new Running(config, engine, RequestIntake.of(engine, wallClock), own, timers,
+        virtualQueue, bandwidth, manager, ConcurrentHashMap.newKeySet());
     LOG.info("overload-control: Jetty handler started ({} classes, {} configured endpoints,"
         + " default endpoint '{}'{})", config.classes().size(), config.endpoints().size(),
         defaultEndpoint, config.enabled() ? "" : ", disabled");
@@ -281,8 +319,8 @@ public class OverloadHandler extends Handler.Wrapper {
   }
 
   /**
-   * Answers every waiting request with 503 (the engine expires them) before the wrapped
-   * handlers stop, then stops the timer thread. Requests already running finish normally and
+   * Answers every waiting or delayed request with 503 (the engine expires them) before the
+   * wrapped handlers stop, then stops the timer thread. Requests already running finish normally and
    * still report their outcome.
    */
   @Override
@@ -290,6 +328,12 @@ public class OverloadHandler extends Handler.Wrapper {
     Running stopping = running;
     running = null;
     if (stopping != null) {
+      if (stopping.bandwidthManager() != null) {
+        stopping.bandwidthManager().cancel();
+      }
+      for (BandwidthDelay d : List.copyOf(stopping.delayed())) {
+        d.shutdown();
+      }
       stopping.engine().shutdown();
     }
     try {
@@ -305,6 +349,24 @@ public class OverloadHandler extends Handler.Wrapper {
   public OverloadEngine engine() {
     Running r = running;
     return r == null ? null : r.engine();
+  }
+
+  /** The running virtual queue (disabled unless configured), or null when stopped. */
+  public VirtualQueueFrontEnd virtualQueue() {
+    Running r = running;
+    return r == null ? null : r.virtualQueue();
+  }
+
+  /** The running bandwidth shaper, or null when stopped or not configured. */
+  public BandwidthShaper bandwidth() {
+    Running r = running;
+    return r == null ? null : r.bandwidth();
+  }
+
+  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
+  public List<GroupSnapshot> bandwidthSnapshot() {
+    BandwidthShaper b = bandwidth();
+    return b == null ? List.of() : b.snapshot();
   }
 
   // ---- requests ----
@@ -323,17 +385,78 @@ public class OverloadHandler extends Handler.Wrapper {
         new JettyRequestAttributes(request, r.intake().clients());
     RequestTag tag = r.intake().tag(defaultEndpoint, attributes.peerAddress(), attributes);
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    ControlledRequest controlled =
-        new ControlledRequest(this, engine, tag, request, response, callback);
-    switch (engine.arrive(tag)) {
-      case ADMIT -> {
-        return controlled.run();
-      }
-      case WAIT -> controlled.suspend();
-      case REJECT -> controlled.refuse(Outcome.REJECTED);
-      default -> throw new IllegalStateException("unknown decision " + tag.decision());
+    ControlledRequest controlled = new ControlledRequest(this, engine, r.virtualQueue(), tag,
+        request, response, callback);
+    String path = attributes.path();
+    // 1. The virtual queue: a known wait instead of an error (WebQ).
+    if (r.virtualQueue().protects(path) && !passVirtualQueue(r.virtualQueue(), attributes,
+        controlled, response, callback)) {
+      return true;
     }
-    return true;
+    // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
+    if (r.bandwidth() != null && r.bandwidth().shapes(path)) {
+      ShapingDecision shaping = r.bandwidth().decide(attributes,
+          BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE)));
+      switch (shaping.kind()) {
+        case REFUSE -> {
+          controlled.refuseShare(shaping);
+          return true;
+        }
+        case DELAY -> {
+          controlled.shaped(shaping.ticket());
+          new BandwidthDelay(engine, controlled, shaping, r.delayed()).start(r.timers());
+          return true;
+        }
+        default -> controlled.shaped(shaping.ticket());
+      }
+    }
+    // 3. Admission, and a permit or a place in the wait queues.
+    return controlled.admit();
+  }
+
+  /**
+   * Asks the virtual queue; returns true when the request goes on, else answers it (a waiting
+   * page, JSON with a token, or a refusal). A browser's url-encoded form POST told to wait is
+   * read with Jetty's {@link FormFields} (at most {@code repostMaxBytes}, without blocking) so
+   * that the waiting page can re-post it.
+   */
+  private static boolean passVirtualQueue(VirtualQueueFrontEnd queue,
+      JettyRequestAttributes attributes, ControlledRequest controlled, Response response,
+      Callback callback) {
+    Request request = controlled.request();
+    QueueVisit visit = new QueueVisit(attributes.clientAddress(), attributes.path(),
+        request.getHttpURI().getPath(), request.getHttpURI().getQuery(), request.getMethod(),
+        request.getHeaders().get(HttpHeader.ACCEPT),
+        request.getHeaders().get(HttpHeader.CONTENT_TYPE), request.getLength(),
+        attributes.cookie(TokenCookie.NAME), request.isSecure());
+    QueueVerdict verdict = queue.visit(visit);
+    if (verdict instanceof QueueVerdict.Pass pass) {
+      if (pass.clearCookie() != null) {
+        Response.addCookie(response, JettyAnswers.cookie(pass.clearCookie()));
+      }
+      controlled.passedQueue(pass.type());
+      return true;
+    }
+    QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;
+    if (!queue.keepsForm(visit, stop)) {
+      controlled.answerQueue(queue.answer(visit, stop, null));
+      return false;
+    }
+    FormFields.from(request, FormFields.MAX_FIELDS_DEFAULT, queue.repostMaxBytes())
+        .whenComplete((fields, failure) -> controlled.answerQueue(
+            queue.answer(visit, stop, failure == null ? entries(fields) : null)));
+    return false;
+  }
+
+  /** Jetty's form fields in order, one entry per value. */
+  private static List<Entry<String, String>> entries(Fields fields) {
+    List<Entry<String, String>> list = new ArrayList<>();
+    for (Fields.Field field : fields) {
+      for (String value : field.getValues()) {
+        list.add(Map.entry(field.getName(), value));
+      }
+    }
+    return list;
   }
 
   /** Calls the wrapped handler; false when there is none or it did not take the request. */
@@ -372,19 +495,8 @@ public class OverloadHandler extends Handler.Wrapper {
 
   private static void writeRefusal(Request request, Response response, Callback callback,
       RequestTag tag) {
-    if (response.isCommitted()) {
-      callback.failed(new IllegalStateException("response committed before the refusal"));
-      return;
-    }
-    RefusalBody refusal = RefusalBody.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
-        request.getHttpURI().getPath());
-    response.reset();
-    response.setStatus(refusal.status());
-    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, refusal.contentType());
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, refusal.body().length);
-    response.write(true, java.nio.ByteBuffer.wrap(refusal.body()), callback);
+    JettyAnswers.write(response, RefusalBody.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
+        request.getHttpURI().getPath()), callback);
   }
 
   @Override

@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
@@ -83,6 +84,11 @@ class ExactlyOnceTest {
   /** The application: answers after 0–30 ms on its own timer; fails 5 %, throws on 5 %. */
   static final class Application extends Handler.Abstract {
     final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2);
+    final String body;
+
+    Application(int bodyBytes) {
+      this.body = "o".repeat(bodyBytes);
+    }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
@@ -94,7 +100,7 @@ class ExactlyOnceTest {
         if (dice < 10) {
           callback.failed(new IllegalStateException("application failure"));
         } else {
-          JettyHarness.answer(response, callback, "ok");
+          JettyHarness.answer(response, callback, body);
         }
       }, ThreadLocalRandom.current().nextInt(31), TimeUnit.MILLISECONDS);
       return true;
@@ -105,11 +111,16 @@ class ExactlyOnceTest {
   private static final java.util.Set<String> FIVE_HUNDREDS =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private static void send(JettyHarness jetty, int n, long timeoutMillis, boolean gold,
-      Map<Integer, AtomicInteger> statuses, AtomicInteger clientFailures,
+  private static void send(JettyHarness jetty, String path, long timeoutMillis, boolean gold,
+      boolean bot, Map<Integer, AtomicInteger> statuses, AtomicInteger clientFailures,
       CountDownLatch answered) {
-    jetty.client.newRequest(jetty.uri("/r" + n))
-        .headers(h -> h.put("X-Tier", gold ? "gold" : "plain"))
+    jetty.client.newRequest(jetty.uri(path))
+        .headers(h -> {
+          h.put("X-Tier", gold ? "gold" : "plain");
+          if (bot) {
+            h.put("X-Bot", "1");
+          }
+        })
         .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
         .send(result -> {
           if (result.isSucceeded()) {
@@ -127,8 +138,55 @@ class ExactlyOnceTest {
 
   @Test
   void everyRequestGetsExactlyOneOutcome() throws Exception {
-    Application app = new Application();
-    OverloadHandler handler = OverloadHandler.builder()
+    Map<Outcome, Long> outcomes = run(OverloadHandler.builder(), new Application(2),
+        n -> "/r" + n, n -> false);
+    assertThat(outcomes.get(Outcome.REJECTED) + outcomes.get(Outcome.EXPIRED)).isPositive();
+  }
+
+  /**
+   * The same with the virtual queue in front of a third of the requests and bandwidth shares
+   * that delay, refuse with 429 (standby full, delay too long) and 403 (a 0 % group): requests
+   * told to wait, refused, held on a timer, held in a queue, running, abandoned by their
+   * client, and caught by the stop, each get one outcome.
+   */
+  @Test
+  void everyRequestGetsExactlyOneOutcomeThroughTheVirtualQueueAndBandwidthShares()
+      throws Exception {
+    OverloadHandler.Builder features = OverloadHandler.builder()
+        .put("virtualQueue.enabled", "true")
+        .put("virtualQueue.paths", "/q/*")
+        .put("virtualQueue.capacity", "10")
+        .put("virtualQueue.maxWait", "5s")
+        .put("bandwidth.total", "100KB/s")
+        .put("bandwidth.managerPeriod", "50ms")
+        .put("bandwidth.standbyLimit", "3")
+        .put("bandwidth.maxDelay", "150ms")
+        .put("bandwidth.groups.bots.share", "0%")
+        .put("bandwidth.groups.bots.match.header", "X-Bot")
+        .put("bandwidth.groups.gold.share", "60%")
+        .put("bandwidth.groups.gold.match.header", "X-Tier=gold")
+        .put("bandwidth.groups.plain.share", "20%")
+        .put("bandwidth.defaultGroup", "plain");
+    Map<Integer, AtomicInteger> statuses = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<Outcome, Long> outcomes = run(features, new Application(1_000),
+        n -> n % 3 == 0 ? "/q/r" + n : "/r" + n, n -> n % 10 == 0, statuses);
+    assertThat(outcomes.get(Outcome.REDIRECTED)).as("told to wait").isPositive();
+    assertThat(statuses).as("the 0 %% group refused").containsKey(403);
+    assertThat(statuses).as("a group over its share refused").containsKey(429);
+  }
+
+  private Map<Outcome, Long> run(OverloadHandler.Builder builder, Application app,
+      java.util.function.IntFunction<String> pathOf,
+      java.util.function.IntPredicate bot) throws Exception {
+    return run(builder, app, pathOf, bot, new java.util.concurrent.ConcurrentHashMap<>());
+  }
+
+  /** Sends 600 requests, stops the server midway, and checks one outcome for each. */
+  private Map<Outcome, Long> run(OverloadHandler.Builder builder, Application app,
+      java.util.function.IntFunction<String> pathOf, java.util.function.IntPredicate bot,
+      Map<Integer, AtomicInteger> statuses) throws Exception {
+    FIVE_HUNDREDS.clear();
+    OverloadHandler handler = builder
         .requestClass("gold", 5, org.overloadcontrol.engine.RequestKind.TRANSACTION, 1)
         .match("gold", "header", "X-Tier=gold")
         .put("endpoints.default.target", "200ms")
@@ -143,13 +201,14 @@ class ExactlyOnceTest {
     int total = 600;
     CountDownLatch answered = new CountDownLatch(total);
     AtomicInteger sent = new AtomicInteger();
-    Map<Integer, AtomicInteger> statuses = new java.util.concurrent.ConcurrentHashMap<>();
     AtomicInteger clientFailures = new AtomicInteger();
     ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
     OverloadEngine engine;
+    org.overloadcontrol.bandwidth.BandwidthShaper shaper;
     JettyHarness jetty = new JettyHarness(recorder);
     try {
       engine = handler.engine();
+      shaper = handler.bandwidth();
       sender.scheduleAtFixedRate(() -> {
         for (int i = 0; i < 1 && sent.get() < total; i++) {
           int n = sent.incrementAndGet();
@@ -158,8 +217,8 @@ class ExactlyOnceTest {
           // that waits, runs, or is being answered.
           long timeoutMillis = random.nextInt(6) == 0 ? 5 + random.nextInt(36) : 20_000;
           try {
-            send(jetty, n, timeoutMillis, random.nextBoolean(), statuses, clientFailures,
-                answered);
+            send(jetty, pathOf.apply(n), timeoutMillis, random.nextBoolean(), bot.test(n),
+                statuses, clientFailures, answered);
           } catch (RuntimeException e) {
             // A request the client could not even start (the server is gone) is a failure
             // too; an exception must not end the periodic sender.
@@ -180,6 +239,7 @@ class ExactlyOnceTest {
       jetty.close();
     }
 
+    List<GroupSnapshot> bandwidth = shaper == null ? List.of() : shaper.snapshot();
     List<Seen> all = List.copyOf(recorder.seen);
     long tagged = all.stream().filter(s -> s.tag() != null).count();
     Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
@@ -194,8 +254,9 @@ class ExactlyOnceTest {
     }
     long outcomeSum = outcomes.values().stream().mapToLong(Long::longValue).sum();
     System.out.printf("exactly once: sent %d, reached the server %d, tagged %d, outcomes %s;"
-        + " client saw statuses %s and %d failures (timeouts, closed connections)%n", total,
-        all.size(), tagged, outcomes, statuses, clientFailures.get());
+        + " client saw statuses %s and %d failures (timeouts, closed connections);"
+        + " bandwidth groups %s%n", total, all.size(), tagged, outcomes, statuses,
+        clientFailures.get(), bandwidth);
 
     for (Seen s : all) {
       // A 500 is the application's failure, never a request overload control refused.
@@ -223,9 +284,12 @@ class ExactlyOnceTest {
       assertThat(e.inUse()).isZero();
       assertThat(e.waiting()).isZero();
     }
+    for (GroupSnapshot g : bandwidth) {
+      assertThat(g.delayedCount()).as("nobody left delayed in %s", g.name()).isZero();
+    }
     // The run exercised every path.
     assertThat(outcomes.get(Outcome.COMPLETED)).isPositive();
     assertThat(outcomes.get(Outcome.FAILED)).isPositive();
-    assertThat(outcomes.get(Outcome.REJECTED) + outcomes.get(Outcome.EXPIRED)).isPositive();
+    return outcomes;
   }
 }

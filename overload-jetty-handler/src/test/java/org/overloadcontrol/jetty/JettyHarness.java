@@ -7,6 +7,7 @@ import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -36,6 +37,8 @@ final class JettyHarness implements AutoCloseable {
     client = new HttpClient();
     client.setExecutor(clientPool);
     client.setMaxConnectionsPerDestination(512);
+    // Tests send the cookies they mean to send; a store would replay Set-Cookie answers.
+    client.setHttpCookieStore(new HttpCookieStore.Empty());
     client.start();
   }
 

@@ -14,6 +14,7 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -124,10 +125,15 @@ class OverloadHandlerTest {
     assertThatThrownBy(() -> OverloadHandler.builder()
         .put("rejectionHandler", "com.example.Page").build())
         .hasMessageContaining("override reject");
+    // The features' sections are validated by build() as well.
     assertThatThrownBy(() -> OverloadHandler.builder().put("bandwidth.total", "100KB")
         .build())
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("bandwidth.total").hasMessageContaining("does not run");
+        .hasMessageContaining("bandwidth.total").hasMessageContaining("/s");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("virtualQueue.enabled", "true")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.paths");
     assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
         .build())
         .hasMessageContaining("'configFile'").hasMessageContaining("no such file");
@@ -157,6 +163,32 @@ class OverloadHandlerTest {
           .isInstanceOf(IllegalStateException.class);
     } finally {
       handler.stop();
+    }
+  }
+
+  @Test
+  void theOperatorFileNamedBySystemPropertyIsLayeredLast(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("overload.yaml"), "endpoints:\n  search:\n    target: 800ms\n"
+        + "    paths: [/search/*]\n");
+    Path operator = Files.writeString(dir.resolve("operator.yaml"),
+        "endpoints:\n  search:\n    target: 2s\n");
+    String before = System.getProperty(OperatorConfigFile.PROPERTY);
+    System.setProperty(OperatorConfigFile.PROPERTY, operator.toString());
+    try {
+      OverloadHandler handler = OverloadHandler.builder().baseDirectory(dir)
+          .configFile(Path.of("overload.yaml")).handler(new EchoContext()).build();
+      assertThat(handler.parseConfig().endpoints().get("search").targetNanos())
+          .isEqualTo(2_000_000_000L);
+      System.setProperty(OperatorConfigFile.PROPERTY, dir.resolve("missing.yaml").toString());
+      assertThatThrownBy(() -> OverloadHandler.builder().build())
+          .isInstanceOf(OverloadConfigException.class)
+          .hasMessageContaining(OperatorConfigFile.PROPERTY).hasMessageContaining("no such file");
+    } finally {
+      if (before == null) {
+        System.clearProperty(OperatorConfigFile.PROPERTY);
+      } else {
+        System.setProperty(OperatorConfigFile.PROPERTY, before);
+      }
     }
   }
 }

@@ -1,0 +1,46 @@
+package org.overloadcontrol.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The operator's YAML file, named by the system property {@value #PROPERTY}, which every adapter
+ * layers last, over the application's own configuration: an operator can change settings (for
+ * an experiment, an incident) without rebuilding the application.
+ */
+public final class OperatorConfigFile {
+
+  /** System property naming an operator's YAML file layered over the application's. */
+  public static final String PROPERTY = "overload.configFile";
+
+  private OperatorConfigFile() {}
+
+  /** The layer from the file {@value #PROPERTY} names, or null when the property is not set. */
+  public static ConfigSource fromSystemProperty() {
+    return load(System.getProperty(PROPERTY));
+  }
+
+  /**
+   * The layer from {@code path}, or null when it is null or blank.
+   *
+   * @throws OverloadConfigException if there is no such file or it is not valid YAML
+   * @throws UncheckedIOException if it cannot be read
+   */
+  public static ConfigSource load(String path) {
+    if (path == null || path.isBlank()) {
+      return null;
+    }
+    Path file = Path.of(path.trim());
+    if (!Files.isRegularFile(file)) {
+      throw OverloadConfigException.of(PROPERTY, path, "system property", "no such file");
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      return YamlConfigLoader.load(in, file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("overload-control: cannot read " + path + ": " + e, e);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package org.overloadcontrol.virtualqueue;
+
+/**
+ * What {@link VirtualQueueFrontEnd#visit} made of one request: it may go on ({@link Pass}), or
+ * it stops here ({@link Stop}) and the adapter writes {@link VirtualQueueFrontEnd#answer}.
+ */
+public sealed interface QueueVerdict {
+
+  /** A request to a path the queue does not protect (or the queue is off): nothing to do. */
+  Pass UNPROTECTED = new Pass(null, null);
+
+  /**
+   * The request goes on.
+   *
+   * @param type its virtual-queue type, to report its completion with
+   *     ({@link VirtualQueueFrontEnd#complete}); null when the path is not protected
+   * @param clearCookie a cookie to set that deletes a token cookie just used, or null
+   */
+  record Pass(String type, TokenCookie clearCookie) implements QueueVerdict {
+
+    /** Whether the request passed the queue (its completion feeds the capacity estimate). */
+    public boolean protectedPath() {
+      return type != null;
+    }
+  }
+
+  /**
+   * The request was told to wait or refused.
+   *
+   * @param decision the queue's {@link QueueDecision.Wait} or {@link QueueDecision.Refuse}
+   * @param boundUrl the raw URL without the token, the one tokens are bound to
+   * @param token the token the request presented, or null
+   */
+  record Stop(QueueDecision decision, String boundUrl, String token) implements QueueVerdict {
+
+    /** True when told to wait (outcome {@code REDIRECTED}), false when refused. */
+    public boolean waiting() {
+      return decision instanceof QueueDecision.Wait;
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package org.overloadcontrol.virtualqueue;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import org.overloadcontrol.capacity.CapacityEstimator;
+import org.overloadcontrol.capacity.CapacitySource;
+import org.overloadcontrol.capacity.FixedCapacity;
+import org.overloadcontrol.capacity.PassiveCapacity;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.Ticker;
+
+/**
+ * The virtual queue (WebQ, Suresh et al.: TokenGen and TokenCheck, §II-C and §V-A) as one
+ * adapter-neutral front end: from the facts of a request ({@link QueueVisit}) it decides whether
+ * the request goes on, and renders the answer when it does not. The servlet filter and the Jetty
+ * handler only read their request into a {@link QueueVisit} and write the {@link QueueAnswer}.
+ *
+ * <p>The token travels in the query parameter {@code oc_token} and in a cookie of the same name
+ * ({@link TokenCookie}). A query token is authoritative: if it fails, the request is refused. A
+ * cookie token that fails with a token fault is taken as stale (a finished visit, another page
+ * below the same path) and the request joins the queue afresh.
+ *
+ * <p>Answers to a request told to wait:
+ * <ul>
+ *   <li>a browser (Accept has text/html) GET or HEAD: 200 and a page that counts down and
+ *       retries by itself (meta refresh) with the token in the URL;</li>
+ *   <li>a browser form POST ({@code application/x-www-form-urlencoded}, body up to
+ *       {@code repostMaxBytes}): 200 and a page holding the fields that re-posts them with the
+ *       token when the wait is over; the adapter reads the fields when {@link #keepsForm} says
+ *       so;</li>
+ *   <li>any other browser request with a body: 503 with {@code Retry-After} and a page saying
+ *       the submission was not sent; the cookie keeps the place in line;</li>
+ *   <li>an API client: 503, {@code Retry-After} and JSON with the token and retry URL.</li>
+ * </ul>
+ * Refusals: a token fault is 403 with a link to join again; an early token or a full queue is 503
+ * with {@code Retry-After}.
+ */
+public final class VirtualQueueFrontEnd {
+
+  private static final int OK = 200;
+  private static final int FORBIDDEN = 403;
+  private static final int UNAVAILABLE = 503;
+  private static final String JSON = "application/json";
+
+  private final VirtualQueueSettings settings;
+  private final VirtualQueue queue;
+  private final Ticker ticker;
+
+  /**
+   * @param queue the queue, or null when {@code settings} are disabled
+   */
+  public VirtualQueueFrontEnd(VirtualQueueSettings settings, VirtualQueue queue, Ticker ticker) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    if (settings.enabled() && queue == null) {
+      throw new IllegalArgumentException("an enabled virtual queue needs a queue");
+    }
+    this.queue = settings.enabled() ? queue : null;
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+  }
+
+  /**
+   * Builds the front end from the {@code virtualQueue.} section of {@code config}: keys from the
+   * key file or environment variable (a generated key with a warning when neither is given),
+   * capacity configured or estimated.
+   *
+   * @param wallClock read once, to anchor token times to Unix seconds
+   * @param slowWork where a capacity estimate runs (the adapter's timer thread)
+   * @throws org.overloadcontrol.config.OverloadConfigException on a bad setting or key
+   */
+  public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
+      Executor slowWork) {
+    VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
+    if (!settings.enabled()) {
+      return new VirtualQueueFrontEnd(settings, null, ticker);
+    }
+    CapacitySource capacity = settings.capacityAuto()
+        ? new PassiveCapacity(settings.epoch().toNanos(), settings.trainingEpochs(), 6,
+            CapacityEstimator.defaults(), slowWork, ticker.read())
+        : new FixedCapacity(settings.capacity(), settings.hardness());
+    VirtualQueue queue = VirtualQueue.of(settings,
+        KeyRingLoader.load(settings, System::getenv, new SecureRandom()), capacity,
+        EpochClock.anchored(ticker, wallClock));
+    return new VirtualQueueFrontEnd(settings, queue, ticker);
+  }
+
+  /** Whether the queue is switched on. */
+  public boolean enabled() {
+    return queue != null;
+  }
+
+  /** The queue, for metrics; null when disabled. */
+  public VirtualQueue queue() {
+    return queue;
+  }
+
+  public VirtualQueueSettings settings() {
+    return settings;
+  }
+
+  /** Whether the queue is on and protects {@code path} (decoded, within the application). */
+  public boolean protects(String path) {
+    return queue != null && settings.protects(path);
+  }
+
+  /** Decides for one request: it goes on, or it is told to wait, or it is refused. */
+  public QueueVerdict visit(QueueVisit visit) {
+    if (!protects(visit.path())) {
+      return QueueVerdict.UNPROTECTED;
+    }
+    String address = visit.clientAddress();
+    String url = TokenUrls.bound(visit.requestUri(), visit.rawQuery());
+    String type = settings.typeOf(visit.path());
+    long now = ticker.read();
+    String queryToken = TokenUrls.token(visit.rawQuery());
+    String cookieToken = visit.cookieToken();
+    String token = queryToken != null ? queryToken : cookieToken;
+    QueueDecision decision = queue.decide(address, url, token, type, now);
+    if (queryToken == null && cookieToken != null && decision instanceof QueueDecision.Refuse r
+        && r.reason().tokenFault()) {
+      // A stale cookie (used, expired, or set for another page under this path): join afresh.
+      decision = queue.decide(address, url, null, type, now);
+    }
+    if (decision instanceof QueueDecision.Pass pass) {
+      TokenCookie clear = pass.byToken() && cookieToken != null
+          ? new TokenCookie("", visit.requestUri(), 0, visit.secure()) : null;
+      return new QueueVerdict.Pass(type, clear);
+    }
+    return new QueueVerdict.Stop(decision, url, token);
+  }
+
+  /**
+   * Whether the answer to {@code stop} is the re-posting page, for which the adapter must read
+   * the url-encoded form body (at most {@link #repostMaxBytes()}) and pass its fields to
+   * {@link #answer}: a browser's form POST told to wait whose declared length is within bounds.
+   */
+  public boolean keepsForm(QueueVisit visit, QueueVerdict.Stop stop) {
+    return stop.waiting() && RefusalBody.wantsHtml(visit.accept())
+        && visit.method().toUpperCase(Locale.ROOT).equals("POST")
+        && UrlEncodedForm.isForm(visit.contentType())
+        && visit.contentLength() <= settings.repostMaxBytes();
+  }
+
+  /** The largest form body the waiting page keeps and re-posts. */
+  public int repostMaxBytes() {
+    return settings.repostMaxBytes();
+  }
+
+  /**
+   * The answer to a request that stopped.
+   *
+   * @param formFields the form's fields when {@link #keepsForm} was true and the body could be
+   *     read within bounds; null otherwise (the user is asked to send it again)
+   */
+  public QueueAnswer answer(QueueVisit visit, QueueVerdict.Stop stop,
+      List<Map.Entry<String, String>> formFields) {
+    boolean browser = RefusalBody.wantsHtml(visit.accept());
+    if (stop.decision() instanceof QueueDecision.Wait wait) {
+      TokenCookie cookie = new TokenCookie(wait.token(), visit.requestUri(),
+          wait.waitSeconds() + settings.graceSeconds() + 1, visit.secure());
+      String retryUrl = TokenUrls.withToken(stop.boundUrl(), wait.token());
+      String method = visit.method().toUpperCase(Locale.ROOT);
+      if (!browser) {
+        return answer(true, UNAVAILABLE, wait.waitSeconds(), cookie, JSON,
+            WaitingPage.waitingJson(wait, retryUrl));
+      }
+      if (method.equals("GET") || method.equals("HEAD")) {
+        return answer(true, OK, 0, cookie, RefusalBody.HTML,
+            WaitingPage.waitingHtml(wait.waitSeconds(), wait.position(), retryUrl));
+      }
+      if (formFields != null && keepsForm(visit, stop)) {
+        return answer(true, OK, 0, cookie, RefusalBody.HTML,
+            WaitingPage.repostHtml(wait.waitSeconds(), wait.position(), retryUrl, formFields));
+      }
+      return answer(true, UNAVAILABLE, wait.waitSeconds(), cookie, RefusalBody.HTML,
+          WaitingPage.resubmitHtml(wait.waitSeconds()));
+    }
+    QueueDecision.Refuse refuse = (QueueDecision.Refuse) stop.decision();
+    boolean fault = refuse.reason().tokenFault();
+    int status = fault ? FORBIDDEN : UNAVAILABLE;
+    long retry = fault ? 0 : Math.max(1, refuse.retryAfterSeconds());
+    String url = stop.boundUrl();
+    if (browser) {
+      String retryUrl = stop.token() == null ? url : TokenUrls.withToken(url, stop.token());
+      return answer(false, status, retry, null, RefusalBody.HTML,
+          WaitingPage.refusalHtml(refuse, url, retryUrl));
+    }
+    return answer(false, status, retry, null, RefusalBody.PROBLEM_JSON,
+        WaitingPage.refusalJson(refuse, status, url));
+  }
+
+  private static QueueAnswer answer(boolean waiting, int status, long retryAfterSeconds,
+      TokenCookie cookie, String contentType, String body) {
+    return new QueueAnswer(waiting, status, retryAfterSeconds, cookie, contentType,
+        body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Reports the completion of a request that passed ({@link QueueVerdict.Pass#type()}), for the
+   * passive capacity estimate (§IV); call once, when its response is complete.
+   */
+  public void complete(String type, long responseNanos, boolean success) {
+    if (queue != null && type != null) {
+      queue.complete(type, responseNanos, success, ticker.read());
+    }
+  }
+}
