@@ -85,9 +85,12 @@ public final class EndToEndOverhead {
     }
     List<Run> runs = new ArrayList<>();
     try {
-      // Warm-up: JIT for every variant, results thrown away.
-      for (Variant v : variants) {
-        wrk(0, v.name(), ports.get(v.name()), Math.max(2, seconds), connections);
+      // Warm-up: JIT for every variant (twice, so that later compilations settle too),
+      // results thrown away.
+      for (int pass = 0; pass < 2; pass++) {
+        for (Variant v : variants) {
+          wrk(0, v.name(), ports.get(v.name()), Math.max(3, seconds), connections);
+        }
       }
       for (int round = 1; round <= rounds; round++) {
         for (int i = 0; i < variants.size(); i++) {
@@ -175,6 +178,10 @@ public final class EndToEndOverhead {
     }
     long errors = 0;
     Matcher e = ERRORS.matcher(output);
+    if (e.find()) {
+      System.out.println("wrk reported errors for " + variant + ": " + e.group());
+      e.reset();
+    }
     while (e.find()) {
       for (int g = 1; g <= e.groupCount(); g++) {
         if (e.group(g) != null) {
