@@ -17,8 +17,12 @@ import org.overloadcontrol.engine.RequestClass;
  * </pre>
  *
  * <p>The paper sorts up to nreq samples and takes the (0.9·nreq)-th; we keep the samples in an
- * HdrHistogram {@link Recorder} (three significant digits), whose writers are wait-free, and
+ * HdrHistogram {@link Recorder} (two significant digits), whose writers are wait-free, and
  * read its 90th percentile: the same statistic without a lock or a sort on the request path.
+ * Two digits (1 %) are far finer than the controller's dead band (err_i = −0.5 to err_d = 0),
+ * and every round clears and scans the histogram's counts, which with three digits are 8×
+ * as many (about 13,000 for response times up to seconds): that clearing was most of the
+ * cost of a request (see docs/performance.md).
  * The first round's estimate is its sample (the paper leaves the initial {@code cur} open).
  *
  * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads and touch only
@@ -32,7 +36,7 @@ public final class ClassController {
   private final RequestClass requestClass;
   private final ClassSettings settings;
   private final TokenBucket bucket;
-  private final Recorder recorder = new Recorder(3);
+  private final Recorder recorder = new Recorder(2);
   private final AtomicInteger pendingSamples = new AtomicInteger();
 
   private volatile long lastRoundNanos;

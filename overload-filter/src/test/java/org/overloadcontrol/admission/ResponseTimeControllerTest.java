@@ -121,9 +121,10 @@ class ResponseTimeControllerTest {
     EndpointAdmissionController controller = controller(1000 * MS, ControllerParameters.defaults());
     ClassController c = controller.forClass(ONLY, ticker.read());
     feed(controller, c, 100, 100 * MS); // first round: cur = samp
-    assertThat(c.estimateNanos()).isCloseTo(100 * MS, within(MS / 5));
+    // The samples are kept to two significant digits (within 1 %).
+    assertThat(c.estimateNanos()).isCloseTo(100 * MS, within(MS));
     feed(controller, c, 100, 200 * MS); // cur = 0.7·100 + 0.3·200 = 130 ms
-    assertThat(c.estimateNanos()).isCloseTo(130 * MS, within(MS / 2));
+    assertThat(c.estimateNanos()).isCloseTo(130 * MS, within(13 * MS / 10));
   }
 
   @Test
@@ -186,7 +187,7 @@ class ResponseTimeControllerTest {
     assertThat(admitted).isEqualTo(10_000);
     feed(controller, c, 100, 5_000 * MS);
     assertThat(rounds).extracting(ControllerRound::action).containsOnly(Action.MEASURED_ONLY);
-    assertThat(c.estimateNanos()).isCloseTo(5_000 * MS, within(10 * MS));
+    assertThat(c.estimateNanos()).isCloseTo(5_000 * MS, within(50 * MS));
   }
 
   @Test

@@ -1,0 +1,103 @@
+package org.overloadcontrol.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+
+/**
+ * Summarises the end-to-end runs: per variant the median over rounds of throughput and
+ * latency percentiles, and the median of its per-round throughput ratio to the unfiltered
+ * server (a ratio within a round cancels most of the machine's drift).
+ */
+final class E2eReport {
+
+  private final List<String> variants;
+  private final List<EndToEndOverhead.Run> runs;
+
+  E2eReport(List<String> variants, List<EndToEndOverhead.Run> runs) {
+    this.variants = variants;
+    this.runs = runs;
+  }
+
+  String markdown() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| variant | req/s (median) | vs no filter (median of per-round ratios) | p50 µs |"
+        + " p90 µs | p99 µs | errors |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (String v : variants) {
+      sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f %% | %.0f | %.0f | %.0f | %d |%n",
+          v, median(v, EndToEndOverhead.Run::requestsPerSecond), 100 * medianRatio(v),
+          median(v, EndToEndOverhead.Run::p50Micros), median(v, EndToEndOverhead.Run::p90Micros),
+          median(v, EndToEndOverhead.Run::p99Micros),
+          runs.stream().filter(r -> r.variant().equals(v)).mapToLong(r -> r.errors()).sum()));
+    }
+    return sb.toString();
+  }
+
+  String csv() {
+    StringBuilder sb = new StringBuilder("round,variant,requestsPerSecond,p50Micros,p90Micros,"
+        + "p99Micros,errors\n");
+    for (EndToEndOverhead.Run r : runs) {
+      sb.append(String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.1f,%.1f,%d%n", r.round(),
+          r.variant(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
+          r.errors()));
+    }
+    return sb.toString();
+  }
+
+  /** Throughput of each variant in each round, grouped by round. */
+  void plot(Path png) throws IOException {
+    CategoryChart chart = new CategoryChartBuilder().width(900).height(450)
+        .title("Trivial servlet, embedded Jetty 12, loopback, wrk (closed loop)")
+        .xAxisTitle("round").yAxisTitle("requests / s").build();
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
+    int rounds = runs.stream().mapToInt(EndToEndOverhead.Run::round).max().orElse(0);
+    List<String> x = new ArrayList<>();
+    for (int r = 1; r <= rounds; r++) {
+      x.add(Integer.toString(r));
+    }
+    for (String v : variants) {
+      List<Double> y = new ArrayList<>();
+      for (int r = 1; r <= rounds; r++) {
+        int round = r;
+        y.add(runs.stream().filter(run -> run.round() == round && run.variant().equals(v))
+            .mapToDouble(EndToEndOverhead.Run::requestsPerSecond).findFirst().orElse(0));
+      }
+      chart.addSeries(v, x, y);
+    }
+    BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  private double median(String variant, java.util.function.ToDoubleFunction<EndToEndOverhead.Run> f) {
+    return median(runs.stream().filter(r -> r.variant().equals(variant)).mapToDouble(f).toArray());
+  }
+
+  private double medianRatio(String variant) {
+    String base = variants.get(0);
+    List<Double> ratios = new ArrayList<>();
+    for (EndToEndOverhead.Run r : runs) {
+      if (!r.variant().equals(variant)) {
+        continue;
+      }
+      runs.stream().filter(b -> b.round() == r.round() && b.variant().equals(base)).findFirst()
+          .ifPresent(b -> ratios.add(r.requestsPerSecond() / b.requestsPerSecond()));
+    }
+    return median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  private static double median(double[] values) {
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+}

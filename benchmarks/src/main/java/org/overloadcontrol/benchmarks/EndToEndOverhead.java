@@ -1,0 +1,209 @@
+package org.overloadcontrol.benchmarks;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.ee10.servlets.QoSFilter;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.overloadcontrol.servlet.OverloadFilter;
+
+/**
+ * The filter's end-to-end cost: a trivial servlet in embedded Jetty 12 (ee10) over loopback,
+ * without a filter, behind {@link OverloadFilter} when nothing is overloaded, and behind
+ * Jetty's own {@link QoSFilter} with the same permit count. All servers run in this JVM and
+ * are driven in turn by {@code wrk} (closed loop), several rounds in a rotating order, so that
+ * the ratios hold on a noisy machine.
+ *
+ * <pre>
+ *   java -cp benchmarks/target/benchmarks.jar \
+ *       org.overloadcontrol.benchmarks.EndToEndOverhead [rounds] [seconds] [connections] [out-dir]
+ * </pre>
+ */
+public final class EndToEndOverhead {
+
+  /** Permits of both {@code queue.permits} and QoSFilter's {@code maxRequests}. */
+  static final int PERMITS = 64;
+
+  private EndToEndOverhead() {
+  }
+
+  /** A variant: its name and the filter (with init-params) in front of the servlet, if any. */
+  record Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {
+  }
+
+  /** One wrk run. */
+  record Run(int round, String variant, double requestsPerSecond, double p50Micros,
+      double p90Micros, double p99Micros, long errors) {
+  }
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    int connections = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+    Path out = Path.of(args.length > 3 ? args[3] : "target/e2e");
+    Files.createDirectories(out);
+
+    List<Variant> variants = List.of(
+        new Variant("no filter", null, Map.of()),
+        new Variant("OverloadFilter, no target", OverloadFilter.class,
+            Map.of("queue.permits", Integer.toString(PERMITS))),
+        new Variant("OverloadFilter, target 10s", OverloadFilter.class, Map.of(
+            "queue.permits", Integer.toString(PERMITS),
+            "endpoints.hello.target", "10s",
+            "endpoints.hello.controller.rateMax", "1e7",
+            "endpoints.hello.controller.initialRate", "1e7",
+            "endpoints.hello.controller.bucketDepth", "10000")),
+        new Variant("QoSFilter", QoSFilter.class,
+            Map.of("maxRequests", Integer.toString(PERMITS))));
+
+    Map<String, Server> servers = new LinkedHashMap<>();
+    Map<String, Integer> ports = new LinkedHashMap<>();
+    for (Variant v : variants) {
+      Server server = start(v);
+      servers.put(v.name(), server);
+      ports.put(v.name(), ((ServerConnector) server.getConnectors()[0]).getLocalPort());
+    }
+    List<Run> runs = new ArrayList<>();
+    try {
+      // Warm-up: JIT for every variant (twice, so that later compilations settle too),
+      // results thrown away.
+      for (int pass = 0; pass < 2; pass++) {
+        for (Variant v : variants) {
+          wrk(0, v.name(), ports.get(v.name()), Math.max(3, seconds), connections);
+        }
+      }
+      for (int round = 1; round <= rounds; round++) {
+        for (int i = 0; i < variants.size(); i++) {
+          // Rotate the order so that no variant always runs first or after the same one.
+          Variant v = variants.get((i + round - 1) % variants.size());
+          Run r = wrk(round, v.name(), ports.get(v.name()), seconds, connections);
+          runs.add(r);
+          System.out.printf(Locale.ROOT, "round %d  %-28s %10.0f req/s  p50 %7.0f us  p90 %7.0f"
+              + " us  p99 %7.0f us  errors %d%n", round, v.name(), r.requestsPerSecond(),
+              r.p50Micros(), r.p90Micros(), r.p99Micros(), r.errors());
+        }
+      }
+    } finally {
+      for (Server s : servers.values()) {
+        s.stop();
+      }
+    }
+    E2eReport report = new E2eReport(variants.stream().map(Variant::name).toList(), runs);
+    String table = report.markdown();
+    System.out.println();
+    System.out.println(table);
+    Files.writeString(out.resolve("e2e.md"), table);
+    Files.writeString(out.resolve("e2e.csv"), report.csv());
+    report.plot(out.resolve("e2e-throughput.png"));
+  }
+
+  private static Server start(Variant v) throws Exception {
+    QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+    threads.setName("e2e-" + v.name().replaceAll("[^A-Za-z0-9]+", "-"));
+    Server server = new Server(threads);
+    ServerConnector connector = new ServerConnector(server, 1, 1);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    server.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    ServletHolder hello = new ServletHolder("hello", new Hello());
+    hello.setAsyncSupported(true);
+    context.addServlet(hello, "/hello");
+    if (v.filter() != null) {
+      FilterHolder filter = new FilterHolder(v.filter());
+      filter.setName(v.filter().getSimpleName());
+      filter.setAsyncSupported(true);
+      filter.setInitParameters(v.params());
+      context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
+    }
+    server.setHandler(context);
+    server.start();
+    return server;
+  }
+
+  private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+  private static final Pattern PERCENTILE =
+      Pattern.compile("^\\s+(50|90|99)%\\s+([0-9.]+)(us|ms|s)\\s*$", Pattern.MULTILINE);
+  private static final Pattern ERRORS =
+      Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)"
+          + "|Non-2xx or 3xx responses: (\\d+)");
+
+  /** Runs wrk with one thread (the other core serves) and parses its report. */
+  private static Run wrk(int round, String variant, int port, int seconds, int connections)
+      throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
+        "--latency", "http://127.0.0.1:" + port + "/hello").redirectErrorStream(true).start();
+    String output;
+    try (InputStream in = p.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    if (p.waitFor() != 0) {
+      throw new IOException("wrk failed: " + output);
+    }
+    Matcher rps = RPS.matcher(output);
+    if (!rps.find()) {
+      throw new IOException("no Requests/sec in wrk's output: " + output);
+    }
+    Map<String, Double> percentiles = new LinkedHashMap<>();
+    Matcher m = PERCENTILE.matcher(output);
+    while (m.find()) {
+      double value = Double.parseDouble(m.group(2));
+      double micros = switch (m.group(3)) {
+        case "us" -> value;
+        case "ms" -> value * 1e3;
+        default -> value * 1e6;
+      };
+      percentiles.put(m.group(1), micros);
+    }
+    long errors = 0;
+    Matcher e = ERRORS.matcher(output);
+    if (e.find()) {
+      System.out.println("wrk reported errors for " + variant + ": " + e.group());
+      e.reset();
+    }
+    while (e.find()) {
+      for (int g = 1; g <= e.groupCount(); g++) {
+        if (e.group(g) != null) {
+          errors += Long.parseLong(e.group(g));
+        }
+      }
+    }
+    return new Run(round, variant, Double.parseDouble(rps.group(1)),
+        percentiles.getOrDefault("50", Double.NaN), percentiles.getOrDefault("90", Double.NaN),
+        percentiles.getOrDefault("99", Double.NaN), errors);
+  }
+
+  /** The servlet under test: a few bytes of text. */
+  static final class Hello extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final byte[] BODY = "ok\n".getBytes(StandardCharsets.US_ASCII);
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+      resp.setContentType("text/plain");
+      resp.setContentLength(BODY.length);
+      resp.getOutputStream().write(BODY);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package org.overloadcontrol.benchmarks;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.overloadcontrol.engine.Decision;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestTag;
+
+/**
+ * The engine's per-request work as an adapter drives it: route, tag, arrive, complete. Run by
+ * {@link OneThread} and {@link TwoThreads}; the ratio of their throughputs shows whether
+ * requests serialise on something shared.
+ *
+ * <p>Each request reads the real {@code System.nanoTime} ticker (twice, as the filter does)
+ * and, when it ran, records its response time, so controller rounds (every nreq = 100 samples)
+ * are part of the measured cost.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.AverageTime, Mode.Throughput})
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public abstract class EngineHotPath {
+
+  private OverloadEngine admission;
+  private OverloadEngine withPermits;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    admission = Engines.admissionOnly(Map.of());
+    // Execution permits far above the benchmark's concurrency: the lock-free permit path.
+    withPermits = Engines.admissionOnly(Map.of("queue.permits", "64"));
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    admission.shutdown();
+    withPermits.shutdown();
+  }
+
+  /** An admitted request of a class with a target: token, permit-free, response time. */
+  @Benchmark
+  public boolean controlled() {
+    return once(admission, Engines.CONTROLLED, Outcome.COMPLETED);
+  }
+
+  /** An endpoint without a target: measured, no token. */
+  @Benchmark
+  public boolean uncontrolled() {
+    return once(admission, Engines.UNCONTROLLED, Outcome.COMPLETED);
+  }
+
+  /** As {@link #controlled}, with an execution permit taken and returned. */
+  @Benchmark
+  public boolean controlledWithPermits() {
+    return once(withPermits, Engines.CONTROLLED, Outcome.COMPLETED);
+  }
+
+  /** A request refused by its empty token bucket (admission-rate), then completed REJECTED. */
+  @Benchmark
+  public boolean rejected() {
+    return once(admission, Engines.STARVED, Outcome.REJECTED);
+  }
+
+  private static boolean once(OverloadEngine engine, String endpoint, Outcome ifAdmitted) {
+    EndpointClass stage = engine.route(endpoint, Engines.REQUEST);
+    RequestTag tag = engine.tag(stage, engine.ticker().read());
+    Decision d = engine.arrive(tag);
+    return engine.complete(tag, d == Decision.ADMIT ? ifAdmitted : Outcome.REJECTED, 0L);
+  }
+}
