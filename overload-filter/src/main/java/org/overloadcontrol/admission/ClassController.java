@@ -1,6 +1,6 @@
 package org.overloadcontrol.admission;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.overloadcontrol.engine.RequestClass;
@@ -25,25 +25,44 @@ import org.overloadcontrol.engine.RequestClass;
  * cost of a request (see docs/performance.md).
  * The first round's estimate is its sample (the paper leaves the initial {@code cur} open).
  *
- * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads and touch only
- * the recorder, an atomic counter and the bucket. Everything else ({@code cur}, {@code lc}, the
- * flag, the histogram recycled between rounds) is touched only by the round, which the owning
+ * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads. A sample goes
+ * to the recorder and the pending counter of its thread's stripe, so two request threads
+ * share no written memory there; only the token bucket's CAS is shared by every admitted
+ * request, as any rate limit must be. Everything else ({@code cur}, {@code lc}, the flag, the
+ * histograms merged at each round) is touched only by the round, which the owning
  * {@link EndpointAdmissionController} runs under its guard, one round at a time.
  */
 public final class ClassController {
+
+  private static final int PAD = 16;
+  private static final int SUM_EVERY = 4;
+
+  /** Recorder stripes: a power of two at least twice the processors, at most 16. */
+  private static final int STRIPES = Math.min(16,
+      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
 
   private final String endpoint;
   private final RequestClass requestClass;
   private final ClassSettings settings;
   private final TokenBucket bucket;
-  private final Recorder recorder = new Recorder(2);
-  private final AtomicInteger pendingSamples = new AtomicInteger();
+  /**
+   * Striped by thread so that concurrent writers do not share the recorder's phaser and count
+   * array (a measured bottleneck with two threads); the round merges the stripes.
+   */
+  private final Recorder[] recorders = new Recorder[STRIPES];
+  private final Histogram[] recycledStripes = new Histogram[STRIPES];
+  /**
+   * Samples since the last round, one counter per stripe, 128 bytes apart so that writers on
+   * different stripes never share a cache line. Their sum is read only every
+   * {@link #SUM_EVERY} samples of a stripe, so the count costs no shared write per request.
+   */
+  private final AtomicLongArray pendingSamples = new AtomicLongArray(STRIPES * PAD);
 
   private volatile long lastRoundNanos;
   private volatile long estimateNanos = -1;
   private volatile long lastSampleP90Nanos = -1;
   // Round state: guarded by the endpoint controller's round guard.
-  private Histogram recycled;
+  private final Histogram recycled = new Histogram(2);
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
@@ -54,6 +73,9 @@ public final class ClassController {
     this.settings = settings;
     ControllerParameters p = settings.parameters();
     this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
+    for (int i = 0; i < STRIPES; i++) {
+      recorders[i] = new Recorder(2);
+    }
     this.lastRoundNanos = now;
   }
 
@@ -105,20 +127,43 @@ public final class ClassController {
 
   /** Records one response time; returns whether nreq samples are now waiting for a round. */
   boolean record(long responseTimeNanos) {
-    recorder.recordValue(Math.max(0L, responseTimeNanos / 1000L));
-    return pendingSamples.incrementAndGet() >= settings.parameters().nreq();
+    int stripe = (int) Thread.currentThread().getId() & (STRIPES - 1);
+    recorders[stripe].recordValue(Math.max(0L, responseTimeNanos / 1000L));
+    long local = pendingSamples.incrementAndGet(stripe * PAD);
+    // With one writer the sum is exact at every multiple of SUM_EVERY (the published nreq of
+    // 100 is one); with several, a round may start up to SUM_EVERY samples per stripe late.
+    return (local % SUM_EVERY) == 0 && pendingCount() >= settings.parameters().nreq();
   }
 
+  private long pendingCount() {
+    long sum = 0;
+    for (int i = 0; i < STRIPES; i++) {
+      sum += pendingSamples.get(i * PAD);
+    }
+    return sum;
+  }
+
+  /** Whether the timeout has passed since the last round (read on every arrival: cheap). */
+  boolean dueByTime(long now) {
+    return now - lastRoundNanos >= settings.parameters().timeoutNanos();
+  }
+
+  /** Whether a round is due by count or by time (read under the round guard). */
   boolean due(long now) {
-    return pendingSamples.get() >= settings.parameters().nreq()
-        || now - lastRoundNanos >= settings.parameters().timeoutNanos();
+    return dueByTime(now) || pendingCount() >= settings.parameters().nreq();
   }
 
   /** Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none. */
   long takeSampleP90(long now, long[] countOut) {
-    pendingSamples.set(0);
+    for (int i = 0; i < STRIPES; i++) {
+      pendingSamples.set(i * PAD, 0);
+    }
     lastRoundNanos = now;
-    recycled = recorder.getIntervalHistogram(recycled);
+    recycled.reset();
+    for (int i = 0; i < STRIPES; i++) {
+      recycledStripes[i] = recorders[i].getIntervalHistogram(recycledStripes[i]);
+      recycled.add(recycledStripes[i]);
+    }
     countOut[0] = recycled.getTotalCount();
     if (countOut[0] == 0) {
       return -1;

@@ -111,7 +111,7 @@ public final class EndpointAdmissionController {
    * has passed, then takes a token when the class is controlled.
    */
   public boolean tryAdmit(ClassController c, long now) {
-    if (c.due(now)) {
+    if (c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
     return !c.settings().controlled() || !admissionEnabled || c.tryAcquire(now);
@@ -119,7 +119,7 @@ public final class EndpointAdmissionController {
 
   /** Records the response time of one request of class {@code c} that ran. */
   public void record(ClassController c, long responseTimeNanos, long now) {
-    if (c.record(responseTimeNanos) || c.due(now)) {
+    if (c.record(responseTimeNanos) || c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
   }
