@@ -35,6 +35,14 @@ import org.overloadcontrol.engine.RequestClass;
 public final class ClassController {
 
   private static final int PAD = 16;
+  /**
+   * Each thread's stripe, handed out round robin so that the first threads never share one
+   * (thread ids modulo the stripe count collide as often as not).
+   */
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_STRIPE =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private static final ThreadLocal<Integer> STRIPE =
+      ThreadLocal.withInitial(NEXT_STRIPE::getAndIncrement);
   private static final int SUM_EVERY = 4;
 
   /** Recorder stripes: a power of two at least twice the processors, at most 16. */
@@ -127,7 +135,7 @@ public final class ClassController {
 
   /** Records one response time; returns whether nreq samples are now waiting for a round. */
   boolean record(long responseTimeNanos) {
-    int stripe = (int) Thread.currentThread().getId() & (STRIPES - 1);
+    int stripe = STRIPE.get() & (STRIPES - 1);
     recorders[stripe].recordValue(Math.max(0L, responseTimeNanos / 1000L));
     long local = pendingSamples.incrementAndGet(stripe * PAD);
     // With one writer the sum is exact at every multiple of SUM_EVERY (the published nreq of
