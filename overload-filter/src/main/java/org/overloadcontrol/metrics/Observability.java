@@ -49,7 +49,8 @@ public final class Observability implements AutoCloseable {
     this.ownRegistry = b.registry == null;
     this.registry = ownRegistry ? new MetricRegistry() : b.registry;
     this.quality = b.quality;
-    this.watch = new OverloadWatch(settings.overloadQuietNanos(), b.listener);
+    this.watch = new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(),
+        b.listener);
     if (settings.enabled()) {
       this.metrics = new OverloadMetrics(engine, registry, quality, watch);
       this.prometheus = new PrometheusText(registry, metrics.ids());

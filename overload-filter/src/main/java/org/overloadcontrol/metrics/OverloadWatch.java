@@ -19,6 +19,7 @@ import org.overloadcontrol.engine.EndpointClass;
  */
 public final class OverloadWatch {
 
+  private final long periodNanos;
   private final long quietNanos;
   private final OverloadEvent.Listener listener;
   private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
@@ -34,7 +35,12 @@ public final class OverloadWatch {
     long episodeArrivals;
   }
 
-  public OverloadWatch(long quietNanos, OverloadEvent.Listener listener) {
+  /**
+   * @param periodNanos how often {@link #check} is called
+   * @param quietNanos how long an endpoint must shed nothing to leave overload
+   */
+  public OverloadWatch(long periodNanos, long quietNanos, OverloadEvent.Listener listener) {
+    this.periodNanos = periodNanos;
     this.quietNanos = quietNanos;
     this.listener = listener;
   }
@@ -47,13 +53,14 @@ public final class OverloadWatch {
 
   /**
    * Looks at every endpoint's counters at {@code now}. An endpoint seen for the first time
-   * starts from zero: everything it counted happened since it was created.
+   * starts from zero: everything it counted happened since it was created, within the last
+   * period.
    */
   public synchronized void check(List<Endpoint> endpoints, long now) {
     for (Endpoint e : endpoints) {
       State s = states.computeIfAbsent(e.name(), n -> {
         State fresh = new State();
-        fresh.lastCheckNanos = now;
+        fresh.lastCheckNanos = now - periodNanos;
         return fresh;
       });
       long shed = 0;

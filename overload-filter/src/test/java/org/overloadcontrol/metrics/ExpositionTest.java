@@ -37,6 +37,23 @@ class ExpositionTest {
   private final Observability observability = Observability.builder(driver.engine)
       .overloadListener(OverloadEvent.Listener.NONE).build();
 
+  @org.junit.jupiter.api.AfterEach
+  void close() {
+    observability.close();
+  }
+
+  @Test
+  void jmxExposesTheGaugesWhileRunning() throws Exception {
+    traffic();
+    javax.management.MBeanServer server =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    javax.management.ObjectName arrivals = new javax.management.ObjectName(
+        "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=gauges");
+    assertThat(server.getAttribute(arrivals, "Value")).isEqualTo(3L);
+    observability.close();
+    assertThat(server.isRegistered(arrivals)).isFalse();
+  }
+
   private void traffic() {
     RequestTag a = driver.arrive("search");
     driver.arrive("search"); // waits

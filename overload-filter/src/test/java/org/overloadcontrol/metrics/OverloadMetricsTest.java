@@ -15,7 +15,8 @@ class OverloadMetricsTest {
 
   private final EngineDriver driver = new EngineDriver();
   private final MetricRegistry registry = new MetricRegistry();
-  private final OverloadWatch watch = new OverloadWatch(5_000_000_000L, OverloadEvent.Listener.NONE);
+  private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
+      OverloadEvent.Listener.NONE);
   private final OverloadMetrics metrics = new OverloadMetrics(driver.engine, registry,
       QualitySource.FULL, watch);
 

@@ -12,7 +12,8 @@ class OverloadWatchTest {
 
   private final EngineDriver driver = new EngineDriver();
   private final List<OverloadEvent> events = new ArrayList<>();
-  private final OverloadWatch watch = new OverloadWatch(5_000_000_000L, events::add);
+  private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
+      events::add);
 
   private void check() {
     watch.check(driver.engine.endpoints(), driver.ticker.read());
