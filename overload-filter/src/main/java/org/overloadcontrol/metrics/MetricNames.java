@@ -42,6 +42,7 @@ public final class MetricNames {
   public static final String WAITING = "waiting";
   public static final String ADMISSION_ENABLED = "admission_enabled";
   public static final String QUALITY = "quality";
+  public static final String MIN_QUALITY = "min_quality";
   public static final String OVERLOADED = "overloaded";
   public static final String QUEUE_THRESHOLD = "queue_threshold";
 

@@ -33,7 +33,6 @@ public final class Observability implements AutoCloseable {
   private final MetricsSettings settings;
   private final MetricRegistry registry;
   private final boolean ownRegistry;
-  private final QualitySource quality;
   private final OverloadWatch watch;
   private final OverloadMetrics metrics;
   private final PrometheusText prometheus;
@@ -48,11 +47,10 @@ public final class Observability implements AutoCloseable {
     StatusAccess.from(statusSection, null, null); // fail at start, not at the first status read
     this.ownRegistry = b.registry == null;
     this.registry = ownRegistry ? new MetricRegistry() : b.registry;
-    this.quality = b.quality;
     this.watch = new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(),
         b.listener);
     if (settings.enabled()) {
-      this.metrics = new OverloadMetrics(engine, registry, quality, watch);
+      this.metrics = new OverloadMetrics(engine, registry, watch);
       this.prometheus = new PrometheusText(registry, metrics.ids());
     } else {
       this.metrics = null;
@@ -114,7 +112,7 @@ public final class Observability implements AutoCloseable {
     if (metrics != null) {
       metrics.sync();
     }
-    return StatusJson.write(engine, watch, quality);
+    return StatusJson.write(engine, watch);
   }
 
   /** Writes the registry in the Prometheus text format. */
@@ -145,7 +143,6 @@ public final class Observability implements AutoCloseable {
     private MetricsSettings settings;
     private MetricRegistry registry;
     private Scheduler scheduler;
-    private QualitySource quality = QualitySource.FULL;
     private OverloadEvent.Listener listener = new LoggingOverloadListener();
     private String contextPath = "";
     private ConfigSection statusSection;
@@ -171,11 +168,6 @@ public final class Observability implements AutoCloseable {
     /** Runs the periodic task; without one, call {@link Observability#tick} by hand. */
     public Builder scheduler(Scheduler value) {
       this.scheduler = value;
-      return this;
-    }
-
-    public Builder quality(QualitySource value) {
-      this.quality = Objects.requireNonNull(value, "quality");
       return this;
     }
 

@@ -40,16 +40,13 @@ public final class OverloadMetrics implements AutoCloseable {
 
   private final OverloadEngine engine;
   private final MetricRegistry registry;
-  private final QualitySource quality;
   private final OverloadWatch watch;
   private final Map<String, MetricId> ids = new ConcurrentHashMap<>();
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
-  public OverloadMetrics(OverloadEngine engine, MetricRegistry registry, QualitySource quality,
-      OverloadWatch watch) {
+  public OverloadMetrics(OverloadEngine engine, MetricRegistry registry, OverloadWatch watch) {
     this.engine = engine;
     this.registry = registry;
-    this.quality = quality;
     this.watch = watch;
     registerQueues();
     sync();
@@ -106,7 +103,8 @@ public final class OverloadMetrics implements AutoCloseable {
     String n = e.name();
     register(MetricNames.endpoint(n, MetricNames.ADMISSION_ENABLED),
         () -> e.admission().admissionEnabled() ? 1 : 0);
-    register(MetricNames.endpoint(n, MetricNames.QUALITY), () -> quality.quality(n));
+    register(MetricNames.endpoint(n, MetricNames.QUALITY), e::quality);
+    register(MetricNames.endpoint(n, MetricNames.MIN_QUALITY), e::minQuality);
     register(MetricNames.endpoint(n, MetricNames.OVERLOADED), () -> watch.overloaded(n) ? 1 : 0);
     EndpointPermits p = e.permits();
     if (p != null) {

@@ -20,7 +20,8 @@ import org.overloadcontrol.queue.WaitQueues;
  *
  * <pre>
  * { "tickerSeconds": 12.5, "queues": {...} | null,
- *   "endpoints": [ { "name", "overloaded", "admissionEnabled", "quality", "permitsInUse",
+ *   "endpoints": [ { "name", "overloaded", "admissionEnabled", "degradable", "quality",
+ *                    "minQuality", "permitsInUse",
  *                    "permitsLimit", "waiting", "queueThreshold",
  *                    "classes": [ { "name", "rank", "kind", "controlled", "p90EstimateSeconds",
  *                                   "p90SampleSeconds", "targetSeconds", "admissionRate",
@@ -34,7 +35,7 @@ public final class StatusJson {
   private StatusJson() {}
 
   /** The document for {@code engine} now. */
-  public static String write(OverloadEngine engine, OverloadWatch watch, QualitySource quality) {
+  public static String write(OverloadEngine engine, OverloadWatch watch) {
     JsonWriter w = new JsonWriter().beginObject();
     w.field("tickerSeconds", engine.ticker().read() / 1e9);
     w.name("queues");
@@ -58,18 +59,19 @@ public final class StatusJson {
     List<Endpoint> endpoints = engine.endpoints();
     endpoints.sort(Comparator.comparing(Endpoint::name));
     for (Endpoint e : endpoints) {
-      endpoint(w, e, watch, quality);
+      endpoint(w, e, watch);
     }
     return w.endArray().endObject().toString();
   }
 
-  private static void endpoint(JsonWriter w, Endpoint e, OverloadWatch watch,
-      QualitySource quality) {
+  private static void endpoint(JsonWriter w, Endpoint e, OverloadWatch watch) {
     w.beginObject()
         .field("name", e.name())
         .field("overloaded", watch.overloaded(e.name()))
         .field("admissionEnabled", e.admission().admissionEnabled())
-        .field("quality", quality.quality(e.name()));
+        .field("degradable", e.qualityController() != null)
+        .field("quality", e.quality())
+        .field("minQuality", e.minQuality());
     EndpointPermits p = e.permits();
     w.field("permitsInUse", p == null ? Double.NaN : p.inUse())
         .field("permitsLimit", p == null ? Double.NaN : Readings.permitLimit(p))

@@ -17,8 +17,7 @@ class OverloadMetricsTest {
   private final MetricRegistry registry = new MetricRegistry();
   private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
       OverloadEvent.Listener.NONE);
-  private final OverloadMetrics metrics = new OverloadMetrics(driver.engine, registry,
-      QualitySource.FULL, watch);
+  private final OverloadMetrics metrics = new OverloadMetrics(driver.engine, registry, watch);
 
   private double value(String name) {
     Gauge<?> g = registry.getGauges().get(name);
@@ -113,9 +112,30 @@ class OverloadMetricsTest {
   }
 
   @Test
-  void qualityHookReadsOneUntilDegradationIsWiredIn() {
+  void qualityFollowsTheEndpointsDegradationController() {
+    EngineDriver degrading = new EngineDriver(java.util.Map.of(
+        "degrade.endpoints.search.minQuality", "0.3",
+        "degrade.endpoints.search.target", "1s"));
+    MetricRegistry r = new MetricRegistry();
+    OverloadMetrics m = new OverloadMetrics(degrading.engine, r, watch);
+    RequestTag slow = degrading.arrive("search");
+    m.sync();
+    Gauge<?> quality = r.getGauges().get("overload.endpoint.search.quality");
+    assertThat(((Number) quality.getValue()).doubleValue()).isEqualTo(1.0);
+    assertThat(((Number) r.getGauges().get("overload.endpoint.search.min_quality").getValue())
+        .doubleValue()).isEqualTo(0.3);
+
+    // A 3 s response against the 1 s target: the next quality period cuts by step 0.2.
+    degrading.ticker.advance(Duration.ofSeconds(3));
+    degrading.engine.complete(slow, Outcome.COMPLETED, 0);
+    degrading.advance(Duration.ofMillis(1100));
+    assertThat(((Number) quality.getValue()).doubleValue())
+        .isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+
+    // Without degradation an endpoint reads full quality.
     driver.arrive("search");
     metrics.sync();
     assertThat(value("overload.endpoint.search.quality")).isEqualTo(1.0);
+    assertThat(value("overload.endpoint.search.min_quality")).isEqualTo(1.0);
   }
 }

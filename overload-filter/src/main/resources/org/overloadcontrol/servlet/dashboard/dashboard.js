@@ -180,7 +180,8 @@
       view.card.dataset.overloaded = e.overloaded;
       view.badges.replaceChildren();
       badge(view.badges, e.overloaded ? 'OVERLOADED' : 'ok', e.overloaded ? 'bad' : 'good');
-      badge(view.badges, 'quality ' + fmt(e.quality, 2), e.quality < 1 ? 'warn' : null);
+      badge(view.badges, 'quality ' + fmt(e.quality, 2) + (e.degradable ? ' (min '
+        + fmt(e.minQuality, 2) + ')' : ''), e.quality < 1 ? 'warn' : null);
       badge(view.badges, e.admissionEnabled ? 'admission on' : 'admission off (degrading)',
         e.admissionEnabled ? null : 'warn');
       if (e.permitsInUse !== null) {
