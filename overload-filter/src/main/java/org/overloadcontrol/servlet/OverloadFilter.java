@@ -1,5 +1,6 @@
 package org.overloadcontrol.servlet;
 
+import com.codahale.metrics.MetricRegistry;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -25,6 +26,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
@@ -45,6 +47,7 @@ import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.queue.LoggingQueueListener;
+import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
@@ -112,6 +115,8 @@ public class OverloadFilter implements Filter {
   /** Requests suspended for a permit whose outcome is not settled yet (slow path only). */
   private final java.util.Set<QueuedRequest> queuedRequests =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private Observability observability;
+  private Set<String> statusServlets = Set.of();
 
   /** The constructor the container uses: system ticker, no listener. */
   public OverloadFilter() {
@@ -199,9 +204,31 @@ public class OverloadFilter implements Filter {
     }
     intake = new RequestIntake(engine, clients, arrivalTime);
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
+    startObservability();
     LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
         filterConfig.getFilterName(), config.classes().size(), config.endpoints().size(),
         config.enabled() ? "" : ", disabled");
+  }
+
+  /** Metrics, JMX, the overload log and the status servlet's data; see docs/observability.md. */
+  private void startObservability() throws ServletException {
+    Object registry = servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE);
+    if (registry != null && !(registry instanceof MetricRegistry)) {
+      LOG.warn("overload-control: context attribute {} is a {}, not a MetricRegistry visible to"
+          + " the filter; using a registry of its own", Observability.REGISTRY_ATTRIBUTE,
+          registry.getClass().getName());
+    }
+    try {
+      observability = Observability.builder(engine).scheduler(scheduler)
+          .registry(registry instanceof MetricRegistry r ? r : null)
+          .contextPath(servletContext.getContextPath()).build();
+    } catch (OverloadConfigException e) {
+      destroy();
+      LOG.error("{}", e.getMessage());
+      throw new ServletException(e.getMessage(), e);
+    }
+    servletContext.setAttribute(Observability.ATTRIBUTE, observability);
+    statusServlets = StatusServlets.names(servletContext);
   }
 
   private ConfigSource loadYaml(String configured) throws ServletException {
@@ -292,7 +319,8 @@ public class OverloadFilter implements Filter {
       passThrough(request, response, chain);
       return;
     }
-    if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
+    if (req.getAttribute(OverloadContext.ATTRIBUTE) != null
+        || StatusServlets.targets(statusServlets, request)) {
       passThrough(request, response, chain);
       return;
     }
@@ -539,6 +567,13 @@ public class OverloadFilter implements Filter {
     OverloadEngine stopping = engine;
     stoppedEngine = stopping;
     engine = null;
+    if (observability != null) {
+      observability.close();
+      if (servletContext.getAttribute(Observability.ATTRIBUTE) == observability) {
+        servletContext.removeAttribute(Observability.ATTRIBUTE);
+      }
+      observability = null;
+    }
     if (bandwidthManager != null) {
       bandwidthManager.cancel();
     }

@@ -61,6 +61,8 @@ final class FilterHarness {
         .thenAnswer(i -> contextAttributes.get((String) i.getArgument(0)));
     lenient().doAnswer(i -> contextAttributes.put(i.getArgument(0), i.getArgument(1)))
         .when(context).setAttribute(anyString(), any());
+    lenient().doAnswer(i -> contextAttributes.remove((String) i.getArgument(0)))
+        .when(context).removeAttribute(anyString());
     FilterConfig fc = mock(FilterConfig.class);
     lenient().when(fc.getServletContext()).thenReturn(context);
     lenient().when(fc.getFilterName()).thenReturn("overload");
@@ -79,6 +81,7 @@ final class FilterHarness {
     String servletPath = "/s";
     String method = "GET";
     String remote = "127.0.0.1";
+    String pathInfo;
     Cookie[] cookies;
     boolean asyncStarted;
 
@@ -100,6 +103,7 @@ final class FilterHarness {
       lenient().when(r.getServletPath()).thenReturn(servletPath);
       lenient().when(r.getRequestURI()).thenReturn(servletPath);
       lenient().when(r.getRemoteAddr()).thenReturn(remote);
+      lenient().when(r.getPathInfo()).thenReturn(pathInfo);
       lenient().when(r.getCookies()).thenReturn(cookies);
       lenient().when(r.getHeader(anyString())).thenAnswer(i -> headers.get(i.getArgument(0)));
       lenient().when(r.getHeaders(anyString())).thenAnswer(i -> {
@@ -152,9 +156,20 @@ final class FilterHarness {
         public void setWriteListener(WriteListener listener) {}
       };
       lenient().when(mock.getOutputStream()).thenReturn(out);
+      java.io.PrintWriter writer = new java.io.PrintWriter(
+          new java.io.OutputStreamWriter(body, StandardCharsets.UTF_8), true);
+      lenient().when(mock.getWriter()).thenReturn(writer);
+      lenient().doAnswer(i -> status = i.getArgument(0)).when(mock).sendError(anyInt());
+      lenient().doAnswer(i -> headers.put("Location", i.getArgument(0)))
+          .when(mock).sendRedirect(anyString());
     }
 
     String bodyText() {
+      try {
+        mock.getWriter().flush();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
       return body.toString(StandardCharsets.UTF_8);
     }
   }

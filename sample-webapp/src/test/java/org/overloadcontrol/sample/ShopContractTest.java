@@ -83,8 +83,13 @@ class ShopContractTest {
 
   @Test
   void webXmlDeclaresEachContractServletAtItsPath() {
-    assertThat(webXml.servletClasses.keySet())
-        .containsExactlyElementsOf(CONTRACT.stream().map(Row::servlet).toList());
+    // The contract's servlets, then the library's status servlet (docs/observability.md).
+    List<String> names = new java.util.ArrayList<>(CONTRACT.stream().map(Row::servlet).toList());
+    names.add("overload-status");
+    assertThat(webXml.servletClasses.keySet()).containsExactlyElementsOf(names);
+    assertThat(webXml.servletClasses.get("overload-status"))
+        .isEqualTo(org.overloadcontrol.servlet.OverloadStatusServlet.class.getName());
+    assertThat(webXml.mappings.get("overload-status")).containsExactly("/overload/*");
     for (Row row : CONTRACT) {
       assertThat(webXml.servletClasses.get(row.servlet())).isEqualTo(row.type().getName());
       assertThat(webXml.mappings.get(row.servlet())).containsExactly(row.path());

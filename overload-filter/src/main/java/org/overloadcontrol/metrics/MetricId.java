@@ -1,0 +1,25 @@
+package org.overloadcontrol.metrics;
+
+import java.util.List;
+
+/**
+ * One registered metric under its two names: the Dropwizard name (dotted, used by JMX and any
+ * reporter of the registry) and the Prometheus family with labels, since Prometheus wants one
+ * family per quantity and the endpoint and class as labels rather than in the name.
+ *
+ * @param dropwizardName e.g. {@code overload.endpoint.search.class.search.arrivals}
+ * @param family e.g. {@code overload_arrivals}
+ * @param labelNames e.g. {@code [endpoint, class]}
+ * @param labelValues e.g. {@code [search, search]}
+ */
+public record MetricId(String dropwizardName, String family, List<String> labelNames,
+    List<String> labelValues) {
+
+  public MetricId {
+    labelNames = List.copyOf(labelNames);
+    labelValues = List.copyOf(labelValues);
+    if (labelNames.size() != labelValues.size()) {
+      throw new IllegalArgumentException("labels and values differ in number");
+    }
+  }
+}

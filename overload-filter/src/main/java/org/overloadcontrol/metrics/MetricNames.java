@@ -1,0 +1,88 @@
+package org.overloadcontrol.metrics;
+
+import com.codahale.metrics.MetricRegistry;
+import java.util.List;
+import java.util.Locale;
+import org.overloadcontrol.engine.Outcome;
+
+/**
+ * The names of every metric the filter registers, in one place; {@code docs/observability.md}
+ * lists them with their units. Dropwizard names are dotted paths:
+ *
+ * <pre>
+ *   overload.endpoint.&lt;endpoint&gt;.class.&lt;class&gt;.&lt;metric&gt;   per endpoint and class
+ *   overload.endpoint.&lt;endpoint&gt;.&lt;metric&gt;                   per endpoint
+ *   overload.queue.class.&lt;class&gt;.length                     per wait queue (class)
+ *   overload.queue.&lt;metric&gt;                                 the wait queues as a whole
+ * </pre>
+ *
+ * and each maps to a Prometheus family {@code overload_<metric>} (per endpoint:
+ * {@code overload_endpoint_<metric>}, queues: {@code overload_queue_<metric>}) with labels
+ * {@code endpoint}, {@code class} and, for outcomes, {@code outcome}.
+ */
+public final class MetricNames {
+
+  /** The prefix of every name. */
+  public static final String PREFIX = "overload";
+
+  // Per endpoint and class.
+  public static final String ARRIVALS = "arrivals";
+  public static final String OUTCOMES = "outcomes";
+  public static final String ENQUEUED = "enqueued";
+  public static final String ABANDONED = "abandoned";
+  public static final String WAIT_SECONDS = "wait_seconds";
+  public static final String P90_ESTIMATE_SECONDS = "p90_estimate_seconds";
+  public static final String P90_SAMPLE_SECONDS = "p90_sample_seconds";
+  public static final String P90_TARGET_SECONDS = "p90_target_seconds";
+  public static final String ADMISSION_RATE = "admission_rate";
+
+  // Per endpoint.
+  public static final String PERMITS_IN_USE = "permits_in_use";
+  public static final String PERMITS_LIMIT = "permits_limit";
+  public static final String WAITING = "waiting";
+  public static final String ADMISSION_ENABLED = "admission_enabled";
+  public static final String QUALITY = "quality";
+  public static final String MIN_QUALITY = "min_quality";
+  public static final String OVERLOADED = "overloaded";
+  public static final String QUEUE_THRESHOLD = "queue_threshold";
+
+  // Wait queues.
+  public static final String LENGTH = "length";
+  public static final String LIFO = "lifo";
+
+  private MetricNames() {}
+
+  /** A metric of one class at one endpoint. */
+  public static MetricId endpointClass(String endpoint, String requestClass, String metric) {
+    return new MetricId(
+        MetricRegistry.name(PREFIX, "endpoint", endpoint, "class", requestClass, metric),
+        PREFIX + "_" + metric, List.of("endpoint", "class"), List.of(endpoint, requestClass));
+  }
+
+  /** The count of one outcome of one class at one endpoint. */
+  public static MetricId outcome(String endpoint, String requestClass, Outcome outcome) {
+    String name = outcome.name().toLowerCase(Locale.ROOT);
+    return new MetricId(
+        MetricRegistry.name(PREFIX, "endpoint", endpoint, "class", requestClass, OUTCOMES, name),
+        PREFIX + "_" + OUTCOMES, List.of("endpoint", "class", "outcome"),
+        List.of(endpoint, requestClass, name));
+  }
+
+  /** A metric of one endpoint. */
+  public static MetricId endpoint(String endpoint, String metric) {
+    return new MetricId(MetricRegistry.name(PREFIX, "endpoint", endpoint, metric),
+        PREFIX + "_endpoint_" + metric, List.of("endpoint"), List.of(endpoint));
+  }
+
+  /** The length of one class's wait queue. */
+  public static MetricId queueLength(String requestClass) {
+    return new MetricId(MetricRegistry.name(PREFIX, "queue", "class", requestClass, LENGTH),
+        PREFIX + "_queue_" + LENGTH, List.of("class"), List.of(requestClass));
+  }
+
+  /** A metric of the wait queues as a whole. */
+  public static MetricId queues(String metric) {
+    return new MetricId(MetricRegistry.name(PREFIX, "queue", metric), PREFIX + "_queue_" + metric,
+        List.of(), List.of());
+  }
+}

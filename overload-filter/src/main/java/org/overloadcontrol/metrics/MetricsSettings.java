@@ -1,0 +1,121 @@
+package org.overloadcontrol.metrics;
+
+import java.util.Set;
+import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.Durations;
+
+/**
+ * The validated settings of the {@code metrics.} configuration section.
+ *
+ * <ul>
+ *   <li>{@code metrics.enabled} (true): register the gauges and run the overload watch;</li>
+ *   <li>{@code metrics.jmx} (true with the filter's own registry, false with the application's,
+ *       whose reporters the application owns): expose the registry over JMX;</li>
+ *   <li>{@code metrics.jmxDomain} ({@code org.overloadcontrol}, plus the context path when it is
+ *       not the root, so that two applications in one JVM do not collide);</li>
+ *   <li>{@code metrics.period} (1s): how often new endpoints and classes are registered and the
+ *       overload watch looks at the counters;</li>
+ *   <li>{@code metrics.overloadQuietPeriod} (5s): how long an endpoint must shed nothing before
+ *       it is said to have left overload.</li>
+ * </ul>
+ */
+public final class MetricsSettings {
+
+  private static final Set<String> KEYS = Set.of("enabled", "jmx", "jmxDomain", "period",
+      "overloadQuietPeriod");
+  private static final long DEFAULT_PERIOD_NANOS = 1_000_000_000L;
+  private static final long DEFAULT_QUIET_NANOS = 5_000_000_000L;
+
+  private final boolean enabled;
+  private final Boolean jmx;
+  private final String jmxDomain;
+  private final long periodNanos;
+  private final long overloadQuietNanos;
+
+  private MetricsSettings(boolean enabled, Boolean jmx, String jmxDomain, long periodNanos,
+      long overloadQuietNanos) {
+    this.enabled = enabled;
+    this.jmx = jmx;
+    this.jmxDomain = jmxDomain;
+    this.periodNanos = periodNanos;
+    this.overloadQuietNanos = overloadQuietNanos;
+  }
+
+  /** The defaults, what an empty section gives. */
+  public static MetricsSettings defaults() {
+    return new MetricsSettings(true, null, null, DEFAULT_PERIOD_NANOS, DEFAULT_QUIET_NANOS);
+  }
+
+  /** Reads and validates a {@code metrics.} section. */
+  public static MetricsSettings from(ConfigSection section) {
+    if (section.isEmpty()) {
+      return defaults();
+    }
+    section.requireOnly(KEYS);
+    boolean enabled = section.parse("enabled", MetricsSettings::bool, true);
+    Boolean jmx = section.parse("jmx", MetricsSettings::bool, null);
+    String domain = section.parse("jmxDomain", MetricsSettings::domain, null);
+    long period = section.parse("period", MetricsSettings::positiveDuration,
+        DEFAULT_PERIOD_NANOS);
+    long quiet = section.parse("overloadQuietPeriod", MetricsSettings::positiveDuration,
+        DEFAULT_QUIET_NANOS);
+    if (quiet < period) {
+      throw section.error("overloadQuietPeriod", "must be at least metrics.period ("
+          + period / 1_000_000 + " ms): overload is judged once per period");
+    }
+    return new MetricsSettings(enabled, jmx, domain, period, quiet);
+  }
+
+  private static boolean bool(String v) {
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("must be true or false");
+    };
+  }
+
+  private static String domain(String v) {
+    if (v.isEmpty() || v.chars().anyMatch(c -> c == ':' || c == '*' || c == '?' || c == '\n')) {
+      throw new IllegalArgumentException("must be a JMX domain: not empty, without ':', '*', '?'"
+          + " or line breaks");
+    }
+    return v;
+  }
+
+  private static long positiveDuration(String v) {
+    long nanos = Durations.parse(v).toNanos();
+    if (nanos <= 0) {
+      throw new IllegalArgumentException("must be a positive duration such as 1s or 500ms");
+    }
+    return nanos;
+  }
+
+  public boolean enabled() {
+    return enabled;
+  }
+
+  /**
+   * Whether to start a JMX reporter: the configured value, else true exactly when the registry
+   * is the filter's own.
+   */
+  public boolean jmx(boolean ownRegistry) {
+    return jmx != null ? jmx : ownRegistry;
+  }
+
+  /** The configured JMX domain, or the default for an application at {@code contextPath}. */
+  public String jmxDomain(String contextPath) {
+    if (jmxDomain != null) {
+      return jmxDomain;
+    }
+    String path = contextPath == null ? "" : contextPath.replaceAll("[^A-Za-z0-9_.-]", "");
+    return path.isEmpty() ? "org.overloadcontrol" : "org.overloadcontrol." + path;
+  }
+
+  public long periodNanos() {
+    return periodNanos;
+  }
+
+  public long overloadQuietNanos() {
+    return overloadQuietNanos;
+  }
+}

@@ -1,0 +1,189 @@
+package org.overloadcontrol.metrics;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.jmx.JmxReporter;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Objects;
+import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Scheduler;
+
+/**
+ * Everything an adapter starts for observability, in one object: the metric registry (the
+ * application's own when it supplies one, else a new one), the gauges ({@link OverloadMetrics}),
+ * the overload watch and its log lines, the JMX reporter, and the periodic task that registers
+ * new endpoints and runs the watch on the adapter's scheduler thread. The status servlet finds
+ * it as the servlet-context attribute {@link #ATTRIBUTE}.
+ */
+public final class Observability implements AutoCloseable {
+
+  /** The servlet-context attribute under which the filter publishes this object. */
+  public static final String ATTRIBUTE = Observability.class.getName();
+
+  /**
+   * The servlet-context attribute under which an application may put its own Dropwizard
+   * {@link MetricRegistry} (before the filter starts, e.g. from a
+   * {@code ServletContextListener}); the filter then registers its metrics there instead of in
+   * a registry of its own.
+   */
+  public static final String REGISTRY_ATTRIBUTE = "org.overloadcontrol.metrics.MetricRegistry";
+
+  private final OverloadEngine engine;
+  private final MetricsSettings settings;
+  private final MetricRegistry registry;
+  private final boolean ownRegistry;
+  private final OverloadWatch watch;
+  private final OverloadMetrics metrics;
+  private final PrometheusText prometheus;
+  private final JmxReporter jmx;
+  private final Scheduler.Cancellable task;
+  private final ConfigSection statusSection;
+
+  private Observability(Builder b) {
+    this.engine = Objects.requireNonNull(b.engine, "engine");
+    this.settings = b.settings;
+    this.statusSection = b.statusSection;
+    StatusAccess.from(statusSection, null, null); // fail at start, not at the first status read
+    this.ownRegistry = b.registry == null;
+    this.registry = ownRegistry ? new MetricRegistry() : b.registry;
+    this.watch = new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(),
+        b.listener);
+    if (settings.enabled()) {
+      this.metrics = new OverloadMetrics(engine, registry, watch);
+      this.prometheus = new PrometheusText(registry, metrics.ids());
+    } else {
+      this.metrics = null;
+      this.prometheus = new PrometheusText(registry, java.util.Map.of());
+    }
+    if (settings.enabled() && settings.jmx(ownRegistry)) {
+      this.jmx = JmxReporter.forRegistry(registry).inDomain(settings.jmxDomain(b.contextPath))
+          .build();
+      this.jmx.start();
+    } else {
+      this.jmx = null;
+    }
+    this.task = settings.enabled() && b.scheduler != null
+        ? b.scheduler.scheduleAtFixedRate(this::tick, settings.periodNanos()) : null;
+  }
+
+  /**
+   * A builder for the observability of {@code engine}, with the settings of its configuration's
+   * {@code metrics.} and {@code status.} sections.
+   *
+   * @throws org.overloadcontrol.config.OverloadConfigException if either section is invalid
+   */
+  public static Builder builder(OverloadEngine engine) {
+    return new Builder(engine);
+  }
+
+  /** The periodic task: register what is new, then judge overload. */
+  public void tick() {
+    if (metrics != null) {
+      metrics.sync();
+      watch.check(engine.endpoints(), engine.ticker().read());
+    }
+  }
+
+  public OverloadEngine engine() {
+    return engine;
+  }
+
+  public MetricRegistry registry() {
+    return registry;
+  }
+
+  /** Whether the registry is the filter's own (no application registry was supplied). */
+  public boolean ownRegistry() {
+    return ownRegistry;
+  }
+
+  /** The {@code status.} configuration section, for the status servlet's access rules. */
+  public ConfigSection statusSection() {
+    return statusSection;
+  }
+
+  public OverloadWatch watch() {
+    return watch;
+  }
+
+  /** The {@code /overload/status} JSON document now. */
+  public String statusJson() {
+    if (metrics != null) {
+      metrics.sync();
+    }
+    return StatusJson.write(engine, watch);
+  }
+
+  /** Writes the registry in the Prometheus text format. */
+  public void writePrometheus(Writer out) throws IOException {
+    if (metrics != null) {
+      metrics.sync();
+    }
+    prometheus.write(out);
+  }
+
+  /** Stops the task and the JMX reporter and removes the filter's metrics from the registry. */
+  @Override
+  public void close() {
+    if (task != null) {
+      task.cancel();
+    }
+    if (jmx != null) {
+      jmx.close();
+    }
+    if (metrics != null) {
+      metrics.close();
+    }
+  }
+
+  /** Builds an {@link Observability}; only the engine is required. */
+  public static final class Builder {
+    private final OverloadEngine engine;
+    private MetricsSettings settings;
+    private MetricRegistry registry;
+    private Scheduler scheduler;
+    private OverloadEvent.Listener listener = new LoggingOverloadListener();
+    private String contextPath = "";
+    private ConfigSection statusSection;
+
+    private Builder(OverloadEngine engine) {
+      this.engine = engine;
+      this.settings = MetricsSettings.from(engine.config().section("metrics"));
+      this.statusSection = engine.config().section("status");
+    }
+
+    /** Settings other than the engine configuration's {@code metrics.} section. */
+    public Builder settings(MetricsSettings value) {
+      this.settings = Objects.requireNonNull(value, "settings");
+      return this;
+    }
+
+    /** The application's registry, or null for one of the filter's own. */
+    public Builder registry(MetricRegistry value) {
+      this.registry = value;
+      return this;
+    }
+
+    /** Runs the periodic task; without one, call {@link Observability#tick} by hand. */
+    public Builder scheduler(Scheduler value) {
+      this.scheduler = value;
+      return this;
+    }
+
+    public Builder overloadListener(OverloadEvent.Listener value) {
+      this.listener = Objects.requireNonNull(value, "listener");
+      return this;
+    }
+
+    /** The application's context path, for the default JMX domain. */
+    public Builder contextPath(String value) {
+      this.contextPath = value == null ? "" : value;
+      return this;
+    }
+
+    public Observability build() {
+      return new Observability(this);
+    }
+  }
+}

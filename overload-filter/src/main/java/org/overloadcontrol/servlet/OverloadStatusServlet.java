@@ -1,0 +1,219 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Properties;
+import org.overloadcontrol.classify.AddressMatcher;
+import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.metrics.PrometheusText;
+import org.overloadcontrol.metrics.StatusAccess;
+
+/**
+ * The status, metrics and live dashboard of the overload filter, under one mapping:
+ *
+ * <pre>
+ * &lt;servlet&gt;
+ *   &lt;servlet-name&gt;overload-status&lt;/servlet-name&gt;
+ *   &lt;servlet-class&gt;org.overloadcontrol.servlet.OverloadStatusServlet&lt;/servlet-class&gt;
+ * &lt;/servlet&gt;
+ * &lt;servlet-mapping&gt;
+ *   &lt;servlet-name&gt;overload-status&lt;/servlet-name&gt;
+ *   &lt;url-pattern&gt;/overload/*&lt;/url-pattern&gt;
+ * &lt;/servlet-mapping&gt;
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code /overload/status}: the status document, JSON
+ *       ({@link org.overloadcontrol.metrics.StatusJson});</li>
+ *   <li>{@code /overload/metrics}: the metric registry in the Prometheus text format;</li>
+ *   <li>{@code /overload/}: the dashboard, which polls the status every second and draws it
+ *       with Chart.js served from the classpath (its WebJar), so it needs no internet.</li>
+ * </ul>
+ *
+ * <p>Access ({@link StatusAccess}): loopback clients only, unless the init-param or
+ * configuration key {@code allow} ({@code status.allow}) lists addresses or CIDR blocks, or
+ * {@code role} ({@code status.role}) names a role the authenticated user has; others get 403.
+ * The filter lets requests to this servlet through without admission control, so the dashboard
+ * keeps working while the application sheds load.
+ */
+public class OverloadStatusServlet extends HttpServlet {
+
+  private static final long serialVersionUID = 1L;
+
+  private static final String DASHBOARD = "/org/overloadcontrol/servlet/dashboard/";
+  private static final String CHART_JS = "chart.umd.js";
+  private static final Map<String, String> ASSETS = Map.of(
+      "index.html", "text/html; charset=utf-8",
+      "dashboard.js", "text/javascript; charset=utf-8",
+      "dashboard.css", "text/css; charset=utf-8");
+
+  private transient volatile Cached cached;
+
+  /** Access rules for one running filter (they come partly from its configuration). */
+  private record Cached(Observability observability, StatusAccess access,
+      ClientAddressResolver clients) {}
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    Object attribute = getServletContext().getAttribute(Observability.ATTRIBUTE);
+    Cached c = attribute instanceof Observability o ? rules(o) : null;
+    if (!allowed(request, c)) {
+      response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+      response.setContentType("text/plain; charset=utf-8");
+      response.getWriter().println("403 Forbidden: the overload-control status is served to"
+          + " loopback clients, to the addresses in status.allow, and to users in status.role.");
+      return;
+    }
+    String path = request.getPathInfo();
+    if (path == null) {
+      // Without the trailing slash the dashboard's relative links would miss this servlet.
+      response.sendRedirect(request.getRequestURI() + "/");
+      return;
+    }
+    response.setHeader("X-Content-Type-Options", "nosniff");
+    switch (path) {
+      case "/status" -> status(c, response);
+      case "/metrics" -> metrics(c, response);
+      case "/", "/index.html" -> asset("index.html", response);
+      case "/" + CHART_JS -> chartJs(response);
+      default -> {
+        String name = path.substring(1);
+        if (ASSETS.containsKey(name)) {
+          asset(name, response);
+        } else {
+          response.sendError(HttpServletResponse.SC_NOT_FOUND);
+        }
+      }
+    }
+  }
+
+  private Cached rules(Observability o) throws ServletException {
+    Cached c = cached;
+    if (c != null && c.observability() == o) {
+      return c;
+    }
+    try {
+      StatusAccess access = StatusAccess.from(o.statusSection(), getInitParameter("allow"),
+          getInitParameter("role"));
+      c = new Cached(o, access,
+          new ClientAddressResolver(o.engine().config().trustedProxies()));
+    } catch (OverloadConfigException e) {
+      throw new ServletException(e.getMessage(), e);
+    }
+    cached = c;
+    return c;
+  }
+
+  /** Applies {@link StatusAccess}; before the filter runs, init-params alone decide. */
+  private boolean allowed(HttpServletRequest request, Cached c) throws ServletException {
+    StatusAccess access;
+    ClientAddressResolver clients;
+    if (c != null) {
+      access = c.access();
+      clients = c.clients();
+    } else {
+      try {
+        access = StatusAccess.from(ConfigSection.empty("status"),
+            getInitParameter("allow"), getInitParameter("role"));
+      } catch (OverloadConfigException e) {
+        throw new ServletException(e.getMessage(), e);
+      }
+      clients = new ClientAddressResolver(AddressMatcher.none());
+    }
+    String peer = request.getRemoteAddr();
+    String forwarded = request.getHeader("Forwarded");
+    String forwardedFor = request.getHeader("X-Forwarded-For");
+    boolean viaProxyHeaders = forwarded != null || forwardedFor != null;
+    boolean trusted = clients.isTrustedProxy(peer);
+    String client = clients.resolve(peer, forwarded, forwardedFor);
+    return access.allows(peer, client, viaProxyHeaders && !trusted, request::isUserInRole);
+  }
+
+  private static void status(Cached c, HttpServletResponse response) throws IOException {
+    if (c == null) {
+      notRunning(response);
+      return;
+    }
+    byte[] body = c.observability().statusJson().getBytes(StandardCharsets.UTF_8);
+    response.setContentType("application/json");
+    response.setCharacterEncoding("UTF-8");
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  private static void metrics(Cached c, HttpServletResponse response) throws IOException {
+    if (c == null) {
+      notRunning(response);
+      return;
+    }
+    response.setContentType(PrometheusText.CONTENT_TYPE);
+    response.setCharacterEncoding("UTF-8");
+    response.setHeader("Cache-Control", "no-store");
+    Writer out = response.getWriter();
+    c.observability().writePrometheus(out);
+    out.flush();
+  }
+
+  private static void notRunning(HttpServletResponse response) throws IOException {
+    response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+    response.setContentType("text/plain; charset=utf-8");
+    PrintWriter out = response.getWriter();
+    out.println("503: the overload-control filter is not running in this application.");
+  }
+
+  private static void asset(String name, HttpServletResponse response) throws IOException {
+    response.setHeader("Cache-Control", "no-cache");
+    response.setHeader("Content-Security-Policy",
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
+    copy(DASHBOARD + name, ASSETS.get(name), response);
+  }
+
+  private static void chartJs(HttpServletResponse response) throws IOException {
+    response.setHeader("Cache-Control", "max-age=86400");
+    copy(chartJsPath(), "text/javascript; charset=utf-8", response);
+  }
+
+  /**
+   * Where the Chart.js WebJar keeps its UMD build; the version comes from the WebJar's own
+   * Maven metadata, so upgrading the dependency needs no code change.
+   */
+  static String chartJsPath() throws IOException {
+    Properties pom = new Properties();
+    try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(
+        "/META-INF/maven/org.webjars/chartjs/pom.properties")) {
+      if (in == null) {
+        throw new IOException("the Chart.js WebJar (org.webjars:chartjs) is not on the classpath");
+      }
+      pom.load(in);
+    }
+    return "/META-INF/resources/webjars/chartjs/" + pom.getProperty("version") + "/dist/"
+        + CHART_JS;
+  }
+
+  private static void copy(String resource, String contentType, HttpServletResponse response)
+      throws IOException {
+    try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        response.sendError(HttpServletResponse.SC_NOT_FOUND);
+        return;
+      }
+      response.setContentType(contentType);
+      OutputStream out = response.getOutputStream();
+      in.transferTo(out);
+    }
+  }
+}

@@ -1,0 +1,253 @@
+// The overload-control dashboard: polls ./status every second and draws, per endpoint, the p90
+// estimate against its target, the admission rate with the fraction of requests shed, and the
+// waiting requests with the quality level; and the wait queues by class with the FIFO/LIFO mode.
+// No build step and no CDN: Chart.js comes from the library's classpath (its WebJar).
+'use strict';
+
+(function () {
+  const POLL_MILLIS = 1000;
+  const HISTORY = 120;
+  const PALETTE = ['#2f6fd0', '#d0343a', '#3c9a5f', '#e0a020', '#8a4fd0', '#1aa3a3',
+    '#d05fa0', '#6b6b6b', '#a0522d', '#556b2f'];
+
+  const state = {
+    updates: 0,
+    labels: [],
+    previous: null,        // the last status document, for rates and fractions
+    endpoints: new Map(),  // name -> {card, charts, badges}
+    queueChart: null,
+    classColours: new Map()
+  };
+  // For tests and the curious: the live state, e.g. overloadDashboard.charts().
+  window.overloadDashboard = {
+    updates: () => state.updates,
+    charts: () => {
+      const all = [];
+      if (state.queueChart) all.push(state.queueChart);
+      state.endpoints.forEach(e => all.push(e.p90, e.rate, e.waiting));
+      return all;
+    },
+    pointCount: () => state.labels.length
+  };
+
+  function colour(className) {
+    if (!state.classColours.has(className)) {
+      state.classColours.set(className, PALETTE[state.classColours.size % PALETTE.length]);
+    }
+    return state.classColours.get(className);
+  }
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function lineChart(canvas, yTitle, y1) {
+    const scales = {
+      x: { ticks: { maxTicksLimit: 6, autoSkip: true, maxRotation: 0 } },
+      y: { beginAtZero: true, title: { display: true, text: yTitle } }
+    };
+    if (y1) {
+      scales.y1 = Object.assign({ position: 'right', beginAtZero: true,
+        grid: { drawOnChartArea: false }, title: { display: true, text: y1.title } }, y1.scale);
+    }
+    return new Chart(canvas, {
+      type: 'line',
+      data: { labels: state.labels, datasets: [] },
+      options: {
+        animation: false, responsive: true, maintainAspectRatio: false, normalized: true,
+        spanGaps: true, elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
+        interaction: { mode: 'index', intersect: false },
+        plugins: { legend: { labels: { boxWidth: 12, font: { size: 11 } } } },
+        scales: scales
+      }
+    });
+  }
+
+  // The dataset with this label, created (padded with gaps so it lines up) on first use.
+  function series(chart, label, style) {
+    let ds = chart.data.datasets.find(d => d.label === label);
+    if (!ds) {
+      ds = Object.assign({ label: label, data: new Array(Math.max(0, state.labels.length - 1))
+        .fill(null), fill: false, tension: 0 }, style);
+      chart.data.datasets.push(ds);
+    }
+    return ds;
+  }
+
+  function push(chart, label, value, style) {
+    const ds = series(chart, label, style);
+    ds.data.push(value === undefined || value === null || !isFinite(value) ? null : value);
+  }
+
+  function trim(chart) {
+    chart.data.datasets.forEach(ds => {
+      while (ds.data.length > state.labels.length) ds.data.shift();
+      while (ds.data.length < state.labels.length) ds.data.push(null);
+    });
+  }
+
+  function endpointCard(name) {
+    const card = el('section', { 'class': 'card', 'data-endpoint': name });
+    card.appendChild(el('h2', {}, name));
+    const badges = el('div', { 'class': 'badges' });
+    card.appendChild(badges);
+    const charts = el('div', { 'class': 'charts' });
+    card.appendChild(charts);
+    function figure(caption) {
+      const f = el('figure');
+      f.appendChild(el('figcaption', {}, caption));
+      const plot = el('div', { 'class': 'plot' });
+      const canvas = el('canvas');
+      plot.appendChild(canvas);
+      f.appendChild(plot);
+      charts.appendChild(f);
+      return canvas;
+    }
+    const p90 = lineChart(figure('p90 response time: estimate (solid) vs target (dashed)'),
+      'seconds');
+    const rate = lineChart(figure('Admission rate by class; shed fraction (red, right)'),
+      'requests/s', { title: 'shed %', scale: { max: 100 } });
+    const waiting = lineChart(figure('Waiting for a permit; quality level (right)'),
+      'requests', { title: 'quality', scale: { max: 1 } });
+    document.getElementById('endpoints').appendChild(card);
+    return { card: card, badges: badges, p90: p90, rate: rate, waiting: waiting };
+  }
+
+  function badge(parent, text, kind) {
+    parent.appendChild(el('span', { 'class': 'badge' + (kind ? ' ' + kind : '') }, text));
+  }
+
+  function fmt(v, digits) {
+    return v === null || v === undefined ? '–' : Number(v).toFixed(digits);
+  }
+
+  function classKey(endpoint, cls) {
+    return endpoint + '\u0000' + cls;
+  }
+
+  function previousClasses() {
+    const m = new Map();
+    if (state.previous) {
+      state.previous.endpoints.forEach(e => e.classes.forEach(c => m.set(classKey(e.name,
+        c.name), c)));
+    }
+    return m;
+  }
+
+  function update(status) {
+    state.labels.push(new Date().toLocaleTimeString());
+    if (state.labels.length > HISTORY) state.labels.shift();
+    const before = previousClasses();
+    const dt = state.previous ? status.tickerSeconds - state.previous.tickerSeconds : 0;
+
+    if (status.queues) {
+      const section = document.getElementById('queues');
+      section.hidden = false;
+      if (!state.queueChart) {
+        state.queueChart = lineChart(document.getElementById('queue-lengths'), 'requests',
+          { title: 'LIFO', scale: { max: 1, ticks: { stepSize: 1 } } });
+      }
+      Object.entries(status.queues.lengths).forEach(([cls, n]) =>
+        push(state.queueChart, cls, n, { borderColor: colour(cls), backgroundColor: colour(cls) }));
+      push(state.queueChart, 'LIFO mode', status.queues.lifo ? 1 : 0, { yAxisID: 'y1',
+        stepped: true, borderColor: 'rgba(208,52,58,0.4)', backgroundColor: 'rgba(208,52,58,0.12)',
+        fill: 'origin', borderWidth: 1 });
+      trim(state.queueChart);
+      state.queueChart.update('none');
+      const order = document.getElementById('order');
+      order.textContent = status.queues.lifo ? 'browsing LIFO' : 'browsing FIFO';
+      order.className = 'badge ' + (status.queues.lifo ? 'bad' : 'good');
+      const qb = document.getElementById('queue-badges');
+      qb.replaceChildren();
+      badge(qb, 'waiting ' + status.queues.waiting);
+      badge(qb, 'permits ' + status.queues.permitsInUse + ' / '
+        + (status.queues.permitsLimit === null ? '∞' : status.queues.permitsLimit));
+      badge(qb, 'order setting ' + status.queues.order);
+    }
+
+    let overloadedCount = 0;
+    status.endpoints.forEach(e => {
+      let view = state.endpoints.get(e.name);
+      if (!view) {
+        view = endpointCard(e.name);
+        state.endpoints.set(e.name, view);
+      }
+      if (e.overloaded) overloadedCount++;
+      view.card.classList.toggle('overloaded', e.overloaded);
+      view.card.dataset.overloaded = e.overloaded;
+      view.badges.replaceChildren();
+      badge(view.badges, e.overloaded ? 'OVERLOADED' : 'ok', e.overloaded ? 'bad' : 'good');
+      badge(view.badges, 'quality ' + fmt(e.quality, 2) + (e.degradable ? ' (min '
+        + fmt(e.minQuality, 2) + ')' : ''), e.quality < 1 ? 'warn' : null);
+      badge(view.badges, e.admissionEnabled ? 'admission on' : 'admission off (degrading)',
+        e.admissionEnabled ? null : 'warn');
+      if (e.permitsInUse !== null) {
+        badge(view.badges, 'permits ' + e.permitsInUse + ' / '
+          + (e.permitsLimit === null ? '∞' : e.permitsLimit));
+      }
+      badge(view.badges, 'waiting ' + e.waiting);
+      if (e.queueThreshold !== null) badge(view.badges, 'queue threshold ' + e.queueThreshold);
+
+      let arrived = 0;
+      let shed = 0;
+      e.classes.forEach(c => {
+        const col = colour(c.name);
+        push(view.p90, c.name + ' p90', c.p90EstimateSeconds, { borderColor: col,
+          backgroundColor: col });
+        if (c.targetSeconds !== null) {
+          push(view.p90, c.name + ' target', c.targetSeconds, { borderColor: col,
+            backgroundColor: col, borderDash: [6, 4], borderWidth: 1 });
+        }
+        push(view.rate, c.name + ' rate', c.admissionRate, { borderColor: col,
+          backgroundColor: col });
+        const p = before.get(classKey(e.name, c.name));
+        if (p) {
+          arrived += c.arrivals - p.arrivals;
+          shed += (c.outcomes.rejected + c.outcomes.expired)
+            - (p.outcomes.rejected + p.outcomes.expired);
+        }
+        badge(view.badges, c.name + ': p90 ' + fmt(c.p90EstimateSeconds, 3) + ' s / '
+          + fmt(c.targetSeconds, 3) + ' s, ' + fmt(c.admissionRate, 1) + '/s');
+      });
+      push(view.rate, 'shed %', arrived > 0 ? 100 * shed / arrived : (dt > 0 ? 0 : null),
+        { yAxisID: 'y1', borderColor: '#d0343a', backgroundColor: 'rgba(208,52,58,0.15)',
+          fill: 'origin', borderWidth: 1 });
+      push(view.waiting, 'waiting', e.waiting, { borderColor: '#2f6fd0',
+        backgroundColor: '#2f6fd0' });
+      push(view.waiting, 'quality', e.quality, { yAxisID: 'y1', borderColor: '#e0a020',
+        backgroundColor: '#e0a020', stepped: true });
+      [view.p90, view.rate, view.waiting].forEach(ch => { trim(ch); ch.update('none'); });
+    });
+
+    document.getElementById('empty').hidden = status.endpoints.length > 0;
+    document.getElementById('summary').textContent = status.endpoints.length + ' endpoints, '
+      + overloadedCount + ' overloaded' + (status.queues ? ', browsing queues '
+      + (status.queues.lifo ? 'LIFO' : 'FIFO') : '') + ' · ' + state.labels[state.labels.length
+      - 1];
+    state.previous = status;
+    state.updates++;
+    document.body.dataset.updates = state.updates;
+  }
+
+  function connection(ok, text) {
+    const c = document.getElementById('connection');
+    c.textContent = text;
+    c.className = 'badge ' + (ok ? 'good' : 'bad');
+  }
+
+  function poll() {
+    fetch('status', { cache: 'no-store', credentials: 'same-origin' })
+      .then(r => {
+        if (!r.ok) throw new Error('HTTP ' + r.status);
+        return r.json();
+      })
+      .then(status => { update(status); connection(true, 'live'); })
+      .catch(err => connection(false, 'no status: ' + err.message))
+      .finally(() => setTimeout(poll, POLL_MILLIS));
+  }
+
+  poll();
+})();

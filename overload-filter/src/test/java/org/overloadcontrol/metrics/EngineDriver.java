@@ -1,0 +1,71 @@
+package org.overloadcontrol.metrics;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.Decision;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.queue.Waiter;
+
+/**
+ * An engine on a fake clock with two endpoints and wait queues, and requests driven by hand:
+ * "search" (browsing, target 1 s) and "confirm" (transaction, target 1.5 s), one execution
+ * permit in all, a token bucket of depth 2 at 2 requests/s.
+ */
+final class EngineDriver {
+
+  final FakeTicker ticker = new FakeTicker();
+  final FakeScheduler scheduler = new FakeScheduler(ticker);
+  final OverloadEngine engine;
+
+  EngineDriver() {
+    this(Map.of());
+  }
+
+  EngineDriver(Map<String, String> extra) {
+    Map<String, String> config = new HashMap<>(Map.of(
+        "classes.search.rank", "1", "classes.search.utility", "36",
+        "classes.search.target", "1s",
+        "classes.confirm.rank", "8", "classes.confirm.kind", "transaction",
+        "classes.confirm.target", "1500ms",
+        "controller.initialRate", "2", "controller.bucketDepth", "2",
+        "queue.permits", "1"));
+    config.putAll(extra);
+    engine = OverloadEngine.builder(OverloadConfig.of(config)).ticker(ticker)
+        .scheduler(scheduler).build();
+  }
+
+  /** Offers one request of class {@code cls} at endpoint {@code cls}; returns its tag. */
+  RequestTag arrive(String cls) {
+    RequestTag tag = engine.tag(engine.endpoint(cls)
+        .forClass(engine.config().requestClass(cls).orElseThrow()), ticker.read());
+    Decision d = engine.arrive(tag);
+    if (d == Decision.REJECT) {
+      engine.complete(tag, Outcome.REJECTED, 0);
+    } else if (d == Decision.WAIT) {
+      boolean queued = engine.enqueue(tag, new Waiter.Listener() {
+        @Override
+        public void resumed(Waiter w) {}
+
+        @Override
+        public void expired(Waiter w) {
+          engine.complete(tag, Outcome.EXPIRED, 0);
+        }
+      });
+      if (!queued) {
+        engine.complete(tag, Outcome.REJECTED, 0);
+      }
+    }
+    return tag;
+  }
+
+  void advance(Duration d) {
+    ticker.advance(d);
+    scheduler.runDue();
+  }
+}
