@@ -1,6 +1,5 @@
 package org.overloadcontrol.admission;
 
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.overloadcontrol.engine.RequestClass;
@@ -35,6 +34,8 @@ import org.overloadcontrol.engine.RequestClass;
 public final class ClassController {
 
   private static final int PAD = 16;
+  private static final java.lang.invoke.VarHandle PENDING =
+      java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
   /**
    * Each thread's stripe, handed out round robin so that the first threads never share one
    * (thread ids modulo the stripe count collide as often as not).
@@ -44,6 +45,7 @@ public final class ClassController {
   private static final ThreadLocal<Integer> STRIPE =
       ThreadLocal.withInitial(NEXT_STRIPE::getAndIncrement);
   private static final int SUM_EVERY = 4;
+  private static final long MIN_ROUND_INTERVAL_NANOS = 1_000_000L;
 
   /** Recorder stripes: a power of two at least twice the processors, at most 16. */
   private static final int STRIPES = Math.min(16,
@@ -61,12 +63,14 @@ public final class ClassController {
   private final Histogram[] recycledStripes = new Histogram[STRIPES];
   /**
    * Samples since the last round, one counter per stripe, 128 bytes apart so that writers on
-   * different stripes never share a cache line. Their sum is read only every
-   * {@link #SUM_EVERY} samples of a stripe, so the count costs no shared write per request.
+   * different stripes never share a cache line, read and written with opaque (unlocked)
+   * accesses. Their sum is read only every {@link #SUM_EVERY} samples of a stripe.
    */
-  private final AtomicLongArray pendingSamples = new AtomicLongArray(STRIPES * PAD);
+  private final long[] pendingSamples = new long[(STRIPES + 2) * PAD];
 
   private volatile long lastRoundNanos;
+  /** The earliest time a round may start because nreq samples are waiting. */
+  private volatile long countedRoundAllowedNanos;
   private volatile long estimateNanos = -1;
   private volatile long lastSampleP90Nanos = -1;
   // Round state: guarded by the endpoint controller's round guard.
@@ -85,6 +89,7 @@ public final class ClassController {
       recorders[i] = new Recorder(2);
     }
     this.lastRoundNanos = now;
+    this.countedRoundAllowedNanos = now;
   }
 
   public String endpoint() {
@@ -133,20 +138,40 @@ public final class ClassController {
     return bucket.tryAcquire(now);
   }
 
-  /** Records one response time; returns whether nreq samples are now waiting for a round. */
-  boolean record(long responseTimeNanos) {
+  /**
+   * Records one response time; returns whether nreq samples are now waiting for a round.
+   * Counted rounds come at most once per {@link #MIN_ROUND_INTERVAL_NANOS}: only above 100,000
+   * requests a second per class would nreq samples arrive faster, and there a round every
+   * millisecond over more samples is as good a measurement, while a round per 100 requests
+   * was measured to take most of the time of two request threads.
+   */
+  boolean record(long responseTimeNanos, long now) {
     int stripe = STRIPE.get() & (STRIPES - 1);
     recorders[stripe].recordValue(Math.max(0L, responseTimeNanos / 1000L));
-    long local = pendingSamples.incrementAndGet(stripe * PAD);
+    // A plain increment, not an atomic one: threads that share a stripe may lose a count now
+    // and then, which only delays a round by a sample (the timeout bounds it), while a locked
+    // increment per request was measured to stop two threads from scaling.
+    long local = (long) PENDING.getOpaque(pendingSamples, slot(stripe)) + 1;
+    PENDING.setOpaque(pendingSamples, slot(stripe), local);
     // With one writer the sum is exact at every multiple of SUM_EVERY (the published nreq of
     // 100 is one); with several, a round may start up to SUM_EVERY samples per stripe late.
-    return (local % SUM_EVERY) == 0 && pendingCount() >= settings.parameters().nreq();
+    return (local % SUM_EVERY) == 0 && now - countedRoundAllowedNanos >= 0
+        && pendingCount() >= settings.parameters().nreq();
+  }
+
+  /**
+   * A stripe's counter: one padding block in from either end of the array, so that no counter
+   * shares a cache line with the array's header or a neighbouring object that every request
+   * reads (measured: a counter at index 0 kept two threads from scaling).
+   */
+  private static int slot(int stripe) {
+    return (stripe + 1) * PAD;
   }
 
   private long pendingCount() {
     long sum = 0;
     for (int i = 0; i < STRIPES; i++) {
-      sum += pendingSamples.get(i * PAD);
+      sum += (long) PENDING.getOpaque(pendingSamples, slot(i));
     }
     return sum;
   }
@@ -164,9 +189,10 @@ public final class ClassController {
   /** Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none. */
   long takeSampleP90(long now, long[] countOut) {
     for (int i = 0; i < STRIPES; i++) {
-      pendingSamples.set(i * PAD, 0);
+      PENDING.setOpaque(pendingSamples, slot(i), 0L);
     }
     lastRoundNanos = now;
+    countedRoundAllowedNanos = now + MIN_ROUND_INTERVAL_NANOS;
     recycled.reset();
     for (int i = 0; i < STRIPES; i++) {
       recycledStripes[i] = recorders[i].getIntervalHistogram(recycledStripes[i]);

@@ -119,7 +119,7 @@ public final class EndpointAdmissionController {
 
   /** Records the response time of one request of class {@code c} that ran. */
   public void record(ClassController c, long responseTimeNanos, long now) {
-    if (c.record(responseTimeNanos) || c.dueByTime(now)) {
+    if (c.record(responseTimeNanos, now) || c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
   }
