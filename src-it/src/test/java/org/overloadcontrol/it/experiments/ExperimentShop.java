@@ -1,0 +1,102 @@
+package org.overloadcontrol.it.experiments;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.overloadcontrol.it.load.EngineGauge;
+import org.overloadcontrol.it.load.SessionModel;
+import org.overloadcontrol.it.load.ShopClient;
+import org.overloadcontrol.it.support.ContainerKind;
+import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.WebContainer;
+
+/**
+ * The real sample WAR in embedded Jetty 12 for one experiment run, with the shop's settings
+ * ({@code shop.timeScale}, {@code shop.dbConnections}) and an operator overload YAML
+ * ({@code -Doverload.configFile}) set as system properties for the start, plus a load client
+ * and the engine gauge.
+ */
+final class ExperimentShop implements AutoCloseable {
+
+  /** Where every experiment writes its report. */
+  static final Path OUT = Path.of("target", "experiments");
+
+  private static final String[] PROPERTIES = {"shop.timeScale", "shop.dbConnections",
+      "shop.dbWait", "overload.configFile"};
+
+  final WebContainer container;
+  final ShopClient client;
+  final EngineGauge gauge;
+  final double timeScale;
+  final int dbConnections;
+
+  private ExperimentShop(WebContainer container, ShopClient client, double timeScale,
+      int dbConnections) {
+    this.container = container;
+    this.client = client;
+    this.gauge = new EngineGauge(container.servletContext());
+    this.timeScale = timeScale;
+    this.dbConnections = dbConnections;
+  }
+
+  /**
+   * Starts the shop with {@code overloadYaml} layered over its own {@code overload.yaml}
+   * ({@code enabled: false} turns the filter off).
+   */
+  static ExperimentShop start(String name, double timeScale, int dbConnections,
+      String overloadYaml, int maxConnections) throws Exception {
+    Path war = Path.of(System.getProperty("sample.war",
+        "../sample-webapp/target/sample-webapp.war"));
+    if (!Files.isRegularFile(war)) {
+      throw new IllegalStateException("build the sample WAR first: " + war.toAbsolutePath());
+    }
+    Path yaml = OUT.resolve("config").resolve(name + ".yaml");
+    Files.createDirectories(yaml.getParent());
+    Files.writeString(yaml, overloadYaml);
+    System.setProperty("shop.timeScale", Double.toString(timeScale));
+    System.setProperty("shop.dbConnections", Integer.toString(dbConnections));
+    System.setProperty("shop.dbWait", "60s");
+    System.setProperty("overload.configFile", yaml.toAbsolutePath().toString());
+    WebContainer container;
+    try {
+      container = ContainerKind.JETTY.start(Deployment.of(war).withContextPath("/shop"));
+    } finally {
+      for (String p : PROPERTIES) {
+        System.clearProperty(p);
+      }
+    }
+    try {
+      return new ExperimentShop(container, new ShopClient(container.baseUri(), maxConnections),
+          timeScale, dbConnections);
+    } catch (Exception e) {
+      container.close();
+      throw e;
+    }
+  }
+
+  /** Pages per second the shop can serve with the session mix (database time bound). */
+  static double capacity(SessionModel model, double timeScale, int dbConnections) {
+    return dbConnections / (model.meanServiceMillisPerRequest() * timeScale / 1000.0);
+  }
+
+  static int seconds(String property, int defaultSeconds) {
+    return Integer.getInteger(property, defaultSeconds);
+  }
+
+  /** The machine's one-minute load average, to say under what load a number was taken. */
+  static String load() {
+    return String.format(java.util.Locale.ROOT, "%.2f",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+            .getSystemLoadAverage());
+  }
+
+  static Map<String, String> none() {
+    return Map.of();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    container.close();
+  }
+}
