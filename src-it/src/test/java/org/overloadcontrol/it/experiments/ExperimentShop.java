@@ -1,11 +1,18 @@
 package org.overloadcontrol.it.experiments;
 
 import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
 import java.nio.file.Path;
 import java.util.Map;
+import org.overloadcontrol.it.load.ClosedLoopUsers;
 import org.overloadcontrol.it.load.EngineGauge;
+import org.overloadcontrol.it.load.RunResult;
 import org.overloadcontrol.it.load.SessionModel;
 import org.overloadcontrol.it.load.ShopClient;
+import org.overloadcontrol.it.load.ShopRequest;
+import org.overloadcontrol.it.load.StepSchedule;
+import org.overloadcontrol.it.load.UserBehaviour;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.WebContainer;
@@ -77,6 +84,35 @@ final class ExperimentShop implements AutoCloseable {
   /** Pages per second the shop can serve with the session mix (database time bound). */
   static double capacity(SessionModel model, double timeScale, int dbConnections) {
     return dbConnections / (model.meanServiceMillisPerRequest() * timeScale / 1000.0);
+  }
+
+  /**
+   * Measures the pages per second this shop serves with {@code model}'s mix: eight
+   * closed-loop users without think time for {@code seconds}, the first third left out.
+   */
+  double measureCapacity(SessionModel model, int seconds) throws InterruptedException {
+    UserBehaviour patient = new UserBehaviour(Duration.ofSeconds(60), Duration.ZERO, 0, 0,
+        Duration.ZERO, Duration.ZERO);
+    RunResult r = new ClosedLoopUsers(client, model, patient, gauge).run(
+        List.of(new ClosedLoopUsers.Group("calibration", StepSchedule.constant(8), Map.of())),
+        Duration.ofSeconds(seconds), Duration.ofSeconds(1), 1L);
+    double from = seconds / 3.0;
+    long done = r.seriesFrom(from).stream().filter(p -> p.seconds() <= seconds)
+        .mapToLong(RunResult.SeriesPoint::completed).sum();
+    return done / (seconds - from);
+  }
+
+  /**
+   * The endpoints' p90 targets as YAML: the shop's browsing pages get {@code browsing}, its
+   * transaction pages {@code transaction} ({@code none} for no admission control).
+   */
+  static String targets(String browsing, String transaction) {
+    StringBuilder y = new StringBuilder("endpoints:\n");
+    for (ShopRequest r : ShopRequest.PAGES) {
+      y.append("  ").append(r.endpoint()).append(": {target: ")
+          .append(r.browsing() ? browsing : transaction).append("}\n");
+    }
+    return y.toString();
   }
 
   static int seconds(String property, int defaultSeconds) {

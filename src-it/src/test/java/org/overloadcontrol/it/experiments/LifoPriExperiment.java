@@ -62,7 +62,8 @@ class LifoPriExperiment {
     double userScale = PAPER_CAPACITY / capacity;
     UserBehaviour users = UserBehaviour.paper().scaled(userScale);
     StringBuilder md = new StringBuilder();
-    String intro = "# Experiment 1: LIFO-Pri Tables 4 and 5\n\n" + String.format(Locale.ROOT, "Sample WAR in embedded Jetty 12, shop.timeScale %.2f,"
+    String intro = "# Experiment 1: LIFO-Pri Tables 4 and 5\n\n" + String.format(Locale.ROOT,
+        "Sample WAR in embedded Jetty 12, shop.timeScale %.2f,"
         + " 1 database connection, queue.permits 1: capacity C = %.1f pages/s (mean service"
         + " %.1f ms per request of the mix, %.2f requests per session). Users: timeout %d ms +"
         + " Exp(%d ms), p = 0.4, M = 5, think time Exp(%d ms) (paper × 5.6/C = %.3f). %d s of"
