@@ -10,6 +10,9 @@ import java.util.Optional;
  * <p>Servlets find it with {@code org.overloadcontrol.servlet.Overload.context(request)}, or as
  * the request attribute {@link #ATTRIBUTE}; Jetty handlers as the same request attribute. The
  * values describe the request's own endpoint and class.
+ *
+ * <p>Degradable endpoints: a servlet reads {@link #quality()} and does less work when it is
+ * below 1 (see {@code @Degradable}).
  */
 public interface OverloadContext {
 
@@ -45,4 +48,15 @@ public interface OverloadContext {
    * endpoint and class; {@link Double#POSITIVE_INFINITY} when admission is not controlled.
    */
   double admissionRate();
+
+  /**
+   * The quality at which to serve this request, in [0, 1]: 1 is full fidelity, less means do
+   * proportionally less work (Welsh &amp; Culler 2003, §3.4). Captured when the request was
+   * admitted, or resumed from a wait queue, and fixed from then on, so one request never
+   * mixes two qualities. Always 1 at an endpoint that is not degradable.
+   */
+  double quality();
+
+  /** {@link #quality()} as {@link QualityLevel#FULL}, {@code REDUCED} or {@code MINIMAL}. */
+  QualityLevel qualityLevel();
 }

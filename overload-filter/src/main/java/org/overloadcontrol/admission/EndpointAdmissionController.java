@@ -96,6 +96,17 @@ public final class EndpointAdmissionController {
   }
 
   /**
+   * Sets class {@code c}'s rate (clamped to [rate_min, rate_max]) from outside its rounds: used
+   * by degradation when it hands control back to admission, so the bucket starts from the
+   * endpoint's measured throughput rather than wherever its rounds drifted while admission was
+   * off. A round running at the same time may overwrite it with its own result; both are valid
+   * rates, and the next round corrects either.
+   */
+  public void restartRate(ClassController c, double ratePerSecond, long now) {
+    c.setRate(ratePerSecond, now);
+  }
+
+  /**
    * Decides admission for one arrival of class {@code c}: runs a round first if its timeout
    * has passed, then takes a token when the class is controlled.
    */

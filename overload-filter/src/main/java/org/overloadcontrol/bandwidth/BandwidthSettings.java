@@ -39,6 +39,7 @@ public final class BandwidthSettings {
 
   static final Set<String> KEYS = Set.of("enabled", "total", "alpha", "idleAlpha",
       "managerPeriod", "measure", "standbyLimit", "maxDelay", "cacheExpiry", "defaultGroup",
+      "paths",
       "groups\\.[^.]+\\.share", "groups\\.[^.]+\\.match\\.(client|header|cookie)");
   private static final Pattern GROUP_KEY = Pattern.compile("groups\\.([^.]+)\\.(.+)");
   private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9_-]+");
@@ -54,8 +55,10 @@ public final class BandwidthSettings {
   private final int standbyLimit;
   private final long maxDelayNanos;
   private final long cacheExpiryNanos;
+  private final List<org.overloadcontrol.classify.PathPattern> paths;
 
   private BandwidthSettings(Builder b) {
+    this.paths = List.copyOf(b.paths);
     this.enabled = b.enabled;
     this.totalBytesPerSecond = b.totalBytesPerSecond;
     this.groups = List.copyOf(b.groups);
@@ -112,6 +115,17 @@ public final class BandwidthSettings {
       throw section.error(section.get("cacheExpiry") != null ? "cacheExpiry" : "managerPeriod",
           "cacheExpiry must be at least twice managerPeriod, or a group's state would expire"
               + " between two manager rounds");
+    }
+    if (section.get("paths") != null) {
+      java.util.List<org.overloadcontrol.classify.PathPattern> patterns =
+          new java.util.ArrayList<>();
+      for (String p : section.get("paths").split(",")) {
+        if (!p.isBlank()) {
+          patterns.add(section.parse("paths",
+              v -> org.overloadcontrol.classify.PathPattern.parse(p), null));
+        }
+      }
+      b.paths = patterns;
     }
     readGroups(section, b);
     return new BandwidthSettings(b);
@@ -279,6 +293,22 @@ public final class BandwidthSettings {
     return idleAlpha;
   }
 
+  /**
+   * Whether requests to {@code path} are shaped: every path when {@code bandwidth.paths} is not
+   * set, else those matching one of its patterns (e.g. only {@code /images/*}).
+   */
+  public boolean shapes(String path) {
+    if (paths.isEmpty()) {
+      return true;
+    }
+    for (org.overloadcontrol.classify.PathPattern p : paths) {
+      if (p.matches(path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public long managerPeriodNanos() {
     return managerPeriodNanos;
   }
@@ -323,6 +353,7 @@ public final class BandwidthSettings {
     private int standbyLimit = DEFAULT_STANDBY_LIMIT;
     private long maxDelayNanos = DEFAULT_MAX_DELAY.toNanos();
     private long cacheExpiryNanos = DEFAULT_CACHE_EXPIRY.toNanos();
+    private List<org.overloadcontrol.classify.PathPattern> paths = List.of();
 
     private Builder() {}
 

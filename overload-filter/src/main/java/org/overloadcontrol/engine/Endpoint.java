@@ -6,6 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.degrade.EndpointDegradeSettings;
+import org.overloadcontrol.degrade.QualityController;
+import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**
@@ -20,15 +23,19 @@ public final class Endpoint {
   private final EndpointPermits permits;
   private final QueueThresholdController queueThreshold;
   private final Ticker ticker;
+  private final QualityController quality;
   private final ConcurrentHashMap<String, EndpointClass> classes = new ConcurrentHashMap<>();
 
   Endpoint(String name, EndpointAdmissionController admission, EndpointPermits permits,
-      QueueThresholdController queueThreshold, Ticker ticker) {
+      QueueThresholdController queueThreshold, Ticker ticker, EndpointDegradeSettings degrade,
+      QualityListener qualityListener) {
     this.name = name;
     this.admission = admission;
     this.permits = permits;
     this.queueThreshold = queueThreshold;
     this.ticker = ticker;
+    this.quality = degrade == null ? null : new QualityController(degrade,
+        new EndpointAdmissionSwitch(this), qualityListener, ticker.read());
   }
 
   public String name() {
@@ -50,6 +57,21 @@ public final class Endpoint {
    */
   public QueueThresholdController queueThreshold() {
     return queueThreshold;
+  }
+
+  /** The endpoint's quality controller when it is degradable, else null. */
+  public QualityController qualityController() {
+    return quality;
+  }
+
+  /** The endpoint's current quality in [0, 1]; 1 when it is not degradable. */
+  public double quality() {
+    return quality == null ? 1.0 : quality.quality();
+  }
+
+  /** The endpoint's minimum quality; 1 when it is not degradable. */
+  public double minQuality() {
+    return quality == null ? 1.0 : quality.minQuality();
   }
 
   /** This endpoint's state for {@code requestClass}, created on first use. */

@@ -13,6 +13,9 @@ import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.EndpointSettings;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.degrade.DegradeSettings;
+import org.overloadcontrol.degrade.QualityController;
+import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.queue.QueueSettings;
@@ -50,6 +53,8 @@ public final class OverloadEngine {
   private final AdmissionListener listener;
   private final WaitQueues queues;
   private final QueueSettings queueSettings;
+  private final DegradeSettings degradeSettings;
+  private final QualityListener qualityListener;
   private final Scheduler.Cancellable periodic;
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
@@ -66,18 +71,17 @@ public final class OverloadEngine {
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty();
     this.queueSettings = QueueSettings.from(config);
-    if (queueSettings.enabled()) {
-      if (b.scheduler == null) {
-        throw new IllegalStateException("wait queues are configured (queue.*) but the adapter"
-            + " gave the engine no scheduler");
-      }
-      this.queues = new WaitQueues(queueSettings, config.classes().values(), ticker, b.scheduler,
-          b.cpuUtilisation, b.queueListener);
-      this.periodic = b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS);
-    } else {
-      this.queues = null;
-      this.periodic = null;
+    this.degradeSettings = DegradeSettings.from(config);
+    this.qualityListener = b.qualityListener;
+    if ((queueSettings.enabled() || degradeSettings.enabled()) && b.scheduler == null) {
+      throw new IllegalStateException("wait queues (queue.*) or degradation (degrade.*) are"
+          + " configured but the adapter gave the engine no scheduler");
     }
+    this.queues = queueSettings.enabled() ? new WaitQueues(queueSettings,
+        config.classes().values(), ticker, b.scheduler, b.cpuUtilisation, b.queueListener)
+        : null;
+    this.periodic = queueSettings.enabled() || degradeSettings.enabled()
+        ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
   }
 
   /** A builder for an engine over {@code config}. */
@@ -124,7 +128,24 @@ public final class OverloadEngine {
           qs.thresholdStep(), qs.thresholdDivisor(), 100_000, qs.thresholdPeriodNanos(),
           ticker.read());
     }
-    return new Endpoint(name, admission, permits, threshold, ticker);
+    return new Endpoint(name, admission, permits, threshold, ticker,
+        degradeSettings.endpoint(name), qualityListener);
+  }
+
+  /**
+   * The current quality of {@code endpoint} in [0, 1], for code that has no request at hand (a
+   * service class); 1 when the endpoint is not degradable or has seen no request yet. A
+   * request's own quality is fixed when it is admitted: read it from its
+   * {@link org.overloadcontrol.OverloadContext#quality()} when you can.
+   */
+  public double quality(String endpoint) {
+    Endpoint e = endpoints.get(endpoint);
+    return e == null ? 1.0 : e.quality();
+  }
+
+  /** The degradation settings: which endpoints degrade and how. */
+  public DegradeSettings degradeSettings() {
+    return degradeSettings;
   }
 
   /** Every endpoint that has seen a request. */
@@ -204,12 +225,14 @@ public final class OverloadEngine {
       return Decision.REJECT;
     }
     if (queues == null) {
+      tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
     EndpointPermits permits = endpoint.permits();
     if (queues.tryAcquire(permits)) {
       tag.permit = permits;
+      tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
@@ -238,6 +261,7 @@ public final class OverloadEngine {
         tag.permit = waiter.tag().stage().endpoint().permits();
         tag.waited(waited);
         stage.addWait(waited);
+        tag.captureQuality();
         adapterListener.resumed(waiter);
       }
 
@@ -323,17 +347,25 @@ public final class OverloadEngine {
       if (threshold != null) {
         threshold.record(responseTime);
       }
+      QualityController quality = stage.endpoint().qualityController();
+      if (quality != null) {
+        quality.record(responseTime);
+      }
     }
     return true;
   }
 
-  /** The periodic task: queue windows, adaptive permits, queue thresholds. */
+  /** The periodic task: queue windows, adaptive permits, queue thresholds, quality. */
   void tick() {
     long now = ticker.read();
     for (Endpoint e : endpoints.values()) {
       QueueThresholdController t = e.queueThreshold();
       if (t != null) {
         t.tick(now);
+      }
+      QualityController q = e.qualityController();
+      if (q != null) {
+        q.tick(now);
       }
     }
     if (queues != null) {
@@ -362,6 +394,7 @@ public final class OverloadEngine {
     private AdmissionListener admissionListener = AdmissionListener.NONE;
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
+    private QualityListener qualityListener = QualityListener.NONE;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -391,6 +424,12 @@ public final class OverloadEngine {
     /** The CPU utilisation in [0, 1], read once per window when {@code queue.overload.signal=cpu}. */
     public Builder cpuUtilisation(DoubleSupplier value) {
       this.cpuUtilisation = Objects.requireNonNull(value, "cpuUtilisation");
+      return this;
+    }
+
+    /** Told about every period of every quality controller (logs, metrics). */
+    public Builder qualityListener(QualityListener value) {
+      this.qualityListener = Objects.requireNonNull(value, "qualityListener");
       return this;
     }
 

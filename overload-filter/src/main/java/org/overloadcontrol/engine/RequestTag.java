@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.QualityLevel;
 import org.overloadcontrol.admission.ClassController;
 
 /**
@@ -38,6 +39,8 @@ public final class RequestTag implements OverloadContext {
   private volatile long waitedNanos;
   /** Deliberate delays (bandwidth shaping) left out of the response time the controller sees. */
   volatile long excludedNanos;
+  private volatile double quality = 1.0;
+  private volatile QualityLevel qualityLevel = QualityLevel.FULL;
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
 
@@ -95,6 +98,14 @@ public final class RequestTag implements OverloadContext {
     this.reason = why;
   }
 
+  /** Fixes the request's quality at its endpoint's current one; on admission or resumption. */
+  void captureQuality() {
+    Endpoint e = stage.endpoint();
+    double q = e.quality();
+    this.qualityLevel = QualityLevel.of(q, e.minQuality());
+    this.quality = q;
+  }
+
   void waited(long nanos) {
     this.waitedNanos = nanos;
   }
@@ -146,6 +157,16 @@ public final class RequestTag implements OverloadContext {
     ClassController c = stage.controller();
     return c.settings().controlled() && stage.endpoint().admission().admissionEnabled()
         ? c.rate() : Double.POSITIVE_INFINITY;
+  }
+
+  @Override
+  public double quality() {
+    return quality;
+  }
+
+  @Override
+  public QualityLevel qualityLevel() {
+    return qualityLevel;
   }
 
   @Override

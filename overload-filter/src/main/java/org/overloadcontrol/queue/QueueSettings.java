@@ -315,9 +315,11 @@ public final class QueueSettings {
 
   /** The longest max wait of any class, for the container's async timeout safety net. */
   public long longestMaxWaitNanos() {
-    return classMaxWait.values().stream().mapToLong(Long::longValue).max().orElse(0L) > maxWaitNanos
-        ? classMaxWait.values().stream().mapToLong(Long::longValue).max().getAsLong()
-        : maxWaitNanos;
+    long longest = maxWaitNanos;
+    for (long classWait : classMaxWait.values()) {
+      longest = Math.max(longest, classWait);
+    }
+    return longest;
   }
 
   /** Settings of endpoint {@code name}, or null when none are configured. */

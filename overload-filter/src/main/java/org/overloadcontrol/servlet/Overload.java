@@ -1,11 +1,14 @@
 package org.overloadcontrol.servlet;
 
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRequest;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.engine.OverloadEngine;
 
 /**
- * Static access for servlets: {@code Overload.context(request)}.
+ * Static access for servlets: {@code Overload.context(request)}, {@code Overload.quality(request)}
+ * and, for code without the request, {@code Overload.quality(servletContext, endpoint)}.
  */
 public final class Overload {
 
@@ -18,5 +21,24 @@ public final class Overload {
   public static Optional<OverloadContext> context(ServletRequest request) {
     Object value = request.getAttribute(OverloadContext.ATTRIBUTE);
     return value instanceof OverloadContext c ? Optional.of(c) : Optional.empty();
+  }
+
+  /**
+   * The quality at which to serve {@code request}, in [0, 1], fixed when it was admitted; 1 when
+   * the filter did not see it or its endpoint is not degradable.
+   */
+  public static double quality(ServletRequest request) {
+    return context(request).map(OverloadContext::quality).orElse(1.0);
+  }
+
+  /**
+   * The current quality of {@code endpoint}, for code that has no request at hand (a service
+   * class, a cache refresher); 1 when no filter runs in {@code context} or the endpoint is not
+   * degradable. It may change from one call to the next; code serving a request should use
+   * {@link #quality(ServletRequest)}, which stays fixed for the request.
+   */
+  public static double quality(ServletContext context, String endpoint) {
+    Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    return engine instanceof OverloadEngine e ? e.quality(endpoint) : 1.0;
   }
 }

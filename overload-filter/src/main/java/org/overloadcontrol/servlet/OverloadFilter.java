@@ -34,15 +34,16 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
-import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
@@ -93,6 +94,7 @@ public class OverloadFilter implements Filter {
   private OverloadConfig config;
   private RejectionHandler rejectionHandler;
   private ArrivalTime arrivalTime;
+  private RequestIntake intake;
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
@@ -169,7 +171,8 @@ public class OverloadFilter implements Filter {
     try {
       engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
           .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
-          .queueListener(new LoggingQueueListener()).build();
+          .queueListener(new LoggingQueueListener())
+          .qualityListener(new LoggingQualityListener()).build();
       Scheduler timers = scheduler;
       virtualQueue = VirtualQueueGate.create(config, ticker,
           task -> timers.schedule(task, 0L));
@@ -190,6 +193,7 @@ public class OverloadFilter implements Filter {
       LOG.error("{}", e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
+    intake = new RequestIntake(engine, clients, arrivalTime);
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
     LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
         filterConfig.getFilterName(), config.classes().size(), config.endpoints().size(),
@@ -296,15 +300,8 @@ public class OverloadFilter implements Filter {
       passThrough(request, response, chain);
       return;
     }
-    long now = ticker.read();
-    long arrival = now;
-    String remote = request.getRemoteAddr();
-    if (clients.isTrustedProxy(remote)) {
-      arrival = arrivalTime.arrival(now, request.getHeader(config.requestStartHeader()));
-    }
-    EndpointClass stage = engine.route(endpointOf(request),
+    RequestTag tag = intake.tag(endpointOf(request), request.getRemoteAddr(),
         new ServletRequestAttributes(request, clients));
-    RequestTag tag = engine.tag(stage, arrival);
     // 1. The virtual queue: a known wait instead of an error (WebQ).
     if (virtualQueue.enabled()) {
       VirtualQueueGate.Verdict verdict = virtualQueue.gate(request, response);
@@ -315,7 +312,8 @@ public class OverloadFilter implements Filter {
       }
     }
     // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
-    if (bandwidth != null) {
+    if (bandwidth != null && bandwidth.shaper().settings().shapes(
+        ServletRequestAttributes.pathOf(request))) {
       ShapingDecision shaping = bandwidth.decide(request);
       if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
         try {

@@ -18,7 +18,6 @@ public record Rejection(String endpoint, String requestClass, String reason,
 
   /** {@link #retryAfter()} in whole seconds, rounded up, at least 1: the Retry-After value. */
   public long retryAfterSeconds() {
-    long seconds = (retryAfter.toNanos() + 999_999_999L) / 1_000_000_000L;
-    return Math.max(1L, seconds);
+    return org.overloadcontrol.engine.RefusalBody.retryAfterSeconds(retryAfter.toNanos());
   }
 }

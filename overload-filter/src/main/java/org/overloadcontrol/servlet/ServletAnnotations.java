@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
@@ -15,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads {@link Endpoint}, {@link RequestClass} and {@link ResponseTimeTarget} from the servlets
+ * Reads {@link Endpoint}, {@link RequestClass}, {@link ResponseTimeTarget} and
+ * {@link Degradable} from the servlets
  * registered in a context and turns them into the lowest configuration layer plus the map from
  * servlet name to endpoint name. Two servlets that define one class differently, or one endpoint
  * with two targets, are an error: which one should win would be a guess.
@@ -81,6 +83,15 @@ final class ServletAnnotations {
       if (target != null) {
         putAgreeing(layer, conflicts, "endpoints." + endpointName + ".target", target.value(),
             "@ResponseTimeTarget on " + type.getName());
+      }
+      Degradable degradable = type.getAnnotation(Degradable.class);
+      if (degradable != null) {
+        String origin = "@Degradable on " + type.getName();
+        String prefix = "degrade.endpoints." + endpointName + ".";
+        putAgreeing(layer, conflicts, prefix + "minQuality",
+            Double.toString(degradable.minQuality()), origin);
+        putAgreeing(layer, conflicts, prefix + "mode",
+            degradable.withAdmissionControl() ? "combined" : "alone", origin);
       }
       RequestClass rc = type.getAnnotation(RequestClass.class);
       if (rc != null) {

@@ -25,6 +25,11 @@ final class ServletRequestAttributes implements RequestAttributes {
   /** Servlet path plus path info: decoded and normalised by the container, so "/a/../b" is "/b". */
   @Override
   public String path() {
+    return pathOf(request);
+  }
+
+  /** Servlet path plus path info, "/" when both are empty. */
+  static String pathOf(HttpServletRequest request) {
     String servletPath = request.getServletPath();
     String pathInfo = request.getPathInfo();
     String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);

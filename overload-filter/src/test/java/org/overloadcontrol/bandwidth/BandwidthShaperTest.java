@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule.NameValue;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.engine.Ticker;
 
 class BandwidthShaperTest {
@@ -37,32 +39,7 @@ class BandwidthShaperTest {
   }
 
   static RequestAttributes from(String address) {
-    return new RequestAttributes() {
-      @Override
-      public String method() {
-        return "GET";
-      }
-
-      @Override
-      public String path() {
-        return "/img";
-      }
-
-      @Override
-      public String header(String name) {
-        return name.equals("X-Tenant") ? "gold" : null;
-      }
-
-      @Override
-      public String cookie(String name) {
-        return null;
-      }
-
-      @Override
-      public String clientAddress() {
-        return address;
-      }
-    };
+    return TestRequest.get("/img", address).withHeaders(Map.of("X-Tenant", "gold"));
   }
 
   /**

@@ -16,19 +16,6 @@ import org.overloadcontrol.engine.RequestKind;
 
 class ClassifyTest {
 
-  record Req(String method, String path, Map<String, String> headers,
-      Map<String, String> cookies, String clientAddress) implements RequestAttributes {
-    @Override
-    public String header(String name) {
-      return headers.get(name);
-    }
-
-    @Override
-    public String cookie(String name) {
-      return cookies.get(name);
-    }
-  }
-
   @Test
   void pathPatternsFollowServletMappingSyntax() {
     assertThat(PathPattern.parse("/checkout").matches("/checkout")).isTrue();
@@ -87,18 +74,18 @@ class ClassifyTest {
     ClassRule rule = new ClassRule(gold, List.of(PathPattern.parse("/api/*")), Set.of("post"),
         ClassRule.NameValue.parse("X-Tier=gold"), ClassRule.NameValue.parse("session"),
         AddressMatcher.parse(List.of("10.0.0.0/8")));
-    Req ok = new Req("POST", "/api/buy", Map.of("X-Tier", "gold"), Map.of("session", "s"),
+    TestRequest ok = new TestRequest("POST", "/api/buy", Map.of("X-Tier", "gold"), Map.of("session", "s"),
         "10.1.1.1");
     assertThat(rule.matches(ok)).isTrue();
-    assertThat(rule.matches(new Req("GET", ok.path(), ok.headers(), ok.cookies(),
+    assertThat(rule.matches(new TestRequest("GET", ok.path(), ok.headers(), ok.cookies(),
         ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new Req("POST", "/web", ok.headers(), ok.cookies(),
+    assertThat(rule.matches(new TestRequest("POST", "/web", ok.headers(), ok.cookies(),
         ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new Req("POST", ok.path(), Map.of("X-Tier", "silver"),
+    assertThat(rule.matches(new TestRequest("POST", ok.path(), Map.of("X-Tier", "silver"),
         ok.cookies(), ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new Req("POST", ok.path(), ok.headers(), Map.of(),
+    assertThat(rule.matches(new TestRequest("POST", ok.path(), ok.headers(), Map.of(),
         ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new Req("POST", ok.path(), ok.headers(), ok.cookies(),
+    assertThat(rule.matches(new TestRequest("POST", ok.path(), ok.headers(), ok.cookies(),
         "8.8.8.8"))).isFalse();
   }
 

@@ -11,37 +11,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
 
 /** Every request gets exactly one outcome, whatever the interleaving. */
 class OverloadEngineConcurrencyTest {
 
-  private static final RequestAttributes NONE = new RequestAttributes() {
-    @Override
-    public String method() {
-      return "GET";
-    }
+  private static final RequestAttributes NONE = TestRequest.get("/", "127.0.0.1");
 
-    @Override
-    public String path() {
-      return "/";
-    }
-
-    @Override
-    public String header(String name) {
-      return null;
-    }
-
-    @Override
-    public String cookie(String name) {
-      return null;
-    }
-
-    @Override
-    public String clientAddress() {
-      return "127.0.0.1";
-    }
-  };
 
   @Test
   void outcomesAddUpUnderContentionAndNoneIsCountedTwice() throws Exception {

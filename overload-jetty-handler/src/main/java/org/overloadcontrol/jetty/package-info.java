@@ -1,6 +1,7 @@
 /**
  * The overload-control engine on Jetty 12's core {@code Handler} API, for servers that run
- * without a servlet layer. The handler itself ({@code OverloadHandler}) is the subject of the
- * Jetty-handler issue; this module builds now so the project's layout is complete.
+ * without a servlet layer: {@link org.overloadcontrol.jetty.OverloadHandler}, and the Jetty
+ * module ({@code modules/overload.mod}, {@code etc/overload.xml}) that puts it in a standalone
+ * Jetty.
  */
 package org.overloadcontrol.jetty;

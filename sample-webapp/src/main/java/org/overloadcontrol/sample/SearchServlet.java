@@ -3,6 +3,7 @@ package org.overloadcontrol.sample;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.engine.RequestKind;
@@ -10,8 +11,10 @@ import org.overloadcontrol.engine.RequestKind;
 /**
  * {@code GET /search?q=TEXT}: products whose name, description or category contain the words
  * (LIFO-Pri Br-3, 300 ms). The degradable page: at a quality below 1.0 it shows fewer results,
- * with a {@code <p class="degraded">} note saying so.
+ * with a {@code <p class="degraded">} note saying so. Under overload its quality falls to 0.2
+ * (a fifth of the results) before admission control starts rejecting searches.
  */
+@Degradable(minQuality = 0.2)
 @RequestClass(value = "search", rank = 3, kind = RequestKind.BROWSING, utility = 36)
 @ResponseTimeTarget("2s")
 public class SearchServlet extends ShopServlet {

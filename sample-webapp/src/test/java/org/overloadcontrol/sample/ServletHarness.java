@@ -52,6 +52,8 @@ final class ServletHarness {
   private final ServletContext context = mock(ServletContext.class);
   private final Map<String, Object> sessionAttributes = new HashMap<>();
   private HttpSession session;
+  /** What overload control tells the servlets about each request; null: no filter ran. */
+  org.overloadcontrol.OverloadContext overloadContext;
 
   ServletHarness() {
     this(null);
@@ -92,6 +94,8 @@ final class ServletHarness {
     for (int i = 0; i + 1 < params.length; i += 2) {
       when(request.getParameter(params[i])).thenReturn(params[i + 1]);
     }
+    when(request.getAttribute(org.overloadcontrol.OverloadContext.ATTRIBUTE))
+        .thenAnswer(call -> overloadContext);
     when(request.getSession()).thenAnswer(call -> session(true));
     when(request.getSession(anyBoolean())).thenAnswer(call -> session(call.getArgument(0)));
 

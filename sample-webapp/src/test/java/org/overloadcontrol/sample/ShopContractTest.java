@@ -152,6 +152,15 @@ class ShopContractTest {
     assertThat(parameters.bucketDepth()).isEqualTo(10);
   }
 
+  @Test
+  void searchIsTheOneDegradablePage() {
+    var search = engine.degradeSettings().endpoint("search");
+    assertThat(search).isNotNull();
+    assertThat(search.minQuality()).isEqualTo(0.2);
+    assertThat(search.targetNanos()).isEqualTo(BROWSING.toNanos());
+    assertThat(engine.degradeSettings().endpoints().keySet()).containsExactly("search");
+  }
+
   private static RequestAttributes attributes(Row row) {
     return new RequestAttributes() {
       @Override

@@ -1,11 +1,14 @@
 package org.overloadcontrol.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.OverloadContext;
 
 class ShopServletsTest {
 
@@ -94,6 +97,19 @@ class ShopServletsTest {
         Duration.ofMillis(150), Duration.ofMillis(150), Duration.ofMillis(111));
     // Browsing creates no session; only the cart and the checkout do.
     assertThat(http.hasSession()).isFalse();
+  }
+
+  @Test
+  void searchServesFewerResultsWithTheDegradedNoteAtTheRequestsQuality() throws Exception {
+    OverloadContext context = mock(OverloadContext.class);
+    when(context.quality()).thenReturn(0.5);
+    http.overloadContext = context;
+    ServletHarness.Answer search = http.get(new SearchServlet(), null, "q", "tent");
+    int matches = Catalogue.standard().search("tent", 1.0).matchCount();
+    assertThat(matches).isGreaterThan(1);
+    int shown = (int) Math.ceil(0.5 * matches);
+    assertThat(search.text()).contains("<p class=\"degraded\">The shop is busy: showing "
+        + shown + " of " + matches + " results.</p>");
   }
 
   @Test

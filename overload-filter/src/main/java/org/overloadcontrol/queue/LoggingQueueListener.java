@@ -1,12 +1,14 @@
-package org.overloadcontrol.servlet;
+package org.overloadcontrol.queue;
 
 import java.time.Duration;
-import org.overloadcontrol.queue.QueueListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One log line per FIFO↔LIFO switch and per permit-limit change, never per request. */
-final class LoggingQueueListener implements QueueListener {
+/**
+ * One log line per FIFO↔LIFO switch and per permit-limit change, never per request; the
+ * listener both adapters install by default.
+ */
+public final class LoggingQueueListener implements QueueListener {
 
   private static final Logger LOG = LoggerFactory.getLogger("org.overloadcontrol.queue");
 

@@ -1,0 +1,85 @@
+package org.overloadcontrol.jetty;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.server.Request;
+import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.classify.RequestAttributes;
+
+/** A Jetty core request seen through the engine's {@link RequestAttributes}. */
+final class JettyRequestAttributes implements RequestAttributes {
+
+  private final Request request;
+  private final ClientAddressResolver clients;
+  private final String peerAddress;
+  private String clientAddress;
+
+  JettyRequestAttributes(Request request, ClientAddressResolver clients) {
+    this.request = request;
+    this.clients = clients;
+    this.peerAddress = peerAddress(request);
+  }
+
+  /**
+   * The connection's peer as a bare IP literal. Not {@code Request.getRemoteAddr}, which puts
+   * an IPv6 address in brackets, a form the trusted-proxy matcher does not take.
+   */
+  static String peerAddress(Request request) {
+    SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
+    if (remote instanceof InetSocketAddress inet) {
+      InetAddress address = inet.getAddress();
+      return address == null ? inet.getHostString() : address.getHostAddress();
+    }
+    return remote == null ? null : remote.toString();
+  }
+
+  /** The connection's peer address (before any trusted-proxy header is applied). */
+  String peerAddress() {
+    return peerAddress;
+  }
+
+  @Override
+  public String method() {
+    return request.getMethod();
+  }
+
+  /** The decoded, normalised path within the context, so "/a/../b" is "/b". */
+  @Override
+  public String path() {
+    String path = Request.getPathInContext(request);
+    return path == null || path.isEmpty() ? "/" : path;
+  }
+
+  @Override
+  public String header(String name) {
+    return request.getHeaders().get(name);
+  }
+
+  @Override
+  public String cookie(String name) {
+    for (HttpCookie c : Request.getCookies(request)) {
+      if (c.getName().equals(name)) {
+        return c.getValue();
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public String clientAddress() {
+    if (clientAddress == null) {
+      clientAddress = clients.resolve(peerAddress, joined("Forwarded"),
+          joined("X-Forwarded-For"));
+    }
+    return clientAddress;
+  }
+
+  /** All values of a list-valued header joined by commas (a proxy may add its own line). */
+  private String joined(String name) {
+    List<String> values = request.getHeaders().getValuesList(name);
+    return values.isEmpty() ? null : String.join(",", values);
+  }
+}

@@ -1,0 +1,162 @@
+package org.overloadcontrol.jetty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Outcome;
+
+/** The handler on a real Jetty over HTTP: routing, classification, context, refusals, config. */
+class OverloadHandlerTest {
+
+  /** Answers with the endpoint and class the handler gave the request; throws for /boom. */
+  static final class EchoContext extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      if (Request.getPathInContext(request).equals("/boom")) {
+        throw new IllegalStateException("boom");
+      }
+      if (Request.getPathInContext(request).equals("/nobody")) {
+        return false;
+      }
+      OverloadContext ctx = (OverloadContext) request.getAttribute(OverloadContext.ATTRIBUTE);
+      JettyHarness.answer(response, callback, ctx.endpoint() + "/" + ctx.requestClass());
+      return true;
+    }
+  }
+
+  private static long count(OverloadEngine engine, Outcome outcome) {
+    return engine.endpoints().stream().flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(outcome)).sum();
+  }
+
+  @Test
+  void routesByPathAndClassifiesByHeaderCookieMethodAndClient() throws Exception {
+    OverloadHandler handler = OverloadHandler.builder()
+        .paths("search", "/search/*")
+        .defaultEndpoint("api")
+        .put("classes.gold.rank", "5").match("gold", "header", "X-Tier=gold")
+        .put("classes.member.rank", "4").match("member", "cookie", "member=yes")
+        .put("classes.writer.rank", "3").match("writer", "method", "POST")
+        .put("classes.local.rank", "1").match("local", "client", "127.0.0.0/8")
+        .handler(new EchoContext()).build();
+    try (JettyHarness jetty = new JettyHarness(handler)) {
+      assertThat(jetty.request("/search/books").headers(h -> h.put("X-Tier", "gold")).send()
+          .getContentAsString()).isEqualTo("search/gold");
+      assertThat(jetty.request("/cart").headers(h -> h.put("Cookie", "member=yes")).send()
+          .getContentAsString()).isEqualTo("api/member");
+      assertThat(jetty.request("/cart").method(HttpMethod.POST).send().getContentAsString())
+          .isEqualTo("api/writer");
+      assertThat(jetty.get("/cart").getContentAsString()).isEqualTo("api/local");
+      // The path is decoded and normalised before the rules see it.
+      assertThat(jetty.get("/x/../search/a").getContentAsString()).isEqualTo("search/local");
+      // The client may read the last bytes before the write's callback has run on the server.
+      JettyHarness.await("five completions",
+          () -> count(handler.engine(), Outcome.COMPLETED) == 5);
+    }
+  }
+
+  @Test
+  void refusesWith503RetryAfterAndProblemJsonOrHtml() throws Exception {
+    OverloadHandler handler = OverloadHandler.builder()
+        .put("endpoints.default.target", "100ms")
+        .put("controller.initialRate", "0.1")
+        .handler(new EchoContext()).build();
+    try (JettyHarness jetty = new JettyHarness(handler)) {
+      assertThat(jetty.get("/a").getStatus()).isEqualTo(200); // the bucket's one token
+      ContentResponse api = jetty.get("/a?q=1");
+      assertThat(api.getStatus()).isEqualTo(503);
+      assertThat(api.getHeaders().get("Retry-After")).isEqualTo("10"); // 1 / 0.1 per second
+      assertThat(api.getHeaders().get("Cache-Control")).isEqualTo("no-store");
+      assertThat(api.getMediaType()).isEqualTo("application/problem+json");
+      assertThat(api.getContentAsString()).contains("\"status\":503", "\"instance\":\"/a\"",
+          "\"endpoint\":\"default\"", "\"requestClass\":\"default\"",
+          "\"reason\":\"admission-rate\"", "\"retryAfterSeconds\":10");
+      ContentResponse browser = jetty.request("/a").headers(h -> h.put("Accept",
+          "text/html,application/xhtml+xml")).send();
+      assertThat(browser.getStatus()).isEqualTo(503);
+      assertThat(browser.getMediaType()).isEqualTo("text/html");
+      assertThat(browser.getContentAsString()).contains("We are very busy right now",
+          "try again in 10 seconds");
+      OverloadEngine engine = handler.engine();
+      assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2); // settled before the answer
+      JettyHarness.await("one completion", () -> count(engine, Outcome.COMPLETED) == 1);
+    }
+  }
+
+  @Test
+  void anExceptionIsAFailedOutcomeAndAnUnhandledRequestCompletes() throws Exception {
+    OverloadHandler handler = OverloadHandler.builder().permits(2)
+        .handler(new EchoContext()).build();
+    try (JettyHarness jetty = new JettyHarness(handler)) {
+      assertThat(jetty.get("/nobody").getStatus()).isEqualTo(404);
+      // Last: Jetty closes the connection after a handler threw.
+      assertThat(jetty.get("/boom").getStatus()).isEqualTo(500);
+      OverloadEngine engine = handler.engine();
+      assertThat(count(engine, Outcome.FAILED)).isEqualTo(1);
+      assertThat(count(engine, Outcome.COMPLETED)).isEqualTo(1);
+      assertThat(engine.queues().permitsInUse()).isZero();
+    }
+  }
+
+  @Test
+  void badConfigurationFailsAtOnceNamingTheKeyValueAndOrigin() {
+    assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.x.target", "-5ms")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("'endpoints.x.target' = '-5ms'")
+        .hasMessageContaining(OverloadHandler.SETTINGS_ORIGIN);
+    assertThatThrownBy(() -> OverloadHandler.builder().put("maxThreads", "5").build())
+        .hasMessageContaining("unknown key");
+    assertThatThrownBy(() -> OverloadHandler.builder()
+        .put("rejectionHandler", "com.example.Page").build())
+        .hasMessageContaining("override reject");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("bandwidth.total", "100KB")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("bandwidth.total").hasMessageContaining("does not run");
+    assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
+        .build())
+        .hasMessageContaining("'configFile'").hasMessageContaining("no such file");
+  }
+
+  @Test
+  void theYamlFileOverridesKeysGivenInJava(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("overload.yaml"), "endpoints:\n  search:\n    target: 800ms\n"
+        + "    paths: [/search/*]\n");
+    OverloadHandler handler = OverloadHandler.builder().target("search",
+        java.time.Duration.ofMillis(300)).put("endpoints.search.class", "default")
+        .baseDirectory(dir).configFile(Path.of("overload.yaml"))
+        .handler(new EchoContext()).build();
+    handler.start();
+    try {
+      EndpointClass stage = handler.engine().route("default",
+          new org.overloadcontrol.classify.RequestAttributes() {
+            @Override public String method() { return "GET"; }
+            @Override public String path() { return "/search/x"; }
+            @Override public String header(String name) { return null; }
+            @Override public String cookie(String name) { return null; }
+            @Override public String clientAddress() { return null; }
+          });
+      assertThat(stage.endpoint().name()).isEqualTo("search");
+      assertThat(stage.controller().targetNanos()).isEqualTo(800_000_000L);
+      assertThatThrownBy(() -> handler.put("enabled", "false"))
+          .isInstanceOf(IllegalStateException.class);
+    } finally {
+      handler.stop();
+    }
+  }
+}
