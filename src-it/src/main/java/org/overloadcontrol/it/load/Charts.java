@@ -33,7 +33,7 @@ public final class Charts {
       List<Line> lines, boolean logY) throws IOException {
     XYChart chart = new XYChartBuilder().width(900).height(420).title(title)
         .xAxisTitle(xLabel).yAxisTitle(yLabel).build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setYAxisLogarithmic(logY);
     chart.getStyler().setMarkerSize(4);
     for (Line l : lines) {
@@ -60,7 +60,7 @@ public final class Charts {
       Map<String, List<Double>> series) throws IOException {
     CategoryChart chart = new CategoryChartBuilder().width(900).height(420).title(title)
         .yAxisTitle(yLabel).build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setLabelsVisible(true);
     for (Map.Entry<String, List<Double>> e : new LinkedHashMap<>(series).entrySet()) {
       chart.addSeries(e.getKey(), categories, e.getValue());

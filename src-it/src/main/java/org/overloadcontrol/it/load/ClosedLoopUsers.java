@@ -123,7 +123,7 @@ public final class ClosedLoopUsers {
       void visit() {
         session.reset();
         recorder.sessionStarted();
-        send(ShopRequest.HOME);
+        send(model.start());
       }
 
       void send(ShopRequest type) {

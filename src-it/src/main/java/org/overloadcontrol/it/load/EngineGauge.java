@@ -21,14 +21,22 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
    * One reading; NaN where the server has no such thing (no filter, no controlled stage, no
    * queues).
    */
-  public record Reading(double admissionRate, double queueLength, boolean lifo) {
-    static final Reading NONE = new Reading(Double.NaN, Double.NaN, false);
+  public record Reading(double admissionRate, double queueLength, boolean lifo,
+      double quality) {
+    static final Reading NONE = new Reading(Double.NaN, Double.NaN, false, Double.NaN);
   }
 
   private final ServletContext context;
+  private final String qualityEndpoint;
 
   public EngineGauge(ServletContext context) {
+    this(context, null);
+  }
+
+  /** A gauge that also reads the degradation quality of {@code qualityEndpoint}. */
+  public EngineGauge(ServletContext context, String qualityEndpoint) {
     this.context = context;
+    this.qualityEndpoint = qualityEndpoint;
   }
 
   @Override
@@ -52,7 +60,10 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
       Object queues = call(engine, "queues");
       double waiting = queues == null ? Double.NaN : (Integer) call(queues, "waitingCount");
       boolean lifo = queues != null && (Boolean) call(queues, "lifo");
-      return new Reading(controlled ? rate : Double.NaN, waiting, lifo);
+      double quality = qualityEndpoint == null ? Double.NaN
+          : (Double) engine.getClass().getMethod("quality", String.class)
+              .invoke(engine, qualityEndpoint);
+      return new Reading(controlled ? rate : Double.NaN, waiting, lifo, quality);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("the published engine does not have the expected API", e);
     }

@@ -45,7 +45,7 @@ public final class RunRecorder {
 
   /** What {@link EngineGauge} read at one time. */
   public record GaugeSample(double seconds, double admissionRate, double queueLength,
-      double lifo) {}
+      double lifo, double quality) {}
 
   public RunRecorder(long startNanos, Duration bucket) {
     this.startNanos = startNanos;
@@ -136,7 +136,7 @@ public final class RunRecorder {
   /** Records one reading of the server's state. */
   public synchronized void gauge(long nowNanos, EngineGauge.Reading reading) {
     gauges.add(new GaugeSample((nowNanos - startNanos) / 1e9, reading.admissionRate(),
-        reading.queueLength(), reading.lifo() ? 1 : 0));
+        reading.queueLength(), reading.lifo() ? 1 : 0, reading.quality()));
   }
 
   private Bucket bucket(long nowNanos) {

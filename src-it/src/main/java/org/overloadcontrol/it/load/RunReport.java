@@ -15,7 +15,8 @@ import java.util.Map;
  */
 public final class RunReport {
 
-  private static final List<ShopRequest> TRANSACTIONS = List.of(ShopRequest.LOGIN,
+  private static final List<ShopRequest> TRANSACTIONS = List.of(ShopRequest.CART,
+      ShopRequest.LOGIN,
       ShopRequest.SHIPPING, ShopRequest.PAYMENT, ShopRequest.CONFIRM);
 
   private RunReport() {}
@@ -23,8 +24,8 @@ public final class RunReport {
   /** Table 4's layout: per scheme, generated / completed / timed out / dropped. */
   public static String table4(Map<String, RunResult> bySchemes) {
     StringBuilder md = new StringBuilder();
-    md.append("| case | requests | browsing | Tr-1 login | Tr-2 shipping | Tr-3 payment"
-        + " | Tr-4 confirm |\n|---|---|---|---|---|---|---|\n");
+    md.append("| case | requests | browsing | cart | Tr-1 login | Tr-2 shipping | Tr-3 payment"
+        + " | Tr-4 confirm |\n|---|---|---|---|---|---|---|---|\n");
     bySchemes.forEach((scheme, r) -> {
       List<RunResult.TypeCounts> cols = new ArrayList<>();
       cols.add(r.browsing());
@@ -122,10 +123,10 @@ public final class RunReport {
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, csv);
-    StringBuilder g = new StringBuilder("seconds,admission_rate,queue_length,lifo\n");
+    StringBuilder g = new StringBuilder("seconds,admission_rate,queue_length,lifo,quality\n");
     for (RunRecorder.GaugeSample s : r.gauges()) {
-      g.append(String.format(Locale.ROOT, "%.2f,%s,%s,%.0f%n", s.seconds(),
-          num(s.admissionRate()), num(s.queueLength()), s.lifo()));
+      g.append(String.format(Locale.ROOT, "%.2f,%s,%s,%.0f,%s%n", s.seconds(),
+          num(s.admissionRate()), num(s.queueLength()), s.lifo(), num(s.quality())));
     }
     Files.writeString(Path.of(file.toString().replace(".csv", "-server.csv")), g);
   }
@@ -142,7 +143,7 @@ public final class RunReport {
     List<String> names = new ArrayList<>();
     names.add(prefix + "-p90.png");
     Charts.lines(dir.resolve(prefix + "-p90.png"), title + ": p90 of completed requests",
-        "time (s)", "p90 (ms)", List.of(new Charts.Line("p90", t, p90)), true);
+        "time (s)", "p90 (ms)", List.of(new Charts.Line("p90", t, p90)), false);
     names.add(prefix + "-rejected.png");
     Charts.lines(dir.resolve(prefix + "-rejected.png"), title + ": rejected fraction",
         "time (s)", "fraction", List.of(new Charts.Line("rejected", t, rej)), false);

@@ -66,7 +66,7 @@ public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest,
     }
   }
 
-  /** All browsing pages (and the cart) together, as Table 4 shows them. */
+  /** The four browsing pages together, as Table 4 shows them. */
   public TypeCounts browsing() {
     return sum(true);
   }

@@ -102,7 +102,7 @@ public final class SessionLoadGenerator {
     void start() {
       active.incrementAndGet();
       recorder.sessionStarted();
-      send(ShopRequest.HOME, 1);
+      send(model.start(), 1);
     }
 
     private void send(ShopRequest type, int attempt) {

@@ -40,8 +40,15 @@ public final class SessionModel {
 
   /** transition[i][j]: page i to page j (order of {@link ShopRequest#PAGES}); rest leaves. */
   private final double[][] transition;
+  /** Where every session starts: the home page, but for single-request workloads. */
+  private final ShopRequest start;
 
   private SessionModel(double[][] transition) {
+    this(transition, ShopRequest.HOME);
+  }
+
+  private SessionModel(double[][] transition, ShopRequest start) {
+    index(start);
     int n = PAGES.size();
     if (transition.length != n) {
       throw new IllegalArgumentException("need " + n + " rows");
@@ -59,6 +66,17 @@ public final class SessionModel {
       }
     }
     this.transition = transition;
+    this.start = start;
+  }
+
+  /** Sessions of one request to {@code page} (e.g. LIFO-Pri §3.1's single-URL load). */
+  public static SessionModel singlePage(ShopRequest page) {
+    return new SessionModel(new double[PAGES.size()][PAGES.size()], page);
+  }
+
+  /** The first page of every session. */
+  public ShopRequest start() {
+    return start;
   }
 
   /** The chain calibrated to the paper's facts (class javadoc). */
@@ -137,8 +155,8 @@ public final class SessionModel {
   }
 
   /**
-   * Expected visits to each page in a session that starts at home: the first row of the
-   * fundamental matrix (I − Q)^−1 of the absorbing chain.
+   * Expected visits to each page in a session (which starts at {@link #start}): that row of
+   * the fundamental matrix (I − Q)^−1 of the absorbing chain.
    */
   public Map<ShopRequest, Double> expectedVisits() {
     RealMatrix q = new Array2DRowRealMatrix(transition);
@@ -146,7 +164,7 @@ public final class SessionModel {
         MatrixUtils.createRealIdentityMatrix(PAGES.size()).subtract(q)).getSolver().getInverse();
     Map<ShopRequest, Double> visits = new EnumMap<>(ShopRequest.class);
     for (int j = 0; j < PAGES.size(); j++) {
-      visits.put(PAGES.get(j), fundamental.getEntry(index(ShopRequest.HOME), j));
+      visits.put(PAGES.get(j), fundamental.getEntry(index(start), j));
     }
     return visits;
   }

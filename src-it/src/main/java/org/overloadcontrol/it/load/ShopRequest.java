@@ -17,8 +17,11 @@ public enum ShopRequest {
   SHIPPING("POST", false, 420),
   PAYMENT("POST", false, 500),
   CONFIRM("POST", false, 300),
-  /** Adds a product to the cart; no database work. Not a state of the Markov chain. */
-  CART("POST", true, 0);
+  /**
+   * Adds a product to the cart; no database work. Not a state of the Markov chain: the first
+   * half of the step to login, so not counted with the browsing pages.
+   */
+  CART("POST", false, 0);
 
   /** The eight pages of the Markov chain, in the paper's order (Br-1..Br-4, Tr-1..Tr-4). */
   public static final List<ShopRequest> PAGES = List.of(HOME, BROWSE, SEARCH, DETAILS, LOGIN,
@@ -43,7 +46,7 @@ public enum ShopRequest {
     return method;
   }
 
-  /** Browsing (Br) or transaction (Tr) request, as LIFO-Pri's Table 4 groups them. */
+  /** One of the four browsing pages (Br-1..Br-4), as LIFO-Pri's Table 4 groups them. */
   public boolean browsing() {
     return browsing;
   }

@@ -41,13 +41,14 @@ class DifferentiationExperiment {
     UserBehaviour users = new UserBehaviour(Duration.ofSeconds(60), Duration.ZERO, 0, 0,
         Duration.ofMillis(20), Duration.ofSeconds(5)).scaled(TIME_SCALE);
     String target = Math.round(1000 * TIME_SCALE) + "ms";
-    String base = "controller: {initialRate: 20, bucketDepth: 10}\n"
+    String base = ExperimentShop.ADMISSION_ONLY + ExperimentShop.controller(TIME_SCALE)
         + ExperimentShop.targets(target, target);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "# Experiment 5: two user classes (Welsh & Culler Figures 14 and 15)%n%nSample WAR in"
         + " embedded Jetty 12, shop.timeScale %.2f, 1 database connection. %d low-priority"
         + " closed-loop users throughout; %d high-priority users from %.0f s to %.0f s (header"
-        + " X-User-Class). Think %d ms, %d ms pause after a 503. Every page's p90 target %s.%n%n"
+        + " X-User-Class). Think %d ms, %d ms pause after a 503. Every page's p90 target %s;"
+        + " controller round timeout 1 s × time scale.%n%n"
         + "| differentiation | low: rejected %% while both active | high: rejected %% while"
         + " both active | low p90 ms | high p90 ms |%n|---|---|---|---|---|%n", TIME_SCALE,
         USERS_PER_CLASS, USERS_PER_CLASS, highFrom, highTo, users.meanThinkTime().toMillis(),

@@ -25,6 +25,30 @@ import org.overloadcontrol.it.support.WebContainer;
  */
 final class ExperimentShop implements AutoCloseable {
 
+  /**
+   * Switches off what the shop adds that a shop experiment does not measure: the virtual queue
+   * on {@code /confirm} and the degradation of {@code /search} (its database time does not
+   * depend on its quality).
+   */
+  static final String NO_VIRTUAL_QUEUE = "virtualQueue: {enabled: false}\n"
+      + "degrade: {endpoints: {search: {enabled: false}}}\n";
+
+  /**
+   * Admission control alone: the shop's wait queues (6 permits) get more permits than the
+   * container has threads, so no request ever waits in them; no virtual queue.
+   */
+  static final String ADMISSION_ONLY = "queue: {permits: 1000}\n" + NO_VIRTUAL_QUEUE;
+
+  /**
+   * The admission controller's settings for a run at {@code timeScale}: initial rate 20/s per
+   * endpoint, bucket depth 10, and the round timeout (1 s published) scaled with the service
+   * times, so the controller reacts as often per request as it would at time scale 1.
+   */
+  static String controller(double timeScale) {
+    return "controller: {initialRate: 20, bucketDepth: 10, timeout: "
+        + Math.max(1, Math.round(1000 * timeScale)) + "ms}\n";
+  }
+
   /** Where every experiment writes its report. */
   static final Path OUT = Path.of("target", "experiments");
 

@@ -33,7 +33,7 @@ class FifoLifoExperiment {
   private static final double RHO = 1.47;
 
   static String yaml(String order) {
-    return ExperimentShop.targets("none", "none")
+    return ExperimentShop.NO_VIRTUAL_QUEUE + ExperimentShop.targets("none", "none")
         + "queue:\n  permits: 1\n  maxWait: 60s\n  layout: single\n  singleCapacity: 50\n"
         + "  order: " + order + "\n"
         + "  overload: {signal: queue-delay, window: 500ms, enterDelay: 50ms,"

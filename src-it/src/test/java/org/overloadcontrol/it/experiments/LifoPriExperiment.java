@@ -42,10 +42,13 @@ class LifoPriExperiment {
   }
 
   static String yaml(String scheme) {
-    return "endpoints:\n"
+    return ExperimentShop.NO_VIRTUAL_QUEUE + "endpoints:\n"
         + "  home: {target: none}\n  browse: {target: none}\n  search: {target: none}\n"
         + "  details: {target: none}\n  login: {target: none}\n  shipping: {target: none}\n"
         + "  payment: {target: none}\n  confirm: {target: none}\n"
+        // The shop's cart is a rank-0 browsing class of utility 1; LIFO-Pri would starve it,
+        // and with it every purchase. Adding to the cart is the purchase's first step here.
+        + "classes:\n  cart: {kind: transaction, utility: 3650}\n"
         + "queue:\n  permits: 1\n  maxWait: 60s\n  browsingCapacity: 50\n"
         + "  transactionCapacity: 25\n"
         + "  overload: {signal: queue-delay, window: 500ms, enterDelay: 50ms,"

@@ -36,14 +36,14 @@ class LoadSpikeExperiment {
     UserBehaviour users = new UserBehaviour(Duration.ofSeconds(60), Duration.ZERO, 0, 0,
         Duration.ofMillis(20), Duration.ofSeconds(5)).scaled(TIME_SCALE);
     String target = Math.round(1000 * TIME_SCALE) + "ms";
-    String withFilter = "controller: {initialRate: 20, bucketDepth: 10}\n"
+    String withFilter = ExperimentShop.ADMISSION_ONLY + ExperimentShop.controller(TIME_SCALE)
         + ExperimentShop.targets(target, target);
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "# Experiment 3: load spike (Welsh & Culler Figure 10)%n%nSample WAR in embedded"
         + " Jetty 12, shop.timeScale %.2f, 1 database connection. Closed-loop users: think"
         + " %d ms, %d ms pause after a 503; 3 users, %d from %.0f s to %.0f s, then 3 again."
         + " Filter on: every page's p90 target %s (the paper's 1 s × time scale), initial"
-        + " rate 20/s per endpoint.%n%n", TIME_SCALE, users.meanThinkTime().toMillis(),
+        + " rate 20/s per endpoint, controller round timeout 1 s × time scale.%n%n", TIME_SCALE, users.meanThinkTime().toMillis(),
         users.rejectionPause().toMillis(), PEAK_USERS, spikeStart, spikeEnd, target));
     List<Charts.Line> p90 = new ArrayList<>();
     List<Charts.Line> rejected = new ArrayList<>();

@@ -27,7 +27,7 @@ class OverloadSweepExperiment {
   private static final double TIME_SCALE = 0.1;
   private static final double[] MULTIPLES = {0.5, 1, 2, 4, 7, 10};
 
-  static final String WITH_FILTER = "controller: {initialRate: 20, bucketDepth: 10}\n"
+  static final String WITH_FILTER = ExperimentShop.ADMISSION_ONLY + "controller: {initialRate: 20, bucketDepth: 10}\n"
       + ExperimentShop.targets("200ms", "150ms");
 
   @Test

@@ -33,21 +33,20 @@ class PerEndpointExperiment {
       + "    match: {path: /*}\n";
 
   static String perEndpoint(String target) {
-    return "controller: {initialRate: 20, bucketDepth: 10}\n" + ONE_CLASS
+    return ExperimentShop.ADMISSION_ONLY + ExperimentShop.controller(TIME_SCALE) + ONE_CLASS
         + ExperimentShop.targets(target, target);
   }
 
   static String single(String target) {
-    return "controller: {initialRate: 80, bucketDepth: 10}\n" + ONE_CLASS
+    return ExperimentShop.ADMISSION_ONLY + ExperimentShop.controller(TIME_SCALE) + ONE_CLASS
         + ExperimentShop.targets("none", "none")
-        + "  all:\n    target: " + target + "\n"
+        + "  all:\n    target: " + target + "\n    controller: {initialRate: 80}\n"
         + "    paths: [/, /browse, /search, /product, /login, /shipping, /payment, /confirm]\n";
   }
 
   @Test
   void perEndpointVersusSingle() throws Exception {
     int seconds = ExperimentShop.seconds("experiment.seconds", 60);
-    double warmup = seconds / 4.0;
     SessionModel model = SessionModel.calibrated();
     UserBehaviour users = new UserBehaviour(Duration.ofSeconds(60), Duration.ZERO, 0, 0,
         Duration.ofMillis(20), Duration.ofSeconds(5)).scaled(TIME_SCALE);
@@ -79,7 +78,8 @@ class PerEndpointExperiment {
         "# Experiment 4: per-endpoint vs single admission controller (Welsh & Culler Figure"
         + " 11)%n%nSample WAR in embedded Jetty 12, shop.timeScale %.2f, 1 database connection,"
         + " %d closed-loop users (think %d ms, %d ms pause after a 503), %d s (whole run"
-        + " counted). p90 target %s. Service times differ by page (200–500 ms × scale).%n%n"
+        + " counted). p90 target %s, controller round timeout 1 s × time scale. Service times"
+        + " differ by page (200–500 ms × scale).%n%n"
         + "| request type | service ms | per-endpoint p90 ms | per-endpoint rejected %% |"
         + " single p90 ms | single rejected %% |%n|---|---|---|---|---|---|%n", TIME_SCALE,
         USERS, users.meanThinkTime().toMillis(), users.rejectionPause().toMillis(), seconds,
