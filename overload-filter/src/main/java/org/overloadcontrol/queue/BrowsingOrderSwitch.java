@@ -11,7 +11,9 @@ import java.util.function.DoubleSupplier;
  * (the default, since a servlet container is often bound by a database or a pool rather than
  * the CPU): the smallest wait of any request that left a queue in the window, i.e. a delay that
  * every queued request suffered, as CoDel reads a standing queue. A window in which nobody left
- * although some waited counts the oldest waiter's age; an empty window counts zero.
+ * although some waited counts the oldest waiter's age; an empty window counts zero. While LIFO,
+ * the signal is the oldest waiter's age at the window's end (zero when none waits): newest-first
+ * service hands fresh arrivals a short wait even behind a standing queue.
  *
  * <p>Not thread-safe: called under the {@link WaitQueues} lock.
  */
@@ -65,8 +67,15 @@ final class BrowsingOrderSwitch {
       value = cpu.getAsDouble();
       unit = "cpu";
     } else {
-      long v = minWait != Long.MAX_VALUE ? minWait
-          : anyWaiting ? now - oldestEnqueuedNanos : 0L;
+      long v;
+      if (lifo) {
+        // Served newest first, the requests that leave waited little even behind a standing
+        // queue, so their smallest wait would switch back to FIFO at once; the age of the
+        // oldest waiter shows whether the backlog is gone.
+        v = anyWaiting ? now - oldestEnqueuedNanos : 0L;
+      } else {
+        v = minWait != Long.MAX_VALUE ? minWait : anyWaiting ? now - oldestEnqueuedNanos : 0L;
+      }
       value = v;
       unit = "ns";
     }

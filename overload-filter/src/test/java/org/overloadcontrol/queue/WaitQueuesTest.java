@@ -138,7 +138,8 @@ class WaitQueuesTest {
     assertThat(orderChanges).containsExactly("LIFO");
     engine.complete(tags.get("running"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c"); // newest first
-    // A window whose smallest wait is 100 ms, between 50 and 200 ms: no change.
+    // Served newest first, d waits only 100 ms, but a and b still wait since the start: the
+    // oldest waiter's age, not the leavers' short waits, keeps the queues LIFO.
     request("home", "d");
     ticker.advance(Duration.ofMillis(100));
     engine.complete(tags.get("c"), Outcome.COMPLETED, 0);
@@ -146,17 +147,28 @@ class WaitQueuesTest {
     ticker.advance(Duration.ofMillis(950));
     scheduler.runDue();
     assertThat(engine.queues().lifo()).isTrue();
-    // A window in which a request waited only 10 ms: back to FIFO.
     request("home", "e");
     ticker.advance(Duration.ofMillis(10));
     engine.complete(tags.get("d"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c", "d", "e");
     ticker.advance(Duration.ofMillis(1000));
     scheduler.runDue();
+    assertThat(engine.queues().lifo()).isTrue();
+    assertThat(orderChanges).containsExactly("LIFO");
+    // The backlog drains (newest first); a window that ends with nobody waiting: FIFO.
+    engine.complete(tags.get("e"), Outcome.COMPLETED, 0);
+    engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
+    assertThat(resumed).containsExactly("c", "d", "e", "b", "a");
+    ticker.advance(Duration.ofMillis(1000));
+    scheduler.runDue();
     assertThat(orderChanges).containsExactly("LIFO", "FIFO");
     assertThat(engine.queues().lifo()).isFalse();
-    engine.complete(tags.get("e"), Outcome.COMPLETED, 0);
-    assertThat(resumed).containsExactly("c", "d", "e", "a"); // oldest first again
+    engine.complete(tags.get("a"), Outcome.COMPLETED, 0);
+    request("home", "f");
+    request("home", "g");
+    request("home", "h");
+    engine.complete(tags.get("f"), Outcome.COMPLETED, 0);
+    assertThat(resumed).endsWith("g"); // oldest first again
   }
 
   @Test

@@ -1,0 +1,169 @@
+package org.overloadcontrol.it.load;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * The open-loop session workload of LIFO-Pri (Singhmar et al. 2004, §3.2.1): sessions arrive as
+ * a Poisson process at a set (possibly stepped) rate, whatever the server does; each walks the
+ * {@link SessionModel} from the home page with think times between pages, as one user with its
+ * own cookie session, so a purchase really adds to the cart, logs in, enters shipping and
+ * payment and confirms. Each request has the user's patience ({@link UserBehaviour}): a timed-out
+ * request is retried with probability p up to M times; a request that finally fails (timed out
+ * without retry, 503, any other error) ends the session, and the pages it would still have
+ * visited are counted as "not generated" (Table 5) by walking the rest of its chain.
+ *
+ * <p>No coordinated omission across sessions: arrivals are drawn in advance and a slow server
+ * never delays the next arrival. Within a session the user waits for each answer, as the
+ * paper's users do.
+ */
+public final class SessionLoadGenerator {
+
+  private final ShopClient client;
+  private final SessionModel model;
+  private final UserBehaviour behaviour;
+  private final Supplier<EngineGauge.Reading> gauge;
+  private final Map<String, String> headers;
+
+  public SessionLoadGenerator(ShopClient client, SessionModel model, UserBehaviour behaviour,
+      Supplier<EngineGauge.Reading> gauge, Map<String, String> headers) {
+    this.client = client;
+    this.model = model;
+    this.behaviour = behaviour;
+    this.gauge = gauge;
+    this.headers = Map.copyOf(headers);
+  }
+
+  /**
+   * Starts sessions at {@code sessionsPerSecond} for {@code duration}, then waits up to
+   * {@code drain} for the sessions under way to end, and returns what happened.
+   */
+  public RunResult run(StepSchedule sessionsPerSecond, Duration duration, Duration drain,
+      Duration bucket, long seed) throws InterruptedException {
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "session-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    long start = System.nanoTime();
+    RunRecorder recorder = new RunRecorder(start, bucket);
+    AtomicLong active = new AtomicLong();
+    timer.scheduleAtFixedRate(() -> recorder.gauge(System.nanoTime(), gauge.get()),
+        0, bucket.toNanos(), TimeUnit.NANOSECONDS);
+    try {
+      SplittableRandom random = new SplittableRandom(seed);
+      long end = start + duration.toNanos();
+      long scheduled = start;
+      long ids = 0;
+      while (true) {
+        double rate = sessionsPerSecond.valueAt((scheduled - start) / 1e9);
+        scheduled += (long) (-Math.log(1.0 - random.nextDouble()) / rate * 1e9);
+        if (scheduled >= end) {
+          break;
+        }
+        parkUntil(scheduled);
+        recorder.lag(System.nanoTime() - scheduled);
+        new Session(++ids, random.split(), recorder, active, timer).start();
+      }
+      long deadline = System.nanoTime() + drain.toNanos();
+      while (active.get() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      return recorder.snapshot(Duration.ofNanos(System.nanoTime() - start));
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+
+  /** One visitor: walks the chain, one request at a time. */
+  private final class Session {
+    private final SplittableRandom random;
+    private final RunRecorder recorder;
+    private final AtomicLong active;
+    private final ScheduledThreadPoolExecutor timer;
+    private final ShopClient.UserSession user;
+
+    Session(long id, SplittableRandom random, RunRecorder recorder, AtomicLong active,
+        ScheduledThreadPoolExecutor timer) {
+      this.random = random;
+      this.recorder = recorder;
+      this.active = active;
+      this.timer = timer;
+      this.user = new ShopClient.UserSession(id, headers);
+    }
+
+    void start() {
+      active.incrementAndGet();
+      recorder.sessionStarted();
+      send(model.start(), 1);
+    }
+
+    private void send(ShopRequest type, int attempt) {
+      recorder.generated(type, System.nanoTime());
+      client.send(type, user, random, behaviour.drawTimeoutNanos(random),
+          (outcome, status, latency) -> ended(type, attempt, outcome, latency));
+    }
+
+    private void ended(ShopRequest type, int attempt, Outcome outcome, long latencyNanos) {
+      recorder.ended(type, null, outcome, latencyNanos, System.nanoTime());
+      switch (outcome) {
+        case COMPLETED -> proceed(type);
+        case TIMED_OUT -> {
+          if (behaviour.retries(attempt, random)) {
+            send(type, attempt + 1);
+          } else {
+            abandon(type);
+          }
+        }
+        default -> abandon(type);
+      }
+    }
+
+    private void proceed(ShopRequest done) {
+      if (done == ShopRequest.CART) {
+        // The cart addition is the first half of the step to login.
+        send(ShopRequest.LOGIN, 1);
+        return;
+      }
+      Optional<ShopRequest> next = model.next(done, random);
+      if (next.isEmpty()) {
+        active.decrementAndGet();
+        return;
+      }
+      ShopRequest page = next.get() == ShopRequest.LOGIN ? ShopRequest.CART : next.get();
+      long think = behaviour.drawThinkNanos(random);
+      timer.schedule(() -> send(page, 1), think, TimeUnit.NANOSECONDS);
+    }
+
+    private void abandon(ShopRequest failed) {
+      recorder.sessionAbandoned();
+      ShopRequest current = failed;
+      if (failed == ShopRequest.CART) {
+        recorder.notGenerated(ShopRequest.LOGIN);
+        current = ShopRequest.LOGIN;
+      }
+      for (Optional<ShopRequest> n = model.next(current, random); n.isPresent();
+          n = model.next(n.get(), random)) {
+        if (n.get() == ShopRequest.LOGIN) {
+          recorder.notGenerated(ShopRequest.CART);
+        }
+        recorder.notGenerated(n.get());
+      }
+      active.decrementAndGet();
+    }
+  }
+
+  private static void parkUntil(long deadlineNanos) {
+    long remaining;
+    while ((remaining = deadlineNanos - System.nanoTime()) > 0) {
+      LockSupport.parkNanos(remaining);
+    }
+  }
+}
