@@ -11,14 +11,15 @@ class AllocationTableTest {
 
   @Test
   void thePapersOwnActualAllocationsGiveItsErrorsAndMse() {
+    // The paper's four percentages add up to 99.99, hence the 0.01 tolerance.
     double[] paper = {9.48, 19.05, 29.90, 41.56};
     double[][] bytes = new double[4][1];
     for (int c = 0; c < 4; c++) {
       bytes[c][0] = paper[c] * 1000;
     }
     AllocationTable t = AllocationTable.of(SHARES, bytes, 0, 1);
-    assertThat(t.errorPoints(0)).isCloseTo(0.52, within(1e-9));
-    assertThat(t.errorPoints(3)).isCloseTo(1.56, within(1e-9));
+    assertThat(t.errorPoints(0)).isCloseTo(0.52, within(0.01));
+    assertThat(t.errorPoints(3)).isCloseTo(1.56, within(0.01));
     assertThat(t.paperMse()).isCloseTo(0.0190, within(5e-5));
   }
 
