@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.it.load.EngineGauge;
+import org.overloadcontrol.it.load.RunReport;
 import org.overloadcontrol.it.load.RunResult;
 import org.overloadcontrol.it.load.SessionLoadGenerator;
 import org.overloadcontrol.it.load.SessionModel;
@@ -50,11 +51,13 @@ class SessionLoadGeneratorIT {
       UserBehaviour users = new UserBehaviour(Duration.ofSeconds(10), Duration.ZERO, 0, 0,
           Duration.ofMillis(5), Duration.ZERO);
       RunResult r = new SessionLoadGenerator(client, SessionModel.of(buy), users,
-          new EngineGauge(shop.servletContext()), Map.of()).run(StepSchedule.constant(20),
-          Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(1), 1L);
+          new EngineGauge(shop.servletContext()), Map.of()).run(StepSchedule.constant(5),
+          Duration.ofSeconds(4), Duration.ofSeconds(10), Duration.ofSeconds(1), 1L);
 
+      // 5 sessions/s stays under the shop's own limits (20 requests/s per endpoint at first,
+      // the virtual queue above 10 confirms/s), so nothing may fail.
       assertThat(r.sessionsStarted()).isGreaterThan(10);
-      assertThat(r.sessionsAbandoned()).isZero();
+      assertThat(r.sessionsAbandoned()).as(RunReport.perType(r)).isZero();
       assertThat(r.purchases()).isEqualTo(r.sessionsStarted());
       for (ShopRequest t : new ShopRequest[] {ShopRequest.HOME, ShopRequest.DETAILS,
           ShopRequest.CART, ShopRequest.LOGIN, ShopRequest.SHIPPING, ShopRequest.PAYMENT,
