@@ -11,7 +11,7 @@ import org.overloadcontrol.engine.RequestKind;
  * and answers 200 with the cart page. Not a page of the paper's model: it does no database work
  * and has no response-time target. A missing or malformed id is 400, an unknown one 404.
  */
-@RequestClass(value = "cart", rank = 0, kind = RequestKind.BROWSING, utility = 1)
+@RequestClass(value = "cart", rank = 4, kind = RequestKind.TRANSACTION, utility = 3000)
 public class CartServlet extends ShopServlet {
 
   private static final long serialVersionUID = 1L;

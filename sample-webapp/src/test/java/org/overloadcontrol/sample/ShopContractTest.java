@@ -50,7 +50,7 @@ class ShopContractTest {
       new Row("shipping", ShippingServlet.class, "/shipping", 6, T, 4050, 420, TRANSACTION),
       new Row("payment", PaymentServlet.class, "/payment", 7, T, 4500, 500, TRANSACTION),
       new Row("confirm", ConfirmServlet.class, "/confirm", 8, T, 5000, 300, TRANSACTION),
-      new Row("cart", CartServlet.class, "/cart", 0, B, 1, 0, null),
+      new Row("cart", CartServlet.class, "/cart", 4, T, 3000, 0, null),
       new Row("images", ImageServlet.class, "/images/*", 0, B, 1, 0, null));
 
   private static WebXml webXml;

@@ -131,7 +131,7 @@ public final class ShopWalk {
     m.put("shipping", new ExpectedClass("shipping", 6, "TRANSACTION", 4050));
     m.put("payment", new ExpectedClass("payment", 7, "TRANSACTION", 4500));
     m.put("confirm", new ExpectedClass("confirm", 8, "TRANSACTION", 5000));
-    m.put("cart", new ExpectedClass("cart", 0, "BROWSING", 1));
+    m.put("cart", new ExpectedClass("cart", 4, "TRANSACTION", 3000));
     m.put("images", new ExpectedClass("images", 0, "BROWSING", 1));
     return Map.copyOf(m);
   }
