@@ -137,7 +137,7 @@ public final class StubShop {
     }
   }
 
-  @RequestClass(value = "cart", rank = 0, kind = RequestKind.BROWSING, utility = 1)
+  @RequestClass(value = "cart", rank = 4, kind = RequestKind.TRANSACTION, utility = 3000)
   public static class Cart extends Page {
     private static final long serialVersionUID = 1L;
 
