@@ -1,8 +1,6 @@
 package org.overloadcontrol.sample;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.engine.RequestKind;
@@ -14,7 +12,7 @@ import org.overloadcontrol.engine.RequestKind;
  */
 @RequestClass(value = "login", rank = 5, kind = RequestKind.TRANSACTION, utility = 3650)
 @ResponseTimeTarget("1.5s")
-public class LoginServlet extends ShopServlet {
+public class LoginServlet extends CheckoutStepServlet {
 
   private static final long serialVersionUID = 1L;
 
@@ -24,36 +22,37 @@ public class LoginServlet extends ShopServlet {
   }
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    if (!work(request, response)) {
-      return;
-    }
-    PageWriter page = newPage(request, "Sign in").heading("Checkout: sign in");
-    Purchase purchase = existingPurchase(request);
-    if (purchase == null || purchase.cart().isEmpty()) {
-      page.paragraph("Your cart is empty; you can sign in now and shop afterwards.");
-    }
-    send(response, HttpServletResponse.SC_OK, CheckoutForms.login(page));
+  String field() {
+    return "user";
   }
 
   @Override
-  protected void doPost(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    if (!work(request, response)) {
-      return;
+  String missingMessage() {
+    return "Please enter a name.";
+  }
+
+  @Override
+  PageWriter form(HttpServletRequest request, String error) {
+    PageWriter page = newPage(request, "Sign in").heading("Checkout: sign in");
+    if (error != null) {
+      page.error(error);
+    } else {
+      Purchase purchase = existingPurchase(request);
+      if (purchase == null || purchase.cart().isEmpty()) {
+        page.paragraph("Your cart is empty; you can sign in now and shop afterwards.");
+      }
     }
-    String user = request.getParameter("user");
-    if (user == null || user.isBlank()) {
-      send(response, HttpServletResponse.SC_BAD_REQUEST, CheckoutForms.login(
-          newPage(request, "Sign in").heading("Checkout: sign in").error("Please enter a name.")));
-      return;
-    }
-    Purchase purchase = purchase(request);
-    purchase.login(user);
-    saved(request, purchase);
-    PageWriter page = newPage(request, "Shipping").heading("Checkout: shipping")
-        .html("<p class=\"signed-in\">Signed in as " + Html.escape(purchase.user()) + ".</p>\n");
-    send(response, HttpServletResponse.SC_OK, CheckoutForms.shipping(page));
+    return CheckoutForms.login(page);
+  }
+
+  @Override
+  void record(Purchase purchase, String value) {
+    purchase.login(value);
+  }
+
+  @Override
+  PageWriter next(HttpServletRequest request, Purchase purchase) {
+    return CheckoutForms.shipping(newPage(request, "Shipping").heading("Checkout: shipping")
+        .html("<p class=\"signed-in\">Signed in as " + Html.escape(purchase.user()) + ".</p>\n"));
   }
 }

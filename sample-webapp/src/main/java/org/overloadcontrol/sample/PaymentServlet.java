@@ -1,8 +1,6 @@
 package org.overloadcontrol.sample;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.engine.RequestKind;
@@ -14,7 +12,7 @@ import org.overloadcontrol.engine.RequestKind;
  */
 @RequestClass(value = "payment", rank = 7, kind = RequestKind.TRANSACTION, utility = 4500)
 @ResponseTimeTarget("1.5s")
-public class PaymentServlet extends ShopServlet {
+public class PaymentServlet extends CheckoutStepServlet {
 
   private static final long serialVersionUID = 1L;
 
@@ -24,32 +22,31 @@ public class PaymentServlet extends ShopServlet {
   }
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    if (!work(request, response)) {
-      return;
-    }
-    send(response, HttpServletResponse.SC_OK,
-        CheckoutForms.payment(newPage(request, "Payment").heading("Checkout: payment")));
+  String field() {
+    return "card";
   }
 
   @Override
-  protected void doPost(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    if (!work(request, response)) {
-      return;
+  String missingMessage() {
+    return "Please enter a card number.";
+  }
+
+  @Override
+  PageWriter form(HttpServletRequest request, String error) {
+    PageWriter page = newPage(request, "Payment").heading("Checkout: payment");
+    if (error != null) {
+      page.error(error);
     }
-    String card = request.getParameter("card");
-    if (card == null || card.isBlank()) {
-      send(response, HttpServletResponse.SC_BAD_REQUEST, CheckoutForms.payment(
-          newPage(request, "Payment").heading("Checkout: payment")
-              .error("Please enter a card number.")));
-      return;
-    }
-    Purchase purchase = purchase(request);
-    purchase.pay(card);
-    saved(request, purchase);
-    send(response, HttpServletResponse.SC_OK,
-        CheckoutForms.review(newPage(request, "Review").heading("Checkout: review"), purchase));
+    return CheckoutForms.payment(page);
+  }
+
+  @Override
+  void record(Purchase purchase, String value) {
+    purchase.pay(value);
+  }
+
+  @Override
+  PageWriter next(HttpServletRequest request, Purchase purchase) {
+    return CheckoutForms.review(newPage(request, "Review").heading("Checkout: review"), purchase);
   }
 }

@@ -1,8 +1,6 @@
 package org.overloadcontrol.sample;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.engine.RequestKind;
@@ -14,7 +12,7 @@ import org.overloadcontrol.engine.RequestKind;
  */
 @RequestClass(value = "shipping", rank = 6, kind = RequestKind.TRANSACTION, utility = 4050)
 @ResponseTimeTarget("1.5s")
-public class ShippingServlet extends ShopServlet {
+public class ShippingServlet extends CheckoutStepServlet {
 
   private static final long serialVersionUID = 1L;
 
@@ -24,33 +22,32 @@ public class ShippingServlet extends ShopServlet {
   }
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    if (!work(request, response)) {
-      return;
-    }
-    send(response, HttpServletResponse.SC_OK,
-        CheckoutForms.shipping(newPage(request, "Shipping").heading("Checkout: shipping")));
+  String field() {
+    return "address";
   }
 
   @Override
-  protected void doPost(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    if (!work(request, response)) {
-      return;
+  String missingMessage() {
+    return "Please enter an address.";
+  }
+
+  @Override
+  PageWriter form(HttpServletRequest request, String error) {
+    PageWriter page = newPage(request, "Shipping").heading("Checkout: shipping");
+    if (error != null) {
+      page.error(error);
     }
-    String address = request.getParameter("address");
-    if (address == null || address.isBlank()) {
-      send(response, HttpServletResponse.SC_BAD_REQUEST, CheckoutForms.shipping(
-          newPage(request, "Shipping").heading("Checkout: shipping")
-              .error("Please enter an address.")));
-      return;
-    }
-    Purchase purchase = purchase(request);
-    purchase.ship(address);
-    saved(request, purchase);
-    PageWriter page = newPage(request, "Payment").heading("Checkout: payment")
-        .html("<p class=\"ship-to\">Shipping to " + Html.escape(purchase.address()) + ".</p>\n");
-    send(response, HttpServletResponse.SC_OK, CheckoutForms.payment(page));
+    return CheckoutForms.shipping(page);
+  }
+
+  @Override
+  void record(Purchase purchase, String value) {
+    purchase.ship(value);
+  }
+
+  @Override
+  PageWriter next(HttpServletRequest request, Purchase purchase) {
+    return CheckoutForms.payment(newPage(request, "Payment").heading("Checkout: payment")
+        .html("<p class=\"ship-to\">Shipping to " + Html.escape(purchase.address()) + ".</p>\n"));
   }
 }
