@@ -375,16 +375,22 @@ public class OverloadFilter implements Filter {
    * completions (bandwidth measurement, the virtual queue's capacity estimator).
    */
   void finish(HttpServletRequest request, RequestTag tag, Outcome outcome) {
-    CountingResponse counting = request.getAttribute(CountingResponse.ATTRIBUTE)
-        instanceof CountingResponse c ? c : null;
+    // Attribute look-ups only for the features in use: on the fast path of a filter with
+    // admission alone this is one engine call (measured: the look-ups cost a few per cent of
+    // a trivial servlet's throughput).
+    CountingResponse counting = bandwidth != null
+        && request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
+        ? c : null;
     long bytes = counting == null ? -1L : counting.byteCount();
     if (!engine(tag).complete(tag, outcome, bytes)) {
       return;
     }
-    if (request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
+    if (tag.decision() != org.overloadcontrol.engine.Decision.ADMIT
+        && request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
       queuedRequests.remove(q);
     }
-    if (request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
+    if (bandwidth != null
+        && request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
       if (outcome.executed()) {
         ticket.complete(Math.max(0L, bytes));
       } else {
