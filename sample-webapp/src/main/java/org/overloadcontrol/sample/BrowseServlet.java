@@ -31,13 +31,8 @@ public class BrowseServlet extends ShopServlet {
     Catalogue catalogue = shop().catalogue();
     String category = request.getParameter("category");
     if (category == null || category.isBlank()) {
-      PageWriter page = newPage(request, "Categories").heading("Categories");
-      page.html("<ul class=\"categories\">\n");
-      for (String c : catalogue.categories()) {
-        page.html("<li><a href=\"" + page.link("/browse?category=" + Html.url(c)) + "\">"
-            + Html.escape(c) + "</a></li>\n");
-      }
-      send(response, HttpServletResponse.SC_OK, page.html("</ul>\n"));
+      send(response, HttpServletResponse.SC_OK, newPage(request, "Categories")
+          .heading("Categories").categories(catalogue, false));
       return;
     }
     if (catalogue.inCategory(category).isEmpty()) {

@@ -31,16 +31,9 @@ public class CartServlet extends ShopServlet {
   @Override
   protected void doPost(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    var id = intParameter(request, "id");
-    if (id.isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_BAD_REQUEST, "Which product?",
-          "Adding to the cart needs a product number (id=N).");
-      return;
-    }
-    var product = shop().catalogue().product(id.getAsInt());
+    var product = productParameter(request, response,
+        "Adding to the cart needs a product number (id=N).");
     if (product.isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_NOT_FOUND, "No such product",
-          "The shop has no product number " + id.getAsInt() + ".");
       return;
     }
     Purchase purchase = purchase(request);

@@ -28,16 +28,9 @@ public class DetailsServlet extends ShopServlet {
     if (!work(request, response)) {
       return;
     }
-    var id = intParameter(request, "id");
-    if (id.isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_BAD_REQUEST, "Which product?",
-          "The address needs a product number, such as product?id=1.");
-      return;
-    }
-    var product = shop().catalogue().product(id.getAsInt());
+    var product = productParameter(request, response,
+        "The address needs a product number, such as product?id=1.");
     if (product.isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_NOT_FOUND, "No such product",
-          "The shop has no product number " + id.getAsInt() + ".");
       return;
     }
     Product p = product.get();

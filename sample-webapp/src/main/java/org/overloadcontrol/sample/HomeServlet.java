@@ -31,12 +31,7 @@ public class HomeServlet extends ShopServlet {
     Catalogue catalogue = shop().catalogue();
     PageWriter page = newPage(request, "Home").heading("Gear for every trail")
         .paragraph("Browse a category, search the shop, or start with one of these.");
-    page.html("<ul class=\"categories\">\n");
-    for (String c : catalogue.categories()) {
-      page.html("<li><a href=\"" + page.link("/browse?category=" + Html.url(c)) + "\">"
-          + Html.escape(c) + "</a> (" + catalogue.inCategory(c).size() + ")</li>\n");
-    }
-    page.html("</ul>\n<h2>Featured</h2>\n");
+    page.categories(catalogue, true).html("<h2>Featured</h2>\n");
     page.products(catalogue.categories().stream().map(c -> catalogue.inCategory(c).get(0))
         .toList());
     send(response, HttpServletResponse.SC_OK, page);

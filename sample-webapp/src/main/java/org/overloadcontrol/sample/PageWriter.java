@@ -142,4 +142,14 @@ final class PageWriter {
         .append("\">Overload dashboard</a></p>\n</footer>\n</body>\n</html>\n");
     return out.toString();
   }
+
+  /** The category links, each with its product count when {@code withCounts}. */
+  PageWriter categories(Catalogue catalogue, boolean withCounts) {
+    html("<ul class=\"categories\">\n");
+    for (String c : catalogue.categories()) {
+      html("<li><a href=\"" + link("/browse?category=" + url(c)) + "\">" + escape(c) + "</a>"
+          + (withCounts ? " (" + catalogue.inCategory(c).size() + ")" : "") + "</li>\n");
+    }
+    return html("</ul>\n");
+  }
 }

@@ -125,6 +125,26 @@ abstract class ShopServlet extends HttpServlet {
     }
   }
 
+  /**
+   * The product named by the {@code id} parameter; empty after answering 400 (no number,
+   * explained by {@code missingDetail}) or 404 (no such product).
+   */
+  java.util.Optional<Product> productParameter(HttpServletRequest request,
+      HttpServletResponse response, String missingDetail) throws IOException {
+    OptionalInt id = intParameter(request, "id");
+    if (id.isEmpty()) {
+      fail(request, response, HttpServletResponse.SC_BAD_REQUEST, "Which product?",
+          missingDetail);
+      return java.util.Optional.empty();
+    }
+    java.util.Optional<Product> product = shop().catalogue().product(id.getAsInt());
+    if (product.isEmpty()) {
+      fail(request, response, HttpServletResponse.SC_NOT_FOUND, "No such product",
+          "The shop has no product number " + id.getAsInt() + ".");
+    }
+    return product;
+  }
+
   /** Sends an error page in the shop's layout. */
   void fail(HttpServletRequest request, HttpServletResponse response, int status, String title,
       String message) throws IOException {
