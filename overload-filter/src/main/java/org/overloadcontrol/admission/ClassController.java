@@ -46,6 +46,14 @@ public final class ClassController {
       ThreadLocal.withInitial(NEXT_STRIPE::getAndIncrement);
   private static final int SUM_EVERY = 4;
   private static final long MIN_ROUND_INTERVAL_NANOS = 1_000_000L;
+  /**
+   * The recorders' range: 1 µs to an hour, longer times recorded as an hour. A fixed range
+   * makes HdrHistogram's {@link Recorder} use an {@code AtomicHistogram}, whose counts a round
+   * reads without a lock; the auto-resizing default ({@code ConcurrentHistogram}) takes a
+   * reader lock per count read, and merging the stripes read thousands of counts per round
+   * (measured: most of a round's cost, see docs/performance.md).
+   */
+  static final long MAX_RECORDED_MICROS = 3_600_000_000L;
 
   /** Recorder stripes: a power of two at least twice the processors, at most 16. */
   private static final int STRIPES = Math.min(16,
@@ -74,7 +82,9 @@ public final class ClassController {
   private volatile long estimateNanos = -1;
   private volatile long lastSampleP90Nanos = -1;
   // Round state: guarded by the endpoint controller's round guard.
-  private final Histogram recycled = new Histogram(2);
+  private final Histogram recycled = new Histogram(1, MAX_RECORDED_MICROS, 2);
+  /** Whether rounds also come every nreq samples (controlled classes), not only by time. */
+  private final boolean counted;
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
@@ -85,8 +95,9 @@ public final class ClassController {
     this.settings = settings;
     ControllerParameters p = settings.parameters();
     this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
+    this.counted = settings.controlled();
     for (int i = 0; i < STRIPES; i++) {
-      recorders[i] = new Recorder(2);
+      recorders[i] = new Recorder(1, MAX_RECORDED_MICROS, 2);
     }
     this.lastRoundNanos = now;
     this.countedRoundAllowedNanos = now;
@@ -147,7 +158,14 @@ public final class ClassController {
    */
   boolean record(long responseTimeNanos, long now) {
     int stripe = STRIPE.get() & (STRIPES - 1);
-    recorders[stripe].recordValue(Math.max(0L, responseTimeNanos / 1000L));
+    recorders[stripe].recordValue(
+        Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
+    if (!counted) {
+      // Measured only: nothing reacts to its rounds, so they come by time alone (one per
+      // timeout) and the request path skips the count (measured: counted rounds every
+      // millisecond were a third of the filter's own cost on a trivial servlet).
+      return false;
+    }
     // A plain increment, not an atomic one: threads that share a stripe may lose a count now
     // and then, which only delays a round by a sample (the timeout bounds it), while a locked
     // increment per request was measured to stop two threads from scaling.
@@ -183,7 +201,7 @@ public final class ClassController {
 
   /** Whether a round is due by count or by time (read under the round guard). */
   boolean due(long now) {
-    return dueByTime(now) || pendingCount() >= settings.parameters().nreq();
+    return dueByTime(now) || counted && pendingCount() >= settings.parameters().nreq();
   }
 
   /** Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none. */

@@ -185,8 +185,13 @@ class ResponseTimeControllerTest {
       }
     }
     assertThat(admitted).isEqualTo(10_000);
-    feed(controller, c, 100, 5_000 * MS);
-    assertThat(rounds).extracting(ControllerRound::action).containsOnly(Action.MEASURED_ONLY);
+    // Nothing reacts to an uncontrolled class's rounds: they come once per timeout (1 s), not
+    // every nreq samples.
+    feed(controller, c, 999, 5_000 * MS);
+    assertThat(rounds).isEmpty();
+    feed(controller, c, 1, 5_000 * MS);
+    assertThat(rounds).extracting(ControllerRound::action).containsExactly(Action.MEASURED_ONLY);
+    assertThat(rounds.get(0).sampleCount()).isEqualTo(1000);
     assertThat(c.estimateNanos()).isCloseTo(5_000 * MS, within(50 * MS));
   }
 
