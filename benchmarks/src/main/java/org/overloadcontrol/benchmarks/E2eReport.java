@@ -28,24 +28,29 @@ final class E2eReport {
   String markdown() {
     StringBuilder sb = new StringBuilder();
     sb.append("| variant | req/s (median) | vs no filter (median of per-round ratios) | p50 µs |"
-        + " p90 µs | p99 µs | errors |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        + " p90 µs | p99 µs | errors | server CPU µs/req (median) | extra CPU µs/req vs no"
+        + " filter |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    double baseCpu = median(variants.get(0), EndToEndOverhead.Run::serverCpuMicrosPerRequest);
     for (String v : variants) {
-      sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f %% | %.0f | %.0f | %.0f | %d |%n",
+      double cpu = median(v, EndToEndOverhead.Run::serverCpuMicrosPerRequest);
+      sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f %% | %.0f | %.0f | %.0f | %d |"
+          + " %.2f | %+.2f |%n",
           v, median(v, EndToEndOverhead.Run::requestsPerSecond), 100 * medianRatio(v),
           median(v, EndToEndOverhead.Run::p50Micros), median(v, EndToEndOverhead.Run::p90Micros),
           median(v, EndToEndOverhead.Run::p99Micros),
-          runs.stream().filter(r -> r.variant().equals(v)).mapToLong(r -> r.errors()).sum()));
+          runs.stream().filter(r -> r.variant().equals(v)).mapToLong(r -> r.errors()).sum(),
+          cpu, cpu - baseCpu));
     }
     return sb.toString();
   }
 
   String csv() {
     StringBuilder sb = new StringBuilder("round,variant,requestsPerSecond,p50Micros,p90Micros,"
-        + "p99Micros,errors\n");
+        + "p99Micros,errors,serverCpuMicrosPerRequest\n");
     for (EndToEndOverhead.Run r : runs) {
-      sb.append(String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.1f,%.1f,%d%n", r.round(),
+      sb.append(String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.1f,%.1f,%d,%.3f%n", r.round(),
           r.variant(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
-          r.errors()));
+          r.errors(), r.serverCpuMicrosPerRequest()));
     }
     return sb.toString();
   }

@@ -53,7 +53,7 @@ public final class EndToEndOverhead {
 
   /** One wrk run. */
   record Run(int round, String variant, double requestsPerSecond, double p50Micros,
-      double p90Micros, double p99Micros, long errors) {
+      double p90Micros, double p99Micros, long errors, double serverCpuMicrosPerRequest) {
   }
 
   public static void main(String[] args) throws Exception {
@@ -99,8 +99,9 @@ public final class EndToEndOverhead {
           Run r = wrk(round, v.name(), ports.get(v.name()), seconds, connections);
           runs.add(r);
           System.out.printf(Locale.ROOT, "round %d  %-28s %10.0f req/s  p50 %7.0f us  p90 %7.0f"
-              + " us  p99 %7.0f us  errors %d%n", round, v.name(), r.requestsPerSecond(),
-              r.p50Micros(), r.p90Micros(), r.p99Micros(), r.errors());
+              + " us  p99 %7.0f us  errors %d  server CPU %5.2f us/req%n", round, v.name(),
+              r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(), r.errors(),
+              r.serverCpuMicrosPerRequest());
         }
       }
     } finally {
@@ -143,6 +144,7 @@ public final class EndToEndOverhead {
   }
 
   private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+  private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ");
   private static final Pattern PERCENTILE =
       Pattern.compile("^\\s+(50|90|99)%\\s+([0-9.]+)(us|ms|s)\\s*$", Pattern.MULTILINE);
   private static final Pattern ERRORS =
@@ -152,6 +154,9 @@ public final class EndToEndOverhead {
   /** Runs wrk with one thread (the other core serves) and parses its report. */
   private static Run wrk(int round, String variant, int port, int seconds, int connections)
       throws IOException, InterruptedException {
+    // The server's CPU per request is the measure that another process on the machine
+    // disturbs least: throughput moves with whatever else runs, CPU time per request does not.
+    long cpuBefore = processCpuNanos();
     Process p = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
         "--latency", "http://127.0.0.1:" + port + "/hello").redirectErrorStream(true).start();
     String output;
@@ -161,6 +166,10 @@ public final class EndToEndOverhead {
     if (p.waitFor() != 0) {
       throw new IOException("wrk failed: " + output);
     }
+    long cpuNanos = processCpuNanos() - cpuBefore;
+    Matcher count = REQUESTS.matcher(output);
+    double cpuPerRequest = count.find()
+        ? cpuNanos / 1e3 / Math.max(1L, Long.parseLong(count.group(1))) : Double.NaN;
     Matcher rps = RPS.matcher(output);
     if (!rps.find()) {
       throw new IOException("no Requests/sec in wrk's output: " + output);
@@ -191,7 +200,13 @@ public final class EndToEndOverhead {
     }
     return new Run(round, variant, Double.parseDouble(rps.group(1)),
         percentiles.getOrDefault("50", Double.NaN), percentiles.getOrDefault("90", Double.NaN),
-        percentiles.getOrDefault("99", Double.NaN), errors);
+        percentiles.getOrDefault("99", Double.NaN), errors, cpuPerRequest);
+  }
+
+  /** CPU time of this JVM (all its servers; only the one under load is busy). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** The servlet under test: a few bytes of text. */
