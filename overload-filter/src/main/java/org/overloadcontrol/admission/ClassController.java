@@ -34,17 +34,8 @@ import org.overloadcontrol.engine.RequestClass;
  */
 public final class ClassController {
 
-  private static final int PAD = 16;
   private static final java.lang.invoke.VarHandle PENDING =
       java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
-  /**
-   * Each thread's stripe, handed out round robin so that the first threads never share one
-   * (thread ids modulo the stripe count collide as often as not).
-   */
-  private static final java.util.concurrent.atomic.AtomicInteger NEXT_STRIPE =
-      new java.util.concurrent.atomic.AtomicInteger();
-  private static final ThreadLocal<Integer> STRIPE =
-      ThreadLocal.withInitial(NEXT_STRIPE::getAndIncrement);
   private static final int SUM_EVERY = 4;
   private static final long MIN_ROUND_INTERVAL_NANOS = 10_000_000L;
   /**
@@ -56,9 +47,7 @@ public final class ClassController {
    */
   static final long MAX_RECORDED_MICROS = 3_600_000_000L;
 
-  /** Recorder stripes: a power of two at least twice the processors, at most 16. */
-  private static final int STRIPES = Math.min(16,
-      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
+  private static final int STRIPES = Stripes.COUNT;
 
   private final String endpoint;
   private final RequestClass requestClass;
@@ -75,7 +64,7 @@ public final class ClassController {
    * different stripes never share a cache line, read and written with opaque (unlocked)
    * accesses. Their sum is read only every {@link #SUM_EVERY} samples of a stripe.
    */
-  private final long[] pendingSamples = new long[(STRIPES + 2) * PAD];
+  private final long[] pendingSamples = Stripes.paddedSlots();
 
   private volatile long lastRoundNanos;
   /** The earliest time a round may start because nreq samples are waiting. */
@@ -159,7 +148,7 @@ public final class ClassController {
    * threads, and a round per millisecond a third of the filter's cost on a trivial servlet.
    */
   boolean record(long responseTimeNanos, long now) {
-    int stripe = STRIPE.get() & (STRIPES - 1);
+    int stripe = Stripes.index();
     recorders[stripe].recordValue(
         Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
     if (!counted) {
@@ -185,7 +174,7 @@ public final class ClassController {
    * reads (measured: a counter at index 0 kept two threads from scaling).
    */
   private static int slot(int stripe) {
-    return (stripe + 1) * PAD;
+    return Stripes.slot(stripe);
   }
 
   private long pendingCount() {

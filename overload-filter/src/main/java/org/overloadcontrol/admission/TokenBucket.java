@@ -1,5 +1,7 @@
 package org.overloadcontrol.admission;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,14 +18,37 @@ import java.util.concurrent.atomic.AtomicLong;
  * by the ratio of the intervals, so a bucket that ran at rate_min and owes twenty seconds does
  * not keep refusing after the rate has been raised. A request that read the old interval just
  * before the change is charged the old interval; that is one token's difference, and harmless.
+ *
+ * <p>Leases, for fast buckets: when the bucket is deep enough (depth &ge; 2 × the stripe
+ * count) and a millisecond of its rate is more than one token, a thread that finds its
+ * stripe's pocket empty takes a lease of {@code k} tokens in one CAS on {@code tat} (one for
+ * itself, {@code k − 1} into its pocket), and the next requests on its stripe spend the pocket
+ * by a CAS on memory no other core writes. {@code k} is at most a millisecond of the rate and
+ * at most {@code depth / (2 × stripes)}. What a lease changes: a token in one stripe's pocket
+ * cannot serve another stripe (at most {@code k − 1} per stripe wait for their own stripe's
+ * next request); pockets filled before the bucket refilled add to a burst, at most
+ * {@code stripes × (k − 1)} tokens (under a millisecond of the rate per stripe, under half the
+ * depth in all); and a rate cut forfeits the pockets, so a cut holds at once. Over time the
+ * rate is exact: every token spent was taken from the bucket. With the published defaults
+ * (depth 1) no bucket leases;
+ * the shared CAS per request was measured to stop two threads from scaling at millions of
+ * admissions a second (see docs/performance.md).
  */
 public final class TokenBucket {
 
+  private static final VarHandle POCKET = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final long LEASE_SPAN_NANOS = 1_000_000L;
+
   private final int depth;
   private final AtomicLong tat;
+  /** Tokens leased to each stripe, padded slots; null when the bucket is too shallow to lease. */
+  private final long[] pockets;
+  private final int maxLease;
   private volatile double rate;
   private volatile long intervalNanos;
   private volatile long toleranceNanos;
+  /** Tokens per lease; 1 means no leasing at the current rate. */
+  private volatile int leaseSize = 1;
 
   /**
    * Creates a full bucket.
@@ -37,24 +62,55 @@ public final class TokenBucket {
       throw new IllegalArgumentException("depth must be >= 1, was " + depth);
     }
     this.depth = depth;
+    this.maxLease = depth / (2 * Stripes.COUNT);
+    this.pockets = maxLease > 1 ? Stripes.paddedSlots() : null;
     applyRate(rate);
     this.tat = new AtomicLong(now - toleranceNanos);
   }
 
   /** Takes a token if one is available at {@code now}. */
   public boolean tryAcquire(long now) {
+    int lease = leaseSize;
+    if (lease > 1) {
+      int slot = Stripes.slot(Stripes.index());
+      for (;;) {
+        long have = (long) POCKET.getVolatile(pockets, slot);
+        if (have <= 0) {
+          break;
+        }
+        // Threads that share a stripe may both see the last pocketed token; one gets it.
+        if (POCKET.compareAndSet(pockets, slot, have, have - 1)) {
+          return true;
+        }
+      }
+      if (take(now, lease)) {
+        POCKET.getAndAdd(pockets, slot, (long) lease - 1);
+        return true;
+      }
+    }
+    return take(now, 1);
+  }
+
+  /** Takes {@code n} tokens from the bucket if all of them are available at {@code now}. */
+  private boolean take(long now, int n) {
+    long interval = intervalNanos;
     for (;;) {
       long current = tat.get();
       long start = Math.max(current, now);
-      if (start - now > toleranceNanos) {
+      if (start + (n - 1) * interval - now > toleranceNanos) {
         return false;
       }
       // Two arrivals may see the same tat; the CAS lets only one of them move it, and the
       // loser retries against the new value instead of taking the same token twice.
-      if (tat.compareAndSet(current, start + intervalNanos)) {
+      if (tat.compareAndSet(current, start + n * interval)) {
         return true;
       }
     }
+  }
+
+  /** Tokens a thread takes from the bucket at once at the current rate (1: no leasing). */
+  public int leaseSize() {
+    return leaseSize;
   }
 
   /** Nanoseconds from {@code now} until a token is available; zero if one is available now. */
@@ -80,6 +136,12 @@ public final class TokenBucket {
     if (newInterval == oldInterval) {
       return;
     }
+    if (newInterval > oldInterval && pockets != null) {
+      // A cut: tokens leased at the old rate are forfeited, so the new rate holds at once.
+      for (int i = 0; i < Stripes.COUNT; i++) {
+        POCKET.setVolatile(pockets, Stripes.slot(i), 0L);
+      }
+    }
     double ratio = (double) newInterval / oldInterval;
     for (;;) {
       long current = tat.get();
@@ -99,8 +161,11 @@ public final class TokenBucket {
       throw new IllegalArgumentException("rate must be a finite number > 0, was " + newRate);
     }
     long interval = Math.max(1L, Math.round(1e9 / newRate));
+    int lease = pockets == null ? 1
+        : (int) Math.max(1L, Math.min(maxLease, LEASE_SPAN_NANOS / interval));
     this.rate = newRate;
     this.intervalNanos = interval;
     this.toleranceNanos = interval * (depth - 1L);
+    this.leaseSize = lease;
   }
 }

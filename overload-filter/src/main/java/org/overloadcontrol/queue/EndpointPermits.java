@@ -1,6 +1,7 @@
 package org.overloadcontrol.queue;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The execution permits of one endpoint: how many of its requests run at once, against a limit
@@ -8,20 +9,35 @@ import java.util.concurrent.atomic.AtomicInteger;
  * default, when only the overall permits bound execution.
  *
  * <p>Concurrency: {@link #tryAcquire} is a CAS loop on the in-use count, so the limit is never
- * exceeded; a limit lowered below the count takes effect as permits come back.
+ * exceeded; a limit lowered below the count takes effect as permits come back. An endpoint
+ * without a limit of its own (fixed, not adaptive) only counts, in a {@link LongAdder}: every
+ * request of the endpoint would otherwise CAS one shared word twice, for a number that only
+ * metrics and the queue threshold read (measured: two contended atomics per request were a
+ * visible part of the filter's cost on a trivial servlet, see docs/performance.md).
  */
 public final class EndpointPermits {
 
   private final String endpoint;
   private final AtomicInteger inUse = new AtomicInteger();
+  /** The in-use count of an endpoint without a limit (null when {@link #inUse} counts). */
+  private final LongAdder unlimitedInUse;
   private final AtomicInteger waiting = new AtomicInteger();
   private volatile int limit;
   /** Ticker time since which at least one permit has been free, or −1 while all are busy. */
   volatile long freeSinceNanos = -1;
 
   EndpointPermits(String endpoint, int limit) {
+    this(endpoint, limit, false);
+  }
+
+  /**
+   * @param adaptive whether a controller moves the limit (then the count is exact and CAS'd
+   *     even while the limit is unbounded)
+   */
+  EndpointPermits(String endpoint, int limit, boolean adaptive) {
     this.endpoint = endpoint;
     this.limit = limit;
+    this.unlimitedInUse = limit == Integer.MAX_VALUE && !adaptive ? new LongAdder() : null;
   }
 
   public String endpoint() {
@@ -29,7 +45,7 @@ public final class EndpointPermits {
   }
 
   public int inUse() {
-    return inUse.get();
+    return unlimitedInUse != null ? (int) unlimitedInUse.sum() : inUse.get();
   }
 
   public int limit() {
@@ -42,14 +58,21 @@ public final class EndpointPermits {
   }
 
   void setLimit(int newLimit) {
+    if (unlimitedInUse != null) {
+      throw new IllegalStateException("endpoint " + endpoint + " was created without a limit");
+    }
     this.limit = newLimit;
   }
 
   boolean hasRoom() {
-    return inUse.get() < limit;
+    return unlimitedInUse != null || inUse.get() < limit;
   }
 
   boolean tryAcquire() {
+    if (unlimitedInUse != null) {
+      unlimitedInUse.increment();
+      return true;
+    }
     for (;;) {
       int current = inUse.get();
       if (current >= limit) {
@@ -63,7 +86,11 @@ public final class EndpointPermits {
   }
 
   void release() {
-    inUse.decrementAndGet();
+    if (unlimitedInUse != null) {
+      unlimitedInUse.decrement();
+    } else {
+      inUse.decrementAndGet();
+    }
   }
 
   void waiterAdded() {

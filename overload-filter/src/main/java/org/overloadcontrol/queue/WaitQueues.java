@@ -101,7 +101,7 @@ public final class WaitQueues {
     return endpoints.computeIfAbsent(name, n -> {
       QueueSettings.EndpointQueueSettings e = settings.endpoint(n);
       int limit = e == null || e.permits() == 0 ? Integer.MAX_VALUE : e.permits();
-      EndpointPermits permits = new EndpointPermits(n, limit);
+      EndpointPermits permits = new EndpointPermits(n, limit, e != null && e.adaptive());
       if (e != null && e.adaptive()) {
         adaptive.put(n, new AdaptivePermitController(permits, e, listener, ticker.read()));
       }

@@ -93,4 +93,78 @@ class TokenBucketTest {
       assertThat(taken.get()).isEqualTo(8);
     }
   }
+
+  @Test
+  void aShallowOrSlowBucketNeverLeases() {
+    assertThat(new TokenBucket(1e9, 1, 0).leaseSize()).isEqualTo(1);
+    assertThat(new TokenBucket(1e9, 2 * Stripes.COUNT, 0).leaseSize()).isEqualTo(1);
+    // A millisecond of 500/s is less than a token.
+    assertThat(new TokenBucket(500, 10_000, 0).leaseSize()).isEqualTo(1);
+  }
+
+  @Test
+  void leasesKeepTheBurstBoundAndLoseNoTokenAcrossThreads() throws Exception {
+    int depth = 1000;
+    TokenBucket bucket = new TokenBucket(1e9, depth, 0);
+    assertThat(bucket.leaseSize()).isGreaterThan(1);
+    // Time stands still: the full bucket is all there is. Four threads (on different stripes)
+    // spend it; every thread keeps trying until its pocket and the bucket are both empty.
+    int threads = 4;
+    AtomicInteger admitted = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    Thread[] workers = new Thread[threads];
+    for (int t = 0; t < threads; t++) {
+      workers[t] = new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        while (bucket.tryAcquire(5)) {
+          admitted.incrementAndGet();
+        }
+      });
+      workers[t].start();
+    }
+    start.countDown();
+    for (Thread w : workers) {
+      w.join();
+    }
+    // Exactly the bucket: every token spent was taken from it, none twice, and no thread
+    // stops while its own stripe's pocket holds one.
+    assertThat(admitted.get()).isEqualTo(depth);
+  }
+
+  @Test
+  void aLeasingBucketHoldsItsRateOverTime() {
+    // 2 million tokens a second, depth 1000: leases of up to 1000 / (2 x stripes) tokens.
+    TokenBucket bucket = new TokenBucket(2e6, 1000, 0);
+    assertThat(bucket.leaseSize()).isGreaterThan(1);
+    long admitted = 0;
+    // Four million arrivals a second for a tenth of a second, one thread.
+    for (long t = 0; t < SECOND / 10; t += 250) {
+      if (bucket.tryAcquire(t)) {
+        admitted++;
+      }
+    }
+    // 200,000 tokens accrue, plus the full bucket at the start; a pocket may be left over.
+    assertThat(admitted).isBetween(200_000L + 1000 - (bucket.leaseSize() - 1), 200_000L + 1000);
+  }
+
+  @Test
+  void aCutForfeitsThePocketsSoTheNewRateHoldsAtOnce() {
+    TokenBucket bucket = new TokenBucket(1e9, 1000, 0);
+    int lease = bucket.leaseSize();
+    assertThat(bucket.tryAcquire(0)).isTrue(); // leases, the rest of the lease in the pocket
+    bucket.setRate(2e8, 0); // a cut to a rate that still leases
+    assertThat(bucket.leaseSize()).isEqualTo(lease);
+    int admitted = 0;
+    while (bucket.tryAcquire(0)) {
+      admitted++;
+    }
+    // What the bucket itself still held at the new rate: its depth less the lease taken, never
+    // the forfeited pocket (lease - 1 tokens) on top.
+    assertThat(admitted).isPositive().isLessThanOrEqualTo(1000 - lease);
+    assertThat(bucket.tryAcquire(0)).isFalse();
+  }
 }

@@ -1,0 +1,42 @@
+package org.overloadcontrol.admission;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The per-thread stripes that keep request threads from writing the same memory: each thread
+ * gets a stripe index, handed out round robin so that the first threads never share one
+ * (thread ids modulo the stripe count collide as often as not). Used by the controllers'
+ * sample recorders and the token buckets' leases.
+ */
+final class Stripes {
+
+  /** Stripes: a power of two at least twice the processors, at most 16. */
+  static final int COUNT = Math.min(16,
+      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
+  /**
+   * Longs between two stripes' slots in a padded array: 128 bytes, so that no two slots, and no
+   * slot and the array's header, share a cache line (or an adjacent-line prefetch pair).
+   */
+  static final int PAD = 16;
+
+  private static final AtomicInteger NEXT = new AtomicInteger();
+  private static final ThreadLocal<Integer> STRIPE = ThreadLocal.withInitial(NEXT::getAndIncrement);
+
+  private Stripes() {
+  }
+
+  /** The calling thread's stripe, in [0, COUNT). */
+  static int index() {
+    return STRIPE.get() & (COUNT - 1);
+  }
+
+  /** A padded array with one slot per stripe; see {@link #slot}. */
+  static long[] paddedSlots() {
+    return new long[(COUNT + 2) * PAD];
+  }
+
+  /** The index of stripe {@code stripe}'s slot in a {@link #paddedSlots} array. */
+  static int slot(int stripe) {
+    return (stripe + 1) * PAD;
+  }
+}
