@@ -26,6 +26,14 @@ public final class ClientAddressResolver {
   }
 
   /** Whether the connection's peer is a configured trusted proxy. */
+  /**
+   * Whether any proxy is trusted: when none is, the connection's peer address is not needed to
+   * tag a request, and an adapter can skip building it.
+   */
+  public boolean trustsAnyProxy() {
+    return !trustedProxies.isEmpty();
+  }
+
   public boolean isTrustedProxy(String remoteAddress) {
     return trustedProxies.matches(remoteAddress);
   }

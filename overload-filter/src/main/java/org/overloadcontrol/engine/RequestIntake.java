@@ -48,7 +48,9 @@ public final class RequestIntake {
    *
    * @param defaultEndpoint the endpoint when no path rule names one (servlet name, or the
    *     Jetty handler's configured default)
-   * @param remoteAddress the connection's peer address
+   * @param remoteAddress the connection's peer address; may be null when
+   *     {@link ClientAddressResolver#trustsAnyProxy()} is false (it is only compared with the
+   *     trusted proxies)
    * @param attributes the request as the classification rules see it
    */
   public RequestTag tag(String defaultEndpoint, String remoteAddress,

@@ -319,12 +319,17 @@ public class OverloadFilter implements Filter {
       passThrough(request, response, chain);
       return;
     }
+    HttpServletMapping mapping = request.getHttpServletMapping();
+    String servlet = mapping == null ? null : mapping.getServletName();
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null
-        || StatusServlets.targets(statusServlets, request)) {
+        || servlet != null && statusServlets.contains(servlet)) {
       passThrough(request, response, chain);
       return;
     }
-    RequestTag tag = intake.tag(endpointOf(request), request.getRemoteAddr(),
+    // The peer address is built (a new string per call in Jetty) only when a trusted proxy
+    // could make it matter; classification rules on the client read it lazily.
+    RequestTag tag = intake.tag(endpointOf(servlet),
+        clients.trustsAnyProxy() ? request.getRemoteAddr() : null,
         new ServletRequestAttributes(request, clients));
     // 1. The virtual queue: a known wait instead of an error (WebQ).
     if (virtualQueue.enabled()) {
@@ -536,9 +541,7 @@ public class OverloadFilter implements Filter {
     }
   }
 
-  private String endpointOf(HttpServletRequest request) {
-    HttpServletMapping mapping = request.getHttpServletMapping();
-    String servlet = mapping == null ? null : mapping.getServletName();
+  private String endpointOf(String servlet) {
     if (servlet == null || servlet.isEmpty()) {
       return "unmapped";
     }

@@ -2,8 +2,6 @@ package org.overloadcontrol.servlet;
 
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
-import jakarta.servlet.http.HttpServletMapping;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -39,14 +37,5 @@ final class StatusServlets {
       }
     }
     return Set.copyOf(names);
-  }
-
-  /** Whether {@code request} is mapped to one of {@code names}. */
-  static boolean targets(Set<String> names, HttpServletRequest request) {
-    if (names.isEmpty()) {
-      return false;
-    }
-    HttpServletMapping mapping = request.getHttpServletMapping();
-    return mapping != null && names.contains(mapping.getServletName());
   }
 }

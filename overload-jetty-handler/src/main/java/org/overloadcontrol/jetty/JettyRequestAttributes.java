@@ -14,13 +14,13 @@ final class JettyRequestAttributes implements RequestAttributes {
 
   private final Request request;
   private final ClientAddressResolver clients;
-  private final String peerAddress;
+  /** Built on first use: most requests of a server without trusted proxies never need it. */
+  private String peerAddress;
   private String clientAddress;
 
   JettyRequestAttributes(Request request, ClientAddressResolver clients) {
     this.request = request;
     this.clients = clients;
-    this.peerAddress = peerAddress(request);
   }
 
   /**
@@ -38,6 +38,9 @@ final class JettyRequestAttributes implements RequestAttributes {
 
   /** The connection's peer address (before any trusted-proxy header is applied). */
   String peerAddress() {
+    if (peerAddress == null) {
+      peerAddress = peerAddress(request);
+    }
     return peerAddress;
   }
 
@@ -71,7 +74,7 @@ final class JettyRequestAttributes implements RequestAttributes {
   @Override
   public String clientAddress() {
     if (clientAddress == null) {
-      clientAddress = clients.resolve(peerAddress, joined("Forwarded"),
+      clientAddress = clients.resolve(peerAddress(), joined("Forwarded"),
           joined("X-Forwarded-For"));
     }
     return clientAddress;

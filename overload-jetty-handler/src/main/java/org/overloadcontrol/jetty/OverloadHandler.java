@@ -383,7 +383,8 @@ public class OverloadHandler extends Handler.Wrapper {
     OverloadEngine engine = r.engine();
     JettyRequestAttributes attributes =
         new JettyRequestAttributes(request, r.intake().clients());
-    RequestTag tag = r.intake().tag(defaultEndpoint, attributes.peerAddress(), attributes);
+    RequestTag tag = r.intake().tag(defaultEndpoint,
+        r.intake().clients().trustsAnyProxy() ? attributes.peerAddress() : null, attributes);
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
     ControlledRequest controlled = new ControlledRequest(this, engine, r.virtualQueue(), tag,
         request, response, callback);
