@@ -24,6 +24,13 @@ import org.overloadcontrol.engine.RequestClass;
  * cost of a request (see docs/performance.md).
  * The first round's estimate is its sample (the paper leaves the initial {@code cur} open).
  *
+ * <p>Fresh samples ({@link ControllerParameters#judgeOnFreshSamples()}, on by default, not in
+ * the paper): a round that cuts this class's rate marks the time of the cut; a sample of a
+ * request that arrived before the mark measures the old rate, so it is only counted as stale
+ * (one compare on the request path, and a count in the thread's own stripe), and the next
+ * round with fresh samples restarts the estimate from their p90. See
+ * {@link EndpointAdmissionController} for the round's rules.
+ *
  * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads. A sample goes
  * to the recorder and the pending counter of its thread's stripe, so two request threads
  * share no written memory there; only the token bucket's CAS is shared by every admitted
@@ -54,6 +61,7 @@ public final class ClassController {
    * (measured: most of a round's cost, see docs/performance.md).
    */
   static final long MAX_RECORDED_MICROS = 3_600_000_000L;
+  private static final long NO_CUT_AGE_NANOS = 1L << 62;
 
   /** Recorder stripes: a power of two at least twice the processors, at most 16. */
   private static final int STRIPES = Math.min(16,
@@ -75,6 +83,15 @@ public final class ClassController {
    * accesses. Their sum is read only every {@link #SUM_EVERY} samples of a stripe.
    */
   private final long[] pendingSamples = new long[(STRIPES + 2) * PAD];
+  /** Whether samples from before the last cut are kept out of the rounds. */
+  private final boolean freshOnly;
+  /**
+   * Requests that arrived before this time are stale. Written only by rounds (under the
+   * endpoint's guard) and by {@link EndpointAdmissionController#restartRate}; read by every
+   * sample. "No cut yet" is a time 2^62 ns (146 years) in the past, so that the
+   * overflow-safe difference {@code arrival − cut} stays positive without a second field.
+   */
+  private volatile long cutNanos;
 
   private volatile long lastRoundNanos;
   /** The earliest time a round may start because nreq samples are waiting. */
@@ -88,6 +105,10 @@ public final class ClassController {
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
+  /** Set by a cut: the next round with fresh samples starts the estimate from them. */
+  private boolean restartEstimate;
+  /** Consecutive rounds that saw only stale samples. */
+  private int staleRoundCount;
 
   ClassController(String endpoint, RequestClass requestClass, ClassSettings settings, long now) {
     this.endpoint = endpoint;
@@ -96,6 +117,8 @@ public final class ClassController {
     ControllerParameters p = settings.parameters();
     this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
     this.counted = settings.controlled();
+    this.freshOnly = p.judgeOnFreshSamples() && settings.controlled();
+    this.cutNanos = now - NO_CUT_AGE_NANOS;
     for (int i = 0; i < STRIPES; i++) {
       recorders[i] = new Recorder(1, MAX_RECORDED_MICROS, 2);
     }
@@ -156,8 +179,16 @@ public final class ClassController {
    * millisecond over more samples is as good a measurement, while a round per 100 requests
    * was measured to take most of the time of two request threads.
    */
-  boolean record(long responseTimeNanos, long now) {
+  boolean record(long responseTimeNanos, long arrivalNanos, long now) {
     int stripe = STRIPE.get() & (STRIPES - 1);
+    if (freshOnly && arrivalNanos - cutNanos < 0) {
+      // Admitted at the rate before the last cut: it says nothing about the current rate. Only
+      // counted, in this stripe's own line (see pendingSamples), so a round can tell "stale
+      // only" from "no samples". A plain increment, as below.
+      int at = slot(stripe) + 1;
+      PENDING.setOpaque(pendingSamples, at, (long) PENDING.getOpaque(pendingSamples, at) + 1);
+      return false;
+    }
     recorders[stripe].recordValue(
         Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
     if (!counted) {
@@ -204,11 +235,21 @@ public final class ClassController {
     return dueByTime(now) || counted && pendingCount() >= settings.parameters().nreq();
   }
 
-  /** Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none. */
+  /**
+   * Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none.
+   * {@code countOut[0]} gets their count, {@code countOut[1]} the count of stale samples
+   * (arrived before the last cut) left out of them, {@code countOut[2]} the nanoseconds since
+   * the previous round.
+   */
   long takeSampleP90(long now, long[] countOut) {
+    long staleCount = 0;
     for (int i = 0; i < STRIPES; i++) {
       PENDING.setOpaque(pendingSamples, slot(i), 0L);
+      staleCount += (long) PENDING.getOpaque(pendingSamples, slot(i) + 1);
+      PENDING.setOpaque(pendingSamples, slot(i) + 1, 0L);
     }
+    countOut[1] = staleCount;
+    countOut[2] = now - lastRoundNanos;
     lastRoundNanos = now;
     countedRoundAllowedNanos = now + MIN_ROUND_INTERVAL_NANOS;
     recycled.reset();
@@ -225,9 +266,16 @@ public final class ClassController {
     return p90;
   }
 
-  /** cur = α·cur + (1−α)·samp; returns cur in nanoseconds. */
+  /**
+   * cur = α·cur + (1−α)·samp; returns cur in nanoseconds. The first round, and the first
+   * round after a cut when judging on fresh samples, take the sample as the estimate.
+   */
   double smooth(long sampleNanos) {
     double alpha = settings.parameters().alpha();
+    if (restartEstimate) {
+      restartEstimate = false;
+      cur = Double.NaN;
+    }
     cur = Double.isNaN(cur) ? sampleNanos : alpha * cur + (1 - alpha) * sampleNanos;
     estimateNanos = Math.round(cur);
     return cur;
@@ -240,6 +288,46 @@ public final class ClassController {
   void setRate(double rate, long now) {
     ControllerParameters p = settings.parameters();
     bucket.setRate(Math.max(p.rateMin(), Math.min(p.rateMax(), rate)), now);
+  }
+
+  /**
+   * Marks a cut of this class's rate at {@code now} (when judging on fresh samples): requests
+   * that arrived before it are stale, and the estimate restarts from the first fresh round.
+   */
+  void markCut(long now) {
+    if (freshOnly) {
+      cutNanos = now;
+      restartEstimate = true;
+      staleRoundCount = 0;
+    }
+  }
+
+  /**
+   * Counts a round that saw only stale samples; returns the count so far. The caller forgets
+   * the cut after a few such rounds (see {@link #forgetCut}).
+   */
+  int countStaleRound() {
+    return ++staleRoundCount;
+  }
+
+  /** Rounds in a row that saw only stale samples. */
+  int staleRoundCount() {
+    return staleRoundCount;
+  }
+
+  /** A round saw fresh samples. */
+  void resetStaleRounds() {
+    staleRoundCount = 0;
+  }
+
+  /**
+   * Forgets the last cut: every sample counts again, as in the paper. Used when stale samples
+   * alone have kept coming for several rounds, so that a backlog older than the cut (or an
+   * arrival time set far in the past by a proxy's header) cannot freeze the rate.
+   */
+  void forgetCut(long now) {
+    cutNanos = now - NO_CUT_AGE_NANOS;
+    staleRoundCount = 0;
   }
 
   boolean atRateMin() {
