@@ -105,9 +105,16 @@ public final class ClassController {
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
-  /** Set by a cut: the next round with fresh samples starts the estimate from them. */
-  private boolean restartEstimate;
-  /** Consecutive rounds that saw only stale samples. */
+  /**
+   * Set by a cut: the next round with fresh samples starts the estimate from them. Volatile
+   * because {@link EndpointAdmissionController#restartRate} sets it outside the round guard.
+   */
+  private volatile boolean restartEstimate;
+  /**
+   * Consecutive rounds that saw only stale samples. A restart outside the round guard may race
+   * with a round over it; either result is a count off by one, which shifts when a cut is
+   * forgotten by a round.
+   */
   private int staleRoundCount;
 
   ClassController(String endpoint, RequestClass requestClass, ClassSettings settings, long now) {
@@ -300,6 +307,11 @@ public final class ClassController {
       restartEstimate = true;
       staleRoundCount = 0;
     }
+  }
+
+  /** The next round with samples starts the estimate from them. */
+  void restartEstimate() {
+    restartEstimate = true;
   }
 
   /**

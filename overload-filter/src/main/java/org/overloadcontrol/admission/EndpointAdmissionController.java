@@ -21,6 +21,32 @@ import org.overloadcontrol.engine.RequestClass;
  * or the only one) cuts itself at once: there is nobody to shed in its place, and with a single
  * class this is exactly the single-class controller of §3.2.
  *
+ * <p>Dead time (not in the paper; {@link ControllerParameters#judgeOnFreshSamples()}, on by
+ * default, off for the paper's exact controller). After a cut, requests admitted at the old
+ * rate are still queued and finish late, so the paper's next rounds still see a p90 far over
+ * the target, and the smoothed estimate needs about six rounds to fall from ten times the
+ * target to below it: each of those rounds cuts again, 1.2^6 = 3× too deep. Measured on
+ * {@code AdmissionControlIT}'s server (4 permits × 50 ms, 80/s, offered 160/s, target 200 ms)
+ * in {@code DeadTimeTest}: the paper's controller admits 38/s over 10–40 s; this one 75/s with
+ * a p90 of 229 ms over 10–60 s. Its rules:
+ * <ul>
+ *   <li>a round that lowers a class's rate (its own cut, or adjlo_d from a higher class, or a
+ *       {@link #restartRate}) marks the time; samples of requests that arrived before the
+ *       mark are stale: counted, not judged (one compare on the request path);
+ *   <li>the first round with fresh samples restarts the estimate from their p90;
+ *   <li>a round with only stale samples holds ({@code STALE_ONLY}); after
+ *       {@link #MAX_STALE_ROUNDS} in a row the mark is forgotten and all samples judge again,
+ *       so a backlog older than the cut cannot freeze the rate;
+ *   <li>a miss on fresh samples cuts by adj_d, and once more for each round held on stale
+ *       samples since the last cut (the paper would have cut in each), but not below the
+ *       round's completions per second divided by adj_d ({@code HOLD_AT_THROUGHPUT} if that
+ *       leaves the rate as it was; the next round's estimate then restarts from its own
+ *       samples): while requests queue, completions are what the server can do, and a step
+ *       below them drains the queue. Requests admitted just after a cut still wait behind
+ *       the queue built before it, so with fresh samples alone the cuts still went on to
+ *       40/s (the paper's to 23/s); with the floor they stop at 67/s.
+ * </ul>
+ *
  * <p>Concurrency: a round runs on whichever request thread first sees nreq samples or the
  * timeout for its class. Rounds of one endpoint are serialised by {@link #roundGuard}, taken by
  * compare-and-set and never waited for: a thread that loses the race goes on with its request,
@@ -268,6 +294,9 @@ public final class EndpointAdmissionController {
       c.markCut(now);
       return Action.DECREASE;
     }
+    // Not a cut, so no mark; but this round's miss came from the queue the server is
+    // draining, and carried into the estimate it would cut the next round, fine or not.
+    c.restartEstimate();
     return Action.HOLD_AT_THROUGHPUT;
   }
 
