@@ -13,13 +13,15 @@ import java.util.Objects;
  *
  * <p>One departure from the paper, on by default: {@link #judgeOnFreshSamples()}. After a
  * round cuts a class's rate, the response times of requests that arrived before the cut are
- * not used to judge the following rounds, and the smoothed estimate restarts from the first
- * round of post-cut samples. The paper judges every round on every sample; after a load step
- * the requests admitted at the old rate finish late for several rounds (dead time) and the
- * smoothed estimate needs about six rounds to fall from ten times the target to below it, so
- * each of those rounds cuts again and the rate ends far below capacity (measured: 33/s of an
- * 80/s capacity; see {@link EndpointAdmissionController} and docs/controller.md). Set it to
- * false for the paper's exact behaviour.
+ * not used to judge the following rounds, the smoothed estimate restarts from the first round
+ * of post-cut samples, and a class's own cut stops at its completions per second over adj_d.
+ * The paper judges every round on every sample; after a load step the requests admitted at
+ * the old rate finish late for several rounds (dead time) and the smoothed estimate needs
+ * about six rounds to fall from ten times the target to below it, so each of those rounds
+ * cuts again and the rate ends far below capacity (measured in {@code AdmissionControlIT}:
+ * 28–31/s of an 80/s capacity with the paper's controller, 64–69/s with this one; see
+ * {@link EndpointAdmissionController} and docs/controller.md). Set it to false for the
+ * paper's exact behaviour.
  */
 public final class ControllerParameters {
 
