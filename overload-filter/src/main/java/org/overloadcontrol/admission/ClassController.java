@@ -25,6 +25,13 @@ import org.overloadcontrol.engine.RequestClass;
  * cost of a request (see docs/performance.md).
  * The first round's estimate is its sample (the paper leaves the initial {@code cur} open).
  *
+ * <p>Fresh samples ({@link ControllerParameters#judgeOnFreshSamples()}, on by default, not in
+ * the paper): a round that cuts this class's rate marks the time of the cut; a sample of a
+ * request that arrived before the mark measures the old rate, so it is only counted as stale
+ * (one compare on the request path, and a count in the thread's own stripe), and the next
+ * round with fresh samples restarts the estimate from their p90. See
+ * {@link EndpointAdmissionController} for the round's rules.
+ *
  * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads. A sample goes
  * to the recorder and the pending counter of its thread's stripe, so two request threads
  * share no written memory there; only the token bucket's CAS is shared by every admitted
@@ -46,6 +53,7 @@ public final class ClassController {
    * (measured: most of a round's cost, see docs/performance.md).
    */
   static final long MAX_RECORDED_MICROS = 3_600_000_000L;
+  private static final long NO_CUT_AGE_NANOS = 1L << 62;
 
   private static final int STRIPES = Stripes.COUNT;
 
@@ -65,6 +73,15 @@ public final class ClassController {
    * accesses. Their sum is read only every {@link #SUM_EVERY} samples of a stripe.
    */
   private final long[] pendingSamples = Stripes.paddedSlots();
+  /** Whether samples from before the last cut are kept out of the rounds. */
+  private final boolean freshOnly;
+  /**
+   * Requests that arrived before this time are stale. Written only by rounds (under the
+   * endpoint's guard) and by {@link EndpointAdmissionController#restartRate}; read by every
+   * sample. "No cut yet" is a time 2^62 ns (146 years) in the past, so that the
+   * overflow-safe difference {@code arrival − cut} stays positive without a second field.
+   */
+  private volatile long cutNanos;
 
   private volatile long lastRoundNanos;
   /** The earliest time a round may start because nreq samples are waiting. */
@@ -78,6 +95,17 @@ public final class ClassController {
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
+  /**
+   * Set by a cut: the next round with fresh samples starts the estimate from them. Volatile
+   * because {@link EndpointAdmissionController#restartRate} sets it outside the round guard.
+   */
+  private volatile boolean restartEstimate;
+  /**
+   * Consecutive rounds that saw only stale samples. A restart outside the round guard may race
+   * with a round over it; either result is a count off by one, which shifts when a cut is
+   * forgotten by a round.
+   */
+  private int staleRoundCount;
 
   ClassController(String endpoint, RequestClass requestClass, ClassSettings settings, long now) {
     this.endpoint = endpoint;
@@ -86,6 +114,8 @@ public final class ClassController {
     ControllerParameters p = settings.parameters();
     this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
     this.counted = settings.controlled();
+    this.freshOnly = p.judgeOnFreshSamples() && settings.controlled();
+    this.cutNanos = now - NO_CUT_AGE_NANOS;
     for (int i = 0; i < STRIPES; i++) {
       recorders[i] = new Recorder(1, MAX_RECORDED_MICROS, 2);
     }
@@ -147,8 +177,16 @@ public final class ClassController {
    * while a round per 100 requests was measured to take most of the time of two request
    * threads, and a round per millisecond a third of the filter's cost on a trivial servlet.
    */
-  boolean record(long responseTimeNanos, long now) {
+  boolean record(long responseTimeNanos, long arrivalNanos, long now) {
     int stripe = Stripes.index();
+    if (freshOnly && arrivalNanos - cutNanos < 0) {
+      // Admitted at the rate before the last cut: it says nothing about the current rate. Only
+      // counted, in this stripe's own line (see pendingSamples), so a round can tell "stale
+      // only" from "no samples". A plain increment, as below.
+      int at = slot(stripe) + 1;
+      PENDING.setOpaque(pendingSamples, at, (long) PENDING.getOpaque(pendingSamples, at) + 1);
+      return false;
+    }
     recorders[stripe].recordValue(
         Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
     if (!counted) {
@@ -195,11 +233,21 @@ public final class ClassController {
     return dueByTime(now) || counted && pendingCount() >= settings.parameters().nreq();
   }
 
-  /** Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none. */
+  /**
+   * Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none.
+   * {@code countOut[0]} gets their count, {@code countOut[1]} the count of stale samples
+   * (arrived before the last cut) left out of them, {@code countOut[2]} the nanoseconds since
+   * the previous round.
+   */
   long takeSampleP90(long now, long[] countOut) {
+    long staleCount = 0;
     for (int i = 0; i < STRIPES; i++) {
       PENDING.setOpaque(pendingSamples, slot(i), 0L);
+      staleCount += (long) PENDING.getOpaque(pendingSamples, slot(i) + 1);
+      PENDING.setOpaque(pendingSamples, slot(i) + 1, 0L);
     }
+    countOut[1] = staleCount;
+    countOut[2] = now - lastRoundNanos;
     lastRoundNanos = now;
     countedRoundAllowedNanos = now + MIN_ROUND_INTERVAL_NANOS;
     recycled.reset();
@@ -230,9 +278,16 @@ public final class ClassController {
     }
   }
 
-  /** cur = α·cur + (1−α)·samp; returns cur in nanoseconds. */
+  /**
+   * cur = α·cur + (1−α)·samp; returns cur in nanoseconds. The first round, and the first
+   * round after a cut when judging on fresh samples, take the sample as the estimate.
+   */
   double smooth(long sampleNanos) {
     double alpha = settings.parameters().alpha();
+    if (restartEstimate) {
+      restartEstimate = false;
+      cur = Double.NaN;
+    }
     cur = Double.isNaN(cur) ? sampleNanos : alpha * cur + (1 - alpha) * sampleNanos;
     estimateNanos = Math.round(cur);
     return cur;
@@ -245,6 +300,51 @@ public final class ClassController {
   void setRate(double rate, long now) {
     ControllerParameters p = settings.parameters();
     bucket.setRate(Math.max(p.rateMin(), Math.min(p.rateMax(), rate)), now);
+  }
+
+  /**
+   * Marks a cut of this class's rate at {@code now} (when judging on fresh samples): requests
+   * that arrived before it are stale, and the estimate restarts from the first fresh round.
+   */
+  void markCut(long now) {
+    if (freshOnly) {
+      cutNanos = now;
+      restartEstimate = true;
+      staleRoundCount = 0;
+    }
+  }
+
+  /** The next round with samples starts the estimate from them. */
+  void restartEstimate() {
+    restartEstimate = true;
+  }
+
+  /**
+   * Counts a round that saw only stale samples; returns the count so far. The caller forgets
+   * the cut after a few such rounds (see {@link #forgetCut}).
+   */
+  int countStaleRound() {
+    return ++staleRoundCount;
+  }
+
+  /** Rounds in a row that saw only stale samples. */
+  int staleRoundCount() {
+    return staleRoundCount;
+  }
+
+  /** A round saw fresh samples. */
+  void resetStaleRounds() {
+    staleRoundCount = 0;
+  }
+
+  /**
+   * Forgets the last cut: every sample counts again, as in the paper. Used when stale samples
+   * alone have kept coming for several rounds, so that a backlog older than the cut (or an
+   * arrival time set far in the past by a proxy's header) cannot freeze the rate.
+   */
+  void forgetCut(long now) {
+    cutNanos = now - NO_CUT_AGE_NANOS;
+    staleRoundCount = 0;
   }
 
   boolean atRateMin() {

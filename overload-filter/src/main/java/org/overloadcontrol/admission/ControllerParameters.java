@@ -10,6 +10,18 @@ import java.util.Objects;
  * source): α = 0.7, nreq = 100, timeout = 1 s, err_d = 0.0, err_i = −0.5, c_i = −0.1,
  * adj_i = 2.0, adj_d = 1.2, rate_min = 0.05/s, rate_max = 5000/s, initial rate 100/s, bucket
  * depth 1; and from §3.3 adjlo_d = 10, lc_thresh = 20.
+ *
+ * <p>One departure from the paper, on by default: {@link #judgeOnFreshSamples()}. After a
+ * round cuts a class's rate, the response times of requests that arrived before the cut are
+ * not used to judge the following rounds, the smoothed estimate restarts from the first round
+ * of post-cut samples, and a class's own cut stops at its completions per second over adj_d.
+ * The paper judges every round on every sample; after a load step the requests admitted at
+ * the old rate finish late for several rounds (dead time) and the smoothed estimate needs
+ * about six rounds to fall from ten times the target to below it, so each of those rounds
+ * cuts again and the rate ends far below capacity (measured in {@code AdmissionControlIT}:
+ * 28–31/s of an 80/s capacity with the paper's controller, 64–69/s with this one; see
+ * {@link EndpointAdmissionController} and docs/controller.md). Set it to false for the
+ * paper's exact behaviour.
  */
 public final class ControllerParameters {
 
@@ -29,6 +41,7 @@ public final class ControllerParameters {
   private final double rateMax;
   private final double initialRate;
   private final int bucketDepth;
+  private final boolean judgeOnFreshSamples;
 
   private ControllerParameters(Builder b) {
     this.alpha = b.alpha;
@@ -45,6 +58,7 @@ public final class ControllerParameters {
     this.rateMax = b.rateMax;
     this.initialRate = b.initialRate;
     this.bucketDepth = b.bucketDepth;
+    this.judgeOnFreshSamples = b.judgeOnFreshSamples;
   }
 
   /** The published parameters. */
@@ -132,19 +146,30 @@ public final class ControllerParameters {
     return bucketDepth;
   }
 
+  /**
+   * Whether a round judges only the samples of requests that arrived after this class's rate
+   * was last cut, restarting the smoothed estimate from them (default true; false is the
+   * paper's exact controller). Not in Welsh &amp; Culler 2003: it removes the dead time that
+   * makes the published controller cut several times for one overload.
+   */
+  public boolean judgeOnFreshSamples() {
+    return judgeOnFreshSamples;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof ControllerParameters p
         && p.alpha == alpha && p.nreq == nreq && p.timeoutNanos == timeoutNanos
         && p.errD == errD && p.errI == errI && p.cI == cI && p.adjI == adjI && p.adjD == adjD
         && p.adjLoD == adjLoD && p.lcThresh == lcThresh && p.rateMin == rateMin
-        && p.rateMax == rateMax && p.initialRate == initialRate && p.bucketDepth == bucketDepth;
+        && p.rateMax == rateMax && p.initialRate == initialRate && p.bucketDepth == bucketDepth
+        && p.judgeOnFreshSamples == judgeOnFreshSamples;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(alpha, nreq, timeoutNanos, errD, errI, cI, adjI, adjD, adjLoD, lcThresh,
-        rateMin, rateMax, initialRate, bucketDepth);
+        rateMin, rateMax, initialRate, bucketDepth, judgeOnFreshSamples);
   }
 
   @Override
@@ -153,7 +178,8 @@ public final class ControllerParameters {
         + ", timeout=" + Duration.ofNanos(timeoutNanos) + ", errD=" + errD + ", errI=" + errI
         + ", cI=" + cI + ", adjI=" + adjI + ", adjD=" + adjD + ", adjLoD=" + adjLoD
         + ", lcThresh=" + lcThresh + ", rateMin=" + rateMin + ", rateMax=" + rateMax
-        + ", initialRate=" + initialRate + ", bucketDepth=" + bucketDepth + "}";
+        + ", initialRate=" + initialRate + ", bucketDepth=" + bucketDepth
+        + ", judgeOnFreshSamples=" + judgeOnFreshSamples + "}";
   }
 
   /**
@@ -175,6 +201,7 @@ public final class ControllerParameters {
     private double rateMax = 5000.0;
     private double initialRate = 100.0;
     private int bucketDepth = 1;
+    private boolean judgeOnFreshSamples = true;
 
     private Builder() {}
 
@@ -193,6 +220,7 @@ public final class ControllerParameters {
       rateMax = p.rateMax;
       initialRate = p.initialRate;
       bucketDepth = p.bucketDepth;
+      judgeOnFreshSamples = p.judgeOnFreshSamples;
     }
 
     public Builder alpha(double value) {
@@ -277,6 +305,20 @@ public final class ControllerParameters {
       require(value >= 1, "bucketDepth", value, "a whole number >= 1");
       bucketDepth = value;
       return this;
+    }
+
+    /** False restores the paper's exact controller (see {@link #judgeOnFreshSamples()}). */
+    public Builder judgeOnFreshSamples(boolean value) {
+      judgeOnFreshSamples = value;
+      return this;
+    }
+
+    /**
+     * The paper's exact controller: every sample judges every round
+     * ({@code judgeOnFreshSamples(false)}); the other parameters are left as they are.
+     */
+    public Builder paperExact() {
+      return judgeOnFreshSamples(false);
     }
 
     public ControllerParameters build() {

@@ -33,12 +33,22 @@ public record ControllerRound(
   public enum Action {
     /** No response time was recorded since the last round; nothing changed. */
     NO_SAMPLES,
+    /**
+     * Only samples of requests that arrived before the class's last cut: the rate was held
+     * (judging on fresh samples, not in the paper).
+     */
+    STALE_ONLY,
     /** No target: the estimate was updated, no rate was touched. */
     MEASURED_ONLY,
     /** Error within [err_i, err_d]: the rate was held. */
     HOLD,
     /** Error above err_d: this class's rate was divided by adj_d. */
     DECREASE,
+    /**
+     * Error above err_d, but the rate was already at most the round's completions per second
+     * divided by adj_d: held (judging on fresh samples, not in the paper).
+     */
+    HOLD_AT_THROUGHPUT,
     /** Error above err_d: the rates of lower classes were divided by adjlo_d instead (§3.3). */
     DECREASE_LOWER,
     /** Error above err_d, lower classes already at rate_min: lc counted up, rate held. */

@@ -21,6 +21,32 @@ import org.overloadcontrol.engine.RequestClass;
  * or the only one) cuts itself at once: there is nobody to shed in its place, and with a single
  * class this is exactly the single-class controller of §3.2.
  *
+ * <p>Dead time (not in the paper; {@link ControllerParameters#judgeOnFreshSamples()}, on by
+ * default, off for the paper's exact controller). After a cut, requests admitted at the old
+ * rate are still queued and finish late, so the paper's next rounds still see a p90 far over
+ * the target, and the smoothed estimate needs about six rounds to fall from ten times the
+ * target to below it: each of those rounds cuts again, 1.2^6 = 3× too deep. Measured on
+ * {@code AdmissionControlIT}'s server (4 permits × 50 ms, 80/s, offered 160/s, target 200 ms)
+ * in {@code DeadTimeTest}: the paper's controller admits 38/s over 10–40 s; this one 75/s with
+ * a p90 of 229 ms over 10–60 s. Its rules:
+ * <ul>
+ *   <li>a round that lowers a class's rate (its own cut, or adjlo_d from a higher class, or a
+ *       {@link #restartRate}) marks the time; samples of requests that arrived before the
+ *       mark are stale: counted, not judged (one compare on the request path);
+ *   <li>the first round with fresh samples restarts the estimate from their p90;
+ *   <li>a round with only stale samples holds ({@code STALE_ONLY}); after
+ *       {@link #MAX_STALE_ROUNDS} in a row the mark is forgotten and all samples judge again,
+ *       so a backlog older than the cut cannot freeze the rate;
+ *   <li>a miss on fresh samples cuts by adj_d, and once more for each round held on stale
+ *       samples since the last cut (the paper would have cut in each), but not below the
+ *       round's completions per second divided by adj_d ({@code HOLD_AT_THROUGHPUT} if that
+ *       leaves the rate as it was; the next round's estimate then restarts from its own
+ *       samples): while requests queue, completions are what the server can do, and a step
+ *       below them drains the queue. Requests admitted just after a cut still wait behind
+ *       the queue built before it, so with fresh samples alone the cuts still went on to
+ *       40/s (the paper's to 23/s); with the floor they stop at 67/s.
+ * </ul>
+ *
  * <p>Concurrency: a round runs on whichever request thread first sees nreq samples or the
  * timeout for its class. Rounds of one endpoint are serialised by {@link #roundGuard}, taken by
  * compare-and-set and never waited for: a thread that loses the race goes on with its request,
@@ -29,12 +55,19 @@ import org.overloadcontrol.engine.RequestClass;
  */
 public final class EndpointAdmissionController {
 
+  /**
+   * Rounds in a row that may see only stale samples before the cut is forgotten. Each is a
+   * timeout long (1 s by default), so a backlog of more than about three timeouts is judged
+   * on all its samples, as in the paper, instead of holding the rate on it.
+   */
+  static final int MAX_STALE_ROUNDS = 3;
+
   private final String endpoint;
   private final Function<RequestClass, ClassSettings> settings;
   private final AdmissionListener listener;
   private final ConcurrentHashMap<String, ClassController> byName = new ConcurrentHashMap<>();
   private final AtomicBoolean roundGuard = new AtomicBoolean();
-  private final long[] countScratch = new long[1];
+  private final long[] countScratch = new long[3];
   /** The classes seen at this endpoint, highest rank first; replaced, never mutated. */
   private volatile ClassController[] ordered = new ClassController[0];
   private volatile boolean admissionEnabled = true;
@@ -104,6 +137,9 @@ public final class EndpointAdmissionController {
    */
   public void restartRate(ClassController c, double ratePerSecond, long now) {
     c.setRate(ratePerSecond, now);
+    // Samples from before the restart measure another regime (admission off, or a rate the
+    // rounds had drifted to): judged like samples from before a cut.
+    c.markCut(now);
   }
 
   /**
@@ -117,9 +153,21 @@ public final class EndpointAdmissionController {
     return !c.settings().controlled() || !admissionEnabled || c.tryAcquire(now);
   }
 
-  /** Records the response time of one request of class {@code c} that ran. */
+  /**
+   * Records the response time of one request of class {@code c} that ran, taking its arrival
+   * as {@code now − responseTimeNanos}.
+   */
   public void record(ClassController c, long responseTimeNanos, long now) {
-    if (c.record(responseTimeNanos, now) || c.dueByTime(now)) {
+    record(c, responseTimeNanos, now - responseTimeNanos, now);
+  }
+
+  /**
+   * Records the response time of one request of class {@code c} that ran and arrived at
+   * {@code arrivalNanos}: the arrival tells whether it was admitted before the last cut of its
+   * class's rate (see the class javadoc).
+   */
+  public void record(ClassController c, long responseTimeNanos, long arrivalNanos, long now) {
+    if (c.record(responseTimeNanos, arrivalNanos, now) || c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
   }
@@ -143,10 +191,24 @@ public final class EndpointAdmissionController {
     double rateBefore = c.rate();
     long samp = c.takeSampleP90(now, countScratch);
     long count = countScratch[0];
+    long staleCount = countScratch[1];
     if (samp < 0) {
-      report(c, now, 0, -1, Double.NaN, rateBefore, Action.NO_SAMPLES);
+      if (staleCount == 0) {
+        report(c, now, 0, -1, Double.NaN, rateBefore, Action.NO_SAMPLES);
+        return;
+      }
+      // Only requests admitted before the last cut finished: they cannot tell whether the cut
+      // was enough, so hold. If that goes on, forget the cut rather than freeze the rate.
+      if (c.countStaleRound() >= MAX_STALE_ROUNDS) {
+        c.forgetCut(now);
+      }
+      report(c, now, 0, -1, Double.NaN, rateBefore, Action.STALE_ONLY);
       return;
     }
+    // Rounds since the last cut that held on stale samples alone: the paper would have cut in
+    // each of them, so a miss now (the first evidence about the cut) cuts for them too.
+    int heldRounds = c.staleRoundCount();
+    c.resetStaleRounds();
     c.smooth(samp);
     if (!c.settings().controlled()) {
       report(c, now, count, samp, Double.NaN, rateBefore, Action.MEASURED_ONLY);
@@ -156,7 +218,8 @@ public final class EndpointAdmissionController {
     boolean suppressed = c.takeSuppressIncrease();
     Action action;
     if (err > p.errD()) {
-      action = missedTarget(c, now);
+      double completedPerSecond = (count + staleCount) * 1e9 / Math.max(1, countScratch[2]);
+      action = missedTarget(c, completedPerSecond, heldRounds, now);
     } else {
       c.resetLc();
       if (err < p.errI()) {
@@ -173,7 +236,8 @@ public final class EndpointAdmissionController {
     report(c, now, count, samp, err, rateBefore, action);
   }
 
-  private Action missedTarget(ClassController c, long now) {
+  private Action missedTarget(ClassController c, double completedPerSecond, int heldRounds,
+      long now) {
     ControllerParameters p = c.settings().parameters();
     ClassController[] all = ordered;
     boolean anyLower = false;
@@ -185,13 +249,12 @@ public final class EndpointAdmissionController {
       }
     }
     if (!anyLower) {
-      c.setRate(c.rate() / p.adjD(), now);
-      return Action.DECREASE;
+      return selfCut(c, completedPerSecond, heldRounds, now);
     }
     for (ClassController other : all) {
       if (other.requestClass().rank() < c.requestClass().rank()) {
         if (!allLowerAtMin) {
-          other.setRate(other.rate() / p.adjLoD(), now);
+          cut(other, p.adjLoD(), now);
         }
         other.suppressNextIncrease();
       }
@@ -200,10 +263,47 @@ public final class EndpointAdmissionController {
       return Action.DECREASE_LOWER;
     }
     if (c.incrementLc() >= p.lcThresh()) {
-      c.setRate(c.rate() / p.adjD(), now);
-      return Action.DECREASE;
+      return selfCut(c, completedPerSecond, heldRounds, now);
     }
     return Action.COUNT_LOWER_AT_MIN;
+  }
+
+  /**
+   * Class c cuts its own rate by adj_d. Judging on fresh samples, by adj_d once more for each
+   * round since the last cut that held on stale samples alone (the paper would have cut in
+   * each, and this is the first evidence that the last cut was not enough), but not below
+   * what the class completed per second in the round divided by adj_d: a miss on fresh samples
+   * means requests queue, so what the server completed is about what it can do, and a rate a
+   * step below it drains the queue. Without this floor the cuts go on until the queue built
+   * before the first cut has drained, even on fresh samples (requests admitted just after a
+   * cut wait behind it), which alone took the rate to half the capacity in
+   * {@code DeadTimeTest}. Returns DECREASE, or HOLD_AT_THROUGHPUT when the floor left the rate
+   * where it was.
+   */
+  private static Action selfCut(ClassController c, double completedPerSecond, int heldRounds,
+      long now) {
+    ControllerParameters p = c.settings().parameters();
+    double before = c.rate();
+    if (!p.judgeOnFreshSamples()) {
+      c.setRate(before / p.adjD(), now);
+      return Action.DECREASE;
+    }
+    double cut = before / Math.pow(p.adjD(), 1 + heldRounds);
+    c.setRate(Math.min(before, Math.max(cut, completedPerSecond / p.adjD())), now);
+    if (c.rate() < before) {
+      c.markCut(now);
+      return Action.DECREASE;
+    }
+    // Not a cut, so no mark; but this round's miss came from the queue the server is
+    // draining, and carried into the estimate it would cut the next round, fine or not.
+    c.restartEstimate();
+    return Action.HOLD_AT_THROUGHPUT;
+  }
+
+  /** Divides c's rate by {@code divisor} and marks the cut (no mark in the paper's mode). */
+  private static void cut(ClassController c, double divisor, long now) {
+    c.setRate(c.rate() / divisor, now);
+    c.markCut(now);
   }
 
   private void report(ClassController c, long now, long count, long samp, double err,

@@ -14,7 +14,8 @@ import org.overloadcontrol.admission.ControllerParameters;
 final class ParameterLayer {
 
   static final Set<String> NAMES = Set.of("alpha", "nreq", "timeout", "errD", "errI", "cI",
-      "adjI", "adjD", "adjLoD", "lcThresh", "rateMin", "rateMax", "initialRate", "bucketDepth");
+      "adjI", "adjD", "adjLoD", "lcThresh", "rateMin", "rateMax", "initialRate", "bucketDepth",
+      "judgeOnFreshSamples");
 
   static final ParameterLayer EMPTY = new ParameterLayer();
 
@@ -50,6 +51,7 @@ final class ParameterLayer {
           case "rateMax" -> b.rateMax(number(entry));
           case "initialRate" -> b.initialRate(number(entry));
           case "bucketDepth" -> b.bucketDepth(whole(entry));
+          case "judgeOnFreshSamples" -> b.judgeOnFreshSamples(bool(entry));
           default -> throw new IllegalStateException(e.getKey());
         }
       } catch (OverloadConfigException ex) {
@@ -75,6 +77,18 @@ final class ParameterLayer {
     } catch (NumberFormatException ex) {
       throw OverloadConfigException.of(e.key(), e.value(), e.origin(), "not a whole number");
     }
+  }
+
+  /** Only "true" or "false" (any case): a typo must not silently switch the option off. */
+  private static boolean bool(Entry e) {
+    String v = e.value().trim();
+    if (v.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (v.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw OverloadConfigException.of(e.key(), e.value(), e.origin(), "must be true or false");
   }
 
   private static Duration duration(Entry e) {

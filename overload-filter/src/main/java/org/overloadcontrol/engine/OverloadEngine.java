@@ -347,7 +347,10 @@ public final class OverloadEngine {
     if (outcome.executed()) {
       long now = ticker.read();
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
-      stage.endpoint().admission().record(stage.controller(), responseTime, now);
+      // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
+      // delay) must not make a request admitted before a rate cut look admitted after it.
+      stage.endpoint().admission().record(stage.controller(), responseTime, tag.arrivalNanos(),
+          now);
       QueueThresholdController threshold = stage.endpoint().queueThreshold();
       if (threshold != null) {
         threshold.record(responseTime);

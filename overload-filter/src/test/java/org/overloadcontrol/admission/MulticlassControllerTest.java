@@ -13,7 +13,11 @@ import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.RequestClass;
 import org.overloadcontrol.engine.RequestKind;
 
-/** Class-based differentiation, Welsh &amp; Culler 2003 §3.3. */
+/**
+ * Class-based differentiation, Welsh &amp; Culler 2003 §3.3, with the paper's exact controller
+ * ({@code judgeOnFreshSamples} off: these tests feed samples that arrived before the cuts they
+ * check, see {@link DeadTimeTest} for the default).
+ */
 class MulticlassControllerTest {
 
   private static final long MS = 1_000_000L;
@@ -23,7 +27,7 @@ class MulticlassControllerTest {
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
   private final EndpointAdmissionController controller = new EndpointAdmissionController("stage",
-      c -> new ClassSettings(100 * MS, ControllerParameters.defaults()),
+      c -> new ClassSettings(100 * MS, ControllerParameters.custom().paperExact().build()),
       new AdmissionListener() {
         @Override
         public void onRound(ControllerRound round) {

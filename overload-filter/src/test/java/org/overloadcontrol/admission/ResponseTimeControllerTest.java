@@ -23,6 +23,10 @@ class ResponseTimeControllerTest {
   private static final long MS = 1_000_000L;
   private static final RequestClass ONLY = new RequestClass("only", 0, RequestKind.BROWSING, 1);
 
+  /** The paper's exact controller, for the tests that check its arithmetic round by round. */
+  private static final ControllerParameters PAPER = ControllerParameters.custom().paperExact()
+      .build();
+
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
 
@@ -38,7 +42,7 @@ class ResponseTimeControllerTest {
 
   @Test
   void loadStepCutsTheRateExponentiallyAndBringsP90BackUnderTarget() {
-    EndpointAdmissionController controller = controller(100 * MS, ControllerParameters.defaults());
+    EndpointAdmissionController controller = controller(100 * MS, PAPER);
     ClassController c = controller.forClass(ONLY, ticker.read());
     // Capacity 100/s, 10 ms at no load: the target of 100 ms holds up to ~90/s admitted.
     SimulatedService service = new SimulatedService(ticker, controller, 100, 10 * MS);
@@ -161,7 +165,7 @@ class ResponseTimeControllerTest {
 
   @Test
   void rateStaysWithinItsBounds() {
-    ControllerParameters p = ControllerParameters.custom().rateMin(1).rateMax(120).build();
+    ControllerParameters p = ControllerParameters.from(PAPER).rateMin(1).rateMax(120).build();
     EndpointAdmissionController controller = controller(100 * MS, p);
     ClassController c = controller.forClass(ONLY, ticker.read());
     for (int round = 0; round < 50; round++) {

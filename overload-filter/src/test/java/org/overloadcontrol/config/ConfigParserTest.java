@@ -38,6 +38,8 @@ class ConfigParserTest {
     assertThat(s.parameters().rateMax()).isEqualTo(5000.0);
     assertThat(s.parameters().initialRate()).isEqualTo(100.0);
     assertThat(s.parameters().bucketDepth()).isEqualTo(1);
+    // Our one departure from the paper, on unless switched off (docs/controller.md).
+    assertThat(s.parameters().judgeOnFreshSamples()).isTrue();
     assertThat(config.defaultClass().name()).isEqualTo("default");
     assertThat(config.enabled()).isTrue();
   }
@@ -82,6 +84,25 @@ class ConfigParserTest {
     assertThat(config.settingsFor("cart", def).targetNanos()).isEqualTo(200 * MS);
     assertThat(config.settingsFor("other", gold).targetNanos()).isEqualTo(300 * MS);
     assertThat(config.settingsFor("other", def).targetNanos()).isZero();
+  }
+
+  @Test
+  void thePapersExactControllerIsOneKeyAway() {
+    OverloadConfig config = OverloadConfig.of(Map.of(
+        "controller.judgeOnFreshSamples", "false",
+        "endpoints.cart.controller.judgeOnFreshSamples", "TRUE"));
+    RequestClass def = config.defaultClass();
+    assertThat(config.settingsFor("other", def).parameters())
+        .isEqualTo(ControllerParameters.custom().paperExact().build());
+    assertThat(config.settingsFor("cart", def).parameters().judgeOnFreshSamples()).isTrue();
+  }
+
+  @Test
+  void judgeOnFreshSamplesTakesOnlyTrueOrFalse() {
+    assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.judgeOnFreshSamples", "no")))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("controller.judgeOnFreshSamples").hasMessageContaining("'no'")
+        .hasMessageContaining("true or false");
   }
 
   @Test

@@ -102,7 +102,17 @@ class DegradationSimulationTest {
     List<Second> spikeSettled = s.seconds(120, 150);
     assertThat(spikeSettled).allMatch(x -> near(x.meanQuality(), 0.2) && x.admissionEnabled());
     assertThat(rejected(spikeSettled)).isGreaterThan(offered(spikeSettled) / 2);
-    assertThat(secondsOverTarget(spikeSettled)).isZero();
+    // Near the target: the admission controller admits about 50/s (the paper's controller,
+    // judging stale samples, cut to 11/s and was still climbing back at 150 s: ~35/s over
+    // 120-150 s and never over the target there). Its additive increase then probes above what
+    // holds the target, about every 15 s here, and the one cut that follows brings it back:
+    // about three seconds over per probe, on average under the target, none past twice it.
+    assertThat((offered(spikeSettled) - rejected(spikeSettled)) / 30.0)
+        .as("admitted per second, 120-150 s").isGreaterThan(45.0);
+    assertThat(secondsOverTarget(spikeSettled)).isLessThanOrEqualTo(6);
+    assertThat(spikeSettled.stream().mapToLong(Second::p90Nanos).average().orElseThrow())
+        .isLessThan(TARGET);
+    assertThat(spikeSettled).allMatch(x -> x.p90Nanos() < 2 * TARGET);
     assertThat(rejected(spike)).isPositive();
 
     // The load falls: rejections stop and quality climbs back to 1.

@@ -87,11 +87,12 @@ class AdmissionControlIT {
       assertThat(s.rejectedWithoutRetryAfterCount()).as("503s without Retry-After").isZero();
       double steadySeconds = (plan.duration().toNanos() - plan.warmup().toNanos()) / 1e9;
       double steadyGoodput = s.steadyCount(200) / steadySeconds;
-      // The controller must shed the excess, not everything. (With the published parameters it
-      // overshoots after the load step and climbs back by about 1/s per round: see
-      // docs/testing.md; the bound is loose on purpose.)
+      // The controller must shed the excess, not everything. The paper's exact controller
+      // (controller.judgeOnFreshSamples=false) cuts again in every round while the requests
+      // queued before its first cut finish late, and settled at 28-31/s here; judging on
+      // fresh samples it stays at 64-67/s (docs/controller.md).
       assertThat(steadyGoodput).as("admitted requests/s in the steady part")
-          .isGreaterThan(0.25 * CAPACITY_PER_SECOND);
+          .isGreaterThan(0.65 * CAPACITY_PER_SECOND);
       assertThat((double) s.steadyCount(503) / s.steadyTotalCount())
           .as("share rejected in the steady part").isGreaterThan(0.25);
     }

@@ -29,6 +29,7 @@ import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.LoadPlan;
 import org.overloadcontrol.it.support.LoadSummary;
 import org.overloadcontrol.it.support.OpenLoopDriver;
+import org.overloadcontrol.it.support.RecordingOverloadFilter;
 import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.servlet.OverloadFilter;
 
@@ -83,7 +84,8 @@ class DegradationIT {
   private static ExplodedWebApp app(Map<String, String> filterParams) {
     ExplodedWebApp app = new ExplodedWebApp();
     if (filterParams != null) {
-      app.withOverloadFilter(filterParams);
+      // Records the admission controller's rounds, printed for the combined run.
+      app.withOverloadFilter(RecordingOverloadFilter.class, filterParams);
     }
     return app.withServlet("work", DegradableWorkServlet.class,
         Map.of("permits", "2", "baseMillis", "10", "workMillis", "90"), "/work");
@@ -200,8 +202,11 @@ class DegradationIT {
     LoadSummary s;
     LoadSummary after;
     List<Sample> afterSamples;
+    RecordingOverloadFilter.clear();
+    String rounds;
     try (var container = ContainerKind.JETTY.start(Deployment.of(dir))) {
       s = spike(container, samples);
+      rounds = RecordingOverloadFilter.trace();
       int spikeSampleCount = samples.size();
       // The load falls back: admission control off, then quality back to 1 (+0.05 per 500 ms).
       after = driver.run(LoadPlan.of(container.baseUri().resolve("work"), LIGHT_PER_SECOND,
@@ -221,6 +226,8 @@ class DegradationIT {
       assertThat(spikeSampleCount).isPositive();
     }
     report("combined", s, samples);
+    System.out.printf("[degradation, combined] admission controller rounds (light load, then"
+        + " the spike):%n%s", rounds);
     System.out.printf(Locale.ROOT, "[degradation, combined] after the spike: %s, end %s%n%s",
         "10/s for 12 s", afterSamples.get(0), after.format());
     assertThat(samples).as("admission control came on").anyMatch(Sample::admission);
