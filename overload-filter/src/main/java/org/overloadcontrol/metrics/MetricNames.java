@@ -14,11 +14,17 @@ import org.overloadcontrol.engine.Outcome;
  *   overload.endpoint.&lt;endpoint&gt;.&lt;metric&gt;                   per endpoint
  *   overload.queue.class.&lt;class&gt;.length                     per wait queue (class)
  *   overload.queue.&lt;metric&gt;                                 the wait queues as a whole
+ *   overload.bandwidth.group.&lt;group&gt;.&lt;metric&gt;             per bandwidth client group
+ *   overload.bandwidth.&lt;metric&gt;                             the bandwidth shaper
+ *   overload.virtual_queue.refusals.&lt;reason&gt;                virtual-queue refusals
+ *   overload.virtual_queue.&lt;metric&gt;                         the virtual queue
  * </pre>
  *
  * and each maps to a Prometheus family {@code overload_<metric>} (per endpoint:
- * {@code overload_endpoint_<metric>}, queues: {@code overload_queue_<metric>}) with labels
- * {@code endpoint}, {@code class} and, for outcomes, {@code outcome}.
+ * {@code overload_endpoint_<metric>}, queues: {@code overload_queue_<metric>}, bandwidth:
+ * {@code overload_bandwidth_<metric>}, virtual queue: {@code overload_virtual_queue_<metric>})
+ * with labels {@code endpoint}, {@code class}, {@code group} and, for outcomes and refusals,
+ * {@code outcome} or {@code reason}.
  */
 public final class MetricNames {
 
@@ -49,6 +55,24 @@ public final class MetricNames {
   // Wait queues.
   public static final String LENGTH = "length";
   public static final String LIFO = "lifo";
+
+  // Bandwidth shares (Li & Jamin): per group, then the shaper.
+  public static final String ALLOCATED_BYTES_PER_SECOND = "allocated_bytes_per_second";
+  public static final String AVERAGE_BYTES_PER_SECOND = "average_bytes_per_second";
+  public static final String ACTIVE = "active";
+  public static final String DELAYED_NOW = "delayed_now";
+  public static final String ADMITTED = "admitted";
+  public static final String REFUSED = "refused";
+  public static final String TOTAL_BYTES_PER_SECOND = "total_bytes_per_second";
+  public static final String MAX_MEASURED_BYTES_PER_SECOND = "max_measured_bytes_per_second";
+
+  // The virtual queue (WebQ).
+  public static final String PASSED = "passed";
+  public static final String TOKEN_ADMITTED = "token_admitted";
+  public static final String TOLD_TO_WAIT = "told_to_wait";
+  public static final String REFUSALS = "refusals";
+  public static final String CURRENT_WAIT_SECONDS = "current_wait_seconds";
+  public static final String CAPACITY_SUBUNITS_PER_SECOND = "capacity_subunits_per_second";
 
   private MetricNames() {}
 
@@ -84,5 +108,29 @@ public final class MetricNames {
   public static MetricId queues(String metric) {
     return new MetricId(MetricRegistry.name(PREFIX, "queue", metric), PREFIX + "_queue_" + metric,
         List.of(), List.of());
+  }
+
+  /** A metric of one bandwidth client group. */
+  public static MetricId bandwidthGroup(String group, String metric) {
+    return new MetricId(MetricRegistry.name(PREFIX, "bandwidth", "group", group, metric),
+        PREFIX + "_bandwidth_" + metric, List.of("group"), List.of(group));
+  }
+
+  /** A metric of the bandwidth shaper as a whole. */
+  public static MetricId bandwidth(String metric) {
+    return new MetricId(MetricRegistry.name(PREFIX, "bandwidth", metric),
+        PREFIX + "_bandwidth_" + metric, List.of(), List.of());
+  }
+
+  /** The count of the virtual queue's refusals for one reason ({@code RefusalReason.code()}). */
+  public static MetricId virtualQueueRefusals(String reason) {
+    return new MetricId(MetricRegistry.name(PREFIX, "virtual_queue", REFUSALS, reason),
+        PREFIX + "_virtual_queue_" + REFUSALS, List.of("reason"), List.of(reason));
+  }
+
+  /** A metric of the virtual queue. */
+  public static MetricId virtualQueue(String metric) {
+    return new MetricId(MetricRegistry.name(PREFIX, "virtual_queue", metric),
+        PREFIX + "_virtual_queue_" + metric, List.of(), List.of());
   }
 }

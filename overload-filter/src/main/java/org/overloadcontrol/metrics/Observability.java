@@ -5,9 +5,11 @@ import com.codahale.metrics.jmx.JmxReporter;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Objects;
+import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.virtualqueue.VirtualQueue;
 
 /**
  * Everything an adapter starts for observability, in one object: the metric registry (the
@@ -15,6 +17,10 @@ import org.overloadcontrol.engine.Scheduler;
  * the overload watch and its log lines, the JMX reporter, and the periodic task that registers
  * new endpoints and runs the watch on the adapter's scheduler thread. The status servlet finds
  * it as the servlet-context attribute {@link #ATTRIBUTE}.
+ *
+ * <p>The two features that live beside the engine, bandwidth shares (Li &amp; Jamin) and the
+ * virtual queue (WebQ), are shown when the adapter hands them to the {@link Builder}: in the
+ * registry, the status document and the Prometheus text alike.
  */
 public final class Observability implements AutoCloseable {
 
@@ -39,18 +45,22 @@ public final class Observability implements AutoCloseable {
   private final JmxReporter jmx;
   private final Scheduler.Cancellable task;
   private final ConfigSection statusSection;
+  private final BandwidthView bandwidth;
+  private final VirtualQueueView virtualQueue;
 
   private Observability(Builder b) {
     this.engine = Objects.requireNonNull(b.engine, "engine");
     this.settings = b.settings;
     this.statusSection = b.statusSection;
+    this.bandwidth = b.bandwidth;
+    this.virtualQueue = b.virtualQueue;
     StatusAccess.from(statusSection, null, null); // fail at start, not at the first status read
     this.ownRegistry = b.registry == null;
     this.registry = ownRegistry ? new MetricRegistry() : b.registry;
     this.watch = new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(),
         b.listener);
     if (settings.enabled()) {
-      this.metrics = new OverloadMetrics(engine, registry, watch);
+      this.metrics = new OverloadMetrics(engine, registry, watch, bandwidth, virtualQueue);
       this.prometheus = new PrometheusText(registry, metrics.ids());
     } else {
       this.metrics = null;
@@ -112,7 +122,7 @@ public final class Observability implements AutoCloseable {
     if (metrics != null) {
       metrics.sync();
     }
-    return StatusJson.write(engine, watch);
+    return StatusJson.write(engine, watch, bandwidth, virtualQueue);
   }
 
   /** Writes the registry in the Prometheus text format. */
@@ -146,6 +156,8 @@ public final class Observability implements AutoCloseable {
     private OverloadEvent.Listener listener = new LoggingOverloadListener();
     private String contextPath = "";
     private ConfigSection statusSection;
+    private BandwidthView bandwidth;
+    private VirtualQueueView virtualQueue;
 
     private Builder(OverloadEngine engine) {
       this.engine = engine;
@@ -180,6 +192,28 @@ public final class Observability implements AutoCloseable {
     public Builder contextPath(String value) {
       this.contextPath = value == null ? "" : value;
       return this;
+    }
+
+    /** The bandwidth shares to show, or null (the default) when they are off. */
+    public Builder bandwidth(BandwidthView value) {
+      this.bandwidth = value;
+      return this;
+    }
+
+    /** Shows {@code shaper}'s groups; null when bandwidth shares are off. */
+    public Builder bandwidth(BandwidthShaper shaper) {
+      return bandwidth(shaper == null ? null : BandwidthView.of(shaper));
+    }
+
+    /** The virtual queue to show, or null (the default) when it is off. */
+    public Builder virtualQueue(VirtualQueueView value) {
+      this.virtualQueue = value;
+      return this;
+    }
+
+    /** Shows {@code queue}; null when the virtual queue is off. */
+    public Builder virtualQueue(VirtualQueue queue) {
+      return virtualQueue(queue == null ? null : VirtualQueueView.of(queue));
     }
 
     public Observability build() {

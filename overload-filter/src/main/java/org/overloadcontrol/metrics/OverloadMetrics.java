@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Endpoints and classes appear as the engine first sees them: {@link #sync} registers what is
  * new and runs once per metrics period on the filter's scheduler thread (and before each status
- * read). The queue metrics exist from the start, one per configured class. {@link #close}
+ * read). The queue metrics exist from the start, one per configured class; so do the virtual
+ * queue's and the bandwidth shaper's when those features are on ({@link FeatureGauges}), with a
+ * bandwidth group's gauges added by {@link #sync} should the view name a new one. {@link #close}
  * removes everything registered here, so an application's own registry is left as it was.
  *
  * <p>Names: {@link MetricNames}; each is also kept with its Prometheus family and labels
@@ -43,12 +46,29 @@ public final class OverloadMetrics implements AutoCloseable {
   private final OverloadWatch watch;
   private final Map<String, MetricId> ids = new ConcurrentHashMap<>();
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
+  private final BandwidthView bandwidth;
 
   public OverloadMetrics(OverloadEngine engine, MetricRegistry registry, OverloadWatch watch) {
+    this(engine, registry, watch, null, null);
+  }
+
+  /**
+   * @param bandwidth the bandwidth shares, or null when they are off
+   * @param virtualQueue the virtual queue, or null when it is off
+   */
+  public OverloadMetrics(OverloadEngine engine, MetricRegistry registry, OverloadWatch watch,
+      BandwidthView bandwidth, VirtualQueueView virtualQueue) {
     this.engine = engine;
     this.registry = registry;
     this.watch = watch;
+    this.bandwidth = bandwidth;
     registerQueues();
+    if (bandwidth != null) {
+      FeatureGauges.registerBandwidth(bandwidth, this::register);
+    }
+    if (virtualQueue != null) {
+      FeatureGauges.registerVirtualQueue(virtualQueue, this::register);
+    }
     sync();
   }
 
@@ -70,6 +90,14 @@ public final class OverloadMetrics implements AutoCloseable {
       for (EndpointClass ec : e.classes()) {
         if (seen.add(e.name() + '\u0000' + ec.requestClass().name())) {
           registerClass(ec);
+        }
+      }
+    }
+    if (bandwidth != null) {
+      for (GroupSnapshot g : bandwidth.groups()) {
+        // A separator no endpoint name contains keeps groups and endpoints apart in one set.
+        if (seen.add("\u0001" + g.name())) {
+          FeatureGauges.registerGroup(bandwidth, g.name(), this::register);
         }
       }
     }

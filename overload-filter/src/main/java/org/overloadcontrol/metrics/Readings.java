@@ -1,6 +1,7 @@
 package org.overloadcontrol.metrics;
 
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.queue.EndpointPermits;
@@ -55,5 +56,15 @@ final class Readings {
 
   private static double seconds(long nanos) {
     return nanos < 0 ? Double.NaN : nanos / NANOS_PER_SECOND;
+  }
+
+  /** The group named {@code name} in the view now, or null when it is not (or no longer) there. */
+  static GroupSnapshot group(BandwidthView view, String name) {
+    for (GroupSnapshot g : view.groups()) {
+      if (g.name().equals(name)) {
+        return g;
+      }
+    }
+    return null;
   }
 }

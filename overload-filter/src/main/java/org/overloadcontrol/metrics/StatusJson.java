@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -11,6 +12,7 @@ import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestClass;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.WaitQueues;
+import org.overloadcontrol.virtualqueue.RefusalReason;
 
 /**
  * The {@code /overload/status} document: everything the metrics say, as one JSON object that a
@@ -27,15 +29,36 @@ import org.overloadcontrol.queue.WaitQueues;
  *                                   "p90SampleSeconds", "targetSeconds", "admissionRate",
  *                                   "arrivals", "enqueued", "abandoned", "waitSeconds",
  *                                   "outcomes": { "completed", "rejected", "expired",
- *                                                 "redirected", "failed" } } ] } ] }
+ *                                                 "redirected", "failed" } } ] } ],
+ *   "bandwidth": null | { "totalBytesPerSecond", "maxMeasuredBytesPerSecond",
+ *                         "groups": [ { "name", "allocatedBytesPerSecond",
+ *                                       "averageBytesPerSecond", "active", "delayedNow",
+ *                                       "admitted", "refused" } ] },
+ *   "virtualQueue": null | { "passed", "tokenAdmitted", "toldToWait", "full",
+ *                            "currentWaitSeconds", "capacitySubunitsPerSecond",
+ *                            "refusals": { "forged", "altered", ..., "queue_full" } } }
  * </pre>
+ *
+ * <p>{@code bandwidth} (Li &amp; Jamin) and {@code virtualQueue} (WebQ) are {@code null} when the
+ * feature is off; they read the same views as the gauges ({@link FeatureGauges}).
  */
 public final class StatusJson {
 
   private StatusJson() {}
 
-  /** The document for {@code engine} now. */
+  /** The document for {@code engine} now, without bandwidth shares or a virtual queue. */
   public static String write(OverloadEngine engine, OverloadWatch watch) {
+    return write(engine, watch, null, null);
+  }
+
+  /**
+   * The document for {@code engine} and the features beside it now.
+   *
+   * @param bandwidth the bandwidth shares, or null when off
+   * @param virtualQueue the virtual queue, or null when off
+   */
+  public static String write(OverloadEngine engine, OverloadWatch watch,
+      BandwidthView bandwidth, VirtualQueueView virtualQueue) {
     JsonWriter w = new JsonWriter().beginObject();
     w.field("tickerSeconds", engine.ticker().read() / 1e9);
     w.name("queues");
@@ -61,7 +84,53 @@ public final class StatusJson {
     for (Endpoint e : endpoints) {
       endpoint(w, e, watch);
     }
-    return w.endArray().endObject().toString();
+    w.endArray();
+    bandwidth(w.name("bandwidth"), bandwidth);
+    virtualQueue(w.name("virtualQueue"), virtualQueue);
+    return w.endObject().toString();
+  }
+
+  private static void bandwidth(JsonWriter w, BandwidthView view) {
+    if (view == null) {
+      w.value((String) null);
+      return;
+    }
+    w.beginObject()
+        .field("totalBytesPerSecond", view.totalBytesPerSecond())
+        .field("maxMeasuredBytesPerSecond", view.maxMeasuredBytesPerSecond())
+        .name("groups").beginArray();
+    for (GroupSnapshot g : view.groups()) {
+      w.beginObject()
+          .field("name", g.name())
+          .field("allocatedBytesPerSecond", g.allocatedBytesPerSecond())
+          .field("averageBytesPerSecond", g.averageBytesPerSecond())
+          .field("active", g.active())
+          .field("delayedNow", g.delayedCount())
+          .field("admitted", g.admittedCount())
+          .field("refused", g.refusedCount())
+          .endObject();
+    }
+    w.endArray().endObject();
+  }
+
+  private static void virtualQueue(JsonWriter w, VirtualQueueView view) {
+    if (view == null) {
+      w.value((String) null);
+      return;
+    }
+    int waitSeconds = view.currentWaitSeconds();
+    w.beginObject()
+        .field("passed", view.passCount())
+        .field("tokenAdmitted", view.tokenAdmittedCount())
+        .field("toldToWait", view.waitCount())
+        .field("full", waitSeconds < 0)
+        .field("currentWaitSeconds", waitSeconds < 0 ? Double.NaN : waitSeconds)
+        .field("capacitySubunitsPerSecond", view.capacity()) // +Inf (training) writes null
+        .name("refusals").beginObject();
+    for (RefusalReason r : RefusalReason.values()) {
+      w.field(r.code(), view.refusalCount(r));
+    }
+    w.endObject().endObject();
   }
 
   private static void endpoint(JsonWriter w, Endpoint e, OverloadWatch watch) {

@@ -221,7 +221,9 @@ public class OverloadFilter implements Filter {
     try {
       observability = Observability.builder(engine).scheduler(scheduler)
           .registry(registry instanceof MetricRegistry r ? r : null)
-          .contextPath(servletContext.getContextPath()).build();
+          .contextPath(servletContext.getContextPath())
+          .bandwidth(bandwidth == null ? null : bandwidth.shaper())
+          .virtualQueue(virtualQueue.queue()).build();
     } catch (OverloadConfigException e) {
       destroy();
       LOG.error("{}", e.getMessage());

@@ -114,7 +114,7 @@ class ExpositionTest {
     }
   }
 
-  private static void collectFields(JsonNode node, Set<String> out) {
+  static void collectFields(JsonNode node, Set<String> out) {
     if (node.isObject()) {
       node.fields().forEachRemaining(e -> {
         out.add(e.getKey());
@@ -126,7 +126,7 @@ class ExpositionTest {
   }
 
   /** Parses the text format strictly enough to catch what a Prometheus server would refuse. */
-  private static Map<String, List<Map<String, String>>> parsePrometheus(String text) {
+  static Map<String, List<Map<String, String>>> parsePrometheus(String text) {
     Map<String, List<Map<String, String>>> families = new LinkedHashMap<>();
     Set<String> typed = new HashSet<>();
     for (String line : text.split("\n")) {

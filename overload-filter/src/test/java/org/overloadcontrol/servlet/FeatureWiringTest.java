@@ -12,13 +12,18 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.http.HttpServletRequest;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.metrics.Observability;
 
 /** The virtual queue and bandwidth shares, as the filter wires them around admission. */
 class FeatureWiringTest {
@@ -135,5 +140,92 @@ class FeatureWiringTest {
     assertThat(res.bodyText()).contains("oc_token");
     assertThat(stage(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
     assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+  }
+
+  // ---- observability: the status JSON and the registry show both features ----
+
+  private Observability observability() {
+    return (Observability) harness.contextAttributes.get(Observability.ATTRIBUTE);
+  }
+
+  private JsonNode status() throws Exception {
+    return new ObjectMapper().readTree(observability().statusJson());
+  }
+
+  private long gauge(String name) {
+    return ((Number) observability().registry().getGauges().get(name).getValue()).longValue();
+  }
+
+  @Test
+  void statusAndRegistryShowShapedRequests() throws Exception {
+    OverloadFilter filter = startShaping();
+    sendBytes(filter, 50_000); // 100 KB/s: the group alone saturates B
+    harness.ticker.advance(Duration.ofMillis(500));
+    scheduler.runDue();
+    FilterHarness.Req req = new FilterHarness.Req();
+    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
+    HttpServletRequest request = req.build();
+    when(request.isAsyncSupported()).thenReturn(true);
+    when(request.startAsync(any(), any())).thenReturn(mock(AsyncContext.class));
+    filter.doFilter(request, new FilterHarness.Res().mock, mock(FilterChain.class));
+
+    JsonNode bandwidth = status().get("bandwidth");
+    assertThat(bandwidth.get("totalBytesPerSecond").asDouble()).isEqualTo(100_000);
+    JsonNode all = bandwidth.get("groups").get(0);
+    assertThat(all.get("name").asText()).isEqualTo("all");
+    assertThat(all.get("allocatedBytesPerSecond").asDouble()).isEqualTo(20_000);
+    assertThat(all.get("averageBytesPerSecond").asDouble()).isEqualTo(100_000);
+    assertThat(all.get("admitted").asLong()).as("one at once, one after its delay").isEqualTo(2);
+    assertThat(all.get("delayedNow").asInt()).as("held on the timer").isEqualTo(1);
+    assertThat(all.get("active").asBoolean()).isTrue();
+    assertThat(status().get("virtualQueue").isNull()).as("not configured").isTrue();
+    assertThat(gauge("overload.bandwidth.group.all.admitted")).isEqualTo(2);
+    assertThat(gauge("overload.bandwidth.group.all.delayed_now")).isEqualTo(1);
+    assertThat(gauge("overload.bandwidth.group.all.average_bytes_per_second"))
+        .isEqualTo(100_000);
+    assertThat(observability().registry().getNames())
+        .noneMatch(n -> n.startsWith("overload.virtual_queue"));
+  }
+
+  @Test
+  void statusAndRegistryShowTheVirtualQueue() throws Exception {
+    harness.initParams.put("virtualQueue.enabled", "true");
+    harness.initParams.put("virtualQueue.paths", "/s");
+    harness.initParams.put("virtualQueue.capacity", "1");
+    OverloadFilter filter = start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class)); // passes: slot 0
+    FilterHarness.Res told = new FilterHarness.Res();
+    filter.doFilter(new FilterHarness.Req().header("Accept", "application/json").build(),
+        told.mock, mock(FilterChain.class)); // waits 1 s
+    Matcher token = Pattern.compile("\"token\":\"([^\"]+)\"").matcher(told.bodyText());
+    assertThat(token.find()).as(told.bodyText()).isTrue();
+    HttpServletRequest forged = new FilterHarness.Req().build();
+    when(forged.getQueryString()).thenReturn("oc_token=AAAA");
+    filter.doFilter(forged, new FilterHarness.Res().mock, mock(FilterChain.class));
+
+    JsonNode queue = status().get("virtualQueue");
+    assertThat(queue.get("passed").asLong()).isEqualTo(1);
+    assertThat(queue.get("toldToWait").asLong()).isEqualTo(1);
+    assertThat(queue.get("refusals").get("forged").asLong()).isEqualTo(1);
+    assertThat(queue.get("currentWaitSeconds").asInt()).as("slots 0 and 1 taken").isEqualTo(2);
+    assertThat(queue.get("capacitySubunitsPerSecond").asDouble()).isEqualTo(1);
+    assertThat(status().get("bandwidth").isNull()).as("not configured").isTrue();
+
+    harness.ticker.advance(Duration.ofSeconds(1)); // the slot has come: back with the token
+    HttpServletRequest back = new FilterHarness.Req().build();
+    when(back.getQueryString()).thenReturn("oc_token=" + token.group(1));
+    FilterChain chain = mock(FilterChain.class);
+    filter.doFilter(back, new FilterHarness.Res().mock, chain);
+    verify(chain).doFilter(any(), any());
+    assertThat(gauge("overload.virtual_queue.passed")).isEqualTo(2);
+    assertThat(gauge("overload.virtual_queue.token_admitted")).isEqualTo(1);
+    assertThat(gauge("overload.virtual_queue.told_to_wait")).isEqualTo(1);
+    assertThat(gauge("overload.virtual_queue.refusals.forged")).isEqualTo(1);
+    assertThat(gauge("overload.virtual_queue.current_wait_seconds")).isEqualTo(1);
+    com.codahale.metrics.MetricRegistry registry = observability().registry();
+    filter.destroy();
+    assertThat(registry.getNames()).as("removed with the filter")
+        .noneMatch(n -> n.startsWith("overload."));
   }
 }

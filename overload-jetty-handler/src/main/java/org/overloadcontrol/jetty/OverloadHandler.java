@@ -43,6 +43,7 @@ import org.overloadcontrol.engine.RequestKind;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
@@ -367,6 +368,23 @@ public class OverloadHandler extends Handler.Wrapper {
   public List<GroupSnapshot> bandwidthSnapshot() {
     BandwidthShaper b = bandwidth();
     return b == null ? List.of() : b.snapshot();
+  }
+
+  /**
+   * A builder for the observability of the running handler ({@code docs/observability.md}): its
+   * engine and timer thread, and its bandwidth shares and virtual queue when configured, so the
+   * registry, status document and Prometheus text show all three. The caller builds, owns and
+   * closes the result (before stopping the handler).
+   *
+   * @throws IllegalStateException when the handler is not running
+   */
+  public Observability.Builder observabilityBuilder() {
+    Running r = running;
+    if (r == null) {
+      throw new IllegalStateException("the overload handler is not running");
+    }
+    return Observability.builder(r.engine()).scheduler(r.timers()).bandwidth(r.bandwidth())
+        .virtualQueue(r.virtualQueue().queue());
   }
 
   // ---- requests ----

@@ -98,6 +98,20 @@ class DashboardIT {
     return new ChromeDriver(service, options);
   }
 
+  /** Sends image requests from groups a, b, c and d in turn, a few a second, for a while. */
+  private static Void images(URI image, Duration duration) throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    long end = System.nanoTime() + duration.toNanos();
+    for (int i = 0; System.nanoTime() < end; i++) {
+      http.send(java.net.http.HttpRequest.newBuilder(image)
+          .header("X-Client-Group", String.valueOf((char) ('a' + i % 4)))
+          .timeout(Duration.ofSeconds(10)).build(),
+          java.net.http.HttpResponse.BodyHandlers.discarding());
+      Thread.sleep(100); // paced: the point is a live panel, not a bandwidth experiment
+    }
+    return null;
+  }
+
   private static long number(ChromeDriver driver, String script) {
     Object v = ((JavascriptExecutor) driver).executeScript("return " + script);
     return v == null ? -1 : ((Number) v).longValue();
@@ -113,7 +127,7 @@ class DashboardIT {
     try (WebContainer shop = ContainerKind.JETTY.start(Deployment.of(war));
         OpenLoopDriver load = new OpenLoopDriver(256)) {
       URI base = shop.baseUri();
-      ExecutorService loaders = Executors.newFixedThreadPool(3);
+      ExecutorService loaders = Executors.newFixedThreadPool(4);
       ChromeDriver driver = browser();
       try {
         driver.get(base.resolve("overload/").toString());
@@ -129,10 +143,21 @@ class DashboardIT {
           return load.run(LoadPlan.of(base.resolve("search?q=tent"), 60,
               Duration.ofSeconds(12)));
         }));
+        // Product images from the four client groups the shop gives bandwidth shares, in turn.
+        loaders.submit(() -> images(base.resolve("images/1.jpg"), Duration.ofSeconds(22)));
 
         wait.until(d -> number(driver, "Number(document.body.dataset.updates)") >= 3
             && d.findElements(By.cssSelector("section.card[data-endpoint]")).size() >= 2);
         assertThat(driver.findElement(By.id("queues")).isDisplayed()).isTrue();
+        // The shop configures four bandwidth groups and a virtual queue: a panel for each.
+        assertThat(driver.findElement(By.id("bandwidth")).isDisplayed()).isTrue();
+        assertThat(driver.findElements(By.cssSelector("#bandwidth-groups tr[data-group]")))
+            .hasSize(4);
+        wait.until(d -> d.findElements(By.cssSelector("#bandwidth-groups tr[data-group]"))
+            .stream().allMatch(tr -> !tr.findElements(By.tagName("td")).get(4).getText()
+                .equals("0"))); // every group's admitted count moved
+        assertThat(driver.findElement(By.id("virtual-queue")).isDisplayed()).isTrue();
+        assertThat(driver.findElement(By.id("virtual-queue-row")).getText()).contains("10.0 /s");
 
         wait.withTimeout(Duration.ofSeconds(25)).until(d -> !d.findElements(
             By.cssSelector("section.card[data-endpoint='search'].overloaded")).isEmpty());

@@ -1,6 +1,7 @@
 // The overload-control dashboard: polls ./status every second and draws, per endpoint, the p90
 // estimate against its target, the admission rate with the fraction of requests shed, and the
-// waiting requests with the quality level; and the wait queues by class with the FIFO/LIFO mode.
+// waiting requests with the quality level; the wait queues by class with the FIFO/LIFO mode;
+// and, when configured, tables for the bandwidth groups and the virtual queue.
 // No build step and no CDN: Chart.js comes from the library's classpath (its WebJar).
 'use strict';
 
@@ -137,6 +138,57 @@
     return m;
   }
 
+  function rate(bytesPerSecond) {
+    if (bytesPerSecond === null || bytesPerSecond === undefined) return '–';
+    const units = [['MB/s', 1e6], ['KB/s', 1e3]];
+    for (const [unit, size] of units) {
+      if (Math.abs(bytesPerSecond) >= size) return (bytesPerSecond / size).toFixed(1) + ' ' + unit;
+    }
+    return Math.round(bytesPerSecond) + ' B/s';
+  }
+
+  function row(cells) {
+    const tr = el('tr');
+    cells.forEach(c => tr.appendChild(el('td', {}, String(c))));
+    return tr;
+  }
+
+  // Bandwidth shares (Li & Jamin): one row per client group.
+  function bandwidth(b) {
+    const section = document.getElementById('bandwidth');
+    section.hidden = !b;
+    if (!b) return;
+    document.getElementById('bandwidth-total').textContent = 'B ' + rate(b.totalBytesPerSecond)
+      + ', measured max ' + rate(b.maxMeasuredBytesPerSecond);
+    document.getElementById('bandwidth-groups').replaceChildren(...b.groups.map(g => {
+      const tr = row([g.name, rate(g.allocatedBytesPerSecond), rate(g.averageBytesPerSecond),
+        g.active ? 'yes' : 'no', g.admitted, g.delayedNow, g.refused]);
+      tr.dataset.group = g.name;
+      return tr;
+    }));
+  }
+
+  // The virtual queue (WebQ): the wait a new arrival gets now, capacity, counts.
+  function virtualQueue(q) {
+    const section = document.getElementById('virtual-queue');
+    section.hidden = !q;
+    if (!q) return;
+    const refusals = Object.entries(q.refusals);
+    const refused = refusals.reduce((sum, [, n]) => sum + n, 0);
+    const state = document.getElementById('virtual-queue-state');
+    state.textContent = q.full ? 'full' : (q.currentWaitSeconds > 0 ? 'waiting' : 'no wait');
+    state.className = 'badge ' + (q.full ? 'bad' : (q.currentWaitSeconds > 0 ? 'warn' : 'good'));
+    document.getElementById('virtual-queue-row').replaceChildren(row([
+      q.full ? 'full' : q.currentWaitSeconds + ' s',
+      q.capacitySubunitsPerSecond === null ? 'training'
+        : fmt(q.capacitySubunitsPerSecond, 1) + ' /s',
+      q.passed, q.tokenAdmitted, q.toldToWait, refused]));
+    const badges = document.getElementById('virtual-queue-refusals');
+    badges.replaceChildren();
+    refusals.filter(([, n]) => n > 0).forEach(([reason, n]) =>
+      badge(badges, reason.replace(/_/g, ' ') + ' ' + n, 'warn'));
+  }
+
   function update(status) {
     state.labels.push(new Date().toLocaleTimeString());
     if (state.labels.length > HISTORY) state.labels.shift();
@@ -167,6 +219,9 @@
         + (status.queues.permitsLimit === null ? '∞' : status.queues.permitsLimit));
       badge(qb, 'order setting ' + status.queues.order);
     }
+
+    bandwidth(status.bandwidth);
+    virtualQueue(status.virtualQueue);
 
     let overloadedCount = 0;
     status.endpoints.forEach(e => {

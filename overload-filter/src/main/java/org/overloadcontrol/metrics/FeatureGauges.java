@@ -1,0 +1,67 @@
+package org.overloadcontrol.metrics;
+
+import com.codahale.metrics.Gauge;
+import java.util.function.BiConsumer;
+import java.util.function.ToDoubleFunction;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.virtualqueue.RefusalReason;
+
+/**
+ * The gauges of the two features that live beside the engine: bandwidth shares (Li &amp; Jamin,
+ * §V: per group b<sub>i</sub>, b̂<sub>i</sub>, active flag, delayed/admitted/refused; the
+ * shaper's B and Â) and the virtual queue (WebQ: passed, token-admitted, told to wait, refusals
+ * by reason, the wait now, the capacity). Like the engine's, each gauge reads state the feature
+ * keeps anyway, so a request pays nothing for being measured. {@link OverloadMetrics} registers
+ * them (and removes them on close) when the feature is on.
+ */
+final class FeatureGauges {
+
+  private FeatureGauges() {}
+
+  /** The shaper-wide gauges. */
+  static void registerBandwidth(BandwidthView view,
+      BiConsumer<MetricId, Gauge<? extends Number>> register) {
+    register.accept(MetricNames.bandwidth(MetricNames.TOTAL_BYTES_PER_SECOND),
+        view::totalBytesPerSecond);
+    register.accept(MetricNames.bandwidth(MetricNames.MAX_MEASURED_BYTES_PER_SECOND),
+        view::maxMeasuredBytesPerSecond);
+  }
+
+  /** The gauges of one client group. */
+  static void registerGroup(BandwidthView view, String group,
+      BiConsumer<MetricId, Gauge<? extends Number>> register) {
+    groupGauge(view, group, MetricNames.ALLOCATED_BYTES_PER_SECOND,
+        GroupSnapshot::allocatedBytesPerSecond, register);
+    groupGauge(view, group, MetricNames.AVERAGE_BYTES_PER_SECOND,
+        GroupSnapshot::averageBytesPerSecond, register);
+    groupGauge(view, group, MetricNames.ACTIVE, g -> g.active() ? 1 : 0, register);
+    groupGauge(view, group, MetricNames.DELAYED_NOW, GroupSnapshot::delayedCount, register);
+    groupGauge(view, group, MetricNames.ADMITTED, GroupSnapshot::admittedCount, register);
+    groupGauge(view, group, MetricNames.REFUSED, GroupSnapshot::refusedCount, register);
+  }
+
+  private static void groupGauge(BandwidthView view, String group, String metric,
+      ToDoubleFunction<GroupSnapshot> reading,
+      BiConsumer<MetricId, Gauge<? extends Number>> register) {
+    register.accept(MetricNames.bandwidthGroup(group, metric), () -> {
+      GroupSnapshot g = Readings.group(view, group);
+      return g == null ? Double.NaN : reading.applyAsDouble(g);
+    });
+  }
+
+  /** The virtual queue's gauges, one refusal count per {@link RefusalReason}. */
+  static void registerVirtualQueue(VirtualQueueView view,
+      BiConsumer<MetricId, Gauge<? extends Number>> register) {
+    register.accept(MetricNames.virtualQueue(MetricNames.PASSED), view::passCount);
+    register.accept(MetricNames.virtualQueue(MetricNames.TOKEN_ADMITTED),
+        view::tokenAdmittedCount);
+    register.accept(MetricNames.virtualQueue(MetricNames.TOLD_TO_WAIT), view::waitCount);
+    for (RefusalReason r : RefusalReason.values()) {
+      register.accept(MetricNames.virtualQueueRefusals(r.code()), () -> view.refusalCount(r));
+    }
+    register.accept(MetricNames.virtualQueue(MetricNames.CURRENT_WAIT_SECONDS),
+        view::currentWaitSeconds);
+    register.accept(MetricNames.virtualQueue(MetricNames.CAPACITY_SUBUNITS_PER_SECOND),
+        view::capacity);
+  }
+}

@@ -1,0 +1,126 @@
+package org.overloadcontrol.jetty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.metrics.OverloadEvent;
+
+/**
+ * The Jetty handler's bandwidth shares and virtual queue in its observability: after requests
+ * over HTTP to a real server, the registry, the status JSON and the Prometheus text show the
+ * groups' and the queue's counts.
+ */
+class ObservabilityHandlerTest {
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final FakeScheduler scheduler = new FakeScheduler(ticker);
+  private final MetricRegistry registry = new MetricRegistry();
+  private JettyHarness jetty;
+  private OverloadHandler handler;
+  private Observability observability;
+
+  /** Writes 2,000 bytes, taking 30 ms of the fake clock. */
+  final class Sender extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      ticker.advance(Duration.ofMillis(30));
+      response.write(true, ByteBuffer.wrap(new byte[2_000]), callback);
+      return true;
+    }
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (observability != null) {
+      observability.close();
+    }
+    if (jetty != null) {
+      jetty.close();
+    }
+  }
+
+  private long gauge(String name) {
+    return ((Number) registry.getGauges().get(name).getValue()).longValue();
+  }
+
+  private long completed() {
+    return handler.engine().endpoints().stream().flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(Outcome.COMPLETED)).sum();
+  }
+
+  @Test
+  void registryStatusAndPrometheusShowGroupsAndQueue() throws Exception {
+    handler = OverloadHandler.builder()
+        .put("bandwidth.total", "100KB/s")
+        .put("bandwidth.paths", "/img/*")
+        // One group with all of B: never delayed, so each request completes at once.
+        .put("bandwidth.groups.all.share", "100%")
+        .put("bandwidth.defaultGroup", "all")
+        .put("virtualQueue.enabled", "true")
+        .put("virtualQueue.paths", "/checkout")
+        .put("virtualQueue.capacity", "1")
+        .ticker(ticker).scheduler(scheduler)
+        .wallClock(Clock.fixed(Instant.ofEpochSecond(1_767_225_600L), ZoneOffset.UTC))
+        .handler(new Sender()).build();
+    assertThatThrownBy(handler::observabilityBuilder).isInstanceOf(IllegalStateException.class);
+    jetty = new JettyHarness(handler);
+    observability = handler.observabilityBuilder().registry(registry)
+        .overloadListener(OverloadEvent.Listener.NONE).build();
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(jetty.get("/img/a.png").getStatus()).isEqualTo(200);
+    }
+    JettyHarness.await("three completions", () -> completed() == 3);
+    assertThat(jetty.get("/checkout").getStatus()).isEqualTo(200); // slot 0
+    ContentResponse told = jetty.request("/checkout")
+        .headers(h -> h.put("Accept", "application/json")).send();
+    assertThat(told.getStatus()).isEqualTo(503); // slot 1: wait, with a token
+    assertThat(jetty.get("/checkout?oc_token=AAAA").getStatus()).isEqualTo(403);
+    JettyHarness.await("four completions", () -> completed() == 4);
+
+    assertThat(gauge("overload.bandwidth.group.all.admitted")).isEqualTo(3);
+    assertThat(gauge("overload.bandwidth.group.all.allocated_bytes_per_second"))
+        .isEqualTo(100_000);
+    assertThat(gauge("overload.bandwidth.total_bytes_per_second")).isEqualTo(100_000);
+    assertThat(gauge("overload.virtual_queue.passed")).isEqualTo(1);
+    assertThat(gauge("overload.virtual_queue.told_to_wait")).isEqualTo(1);
+    assertThat(gauge("overload.virtual_queue.refusals.forged")).isEqualTo(1);
+    assertThat(gauge("overload.virtual_queue.current_wait_seconds")).isEqualTo(2);
+
+    String json = observability.statusJson();
+    assertThat(json)
+        .contains("\"bandwidth\":{\"totalBytesPerSecond\":100000,")
+        .contains("{\"name\":\"all\",\"allocatedBytesPerSecond\":100000,")
+        .contains("\"admitted\":3,\"refused\":0}")
+        .contains("\"virtualQueue\":{\"passed\":1,\"tokenAdmitted\":0,\"toldToWait\":1,")
+        .contains("\"forged\":1");
+
+    StringWriter prometheus = new StringWriter();
+    observability.writePrometheus(prometheus);
+    assertThat(prometheus.toString())
+        .contains("overload_bandwidth_admitted{group=\"all\",} 3.0")
+        .contains("overload_virtual_queue_refusals{reason=\"forged\",} 1.0")
+        .contains("overload_virtual_queue_passed 1.0");
+
+    observability.close();
+    assertThat(registry.getNames()).isEmpty();
+  }
+}
