@@ -38,6 +38,14 @@ import org.overloadcontrol.servlet.OverloadFilter;
  *   java -cp benchmarks/target/benchmarks.jar \
  *       org.overloadcontrol.benchmarks.EndToEndOverhead [rounds] [seconds] [connections] [out-dir]
  * </pre>
+ *
+ * <p>With {@code -De2e.breakdown=true} two more variants show where the filter's cost goes:
+ * the filter switched off ({@code enabled=false}) and the filter measuring without execution
+ * permits.
+ *
+ * <p>Besides throughput it reports the server's CPU time per request (this JVM's CPU time over
+ * the run divided by the requests wrk counted): the measure another process on the machine
+ * disturbs least.
  */
 public final class EndToEndOverhead {
 
@@ -63,7 +71,7 @@ public final class EndToEndOverhead {
     Path out = Path.of(args.length > 3 ? args[3] : "target/e2e");
     Files.createDirectories(out);
 
-    List<Variant> variants = List.of(
+    List<Variant> variants = new ArrayList<>(List.of(
         new Variant("no filter", null, Map.of()),
         new Variant("OverloadFilter, no target", OverloadFilter.class,
             Map.of("queue.permits", Integer.toString(PERMITS))),
@@ -74,7 +82,14 @@ public final class EndToEndOverhead {
             "endpoints.hello.controller.initialRate", "1e7",
             "endpoints.hello.controller.bucketDepth", "10000")),
         new Variant("QoSFilter", QoSFilter.class,
-            Map.of("maxRequests", Integer.toString(PERMITS))));
+            Map.of("maxRequests", Integer.toString(PERMITS)))));
+    if (Boolean.getBoolean("e2e.breakdown")) {
+      // Where the filter's cost goes: in the chain but switched off (enabled=false: one field
+      // read), and measuring without execution permits (no shared permit counter).
+      variants.add(new Variant("OverloadFilter, disabled", OverloadFilter.class,
+          Map.of("enabled", "false")));
+      variants.add(new Variant("OverloadFilter, no permits", OverloadFilter.class, Map.of()));
+    }
 
     Map<String, Server> servers = new LinkedHashMap<>();
     Map<String, Integer> ports = new LinkedHashMap<>();
