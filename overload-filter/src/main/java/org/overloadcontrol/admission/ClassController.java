@@ -71,9 +71,10 @@ public final class ClassController {
    * completions per second). Every measured-only round (one per timeout, 1 s) still gets
    * about 2,000 samples, whose p90 is within a few percent of the true one, and a controlled
    * class still fills a round of nreq = 100 samples every 50 ms, twenty reactions a second,
-   * faster than a queue's response times change. Measured (issue 9, docs/performance.md):
-   * recording each of 100,000 completions a second per class made the recorders' cache lines
-   * bounce between the cores, most of the filter's cost per request; 2,000 of them do not.
+   * faster than a queue's response times change. Why sample at all (issue 9): on a real
+   * server each recorded completion writes recorder lines that the container's threads share
+   * across cores; in JMH, skipping those writes took the engine's admit+complete from about
+   * 155 to 134 ns on one thread (docs/sampling.md).
    */
   public static final int TARGET_SAMPLES_PER_SECOND = 2_000;
   /** The scale of {@link #sampleThreshold}: a power of two, for a fast bounded nextInt. */
