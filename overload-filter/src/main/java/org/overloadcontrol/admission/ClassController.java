@@ -1,5 +1,6 @@
 package org.overloadcontrol.admission;
 
+import java.util.concurrent.ThreadLocalRandom;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.Recorder;
@@ -32,6 +33,17 @@ import org.overloadcontrol.engine.RequestClass;
  * round with fresh samples restarts the estimate from their p90. See
  * {@link EndpointAdmissionController} for the round's rules.
  *
+ * <p>Sampling (not in the paper): above {@link #TARGET_SAMPLES_PER_SECOND} completions a
+ * second, each completion is recorded with probability p = target / completions per second,
+ * decided by {@link ThreadLocalRandom} before anything shared is touched, so that a completion
+ * that is not recorded writes no shared memory. A random sample of the completions has the
+ * same p90 as all of them (within the sampling error of the nreq samples a round takes, as in
+ * the paper's own rounds). Stale samples are sampled with the same p as fresh ones, so their
+ * ratio holds; what means "requests" (the completions per second of the throughput floor,
+ * see {@link #completionsPerSecond}) is scaled by 1/p. Each round recomputes p from its
+ * counts and the time since the last round; with p = 1 (every rate below the target) nothing
+ * differs from recording every sample.
+ *
  * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads. A sample goes
  * to the recorder and the pending counter of its thread's stripe, so two request threads
  * share no written memory there; only the token bucket's CAS is shared by every admitted
@@ -54,6 +66,19 @@ public final class ClassController {
    */
   static final long MAX_RECORDED_MICROS = 3_600_000_000L;
   private static final long NO_CUT_AGE_NANOS = 1L << 62;
+  /**
+   * Recorded samples a second a class aims for when it completes more: p = min(1, this /
+   * completions per second). Every measured-only round (one per timeout, 1 s) still gets
+   * about 2,000 samples, whose p90 is within a few percent of the true one, and a controlled
+   * class still fills a round of nreq = 100 samples every 50 ms, twenty reactions a second,
+   * faster than a queue's response times change. Why sample at all (issue 9): on a real
+   * server each recorded completion writes recorder lines that the container's threads share
+   * across cores; in JMH, skipping those writes took the engine's admit+complete from about
+   * 155 to 134 ns on one thread (docs/sampling.md).
+   */
+  public static final int TARGET_SAMPLES_PER_SECOND = 2_000;
+  /** The scale of {@link #sampleThreshold}: a power of two, for a fast bounded nextInt. */
+  static final int SAMPLE_ALL = 1 << 24;
 
   private static final int STRIPES = Stripes.COUNT;
 
@@ -82,6 +107,13 @@ public final class ClassController {
    * overflow-safe difference {@code arrival − cut} stays positive without a second field.
    */
   private volatile long cutNanos;
+  /**
+   * A completion is recorded when {@code nextInt(SAMPLE_ALL) < sampleThreshold}; at
+   * {@link #SAMPLE_ALL} (p = 1) every one is, without drawing a number. Written only by rounds
+   * (under the endpoint's guard), read by every completion: a field that changes at most once
+   * per round, so its cache line stays shared.
+   */
+  private volatile int sampleThreshold = SAMPLE_ALL;
 
   private volatile long lastRoundNanos;
   /** The earliest time a round may start because nreq samples are waiting. */
@@ -106,6 +138,8 @@ public final class ClassController {
    * forgotten by a round.
    */
   private int staleRoundCount;
+  /** Completions per second in the last round, fresh and stale, scaled by 1/p (round state). */
+  private double completionsPerSecond;
 
   ClassController(String endpoint, RequestClass requestClass, ClassSettings settings, long now) {
     this.endpoint = endpoint;
@@ -178,6 +212,11 @@ public final class ClassController {
    * threads, and a round per millisecond a third of the filter's cost on a trivial servlet.
    */
   boolean record(long responseTimeNanos, long arrivalNanos, long now) {
+    int threshold = sampleThreshold;
+    if (threshold < SAMPLE_ALL && ThreadLocalRandom.current().nextInt(SAMPLE_ALL) >= threshold) {
+      // Not sampled: decided before the stale check, so stale and fresh samples share one p.
+      return false;
+    }
     int stripe = Stripes.index();
     if (freshOnly && arrivalNanos - cutNanos < 0) {
       // Admitted at the rate before the last cut: it says nothing about the current rate. Only
@@ -237,7 +276,8 @@ public final class ClassController {
    * Flips the recorder; returns the p90 of the samples since the last flip, or −1 if none.
    * {@code countOut[0]} gets their count, {@code countOut[1]} the count of stale samples
    * (arrived before the last cut) left out of them, {@code countOut[2]} the nanoseconds since
-   * the previous round.
+   * the previous round. Both counts are of recorded samples; {@link #completionsPerSecond} is
+   * what they mean in requests. Recomputes the sampling probability for the next round.
    */
   long takeSampleP90(long now, long[] countOut) {
     long staleCount = 0;
@@ -256,12 +296,46 @@ public final class ClassController {
       addRecorded(recycledStripes[i]);
     }
     countOut[0] = recycled.getTotalCount();
+    resample(countOut[0] + staleCount, countOut[2]);
     if (countOut[0] == 0) {
       return -1;
     }
     long p90 = recycled.getValueAtPercentile(90.0) * 1000L;
     lastSampleP90Nanos = p90;
     return p90;
+  }
+
+  /**
+   * Scales the round's recorded samples by 1/p into completions per second, and sets p for the
+   * next round from them. A round less than {@link #MIN_ROUND_INTERVAL_NANOS} after the last
+   * one (the first counted round, or a timeout that short) leaves p as it is: over so short a
+   * time a burst of completions says little about the rate.
+   */
+  private void resample(long recordedCount, long elapsedNanos) {
+    double p = sampleThreshold / (double) SAMPLE_ALL;
+    completionsPerSecond = recordedCount / p * 1e9 / Math.max(1, elapsedNanos);
+    if (elapsedNanos >= MIN_ROUND_INTERVAL_NANOS) {
+      double next = Math.min(1.0, TARGET_SAMPLES_PER_SECOND / completionsPerSecond);
+      sampleThreshold = next >= 1.0 ? SAMPLE_ALL
+          : (int) Math.max(1L, Math.round(next * SAMPLE_ALL));
+    }
+  }
+
+  /**
+   * Requests of this class completed per second over the last round, fresh and stale: its
+   * recorded samples scaled by 1/p (round state, read under the endpoint's guard).
+   */
+  double completionsPerSecond() {
+    return completionsPerSecond;
+  }
+
+  /**
+   * The probability with which a completion of this class is recorded now: 1 up to
+   * {@link #TARGET_SAMPLES_PER_SECOND} completions a second, that rate over the completions
+   * above it.
+   */
+  public double samplingProbability() {
+    return sampleThreshold / (double) SAMPLE_ALL;
   }
 
   /**

@@ -7,7 +7,11 @@ package org.overloadcontrol.admission;
  * @param endpoint the endpoint (stage) the controller belongs to
  * @param requestClass the class whose controller ran
  * @param nowNanos the ticker reading when it ran
- * @param sampleCount response times taken into this round
+ * @param sampleCount response times recorded and taken into this round (fresh ones, not stale).
+ *     Above {@link ClassController#TARGET_SAMPLES_PER_SECOND} completions a second a class
+ *     records only a random sample of its completions (see
+ *     {@link ClassController#samplingProbability()}), so this is then a fraction of the
+ *     requests that completed, not their number
  * @param sampleP90Nanos the 90th percentile of those samples ({@code samp}), or −1 if none
  * @param estimateNanos the smoothed estimate ({@code cur}) after this round, or −1 if none yet
  * @param targetNanos the target, or 0 when the endpoint is measured but not controlled

@@ -218,8 +218,7 @@ public final class EndpointAdmissionController {
     boolean suppressed = c.takeSuppressIncrease();
     Action action;
     if (err > p.errD()) {
-      double completedPerSecond = (count + staleCount) * 1e9 / Math.max(1, countScratch[2]);
-      action = missedTarget(c, completedPerSecond, heldRounds, now);
+      action = missedTarget(c, c.completionsPerSecond(), heldRounds, now);
     } else {
       c.resetLc();
       if (err < p.errI()) {
