@@ -58,8 +58,10 @@ class AdmissionUnderOverloadTest {
         .put("controller.bucketDepth", "5")
         .handler(service).build();
     int ratePerSecond = 300;
-    int seconds = 6;
-    long warmUpNanos = TimeUnit.SECONDS.toNanos(3);
+    // The controller cuts no lower than the completions it measures (judgeOnFreshSamples), so
+    // it settles from above over a few seconds: measure the steady part after 5 s.
+    int seconds = 10;
+    long warmUpNanos = TimeUnit.SECONDS.toNanos(5);
     Recorder admitted = new Recorder(3);
     AtomicLong admittedCount = new AtomicLong();
     AtomicLong refusedCount = new AtomicLong();
@@ -98,10 +100,10 @@ class AdmissionUnderOverloadTest {
     }
     Histogram h = admitted.getIntervalHistogram();
     double p90Millis = h.getValueAtPercentile(90) / 1000.0;
-    double measuredSeconds = seconds - 3;
+    double measuredSeconds = seconds - 5;
     System.out.printf("admission under overload: offered %d req/s for %d s; after %d s warm-up:"
         + " admitted %.0f req/s, p90 %.1f ms (target %d ms), p50 %.1f ms; refused %d in all;"
-        + " other %d%n", ratePerSecond, seconds, 3, admittedCount.get() / measuredSeconds,
+        + " other %d%n", ratePerSecond, seconds, 5, admittedCount.get() / measuredSeconds,
         p90Millis, TARGET_MILLIS, h.getValueAtPercentile(50) / 1000.0, refusedCount.get(),
         otherCount.get());
     assertThat(otherCount.get()).isZero();
@@ -111,6 +113,6 @@ class AdmissionUnderOverloadTest {
     assertThat(p90Millis).as("p90 of admitted requests")
         .isLessThan(TARGET_MILLIS * 1.5).isGreaterThan(TARGET_MILLIS * 0.4);
     // It keeps serving: a fair share of the 250 req/s the service could take at most.
-    assertThat(admittedCount.get() / measuredSeconds).isGreaterThan(50);
+    assertThat(admittedCount.get() / measuredSeconds).isGreaterThan(100);
   }
 }
