@@ -53,8 +53,7 @@ import org.overloadcontrol.engine.RequestClass;
  */
 public final class ClassController {
 
-  private static final java.lang.invoke.VarHandle PENDING =
-      java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+  private static final java.lang.invoke.VarHandle PENDING = Stripes.SLOTS;
   private static final int SUM_EVERY = 4;
   private static final long MIN_ROUND_INTERVAL_NANOS = 10_000_000L;
   /**
@@ -222,7 +221,7 @@ public final class ClassController {
       // Admitted at the rate before the last cut: it says nothing about the current rate. Only
       // counted, in this stripe's own line (see pendingSamples), so a round can tell "stale
       // only" from "no samples". A plain increment, as below.
-      int at = slot(stripe) + 1;
+      int at = Stripes.slot(stripe) + 1;
       PENDING.setOpaque(pendingSamples, at, (long) PENDING.getOpaque(pendingSamples, at) + 1);
       return false;
     }
@@ -237,27 +236,18 @@ public final class ClassController {
     // A plain increment, not an atomic one: threads that share a stripe may lose a count now
     // and then, which only delays a round by a sample (the timeout bounds it), while a locked
     // increment per request was measured to stop two threads from scaling.
-    long local = (long) PENDING.getOpaque(pendingSamples, slot(stripe)) + 1;
-    PENDING.setOpaque(pendingSamples, slot(stripe), local);
+    long local = (long) PENDING.getOpaque(pendingSamples, Stripes.slot(stripe)) + 1;
+    PENDING.setOpaque(pendingSamples, Stripes.slot(stripe), local);
     // With one writer the sum is exact at every multiple of SUM_EVERY (the published nreq of
     // 100 is one); with several, a round may start up to SUM_EVERY samples per stripe late.
     return (local % SUM_EVERY) == 0 && now - countedRoundAllowedNanos >= 0
         && pendingCount() >= settings.parameters().nreq();
   }
 
-  /**
-   * A stripe's counter: one padding block in from either end of the array, so that no counter
-   * shares a cache line with the array's header or a neighbouring object that every request
-   * reads (measured: a counter at index 0 kept two threads from scaling).
-   */
-  private static int slot(int stripe) {
-    return Stripes.slot(stripe);
-  }
-
   private long pendingCount() {
     long sum = 0;
     for (int i = 0; i < STRIPES; i++) {
-      sum += (long) PENDING.getOpaque(pendingSamples, slot(i));
+      sum += (long) PENDING.getOpaque(pendingSamples, Stripes.slot(i));
     }
     return sum;
   }
@@ -282,9 +272,9 @@ public final class ClassController {
   long takeSampleP90(long now, long[] countOut) {
     long staleCount = 0;
     for (int i = 0; i < STRIPES; i++) {
-      PENDING.setOpaque(pendingSamples, slot(i), 0L);
-      staleCount += (long) PENDING.getOpaque(pendingSamples, slot(i) + 1);
-      PENDING.setOpaque(pendingSamples, slot(i) + 1, 0L);
+      PENDING.setOpaque(pendingSamples, Stripes.slot(i), 0L);
+      staleCount += (long) PENDING.getOpaque(pendingSamples, Stripes.slot(i) + 1);
+      PENDING.setOpaque(pendingSamples, Stripes.slot(i) + 1, 0L);
     }
     countOut[1] = staleCount;
     countOut[2] = now - lastRoundNanos;

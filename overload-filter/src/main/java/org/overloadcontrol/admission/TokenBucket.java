@@ -1,6 +1,5 @@
 package org.overloadcontrol.admission;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class TokenBucket {
 
-  private static final VarHandle POCKET = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle POCKET = Stripes.SLOTS;
   private static final long LEASE_SPAN_NANOS = 1_000_000L;
 
   private final int depth;

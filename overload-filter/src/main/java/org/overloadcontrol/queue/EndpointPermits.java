@@ -26,10 +26,6 @@ public final class EndpointPermits {
   /** Ticker time since which at least one permit has been free, or −1 while all are busy. */
   volatile long freeSinceNanos = -1;
 
-  EndpointPermits(String endpoint, int limit) {
-    this(endpoint, limit, false);
-  }
-
   /**
    * @param adaptive whether a controller moves the limit (then the count is exact and CAS'd
    *     even while the limit is unbounded)

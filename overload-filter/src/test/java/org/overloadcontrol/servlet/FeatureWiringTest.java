@@ -76,17 +76,11 @@ class FeatureWiringTest {
   @Test
   void delayedRequestWaitsOnTheTimerThenGoesToAdmissionWithoutTheDelayInItsTime()
       throws Exception {
-    OverloadFilter filter = startShaping();
-    sendBytes(filter, 50_000); // 100 KB/s: the group alone saturates B
-    harness.ticker.advance(Duration.ofMillis(500));
-    scheduler.runDue();
+    OverloadFilter filter = startSaturated();
 
     FilterHarness.Req req = new FilterHarness.Req();
-    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
-    HttpServletRequest request = req.build();
     AsyncContext async = mock(AsyncContext.class);
-    when(request.isAsyncSupported()).thenReturn(true);
-    when(request.startAsync(any(), any())).thenReturn(async);
+    HttpServletRequest request = shapedRequest(req, async);
     lenient().when(async.getRequest()).thenReturn(request);
     AtomicInteger dispatched = new AtomicInteger();
     lenient().doAnswer(inv -> dispatched.incrementAndGet()).when(async).dispatch();
@@ -115,6 +109,25 @@ class FeatureWiringTest {
     harness.ticker.advance(Duration.ofSeconds(1));
     filter.engine().arrive(filter.engine().tag(stage, harness.ticker.read()));
     assertThat(stage.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+  }
+
+  /** The shaping filter, its one group having saturated B over the last half second. */
+  private OverloadFilter startSaturated() throws Exception {
+    OverloadFilter filter = startShaping();
+    sendBytes(filter, 50_000); // 100 KB/s: the group alone saturates B
+    harness.ticker.advance(Duration.ofMillis(500));
+    scheduler.runDue();
+    return filter;
+  }
+
+  /** A shaped 10 KB request that goes async into {@code async}. */
+  private static HttpServletRequest shapedRequest(FilterHarness.Req req, AsyncContext async)
+      throws Exception {
+    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
+    HttpServletRequest request = req.build();
+    when(request.isAsyncSupported()).thenReturn(true);
+    when(request.startAsync(any(), any())).thenReturn(async);
+    return request;
   }
 
   private void sendBytes(OverloadFilter filter, int bytes) throws Exception {
@@ -158,15 +171,8 @@ class FeatureWiringTest {
 
   @Test
   void statusAndRegistryShowShapedRequests() throws Exception {
-    OverloadFilter filter = startShaping();
-    sendBytes(filter, 50_000); // 100 KB/s: the group alone saturates B
-    harness.ticker.advance(Duration.ofMillis(500));
-    scheduler.runDue();
-    FilterHarness.Req req = new FilterHarness.Req();
-    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
-    HttpServletRequest request = req.build();
-    when(request.isAsyncSupported()).thenReturn(true);
-    when(request.startAsync(any(), any())).thenReturn(mock(AsyncContext.class));
+    OverloadFilter filter = startSaturated();
+    HttpServletRequest request = shapedRequest(new FilterHarness.Req(), mock(AsyncContext.class));
     filter.doFilter(request, new FilterHarness.Res().mock, mock(FilterChain.class));
 
     JsonNode bandwidth = status().get("bandwidth");
