@@ -84,7 +84,11 @@ final class E2eReport {
   }
 
   private double medianRatio(String variant) {
-    String base = variants.get(0);
+    return median(ratios(variant, variants.get(0)));
+  }
+
+  /** The variant's throughput over the base's, round by round. */
+  private double[] ratios(String variant, String base) {
     List<Double> ratios = new ArrayList<>();
     for (EndToEndOverhead.Run r : runs) {
       if (!r.variant().equals(variant)) {
@@ -93,7 +97,41 @@ final class E2eReport {
       runs.stream().filter(b -> b.round() == r.round() && b.variant().equals(base)).findFirst()
           .ifPresent(b -> ratios.add(r.requestsPerSecond() / b.requestsPerSecond()));
     }
-    return median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
+    return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /**
+   * Each variant against one reference, paired by round: the median and quartiles of the
+   * per-round throughput ratios, and in how many rounds the variant did at least as well.
+   * Pairing by round cancels the drift of a shared machine; the quartiles say how far the
+   * rest of the noise goes.
+   */
+  String pairedTable(String reference) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "| variant | vs %s, median of rounds | quartiles |"
+        + " rounds at or above |%n|---|---:|---:|---:|%n", reference));
+    for (String v : variants) {
+      if (v.equals(reference)) {
+        continue;
+      }
+      double[] r = ratios(v, reference);
+      long atLeast = Arrays.stream(r).filter(x -> x >= 1.0).count();
+      sb.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.1f–%.1f %% | %d of %d |%n", v,
+          100 * median(r), 100 * quantile(r, 0.25), 100 * quantile(r, 0.75), atLeast, r.length));
+    }
+    return sb.toString();
+  }
+
+  private static double quantile(double[] values, double q) {
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    double at = q * (sorted.length - 1);
+    int lo = (int) Math.floor(at);
+    int hi = Math.min(sorted.length - 1, lo + 1);
+    return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
   }
 
   private static double median(double[] values) {

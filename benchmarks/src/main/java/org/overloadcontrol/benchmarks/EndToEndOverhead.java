@@ -41,7 +41,10 @@ import org.overloadcontrol.servlet.OverloadFilter;
  *
  * <p>With {@code -De2e.breakdown=true} two more variants show where the filter's cost goes:
  * the filter switched off ({@code enabled=false}) and the filter measuring without execution
- * permits.
+ * permits. {@code -De2e.only=REGEX} keeps only the variants whose name matches (to run one
+ * under a profiler). With {@code -De2e.profile=true} async-profiler samples the measured rounds
+ * and {@code profile.md} splits each variant's CPU per request into the filter's own work and
+ * the rest ({@link E2eProfile}).
  *
  * <p>Besides throughput it reports the server's CPU time per request (this JVM's CPU time over
  * the run divided by the requests wrk counted): the measure another process on the machine
@@ -61,7 +64,8 @@ public final class EndToEndOverhead {
 
   /** One wrk run. */
   record Run(int round, String variant, double requestsPerSecond, double p50Micros,
-      double p90Micros, double p99Micros, long errors, double serverCpuMicrosPerRequest) {
+      double p90Micros, double p99Micros, long errors, double serverCpuMicrosPerRequest,
+      long requests) {
   }
 
   public static void main(String[] args) throws Exception {
@@ -91,6 +95,16 @@ public final class EndToEndOverhead {
       variants.add(new Variant("OverloadFilter, no permits", OverloadFilter.class, Map.of()));
     }
 
+    String only = System.getProperty("e2e.only");
+    if (only != null) {
+      // One variant (or a few) alone, e.g. under a profiler: -De2e.only='no permits'.
+      Pattern selected = Pattern.compile(only);
+      variants.removeIf(v -> !selected.matcher(v.name()).find());
+      if (variants.isEmpty()) {
+        throw new IllegalArgumentException("e2e.only=" + only + " matches no variant");
+      }
+    }
+
     Map<String, Server> servers = new LinkedHashMap<>();
     Map<String, Integer> ports = new LinkedHashMap<>();
     for (Variant v : variants) {
@@ -99,6 +113,7 @@ public final class EndToEndOverhead {
       ports.put(v.name(), ((ServerConnector) server.getConnectors()[0]).getLocalPort());
     }
     List<Run> runs = new ArrayList<>();
+    E2eProfile profile = null;
     try {
       // Warm-up: JIT for every variant (twice, so that later compilations settle too),
       // results thrown away.
@@ -106,6 +121,9 @@ public final class EndToEndOverhead {
         for (Variant v : variants) {
           wrk(0, v.name(), ports.get(v.name()), Math.max(3, seconds), connections);
         }
+      }
+      if (Boolean.getBoolean("e2e.profile")) {
+        profile = E2eProfile.start();
       }
       for (int round = 1; round <= rounds; round++) {
         for (int i = 0; i < variants.size(); i++) {
@@ -119,13 +137,27 @@ public final class EndToEndOverhead {
               r.serverCpuMicrosPerRequest());
         }
       }
+      if (profile != null) {
+        Map<String, String> pools = new LinkedHashMap<>();
+        Map<String, Long> requests = new LinkedHashMap<>();
+        for (Variant v : variants) {
+          pools.put(v.name(), poolName(v));
+        }
+        for (Run r : runs) {
+          requests.merge(r.variant(), r.requests(), Long::sum);
+        }
+        System.out.println(profile.stop(pools, requests, out));
+      }
     } finally {
       for (Server s : servers.values()) {
         s.stop();
       }
     }
     E2eReport report = new E2eReport(variants.stream().map(Variant::name).toList(), runs);
-    String table = report.markdown();
+    String table = report.markdown() + "\n" + report.pairedTable(variants.get(0).name());
+    if (variants.stream().anyMatch(v -> v.name().equals("QoSFilter"))) {
+      table += "\n" + report.pairedTable("QoSFilter");
+    }
     System.out.println();
     System.out.println(table);
     Files.writeString(out.resolve("e2e.md"), table);
@@ -135,7 +167,7 @@ public final class EndToEndOverhead {
 
   private static Server start(Variant v) throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(200, 8);
-    threads.setName("e2e-" + v.name().replaceAll("[^A-Za-z0-9]+", "-"));
+    threads.setName(poolName(v));
     Server server = new Server(threads);
     ServerConnector connector = new ServerConnector(server, 1, 1);
     connector.setHost("127.0.0.1");
@@ -156,6 +188,10 @@ public final class EndToEndOverhead {
     server.setHandler(context);
     server.start();
     return server;
+  }
+
+  private static String poolName(Variant v) {
+    return "e2e-" + v.name().replaceAll("[^A-Za-z0-9]+", "-");
   }
 
   private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
@@ -183,8 +219,8 @@ public final class EndToEndOverhead {
     }
     long cpuNanos = processCpuNanos() - cpuBefore;
     Matcher count = REQUESTS.matcher(output);
-    double cpuPerRequest = count.find()
-        ? cpuNanos / 1e3 / Math.max(1L, Long.parseLong(count.group(1))) : Double.NaN;
+    long requests = count.find() ? Long.parseLong(count.group(1)) : 0L;
+    double cpuPerRequest = requests > 0 ? cpuNanos / 1e3 / requests : Double.NaN;
     Matcher rps = RPS.matcher(output);
     if (!rps.find()) {
       throw new IOException("no Requests/sec in wrk's output: " + output);
@@ -215,7 +251,7 @@ public final class EndToEndOverhead {
     }
     return new Run(round, variant, Double.parseDouble(rps.group(1)),
         percentiles.getOrDefault("50", Double.NaN), percentiles.getOrDefault("90", Double.NaN),
-        percentiles.getOrDefault("99", Double.NaN), errors, cpuPerRequest);
+        percentiles.getOrDefault("99", Double.NaN), errors, cpuPerRequest, requests);
   }
 
   /** CPU time of this JVM (all its servers; only the one under load is busy). */

@@ -79,7 +79,9 @@ public abstract class EngineHotPath {
 
   private static boolean once(OverloadEngine engine, String endpoint, Outcome ifAdmitted) {
     EndpointClass stage = engine.route(endpoint, Engines.REQUEST);
-    RequestTag tag = engine.tag(stage, engine.ticker().read());
+    // As the adapters do (RequestIntake): one clock reading for the arrival and the decision.
+    long now = engine.ticker().read();
+    RequestTag tag = engine.tag(stage, now, now);
     Decision d = engine.arrive(tag);
     return engine.complete(tag, d == Decision.ADMIT ? ifAdmitted : Outcome.REJECTED, 0L);
   }

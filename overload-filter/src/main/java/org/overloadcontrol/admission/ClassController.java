@@ -84,6 +84,8 @@ public final class ClassController {
   private final String endpoint;
   private final RequestClass requestClass;
   private final ClassSettings settings;
+  /** The settings' timeout, kept here: every arrival reads it, next to lastRoundNanos. */
+  private final long timeoutNanos;
   private final TokenBucket bucket;
   /**
    * Striped by thread so that concurrent writers do not share the recorder's phaser and count
@@ -147,6 +149,7 @@ public final class ClassController {
     ControllerParameters p = settings.parameters();
     this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
     this.counted = settings.controlled();
+    this.timeoutNanos = p.timeoutNanos();
     this.freshOnly = p.judgeOnFreshSamples() && settings.controlled();
     this.cutNanos = now - NO_CUT_AGE_NANOS;
     for (int i = 0; i < STRIPES; i++) {
@@ -166,6 +169,11 @@ public final class ClassController {
 
   public ClassSettings settings() {
     return settings;
+  }
+
+  /** Whether the class has a target (its settings' {@code controlled()}, read on every arrival). */
+  public boolean controlled() {
+    return counted;
   }
 
   /** The p90 target in nanoseconds, 0 if this class is measured but not controlled. */
@@ -211,11 +219,22 @@ public final class ClassController {
    * threads, and a round per millisecond a third of the filter's cost on a trivial servlet.
    */
   boolean record(long responseTimeNanos, long arrivalNanos, long now) {
+    return drawSample() && recordDrawn(responseTimeNanos, arrivalNanos, now);
+  }
+
+  /**
+   * Whether the completion now being reported is one of the sampled ones (always, at p = 1,
+   * without drawing a number). Drawn before the response time is known, so that an adapter
+   * need not read the clock for a completion that will not be recorded; and before the stale
+   * check, so that stale and fresh samples share one p.
+   */
+  public boolean drawSample() {
     int threshold = sampleThreshold;
-    if (threshold < SAMPLE_ALL && ThreadLocalRandom.current().nextInt(SAMPLE_ALL) >= threshold) {
-      // Not sampled: decided before the stale check, so stale and fresh samples share one p.
-      return false;
-    }
+    return threshold >= SAMPLE_ALL || ThreadLocalRandom.current().nextInt(SAMPLE_ALL) < threshold;
+  }
+
+  /** {@link #record} of a completion that {@link #drawSample} chose. */
+  boolean recordDrawn(long responseTimeNanos, long arrivalNanos, long now) {
     int stripe = Stripes.index();
     if (freshOnly && arrivalNanos - cutNanos < 0) {
       // Admitted at the rate before the last cut: it says nothing about the current rate. Only
@@ -254,7 +273,7 @@ public final class ClassController {
 
   /** Whether the timeout has passed since the last round (read on every arrival: cheap). */
   boolean dueByTime(long now) {
-    return now - lastRoundNanos >= settings.parameters().timeoutNanos();
+    return now - lastRoundNanos >= timeoutNanos;
   }
 
   /** Whether a round is due by count or by time (read under the round guard). */

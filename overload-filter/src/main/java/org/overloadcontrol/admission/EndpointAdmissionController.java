@@ -150,7 +150,7 @@ public final class EndpointAdmissionController {
     if (c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
-    return !c.settings().controlled() || !admissionEnabled || c.tryAcquire(now);
+    return !c.controlled() || !admissionEnabled || c.tryAcquire(now);
   }
 
   /**
@@ -167,7 +167,17 @@ public final class EndpointAdmissionController {
    * class's rate (see the class javadoc).
    */
   public void record(ClassController c, long responseTimeNanos, long arrivalNanos, long now) {
-    if (c.record(responseTimeNanos, arrivalNanos, now) || c.dueByTime(now)) {
+    record(c, c.drawSample(), responseTimeNanos, arrivalNanos, now);
+  }
+
+  /**
+   * As {@link #record(ClassController, long, long, long)}, the sample already drawn with
+   * {@link ClassController#drawSample()}: an unsampled completion only gives a round due by
+   * time its chance to run.
+   */
+  public void record(ClassController c, boolean sampled, long responseTimeNanos,
+      long arrivalNanos, long now) {
+    if (sampled && c.recordDrawn(responseTimeNanos, arrivalNanos, now) || c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
   }
@@ -210,7 +220,7 @@ public final class EndpointAdmissionController {
     int heldRounds = c.staleRoundCount();
     c.resetStaleRounds();
     c.smooth(samp);
-    if (!c.settings().controlled()) {
+    if (!c.controlled()) {
       report(c, now, count, samp, Double.NaN, rateBefore, Action.MEASURED_ONLY);
       return;
     }

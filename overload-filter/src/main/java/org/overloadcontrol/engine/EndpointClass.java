@@ -1,7 +1,7 @@
 package org.overloadcontrol.engine;
 
-import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.StripedCounts;
 
 /**
  * One request class at one endpoint: its admission controller and the counters of what
@@ -11,18 +11,22 @@ public final class EndpointClass {
 
   private final Endpoint endpoint;
   private final ClassController controller;
-  private final LongAdder arrivals = new LongAdder();
-  private final LongAdder[] outcomes = new LongAdder[Outcome.values().length];
-  private final LongAdder enqueued = new LongAdder();
-  private final LongAdder abandoned = new LongAdder();
-  private final LongAdder waitNanos = new LongAdder();
+  private static final int ARRIVALS = 0;
+  private static final int ENQUEUED = 1;
+  private static final int ABANDONED = 2;
+  private static final int WAIT_NANOS = 3;
+  /** Outcome {@code o} is counted at {@code OUTCOMES + o.ordinal()}. */
+  private static final int OUTCOMES = 4;
+  /**
+   * All counters of a thread in one padded line: a request bumps two (arrival, outcome), which
+   * as two {@code LongAdder}s were two cache lines that the pool's threads carry between the
+   * cores (measured with the end-to-end benchmark's profile: docs/performance.md).
+   */
+  private final StripedCounts counts = new StripedCounts(OUTCOMES + Outcome.values().length);
 
   EndpointClass(Endpoint endpoint, ClassController controller) {
     this.endpoint = endpoint;
     this.controller = controller;
-    for (int i = 0; i < outcomes.length; i++) {
-      outcomes[i] = new LongAdder();
-    }
   }
 
   public Endpoint endpoint() {
@@ -39,46 +43,46 @@ public final class EndpointClass {
 
   /** Requests of this class that arrived at this endpoint. */
   public long arrivalCount() {
-    return arrivals.sum();
+    return counts.sum(ARRIVALS);
   }
 
   /** Requests of this class at this endpoint that ended in {@code outcome}. */
   public long outcomeCount(Outcome outcome) {
-    return outcomes[outcome.ordinal()].sum();
+    return counts.sum(OUTCOMES + outcome.ordinal());
   }
 
   /** Requests of this class at this endpoint that had to wait in a queue. */
   public long enqueuedCount() {
-    return enqueued.sum();
+    return counts.sum(ENQUEUED);
   }
 
   /** Waiting requests whose client left (or whose container gave up) before they were served. */
   public long abandonedCount() {
-    return abandoned.sum();
+    return counts.sum(ABANDONED);
   }
 
   /** Total time this class's requests spent waiting in queues, nanoseconds. */
   public long totalWaitNanos() {
-    return waitNanos.sum();
+    return counts.sum(WAIT_NANOS);
   }
 
   void countEnqueued() {
-    enqueued.increment();
+    counts.increment(ENQUEUED);
   }
 
   void countAbandoned() {
-    abandoned.increment();
+    counts.increment(ABANDONED);
   }
 
   void addWait(long nanos) {
-    waitNanos.add(nanos);
+    counts.add(WAIT_NANOS, nanos);
   }
 
   void countArrival() {
-    arrivals.increment();
+    counts.increment(ARRIVALS);
   }
 
   void countOutcome(Outcome outcome) {
-    outcomes[outcome.ordinal()].increment();
+    counts.increment(OUTCOMES + outcome.ordinal());
   }
 }

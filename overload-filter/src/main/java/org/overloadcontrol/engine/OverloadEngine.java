@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.EndpointAdmissionController;
+import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
@@ -59,6 +60,8 @@ public final class OverloadEngine {
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
+  /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
+  private static final long NOT_READ = Long.MIN_VALUE;
 
   /** An engine without wait queues or timers (for admission control alone, and tests). */
   public OverloadEngine(OverloadConfig config, Ticker ticker, AdmissionListener listener) {
@@ -161,6 +164,15 @@ public final class OverloadEngine {
    *
    * @param attributes the request, read only when some rule needs it
    */
+  /**
+   * Whether no classification or endpoint rule reads the request: then every request with the
+   * same default endpoint goes to the same endpoint and class, and {@link #route} does not
+   * read its attributes (they may be null).
+   */
+  public boolean routesByEndpointOnly() {
+    return !routeNeedsRequest;
+  }
+
   public EndpointClass route(String defaultEndpoint, RequestAttributes attributes) {
     if (!routeNeedsRequest) {
       EndpointClass cached = routeCache.get(defaultEndpoint);
@@ -197,8 +209,17 @@ public final class OverloadEngine {
 
   /** Tags a request that arrived at {@code arrivalNanos} on this engine's ticker. */
   public RequestTag tag(EndpointClass stage, long arrivalNanos) {
+    return tag(stage, arrivalNanos, NOT_READ);
+  }
+
+  /**
+   * Tags a request that arrived at {@code arrivalNanos}, the ticker having read
+   * {@code nowNanos} just now: {@link #arrive} takes its first decision at that reading
+   * instead of reading the clock again (a refusal is still decided on a fresh reading).
+   */
+  public RequestTag tag(EndpointClass stage, long arrivalNanos, long nowNanos) {
     stage.countArrival();
-    return new RequestTag(stage, arrivalNanos, ticker);
+    return new RequestTag(stage, arrivalNanos, nowNanos, ticker);
   }
 
   /**
@@ -206,7 +227,7 @@ public final class OverloadEngine {
    * with wait queues, an execution permit or a wait.
    */
   public Decision arrive(RequestTag tag) {
-    long now = ticker.read();
+    long now = tag.taggedNanos != NOT_READ ? tag.taggedNanos : ticker.read();
     EndpointClass stage = tag.stage();
     Endpoint endpoint = stage.endpoint();
     EndpointAdmissionController admission = endpoint.admission();
@@ -236,7 +257,7 @@ public final class OverloadEngine {
     }
     EndpointPermits permits = endpoint.permits();
     if (queues.tryAcquire(permits)) {
-      tag.permit = permits;
+      tag.holdPermit(permits);
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
@@ -263,7 +284,7 @@ public final class OverloadEngine {
       @Override
       public void resumed(Waiter waiter) {
         long waited = ticker.read() - waiter.enqueuedNanos();
-        tag.permit = waiter.tag().stage().endpoint().permits();
+        tag.holdPermit(waiter.tag().stage().endpoint().permits());
         tag.waited(waited);
         stage.addWait(waited);
         tag.captureQuality();
@@ -339,23 +360,31 @@ public final class OverloadEngine {
     }
     EndpointClass stage = tag.stage();
     stage.countOutcome(outcome);
-    EndpointPermits permit = tag.permit;
+    EndpointPermits permit = tag.permit();
     if (permit != null) {
-      tag.permit = null;
+      tag.holdPermit(null);
       queues.release(permit);
     }
     if (outcome.executed()) {
+      Endpoint endpoint = stage.endpoint();
+      QueueThresholdController threshold = endpoint.queueThreshold();
+      QualityController quality = endpoint.qualityController();
+      ClassController controller = stage.controller();
+      boolean sampled = controller.drawSample();
+      if (!sampled && threshold == null && quality == null) {
+        // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
+        // needs their response time they cost no clock reading (measured: a reading is about
+        // 20 ns here, a fifth of the engine's work per request).
+        return true;
+      }
       long now = ticker.read();
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
       // delay) must not make a request admitted before a rate cut look admitted after it.
-      stage.endpoint().admission().record(stage.controller(), responseTime, tag.arrivalNanos(),
-          now);
-      QueueThresholdController threshold = stage.endpoint().queueThreshold();
+      endpoint.admission().record(controller, sampled, responseTime, tag.arrivalNanos(), now);
       if (threshold != null) {
         threshold.record(responseTime);
       }
-      QualityController quality = stage.endpoint().qualityController();
       if (quality != null) {
         quality.record(responseTime);
       }

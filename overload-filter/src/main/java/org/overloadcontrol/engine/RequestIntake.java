@@ -56,10 +56,29 @@ public final class RequestIntake {
   public RequestTag tag(String defaultEndpoint, String remoteAddress,
       RequestAttributes attributes) {
     long now = engine.ticker().read();
-    long arrival = now;
-    if (clients.isTrustedProxy(remoteAddress)) {
-      arrival = arrivalTime.arrival(now, attributes.header(requestStartHeader));
+    return engine.tag(engine.route(defaultEndpoint, attributes),
+        arrival(now, remoteAddress, attributes), now);
+  }
+
+  /**
+   * Tags a request whose endpoint and class the adapter already knows: when
+   * {@link OverloadEngine#routesByEndpointOnly()}, an adapter can resolve each of its
+   * servlets or handlers once with {@link OverloadEngine#route}.
+   *
+   * @param remoteAddress as for {@link #tag(String, String, RequestAttributes)}
+   * @param attributes read only for the request-start header of a trusted proxy: may be null
+   *     when {@code remoteAddress} is
+   */
+  public RequestTag tag(EndpointClass stage, String remoteAddress,
+      RequestAttributes attributes) {
+    long now = engine.ticker().read();
+    return engine.tag(stage, arrival(now, remoteAddress, attributes), now);
+  }
+
+  private long arrival(long now, String remoteAddress, RequestAttributes attributes) {
+    if (remoteAddress != null && clients.isTrustedProxy(remoteAddress)) {
+      return arrivalTime.arrival(now, attributes.header(requestStartHeader));
     }
-    return engine.tag(engine.route(defaultEndpoint, attributes), arrival);
+    return now;
   }
 }

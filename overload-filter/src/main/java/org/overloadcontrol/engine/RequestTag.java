@@ -18,10 +18,14 @@ import org.overloadcontrol.admission.ClassController;
 public final class RequestTag implements OverloadContext {
 
   private static final VarHandle OUTCOME;
+  private static final VarHandle PERMIT;
 
   static {
     try {
-      OUTCOME = MethodHandles.lookup().findVarHandle(RequestTag.class, "outcome", Outcome.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      OUTCOME = lookup.findVarHandle(RequestTag.class, "outcome", Outcome.class);
+      PERMIT = lookup.findVarHandle(RequestTag.class, "permit",
+          org.overloadcontrol.queue.EndpointPermits.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -29,24 +33,37 @@ public final class RequestTag implements OverloadContext {
 
   private final EndpointClass stage;
   private final long arrivalNanos;
+  /**
+   * The ticker when the request was tagged: the first admission try uses it rather than a clock
+   * read of its own (a refusal is still decided on a fresh reading).
+   */
+  final long taggedNanos;
   private final Ticker ticker;
   private Decision decision;
   private long retryAfterNanos;
   private String reason;
-  /** The endpoint permits this request holds while it executes; released once, on completion. */
-  volatile org.overloadcontrol.queue.EndpointPermits permit;
+  /**
+   * The endpoint permits this request holds while it executes; released once, on completion.
+   * Release stores and acquire loads ({@link #holdPermit}, {@link #permit()}): a volatile
+   * store would cost a fence per admitted request, and the thread that completes the request
+   * sees the store through the container's dispatch or the outcome's CAS anyway.
+   */
+  private org.overloadcontrol.queue.EndpointPermits permit;
   volatile org.overloadcontrol.queue.Waiter waiter;
   private volatile long waitedNanos;
   /** Deliberate delays (bandwidth shaping) left out of the response time the controller sees. */
   volatile long excludedNanos;
-  private volatile double quality = 1.0;
-  private volatile QualityLevel qualityLevel = QualityLevel.FULL;
+  // Plain, like the decision: set before the request runs, and published to another thread by
+  // the container's dispatch. Volatile, the two stores cost two fences per request.
+  private double quality = 1.0;
+  private QualityLevel qualityLevel = QualityLevel.FULL;
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
 
-  RequestTag(EndpointClass stage, long arrivalNanos, Ticker ticker) {
+  RequestTag(EndpointClass stage, long arrivalNanos, long taggedNanos, Ticker ticker) {
     this.stage = stage;
     this.arrivalNanos = arrivalNanos;
+    this.taggedNanos = taggedNanos;
     this.ticker = ticker;
   }
 
@@ -89,7 +106,15 @@ public final class RequestTag implements OverloadContext {
 
   /** Whether the request holds an execution permit. */
   public boolean holdsPermit() {
-    return permit != null;
+    return permit() != null;
+  }
+
+  org.overloadcontrol.queue.EndpointPermits permit() {
+    return (org.overloadcontrol.queue.EndpointPermits) PERMIT.getAcquire(this);
+  }
+
+  void holdPermit(org.overloadcontrol.queue.EndpointPermits permits) {
+    PERMIT.setRelease(this, permits);
   }
 
   void decide(Decision d, long retryAfter, String why) {
@@ -101,6 +126,9 @@ public final class RequestTag implements OverloadContext {
   /** Fixes the request's quality at its endpoint's current one; on admission or resumption. */
   void captureQuality() {
     Endpoint e = stage.endpoint();
+    if (!e.degrades()) {
+      return;
+    }
     double q = e.quality();
     this.qualityLevel = QualityLevel.of(q, e.minQuality());
     this.quality = q;

@@ -1,7 +1,7 @@
 package org.overloadcontrol.queue;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.admission.StripedCounts;
 
 /**
  * The execution permits of one endpoint: how many of its requests run at once, against a limit
@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Concurrency: {@link #tryAcquire} is a CAS loop on the in-use count, so the limit is never
  * exceeded; a limit lowered below the count takes effect as permits come back. An endpoint
- * without a limit of its own (fixed, not adaptive) only counts, in a {@link LongAdder}: every
+ * without a limit of its own (fixed, not adaptive) only counts, striped per thread
+ * ({@link StripedCounts}, one locked add per acquire and per release): every
  * request of the endpoint would otherwise CAS one shared word twice, for a number that only
  * metrics and the queue threshold read (measured: two contended atomics per request were a
  * visible part of the filter's cost on a trivial servlet, see docs/performance.md).
@@ -20,7 +21,7 @@ public final class EndpointPermits {
   private final String endpoint;
   private final AtomicInteger inUse = new AtomicInteger();
   /** The in-use count of an endpoint without a limit (null when {@link #inUse} counts). */
-  private final LongAdder unlimitedInUse;
+  private final StripedCounts unlimitedInUse;
   private final AtomicInteger waiting = new AtomicInteger();
   private volatile int limit;
   /** Ticker time since which at least one permit has been free, or −1 while all are busy. */
@@ -33,7 +34,7 @@ public final class EndpointPermits {
   EndpointPermits(String endpoint, int limit, boolean adaptive) {
     this.endpoint = endpoint;
     this.limit = limit;
-    this.unlimitedInUse = limit == Integer.MAX_VALUE && !adaptive ? new LongAdder() : null;
+    this.unlimitedInUse = limit == Integer.MAX_VALUE && !adaptive ? new StripedCounts(1) : null;
   }
 
   public String endpoint() {
@@ -41,7 +42,9 @@ public final class EndpointPermits {
   }
 
   public int inUse() {
-    return unlimitedInUse != null ? (int) unlimitedInUse.sum() : inUse.get();
+    // The striped sum is not a snapshot: a release counted before its acquire could make it
+    // dip below zero for a moment.
+    return unlimitedInUse != null ? (int) Math.max(0L, unlimitedInUse.sum(0)) : inUse.get();
   }
 
   public int limit() {
@@ -66,7 +69,7 @@ public final class EndpointPermits {
 
   boolean tryAcquire() {
     if (unlimitedInUse != null) {
-      unlimitedInUse.increment();
+      unlimitedInUse.add(0, 1L);
       return true;
     }
     for (;;) {
@@ -83,7 +86,7 @@ public final class EndpointPermits {
 
   void release() {
     if (unlimitedInUse != null) {
-      unlimitedInUse.decrement();
+      unlimitedInUse.add(0, -1L);
     } else {
       inUse.decrementAndGet();
     }

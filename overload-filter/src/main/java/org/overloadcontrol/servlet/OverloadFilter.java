@@ -37,6 +37,7 @@ import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
+import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestIntake;
@@ -110,13 +111,21 @@ public class OverloadFilter implements Filter {
   private VirtualQueueGate virtualQueue;
   private BandwidthGate bandwidth;
   private Scheduler.Cancellable bandwidthManager;
-  private final java.util.Set<DelayedRequest> delayedRequests =
+  private final Set<DelayedRequest> delayedRequests =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** Requests suspended for a permit whose outcome is not settled yet (slow path only). */
-  private final java.util.Set<QueuedRequest> queuedRequests =
+  private final Set<QueuedRequest> queuedRequests =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
   private Observability observability;
-  private Set<String> statusServlets = Set.of();
+  /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
+  private ServletRoutes routes;
+  // Copies, made in init, of what every request asks of the configuration: read here, they
+  // cost no look-up through the objects that hold them (each such object is a cache line a
+  // request touches; measured with the end-to-end benchmark's profile, docs/performance.md).
+  private boolean enabled;
+  private boolean trustsProxies;
+  private boolean virtualQueueOn;
+  private boolean routesByServlet;
 
   /** The constructor the container uses: system ticker, no listener. */
   public OverloadFilter() {
@@ -230,7 +239,11 @@ public class OverloadFilter implements Filter {
       throw new ServletException(e.getMessage(), e);
     }
     servletContext.setAttribute(Observability.ATTRIBUTE, observability);
-    statusServlets = StatusServlets.names(servletContext);
+    routes = new ServletRoutes(engine, endpointByServlet, StatusServlets.names(servletContext));
+    trustsProxies = clients.trustsAnyProxy();
+    virtualQueueOn = virtualQueue.enabled();
+    routesByServlet = engine.routesByEndpointOnly();
+    enabled = config.enabled();
   }
 
   private ConfigSource loadYaml(String configured) throws ServletException {
@@ -304,7 +317,7 @@ public class OverloadFilter implements Filter {
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
     OverloadEngine engine = this.engine;
-    if (engine == null || !config.enabled()
+    if (engine == null || !enabled
         || !(req instanceof HttpServletRequest request)
         || !(res instanceof HttpServletResponse response)) {
       chain.doFilter(req, res);
@@ -323,18 +336,33 @@ public class OverloadFilter implements Filter {
     }
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
-    if (req.getAttribute(OverloadContext.ATTRIBUTE) != null
-        || servlet != null && statusServlets.contains(servlet)) {
+    if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       passThrough(request, response, chain);
       return;
     }
     // The peer address is built (a new string per call in Jetty) only when a trusted proxy
     // could make it matter; classification rules on the client read it lazily.
-    RequestTag tag = intake.tag(endpointOf(servlet),
-        clients.trustsAnyProxy() ? request.getRemoteAddr() : null,
-        new ServletRequestAttributes(request, clients));
+    String peer = trustsProxies ? request.getRemoteAddr() : null;
+    RequestTag tag;
+    if (routesByServlet) {
+      // No rule reads the request: its servlet says where it goes (one look-up).
+      EndpointClass stage = routes.stage(servlet);
+      if (stage == null) {
+        passThrough(request, response, chain);
+        return;
+      }
+      tag = intake.tag(stage, peer,
+          peer == null ? null : new ServletRequestAttributes(request, clients));
+    } else {
+      if (routes.isStatus(servlet)) {
+        passThrough(request, response, chain);
+        return;
+      }
+      tag = intake.tag(routes.endpointOf(servlet), peer,
+          new ServletRequestAttributes(request, clients));
+    }
     // 1. The virtual queue: a known wait instead of an error (WebQ).
-    if (virtualQueue.enabled()) {
+    if (virtualQueueOn) {
       VirtualQueueGate.Verdict verdict = virtualQueue.gate(request, response);
       if (verdict != VirtualQueueGate.Verdict.PASS) {
         finish(request, tag, verdict == VirtualQueueGate.Verdict.WAIT ? Outcome.REDIRECTED
@@ -404,7 +432,7 @@ public class OverloadFilter implements Filter {
         ticket.cancel();
       }
     }
-    if (outcome.executed() && virtualQueue.enabled()) {
+    if (outcome.executed() && virtualQueueOn) {
       virtualQueue.complete(request, ticker.read() - tag.arrivalNanos(),
           outcome == Outcome.COMPLETED);
     }
@@ -541,14 +569,6 @@ public class OverloadFilter implements Filter {
     } finally {
       finish(request, tag, outcome);
     }
-  }
-
-  private String endpointOf(String servlet) {
-    if (servlet == null || servlet.isEmpty()) {
-      return "unmapped";
-    }
-    String named = endpointByServlet.get(servlet);
-    return named == null ? servlet : named;
   }
 
   /** Answers a refused or expired request through the rejection handler (never hangs). */

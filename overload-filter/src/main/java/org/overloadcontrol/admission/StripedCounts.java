@@ -1,0 +1,53 @@
+package org.overloadcontrol.admission;
+
+/**
+ * A fixed set of event counters, striped per thread ({@link Stripes}): the counters of one
+ * stripe share one padded 128-byte slot, so a request that bumps two of them (its arrival, then
+ * its outcome) writes one cache line, not one line per counter as a {@code LongAdder} each
+ * would. Increments are atomic (counts are exact); a read sums the stripes and, like
+ * {@code LongAdder.sum()}, is not a snapshot under concurrent updates.
+ */
+public final class StripedCounts {
+
+  /** Counters per set: the longs of one stripe's slot. */
+  public static final int MAX_COUNTERS = Stripes.PAD;
+
+  private final long[] slots = Stripes.paddedSlots();
+  private final int counters;
+
+  /** A set of {@code counters} counters, indexed from 0. */
+  public StripedCounts(int counters) {
+    if (counters < 1 || counters > MAX_COUNTERS) {
+      throw new IllegalArgumentException(
+          "counters must be in [1, " + MAX_COUNTERS + "], was " + counters);
+    }
+    this.counters = counters;
+  }
+
+  /** Adds {@code delta} to {@code counter} in the calling thread's stripe. */
+  public void add(int counter, long delta) {
+    Stripes.SLOTS.getAndAdd(slots, Stripes.slot(Stripes.index()) + checked(counter), delta);
+  }
+
+  /** Adds one to {@code counter}. */
+  public void increment(int counter) {
+    add(counter, 1L);
+  }
+
+  /** The sum of {@code counter} over the stripes. */
+  public long sum(int counter) {
+    int at = checked(counter);
+    long sum = 0;
+    for (int i = 0; i < Stripes.COUNT; i++) {
+      sum += (long) Stripes.SLOTS.getVolatile(slots, Stripes.slot(i) + at);
+    }
+    return sum;
+  }
+
+  private int checked(int counter) {
+    if (counter < 0 || counter >= counters) {
+      throw new IndexOutOfBoundsException("counter " + counter + " of " + counters);
+    }
+    return counter;
+  }
+}
