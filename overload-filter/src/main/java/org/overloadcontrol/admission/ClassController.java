@@ -206,8 +206,8 @@ public final class ClassController {
     return bucket.nanosUntilToken(now);
   }
 
-  boolean tryAcquire(long now) {
-    return bucket.tryAcquire(now);
+  boolean tryAcquire(long now, int stripe) {
+    return bucket.tryAcquire(now, stripe);
   }
 
   /**

@@ -147,10 +147,15 @@ public final class EndpointAdmissionController {
    * has passed, then takes a token when the class is controlled.
    */
   public boolean tryAdmit(ClassController c, long now) {
+    return tryAdmit(c, now, StripedCounts.currentStripe());
+  }
+
+  /** {@link #tryAdmit(ClassController, long)} from the caller's stripe (see StripedCounts). */
+  public boolean tryAdmit(ClassController c, long now, int stripe) {
     if (c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
-    return !c.controlled() || !admissionEnabled || c.tryAcquire(now);
+    return !c.controlled() || !admissionEnabled || c.tryAcquire(now, stripe);
   }
 
   /**

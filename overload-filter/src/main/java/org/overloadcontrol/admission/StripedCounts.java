@@ -26,7 +26,25 @@ public final class StripedCounts {
 
   /** Adds {@code delta} to {@code counter} in the calling thread's stripe. */
   public void add(int counter, long delta) {
-    Stripes.SLOTS.getAndAdd(slots, Stripes.slot(Stripes.index()) + checked(counter), delta);
+    add(Stripes.index(), counter, delta);
+  }
+
+  /**
+   * Adds {@code delta} to {@code counter} in stripe {@code stripe}: any stripe is correct (the
+   * add is atomic), the caller's own ({@link #currentStripe()}, looked up once per request and
+   * carried along) is fast.
+   */
+  public void add(int stripe, int counter, long delta) {
+    Stripes.SLOTS.getAndAdd(slots, Stripes.slot(stripe & (Stripes.COUNT - 1)) + checked(counter),
+        delta);
+  }
+
+  /**
+   * The calling thread's stripe. A thread-local look-up: about 15 ns on a request thread of a
+   * busy container (measured), so a request looks it up once and passes it on.
+   */
+  public static int currentStripe() {
+    return Stripes.index();
   }
 
   /** Adds one to {@code counter}. */

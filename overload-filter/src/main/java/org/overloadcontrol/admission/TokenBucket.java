@@ -69,9 +69,18 @@ public final class TokenBucket {
 
   /** Takes a token if one is available at {@code now}. */
   public boolean tryAcquire(long now) {
+    return tryAcquire(now, Stripes.index());
+  }
+
+  /**
+   * Takes a token if one is available at {@code now}, from the pocket of stripe
+   * {@code stripe} when the bucket leases (the calling thread's, {@code
+   * StripedCounts.currentStripe()}, for speed; any stripe is correct).
+   */
+  public boolean tryAcquire(long now, int stripe) {
     int lease = leaseSize;
     if (lease > 1) {
-      int slot = Stripes.slot(Stripes.index());
+      int slot = Stripes.slot(stripe & (Stripes.COUNT - 1));
       for (;;) {
         long have = (long) POCKET.getVolatile(pockets, slot);
         if (have <= 0) {

@@ -78,11 +78,11 @@ public final class EndpointClass {
     counts.add(WAIT_NANOS, nanos);
   }
 
-  void countArrival() {
-    counts.increment(ARRIVALS);
+  void countArrival(int stripe) {
+    counts.add(stripe, ARRIVALS, 1L);
   }
 
-  void countOutcome(Outcome outcome) {
-    counts.increment(OUTCOMES + outcome.ordinal());
+  void countOutcome(int stripe, Outcome outcome) {
+    counts.add(stripe, OUTCOMES + outcome.ordinal(), 1L);
   }
 }

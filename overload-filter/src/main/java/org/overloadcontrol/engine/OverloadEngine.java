@@ -9,6 +9,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.RequestAttributes;
@@ -218,8 +219,9 @@ public final class OverloadEngine {
    * instead of reading the clock again (a refusal is still decided on a fresh reading).
    */
   public RequestTag tag(EndpointClass stage, long arrivalNanos, long nowNanos) {
-    stage.countArrival();
-    return new RequestTag(stage, arrivalNanos, nowNanos, ticker);
+    int stripe = StripedCounts.currentStripe();
+    stage.countArrival(stripe);
+    return new RequestTag(stage, arrivalNanos, nowNanos, stripe, ticker);
   }
 
   /**
@@ -238,7 +240,7 @@ public final class OverloadEngine {
         tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-threshold");
         return Decision.REJECT;
       }
-    } else if (!admission.tryAdmit(stage.controller(), now)
+    } else if (!admission.tryAdmit(stage.controller(), now, tag.stripe)
         && !admission.tryAdmit(stage.controller(), now = ticker.read())) {
       // Refused only on a fresh reading: a thread preempted between reading the clock and
       // taking its token sees the bucket moved on by others, and its old reading makes the
@@ -256,7 +258,7 @@ public final class OverloadEngine {
       return Decision.ADMIT;
     }
     EndpointPermits permits = endpoint.permits();
-    if (queues.tryAcquire(permits)) {
+    if (queues.tryAcquire(permits, tag.stripe)) {
       tag.holdPermit(permits);
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
@@ -359,11 +361,11 @@ public final class OverloadEngine {
       return false;
     }
     EndpointClass stage = tag.stage();
-    stage.countOutcome(outcome);
+    stage.countOutcome(tag.stripe, outcome);
     EndpointPermits permit = tag.permit();
     if (permit != null) {
       tag.holdPermit(null);
-      queues.release(permit);
+      queues.release(permit, tag.stripe);
     }
     if (outcome.executed()) {
       Endpoint endpoint = stage.endpoint();

@@ -38,6 +38,11 @@ public final class RequestTag implements OverloadContext {
    * read of its own (a refusal is still decided on a fresh reading).
    */
   final long taggedNanos;
+  /**
+   * The tagging thread's stripe ({@code StripedCounts.currentStripe()}): looked up once, it
+   * serves every striped count of the request (any stripe is correct; the thread's own is fast).
+   */
+  final int stripe;
   private final Ticker ticker;
   private Decision decision;
   private long retryAfterNanos;
@@ -60,8 +65,10 @@ public final class RequestTag implements OverloadContext {
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
 
-  RequestTag(EndpointClass stage, long arrivalNanos, long taggedNanos, Ticker ticker) {
+  RequestTag(EndpointClass stage, long arrivalNanos, long taggedNanos, int stripe,
+      Ticker ticker) {
     this.stage = stage;
+    this.stripe = stripe;
     this.arrivalNanos = arrivalNanos;
     this.taggedNanos = taggedNanos;
     this.ticker = ticker;

@@ -68,8 +68,12 @@ public final class EndpointPermits {
   }
 
   boolean tryAcquire() {
+    return tryAcquire(StripedCounts.currentStripe());
+  }
+
+  boolean tryAcquire(int stripe) {
     if (unlimitedInUse != null) {
-      unlimitedInUse.add(0, 1L);
+      unlimitedInUse.add(stripe, 0, 1L);
       return true;
     }
     for (;;) {
@@ -85,8 +89,12 @@ public final class EndpointPermits {
   }
 
   void release() {
+    release(StripedCounts.currentStripe());
+  }
+
+  void release(int stripe) {
     if (unlimitedInUse != null) {
-      unlimitedInUse.add(0, -1L);
+      unlimitedInUse.add(stripe, 0, -1L);
     } else {
       inUse.decrementAndGet();
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.engine.RequestClass;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.Scheduler;
@@ -114,14 +115,19 @@ public final class WaitQueues {
    * When this fails the request must {@link #enqueue}.
    */
   public boolean tryAcquire(EndpointPermits endpoint) {
-    return waitingCount.get() == 0 && acquire(endpoint);
+    return tryAcquire(endpoint, StripedCounts.currentStripe());
   }
 
-  private boolean acquire(EndpointPermits endpoint) {
+  /** {@link #tryAcquire(EndpointPermits)} counted in the caller's stripe (StripedCounts). */
+  public boolean tryAcquire(EndpointPermits endpoint, int stripe) {
+    return waitingCount.get() == 0 && acquire(endpoint, stripe);
+  }
+
+  private boolean acquire(EndpointPermits endpoint, int stripe) {
     if (!acquireGlobal()) {
       return false;
     }
-    if (!endpoint.tryAcquire()) {
+    if (!endpoint.tryAcquire(stripe)) {
       globalInUse.decrementAndGet();
       return false;
     }
@@ -179,7 +185,12 @@ public final class WaitQueues {
 
   /** Returns a permit; if anybody waits, hands free permits to the next waiters. */
   public void release(EndpointPermits endpoint) {
-    endpoint.release();
+    release(endpoint, StripedCounts.currentStripe());
+  }
+
+  /** {@link #release(EndpointPermits)} counted in the caller's stripe (StripedCounts). */
+  public void release(EndpointPermits endpoint, int stripe) {
+    endpoint.release(stripe);
     globalInUse.decrementAndGet();
     if (waitingCount.get() > 0) {
       drain();
