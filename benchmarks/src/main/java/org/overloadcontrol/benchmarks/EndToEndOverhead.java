@@ -86,7 +86,10 @@ public final class EndToEndOverhead {
             "endpoints.hello.controller.initialRate", "1e7",
             "endpoints.hello.controller.bucketDepth", "10000")),
         new Variant("QoSFilter", QoSFilter.class,
-            Map.of("maxRequests", Integer.toString(PERMITS)))));
+            Map.of("maxRequests", Integer.toString(PERMITS))),
+        // A second server without a filter: its ratio to the first is what the machine's noise
+        // alone does to a ratio in this run (an A/A comparison).
+        new Variant("no filter (A/A control)", null, Map.of())));
     if (Boolean.getBoolean("e2e.breakdown")) {
       // Where the filter's cost goes: in the chain but switched off (enabled=false: one field
       // read), and measuring without execution permits (no shared permit counter).

@@ -25,9 +25,9 @@ import org.overloadcontrol.engine.RequestTag;
  * {@link OneThread} and {@link TwoThreads}; the ratio of their throughputs shows whether
  * requests serialise on something shared.
  *
- * <p>Each request reads the real {@code System.nanoTime} ticker (twice, as the filter does)
- * and, when it ran, records its response time, so controller rounds (every nreq = 100 samples)
- * are part of the measured cost.
+ * <p>Each request reads the real {@code System.nanoTime} ticker as the filter does (at arrival,
+ * and at completion when its response time is sampled) and records its response time when it
+ * is sampled, so controller rounds are part of the measured cost.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.AverageTime, Mode.Throughput})

@@ -1,6 +1,10 @@
 package org.overloadcontrol.engine;
 
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.EndpointAdmissionController;
+import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.degrade.QualityController;
+import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.admission.StripedCounts;
 
 /**
@@ -11,6 +15,13 @@ public final class EndpointClass {
 
   private final Endpoint endpoint;
   private final ClassController controller;
+  // The endpoint's parts that every request of the class reads, copied here: a request then
+  // reads this object and not the endpoint's too. In a server the lines a request touches are
+  // mostly cold (docs/performance.md), so each object on the path costs a miss.
+  final EndpointAdmissionController admission;
+  final QueueThresholdController threshold;
+  final QualityController quality;
+  final EndpointPermits permits;
   private static final int ARRIVALS = 0;
   private static final int ENQUEUED = 1;
   private static final int ABANDONED = 2;
@@ -27,6 +38,10 @@ public final class EndpointClass {
   EndpointClass(Endpoint endpoint, ClassController controller) {
     this.endpoint = endpoint;
     this.controller = controller;
+    this.admission = endpoint.admission();
+    this.threshold = endpoint.queueThreshold();
+    this.quality = endpoint.qualityController();
+    this.permits = endpoint.permits();
   }
 
   public Endpoint endpoint() {

@@ -231,11 +231,10 @@ public final class OverloadEngine {
   public Decision arrive(RequestTag tag) {
     long now = tag.taggedNanos != NOT_READ ? tag.taggedNanos : ticker.read();
     EndpointClass stage = tag.stage();
-    Endpoint endpoint = stage.endpoint();
-    EndpointAdmissionController admission = endpoint.admission();
-    QueueThresholdController threshold = endpoint.queueThreshold();
+    EndpointAdmissionController admission = stage.admission;
+    QueueThresholdController threshold = stage.threshold;
     if (threshold != null) {
-      EndpointPermits p = endpoint.permits();
+      EndpointPermits p = stage.permits;
       if (!threshold.admit(p.inUse() + p.waiting())) {
         tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-threshold");
         return Decision.REJECT;
@@ -257,7 +256,7 @@ public final class OverloadEngine {
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
-    EndpointPermits permits = endpoint.permits();
+    EndpointPermits permits = stage.permits;
     if (queues.tryAcquire(permits, tag.stripe)) {
       tag.holdPermit(permits);
       tag.captureQuality();
@@ -368,9 +367,8 @@ public final class OverloadEngine {
       queues.release(permit, tag.stripe);
     }
     if (outcome.executed()) {
-      Endpoint endpoint = stage.endpoint();
-      QueueThresholdController threshold = endpoint.queueThreshold();
-      QualityController quality = endpoint.qualityController();
+      QueueThresholdController threshold = stage.threshold;
+      QualityController quality = stage.quality;
       ClassController controller = stage.controller();
       boolean sampled = controller.drawSample();
       if (!sampled && threshold == null && quality == null) {
@@ -383,7 +381,7 @@ public final class OverloadEngine {
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
       // delay) must not make a request admitted before a rate cut look admitted after it.
-      endpoint.admission().record(controller, sampled, responseTime, tag.arrivalNanos(), now);
+      stage.admission.record(controller, sampled, responseTime, tag.arrivalNanos(), now);
       if (threshold != null) {
         threshold.record(responseTime);
       }

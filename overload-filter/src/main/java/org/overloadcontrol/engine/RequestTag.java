@@ -132,10 +132,10 @@ public final class RequestTag implements OverloadContext {
 
   /** Fixes the request's quality at its endpoint's current one; on admission or resumption. */
   void captureQuality() {
-    Endpoint e = stage.endpoint();
-    if (!e.degrades()) {
+    if (stage.quality == null) {
       return;
     }
+    Endpoint e = stage.endpoint();
     double q = e.quality();
     this.qualityLevel = QualityLevel.of(q, e.minQuality());
     this.quality = q;

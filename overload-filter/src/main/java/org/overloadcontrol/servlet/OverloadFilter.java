@@ -351,8 +351,14 @@ public class OverloadFilter implements Filter {
         passThrough(request, response, chain);
         return;
       }
-      tag = intake.tag(stage, peer,
-          peer == null ? null : new ServletRequestAttributes(request, clients));
+      if (peer == null) {
+        // No proxy's receive time to honour: the arrival is now, as RequestIntake would say,
+        // without a visit to it (the engine's ticker is this filter's).
+        long now = ticker.read();
+        tag = engine.tag(stage, now, now);
+      } else {
+        tag = intake.tag(stage, peer, new ServletRequestAttributes(request, clients));
+      }
     } else {
       if (routes.isStatus(servlet)) {
         passThrough(request, response, chain);

@@ -20,16 +20,14 @@ final class ServletRoutes {
   /** The endpoint of requests that no servlet mapping names. */
   static final String UNMAPPED = "unmapped";
 
-  /** A resolved servlet: its stage, or null for a status servlet. */
-  private record Route(EndpointClass stage) {
-  }
-
-  private static final Route STATUS = new Route(null);
+  /** The route of a status servlet (every other route is its {@link EndpointClass}). */
+  private static final Object STATUS = new Object();
 
   private final OverloadEngine engine;
   private final Map<String, String> endpointByServlet;
   private final Set<String> statusServlets;
-  private final Map<String, Route> routes = new ConcurrentHashMap<>();
+  /** Servlet name to its EndpointClass, or STATUS: no wrapper object to read per request. */
+  private final Map<String, Object> routes = new ConcurrentHashMap<>();
 
   ServletRoutes(OverloadEngine engine, Map<String, String> endpointByServlet,
       Set<String> statusServlets) {
@@ -58,12 +56,12 @@ final class ServletRoutes {
    */
   EndpointClass stage(String servlet) {
     String key = servlet == null ? "" : servlet;
-    Route route = routes.get(key);
+    Object route = routes.get(key);
     if (route == null) {
       // Bounded by the servlets the container maps.
       route = routes.computeIfAbsent(key, name -> isStatus(servlet) ? STATUS
-          : new Route(engine.route(endpointOf(servlet), null)));
+          : engine.route(endpointOf(servlet), null));
     }
-    return route.stage();
+    return route instanceof EndpointClass stage ? stage : null;
   }
 }
