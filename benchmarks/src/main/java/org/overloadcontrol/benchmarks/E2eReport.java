@@ -29,28 +29,28 @@ final class E2eReport {
     StringBuilder sb = new StringBuilder();
     sb.append("| variant | req/s (median) | vs no filter (median of per-round ratios) | p50 µs |"
         + " p90 µs | p99 µs | errors | server CPU µs/req (median) | extra CPU µs/req vs no"
-        + " filter |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + " filter | host steal % (median) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     double baseCpu = median(variants.get(0), EndToEndOverhead.Run::serverCpuMicrosPerRequest);
     for (String v : variants) {
       double cpu = median(v, EndToEndOverhead.Run::serverCpuMicrosPerRequest);
       sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f %% | %.0f | %.0f | %.0f | %d |"
-          + " %.2f | %+.2f |%n",
+          + " %.2f | %+.2f | %.1f |%n",
           v, median(v, EndToEndOverhead.Run::requestsPerSecond), 100 * medianRatio(v),
           median(v, EndToEndOverhead.Run::p50Micros), median(v, EndToEndOverhead.Run::p90Micros),
           median(v, EndToEndOverhead.Run::p99Micros),
           runs.stream().filter(r -> r.variant().equals(v)).mapToLong(r -> r.errors()).sum(),
-          cpu, cpu - baseCpu));
+          cpu, cpu - baseCpu, median(v, EndToEndOverhead.Run::stealPercent)));
     }
     return sb.toString();
   }
 
   String csv() {
     StringBuilder sb = new StringBuilder("round,variant,requestsPerSecond,p50Micros,p90Micros,"
-        + "p99Micros,errors,serverCpuMicrosPerRequest\n");
+        + "p99Micros,errors,serverCpuMicrosPerRequest,stealPercent\n");
     for (EndToEndOverhead.Run r : runs) {
-      sb.append(String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.1f,%.1f,%d,%.3f%n", r.round(),
+      sb.append(String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.1f,%.1f,%d,%.3f,%.2f%n", r.round(),
           r.variant(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
-          r.errors(), r.serverCpuMicrosPerRequest()));
+          r.errors(), r.serverCpuMicrosPerRequest(), r.stealPercent()));
     }
     return sb.toString();
   }

@@ -65,7 +65,7 @@ public final class EndToEndOverhead {
   /** One wrk run. */
   record Run(int round, String variant, double requestsPerSecond, double p50Micros,
       double p90Micros, double p99Micros, long errors, double serverCpuMicrosPerRequest,
-      long requests) {
+      long requests, double stealPercent) {
   }
 
   public static void main(String[] args) throws Exception {
@@ -135,9 +135,9 @@ public final class EndToEndOverhead {
           Run r = wrk(round, v.name(), ports.get(v.name()), seconds, connections);
           runs.add(r);
           System.out.printf(Locale.ROOT, "round %d  %-28s %10.0f req/s  p50 %7.0f us  p90 %7.0f"
-              + " us  p99 %7.0f us  errors %d  server CPU %5.2f us/req%n", round, v.name(),
-              r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(), r.errors(),
-              r.serverCpuMicrosPerRequest());
+              + " us  p99 %7.0f us  errors %d  server CPU %5.2f us/req  steal %4.1f %%%n", round,
+              v.name(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
+              r.errors(), r.serverCpuMicrosPerRequest(), r.stealPercent());
         }
       }
       if (profile != null) {
@@ -211,6 +211,7 @@ public final class EndToEndOverhead {
     // The server's CPU per request is the measure that another process on the machine
     // disturbs least: throughput moves with whatever else runs, CPU time per request does not.
     long cpuBefore = processCpuNanos();
+    long[] ticksBefore = cpuTicks();
     Process p = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
         "--latency", "http://127.0.0.1:" + port + "/hello").redirectErrorStream(true).start();
     String output;
@@ -221,6 +222,10 @@ public final class EndToEndOverhead {
       throw new IOException("wrk failed: " + output);
     }
     long cpuNanos = processCpuNanos() - cpuBefore;
+    long[] ticksAfter = cpuTicks();
+    double steal = ticksBefore == null || ticksAfter == null || ticksAfter[0] == ticksBefore[0]
+        ? Double.NaN
+        : 100.0 * (ticksAfter[1] - ticksBefore[1]) / (ticksAfter[0] - ticksBefore[0]);
     Matcher count = REQUESTS.matcher(output);
     long requests = count.find() ? Long.parseLong(count.group(1)) : 0L;
     double cpuPerRequest = requests > 0 ? cpuNanos / 1e3 / requests : Double.NaN;
@@ -254,7 +259,25 @@ public final class EndToEndOverhead {
     }
     return new Run(round, variant, Double.parseDouble(rps.group(1)),
         percentiles.getOrDefault("50", Double.NaN), percentiles.getOrDefault("90", Double.NaN),
-        percentiles.getOrDefault("99", Double.NaN), errors, cpuPerRequest, requests);
+        percentiles.getOrDefault("99", Double.NaN), errors, cpuPerRequest, requests, steal);
+  }
+
+  /**
+   * The machine's CPU ticks from /proc/stat: {total, steal}, or null where there is none. Steal
+   * is time the hypervisor gave this machine's CPUs to someone else: a run with much of it
+   * says more about the host than about the variants.
+   */
+  private static long[] cpuTicks() {
+    try {
+      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long total = 0;
+      for (int i = 1; i < f.length && i <= 8; i++) {
+        total += Long.parseLong(f[i]);
+      }
+      return new long[] {total, f.length > 8 ? Long.parseLong(f[8]) : 0L};
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** CPU time of this JVM (all its servers; only the one under load is busy). */
