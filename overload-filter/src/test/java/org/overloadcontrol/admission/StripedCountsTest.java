@@ -3,10 +3,8 @@ package org.overloadcontrol.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.testing.Concurrently;
 
 class StripedCountsTest {
 
@@ -15,30 +13,12 @@ class StripedCountsTest {
     StripedCounts counts = new StripedCounts(3);
     int threads = Stripes.COUNT * 4;
     int perThread = 50_000;
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> workers = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        for (int i = 0; i < perThread; i++) {
-          counts.increment(0);
-          counts.add(1, 3L);
-          counts.add(2, 1L);
-          counts.add(2, -1L);
-        }
-      });
-      w.start();
-      workers.add(w);
-    }
-    start.countDown();
-    for (Thread w : workers) {
-      w.join();
-    }
+    Concurrently.run(threads, perThread, () -> {
+      counts.increment(0);
+      counts.add(1, 3L);
+      counts.add(2, 1L);
+      counts.add(2, -1L);
+    });
     assertThat(counts.sum(0)).isEqualTo((long) threads * perThread);
     assertThat(counts.sum(1)).isEqualTo(3L * threads * perThread);
     assertThat(counts.sum(2)).isZero();

@@ -2,10 +2,7 @@ package org.overloadcontrol.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -13,6 +10,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.testing.Concurrently;
 
 /** Every request gets exactly one outcome, whatever the interleaving. */
 class OverloadEngineConcurrencyTest {
@@ -31,40 +29,23 @@ class OverloadEngineConcurrencyTest {
     AtomicInteger doubleReports = new AtomicInteger();
     AtomicInteger admitted = new AtomicInteger();
     AtomicInteger rejected = new AtomicInteger();
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> workers = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int i = 0; i < perThread; i++) {
-          EndpointClass stage = engine.route("e", NONE);
-          RequestTag tag = engine.tag(stage, engine.ticker().read());
-          Outcome outcome;
-          if (engine.arrive(tag) == Decision.ADMIT) {
-            admitted.incrementAndGet();
-            outcome = random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED;
-          } else {
-            rejected.incrementAndGet();
-            outcome = Outcome.REJECTED;
-          }
-          assertThat(engine.complete(tag, outcome, 0)).isTrue();
-          if (engine.complete(tag, Outcome.COMPLETED, 0)) {
-            doubleReports.incrementAndGet();
-          }
-        }
-      });
-      w.start();
-      workers.add(w);
-    }
-    start.countDown();
-    for (Thread w : workers) {
-      w.join();
-    }
+    Concurrently.run(threads, perThread, () -> {
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      EndpointClass stage = engine.route("e", NONE);
+      RequestTag tag = engine.tag(stage, engine.ticker().read());
+      Outcome outcome;
+      if (engine.arrive(tag) == Decision.ADMIT) {
+        admitted.incrementAndGet();
+        outcome = random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED;
+      } else {
+        rejected.incrementAndGet();
+        outcome = Outcome.REJECTED;
+      }
+      assertThat(engine.complete(tag, outcome, 0)).isTrue();
+      if (engine.complete(tag, Outcome.COMPLETED, 0)) {
+        doubleReports.incrementAndGet();
+      }
+    });
     EndpointClass stage = engine.endpoint("e").forClass(config.defaultClass());
     long total = (long) threads * perThread;
     assertThat(doubleReports.get()).isZero();

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.testing.Concurrently;
 
 class SlotScheduleTest {
 
@@ -162,29 +162,12 @@ class SlotScheduleTest {
     int threads = 4;
     int perThread = 5_000;
     SlotSchedule s = new SlotSchedule(3_000, 10, T0);
-    CountDownLatch start = new CountDownLatch(1);
     AtomicInteger granted = new AtomicInteger();
-    List<Thread> workers = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int i = 0; i < perThread; i++) {
-          if (s.reserve(T0, 1, 10).granted()) {
-            granted.incrementAndGet();
-          }
-        }
-      });
-      w.start();
-      workers.add(w);
-    }
-    start.countDown();
-    for (Thread w : workers) {
-      w.join();
-    }
+    Concurrently.run(threads, perThread, () -> {
+      if (s.reserve(T0, 1, 10).granted()) {
+        granted.incrementAndGet();
+      }
+    });
     assertThat(granted.get()).isEqualTo(threads * perThread);
     // Invariant: with hardness 1 and N[k] < C, each slot holds exactly C, in order.
     int slots = threads * perThread / 10;
