@@ -64,11 +64,6 @@ public final class Endpoint {
     return quality;
   }
 
-  /** Whether the endpoint is degradable (has a quality controller). */
-  public boolean degrades() {
-    return quality != null;
-  }
-
   /** The endpoint's current quality in [0, 1]; 1 when it is not degradable. */
   public double quality() {
     return quality == null ? 1.0 : quality.quality();

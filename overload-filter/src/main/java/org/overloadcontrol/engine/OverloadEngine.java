@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.classify.ClassRule;
@@ -158,14 +158,6 @@ public final class OverloadEngine {
   }
 
   /**
-   * Routes a request. The endpoint is the first configured path rule that matches, else
-   * {@code defaultEndpoint} (the servlet name, or the adapter's own default). The class is the
-   * first class rule that matches (highest rank first), else the endpoint's configured or
-   * annotated class, else the default class.
-   *
-   * @param attributes the request, read only when some rule needs it
-   */
-  /**
    * Whether no classification or endpoint rule reads the request: then every request with the
    * same default endpoint goes to the same endpoint and class, and {@link #route} does not
    * read its attributes (they may be null).
@@ -174,6 +166,14 @@ public final class OverloadEngine {
     return !routeNeedsRequest;
   }
 
+  /**
+   * Routes a request. The endpoint is the first configured path rule that matches, else
+   * {@code defaultEndpoint} (the servlet name, or the adapter's own default). The class is the
+   * first class rule that matches (highest rank first), else the endpoint's configured or
+   * annotated class, else the default class.
+   *
+   * @param attributes the request, read only when some rule needs it
+   */
   public EndpointClass route(String defaultEndpoint, RequestAttributes attributes) {
     if (!routeNeedsRequest) {
       EndpointClass cached = routeCache.get(defaultEndpoint);
@@ -374,7 +374,7 @@ public final class OverloadEngine {
       if (!sampled && threshold == null && quality == null) {
         // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
         // needs their response time they cost no clock reading (measured: a reading is about
-        // 20 ns here, a fifth of the engine's work per request).
+        // 20 ns here, a third of the engine's work per request).
         return true;
       }
       long now = ticker.read();
