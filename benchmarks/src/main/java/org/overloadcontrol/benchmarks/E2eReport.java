@@ -135,12 +135,6 @@ final class E2eReport {
   }
 
   private static double median(double[] values) {
-    if (values.length == 0) {
-      return Double.NaN;
-    }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    return quantile(values, 0.5);
   }
 }

@@ -3,9 +3,9 @@ package org.overloadcontrol.engine;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.queue.EndpointPermits;
-import org.overloadcontrol.admission.StripedCounts;
 
 /**
  * One request class at one endpoint: its admission controller and the counters of what
@@ -29,9 +29,9 @@ public final class EndpointClass {
   /** Outcome {@code o} is counted at {@code OUTCOMES + o.ordinal()}. */
   private static final int OUTCOMES = 4;
   /**
-   * All counters of a thread in one padded line: a request bumps two (arrival, outcome), which
-   * as two {@code LongAdder}s were two cache lines that the pool's threads carry between the
-   * cores (measured with the end-to-end benchmark's profile: docs/performance.md).
+   * All counters of a stripe in one padded line: a request bumps two (arrival, outcome), which
+   * as two {@code LongAdder}s were two lines. The profile could not resolve the difference
+   * (docs/performance.md); it is kept because it touches one line less.
    */
   private final StripedCounts counts = new StripedCounts(OUTCOMES + Outcome.values().length);
 

@@ -240,7 +240,7 @@ public final class OverloadEngine {
         return Decision.REJECT;
       }
     } else if (!admission.tryAdmit(stage.controller(), now, tag.stripe)
-        && !admission.tryAdmit(stage.controller(), now = ticker.read())) {
+        && !admission.tryAdmit(stage.controller(), now = ticker.read(), tag.stripe)) {
       // Refused only on a fresh reading: a thread preempted between reading the clock and
       // taking its token sees the bucket moved on by others, and its old reading makes the
       // bucket look further in debt than it is (measured: a few spurious 503s a second on a

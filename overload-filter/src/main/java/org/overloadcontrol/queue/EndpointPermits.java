@@ -88,10 +88,6 @@ public final class EndpointPermits {
     }
   }
 
-  void release() {
-    release(StripedCounts.currentStripe());
-  }
-
   void release(int stripe) {
     if (unlimitedInUse != null) {
       unlimitedInUse.add(stripe, 0, -1L);

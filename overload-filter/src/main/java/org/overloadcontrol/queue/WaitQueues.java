@@ -111,14 +111,10 @@ public final class WaitQueues {
   }
 
   /**
-   * The fast path: takes a permit for {@code endpoint} if nobody is waiting and one is free.
-   * When this fails the request must {@link #enqueue}.
+   * The fast path: takes a permit for {@code endpoint} if nobody is waiting and one is free,
+   * counting it in stripe {@code stripe} (the request's, see {@link StripedCounts}). When this
+   * fails the request must {@link #enqueue}.
    */
-  public boolean tryAcquire(EndpointPermits endpoint) {
-    return tryAcquire(endpoint, StripedCounts.currentStripe());
-  }
-
-  /** {@link #tryAcquire(EndpointPermits)} counted in the caller's stripe (StripedCounts). */
   public boolean tryAcquire(EndpointPermits endpoint, int stripe) {
     return waitingCount.get() == 0 && acquire(endpoint, stripe);
   }
@@ -183,12 +179,10 @@ public final class WaitQueues {
     return w;
   }
 
-  /** Returns a permit; if anybody waits, hands free permits to the next waiters. */
-  public void release(EndpointPermits endpoint) {
-    release(endpoint, StripedCounts.currentStripe());
-  }
-
-  /** {@link #release(EndpointPermits)} counted in the caller's stripe (StripedCounts). */
+  /**
+   * Returns a permit, counted in stripe {@code stripe} (the request's); if anybody waits, hands
+   * free permits to the next waiters.
+   */
   public void release(EndpointPermits endpoint, int stripe) {
     endpoint.release(stripe);
     globalInUse.decrementAndGet();

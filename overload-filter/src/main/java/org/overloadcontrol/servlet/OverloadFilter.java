@@ -120,8 +120,8 @@ public class OverloadFilter implements Filter {
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
   private ServletRoutes routes;
   // Copies, made in init, of what every request asks of the configuration: read here, they
-  // cost no look-up through the objects that hold them (each such object is a cache line a
-  // request touches; measured with the end-to-end benchmark's profile, docs/performance.md).
+  // cost no look-up through the objects that hold them (in a server each object a request
+  // touches tends to be a cache miss, docs/performance.md; too small a gain to measure alone).
   private boolean enabled;
   private boolean trustsProxies;
   private boolean virtualQueueOn;
@@ -351,14 +351,8 @@ public class OverloadFilter implements Filter {
         passThrough(request, response, chain);
         return;
       }
-      if (peer == null) {
-        // No proxy's receive time to honour: the arrival is now, as RequestIntake would say,
-        // without a visit to it (the engine's ticker is this filter's).
-        long now = ticker.read();
-        tag = engine.tag(stage, now, now);
-      } else {
-        tag = intake.tag(stage, peer, new ServletRequestAttributes(request, clients));
-      }
+      tag = intake.tag(stage, peer,
+          peer == null ? null : new ServletRequestAttributes(request, clients));
     } else {
       if (routes.isStatus(servlet)) {
         passThrough(request, response, chain);
