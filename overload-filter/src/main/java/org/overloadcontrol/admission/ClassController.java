@@ -2,8 +2,6 @@ package org.overloadcontrol.admission;
 
 import java.util.concurrent.ThreadLocalRandom;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
-import org.HdrHistogram.Recorder;
 import org.overloadcontrol.engine.RequestClass;
 
 /**
@@ -17,13 +15,12 @@ import org.overloadcontrol.engine.RequestClass;
  *   err &lt; err_i : rate = rate + (−(err − c_i))·adj_i       rate ∈ [rate_min, rate_max]
  * </pre>
  *
- * <p>The paper sorts up to nreq samples and takes the (0.9·nreq)-th; we keep the samples in an
- * HdrHistogram {@link Recorder} (two significant digits), whose writers are wait-free, and
- * read its 90th percentile: the same statistic without a lock or a sort on the request path.
- * Two digits (1 %) are far finer than the controller's dead band (err_i = −0.5 to err_d = 0),
- * and every round clears and scans the histogram's counts, which with three digits are 8×
- * as many (about 13,000 for response times up to seconds): that clearing was most of the
- * cost of a request (see docs/performance.md).
+ * <p>The paper sorts up to nreq samples and takes the (0.9·nreq)-th; request threads put the
+ * samples in a {@link SampleBuffer} (two plain stores), and the round moves them into an
+ * HdrHistogram (two significant digits) and reads its 90th percentile: the same statistic
+ * without a lock or a sort on the request path. Two digits (1 %) are far finer than the
+ * controller's dead band (err_i = −0.5 to err_d = 0), and every round clears the histogram's
+ * counts, which with three digits are 8× as many (see docs/performance.md).
  * The first round's estimate is its sample (the paper leaves the initial {@code cur} open).
  *
  * <p>Fresh samples ({@link ControllerParameters#judgeOnFreshSamples()}, on by default, not in
@@ -35,8 +32,10 @@ import org.overloadcontrol.engine.RequestClass;
  *
  * <p>Sampling (not in the paper): above {@link #TARGET_SAMPLES_PER_SECOND} completions a
  * second, each completion is recorded with probability p = target / completions per second,
- * decided by {@link ThreadLocalRandom} before anything shared is touched, so that a completion
- * that is not recorded writes no shared memory. A random sample of the completions has the
+ * decided before anything shared is touched, so that a completion that is not recorded writes
+ * no shared memory: by the engine at arrival from the arrival's number
+ * ({@link #drawSample(long, int)}), or by {@link ThreadLocalRandom} for a completion reported
+ * without one ({@link #drawSample()}). A random sample of the completions has the
  * same p90 as all of them (within the sampling error of the nreq samples a round takes, as in
  * the paper's own rounds). Stale samples are sampled with the same p as fresh ones, so their
  * ratio holds; what means "requests" (the completions per second of the throughput floor,
@@ -45,24 +44,17 @@ import org.overloadcontrol.engine.RequestClass;
  * differs from recording every sample.
  *
  * <p>Concurrency: {@link #record} and {@link #tryAcquire} run on request threads. A sample goes
- * to the recorder and the pending counter of its thread's stripe, so two request threads
- * share no written memory there; only the token bucket's CAS is shared by every admitted
+ * to its request's stripe of the {@link SampleBuffer}, so request threads on different
+ * stripes share no written memory there; only the token bucket's CAS is shared by every admitted
  * request, as any rate limit must be. Everything else ({@code cur}, {@code lc}, the flag, the
  * histograms merged at each round) is touched only by the round, which the owning
  * {@link EndpointAdmissionController} runs under its guard, one round at a time.
  */
 public final class ClassController {
 
-  private static final java.lang.invoke.VarHandle PENDING = Stripes.SLOTS;
   private static final int SUM_EVERY = 4;
   private static final long MIN_ROUND_INTERVAL_NANOS = 10_000_000L;
-  /**
-   * The recorders' range: 1 µs to an hour, longer times recorded as an hour. A fixed range
-   * makes HdrHistogram's {@link Recorder} use an {@code AtomicHistogram}, whose counts a round
-   * reads without a lock; the auto-resizing default ({@code ConcurrentHistogram}) takes a
-   * reader lock per count read, and merging the stripes read thousands of counts per round
-   * (measured: most of a round's cost, see docs/performance.md).
-   */
+  /** The histogram's range: 1 µs to an hour, longer times recorded as an hour. */
   static final long MAX_RECORDED_MICROS = 3_600_000_000L;
   private static final long NO_CUT_AGE_NANOS = 1L << 62;
   /**
@@ -78,8 +70,7 @@ public final class ClassController {
   public static final int TARGET_SAMPLES_PER_SECOND = 2_000;
   /** The scale of {@link #sampleThreshold}: a power of two, for a fast bounded nextInt. */
   static final int SAMPLE_ALL = 1 << 24;
-
-  private static final int STRIPES = Stripes.COUNT;
+  private static final int SAMPLE_BITS = Integer.numberOfTrailingZeros(SAMPLE_ALL);
 
   private final String endpoint;
   private final RequestClass requestClass;
@@ -88,17 +79,10 @@ public final class ClassController {
   private final long timeoutNanos;
   private final TokenBucket bucket;
   /**
-   * Striped by thread so that concurrent writers do not share the recorder's phaser and count
-   * array (a measured bottleneck with two threads); the round merges the stripes.
+   * The samples since the last round, striped so that writers on different stripes share no
+   * cache line. Their count is summed only every {@link #SUM_EVERY} samples of a stripe.
    */
-  private final Recorder[] recorders = new Recorder[STRIPES];
-  private final Histogram[] recycledStripes = new Histogram[STRIPES];
-  /**
-   * Samples since the last round, one counter per stripe, 128 bytes apart so that writers on
-   * different stripes never share a cache line, read and written with opaque (unlocked)
-   * accesses. Their sum is read only every {@link #SUM_EVERY} samples of a stripe.
-   */
-  private final long[] pendingSamples = Stripes.paddedSlots();
+  private final SampleBuffer samples = new SampleBuffer();
   /** Whether samples from before the last cut are kept out of the rounds. */
   private final boolean freshOnly;
   /**
@@ -123,6 +107,7 @@ public final class ClassController {
   private volatile long lastSampleP90Nanos = -1;
   // Round state: guarded by the endpoint controller's round guard.
   private final Histogram recycled = new Histogram(1, MAX_RECORDED_MICROS, 2);
+  private final java.util.function.LongConsumer intoRecycled = recycled::recordValue;
   /** Whether rounds also come every nreq samples (controlled classes), not only by time. */
   private final boolean counted;
   private double cur = Double.NaN;
@@ -152,9 +137,6 @@ public final class ClassController {
     this.timeoutNanos = p.timeoutNanos();
     this.freshOnly = p.judgeOnFreshSamples() && settings.controlled();
     this.cutNanos = now - NO_CUT_AGE_NANOS;
-    for (int i = 0; i < STRIPES; i++) {
-      recorders[i] = new Recorder(1, MAX_RECORDED_MICROS, 2);
-    }
     this.lastRoundNanos = now;
     this.countedRoundAllowedNanos = now;
   }
@@ -233,18 +215,42 @@ public final class ClassController {
     return threshold >= SAMPLE_ALL || ThreadLocalRandom.current().nextInt(SAMPLE_ALL) < threshold;
   }
 
-  /** {@link #record} of a completion that {@link #drawSample} chose. */
+  /**
+   * {@link #drawSample()} for the {@code arrivalNumber}-th arrival counted in {@code stripe}:
+   * the draw is SplitMix64's output (Steele, Lea &amp; Flood 2014) for that arrival's index,
+   * a pseudo-random number that needs no per-thread state. Independent of the response time,
+   * as a sample must be; drawn at arrival, so the completion of an unsampled request touches
+   * nothing of the sampler.
+   */
+  public boolean drawSample(long arrivalNumber, int stripe) {
+    int threshold = sampleThreshold;
+    if (threshold >= SAMPLE_ALL) {
+      return true;
+    }
+    long z = (arrivalNumber * Stripes.COUNT + (stripe & (Stripes.COUNT - 1)))
+        * 0x9e3779b97f4a7c15L;
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    z ^= z >>> 31;
+    // The top bits: uniform in [0, SAMPLE_ALL).
+    return (int) (z >>> (64 - SAMPLE_BITS)) < threshold;
+  }
+
+  /** {@link #record} of a completion that {@link #drawSample} chose, from the caller's stripe. */
   boolean recordDrawn(long responseTimeNanos, long arrivalNanos, long now) {
-    int stripe = Stripes.index();
+    return recordDrawn(responseTimeNanos, arrivalNanos, now, Stripes.index());
+  }
+
+  /** {@link #record} of a completion that was drawn as a sample, into {@code stripe}. */
+  boolean recordDrawn(long responseTimeNanos, long arrivalNanos, long now, int stripe) {
+    stripe &= Stripes.COUNT - 1;
     if (freshOnly && arrivalNanos - cutNanos < 0) {
       // Admitted at the rate before the last cut: it says nothing about the current rate. Only
-      // counted, in this stripe's own line (see pendingSamples), so a round can tell "stale
-      // only" from "no samples". A plain increment, as below.
-      int at = Stripes.slot(stripe) + 1;
-      PENDING.setOpaque(pendingSamples, at, (long) PENDING.getOpaque(pendingSamples, at) + 1);
+      // counted, so a round can tell "stale only" from "no samples".
+      samples.countStale(stripe);
       return false;
     }
-    recorders[stripe].recordValue(
+    long written = samples.add(stripe,
         Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
     if (!counted) {
       // Measured only: nothing reacts to its rounds, so they come by time alone (one per
@@ -252,23 +258,10 @@ public final class ClassController {
       // millisecond were a third of the filter's own cost on a trivial servlet).
       return false;
     }
-    // A plain increment, not an atomic one: threads that share a stripe may lose a count now
-    // and then, which only delays a round by a sample (the timeout bounds it), while a locked
-    // increment per request was measured to stop two threads from scaling.
-    long local = (long) PENDING.getOpaque(pendingSamples, Stripes.slot(stripe)) + 1;
-    PENDING.setOpaque(pendingSamples, Stripes.slot(stripe), local);
     // With one writer the sum is exact at every multiple of SUM_EVERY (the published nreq of
     // 100 is one); with several, a round may start up to SUM_EVERY samples per stripe late.
-    return (local % SUM_EVERY) == 0 && now - countedRoundAllowedNanos >= 0
-        && pendingCount() >= settings.parameters().nreq();
-  }
-
-  private long pendingCount() {
-    long sum = 0;
-    for (int i = 0; i < STRIPES; i++) {
-      sum += (long) PENDING.getOpaque(pendingSamples, Stripes.slot(i));
-    }
-    return sum;
+    return (written % SUM_EVERY) == 0 && now - countedRoundAllowedNanos >= 0
+        && samples.pending() >= settings.parameters().nreq();
   }
 
   /** Whether the timeout has passed since the last round (read on every arrival: cheap). */
@@ -278,7 +271,7 @@ public final class ClassController {
 
   /** Whether a round is due by count or by time (read under the round guard). */
   boolean due(long now) {
-    return dueByTime(now) || counted && pendingCount() >= settings.parameters().nreq();
+    return dueByTime(now) || counted && samples.pending() >= settings.parameters().nreq();
   }
 
   /**
@@ -289,24 +282,15 @@ public final class ClassController {
    * what they mean in requests. Recomputes the sampling probability for the next round.
    */
   long takeSampleP90(long now, long[] countOut) {
-    long staleCount = 0;
-    for (int i = 0; i < STRIPES; i++) {
-      PENDING.setOpaque(pendingSamples, Stripes.slot(i), 0L);
-      staleCount += (long) PENDING.getOpaque(pendingSamples, Stripes.slot(i) + 1);
-      PENDING.setOpaque(pendingSamples, Stripes.slot(i) + 1, 0L);
-    }
-    countOut[1] = staleCount;
+    recycled.reset();
+    long[] drained = samples.drain(intoRecycled);
+    countOut[0] = drained[0];
+    countOut[1] = drained[1];
     countOut[2] = now - lastRoundNanos;
     lastRoundNanos = now;
     countedRoundAllowedNanos = now + MIN_ROUND_INTERVAL_NANOS;
-    recycled.reset();
-    for (int i = 0; i < STRIPES; i++) {
-      recycledStripes[i] = recorders[i].getIntervalHistogram(recycledStripes[i]);
-      addRecorded(recycledStripes[i]);
-    }
-    countOut[0] = recycled.getTotalCount();
-    resample(countOut[0] + staleCount, countOut[2]);
-    if (countOut[0] == 0) {
+    resample(countOut[0] + countOut[1], countOut[2]);
+    if (recycled.getTotalCount() == 0) {
       return -1;
     }
     long p90 = recycled.getValueAtPercentile(90.0) * 1000L;
@@ -345,20 +329,6 @@ public final class ClassController {
    */
   public double samplingProbability() {
     return sampleThreshold / (double) SAMPLE_ALL;
-  }
-
-  /**
-   * Adds a stripe's samples to the round's histogram, visiting counts only up to the highest
-   * sample: {@code Histogram.add} would visit every count of the fixed range (thousands), while
-   * response times fill the first few hundred.
-   */
-  private void addRecorded(Histogram stripe) {
-    if (stripe.getTotalCount() == 0) {
-      return;
-    }
-    for (HistogramIterationValue v : stripe.recordedValues()) {
-      recycled.recordValueWithCount(v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
-    }
   }
 
   /**

@@ -182,7 +182,14 @@ public final class EndpointAdmissionController {
    */
   public void record(ClassController c, boolean sampled, long responseTimeNanos,
       long arrivalNanos, long now) {
-    if (sampled && c.recordDrawn(responseTimeNanos, arrivalNanos, now) || c.dueByTime(now)) {
+    record(c, sampled, responseTimeNanos, arrivalNanos, now, StripedCounts.currentStripe());
+  }
+
+  /** As {@link #record(ClassController, boolean, long, long, long)}, into {@code stripe}. */
+  public void record(ClassController c, boolean sampled, long responseTimeNanos,
+      long arrivalNanos, long now, int stripe) {
+    if (sampled && c.recordDrawn(responseTimeNanos, arrivalNanos, now, stripe)
+        || c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
   }

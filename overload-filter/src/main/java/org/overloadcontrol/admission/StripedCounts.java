@@ -33,10 +33,12 @@ public final class StripedCounts {
    * Adds {@code delta} to {@code counter} in stripe {@code stripe}: any stripe is correct (the
    * add is atomic), the caller's own ({@link #currentStripe()}, looked up once per request and
    * carried along) is fast.
+   *
+   * @return the stripe's count before the add (not the counter's total)
    */
-  public void add(int stripe, int counter, long delta) {
-    Stripes.SLOTS.getAndAdd(slots, Stripes.slot(stripe & (Stripes.COUNT - 1)) + checked(counter),
-        delta);
+  public long add(int stripe, int counter, long delta) {
+    return (long) Stripes.SLOTS.getAndAdd(slots,
+        Stripes.slot(stripe & (Stripes.COUNT - 1)) + checked(counter), delta);
   }
 
   /**

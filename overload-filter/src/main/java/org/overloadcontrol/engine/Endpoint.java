@@ -42,6 +42,11 @@ public final class Endpoint {
     return name;
   }
 
+  /** The engine's clock. */
+  Ticker ticker() {
+    return ticker;
+  }
+
   public EndpointAdmissionController admission() {
     return admission;
   }

@@ -93,8 +93,9 @@ public final class EndpointClass {
     counts.add(WAIT_NANOS, nanos);
   }
 
-  void countArrival(int stripe) {
-    counts.add(stripe, ARRIVALS, 1L);
+  /** Counts an arrival; returns the arrivals counted in {@code stripe} before it. */
+  long countArrival(int stripe) {
+    return counts.add(stripe, ARRIVALS, 1L);
   }
 
   void countOutcome(int stripe, Outcome outcome) {

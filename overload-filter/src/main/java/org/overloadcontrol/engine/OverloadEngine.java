@@ -220,8 +220,10 @@ public final class OverloadEngine {
    */
   public RequestTag tag(EndpointClass stage, long arrivalNanos, long nowNanos) {
     int stripe = StripedCounts.currentStripe();
-    stage.countArrival(stripe);
-    return new RequestTag(stage, arrivalNanos, nowNanos, stripe, ticker);
+    // The arrival's number in its stripe, which the count returns anyway, draws the sample:
+    // no random number generator's per-thread state to touch, cold on a thread of a pool.
+    boolean sampled = stage.controller().drawSample(stage.countArrival(stripe), stripe);
+    return new RequestTag(stage, arrivalNanos, nowNanos, stripe, sampled);
   }
 
   /**
@@ -370,7 +372,7 @@ public final class OverloadEngine {
       QueueThresholdController threshold = stage.threshold;
       QualityController quality = stage.quality;
       ClassController controller = stage.controller();
-      boolean sampled = controller.drawSample();
+      boolean sampled = tag.sampled;
       if (!sampled && threshold == null && quality == null) {
         // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
         // needs their response time they cost no clock reading (measured: a reading is about
@@ -381,7 +383,8 @@ public final class OverloadEngine {
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
       // delay) must not make a request admitted before a rate cut look admitted after it.
-      stage.admission.record(controller, sampled, responseTime, tag.arrivalNanos(), now);
+      stage.admission.record(controller, sampled, responseTime, tag.arrivalNanos(), now,
+          tag.stripe);
       if (threshold != null) {
         threshold.record(responseTime);
       }

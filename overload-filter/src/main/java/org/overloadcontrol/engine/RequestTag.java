@@ -43,7 +43,11 @@ public final class RequestTag implements OverloadContext {
    * serves every striped count of the request (any stripe is correct; the thread's own is fast).
    */
   final int stripe;
-  private final Ticker ticker;
+  /**
+   * Whether its response time is one of its class's samples: drawn at arrival, before anything
+   * about the response is known (see {@code ClassController.drawSample(long, int)}).
+   */
+  final boolean sampled;
   private Decision decision;
   private long retryAfterNanos;
   private String reason;
@@ -66,12 +70,12 @@ public final class RequestTag implements OverloadContext {
   private volatile Outcome outcome;
 
   RequestTag(EndpointClass stage, long arrivalNanos, long taggedNanos, int stripe,
-      Ticker ticker) {
+      boolean sampled) {
     this.stage = stage;
     this.stripe = stripe;
+    this.sampled = sampled;
     this.arrivalNanos = arrivalNanos;
     this.taggedNanos = taggedNanos;
-    this.ticker = ticker;
   }
 
   public EndpointClass stage() {
@@ -167,7 +171,8 @@ public final class RequestTag implements OverloadContext {
 
   @Override
   public Duration elapsed() {
-    return Duration.ofNanos(Math.max(0L, ticker.read() - arrivalNanos));
+    // The endpoint's ticker rather than a field in every tag (one tag per request).
+    return Duration.ofNanos(Math.max(0L, stage.endpoint().ticker().read() - arrivalNanos));
   }
 
   @Override

@@ -94,6 +94,29 @@ class ResponseTimeSamplingTest {
   }
 
   @Test
+  void theDrawFromAnArrivalsNumberSamplesWithTheSameProbability() {
+    EndpointAdmissionController controller = controller(0, ControllerParameters.defaults());
+    complete(controller, 100_000, 2.5, 1, 21);
+    double p = c.samplingProbability();
+    assertThat(p).isBetween(0.012, 0.03);
+
+    // Arrivals numbered per stripe, as the engine counts them.
+    int arrivals = 400_000;
+    long drawn = 0;
+    long drawnOfEven = 0;
+    for (int i = 0; i < arrivals; i++) {
+      if (c.drawSample(i / Stripes.COUNT, i % Stripes.COUNT)) {
+        drawn++;
+        drawnOfEven += 1 - (i / Stripes.COUNT) % 2;
+      }
+    }
+    // Binomial(400,000, p): within five standard deviations (about 90 at p = 0.02); and no
+    // pattern in consecutive numbers (even ones drawn as often as odd ones).
+    assertThat((double) drawn).isCloseTo(arrivals * p, within(5 * Math.sqrt(arrivals * p)));
+    assertThat((double) drawnOfEven).isCloseTo(drawn / 2.0, within(5 * Math.sqrt(drawn / 4.0)));
+  }
+
+  @Test
   void theThroughputFloorScalesSampledCountsBackToCompletions() {
     // Controlled, always over target: every round cuts, but never below completions / adj_d,
     // which at 100,000 completions a second is 83,333/s. Counted on the sampled counts alone
