@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -16,6 +18,8 @@ import org.knowm.xchart.CategoryChartBuilder;
  * server (a ratio within a round cancels most of the machine's drift).
  */
 final class E2eReport {
+
+  private static final int BOOTSTRAP_RESAMPLES = 10_000;
 
   private final List<String> variants;
   private final List<EndToEndOverhead.Run> runs;
@@ -48,7 +52,8 @@ final class E2eReport {
     StringBuilder sb = new StringBuilder("round,variant,requestsPerSecond,p50Micros,p90Micros,"
         + "p99Micros,errors,serverCpuMicrosPerRequest,stealPercent\n");
     for (EndToEndOverhead.Run r : runs) {
-      sb.append(String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.1f,%.1f,%d,%.3f,%.2f%n", r.round(),
+      // Quoted: variant names hold commas.
+      sb.append(String.format(Locale.ROOT, "%d,\"%s\",%.1f,%.1f,%.1f,%.1f,%d,%.3f,%.2f%n", r.round(),
           r.variant(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
           r.errors(), r.serverCpuMicrosPerRequest(), r.stealPercent()));
     }
@@ -108,30 +113,51 @@ final class E2eReport {
    */
   String pairedTable(String reference) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "| variant | vs %s, median of rounds | quartiles |"
-        + " rounds at or above |%n|---|---:|---:|---:|%n", reference));
+    sb.append(String.format(Locale.ROOT, "| variant | vs %s, median of rounds | 95 %% interval of"
+        + " the median | quartiles | rounds at or above |%n|---|---:|---:|---:|---:|%n",
+        reference));
     for (String v : variants) {
       if (v.equals(reference)) {
         continue;
       }
       double[] r = ratios(v, reference);
       long atLeast = Arrays.stream(r).filter(x -> x >= 1.0).count();
-      sb.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.1f–%.1f %% | %d of %d |%n", v,
-          100 * median(r), 100 * quantile(r, 0.25), 100 * quantile(r, 0.75), atLeast, r.length));
+      double[] interval = medianInterval(r);
+      sb.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.1f–%.1f %% | %.1f–%.1f %% | %d of %d"
+          + " |%n", v, 100 * median(r), 100 * interval[0], 100 * interval[1],
+          100 * quantile(r, 0.25), 100 * quantile(r, 0.75), atLeast, r.length));
     }
     return sb.toString();
   }
 
-  private static double quantile(double[] values, double q) {
+  /**
+   * A 95 % interval for the median of {@code values}: the percentile bootstrap over the rounds
+   * (the rounds are the independent units; resampled with replacement, seeded so that the same
+   * rounds give the same interval).
+   */
+  static double[] medianInterval(double[] values) {
+    if (values.length < 2) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    Random random = new Random(1);
+    double[] medians = new double[BOOTSTRAP_RESAMPLES];
+    double[] resample = new double[values.length];
+    for (int b = 0; b < medians.length; b++) {
+      for (int i = 0; i < resample.length; i++) {
+        resample[i] = values[random.nextInt(values.length)];
+      }
+      medians[b] = median(resample);
+    }
+    return new double[] {quantile(medians, 0.025), quantile(medians, 0.975)};
+  }
+
+  /** The q-quantile, linearly interpolated between order statistics (R's type 7). */
+  static double quantile(double[] values, double q) {
     if (values.length == 0) {
       return Double.NaN;
     }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    double at = q * (sorted.length - 1);
-    int lo = (int) Math.floor(at);
-    int hi = Math.min(sorted.length - 1, lo + 1);
-    return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
+    return new Percentile().withEstimationType(Percentile.EstimationType.R_7)
+        .evaluate(values, 100 * q);
   }
 
   private static double median(double[] values) {

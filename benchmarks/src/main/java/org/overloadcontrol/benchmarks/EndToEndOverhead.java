@@ -46,6 +46,12 @@ import org.overloadcontrol.servlet.OverloadFilter;
  * and {@code profile.md} splits each variant's CPU per request into the filter's own work and
  * the rest ({@link E2eProfile}).
  *
+ * <p>Each round starts a new server for each variant and warms it for a second before it is
+ * measured ({@code -De2e.fresh=false}, and the profiling mode, keep one server per variant for
+ * the whole run): a server instance carries a bias of its own that lasts for its life, and new
+ * instances turn it into noise that the median over rounds averages out. The paired tables give
+ * a 95 % bootstrap interval of each median, so a run says how much it can resolve.
+ *
  * <p>Besides throughput it reports the server's CPU time per request (this JVM's CPU time over
  * the run divided by the requests wrk counted): the measure another process on the machine
  * disturbs least.
@@ -108,21 +114,21 @@ public final class EndToEndOverhead {
       }
     }
 
+    // Not with the profiler: it would sample the new servers' warm-up, which wrk does not count.
+    boolean fresh = !"false".equals(System.getProperty("e2e.fresh"))
+        && !Boolean.getBoolean("e2e.profile");
     Map<String, Server> servers = new LinkedHashMap<>();
-    Map<String, Integer> ports = new LinkedHashMap<>();
-    for (Variant v : variants) {
-      Server server = start(v);
-      servers.put(v.name(), server);
-      ports.put(v.name(), ((ServerConnector) server.getConnectors()[0]).getLocalPort());
-    }
     List<Run> runs = new ArrayList<>();
     E2eProfile profile = null;
     try {
+      for (Variant v : variants) {
+        servers.put(v.name(), start(v));
+      }
       // Warm-up: JIT for every variant (twice, so that later compilations settle too),
       // results thrown away.
       for (int pass = 0; pass < 2; pass++) {
         for (Variant v : variants) {
-          wrk(0, v.name(), ports.get(v.name()), Math.max(3, seconds), connections);
+          wrk(0, v.name(), port(servers.get(v.name())), Math.max(3, seconds), connections);
         }
       }
       if (Boolean.getBoolean("e2e.profile")) {
@@ -132,7 +138,16 @@ public final class EndToEndOverhead {
         for (int i = 0; i < variants.size(); i++) {
           // Rotate the order so that no variant always runs first or after the same one.
           Variant v = variants.get((i + round - 1) % variants.size());
-          Run r = wrk(round, v.name(), ports.get(v.name()), seconds, connections);
+          if (fresh) {
+            // A new server instance each round, warmed for a second (its pool's threads, the
+            // connections): one instance keeps its own bias from round to round (two identical
+            // unfiltered servers differed by 3-5 % over eight rounds), new ones turn that bias
+            // into noise that the median over rounds averages out. The code stays compiled.
+            servers.remove(v.name()).stop();
+            servers.put(v.name(), start(v));
+            wrk(0, v.name(), port(servers.get(v.name())), 1, connections);
+          }
+          Run r = wrk(round, v.name(), port(servers.get(v.name())), seconds, connections);
           runs.add(r);
           System.out.printf(Locale.ROOT, "round %d  %-28s %10.0f req/s  p50 %7.0f us  p90 %7.0f"
               + " us  p99 %7.0f us  errors %d  server CPU %5.2f us/req  steal %4.1f %%%n", round,
@@ -191,6 +206,10 @@ public final class EndToEndOverhead {
     server.setHandler(context);
     server.start();
     return server;
+  }
+
+  private static int port(Server server) {
+    return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
   }
 
   private static String poolName(Variant v) {
