@@ -74,15 +74,16 @@ final class SampleBuffer {
     long sum = 0;
     for (int i = 0; i < Stripes.COUNT; i++) {
       int slot = Stripes.slot(i);
-      sum += Math.max(0L, (long) LONGS.getOpaque(counts, slot) - (long) LONGS.getOpaque(read, slot));
+      long unread = (long) LONGS.getOpaque(counts, slot) - (long) LONGS.getOpaque(read, slot);
+      sum += Math.max(0L, unread);
     }
     return sum;
   }
 
   /**
    * Hands the samples written since the last drain to {@code sink} (at most
-   * {@link #CAPACITY} − 1 per stripe, the latest, each once) and starts a new round's count; returns
-   * {@code {written, stale}}: the samples written (kept or not) and the stale completions
+   * {@link #CAPACITY} − 1 per stripe, the latest, each once) and starts a new round's count;
+   * returns {@code {written, stale}}: the samples written (kept or not) and the stale completions
    * counted since the last drain. Round state: one drain at a time.
    */
   long[] drain(LongConsumer sink) {
