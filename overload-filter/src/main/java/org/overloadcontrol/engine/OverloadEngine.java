@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
@@ -371,7 +370,6 @@ public final class OverloadEngine {
     if (outcome.executed()) {
       QueueThresholdController threshold = stage.threshold;
       QualityController quality = stage.quality;
-      ClassController controller = stage.controller();
       boolean sampled = tag.sampled;
       if (!sampled && threshold == null && quality == null) {
         // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
@@ -383,7 +381,7 @@ public final class OverloadEngine {
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
       // delay) must not make a request admitted before a rate cut look admitted after it.
-      stage.admission.record(controller, sampled, responseTime, tag.arrivalNanos(), now,
+      stage.admission.record(stage.controller(), sampled, responseTime, tag.arrivalNanos(), now,
           tag.stripe);
       if (threshold != null) {
         threshold.record(responseTime);
