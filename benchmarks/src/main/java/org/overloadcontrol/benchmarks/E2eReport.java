@@ -1,6 +1,7 @@
 package org.overloadcontrol.benchmarks;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +28,54 @@ final class E2eReport {
   E2eReport(List<String> variants, List<EndToEndOverhead.Run> runs) {
     this.variants = variants;
     this.runs = runs;
+  }
+
+  /**
+   * Pools the rounds of several runs (their {@code e2e.csv} files) and prints the paired
+   * tables over all of them: more rounds, a narrower interval.
+   *
+   * <pre>
+   *   java -cp benchmarks/target/benchmarks.jar org.overloadcontrol.benchmarks.E2eReport \
+   *       run1/e2e.csv run2/e2e.csv ...
+   * </pre>
+   */
+  public static void main(String[] args) throws IOException {
+    List<String> variants = new ArrayList<>();
+    List<EndToEndOverhead.Run> runs = new ArrayList<>();
+    int roundOffset = 0;
+    for (String file : args) {
+      int lastRound = 0;
+      List<String> lines = Files.readAllLines(Path.of(file));
+      for (String line : lines.subList(1, lines.size())) {
+        EndToEndOverhead.Run r = parse(line, roundOffset);
+        if (!variants.contains(r.variant())) {
+          variants.add(r.variant());
+        }
+        runs.add(r);
+        lastRound = Math.max(lastRound, r.round());
+      }
+      roundOffset = lastRound;
+    }
+    E2eReport report = new E2eReport(variants, runs);
+    System.out.println(report.pairedTable(variants.get(0)));
+    if (variants.contains("QoSFilter")) {
+      System.out.println(report.pairedTable("QoSFilter"));
+    }
+  }
+
+  /** One line of {@link #csv()}: the variant's name is the quoted field. */
+  private static EndToEndOverhead.Run parse(String line, int roundOffset) {
+    int open = line.indexOf('"');
+    int close = line.indexOf('"', open + 1);
+    if (open < 0 || close < 0) {
+      throw new IllegalArgumentException("not a line of e2e.csv (variant not quoted): " + line);
+    }
+    String[] after = line.substring(close + 2).split(",");
+    return new EndToEndOverhead.Run(
+        roundOffset + Integer.parseInt(line.substring(0, open - 1)),
+        line.substring(open + 1, close), Double.parseDouble(after[0]),
+        Double.parseDouble(after[1]), Double.parseDouble(after[2]), Double.parseDouble(after[3]),
+        Long.parseLong(after[4]), Double.parseDouble(after[5]), 0L, Double.parseDouble(after[6]));
   }
 
   String markdown() {
