@@ -184,7 +184,7 @@ final class E2eReport {
    * (the rounds are the independent units; resampled with replacement, seeded so that the same
    * rounds give the same interval).
    */
-  static double[] medianInterval(double[] values) {
+  private static double[] medianInterval(double[] values) {
     if (values.length < 2) {
       return new double[] {Double.NaN, Double.NaN};
     }
@@ -201,7 +201,7 @@ final class E2eReport {
   }
 
   /** The q-quantile, linearly interpolated between order statistics (R's type 7). */
-  static double quantile(double[] values, double q) {
+  private static double quantile(double[] values, double q) {
     if (values.length == 0) {
       return Double.NaN;
     }

@@ -1,6 +1,5 @@
 package org.overloadcontrol.admission;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.LongConsumer;
 
@@ -33,7 +32,7 @@ final class SampleBuffer {
   /** Samples kept per stripe between two rounds: a power of two. */
   static final int CAPACITY = 512;
   private static final int MASK = CAPACITY - 1;
-  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle LONGS = Stripes.SLOTS;
 
   /** Per stripe, its ring of {@link #CAPACITY} values; rings one padding block apart. */
   private final long[] values = new long[Stripes.PAD + Stripes.COUNT * (CAPACITY + Stripes.PAD)];

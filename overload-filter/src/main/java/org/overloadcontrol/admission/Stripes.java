@@ -20,7 +20,7 @@ final class Stripes {
    * slot and the array's header, share a cache line (or an adjacent-line prefetch pair).
    */
   static final int PAD = 16;
-  /** Access to the slots of a {@link #paddedSlots} array (opaque reads and writes, CAS). */
+  /** Element access to a long[]: a {@link #paddedSlots} array, or a sample ring. */
   static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
 
   private static final AtomicInteger NEXT = new AtomicInteger();
