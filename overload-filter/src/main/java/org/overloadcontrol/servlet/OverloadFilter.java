@@ -193,7 +193,7 @@ public class OverloadFilter implements Filter {
           .qualityListener(new LoggingQualityListener()).build();
       Scheduler timers = scheduler;
       virtualQueue = VirtualQueueGate.create(config, ticker,
-          task -> timers.schedule(task, 0L));
+          task -> timers.schedule(task, 0L), servletContext::getResourceAsStream);
       BandwidthGate gate = BandwidthGate.from(config, ticker);
       if (gate.shaper().settings().enabled()) {
         bandwidth = gate;

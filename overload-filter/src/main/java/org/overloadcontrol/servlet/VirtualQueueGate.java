@@ -64,8 +64,19 @@ public final class VirtualQueueGate {
    * @throws org.overloadcontrol.config.OverloadConfigException on a bad setting or key
    */
   public static VirtualQueueGate create(OverloadConfig config, Ticker ticker, Executor slowWork) {
+    return create(config, ticker, slowWork, path -> null);
+  }
+
+  /**
+   * {@link #create(OverloadConfig, Ticker, Executor)} in a web application whose resources a
+   * {@code virtualQueue.keyFile} under {@code /WEB-INF/} may name.
+   *
+   * @param webAppResources {@code ServletContext::getResourceAsStream}
+   */
+  public static VirtualQueueGate create(OverloadConfig config, Ticker ticker, Executor slowWork,
+      java.util.function.Function<String, InputStream> webAppResources) {
     return new VirtualQueueGate(
-        VirtualQueueFrontEnd.create(config, ticker, Clock.systemUTC(), slowWork),
+        VirtualQueueFrontEnd.create(config, ticker, Clock.systemUTC(), slowWork, webAppResources),
         new ClientAddressResolver(config.trustedProxies()));
   }
 
