@@ -43,8 +43,10 @@ final class TomcatContainer implements WebContainer {
       Files.createDirectories(baseDir.resolve("webapps"));
       tomcat.setHostname(Deployment.HOST);
       // Web-app class loaders must see Tomcat's own classes through their parent; the system
-      // class loader (Tomcat's default) does not hold them when we run inside Maven.
-      tomcat.getServer().setParentClassLoader(TomcatContainer.class.getClassLoader());
+      // class loader (Tomcat's default) does not hold them when we run inside Maven. The parent
+      // hides our SLF4J, as a standalone Tomcat has none (WebAppParentLoader).
+      tomcat.getServer().setParentClassLoader(
+          new WebAppParentLoader(TomcatContainer.class.getClassLoader()));
       Connector connector = new Connector("HTTP/1.1");
       connector.setPort(deployment.port());
       connector.setProperty("address", Deployment.HOST);
