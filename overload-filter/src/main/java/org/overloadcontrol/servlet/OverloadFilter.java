@@ -117,6 +117,8 @@ public class OverloadFilter implements Filter {
   private final Set<QueuedRequest> queuedRequests =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
   private Observability observability;
+  /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
+  private TakeoverNotice takeover;
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
   private ServletRoutes routes;
   // Copies, made in init, of what every request asks of the configuration: read here, they
@@ -176,7 +178,7 @@ public class OverloadFilter implements Filter {
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
     } catch (OverloadConfigException e) {
-      LOG.error("{}", e.getMessage());
+      ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     clients = new ClientAddressResolver(config.trustedProxies());
@@ -208,10 +210,12 @@ public class OverloadFilter implements Filter {
       if (ownScheduler != null) {
         ownScheduler.close();
       }
-      LOG.error("{}", e.getMessage());
+      ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     intake = new RequestIntake(engine, clients, arrivalTime);
+    takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
+    AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
     startObservability();
     LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
@@ -235,7 +239,7 @@ public class OverloadFilter implements Filter {
           .virtualQueue(virtualQueue.queue()).build();
     } catch (OverloadConfigException e) {
       destroy();
-      LOG.error("{}", e.getMessage());
+      ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     servletContext.setAttribute(Observability.ATTRIBUTE, observability);
@@ -337,6 +341,7 @@ public class OverloadFilter implements Filter {
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
+      takeover.alreadyControlled();
       passThrough(request, response, chain);
       return;
     }
