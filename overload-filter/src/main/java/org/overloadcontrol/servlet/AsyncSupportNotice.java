@@ -35,7 +35,7 @@ import org.xml.sax.SAXException;
  * {@code asyncSupported} of the class's {@code @WebServlet} / {@code @WebFilter}; a filter or
  * servlet declared in web.xml with neither lacks it. Registrations declared nowhere the filter
  * can read (the container's own default servlet, ones added by code) are left out rather than
- * guessed.
+ * guessed, and so are the status servlets, whose requests never wait.
  */
 final class AsyncSupportNotice {
 
@@ -76,9 +76,11 @@ final class AsyncSupportNotice {
         lacking.add("filter '" + f.getKey() + "'");
       }
     }
+    // The status servlets' requests pass the filter without admission: they never wait.
+    java.util.Set<String> passThrough = StatusServlets.names(context);
     for (Map.Entry<String, ? extends ServletRegistration> s
         : sorted(context.getServletRegistrations()).entrySet()) {
-      if (lacks(s.getKey(), s.getValue(), servletsInWebXml, context, WebServlet.class)) {
+      if (!passThrough.contains(s.getKey()) && lacks(s.getKey(), s.getValue(), servletsInWebXml, context, WebServlet.class)) {
         lacking.add("servlet '" + s.getKey() + "'");
       }
     }

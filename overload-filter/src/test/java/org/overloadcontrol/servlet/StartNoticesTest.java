@@ -35,6 +35,8 @@ class StartNoticesTest {
           <filter-class>org.overloadcontrol.servlet.OverloadFilter</filter-class></filter>
         <servlet><servlet-name>legacy</servlet-name>
           <servlet-class>com.example.Legacy</servlet-class></servlet>
+        <servlet><servlet-name>overload-status</servlet-name>
+          <servlet-class>org.overloadcontrol.servlet.OverloadStatusServlet</servlet-class></servlet>
         <servlet><servlet-name>modern</servlet-name>
           <servlet-class>com.example.Modern</servlet-class>
           <async-supported>true</async-supported></servlet>
@@ -62,7 +64,8 @@ class StartNoticesTest {
         "modern", servlet("com.example.Modern"),
         "annotated", servlet(AnnotatedAsync.class.getName()),
         "plain", servlet(AnnotatedPlain.class.getName()),
-        "default", servlet("org.apache.catalina.servlets.DefaultServlet")))
+        "default", servlet("org.apache.catalina.servlets.DefaultServlet"),
+        "overload-status", servlet(OverloadStatusServlet.class.getName())))
         .when(context).getServletRegistrations();
   }
 
@@ -80,7 +83,8 @@ class StartNoticesTest {
   void namesTheFiltersAndServletsWithoutAsyncSupport() {
     webApp();
     // Declared in web.xml without <async-supported>, or annotated without asyncSupported; the
-    // container's default servlet is declared nowhere the filter can read, so it is left out.
+    // container's default servlet is declared nowhere the filter can read, and the status
+    // servlet's requests never wait: both are left out.
     assertThat(AsyncSupportNotice.lacking(context))
         .containsExactly("filter 'overload'", "servlet 'legacy'", "servlet 'plain'");
   }
