@@ -59,11 +59,11 @@ class SessionWorkloadExperiment {
           run.run().purchasesWithoutRefusal(), run.run().sessionsRefusedAtEntry(),
           run.run().sessionsRefusedMidSession(), win.summaryCells()));
       win.pageRows(v.name() + " | ").forEach(r -> pages.append(r).append('\n'));
-      orders.put(v.name(), List.of(win.ordersPerMinute()));
+      orders.put(v.name(), List.of(Math.round(win.ordersPerMinute() * 10) / 10.0));
       List<Double> ratios = new ArrayList<>();
       for (ShopRequest r : ShopRequest.PAGES) {
         double x = win.p90OverTarget(r);
-        ratios.add(Double.isNaN(x) ? 0 : x);
+        ratios.add(Double.isNaN(x) ? 0 : Math.round(x * 100) / 100.0);
       }
       p90.put(v.name(), ratios);
       RunReport.writeCsv(ExperimentShop.OUT.resolve("session-" + v.name() + ".csv"),
