@@ -60,7 +60,12 @@ final class JettyContainer implements WebContainer {
         new AnnotationConfiguration());
     // A filter or servlet that fails in init must fail the start, not leave a 503 behind.
     webApp.setThrowUnavailableOnStartupException(true);
-    server.setHandler(webApp);
+    ContainerHooks hooks = deployment.hooks();
+    hooks.initializers().forEach(webApp::addServletContainerInitializer);
+    server.setHandler(hooks.jettyWrapper() == null ? webApp : hooks.jettyWrapper().apply(webApp));
+    if (hooks.requestLog() != null) {
+      server.setRequestLog(hooks.requestLog().jetty());
+    }
     server.setStopAtShutdown(true);
     try {
       server.start();

@@ -36,6 +36,10 @@ final class TomcatContainer implements WebContainer {
 
   static TomcatContainer start(Deployment deployment) throws Exception {
     deployment.requireDeployable();
+    ContainerHooks hooks = deployment.hooks();
+    if (hooks.jettyWrapper() != null) {
+      throw new IllegalArgumentException("a Jetty handler wrapper cannot run in Tomcat");
+    }
     Path baseDir = WorkDirectory.create("tomcat-webapp");
     Tomcat tomcat = new Tomcat();
     try {
@@ -61,6 +65,10 @@ final class TomcatContainer implements WebContainer {
         // Only the application's own WEB-INF/lib is scanned, as in a standalone Tomcat; the
         // test class path is not part of the application.
         scanner.setScanClassPath(false);
+      }
+      hooks.initializers().forEach(i -> context.addServletContainerInitializer(i, null));
+      if (hooks.requestLog() != null) {
+        tomcat.getEngine().getPipeline().addValve(hooks.requestLog().tomcat());
       }
       tomcat.start();
       if (context.getState() != LifecycleState.STARTED) {
