@@ -168,6 +168,7 @@ public final class WaitQueues {
       q.add(w);
       endpoint.waiterAdded();
       waitingCount.incrementAndGet();
+      orderSwitch.onWaiting(now, true);
     } finally {
       lock.unlock();
     }
@@ -262,6 +263,7 @@ public final class WaitQueues {
     waitingCount.decrementAndGet();
     w.endpoint().waiterRemoved();
     orderSwitch.onLeave(now - w.enqueuedNanos);
+    orderSwitch.onWaiting(now, waitingCount.get() > 0);
   }
 
   private void expire(Waiter w) {
