@@ -71,6 +71,8 @@ public final class EndpointAdmissionController {
   /** The classes seen at this endpoint, highest rank first; replaced, never mutated. */
   private volatile ClassController[] ordered = new ClassController[0];
   private volatile boolean admissionEnabled = true;
+  /** False when the endpoint's concurrency group admits instead: rounds then only measure. */
+  private final boolean rateControlled;
 
   /**
    * @param endpoint the endpoint's name
@@ -79,6 +81,18 @@ public final class EndpointAdmissionController {
    */
   public EndpointAdmissionController(String endpoint,
       Function<RequestClass, ClassSettings> settings, AdmissionListener listener) {
+    this(endpoint, settings, listener, true);
+  }
+
+  /**
+   * @param rateControlled false when a concurrency group admits this endpoint's requests: the
+   *     token buckets then admit everything and the rounds only measure (p90 estimates and
+   *     the sampling probability)
+   */
+  public EndpointAdmissionController(String endpoint,
+      Function<RequestClass, ClassSettings> settings, AdmissionListener listener,
+      boolean rateControlled) {
+    this.rateControlled = rateControlled;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.listener = Objects.requireNonNull(listener, "listener");
@@ -124,6 +138,11 @@ public final class EndpointAdmissionController {
     return admissionEnabled;
   }
 
+  /** Whether the token buckets admit (false when a concurrency group does). */
+  public boolean rateControlled() {
+    return rateControlled;
+  }
+
   public void setAdmissionEnabled(boolean enabled) {
     this.admissionEnabled = enabled;
   }
@@ -155,7 +174,8 @@ public final class EndpointAdmissionController {
     if (c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
-    return !c.controlled() || !admissionEnabled || c.tryAcquire(now, stripe);
+    return !c.controlled() || !rateControlled || !admissionEnabled
+        || c.tryAcquire(now, stripe);
   }
 
   /**
@@ -232,7 +252,7 @@ public final class EndpointAdmissionController {
     int heldRounds = c.staleRoundCount();
     c.resetStaleRounds();
     c.smooth(samp);
-    if (!c.controlled()) {
+    if (!c.controlled() || !rateControlled) {
       report(c, now, count, samp, Double.NaN, rateBefore, Action.MEASURED_ONLY);
       return;
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.engine.RequestClass;
 import org.overloadcontrol.engine.RequestTag;
@@ -116,14 +117,24 @@ public final class WaitQueues {
    * fails the request must {@link #enqueue}.
    */
   public boolean tryAcquire(EndpointPermits endpoint, int stripe) {
-    return waitingCount.get() == 0 && acquire(endpoint, stripe);
+    return tryAcquire(endpoint, null, stripe);
   }
 
-  private boolean acquire(EndpointPermits endpoint, int stripe) {
+  /**
+   * {@link #tryAcquire(EndpointPermits, int)} that also takes a permit of the class's share
+   * of its concurrency group ({@code partition}, or null when it has none).
+   */
+  public boolean tryAcquire(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
+      int stripe) {
+    return waitingCount.get() == 0 && acquire(endpoint, partition, stripe);
+  }
+
+  private boolean acquire(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
+      int stripe) {
     if (!acquireGlobal()) {
       return false;
     }
-    if (!endpoint.tryAcquire(stripe)) {
+    if (!endpoint.tryAcquire(stripe, partition)) {
       globalInUse.decrementAndGet();
       return false;
     }
@@ -164,6 +175,12 @@ public final class WaitQueues {
       long now = ticker.read();
       long maxWait = single != null ? settings.maxWaitNanos(tag.requestClassState())
           : q.maxWaitNanos;
+      ConcurrencyGroup.Partition partition = tag.stage().concurrency();
+      if (partition != null) {
+        // Waiting for a share of a concurrency limit: past this, the request could not meet
+        // its target any more, and serving it late would only delay the next one.
+        maxWait = Math.min(maxWait, partition.maxWaitNanos());
+      }
       w = new Waiter(tag, waiterListener, endpoint, q, now, now + maxWait);
       q.add(w);
       endpoint.waiterAdded();
@@ -185,8 +202,24 @@ public final class WaitQueues {
    * free permits to the next waiters.
    */
   public void release(EndpointPermits endpoint, int stripe) {
-    endpoint.release(stripe);
+    release(endpoint, null, stripe);
+  }
+
+  /**
+   * Returns a permit taken with
+   * {@link #tryAcquire(EndpointPermits, ConcurrencyGroup.Partition, int)}.
+   */
+  public void release(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
+      int stripe) {
+    endpoint.release(stripe, partition);
     globalInUse.decrementAndGet();
+    if (waitingCount.get() > 0) {
+      drain();
+    }
+  }
+
+  /** Hands free permits to waiters, if any wait: after a concurrency limit rose. */
+  public void wake() {
     if (waitingCount.get() > 0) {
       drain();
     }
