@@ -151,7 +151,7 @@ public final class OverloadEngine {
    * The concurrency group that admits endpoint {@code name}, or null when its token buckets
    * do: its group's controller is {@code rate}, or it uses the queue-threshold controller, or
    * it degrades and no group names it (degradation switches the token buckets on and off,
-   * Welsh &amp; Culler 2003, §3.4).
+   * Welsh &amp; Culler 2003, §3.4), or no class has a target at it.
    */
   private ConcurrencyGroup concurrencyGroup(String name, QueueSettings.EndpointQueueSettings qs) {
     if (queues == null) {
@@ -160,7 +160,11 @@ public final class OverloadEngine {
     AdmissionSettings.Group g = admissionSettings.groupOf(name);
     if (g.controller() != AdmissionSettings.Controller.CONCURRENCY
         || qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD
-        || degradeSettings.endpoint(name) != null && !admissionSettings.grouped(name)) {
+        || degradeSettings.endpoint(name) != null && !admissionSettings.grouped(name)
+        || config.classes().values().stream()
+            .noneMatch(c -> config.settingsFor(name, c).targetNanos() > 0)) {
+      // (The last: no class has a target here, so nothing would take the group's permits,
+      // and the endpoint's requests skip the permit counts altogether.)
       return null;
     }
     return groups.computeIfAbsent(g.name(), n -> new ConcurrencyGroup(n,
