@@ -54,6 +54,13 @@ public final class WaitQueues {
   private final QueueListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicInteger globalInUse = new AtomicInteger();
+  /**
+   * Whether an overall limit is set. Without one {@link #globalInUse} is not kept: only
+   * metrics read it, and they sum the endpoints' counts instead; kept, it was one more shared
+   * line every request wrote twice (the concurrency limit's permits go through here without
+   * any {@code queue.*} key).
+   */
+  private final boolean globalLimited;
   private final AtomicInteger waitingCount = new AtomicInteger();
   private final int globalLimit;
   private final ConcurrentHashMap<String, EndpointPermits> endpoints = new ConcurrentHashMap<>();
@@ -72,6 +79,7 @@ public final class WaitQueues {
     this.scheduler = scheduler;
     this.listener = listener;
     this.globalLimit = settings.permits() > 0 ? settings.permits() : Integer.MAX_VALUE;
+    this.globalLimited = globalLimit != Integer.MAX_VALUE;
     long now = ticker.read();
     this.orderSwitch = new BrowsingOrderSwitch(settings, cpuUtilisation, listener, now);
     if (settings.layout() == QueueSettings.Layout.SINGLE) {
@@ -135,13 +143,22 @@ public final class WaitQueues {
       return false;
     }
     if (!endpoint.tryAcquire(stripe, partition)) {
-      globalInUse.decrementAndGet();
+      releaseGlobal();
       return false;
     }
     return true;
   }
 
+  private void releaseGlobal() {
+    if (globalLimited) {
+      globalInUse.decrementAndGet();
+    }
+  }
+
   private boolean acquireGlobal() {
+    if (!globalLimited) {
+      return true;
+    }
     for (;;) {
       int current = globalInUse.get();
       if (current >= globalLimit) {
@@ -212,7 +229,7 @@ public final class WaitQueues {
   public void release(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
       int stripe) {
     endpoint.release(stripe, partition);
-    globalInUse.decrementAndGet();
+    releaseGlobal();
     if (waitingCount.get() > 0) {
       drain();
     }
@@ -235,7 +252,7 @@ public final class WaitQueues {
       while (waitingCount.get() > 0 && acquireGlobal()) {
         Waiter w = select();
         if (w == null) {
-          globalInUse.decrementAndGet();
+          releaseGlobal();
           break;
         }
         leave(w, Waiter.RESUMED, now);
@@ -408,7 +425,14 @@ public final class WaitQueues {
 
   /** Requests executing with an overall permit. */
   public int permitsInUse() {
-    return globalInUse.get();
+    if (globalLimited) {
+      return globalInUse.get();
+    }
+    int sum = 0;
+    for (EndpointPermits e : endpoints.values()) {
+      sum += e.inUse();
+    }
+    return sum;
   }
 
   /** The overall permit limit, or {@link Integer#MAX_VALUE} when unlimited. */
