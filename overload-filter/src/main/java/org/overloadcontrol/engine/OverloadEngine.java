@@ -62,6 +62,8 @@ public final class OverloadEngine {
   private final Scheduler.Cancellable periodic;
   private final AdmissionSettings admissionSettings;
   private final ConcurrentHashMap<String, ConcurrencyGroup> groups = new ConcurrentHashMap<>();
+  /** Endpoints seen where some class has a target, by the name of their resource group. */
+  private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
@@ -130,8 +132,14 @@ public final class OverloadEngine {
   private Endpoint createEndpoint(String name) {
     QueueSettings.EndpointQueueSettings qs = queueSettings.endpoint(name);
     ConcurrencyGroup group = concurrencyGroup(name, qs);
+    String groupName = admissionSettings.groupOf(name).name();
+    if (hasTarget(name)) {
+      controlledGroupOf.put(name, groupName);
+    }
     EndpointAdmissionController admission = new EndpointAdmissionController(name,
-        c -> config.settingsFor(name, c), listener, group == null);
+        c -> config.settingsFor(name, c), listener, group == null,
+        () -> controlledGroupOf.entrySet().stream().anyMatch(
+            e -> !e.getKey().equals(name) && e.getValue().equals(groupName)));
     EndpointPermits permits = queues == null || !queueSettings.enabled() && group == null
         ? null : queues.endpoint(name);
     QueueThresholdController threshold = null;
@@ -161,8 +169,7 @@ public final class OverloadEngine {
     if (g.controller() != AdmissionSettings.Controller.CONCURRENCY
         || qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD
         || degradeSettings.endpoint(name) != null && !admissionSettings.grouped(name)
-        || config.classes().values().stream()
-            .noneMatch(c -> config.settingsFor(name, c).targetNanos() > 0)) {
+        || !hasTarget(name)) {
       // (The last: no class has a target here, so nothing would take the group's permits,
       // and the endpoint's requests skip the permit counts altogether.)
       return null;
@@ -171,6 +178,12 @@ public final class OverloadEngine {
         new ConcurrencyLimit(admissionSettings.setpoint(), 0.8, 1.05, 1, g.maxLimit()),
         g.initialLimit(), admissionSettings.windowNanos(), admissionSettings.windowSamples(),
         listener, ticker.read()));
+  }
+
+  /** Whether some class has a target at endpoint {@code name}. */
+  private boolean hasTarget(String name) {
+    return config.classes().values().stream()
+        .anyMatch(c -> config.settingsFor(name, c).targetNanos() > 0);
   }
 
   /** The concurrency groups created so far. */

@@ -88,6 +88,41 @@ class RateControllerMendsTest {
     assertThat(bronze.rate()).isEqualTo(100.0);
   }
 
+  /** Two rounds of 100 samples a millisecond apart (1,000/s), both over the target. */
+  private Action missAtHighCompletions(EndpointAdmissionController c, ClassController alone) {
+    for (long response : new long[] {300, 300}) {
+      for (int s = 0; s < 100; s++) {
+        ticker.advance(Duration.ofMillis(1));
+        long now = ticker.read();
+        c.record(alone, response * MS, now - MS / 2, now);
+      }
+    }
+    return rounds.get(rounds.size() - 1).action();
+  }
+
+  @Test
+  void theCompletionsFloorHoldsOnlyAClassAloneOnItsBottleneck() {
+    ControllerParameters p = ControllerParameters.custom().build();
+    AdmissionListener record = new AdmissionListener() {
+      @Override
+      public void onRound(ControllerRound round) {
+        rounds.add(round);
+      }
+    };
+    // Alone: 1,000 completions a second over a rate of 100 mean the queue is draining; hold.
+    EndpointAdmissionController alone = new EndpointAdmissionController("a",
+        c -> new ClassSettings(100 * MS, p), record, true, () -> false);
+    ClassController a = alone.forClass(BRONZE, ticker.read());
+    assertThat(missAtHighCompletions(alone, a)).isEqualTo(Action.HOLD_AT_THROUGHPUT);
+    assertThat(a.rate()).isEqualTo(100.0);
+    // Beside other endpoints on one resource, its completions are only its share: it cuts.
+    EndpointAdmissionController shared = new EndpointAdmissionController("b",
+        c -> new ClassSettings(100 * MS, p), record, true, () -> true);
+    ClassController b = shared.forClass(BRONZE, ticker.read());
+    assertThat(missAtHighCompletions(shared, b)).isEqualTo(Action.DECREASE);
+    assertThat(b.rate()).isCloseTo(100 / 1.2 / 1.2, within(1e-9)); // both rounds missed
+  }
+
   @Test
   void aProportionalIncreaseScalesWithTheRate() {
     controller = controller(b -> b.proportionalIncrease(true).initialRate(400));
