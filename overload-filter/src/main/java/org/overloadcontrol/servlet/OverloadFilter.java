@@ -49,6 +49,7 @@ import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
@@ -173,6 +174,7 @@ public class OverloadFilter implements Filter {
       annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
           .anyMatch(layer -> layer.values().containsKey(key)));
       config = OverloadConfig.parse(layers);
+      Settings.of(config);
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
     } catch (OverloadConfigException e) {

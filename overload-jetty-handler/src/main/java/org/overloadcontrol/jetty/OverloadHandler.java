@@ -25,7 +25,6 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.bandwidth.BandwidthSettings;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.bandwidth.ShapingDecision;
@@ -44,6 +43,7 @@ import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
@@ -51,7 +51,6 @@ import org.overloadcontrol.virtualqueue.QueueVerdict;
 import org.overloadcontrol.virtualqueue.QueueVisit;
 import org.overloadcontrol.virtualqueue.TokenCookie;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
-import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -225,7 +224,7 @@ public class OverloadHandler extends Handler.Wrapper {
   /**
    * Parses and validates the configuration as {@link #doStart} will: the keys given in Java or
    * XML, then the YAML file, then the operator's file ({@value OperatorConfigFile#PROPERTY}).
-   * The virtual queue's and bandwidth sections are validated too; the virtual queue's keys
+   * Every feature's section is validated too, as the filter does; the virtual queue's keys
    * (file or environment variable) are read when the handler starts.
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
@@ -248,8 +247,7 @@ public class OverloadHandler extends Handler.Wrapper {
           + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
           + " yourself, subclass OverloadHandler and override reject(...)");
     }
-    VirtualQueueSettings.from(config.section("virtualQueue"));
-    BandwidthSettings.from(config.section("bandwidth"));
+    Settings.of(config);
     return config;
   }
 

@@ -134,6 +134,11 @@ class OverloadHandlerTest {
         .build())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("virtualQueue.paths");
+    // As strict as the filter: misspelled metrics and status keys were accepted here.
+    assertThatThrownBy(() -> OverloadHandler.builder().put("metrics.perod", "1s").build())
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("metrics.perod");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("status.alow", "10.0.0.1").build())
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("status.alow");
     assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
         .build())
         .hasMessageContaining("'configFile'").hasMessageContaining("no such file");
