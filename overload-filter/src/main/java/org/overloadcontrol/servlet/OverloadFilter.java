@@ -112,10 +112,8 @@ public class OverloadFilter implements Filter {
   private VirtualQueueGate virtualQueue;
   private BandwidthGate bandwidth;
   private Scheduler.Cancellable bandwidthManager;
-  private final Set<DelayedRequest> delayedRequests =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-  /** Requests suspended for a permit whose outcome is not settled yet (slow path only). */
-  private final Set<QueuedRequest> queuedRequests =
+  /** Requests suspended (delayed or waiting) whose outcome is not settled yet (slow path). */
+  private final Set<SuspendedRequest> suspended =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
   private Observability observability;
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
@@ -326,13 +324,8 @@ public class OverloadFilter implements Filter {
       return;
     }
     if (req.getDispatcherType() != DispatcherType.REQUEST) {
-      if (req.getDispatcherType() == DispatcherType.ASYNC
-          && req.getAttribute(DelayedRequest.ATTRIBUTE) instanceof DelayedRequest delayed) {
-        // Back from a bandwidth delay: on to admission as if it had just arrived.
-        request.removeAttribute(DelayedRequest.ATTRIBUTE);
-        admit(engine, request, delayed.response(), chain, delayed.tag());
-        return;
-      }
+      // Nothing to decide on a later dispatch, whatever the mapping: a suspended request was
+      // admitted before its re-dispatch (see SuspendedRequest).
       passThrough(request, response, chain);
       return;
     }
@@ -422,10 +415,6 @@ public class OverloadFilter implements Filter {
     if (!engine(tag).complete(tag, outcome, bytes)) {
       return;
     }
-    if (tag.decision() != org.overloadcontrol.engine.Decision.ADMIT
-        && request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
-      queuedRequests.remove(q);
-    }
     if (bandwidth != null
         && request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
       if (outcome.executed()) {
@@ -463,13 +452,15 @@ public class OverloadFilter implements Filter {
       return;
     }
     AsyncContext async = request.startAsync(request, response);
-    async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos())
-        + ASYNC_TIMEOUT_MARGIN_MILLIS);
-    DelayedRequest delayed = new DelayedRequest(engine, tag, async, response, shaping,
-        this::finish, this::answerRefusal, delayedRequests);
-    request.setAttribute(DelayedRequest.ATTRIBUTE, delayed);
+    // The timer ends the delay; the container's timeout is only a safety net, long enough for
+    // a wait in the queues after the delay too.
+    async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos()
+        + engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
+    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
+    SuspendedRequest delayed = SuspendedRequest.delayed(engine, tag, async, response,
+        this::answerRefusal, this::finish, suspended, shaping, scheduler);
+    request.setAttribute(SuspendedRequest.ATTRIBUTE, delayed);
     async.addListener(delayed);
-    delayed.start(scheduler);
   }
 
   /**
@@ -478,14 +469,10 @@ public class OverloadFilter implements Filter {
    */
   private static void passThrough(HttpServletRequest request, HttpServletResponse response,
       FilterChain chain) throws IOException, ServletException {
-    if (request.getDispatcherType() == DispatcherType.ASYNC
-        && request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
-      q.markRunning();
-    }
     try {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
-      if (request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
+      if (request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
         q.markFailed();
       }
       throw e;
@@ -523,7 +510,7 @@ public class OverloadFilter implements Filter {
     if (request.isAsyncSupported()) {
       request.setAttribute(OverloadContext.ATTRIBUTE, tag);
       AsyncContext async;
-      QueuedRequest queued;
+      SuspendedRequest queued;
       try {
         async = request.isAsyncStarted() ? request.getAsyncContext()
             : request.startAsync(request, response);
@@ -531,7 +518,8 @@ public class OverloadFilter implements Filter {
         // is only a safety net, set later so that it never races the timer.
         async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
             engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-        queued = new QueuedRequest(engine, tag, async, this::answerRefusal, this::finish);
+        queued = SuspendedRequest.waiting(engine, tag, async, response, this::answerRefusal,
+            this::finish, suspended);
         async.addListener(queued);
       } catch (IllegalStateException e) {
         // The container would not suspend the request (it is stopping, or the response is
@@ -540,11 +528,8 @@ public class OverloadFilter implements Filter {
         refuse(request, response, tag, Outcome.REJECTED);
         return;
       }
-      request.setAttribute(QueuedRequest.ATTRIBUTE, queued);
-      queuedRequests.add(queued);
-      if (!engine.enqueue(tag, queued)) {
-        queued.refuseNow();
-      }
+      request.setAttribute(SuspendedRequest.ATTRIBUTE, queued);
+      queued.enqueue();
       return;
     }
     if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
@@ -610,14 +595,12 @@ public class OverloadFilter implements Filter {
     if (bandwidthManager != null) {
       bandwidthManager.cancel();
     }
-    for (DelayedRequest d : List.copyOf(delayedRequests)) {
+    for (SuspendedRequest d : List.copyOf(suspended)) {
       d.shutdown();
     }
     if (stopping != null) {
+      // Expires every waiting request (each answered 503); running ones are left alone.
       stopping.shutdown();
-      for (QueuedRequest q : List.copyOf(queuedRequests)) {
-        q.settleAtShutdown();
-      }
       if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }

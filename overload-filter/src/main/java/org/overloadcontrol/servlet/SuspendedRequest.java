@@ -1,0 +1,268 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.engine.Decision;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.queue.Waiter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A request the filter suspended with servlet async, from the suspension to its one outcome:
+ * held for its bandwidth delay (Li &amp; Jamin), then admitted; or waiting for an execution
+ * permit (LIFO-Pri); then run by {@link AsyncContext#dispatch()} on the container's pool.
+ *
+ * <p>Why admission happens here and not on the re-dispatch: the filter is declared, as README
+ * shows, for the REQUEST dispatch only, and the container does not pass an ASYNC dispatch
+ * through a filter not mapped to it. So everything the filter must decide is decided before
+ * the dispatch (admission after a delay runs on the timer thread, which only takes a token or
+ * a permit), the request is marked running when it is dispatched, and its outcome comes from
+ * this listener, which the container calls whatever the mapping: {@link #onComplete}, with the
+ * exception the container recorded on the request ({@link RequestDispatcher#ERROR_EXCEPTION})
+ * or reported in {@link #onError} making it FAILED.
+ *
+ * <p>States: {@code DELAYED} (a timer holds it) → {@code ADMITTING} → {@code WAITING} (in a
+ * queue) → {@code RUNNING} (dispatched) → settled. The timer, the queue's resume or expiry, the
+ * client leaving, the container's timeout and the filter stopping may race; each event moves
+ * the state by compare-and-set, so exactly one of them acts, and the engine's
+ * {@link OverloadEngine#complete} settles the outcome once whatever happens.
+ */
+final class SuspendedRequest implements Waiter.Listener, AsyncListener {
+
+  /** Request attribute under which the filter finds this request on a later dispatch. */
+  static final String ATTRIBUTE = SuspendedRequest.class.getName();
+
+  /** How a refusal is written; the filter's rejection handler. */
+  @FunctionalInterface
+  interface Refusal {
+    void answer(HttpServletRequest request, HttpServletResponse response, RequestTag tag)
+        throws IOException, ServletException;
+  }
+
+  /** Reports an outcome once, to the engine and the features measuring completions. */
+  @FunctionalInterface
+  interface Finisher {
+    void finish(HttpServletRequest request, RequestTag tag, Outcome outcome);
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(SuspendedRequest.class);
+
+  private enum State { DELAYED, ADMITTING, WAITING, RUNNING, SETTLED }
+
+  private final OverloadEngine engine;
+  private final RequestTag tag;
+  private final AsyncContext async;
+  private final HttpServletRequest request;
+  private final HttpServletResponse response;
+  private final Refusal refusal;
+  private final Finisher finisher;
+  private final Set<SuspendedRequest> pending;
+  private final AtomicReference<State> state;
+  private volatile boolean failed;
+  private volatile ShapingDecision shaping;
+  private volatile Scheduler.Cancellable timer;
+
+  private SuspendedRequest(OverloadEngine engine, RequestTag tag, AsyncContext async,
+      HttpServletResponse response, Refusal refusal, Finisher finisher,
+      Set<SuspendedRequest> pending, State initial) {
+    this.engine = engine;
+    this.tag = tag;
+    this.async = async;
+    this.request = (HttpServletRequest) async.getRequest();
+    this.response = response;
+    this.refusal = refusal;
+    this.finisher = finisher;
+    this.pending = pending;
+    this.state = new AtomicReference<>(initial);
+    pending.add(this);
+  }
+
+  /** A request admitted but without a free permit: call {@link #enqueue} next. */
+  static SuspendedRequest waiting(OverloadEngine engine, RequestTag tag, AsyncContext async,
+      HttpServletResponse response, Refusal refusal, Finisher finisher,
+      Set<SuspendedRequest> pending) {
+    return new SuspendedRequest(engine, tag, async, response, refusal, finisher, pending,
+        State.ADMITTING);
+  }
+
+  /** A request of a group over its bandwidth share: held on {@code scheduler} for its delay. */
+  static SuspendedRequest delayed(OverloadEngine engine, RequestTag tag, AsyncContext async,
+      HttpServletResponse response, Refusal refusal, Finisher finisher,
+      Set<SuspendedRequest> pending, ShapingDecision shaping, Scheduler scheduler) {
+    SuspendedRequest s = new SuspendedRequest(engine, tag, async, response, refusal, finisher,
+        pending, State.DELAYED);
+    s.shaping = shaping;
+    s.timer = scheduler.schedule(s::delayEnded, shaping.delayNanos());
+    return s;
+  }
+
+  RequestTag tag() {
+    return tag;
+  }
+
+  /** The application threw on a dispatch the filter saw (it is mapped to ASYNC too). */
+  void markFailed() {
+    failed = true;
+  }
+
+  /** Queues a request that got {@link Decision#WAIT}; a full queue refuses it now. */
+  void enqueue() {
+    if (!state.compareAndSet(State.ADMITTING, State.WAITING)) {
+      return;
+    }
+    if (!engine.enqueue(tag, this)) {
+      state.set(State.SETTLED);
+      answerAndComplete(Outcome.REJECTED);
+    }
+  }
+
+  /** The timer: the delay is over, on to admission as if the request had just arrived. */
+  private void delayEnded() {
+    if (!state.compareAndSet(State.DELAYED, State.ADMITTING)) {
+      return;
+    }
+    shaping.ticket().delayEnded();
+    engine.excludeFromResponseTime(tag, shaping.delayNanos());
+    switch (engine.arrive(tag)) {
+      case ADMIT -> run();
+      case WAIT -> enqueue();
+      case REJECT -> {
+        state.set(State.SETTLED);
+        answerAndComplete(Outcome.REJECTED);
+      }
+    }
+  }
+
+  @Override
+  public void resumed(Waiter waiter) {
+    if (state.compareAndSet(State.WAITING, State.ADMITTING)) {
+      run();
+    }
+  }
+
+  /** Holds a permit (or needs none): mark running, then let the container run it. */
+  private void run() {
+    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
+    request.setAttribute(ATTRIBUTE, this);
+    state.set(State.RUNNING);
+    try {
+      async.dispatch();
+    } catch (IllegalStateException e) {
+      // The container already ended this request (timed out, failed, stopping): the permit
+      // must come back, and this is the only place that knows.
+      state.set(State.SETTLED);
+      finish(Outcome.EXPIRED);
+    }
+  }
+
+  @Override
+  public void expired(Waiter waiter) {
+    if (state.compareAndSet(State.WAITING, State.SETTLED)) {
+      answerAndComplete(Outcome.EXPIRED);
+    }
+  }
+
+  /**
+   * The filter is stopping: a delayed request is answered 503 now; a waiting one is answered
+   * by the engine's shutdown (which expires its queue); one that runs is left alone.
+   */
+  void shutdown() {
+    if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
+      cancelTimer();
+      engine.refuse(tag, "shutdown");
+      answerAndComplete(Outcome.EXPIRED);
+    }
+  }
+
+  @Override
+  public void onTimeout(AsyncEvent event) {
+    leftOrEnded();
+  }
+
+  @Override
+  public void onError(AsyncEvent event) {
+    leftOrEnded();
+  }
+
+  /**
+   * The client left or the container gave up on the request. Still delayed or waiting: it
+   * leaves its timer or queue and is answered 503 (writing to a closed connection is
+   * harmless; a client still there, e.g. at a container's stop, gets an honest answer).
+   * Running: the application's response failed.
+   */
+  private void leftOrEnded() {
+    if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
+      cancelTimer();
+      engine.refuse(tag, "abandoned");
+      answerAndComplete(Outcome.EXPIRED);
+    } else if (state.get() == State.WAITING && engine.abandon(tag)) {
+      state.set(State.SETTLED);
+      answerAndComplete(Outcome.EXPIRED);
+    } else if (state.get() == State.RUNNING) {
+      failed = true;
+    }
+  }
+
+  @Override
+  public void onComplete(AsyncEvent event) {
+    if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
+      cancelTimer();
+      finish(Outcome.EXPIRED);
+    } else if (state.get() == State.WAITING && engine.abandon(tag)) {
+      // Completed by the container while still queued (an error it handled itself).
+      state.set(State.SETTLED);
+      finish(Outcome.EXPIRED);
+    } else if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
+      boolean threw = failed
+          || request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable;
+      finish(threw ? Outcome.FAILED : Outcome.COMPLETED);
+    }
+  }
+
+  @Override
+  public void onStartAsync(AsyncEvent event) {
+    // The application went async again on the resumed dispatch: keep listening.
+    event.getAsyncContext().addListener(this);
+  }
+
+  private void answerAndComplete(Outcome outcome) {
+    try {
+      refusal.answer(request, response, tag);
+    } catch (IOException | ServletException | RuntimeException e) {
+      LOG.debug("overload-control: could not answer a suspended request", e);
+    } finally {
+      finish(outcome);
+      try {
+        async.complete();
+      } catch (IllegalStateException e) {
+        LOG.debug("overload-control: request already completed", e);
+      }
+    }
+  }
+
+  private void finish(Outcome outcome) {
+    pending.remove(this);
+    finisher.finish(request, tag, outcome);
+  }
+
+  private void cancelTimer() {
+    Scheduler.Cancellable t = timer;
+    if (t != null) {
+      t.cancel();
+    }
+  }
+}
