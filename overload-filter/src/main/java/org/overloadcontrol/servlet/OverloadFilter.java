@@ -601,6 +601,9 @@ public class OverloadFilter implements Filter {
     if (stopping != null) {
       // Expires every waiting request (each answered 503); running ones are left alone.
       stopping.shutdown();
+      for (SuspendedRequest s : List.copyOf(suspended)) {
+        s.settleRunningAtShutdown();
+      }
       if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }

@@ -178,13 +178,24 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
 
   /**
    * The filter is stopping: a delayed request is answered 503 now; a waiting one is answered
-   * by the engine's shutdown (which expires its queue); one that runs is left alone.
+   * by the engine's shutdown (which expires its queue). One that runs is not touched: nothing
+   * is written under it. But Jetty does not call the listeners of a request that was still
+   * running when its context stopped (measured: 4 of 4 never reported), so its outcome is
+   * settled here, FAILED, since the container ended it unanswered; a completion that does
+   * reach us later counts nothing twice.
    */
   void shutdown() {
     if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
       cancelTimer();
       engine.refuse(tag, "shutdown");
       answerAndComplete(Outcome.EXPIRED);
+    }
+  }
+
+  /** After the engine's shutdown: settles, without touching it, a request still running. */
+  void settleRunningAtShutdown() {
+    if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
+      finish(Outcome.FAILED);
     }
   }
 
