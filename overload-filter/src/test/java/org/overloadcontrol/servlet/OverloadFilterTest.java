@@ -241,6 +241,33 @@ class OverloadFilterTest {
   }
 
   @Test
+  void aClientResetDuringA503WriteIsNeitherRethrownNorLoggedWithAStackTrace() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.initialRate", "0.1");
+    OverloadFilter filter = harness.start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Res res = new FilterHarness.Res();
+    jakarta.servlet.ServletOutputStream reset = mock(jakarta.servlet.ServletOutputStream.class);
+    org.mockito.Mockito.doThrow(new java.io.IOException("Connection reset by peer")).when(reset)
+        .write(any(byte[].class));
+    when(res.mock.getOutputStream()).thenReturn(reset);
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      org.assertj.core.api.Assertions.assertThatCode(() -> filter.doFilter(
+          new FilterHarness.Req().build(), res.mock, mock(FilterChain.class)))
+          .doesNotThrowAnyException();
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(logged.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .doesNotContain("Connection reset by peer");
+    assertThat(stageOf(filter, "s").outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+  }
+
+  @Test
   void badConfigurationStopsInitWithAMessageNamingTheKey() {
     harness.initParams.put("endpoints.s.target", "-1s");
     assertThatThrownBy(harness::start).isInstanceOf(ServletException.class)
