@@ -95,6 +95,7 @@ public class OverloadFilter implements Filter {
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
   private final Ticker ticker;
+  private final Clock wallClock;
   private final AdmissionListener listener;
   private volatile OverloadEngine engine;
   private OverloadConfig config;
@@ -126,7 +127,7 @@ public class OverloadFilter implements Filter {
   private boolean virtualQueueOn;
   private boolean routesByServlet;
 
-  /** The constructor the container uses: system ticker, no listener. */
+  /** The constructor the container uses: system ticker and wall clock, no listener. */
   public OverloadFilter() {
     this(Ticker.system(), AdmissionListener.NONE);
   }
@@ -142,7 +143,18 @@ public class OverloadFilter implements Filter {
    * {@link #destroy()}.
    */
   public OverloadFilter(Ticker ticker, AdmissionListener listener, Scheduler scheduler) {
+    this(ticker, Clock.systemUTC(), listener, scheduler);
+  }
+
+  /**
+   * For tests and embedding: as {@link #OverloadFilter(Ticker, AdmissionListener, Scheduler)},
+   * with the wall clock that {@code X-Request-Start} values and virtual-queue tokens are
+   * compared with (the Jetty handler's {@code setWallClock}).
+   */
+  public OverloadFilter(Ticker ticker, Clock wallClock, AdmissionListener listener,
+      Scheduler scheduler) {
     this.ticker = ticker;
+    this.wallClock = java.util.Objects.requireNonNull(wallClock, "wallClock");
     this.listener = listener;
     this.givenScheduler = scheduler;
   }
@@ -180,7 +192,7 @@ public class OverloadFilter implements Filter {
       throw new ServletException(e.getMessage(), e);
     }
     clients = new ClientAddressResolver(config.trustedProxies());
-    arrivalTime = new ArrivalTime(ticker, Clock.systemUTC(), config.requestStartMaxAgeNanos());
+    arrivalTime = new ArrivalTime(ticker, wallClock, config.requestStartMaxAgeNanos());
     scheduler = givenScheduler;
     if (scheduler == null) {
       ownScheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
@@ -192,9 +204,9 @@ public class OverloadFilter implements Filter {
           .queueListener(new LoggingQueueListener())
           .qualityListener(new LoggingQualityListener()).build();
       Scheduler timers = scheduler;
-      virtualQueue = VirtualQueueGate.create(config, ticker,
+      virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
           task -> timers.schedule(task, 0L));
-      BandwidthGate gate = BandwidthGate.from(config, ticker);
+      BandwidthGate gate = BandwidthGate.from(config, clients, ticker);
       if (gate.shaper().settings().enabled()) {
         bandwidth = gate;
         bandwidthManager = scheduler.scheduleAtFixedRate(gate.shaper()::managerRound,

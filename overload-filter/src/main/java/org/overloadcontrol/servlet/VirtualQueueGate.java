@@ -60,13 +60,15 @@ public final class VirtualQueueGate {
    * Builds the gate from the filter's configuration ({@code virtualQueue.} section): keys from
    * the key file or environment variable, capacity configured or estimated.
    *
+   * @param clients the filter's resolver of client addresses behind its trusted proxies
+   * @param wallClock read once, to anchor token times to Unix seconds
    * @param slowWork where a capacity estimate runs (the filter's scheduler thread)
    * @throws org.overloadcontrol.config.OverloadConfigException on a bad setting or key
    */
-  public static VirtualQueueGate create(OverloadConfig config, Ticker ticker, Executor slowWork) {
+  public static VirtualQueueGate create(OverloadConfig config, ClientAddressResolver clients,
+      Ticker ticker, Clock wallClock, Executor slowWork) {
     return new VirtualQueueGate(
-        VirtualQueueFrontEnd.create(config, ticker, Clock.systemUTC(), slowWork),
-        new ClientAddressResolver(config.trustedProxies()));
+        VirtualQueueFrontEnd.create(config, ticker, wallClock, slowWork), clients);
   }
 
   /** Whether the queue is switched on. */

@@ -38,8 +38,12 @@ final class FilterHarness {
   final Map<String, Object> contextAttributes = new HashMap<>();
   String yaml;
 
+  /** The wall clock X-Request-Start values are compared with: fixed, as the ticker is fake. */
+  final java.time.Clock wallClock = java.time.Clock.fixed(
+      java.time.Instant.ofEpochSecond(1_700_000_000L), java.time.ZoneOffset.UTC);
+
   OverloadFilter start() throws Exception {
-    OverloadFilter filter = new OverloadFilter(ticker, AdmissionListener.NONE);
+    OverloadFilter filter = new OverloadFilter(ticker, wallClock, AdmissionListener.NONE, null);
     filter.init(filterConfig());
     return filter;
   }
