@@ -47,6 +47,7 @@ import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Settings;

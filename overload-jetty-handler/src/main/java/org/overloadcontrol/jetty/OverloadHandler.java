@@ -44,6 +44,8 @@ import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.degrade.LoggingQualityListener;
+import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
@@ -110,6 +112,7 @@ public class OverloadHandler extends Handler.Wrapper {
   private Scheduler scheduler;
   private AdmissionListener admissionListener = AdmissionListener.NONE;
   private QueueListener queueListener = new LoggingQueueListener();
+  private QualityListener qualityListener = new LoggingQualityListener();
   private volatile Running running;
 
   /** What exists only while the handler runs. */
@@ -214,6 +217,16 @@ public class OverloadHandler extends Handler.Wrapper {
     this.queueListener = Objects.requireNonNull(listener, "listener");
   }
 
+  /** Told of every degradation period; by default one log line per change, as the filter. */
+  public void setQualityListener(QualityListener listener) {
+    checkNotStarted();
+    this.qualityListener = Objects.requireNonNull(listener, "listener");
+  }
+
+  public QualityListener getQualityListener() {
+    return qualityListener;
+  }
+
   private void checkNotStarted() {
     if (isStarted() || isStarting()) {
       throw new IllegalStateException("the settings of a started OverloadHandler cannot"
@@ -288,7 +301,8 @@ public class OverloadHandler extends Handler.Wrapper {
     try {
       engine = OverloadEngine.builder(config).ticker(ticker)
           .scheduler(timers).admissionListener(admissionListener)
-          .queueListener(queueListener).cpuUtilisation(new ProcessCpuUtilisation()).build();
+          .queueListener(queueListener).qualityListener(qualityListener)
+          .cpuUtilisation(new ProcessCpuUtilisation()).build();
       // A capacity estimate is slow work: it runs on the timer thread, never a request's.
       virtualQueue = VirtualQueueFrontEnd.create(config, ticker, wallClock,
           task -> timers.schedule(task, 0L));

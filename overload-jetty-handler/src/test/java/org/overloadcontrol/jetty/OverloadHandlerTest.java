@@ -114,6 +114,12 @@ class OverloadHandlerTest {
   }
 
   @Test
+  void qualityChangesAreLoggedByDefaultAsTheFilterDoes() {
+    assertThat(new OverloadHandler().getQualityListener())
+        .isInstanceOf(org.overloadcontrol.degrade.LoggingQualityListener.class);
+  }
+
+  @Test
   void badConfigurationFailsAtOnceNamingTheKeyValueAndOrigin() {
     assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.x.target", "-5ms")
         .build())
