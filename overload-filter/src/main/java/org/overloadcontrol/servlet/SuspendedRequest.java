@@ -163,8 +163,10 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
       async.dispatch();
     } catch (IllegalStateException e) {
       // The container already ended this request (timed out, failed, stopping): the permit
-      // must come back, and this is the only place that knows.
+      // must come back, and this is the only place that knows. Reported as the Jetty handler
+      // reports a request its server would not run any more.
       state.set(State.SETTLED);
+      engine.refuse(tag, "shutdown");
       finish(Outcome.EXPIRED);
     }
   }

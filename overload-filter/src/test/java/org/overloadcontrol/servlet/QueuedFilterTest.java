@@ -179,6 +179,22 @@ class QueuedFilterTest {
   }
 
   @Test
+  void aResumedRequestTheContainerWillNotRunIsExpiredAsShutdownAndItsPermitReturned()
+      throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    Suspended waiting = new Suspended();
+    org.mockito.Mockito.doThrow(new IllegalStateException("stopping")).when(waiting.async)
+        .dispatch();
+    filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
+    running.fire("complete");
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(((org.overloadcontrol.engine.RequestTag) Overload.context(waiting.request)
+        .orElseThrow()).reason()).isEqualTo("shutdown");
+    assertThat(filter.engine().queues().permitsInUse()).isZero();
+  }
+
+  @Test
   void deadlinePassesAnd503IsWrittenFromTheTimer() throws Exception {
     OverloadFilter filter = start();
     holdPermit(filter);

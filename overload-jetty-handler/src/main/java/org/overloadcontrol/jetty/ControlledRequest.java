@@ -214,6 +214,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
       // The server is stopping and takes no more tasks. The permit must come back, and this
       // is the only place that knows.
       LOG.debug("overload-control: resumed request could not be dispatched", e);
+      engine.refuse(tag, "shutdown");
       refuse(Outcome.EXPIRED);
     }
   }
