@@ -37,6 +37,19 @@ public record Settings(OverloadConfig config, QueueSettings queue, DegradeSettin
     return of(OverloadConfig.parse(layers));
   }
 
+  /**
+   * Refuses keys for an endpoint that neither the adapter ({@code known}: servlet names and
+   * {@code @Endpoint}s, or the Jetty handler's default endpoint) nor a paths rule routes
+   * requests to, naming the key and the closest known name.
+   *
+   * @param layers the layers this configuration was parsed from, for the key to quote
+   */
+  public Settings requireKnownEndpoints(List<ConfigSource> layers,
+      java.util.Collection<String> known) {
+    KnownEndpoints.require(this, layers, known);
+    return this;
+  }
+
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
     Settings settings = new Settings(config, QueueSettings.from(config),

@@ -185,7 +185,11 @@ public class OverloadFilter implements Filter {
       annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
           .anyMatch(layer -> layer.values().containsKey(key)));
       config = OverloadConfig.parse(layers);
-      Settings.of(config);
+      // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
+      java.util.Set<String> known =
+          new java.util.HashSet<>(servletContext.getServletRegistrations().keySet());
+      known.addAll(annotations.endpointByServlet().values());
+      Settings.of(config).requireKnownEndpoints(layers, known);
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
     } catch (OverloadConfigException e) {

@@ -51,7 +51,10 @@ final class FilterHarness {
   FilterConfig filterConfig() {
     ServletContext context = mock(ServletContext.class);
     Map<String, ServletRegistration> registrations = new LinkedHashMap<>();
-    servlets.forEach((name, type) -> {
+    // The servlet the harness's requests are mapped to, unless a test declares its own.
+    Map<String, Class<?>> declared = new LinkedHashMap<>(servlets);
+    declared.putIfAbsent("s", jakarta.servlet.http.HttpServlet.class);
+    declared.forEach((name, type) -> {
       ServletRegistration r = mock(ServletRegistration.class);
       when(r.getClassName()).thenReturn(type.getName());
       registrations.put(name, r);

@@ -293,6 +293,27 @@ class OverloadFilterTest {
   }
 
   @Test
+  void anEndpointNoServletOrPathRuleNamesIsAnErrorNamingTheKeyAndTheClosestName() {
+    harness.servlets.put("slow", jakarta.servlet.http.HttpServlet.class);
+    harness.initParams.put("endpoints.slwo.target", "100ms");
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("'endpoints.slwo.target' = '100ms'")
+        .hasMessageContaining("web.xml init-param")
+        .hasMessageContaining("did you mean 'slow'?");
+    harness.initParams.clear();
+    harness.initParams.put("queue.permits", "2");
+    harness.initParams.put("queue.endpoints.slwo.permits", "1");
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("'queue.endpoints.slwo.permits'")
+        .hasMessageContaining("did you mean 'slow'?");
+    // A paths rule makes an endpoint of its own.
+    harness.initParams.clear();
+    harness.initParams.put("endpoints.search.paths", "/search/*");
+    harness.initParams.put("endpoints.search.target", "1s");
+    org.assertj.core.api.Assertions.assertThatCode(harness::start).doesNotThrowAnyException();
+  }
+
+  @Test
   void disagreeingAnnotationsAreAnErrorUnlessConfigurationDecides() throws Exception {
     harness.servlets.put("browse", BrowseServlet.class);
     harness.servlets.put("other", DisagreeingServlet.class);

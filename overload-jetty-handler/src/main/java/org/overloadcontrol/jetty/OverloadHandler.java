@@ -260,7 +260,8 @@ public class OverloadHandler extends Handler.Wrapper {
           + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
           + " yourself, subclass OverloadHandler and override reject(...)");
     }
-    Settings.of(config);
+    // Without servlets, requests reach the default endpoint or one a paths rule names.
+    Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
     return config;
   }
 

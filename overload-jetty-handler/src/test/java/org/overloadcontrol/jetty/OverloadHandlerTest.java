@@ -140,6 +140,11 @@ class OverloadHandlerTest {
         .build())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("virtualQueue.paths");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.defualt.target", "1s")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("'endpoints.defualt.target'")
+        .hasMessageContaining("did you mean 'default'?");
     // As strict as the filter: misspelled metrics and status keys were accepted here.
     assertThatThrownBy(() -> OverloadHandler.builder().put("metrics.perod", "1s").build())
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("metrics.perod");
