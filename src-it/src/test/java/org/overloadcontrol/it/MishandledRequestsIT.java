@@ -131,12 +131,11 @@ class MishandledRequestsIT {
       for (CompletableFuture<Answer> a : answers) {
         assertThat(a.get(30, TimeUnit.SECONDS).status()).isEqualTo(500);
       }
-      Totals totals = Totals.of(engine);
+      Totals totals = Totals.of(engine).assertAtRest(engine, 20);
       System.out.printf("[%s] engine %s%n", kind, totals);
       assertThat(totals.outcomes().get(Outcome.FAILED)).as("failed").isEqualTo(20);
       assertThat(engine.endpoint("work").classes().get(0).enqueuedCount())
           .as("requests that were resumed from the queue").isPositive();
-      totals.assertAtRest(engine, 20);
     }
   }
 
@@ -344,7 +343,7 @@ class MishandledRequestsIT {
      * have its answer a moment before the container reports the completion, so the counts are
      * read again for up to five seconds.
      */
-    void assertAtRest(OverloadEngine engine, int sent) throws InterruptedException {
+    Totals assertAtRest(OverloadEngine engine, int sent) throws InterruptedException {
       Totals now = this;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (now.settled() < now.arrivals() && System.nanoTime() < deadline) {
@@ -360,6 +359,7 @@ class MishandledRequestsIT {
         assertThat(engine.queues().waitingCount()).as("left waiting").isZero();
         assertThat(engine.queues().permitsInUse()).as("permits not returned").isZero();
       }
+      return now;
     }
   }
 }
