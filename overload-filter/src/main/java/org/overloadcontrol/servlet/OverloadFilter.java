@@ -42,7 +42,6 @@ import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Scheduler;
@@ -50,6 +49,7 @@ import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
@@ -90,8 +90,8 @@ public class OverloadFilter implements Filter {
   private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
   private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
-  /** Request attribute holding a shaped request's bandwidth ticket. */
-  static final String TICKET_ATTRIBUTE = BandwidthTicket.class.getName();
+  /** Request attribute holding the request's {@link Exchange} when a feature measures it. */
+  static final String EXCHANGE_ATTRIBUTE = Exchange.class.getName();
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
@@ -373,9 +373,18 @@ public class OverloadFilter implements Filter {
       tag = intake.tag(routes.endpointOf(servlet), peer,
           new ServletRequestAttributes(request, clients));
     }
+    if (virtualQueueOn || bandwidth != null) {
+      // Features that measure completions: one Exchange reports to each of them, once.
+      request.setAttribute(EXCHANGE_ATTRIBUTE, new Exchange(engine, tag,
+          virtualQueueOn ? virtualQueue.frontEnd() : null));
+    }
     // 1. The virtual queue: a known wait instead of an error (WebQ).
     if (virtualQueueOn) {
       VirtualQueueGate.Verdict verdict = virtualQueue.gate(request, response);
+      if (verdict == VirtualQueueGate.Verdict.PASS
+          && request.getAttribute(VirtualQueueGate.TYPE_ATTRIBUTE) instanceof String type) {
+        exchange(request).passedQueue(type);
+      }
       if (verdict != VirtualQueueGate.Verdict.PASS) {
         finish(request, tag, verdict == VirtualQueueGate.Verdict.WAIT ? Outcome.REDIRECTED
             : Outcome.REJECTED);
@@ -394,7 +403,7 @@ public class OverloadFilter implements Filter {
         }
         return;
       }
-      request.setAttribute(TICKET_ATTRIBUTE, shaping.ticket());
+      exchange(request).shaped(shaping.ticket());
       CountingResponse counting = new CountingResponse(response);
       request.setAttribute(CountingResponse.ATTRIBUTE, counting);
       response = counting;
@@ -425,25 +434,18 @@ public class OverloadFilter implements Filter {
     // Attribute look-ups only for the features in use: on the fast path of a filter with
     // admission alone this is one engine call (measured: the look-ups cost a few per cent of
     // a trivial servlet's throughput).
-    CountingResponse counting = bandwidth != null
-        && request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
-        ? c : null;
-    long bytes = counting == null ? -1L : counting.byteCount();
-    if (!engine(tag).complete(tag, outcome, bytes)) {
-      return;
+    if ((virtualQueueOn || bandwidth != null)
+        && request.getAttribute(EXCHANGE_ATTRIBUTE) instanceof Exchange exchange) {
+      long bytes = request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
+          ? c.byteCount() : -1L;
+      exchange.finish(outcome, bytes);
+    } else {
+      engine(tag).complete(tag, outcome, -1L);
     }
-    if (bandwidth != null
-        && request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
-      if (outcome.executed()) {
-        ticket.complete(Math.max(0L, bytes));
-      } else {
-        ticket.cancel();
-      }
-    }
-    if (outcome.executed() && virtualQueueOn) {
-      virtualQueue.complete(request, ticker.read() - tag.arrivalNanos(),
-          outcome == Outcome.COMPLETED);
-    }
+  }
+
+  private static Exchange exchange(HttpServletRequest request) {
+    return (Exchange) request.getAttribute(EXCHANGE_ATTRIBUTE);
   }
 
   private OverloadEngine engine(RequestTag tag) {

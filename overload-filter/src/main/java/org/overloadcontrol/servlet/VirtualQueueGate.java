@@ -71,6 +71,11 @@ public final class VirtualQueueGate {
         VirtualQueueFrontEnd.create(config, ticker, wallClock, slowWork), clients);
   }
 
+  /** The container-free front end, for the request's {@code Exchange}. */
+  VirtualQueueFrontEnd frontEnd() {
+    return frontEnd;
+  }
+
   /** Whether the queue is switched on. */
   public boolean enabled() {
     return frontEnd.enabled();
