@@ -2,7 +2,6 @@ package org.overloadcontrol.servlet;
 
 import com.codahale.metrics.MetricRegistry;
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -114,9 +113,8 @@ public class OverloadFilter implements Filter {
   private VirtualQueueGate virtualQueue;
   private BandwidthGate bandwidth;
   private Scheduler.Cancellable bandwidthManager;
-  /** Requests suspended (delayed or waiting) whose outcome is not settled yet (slow path). */
-  private final Set<SuspendedRequest> suspended =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
+  private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
   private ServletRoutes routes;
@@ -431,17 +429,26 @@ public class OverloadFilter implements Filter {
    * completions (bandwidth measurement, the virtual queue's capacity estimator).
    */
   void finish(HttpServletRequest request, RequestTag tag, Outcome outcome) {
+    finisher(request).finish(tag, outcome);
+  }
+
+  /**
+   * How this request's outcome is reported, looked up now, on the request's thread, so that a
+   * later report need not read the request (see {@link SuspendedRequest.Finisher}).
+   */
+  private SuspendedRequest.Finisher finisher(HttpServletRequest request) {
     // Attribute look-ups only for the features in use: on the fast path of a filter with
     // admission alone this is one engine call (measured: the look-ups cost a few per cent of
     // a trivial servlet's throughput).
     if ((virtualQueueOn || bandwidth != null)
         && request.getAttribute(EXCHANGE_ATTRIBUTE) instanceof Exchange exchange) {
-      long bytes = request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
-          ? c.byteCount() : -1L;
-      exchange.finish(outcome, bytes);
-    } else {
-      engine(tag).complete(tag, outcome, -1L);
+      CountingResponse counting =
+          request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
+          ? c : null;
+      return (tag, outcome) -> exchange.finish(outcome,
+          counting == null ? -1L : counting.byteCount());
     }
+    return (tag, outcome) -> engine(tag).complete(tag, outcome, -1L);
   }
 
   private static Exchange exchange(HttpServletRequest request) {
@@ -470,14 +477,23 @@ public class OverloadFilter implements Filter {
       }
       return;
     }
-    AsyncContext async = request.startAsync(request, response);
+    AsyncContext async;
+    try {
+      async = request.startAsync(request, response);
+    } catch (IllegalStateException e) {
+      // The container would not suspend it (stopping, or already committed): refuse it now
+      // rather than leave it without an outcome.
+      engine.refuse(tag, "no-async");
+      refuse(request, response, tag, Outcome.REJECTED);
+      return;
+    }
     // The timer ends the delay; the container's timeout is only a safety net, long enough for
     // a wait in the queues after the delay too.
     async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos()
         + engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    SuspendedRequest delayed = SuspendedRequest.delayed(engine, tag, async, response,
-        this::answerRefusal, this::finish, suspended, shaping, scheduler);
+    SuspendedRequest delayed = SuspendedRequest.delayed(engine, tag, async, request, response,
+        this::answerRefusal, finisher(request), suspended, shaping, scheduler);
     request.setAttribute(SuspendedRequest.ATTRIBUTE, delayed);
     async.addListener(delayed);
   }
@@ -508,8 +524,20 @@ public class OverloadFilter implements Filter {
       outcome = Outcome.COMPLETED;
       if (request.isAsyncStarted()) {
         // The response is not done: its time and outcome are reported when it completes.
-        request.getAsyncContext().addListener(new CompletionListener(this, request, tag));
-        outcome = null;
+        SuspendedRequest running = null;
+        try {
+          AsyncContext async = request.getAsyncContext();
+          running = SuspendedRequest.running(engine(tag), tag, async, request, response,
+              this::answerRefusal, finisher(request), suspended);
+          async.addListener(running);
+          outcome = null;
+        } catch (IllegalStateException e) {
+          // The async cycle already ended (completed on another thread, or the container is
+          // stopping): nothing will call the listener, so the outcome is settled here.
+          if (running != null) {
+            running.forget();
+          }
+        }
       }
     } finally {
       if (outcome != null) {
@@ -537,8 +565,8 @@ public class OverloadFilter implements Filter {
         // is only a safety net, set later so that it never races the timer.
         async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
             engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-        queued = SuspendedRequest.waiting(engine, tag, async, response, this::answerRefusal,
-            this::finish, suspended);
+        queued = SuspendedRequest.waiting(engine, tag, async, request, response,
+            this::answerRefusal, finisher(request), suspended);
         async.addListener(queued);
       } catch (IllegalStateException e) {
         // The container would not suspend the request (it is stopping, or the response is
@@ -600,6 +628,15 @@ public class OverloadFilter implements Filter {
     }
   }
 
+  /** One request's trouble at the stop must not keep the others from their outcome. */
+  private static void settleSafely(Runnable settle) {
+    try {
+      settle.run();
+    } catch (RuntimeException e) {
+      LOG.debug("overload-control: settling a request at the stop failed", e);
+    }
+  }
+
   /**
    * Stops the filter: every waiting request is answered 503 (the queues expire them), then the
    * filter's timer thread stops. Requests already running finish normally.
@@ -619,14 +656,15 @@ public class OverloadFilter implements Filter {
     if (bandwidthManager != null) {
       bandwidthManager.cancel();
     }
-    for (SuspendedRequest d : List.copyOf(suspended)) {
-      d.shutdown();
+    suspended.stop();
+    for (SuspendedRequest d : suspended.snapshot()) {
+      settleSafely(d::shutdown);
     }
     if (stopping != null) {
       // Expires every waiting request (each answered 503); running ones are left alone.
       stopping.shutdown();
-      for (SuspendedRequest s : List.copyOf(suspended)) {
-        s.settleRunningAtShutdown();
+      for (SuspendedRequest s : suspended.snapshot()) {
+        settleSafely(s::settleRunningAtShutdown);
       }
       if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
@@ -634,40 +672,6 @@ public class OverloadFilter implements Filter {
     }
     if (ownScheduler != null) {
       ownScheduler.close();
-    }
-  }
-
-  /** Reports an asynchronous request's outcome when its response completes. */
-  private static final class CompletionListener implements AsyncListener {
-    private final OverloadFilter filter;
-    private final HttpServletRequest request;
-    private final RequestTag tag;
-    private volatile boolean failed;
-
-    CompletionListener(OverloadFilter filter, HttpServletRequest request, RequestTag tag) {
-      this.filter = filter;
-      this.request = request;
-      this.tag = tag;
-    }
-
-    @Override
-    public void onComplete(AsyncEvent event) {
-      filter.finish(request, tag, failed ? Outcome.FAILED : Outcome.COMPLETED);
-    }
-
-    @Override
-    public void onTimeout(AsyncEvent event) {
-      failed = true;
-    }
-
-    @Override
-    public void onError(AsyncEvent event) {
-      failed = true;
-    }
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {
-      event.getAsyncContext().addListener(this);
     }
   }
 }

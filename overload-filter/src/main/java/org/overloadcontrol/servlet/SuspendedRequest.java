@@ -8,7 +8,9 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.bandwidth.ShapingDecision;
@@ -53,10 +55,14 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
         throws IOException, ServletException;
   }
 
-  /** Reports an outcome once, to the engine and the features measuring completions. */
+  /**
+   * Reports an outcome once, to the engine and the features measuring completions. Built on
+   * the request's thread, so it never reads the request again: a container that recycled it
+   * (Jetty, once stopped) must not keep an outcome from being settled.
+   */
   @FunctionalInterface
   interface Finisher {
-    void finish(HttpServletRequest request, RequestTag tag, Outcome outcome);
+    void finish(RequestTag tag, Outcome outcome);
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(SuspendedRequest.class);
@@ -70,19 +76,19 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
   private final HttpServletResponse response;
   private final Refusal refusal;
   private final Finisher finisher;
-  private final Set<SuspendedRequest> pending;
+  private final Registry pending;
   private final AtomicReference<State> state;
   private volatile boolean failed;
   private volatile ShapingDecision shaping;
   private volatile Scheduler.Cancellable timer;
 
   private SuspendedRequest(OverloadEngine engine, RequestTag tag, AsyncContext async,
-      HttpServletResponse response, Refusal refusal, Finisher finisher,
-      Set<SuspendedRequest> pending, State initial) {
+      HttpServletRequest request, HttpServletResponse response, Refusal refusal, Finisher finisher,
+      Registry pending, State initial) {
     this.engine = engine;
     this.tag = tag;
     this.async = async;
-    this.request = (HttpServletRequest) async.getRequest();
+    this.request = request;
     this.response = response;
     this.refusal = refusal;
     this.finisher = finisher;
@@ -93,20 +99,41 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
 
   /** A request admitted but without a free permit: call {@link #enqueue} next. */
   static SuspendedRequest waiting(OverloadEngine engine, RequestTag tag, AsyncContext async,
-      HttpServletResponse response, Refusal refusal, Finisher finisher,
-      Set<SuspendedRequest> pending) {
-    return new SuspendedRequest(engine, tag, async, response, refusal, finisher, pending,
-        State.ADMITTING);
+      HttpServletRequest request, HttpServletResponse response, Refusal refusal,
+      Finisher finisher, Registry pending) {
+    return new SuspendedRequest(engine, tag, async, request, response, refusal, finisher,
+        pending, State.ADMITTING);
+  }
+
+  /**
+   * A request whose application went async itself on its first dispatch: its outcome comes
+   * when its response completes, and the filter's stop settles it if the container never says.
+   */
+  static SuspendedRequest running(OverloadEngine engine, RequestTag tag, AsyncContext async,
+      HttpServletRequest request, HttpServletResponse response, Refusal refusal,
+      Finisher finisher, Registry pending) {
+    SuspendedRequest s = new SuspendedRequest(engine, tag, async, request, response, refusal,
+        finisher, pending, State.RUNNING);
+    if (pending.stopped()) {
+      // Registered after the stop looked: settle as the stop would have.
+      s.settleRunningAtShutdown();
+    }
+    return s;
   }
 
   /** A request of a group over its bandwidth share: held on {@code scheduler} for its delay. */
   static SuspendedRequest delayed(OverloadEngine engine, RequestTag tag, AsyncContext async,
-      HttpServletResponse response, Refusal refusal, Finisher finisher,
-      Set<SuspendedRequest> pending, ShapingDecision shaping, Scheduler scheduler) {
-    SuspendedRequest s = new SuspendedRequest(engine, tag, async, response, refusal, finisher,
-        pending, State.DELAYED);
+      HttpServletRequest request, HttpServletResponse response, Refusal refusal,
+      Finisher finisher, Registry pending, ShapingDecision shaping,
+      Scheduler scheduler) {
+    SuspendedRequest s = new SuspendedRequest(engine, tag, async, request, response, refusal,
+        finisher, pending, State.DELAYED);
     s.shaping = shaping;
     s.timer = scheduler.schedule(s::delayEnded, shaping.delayNanos());
+    if (pending.stopped()) {
+      // Registered after the stop looked, and its timer may never run: answer it now.
+      s.shutdown();
+    }
     return s;
   }
 
@@ -156,12 +183,25 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
 
   /** Holds a permit (or needs none): mark running, then let the container run it. */
   private void run() {
-    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    request.setAttribute(ATTRIBUTE, this);
     state.set(State.RUNNING);
+    if (pending.stopped()) {
+      // A timer or a resume raced the filter's stop, which may already have settled the
+      // running requests: this one has not run, so it is answered like a waiting one. The
+      // state is written before the flag is read here, and the flag before the states there,
+      // so one of the two sees the other; the compare-and-set lets one of them settle it.
+      boolean mine = state.compareAndSet(State.RUNNING, State.SETTLED);
+      if (mine) {
+        engine.refuse(tag, "shutdown");
+      }
+      answerAndComplete(mine ? Outcome.EXPIRED : null);
+      return;
+    }
     try {
+      request.setAttribute(OverloadContext.ATTRIBUTE, tag);
+      request.setAttribute(ATTRIBUTE, this);
       async.dispatch();
-    } catch (IllegalStateException e) {
+    } catch (IllegalStateException | NullPointerException e) {
+      // (Jetty throws the latter for a request it has already recycled.)
       // The container already ended this request (timed out, failed, stopping): the permit
       // must come back, and this is the only place that knows. Reported as the Jetty handler
       // reports a request its server would not run any more.
@@ -267,9 +307,59 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
     }
   }
 
+  @Override
+  public String toString() {
+    return state.get() + "/" + tag.outcome();
+  }
+
+  /** Leaves the registry without settling: the caller settles the outcome itself. */
+  void forget() {
+    pending.remove(this);
+  }
+
+  /** Settles {@code outcome}; null when the outcome was settled elsewhere already. */
   private void finish(Outcome outcome) {
     pending.remove(this);
-    finisher.finish(request, tag, outcome);
+    if (outcome != null) {
+      finisher.finish(tag, outcome);
+    }
+  }
+
+  /**
+   * The filter's requests that are suspended, delayed or running on a re-dispatch, whose
+   * outcome is not settled yet; and whether the filter has stopped.
+   */
+  static final class Registry {
+    private final Set<SuspendedRequest> requests = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
+
+    void add(SuspendedRequest r) {
+      requests.add(r);
+    }
+
+    void remove(SuspendedRequest r) {
+      requests.remove(r);
+    }
+
+    boolean stopped() {
+      return stopped;
+    }
+
+    /**
+     * Marks the filter stopped, first: a request registered from now on sees it and settles
+     * itself; one registered before is in the snapshots taken after this.
+     */
+    void stop() {
+      stopped = true;
+    }
+
+    List<SuspendedRequest> snapshot() {
+      return List.copyOf(requests);
+    }
+
+    int size() {
+      return requests.size();
+    }
   }
 
   private void cancelTimer() {

@@ -195,6 +195,20 @@ class QueuedFilterTest {
   }
 
   @Test
+  void anApplicationStillAsyncAtTheStopIsSettledUntouched() throws Exception {
+    OverloadFilter filter = start();
+    Suspended async = holdPermit(filter);
+    EndpointClass stage = stage(filter);
+    filter.destroy();
+    // Jetty never reports a request its stop cut off: settled here, nothing written.
+    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(async.res.status).isNotEqualTo(503);
+    assertThat(async.completions.get()).isZero();
+    async.fire("complete");
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
+  }
+
+  @Test
   void deadlinePassesAnd503IsWrittenFromTheTimer() throws Exception {
     OverloadFilter filter = start();
     holdPermit(filter);
