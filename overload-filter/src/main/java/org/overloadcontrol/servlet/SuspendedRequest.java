@@ -301,7 +301,10 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
       finish(outcome);
       try {
         async.complete();
-      } catch (IllegalStateException e) {
+      } catch (RuntimeException e) {
+        // Already completed (IllegalStateException), or recycled by a stopping container
+        // (Tomcat, Jetty: NullPointerException). This runs inside the queues' shutdown loop and
+        // the timer's tasks, which must go on to the next request.
         LOG.debug("overload-control: request already completed", e);
       }
     }
