@@ -128,9 +128,11 @@ public final class AddressMatcher {
         return null;
       }
     }
-    if (!v6 && s.chars().filter(ch -> ch == '.').count() != 3) {
-      return null;
+    if (!v6) {
+      // Parsed here: InetAddress takes "999.1.1.1" for a host name and asks the resolver.
+      return ipv4(s);
     }
+    // With a ':' InetAddress parses an IPv6 literal or fails; it never resolves.
     try {
       byte[] bytes = InetAddress.getByName(s).getAddress();
       if (bytes.length == 16 && isV4Mapped(bytes)) {
@@ -140,6 +142,27 @@ public final class AddressMatcher {
     } catch (UnknownHostException e) {
       return null;
     }
+  }
+
+  /** Four decimal parts of 0 to 255, no leading zero (it would read as octal elsewhere). */
+  private static byte[] ipv4(String s) {
+    String[] parts = s.split("\\.", -1);
+    if (parts.length != 4) {
+      return null;
+    }
+    byte[] bytes = new byte[4];
+    for (int i = 0; i < 4; i++) {
+      String p = parts[i];
+      if (p.isEmpty() || p.length() > 3 || (p.length() > 1 && p.charAt(0) == '0')) {
+        return null;
+      }
+      int value = Integer.parseInt(p);
+      if (value > 255) {
+        return null;
+      }
+      bytes[i] = (byte) value;
+    }
+    return bytes;
   }
 
   private static boolean isV4Mapped(byte[] b) {

@@ -15,6 +15,8 @@ public final class Durations {
   /** What the error messages offer as the allowed form. */
   public static final String ALLOWED = "a duration such as 500ms, 1.5s, 2m, 250us or PT0.5S";
 
+  private static final String TOO_LONG = "too long: at most 292 years (PT2562047H)";
+
   private Durations() {}
 
   /**
@@ -25,11 +27,13 @@ public final class Durations {
   public static Duration parse(String text) {
     String s = text.trim().toLowerCase(Locale.ROOT);
     if (s.startsWith("pt") || s.startsWith("-pt")) {
+      Duration d;
       try {
-        return Duration.parse(text.trim());
-      } catch (DateTimeParseException e) {
+        d = Duration.parse(text.trim());
+      } catch (DateTimeParseException | ArithmeticException e) {
         throw new IllegalArgumentException("not " + ALLOWED);
       }
+      return representable(d);
     }
     int unitStart = 0;
     while (unitStart < s.length()
@@ -56,6 +60,23 @@ public final class Durations {
       default -> throw new IllegalArgumentException("not " + ALLOWED
           + " (units: ns, us, ms, s, m, h)");
     };
-    return Duration.ofNanos(number.multiply(BigDecimal.valueOf(nanosPerUnit)).longValue());
+    BigDecimal nanos = number.multiply(BigDecimal.valueOf(nanosPerUnit));
+    if (nanos.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      throw new IllegalArgumentException(TOO_LONG);
+    }
+    return Duration.ofNanos(nanos.longValue());
+  }
+
+  /**
+   * Every setting is kept in nanoseconds on the {@code Ticker}'s scale, so a duration whose
+   * nanoseconds do not fit a long would overflow later, far from the key that caused it.
+   */
+  private static Duration representable(Duration d) {
+    try {
+      d.toNanos();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(TOO_LONG);
+    }
+    return d;
   }
 }

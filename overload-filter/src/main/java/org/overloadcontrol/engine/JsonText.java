@@ -2,8 +2,9 @@ package org.overloadcontrol.engine;
 
 /**
  * JSON string quoting for the few small documents the adapters write themselves (rejection
- * bodies, status). Besides the characters JSON requires, {@code <}, {@code >} and {@code &}
- * are escaped so that a value echoed from the request can never close a script block.
+ * bodies, status, metrics documents). Besides the characters JSON requires, {@code <},
+ * {@code >} and {@code &} are escaped so that a value echoed from the request can never close a
+ * script block, and U+2028 / U+2029, which end a line in JavaScript before ES2019.
  */
 public final class JsonText {
 
@@ -24,7 +25,7 @@ public final class JsonText {
         case '\r' -> sb.append("\\r");
         case '\t' -> sb.append("\\t");
         default -> {
-          if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
             sb.append(String.format("\\u%04x", (int) c));
           } else {
             sb.append(c);

@@ -409,7 +409,14 @@ public final class WaitQueues {
     }
     for (Waiter w : expired) {
       w.cancelTimer();
-      w.listener().expired(w);
+      try {
+        w.listener().expired(w);
+      } catch (RuntimeException e) {
+        // One adapter's trouble answering (a request its container has recycled) must not
+        // leave the requests after it waiting forever.
+        org.slf4j.LoggerFactory.getLogger(WaitQueues.class)
+            .debug("overload-control: a waiting request could not be expired", e);
+      }
     }
   }
 

@@ -40,14 +40,14 @@ public final class BandwidthGate {
   }
 
   /**
-   * A gate for the {@code bandwidth.} section of {@code config}, trusting its
-   * {@code trustedProxies}.
+   * A gate for the {@code bandwidth.} section of {@code config}, resolving client addresses
+   * with the filter's {@code clients}.
    *
    * @throws org.overloadcontrol.config.OverloadConfigException if the section is invalid
    */
-  public static BandwidthGate from(OverloadConfig config, Ticker ticker) {
-    return new BandwidthGate(BandwidthShaper.from(config, ticker),
-        new ClientAddressResolver(config.trustedProxies()));
+  public static BandwidthGate from(OverloadConfig config, ClientAddressResolver clients,
+      Ticker ticker) {
+    return new BandwidthGate(BandwidthShaper.from(config, ticker), clients);
   }
 
   public BandwidthShaper shaper() {

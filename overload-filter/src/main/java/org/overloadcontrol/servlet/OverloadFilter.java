@@ -2,7 +2,6 @@ package org.overloadcontrol.servlet;
 
 import com.codahale.metrics.MetricRegistry;
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -42,13 +41,15 @@ import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
@@ -88,12 +89,13 @@ public class OverloadFilter implements Filter {
   private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
   private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
-  /** Request attribute holding a shaped request's bandwidth ticket. */
-  static final String TICKET_ATTRIBUTE = BandwidthTicket.class.getName();
+  /** Request attribute holding the request's {@link Exchange} when a feature measures it. */
+  static final String EXCHANGE_ATTRIBUTE = Exchange.class.getName();
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
   private final Ticker ticker;
+  private final Clock wallClock;
   private final AdmissionListener listener;
   private volatile OverloadEngine engine;
   private OverloadConfig config;
@@ -111,11 +113,8 @@ public class OverloadFilter implements Filter {
   private VirtualQueueGate virtualQueue;
   private BandwidthGate bandwidth;
   private Scheduler.Cancellable bandwidthManager;
-  private final Set<DelayedRequest> delayedRequests =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-  /** Requests suspended for a permit whose outcome is not settled yet (slow path only). */
-  private final Set<QueuedRequest> queuedRequests =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
+  private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
   /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
   private TakeoverNotice takeover;
@@ -129,7 +128,7 @@ public class OverloadFilter implements Filter {
   private boolean virtualQueueOn;
   private boolean routesByServlet;
 
-  /** The constructor the container uses: system ticker, no listener. */
+  /** The constructor the container uses: system ticker and wall clock, no listener. */
   public OverloadFilter() {
     this(Ticker.system(), AdmissionListener.NONE);
   }
@@ -145,7 +144,18 @@ public class OverloadFilter implements Filter {
    * {@link #destroy()}.
    */
   public OverloadFilter(Ticker ticker, AdmissionListener listener, Scheduler scheduler) {
+    this(ticker, Clock.systemUTC(), listener, scheduler);
+  }
+
+  /**
+   * For tests and embedding: as {@link #OverloadFilter(Ticker, AdmissionListener, Scheduler)},
+   * with the wall clock that {@code X-Request-Start} values and virtual-queue tokens are
+   * compared with (the Jetty handler's {@code setWallClock}).
+   */
+  public OverloadFilter(Ticker ticker, Clock wallClock, AdmissionListener listener,
+      Scheduler scheduler) {
     this.ticker = ticker;
+    this.wallClock = java.util.Objects.requireNonNull(wallClock, "wallClock");
     this.listener = listener;
     this.givenScheduler = scheduler;
   }
@@ -175,6 +185,11 @@ public class OverloadFilter implements Filter {
       annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
           .anyMatch(layer -> layer.values().containsKey(key)));
       config = OverloadConfig.parse(layers);
+      // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
+      java.util.Set<String> known =
+          new java.util.HashSet<>(servletContext.getServletRegistrations().keySet());
+      known.addAll(annotations.endpointByServlet().values());
+      Settings.of(config).requireKnownEndpoints(layers, known);
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
     } catch (OverloadConfigException e) {
@@ -182,7 +197,7 @@ public class OverloadFilter implements Filter {
       throw new ServletException(e.getMessage(), e);
     }
     clients = new ClientAddressResolver(config.trustedProxies());
-    arrivalTime = new ArrivalTime(ticker, Clock.systemUTC(), config.requestStartMaxAgeNanos());
+    arrivalTime = new ArrivalTime(ticker, wallClock, config.requestStartMaxAgeNanos());
     scheduler = givenScheduler;
     if (scheduler == null) {
       ownScheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
@@ -194,9 +209,9 @@ public class OverloadFilter implements Filter {
           .queueListener(new LoggingQueueListener())
           .qualityListener(new LoggingQualityListener()).build();
       Scheduler timers = scheduler;
-      virtualQueue = VirtualQueueGate.create(config, ticker,
+      virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
           task -> timers.schedule(task, 0L), servletContext::getResourceAsStream);
-      BandwidthGate gate = BandwidthGate.from(config, ticker);
+      BandwidthGate gate = BandwidthGate.from(config, clients, ticker);
       if (gate.shaper().settings().enabled()) {
         bandwidth = gate;
         bandwidthManager = scheduler.scheduleAtFixedRate(gate.shaper()::managerRound,
@@ -328,13 +343,8 @@ public class OverloadFilter implements Filter {
       return;
     }
     if (req.getDispatcherType() != DispatcherType.REQUEST) {
-      if (req.getDispatcherType() == DispatcherType.ASYNC
-          && req.getAttribute(DelayedRequest.ATTRIBUTE) instanceof DelayedRequest delayed) {
-        // Back from a bandwidth delay: on to admission as if it had just arrived.
-        request.removeAttribute(DelayedRequest.ATTRIBUTE);
-        admit(engine, request, delayed.response(), chain, delayed.tag());
-        return;
-      }
+      // Nothing to decide on a later dispatch, whatever the mapping: a suspended request was
+      // admitted before its re-dispatch (see SuspendedRequest).
       passThrough(request, response, chain);
       return;
     }
@@ -366,9 +376,18 @@ public class OverloadFilter implements Filter {
       tag = intake.tag(routes.endpointOf(servlet), peer,
           new ServletRequestAttributes(request, clients));
     }
+    if (virtualQueueOn || bandwidth != null) {
+      // Features that measure completions: one Exchange reports to each of them, once.
+      request.setAttribute(EXCHANGE_ATTRIBUTE, new Exchange(engine, tag,
+          virtualQueueOn ? virtualQueue.frontEnd() : null));
+    }
     // 1. The virtual queue: a known wait instead of an error (WebQ).
     if (virtualQueueOn) {
       VirtualQueueGate.Verdict verdict = virtualQueue.gate(request, response);
+      if (verdict == VirtualQueueGate.Verdict.PASS
+          && request.getAttribute(VirtualQueueGate.TYPE_ATTRIBUTE) instanceof String type) {
+        exchange(request).passedQueue(type);
+      }
       if (verdict != VirtualQueueGate.Verdict.PASS) {
         finish(request, tag, verdict == VirtualQueueGate.Verdict.WAIT ? Outcome.REDIRECTED
             : Outcome.REJECTED);
@@ -387,7 +406,7 @@ public class OverloadFilter implements Filter {
         }
         return;
       }
-      request.setAttribute(TICKET_ATTRIBUTE, shaping.ticket());
+      exchange(request).shaped(shaping.ticket());
       CountingResponse counting = new CountingResponse(response);
       request.setAttribute(CountingResponse.ATTRIBUTE, counting);
       response = counting;
@@ -415,32 +434,30 @@ public class OverloadFilter implements Filter {
    * completions (bandwidth measurement, the virtual queue's capacity estimator).
    */
   void finish(HttpServletRequest request, RequestTag tag, Outcome outcome) {
+    finisher(request).finish(tag, outcome);
+  }
+
+  /**
+   * How this request's outcome is reported, looked up now, on the request's thread, so that a
+   * later report need not read the request (see {@link SuspendedRequest.Finisher}).
+   */
+  private SuspendedRequest.Finisher finisher(HttpServletRequest request) {
     // Attribute look-ups only for the features in use: on the fast path of a filter with
     // admission alone this is one engine call (measured: the look-ups cost a few per cent of
     // a trivial servlet's throughput).
-    CountingResponse counting = bandwidth != null
-        && request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
-        ? c : null;
-    long bytes = counting == null ? -1L : counting.byteCount();
-    if (!engine(tag).complete(tag, outcome, bytes)) {
-      return;
+    if ((virtualQueueOn || bandwidth != null)
+        && request.getAttribute(EXCHANGE_ATTRIBUTE) instanceof Exchange exchange) {
+      CountingResponse counting =
+          request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
+          ? c : null;
+      return (tag, outcome) -> exchange.finish(outcome,
+          counting == null ? -1L : counting.byteCount());
     }
-    if (tag.decision() != org.overloadcontrol.engine.Decision.ADMIT
-        && request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
-      queuedRequests.remove(q);
-    }
-    if (bandwidth != null
-        && request.getAttribute(TICKET_ATTRIBUTE) instanceof BandwidthTicket ticket) {
-      if (outcome.executed()) {
-        ticket.complete(Math.max(0L, bytes));
-      } else {
-        ticket.cancel();
-      }
-    }
-    if (outcome.executed() && virtualQueueOn) {
-      virtualQueue.complete(request, ticker.read() - tag.arrivalNanos(),
-          outcome == Outcome.COMPLETED);
-    }
+    return (tag, outcome) -> engine(tag).complete(tag, outcome, -1L);
+  }
+
+  private static Exchange exchange(HttpServletRequest request) {
+    return (Exchange) request.getAttribute(EXCHANGE_ATTRIBUTE);
   }
 
   private OverloadEngine engine(RequestTag tag) {
@@ -465,14 +482,25 @@ public class OverloadFilter implements Filter {
       }
       return;
     }
-    AsyncContext async = request.startAsync(request, response);
-    async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos())
-        + ASYNC_TIMEOUT_MARGIN_MILLIS);
-    DelayedRequest delayed = new DelayedRequest(engine, tag, async, response, shaping,
-        this::finish, this::answerRefusal, delayedRequests);
-    request.setAttribute(DelayedRequest.ATTRIBUTE, delayed);
+    AsyncContext async;
+    try {
+      async = request.startAsync(request, response);
+    } catch (IllegalStateException e) {
+      // The container would not suspend it (stopping, or already committed): refuse it now
+      // rather than leave it without an outcome.
+      engine.refuse(tag, "no-async");
+      refuse(request, response, tag, Outcome.REJECTED);
+      return;
+    }
+    // The timer ends the delay; the container's timeout is only a safety net, long enough for
+    // a wait in the queues after the delay too.
+    async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos()
+        + engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
+    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
+    SuspendedRequest delayed = SuspendedRequest.delayed(engine, tag, async, request, response,
+        this::answerRefusal, finisher(request), suspended, shaping, scheduler);
+    request.setAttribute(SuspendedRequest.ATTRIBUTE, delayed);
     async.addListener(delayed);
-    delayed.start(scheduler);
   }
 
   /**
@@ -481,14 +509,10 @@ public class OverloadFilter implements Filter {
    */
   private static void passThrough(HttpServletRequest request, HttpServletResponse response,
       FilterChain chain) throws IOException, ServletException {
-    if (request.getDispatcherType() == DispatcherType.ASYNC
-        && request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
-      q.markRunning();
-    }
     try {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
-      if (request.getAttribute(QueuedRequest.ATTRIBUTE) instanceof QueuedRequest q) {
+      if (request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
         q.markFailed();
       }
       throw e;
@@ -505,8 +529,20 @@ public class OverloadFilter implements Filter {
       outcome = Outcome.COMPLETED;
       if (request.isAsyncStarted()) {
         // The response is not done: its time and outcome are reported when it completes.
-        request.getAsyncContext().addListener(new CompletionListener(this, request, tag));
-        outcome = null;
+        SuspendedRequest running = null;
+        try {
+          AsyncContext async = request.getAsyncContext();
+          running = SuspendedRequest.running(engine(tag), tag, async, request, response,
+              this::answerRefusal, finisher(request), suspended);
+          async.addListener(running);
+          outcome = null;
+        } catch (IllegalStateException e) {
+          // The async cycle already ended (completed on another thread, or the container is
+          // stopping): nothing will call the listener, so the outcome is settled here.
+          if (running != null) {
+            running.forget();
+          }
+        }
       }
     } finally {
       if (outcome != null) {
@@ -526,7 +562,7 @@ public class OverloadFilter implements Filter {
     if (request.isAsyncSupported()) {
       request.setAttribute(OverloadContext.ATTRIBUTE, tag);
       AsyncContext async;
-      QueuedRequest queued;
+      SuspendedRequest queued;
       try {
         async = request.isAsyncStarted() ? request.getAsyncContext()
             : request.startAsync(request, response);
@@ -534,7 +570,8 @@ public class OverloadFilter implements Filter {
         // is only a safety net, set later so that it never races the timer.
         async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
             engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-        queued = new QueuedRequest(engine, tag, async, this::answerRefusal, this::finish);
+        queued = SuspendedRequest.waiting(engine, tag, async, request, response,
+            this::answerRefusal, finisher(request), suspended);
         async.addListener(queued);
       } catch (IllegalStateException e) {
         // The container would not suspend the request (it is stopping, or the response is
@@ -543,11 +580,8 @@ public class OverloadFilter implements Filter {
         refuse(request, response, tag, Outcome.REJECTED);
         return;
       }
-      request.setAttribute(QueuedRequest.ATTRIBUTE, queued);
-      queuedRequests.add(queued);
-      if (!engine.enqueue(tag, queued)) {
-        queued.refuseNow();
-      }
+      request.setAttribute(SuspendedRequest.ATTRIBUTE, queued);
+      queued.enqueue();
       return;
     }
     if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
@@ -584,13 +618,27 @@ public class OverloadFilter implements Filter {
         Duration.ofNanos(tag.retryAfterNanos()));
     try {
       rejectionHandler.reject(request, response, rejection);
-    } catch (IOException | ServletException | RuntimeException e) {
+    } catch (IOException e) {
+      // Almost always a client that reset its connection while its 503 was written: nothing
+      // more can reach it, and a stack trace at warn for each would let any client flood the
+      // log (measured: 258 in one chaos run).
+      LOG.debug("overload-control: could not write a refusal: {}", e.toString());
+    } catch (ServletException | RuntimeException e) {
       LOG.warn("overload-control: rejection handler {} failed; sending the default 503",
           rejectionHandler.getClass().getName(), e);
       if (!response.isCommitted()) {
         // A handler that failed must not leave the client without an answer.
         DEFAULT_REJECTION.reject(request, response, rejection);
       }
+    }
+  }
+
+  /** One request's trouble at the stop must not keep the others from their outcome. */
+  private static void settleSafely(Runnable settle) {
+    try {
+      settle.run();
+    } catch (RuntimeException e) {
+      LOG.debug("overload-control: settling a request at the stop failed", e);
     }
   }
 
@@ -613,13 +661,15 @@ public class OverloadFilter implements Filter {
     if (bandwidthManager != null) {
       bandwidthManager.cancel();
     }
-    for (DelayedRequest d : List.copyOf(delayedRequests)) {
-      d.shutdown();
+    suspended.stop();
+    for (SuspendedRequest d : suspended.snapshot()) {
+      settleSafely(d::shutdown);
     }
     if (stopping != null) {
+      // Expires every waiting request (each answered 503); running ones are left alone.
       stopping.shutdown();
-      for (QueuedRequest q : List.copyOf(queuedRequests)) {
-        q.settleAtShutdown();
+      for (SuspendedRequest s : suspended.snapshot()) {
+        settleSafely(s::settleRunningAtShutdown);
       }
       if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
@@ -627,40 +677,6 @@ public class OverloadFilter implements Filter {
     }
     if (ownScheduler != null) {
       ownScheduler.close();
-    }
-  }
-
-  /** Reports an asynchronous request's outcome when its response completes. */
-  private static final class CompletionListener implements AsyncListener {
-    private final OverloadFilter filter;
-    private final HttpServletRequest request;
-    private final RequestTag tag;
-    private volatile boolean failed;
-
-    CompletionListener(OverloadFilter filter, HttpServletRequest request, RequestTag tag) {
-      this.filter = filter;
-      this.request = request;
-      this.tag = tag;
-    }
-
-    @Override
-    public void onComplete(AsyncEvent event) {
-      filter.finish(request, tag, failed ? Outcome.FAILED : Outcome.COMPLETED);
-    }
-
-    @Override
-    public void onTimeout(AsyncEvent event) {
-      failed = true;
-    }
-
-    @Override
-    public void onError(AsyncEvent event) {
-      failed = true;
-    }
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {
-      event.getAsyncContext().addListener(this);
     }
   }
 }

@@ -60,24 +60,32 @@ public final class VirtualQueueGate {
    * Builds the gate from the filter's configuration ({@code virtualQueue.} section): keys from
    * the key file or environment variable, capacity configured or estimated.
    *
+   * @param clients the filter's resolver of client addresses behind its trusted proxies
+   * @param wallClock read once, to anchor token times to Unix seconds
    * @param slowWork where a capacity estimate runs (the filter's scheduler thread)
    * @throws org.overloadcontrol.config.OverloadConfigException on a bad setting or key
    */
-  public static VirtualQueueGate create(OverloadConfig config, Ticker ticker, Executor slowWork) {
-    return create(config, ticker, slowWork, path -> null);
+  public static VirtualQueueGate create(OverloadConfig config, ClientAddressResolver clients,
+      Ticker ticker, Clock wallClock, Executor slowWork) {
+    return create(config, clients, ticker, wallClock, slowWork, path -> null);
   }
 
   /**
-   * {@link #create(OverloadConfig, Ticker, Executor)} in a web application whose resources a
-   * {@code virtualQueue.keyFile} under {@code /WEB-INF/} may name.
+   * {@link #create(OverloadConfig, ClientAddressResolver, Ticker, Clock, Executor)} in a web
+   * application whose resources a {@code virtualQueue.keyFile} under {@code /WEB-INF/} may name.
    *
    * @param webAppResources {@code ServletContext::getResourceAsStream}
    */
-  public static VirtualQueueGate create(OverloadConfig config, Ticker ticker, Executor slowWork,
+  public static VirtualQueueGate create(OverloadConfig config, ClientAddressResolver clients,
+      Ticker ticker, Clock wallClock, Executor slowWork,
       java.util.function.Function<String, InputStream> webAppResources) {
     return new VirtualQueueGate(
-        VirtualQueueFrontEnd.create(config, ticker, Clock.systemUTC(), slowWork, webAppResources),
-        new ClientAddressResolver(config.trustedProxies()));
+        VirtualQueueFrontEnd.create(config, ticker, wallClock, slowWork, webAppResources), clients);
+  }
+
+  /** The container-free front end, for the request's {@code Exchange}. */
+  VirtualQueueFrontEnd frontEnd() {
+    return frontEnd;
   }
 
   /** Whether the queue is switched on. */

@@ -50,6 +50,32 @@ public final class TokenUrls {
     return q == null ? rawPath : rawPath + "?" + q;
   }
 
+  /**
+   * The path a token cookie is set for: {@code rawPath} without its path parameters
+   * ({@code /shop/checkout;jsessionid=abc} gives {@code /shop/checkout}). A cookie path may not
+   * hold a {@code ;} (RFC 6265 §4.1.1: it would end the attribute), and Tomcat refuses to write
+   * such a cookie at all; the token still reaches the page with parameters through the URL.
+   */
+  public static String cookiePath(String rawPath) {
+    if (rawPath.indexOf(';') < 0) {
+      return rawPath;
+    }
+    StringBuilder sb = new StringBuilder(rawPath.length());
+    boolean inParameter = false;
+    for (int i = 0; i < rawPath.length(); i++) {
+      char c = rawPath.charAt(i);
+      if (c == ';') {
+        inParameter = true;
+      } else if (c == '/') {
+        inParameter = false;
+      }
+      if (!inParameter) {
+        sb.append(c);
+      }
+    }
+    return sb.length() == 0 ? "/" : sb.toString();
+  }
+
   /** {@code boundUrl} with the token appended (the token is URL-safe Base64). */
   public static String withToken(String boundUrl, String token) {
     return boundUrl + (boundUrl.indexOf('?') < 0 ? '?' : '&') + PARAMETER + "=" + token;

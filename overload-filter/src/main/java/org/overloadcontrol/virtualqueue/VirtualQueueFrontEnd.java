@@ -141,7 +141,8 @@ public final class VirtualQueueFrontEnd {
     }
     if (decision instanceof QueueDecision.Pass pass) {
       TokenCookie clear = pass.byToken() && cookieToken != null
-          ? new TokenCookie("", visit.requestUri(), 0, visit.secure()) : null;
+          ? new TokenCookie("", TokenUrls.cookiePath(visit.requestUri()), 0, visit.secure())
+          : null;
       return new QueueVerdict.Pass(type, clear);
     }
     return new QueueVerdict.Stop(decision, url, token);
@@ -174,7 +175,8 @@ public final class VirtualQueueFrontEnd {
       List<Map.Entry<String, String>> formFields) {
     boolean browser = RefusalBody.wantsHtml(visit.accept());
     if (stop.decision() instanceof QueueDecision.Wait wait) {
-      TokenCookie cookie = new TokenCookie(wait.token(), visit.requestUri(),
+      TokenCookie cookie = new TokenCookie(wait.token(),
+          TokenUrls.cookiePath(visit.requestUri()),
           wait.waitSeconds() + settings.graceSeconds() + 1, visit.secure());
       String retryUrl = TokenUrls.withToken(stop.boundUrl(), wait.token());
       String method = visit.method().toUpperCase(Locale.ROOT);

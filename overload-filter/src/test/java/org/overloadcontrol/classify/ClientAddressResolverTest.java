@@ -67,4 +67,14 @@ class ClientAddressResolverTest {
     assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7, proto=http", null))
         .isEqualTo("10.0.0.1");
   }
+
+  @Test
+  void onlyIpv4LiteralsParseAsIpv4AndNothingElseReachesTheResolver() {
+    assertThat(AddressMatcher.literal("10.0.0.255")).containsExactly(10, 0, 0, (byte) 255);
+    for (String notALiteral : new String[] {"999.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4",
+        "1..2.3", "256.0.0.1", "1.2.3.4444"}) {
+      assertThat(AddressMatcher.literal(notALiteral)).as(notALiteral).isNull();
+    }
+    assertThat(AddressMatcher.literal("::ffff:10.0.0.1")).containsExactly(10, 0, 0, 1);
+  }
 }

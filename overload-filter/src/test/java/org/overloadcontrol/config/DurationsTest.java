@@ -22,4 +22,12 @@ class DurationsTest {
   void refuses(String text) {
     assertThatThrownBy(() -> Durations.parse(text)).hasMessageContaining("500ms");
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"PT9999999999999H", "PT2562048H", "9999999999999999999ms", "99999999999h"})
+  void refusesWhatTheTickerCannotHoldInsteadOfOverflowing(String text) {
+    // Before: an ArithmeticException later from toNanos, or a value quoted wrapped negative.
+    assertThatThrownBy(() -> Durations.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("too long");
+  }
 }

@@ -40,7 +40,10 @@ class BandwidthGateTest {
     m.put("bandwidth.groups.gold.match.cookie", "plan=gold");
     m.put("bandwidth.groups.blocked.share", "0%");
     m.put("bandwidth.groups.blocked.match.header", "X-Bot");
-    gate = BandwidthGate.from(OverloadConfig.of(m), () -> now);
+    OverloadConfig config = OverloadConfig.of(m);
+    gate = BandwidthGate.from(config,
+        new org.overloadcontrol.classify.ClientAddressResolver(config.trustedProxies()),
+        () -> now);
   }
 
   static HttpServletRequest request(String remote, String forwarded, String xff) {

@@ -84,10 +84,13 @@ class FeatureWiringTest {
     lenient().when(async.getRequest()).thenReturn(request);
     AtomicInteger dispatched = new AtomicInteger();
     lenient().doAnswer(inv -> dispatched.incrementAndGet()).when(async).dispatch();
+    java.util.List<jakarta.servlet.AsyncListener> listeners = new java.util.ArrayList<>();
+    lenient().doAnswer(inv -> listeners.add(inv.getArgument(0))).when(async)
+        .addListener(any(jakarta.servlet.AsyncListener.class));
     FilterChain chain = mock(FilterChain.class);
     filter.doFilter(request, new FilterHarness.Res().mock, chain);
     verify(chain, never()).doFilter(any(), any());
-    assertThat(req.attributes).containsKey(DelayedRequest.ATTRIBUTE);
+    assertThat(req.attributes).containsKey(SuspendedRequest.ATTRIBUTE);
 
     // (8) remaining 0 → d = 20 KB/s; delay = (1/20k − 1/100k)·10k = 400 ms, on the timer.
     harness.ticker.advance(Duration.ofMillis(399));
@@ -95,20 +98,26 @@ class FeatureWiringTest {
     assertThat(dispatched.get()).isZero();
     harness.ticker.advance(Duration.ofMillis(1));
     scheduler.runDue();
+    // Admitted on the timer, before the dispatch: the filter need not see the ASYNC dispatch.
     assertThat(dispatched.get()).isEqualTo(1);
+    assertThat(Overload.context(request)).isPresent();
 
-    // The container re-dispatches; the filter goes on to admission and runs the application.
-    when(request.getDispatcherType()).thenReturn(DispatcherType.ASYNC);
-    filter.doFilter(request, new FilterHarness.Res().mock, (rq, rs) -> {
-      harness.ticker.advance(Duration.ofMillis(30));
-    });
-    assertThat(req.attributes).doesNotContainKey(DelayedRequest.ATTRIBUTE);
+    // The container runs the application (not through the filter) and completes the request.
+    harness.ticker.advance(Duration.ofMillis(30));
+    fireComplete(async, listeners);
     EndpointClass stage = stage(filter);
     assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     harness.ticker.advance(Duration.ofSeconds(1));
     filter.engine().arrive(filter.engine().tag(stage, harness.ticker.read()));
     assertThat(stage.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+  }
+
+  private static void fireComplete(AsyncContext async,
+      java.util.List<jakarta.servlet.AsyncListener> listeners) throws Exception {
+    for (jakarta.servlet.AsyncListener l : java.util.List.copyOf(listeners)) {
+      l.onComplete(new jakarta.servlet.AsyncEvent(async));
+    }
   }
 
   /** The shaping filter, its one group having saturated B over the last half second. */

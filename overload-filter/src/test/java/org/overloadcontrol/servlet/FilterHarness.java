@@ -38,8 +38,12 @@ final class FilterHarness {
   final Map<String, Object> contextAttributes = new HashMap<>();
   String yaml;
 
+  /** The wall clock X-Request-Start values are compared with: fixed, as the ticker is fake. */
+  final java.time.Clock wallClock = java.time.Clock.fixed(
+      java.time.Instant.ofEpochSecond(1_700_000_000L), java.time.ZoneOffset.UTC);
+
   OverloadFilter start() throws Exception {
-    OverloadFilter filter = new OverloadFilter(ticker, AdmissionListener.NONE);
+    OverloadFilter filter = new OverloadFilter(ticker, wallClock, AdmissionListener.NONE, null);
     filter.init(filterConfig());
     return filter;
   }
@@ -47,7 +51,10 @@ final class FilterHarness {
   FilterConfig filterConfig() {
     ServletContext context = mock(ServletContext.class);
     Map<String, ServletRegistration> registrations = new LinkedHashMap<>();
-    servlets.forEach((name, type) -> {
+    // The servlet the harness's requests are mapped to, unless a test declares its own.
+    Map<String, Class<?>> declared = new LinkedHashMap<>(servlets);
+    declared.putIfAbsent("s", jakarta.servlet.http.HttpServlet.class);
+    declared.forEach((name, type) -> {
       ServletRegistration r = mock(ServletRegistration.class);
       when(r.getClassName()).thenReturn(type.getName());
       registrations.put(name, r);

@@ -247,6 +247,33 @@ class OverloadFilterTest {
   }
 
   @Test
+  void aClientResetDuringA503WriteIsNeitherRethrownNorLoggedWithAStackTrace() throws Exception {
+    harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("controller.initialRate", "0.1");
+    OverloadFilter filter = harness.start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Res res = new FilterHarness.Res();
+    jakarta.servlet.ServletOutputStream reset = mock(jakarta.servlet.ServletOutputStream.class);
+    org.mockito.Mockito.doThrow(new java.io.IOException("Connection reset by peer")).when(reset)
+        .write(any(byte[].class));
+    when(res.mock.getOutputStream()).thenReturn(reset);
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      org.assertj.core.api.Assertions.assertThatCode(() -> filter.doFilter(
+          new FilterHarness.Req().build(), res.mock, mock(FilterChain.class)))
+          .doesNotThrowAnyException();
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(logged.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .doesNotContain("Connection reset by peer");
+    assertThat(stageOf(filter, "s").outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+  }
+
+  @Test
   void badConfigurationStopsInitWithAMessageNamingTheKey() {
     harness.initParams.put("endpoints.s.target", "-1s");
     assertThatThrownBy(harness::start).isInstanceOf(ServletException.class)
@@ -269,6 +296,27 @@ class OverloadFilterTest {
     harness.initParams.clear();
     harness.initParams.put("rejectionHandler", "com.example.Missing");
     assertThatThrownBy(harness::start).hasMessageContaining("rejectionHandler");
+  }
+
+  @Test
+  void anEndpointNoServletOrPathRuleNamesIsAnErrorNamingTheKeyAndTheClosestName() {
+    harness.servlets.put("slow", jakarta.servlet.http.HttpServlet.class);
+    harness.initParams.put("endpoints.slwo.target", "100ms");
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("'endpoints.slwo.target' = '100ms'")
+        .hasMessageContaining("web.xml init-param")
+        .hasMessageContaining("did you mean 'slow'?");
+    harness.initParams.clear();
+    harness.initParams.put("queue.permits", "2");
+    harness.initParams.put("queue.endpoints.slwo.permits", "1");
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("'queue.endpoints.slwo.permits'")
+        .hasMessageContaining("did you mean 'slow'?");
+    // A paths rule makes an endpoint of its own.
+    harness.initParams.clear();
+    harness.initParams.put("endpoints.search.paths", "/search/*");
+    harness.initParams.put("endpoints.search.target", "1s");
+    org.assertj.core.api.Assertions.assertThatCode(harness::start).doesNotThrowAnyException();
   }
 
   @Test
@@ -331,11 +379,12 @@ class OverloadFilterTest {
   void requestStartIsHonouredOnlyFromTrustedProxies() throws Exception {
     harness.initParams.put("trustedProxies", "10.0.0.1");
     OverloadFilter filter = harness.start();
-    String start = "t=" + (System.currentTimeMillis() - 2_000);
+    // Two seconds before the filter's wall clock, which it is given rather than reading.
+    String start = "t=" + (harness.wallClock.millis() - 2_000);
     FilterHarness.Req viaProxy = new FilterHarness.Req().header("X-Request-Start", start);
     viaProxy.remote = "10.0.0.1";
     OverloadContext proxied = pass(filter, viaProxy);
-    assertThat(proxied.elapsed()).isGreaterThan(Duration.ofMillis(1_500));
+    assertThat(proxied.elapsed()).isEqualTo(Duration.ofSeconds(2));
 
     FilterHarness.Req direct = new FilterHarness.Req().header("X-Request-Start", start);
     direct.remote = "10.0.0.2";

@@ -14,6 +14,7 @@ import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,6 +131,81 @@ class QueuedFilterTest {
     assertThat(stage.enqueuedCount()).isEqualTo(1);
     assertThat(filter.engine().queues().permitsInUse()).isZero();
     assertThat(filter.engine().queues().waitingCount()).isZero();
+  }
+
+  /**
+   * The filter as README declares it, for the REQUEST dispatch only: the container runs the
+   * resumed request without passing it through the filter, and records what the application
+   * threw on the request (as Jetty and Tomcat do) before completing it.
+   */
+  @Test
+  void resumedRequestThatThrowsIsFailedWithoutTheFilterSeeingItsDispatch() throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    Suspended waiting = new Suspended();
+    filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
+    running.fire("complete");
+    assertThat(waiting.dispatches.get()).isEqualTo(1);
+    assertThat(Overload.context(waiting.request)).isPresent();
+
+    waiting.req.attributes.put(jakarta.servlet.RequestDispatcher.ERROR_EXCEPTION,
+        new ServletException("the application failed"));
+    waiting.fire("complete");
+    assertThat(stage(filter).outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(filter.engine().queues().permitsInUse()).isZero();
+  }
+
+  @Test
+  void destroyLeavesAResumedRequestThatRunsAlone() throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    Suspended resumed = new Suspended();
+    filter.doFilter(resumed.request, resumed.res.mock, mock(FilterChain.class));
+    running.fire("complete");
+    assertThat(resumed.dispatches.get()).isEqualTo(1);
+
+    // The container runs it (the filter does not see that dispatch) while the filter stops.
+    EndpointClass stage = stage(filter);
+    filter.destroy();
+    assertThat(resumed.res.status).as("nothing written under a running request")
+        .isNotEqualTo(503);
+    assertThat(resumed.completions.get()).isZero();
+    // Settled without touching it, since Jetty never reports a request its stop cut off.
+    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    resumed.fire("complete");
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(stage.outcomeCount(Outcome.EXPIRED)).isZero();
+  }
+
+  @Test
+  void aResumedRequestTheContainerWillNotRunIsExpiredAsShutdownAndItsPermitReturned()
+      throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    Suspended waiting = new Suspended();
+    org.mockito.Mockito.doThrow(new IllegalStateException("stopping")).when(waiting.async)
+        .dispatch();
+    filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
+    running.fire("complete");
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(((org.overloadcontrol.engine.RequestTag) Overload.context(waiting.request)
+        .orElseThrow()).reason()).isEqualTo("shutdown");
+    assertThat(filter.engine().queues().permitsInUse()).isZero();
+  }
+
+  @Test
+  void anApplicationStillAsyncAtTheStopIsSettledUntouched() throws Exception {
+    OverloadFilter filter = start();
+    Suspended async = holdPermit(filter);
+    EndpointClass stage = stage(filter);
+    filter.destroy();
+    // Jetty never reports a request its stop cut off: settled here, nothing written.
+    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(async.res.status).isNotEqualTo(503);
+    assertThat(async.completions.get()).isZero();
+    async.fire("complete");
+    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
   }
 
   @Test

@@ -81,7 +81,8 @@ class VirtualQueueGateTest {
     Exchange e = new Exchange("GET", "/catalog", null);
     assertThat(gate.admit(e.request, e.response)).isTrue();
     verify(e.response, never()).setStatus(org.mockito.ArgumentMatchers.anyInt());
-    VirtualQueueGate off = VirtualQueueGate.create(OverloadConfig.of(Map.of()), ticker,
+    VirtualQueueGate off = VirtualQueueGate.create(OverloadConfig.of(Map.of()),
+        new ClientAddressResolver(AddressMatcher.none()), ticker, java.time.Clock.systemUTC(),
         Runnable::run);
     Exchange f = new Exchange("GET", "/checkout", null);
     assertThat(off.enabled()).isFalse();

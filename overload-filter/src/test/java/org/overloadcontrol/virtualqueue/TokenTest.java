@@ -255,4 +255,13 @@ class TokenTest {
     assertThat(q.decide(CLIENT, URL, null, "browse", ticker.read()))
         .isInstanceOf(QueueDecision.Wait.class);
   }
+
+  @Test
+  void theCookiePathHoldsNoPathParameter() {
+    assertThat(TokenUrls.cookiePath("/app/checkout;x=1")).isEqualTo("/app/checkout");
+    assertThat(TokenUrls.cookiePath("/app;v=2/checkout;jsessionid=abc"))
+        .isEqualTo("/app/checkout");
+    assertThat(TokenUrls.cookiePath("/app/checkout")).isEqualTo("/app/checkout");
+    assertThat(TokenUrls.cookiePath(";x")).isEqualTo("/");
+  }
 }

@@ -11,6 +11,7 @@ import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.queue.Waiter;
 import org.overloadcontrol.virtualqueue.QueueAnswer;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
@@ -38,12 +39,10 @@ import org.slf4j.LoggerFactory;
  * its queue only if it is still there; whoever removes it from the queue answers it, so a
  * deadline timer and a failure racing each other cannot both answer.
  *
- * <p>Every path ends in {@link #finish}: {@link OverloadEngine#complete}, whose first call
- * settles the outcome (a second report, a failure after a refusal, say, is ignored there), and
- * then, once, the features that measure completions: the bandwidth ticket gets the bytes Jetty
- * counted for the response ({@link Response#getContentBytesWritten}, Li &amp; Jamin's bytes over
- * response time), and the virtual queue the response time of a request that passed it (WebQ
- * §IV, the passive capacity estimate).
+ * <p>Every path ends in {@link #finish}, the engine's {@link Exchange#finish}: the first call
+ * settles the outcome and tells the features that measure completions, with the bytes Jetty
+ * counted for the response ({@link Response#getContentBytesWritten}); a second report, a
+ * failure after a refusal, say, is ignored.
  */
 final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
 
@@ -56,17 +55,14 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
   private final Response response;
   private final Callback callback;
   private final Callback completion;
-  private final VirtualQueueFrontEnd virtualQueue;
-  // Set on the request's thread before anything can complete it; read at completion.
-  private volatile BandwidthTicket ticket = BandwidthTicket.NONE;
-  private volatile String queueType;
+  private final Exchange exchange;
 
   ControlledRequest(OverloadHandler handler, OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue, RequestTag tag, Request request, Response response,
       Callback callback) {
     this.handler = handler;
     this.engine = engine;
-    this.virtualQueue = virtualQueue;
+    this.exchange = new Exchange(engine, tag, virtualQueue);
     this.tag = tag;
     this.request = request;
     this.response = response;
@@ -94,12 +90,12 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
 
   /** The request passed the virtual queue as {@code type}; its completion is reported. */
   void passedQueue(String type) {
-    this.queueType = type;
+    exchange.passedQueue(type);
   }
 
   /** The request is shaped: its bytes and time are reported through {@code shaped}. */
   void shaped(BandwidthTicket shaped) {
-    this.ticket = shaped;
+    exchange.shaped(shaped);
   }
 
   RequestTag tag() {
@@ -115,19 +111,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
    * features. Returns whether it settled it.
    */
   boolean finish(Outcome outcome, long bytes) {
-    if (!engine.complete(tag, outcome, bytes)) {
-      return false;
-    }
-    if (outcome.executed()) {
-      ticket.complete(Math.max(0L, bytes));
-      if (queueType != null) {
-        virtualQueue.complete(queueType, engine.ticker().read() - tag.arrivalNanos(),
-            outcome == Outcome.COMPLETED);
-      }
-    } else {
-      ticket.cancel();
-    }
-    return true;
+    return exchange.finish(outcome, bytes);
   }
 
   /**
@@ -214,6 +198,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
       // The server is stopping and takes no more tasks. The permit must come back, and this
       // is the only place that knows.
       LOG.debug("overload-control: resumed request could not be dispatched", e);
+      engine.refuse(tag, "shutdown");
       refuse(Outcome.EXPIRED);
     }
   }

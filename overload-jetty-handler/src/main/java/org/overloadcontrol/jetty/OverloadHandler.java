@@ -25,7 +25,6 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.bandwidth.BandwidthSettings;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.bandwidth.ShapingDecision;
@@ -44,6 +43,9 @@ import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.degrade.LoggingQualityListener;
+import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
@@ -51,7 +53,6 @@ import org.overloadcontrol.virtualqueue.QueueVerdict;
 import org.overloadcontrol.virtualqueue.QueueVisit;
 import org.overloadcontrol.virtualqueue.TokenCookie;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
-import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,6 +112,7 @@ public class OverloadHandler extends Handler.Wrapper {
   private Scheduler scheduler;
   private AdmissionListener admissionListener = AdmissionListener.NONE;
   private QueueListener queueListener = new LoggingQueueListener();
+  private QualityListener qualityListener = new LoggingQualityListener();
   private volatile Running running;
 
   /** What exists only while the handler runs. */
@@ -215,6 +217,16 @@ public class OverloadHandler extends Handler.Wrapper {
     this.queueListener = Objects.requireNonNull(listener, "listener");
   }
 
+  /** Told of every degradation period; by default one log line per change, as the filter. */
+  public void setQualityListener(QualityListener listener) {
+    checkNotStarted();
+    this.qualityListener = Objects.requireNonNull(listener, "listener");
+  }
+
+  public QualityListener getQualityListener() {
+    return qualityListener;
+  }
+
   private void checkNotStarted() {
     if (isStarted() || isStarting()) {
       throw new IllegalStateException("the settings of a started OverloadHandler cannot"
@@ -225,7 +237,7 @@ public class OverloadHandler extends Handler.Wrapper {
   /**
    * Parses and validates the configuration as {@link #doStart} will: the keys given in Java or
    * XML, then the YAML file, then the operator's file ({@value OperatorConfigFile#PROPERTY}).
-   * The virtual queue's and bandwidth sections are validated too; the virtual queue's keys
+   * Every feature's section is validated too, as the filter does; the virtual queue's keys
    * (file or environment variable) are read when the handler starts.
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
@@ -248,8 +260,8 @@ public class OverloadHandler extends Handler.Wrapper {
           + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
           + " yourself, subclass OverloadHandler and override reject(...)");
     }
-    VirtualQueueSettings.from(config.section("virtualQueue"));
-    BandwidthSettings.from(config.section("bandwidth"));
+    // Without servlets, requests reach the default endpoint or one a paths rule names.
+    Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
     return config;
   }
 
@@ -290,7 +302,8 @@ public class OverloadHandler extends Handler.Wrapper {
     try {
       engine = OverloadEngine.builder(config).ticker(ticker)
           .scheduler(timers).admissionListener(admissionListener)
-          .queueListener(queueListener).cpuUtilisation(new ProcessCpuUtilisation()).build();
+          .queueListener(queueListener).qualityListener(qualityListener)
+          .cpuUtilisation(new ProcessCpuUtilisation()).build();
       // A capacity estimate is slow work: it runs on the timer thread, never a request's.
       virtualQueue = VirtualQueueFrontEnd.create(config, ticker, wallClock,
           task -> timers.schedule(task, 0L));

@@ -115,6 +115,12 @@ class OverloadHandlerTest {
   }
 
   @Test
+  void qualityChangesAreLoggedByDefaultAsTheFilterDoes() {
+    assertThat(new OverloadHandler().getQualityListener())
+        .isInstanceOf(org.overloadcontrol.degrade.LoggingQualityListener.class);
+  }
+
+  @Test
   void badConfigurationFailsAtOnceNamingTheKeyValueAndOrigin() {
     assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.x.target", "-5ms")
         .build())
@@ -135,6 +141,16 @@ class OverloadHandlerTest {
         .build())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("virtualQueue.paths");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.defualt.target", "1s")
+        .build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("'endpoints.defualt.target'")
+        .hasMessageContaining("did you mean 'default'?");
+    // As strict as the filter: misspelled metrics and status keys were accepted here.
+    assertThatThrownBy(() -> OverloadHandler.builder().put("metrics.perod", "1s").build())
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("metrics.perod");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("status.alow", "10.0.0.1").build())
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("status.alow");
     assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
         .build())
         .hasMessageContaining("'configFile'").hasMessageContaining("no such file");

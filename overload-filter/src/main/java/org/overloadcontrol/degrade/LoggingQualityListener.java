@@ -1,16 +1,15 @@
-package org.overloadcontrol.servlet;
+package org.overloadcontrol.degrade;
 
 import java.time.Duration;
-import org.overloadcontrol.degrade.QualityListener;
-import org.overloadcontrol.degrade.QualityRound;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One log line when an endpoint's quality moves by a step or its admission control is switched,
- * never per request and never for a period that changed nothing.
+ * never per request and never for a period that changed nothing. The default of both adapters
+ * (Welsh &amp; Culler 2003, §4.5: what the operator needs to see of degradation).
  */
-final class LoggingQualityListener implements QualityListener {
+public final class LoggingQualityListener implements QualityListener {
 
   private static final Logger LOG = LoggerFactory.getLogger("org.overloadcontrol.degrade");
 

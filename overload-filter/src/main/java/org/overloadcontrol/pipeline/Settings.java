@@ -1,0 +1,71 @@
+package org.overloadcontrol.pipeline;
+
+import java.util.List;
+import java.util.Objects;
+import org.overloadcontrol.bandwidth.BandwidthSettings;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.degrade.DegradeSettings;
+import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.metrics.MetricsSettings;
+import org.overloadcontrol.metrics.StatusAccess;
+import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
+
+/**
+ * The whole configuration of one filter or handler, every section parsed and validated at once
+ * when it starts, so that both adapters refuse exactly the same inputs with the same
+ * key-naming {@link OverloadConfigException} (a misspelled {@code metrics.} key stops the Jetty
+ * handler as it stops the filter), and nothing is left to fail on the first request.
+ *
+ * @param config the core keys (classes, endpoints, targets, controller parameters)
+ */
+public record Settings(OverloadConfig config, QueueSettings queue, DegradeSettings degrade,
+    VirtualQueueSettings virtualQueue, BandwidthSettings bandwidth, MetricsSettings metrics) {
+
+  public Settings {
+    Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * Parses layers of flat keys, lowest precedence first, and validates every section.
+   *
+   * @throws OverloadConfigException naming the key, value and origin of the first problem
+   */
+  public static Settings parse(List<ConfigSource> layers) {
+    return of(OverloadConfig.parse(layers));
+  }
+
+  /**
+   * Refuses keys for an endpoint that neither the adapter ({@code known}: servlet names and
+   * {@code @Endpoint}s, or the Jetty handler's default endpoint) nor a paths rule routes
+   * requests to, naming the key and the closest known name.
+   *
+   * @param layers the layers this configuration was parsed from, for the key to quote
+   */
+  public Settings requireKnownEndpoints(List<ConfigSource> layers,
+      java.util.Collection<String> known) {
+    KnownEndpoints.require(this, layers, known);
+    return this;
+  }
+
+  /** Validates every section of an already parsed configuration. */
+  public static Settings of(OverloadConfig config) {
+    Settings settings = new Settings(config, QueueSettings.from(config),
+        DegradeSettings.from(config), VirtualQueueSettings.from(config.section("virtualQueue")),
+        BandwidthSettings.from(config.section("bandwidth")),
+        MetricsSettings.from(config.section("metrics")));
+    // The status servlet may override these keys with its own init-params; the section itself
+    // must still be valid, whoever reads it.
+    StatusAccess.from(config.section("status"), null, null);
+    // Controller parameters are resolved per endpoint and class when an endpoint is first used;
+    // resolving the configured ones now moves a bad combination to the start.
+    for (String endpoint : config.endpoints().keySet()) {
+      for (RequestClass c : config.classes().values()) {
+        config.settingsFor(endpoint, c);
+      }
+    }
+    return settings;
+  }
+}

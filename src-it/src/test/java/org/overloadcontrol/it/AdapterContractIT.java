@@ -1,0 +1,267 @@
+package org.overloadcontrol.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.it.MishandledRequestsIT.Answer;
+import org.overloadcontrol.it.MishandledRequestsIT.Totals;
+import org.overloadcontrol.it.support.ContainerKind;
+import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.MishapHandler;
+import org.overloadcontrol.it.support.MishapServlet;
+import org.overloadcontrol.it.support.WebContainer;
+import org.overloadcontrol.jetty.OverloadHandler;
+
+/**
+ * One contract, three adapters: the same scenarios against the servlet filter in Jetty, the
+ * servlet filter in Tomcat, and the Jetty core handler, each configured with the same keys for
+ * an endpoint named {@code work}. Each scenario ends at rest: arrivals = outcomes, nothing
+ * waiting, every permit free.
+ */
+class AdapterContractIT {
+
+  @TempDir
+  static Path apps;
+  private static HttpClient client;
+
+  @BeforeAll
+  static void startClient() throws Exception {
+    client = new HttpClient();
+    client.setMaxConnectionsPerDestination(1024);
+    client.setFollowRedirects(false);
+    client.start();
+  }
+
+  @AfterAll
+  static void stopClient() throws Exception {
+    client.stop();
+  }
+
+  @BeforeEach
+  void forget() {
+    MishapServlet.STARTED.clear();
+    MishapServlet.RUNS.set(0);
+  }
+
+  /** A running adapter in front of the misbehaving application. */
+  interface Target extends AutoCloseable {
+    URI work(String query);
+
+    OverloadEngine engine();
+  }
+
+  enum Adapter {
+    FILTER_IN_JETTY, FILTER_IN_TOMCAT, HANDLER_IN_JETTY;
+
+    Target start(String name, Map<String, String> keys) throws Exception {
+      if (this == HANDLER_IN_JETTY) {
+        OverloadHandler handler = OverloadHandler.builder().putAll(keys)
+            .defaultEndpoint("work").handler(new MishapHandler()).build();
+        Server server = new Server(new QueuedThreadPool(48, 4));
+        ServerConnector connector = new ServerConnector(server, 1, 1);
+        connector.setHost(Deployment.HOST);
+        server.addConnector(connector);
+        server.setHandler(handler);
+        server.start();
+        return new Target() {
+          @Override
+          public URI work(String query) {
+            return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/work?" + query);
+          }
+
+          @Override
+          public OverloadEngine engine() {
+            return handler.engine();
+          }
+
+          @Override
+          public void close() throws Exception {
+            server.stop();
+          }
+        };
+      }
+      ContainerKind kind = this == FILTER_IN_JETTY ? ContainerKind.JETTY : ContainerKind.TOMCAT;
+      Path dir = new ExplodedWebApp().withOverloadFilter(keys)
+          .withServlet("work", MishapServlet.class, Map.of(), "/work")
+          .writeUnder(apps, this + "-" + name);
+      WebContainer container = kind.start(Deployment.of(dir));
+      OverloadEngine engine = MishandledRequestsIT.engine(container);
+      return new Target() {
+        @Override
+        public URI work(String query) {
+          return container.baseUri().resolve("work?" + query);
+        }
+
+        @Override
+        public OverloadEngine engine() {
+          return engine;
+        }
+
+        @Override
+        public void close() throws Exception {
+          container.close();
+        }
+      };
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void anApplicationThatThrowsIsRecordedFailedAlsoAfterAWait(Adapter adapter) throws Exception {
+    try (Target target = adapter.start("throws", Map.of("queue.permits", "1",
+        "queue.maxWait", "20s"))) {
+      List<CompletableFuture<Answer>> answers = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("ms=20&fail=1"))));
+      }
+      for (CompletableFuture<Answer> a : answers) {
+        assertThat(a.get(30, TimeUnit.SECONDS).status()).isEqualTo(500);
+      }
+      Totals totals = Totals.of(target.engine()).assertAtRest(target.engine(), 20);
+      System.out.printf("[%s] %s%n", adapter, totals);
+      assertThat(totals.outcomes().get(Outcome.FAILED)).isEqualTo(20);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
+    try (Target target = adapter.start("refused", Map.of("endpoints.work.target", "1s",
+        "controller.initialRate", "0.1"))) {
+      Answer first = MishandledRequestsIT.send(client.newRequest(target.work("")))
+          .get(30, TimeUnit.SECONDS);
+      var second = client.newRequest(target.work("")).headers(h -> h.put("Accept",
+          "application/json")).send();
+      assertThat(first.status()).isEqualTo(200);
+      assertThat(first.context()).isEqualTo("yes");
+      assertThat(second.getStatus()).isEqualTo(503);
+      assertThat(second.getHeaders().get("Retry-After")).isEqualTo("10");
+      assertThat(second.getHeaders().get("Content-Type")).startsWith("application/problem+json");
+      Totals.of(target.engine()).assertAtRest(target.engine(), 2);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void aDelayedRequestIsAdmittedLikeAnyOther(Adapter adapter) throws Exception {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("endpoints.work.target", "1s");
+    keys.put("controller.initialRate", "5");
+    keys.put("bandwidth.total", "20KB/s");
+    keys.put("bandwidth.groups.a.share", "10%");
+    keys.put("bandwidth.groups.a.match.header", "X-Group=a");
+    keys.put("bandwidth.groups.b.share", "90%");
+    keys.put("bandwidth.groups.b.match.header", "X-Group=b");
+    keys.put("bandwidth.standbyLimit", "500");
+    keys.put("bandwidth.managerPeriod", "100ms");
+    try (Target target = adapter.start("delay", keys)) {
+      List<CompletableFuture<Answer>> answers = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("bytes=5000"))
+            .headers(h -> h.put("X-Group", "a"))));
+        Thread.sleep(20);
+      }
+      for (int i = 0; i < 100; i++) {
+        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("bytes=5000"))
+            .headers(h -> h.put("X-Group", "a"))));
+        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("bytes=5000"))
+            .headers(h -> h.put("X-Group", "b"))));
+        Thread.sleep(10);
+      }
+      Map<String, Integer> seen = new HashMap<>();
+      for (CompletableFuture<Answer> a : answers) {
+        Answer answer = a.get(30, TimeUnit.SECONDS);
+        seen.merge(answer.status() + (answer.status() == 200 ? "/context=" + answer.context()
+            : ""), 1, Integer::sum);
+      }
+      Totals totals = Totals.of(target.engine()).assertAtRest(target.engine(), answers.size());
+      System.out.printf("[%s] clients saw %s; %s%n", adapter, seen, totals);
+      assertThat(seen).doesNotContainKey("200/context=no");
+      assertThat(seen.get("200/context=yes")).isPositive();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void aPathParameterOnAVirtualQueuePathIsAnsweredAsWithoutIt(Adapter adapter)
+      throws Exception {
+    try (Target target = adapter.start("vq", Map.of("virtualQueue.enabled", "true",
+        "virtualQueue.paths", "/work", "virtualQueue.capacity", "1"))) {
+      Map<String, Integer> bare = new HashMap<>();
+      Map<String, Integer> withParameter = new HashMap<>();
+      int sent = 0;
+      for (String suffix : List.of("", ";x=1", ";jsessionid=abc", "", ";x=1")) {
+        for (int i = 0; i < 3; i++) {
+          URI uri = target.work("");
+          uri = URI.create(uri.toString().replace("/work?", "/work" + suffix + "?"));
+          Answer a = MishandledRequestsIT.send(client.newRequest(uri)
+              .headers(h -> h.put("Accept", "text/html"))).get(30, TimeUnit.SECONDS);
+          sent++;
+          (suffix.isEmpty() ? bare : withParameter).merge(a.status()
+              + (a.cookie() ? "+cookie" : ""), 1, Integer::sum);
+        }
+      }
+      Totals totals = Totals.of(target.engine()).assertAtRest(target.engine(), sent);
+      System.out.printf("[%s] without parameter %s, with %s; %s%n", adapter, bare,
+          withParameter, totals);
+      assertThat(withParameter).doesNotContainKey("500").containsKey("200+cookie");
+      assertThat(withParameter.keySet()).isSubsetOf(bare.keySet());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void atAStopWaitingRequestsGet503AndRunningOnesAreNotTouched(Adapter adapter)
+      throws Exception {
+    List<CompletableFuture<Answer>> answers = new ArrayList<>();
+    OverloadEngine engine;
+    try (Target target = adapter.start("stop", Map.of("queue.permits", "4",
+        "queue.maxWait", "20s", "queue.browsingCapacity", "100"))) {
+      engine = target.engine();
+      for (int i = 0; i < 40; i++) {
+        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("ms=200&id=" + i))
+            .timeout(30, TimeUnit.SECONDS)));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (MishapServlet.STARTED.size() < 12 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+    }
+    int refusedWhileRunning = 0;
+    int refused = 0;
+    for (int i = 0; i < answers.size(); i++) {
+      if (answers.get(i).get(30, TimeUnit.SECONDS).status() == 503) {
+        refused++;
+        if (MishapServlet.STARTED.contains(Integer.toString(i))) {
+          refusedWhileRunning++;
+        }
+      }
+    }
+    Totals totals = Totals.of(engine).assertAtRest(engine, 40);
+    System.out.printf("[%s] started %d, 503 %d; %s%n", adapter, MishapServlet.STARTED.size(),
+        refused, totals);
+    assertThat(refusedWhileRunning).as("503s written under running requests").isZero();
+    assertThat(refused).as("waiting requests answered at the stop").isPositive();
+  }
+}
