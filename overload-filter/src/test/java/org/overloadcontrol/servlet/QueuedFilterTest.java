@@ -223,6 +223,7 @@ class QueuedFilterTest {
     org.assertj.core.api.Assertions.assertThatCode(() -> running.fire("complete"))
         .doesNotThrowAnyException();
     assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(refused.res.status).as("it never ran: answered as a waiting one").isEqualTo(503);
     assertThat(next.dispatches.get()).as("the next waiter got the permit").isEqualTo(1);
     assertThat(filter.engine().queues().waitingCount()).isZero();
   }
