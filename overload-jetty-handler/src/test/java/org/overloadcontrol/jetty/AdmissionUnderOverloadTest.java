@@ -54,6 +54,7 @@ class AdmissionUnderOverloadTest {
     SlowerWithConcurrency service = new SlowerWithConcurrency();
     OverloadHandler handler = OverloadHandler.builder()
         .put("endpoints.default.target", TARGET_MILLIS + "ms")
+        .put("admission.controller", "rate") // the token bucket's parameters below
         .put("controller.initialRate", "300")
         .put("controller.bucketDepth", "5")
         .handler(service).build();

@@ -148,7 +148,7 @@ class AdapterContractIT {
   @EnumSource(Adapter.class)
   void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
     try (Target target = adapter.start("refused", Map.of("endpoints.work.target", "1s",
-        "controller.initialRate", "0.1"))) {
+        "admission.controller", "rate", "controller.initialRate", "0.1"))) {
       Answer first = MishandledRequestsIT.send(client.newRequest(target.work("")))
           .get(30, TimeUnit.SECONDS);
       var second = client.newRequest(target.work("")).headers(h -> h.put("Accept",
@@ -167,6 +167,7 @@ class AdapterContractIT {
   void aDelayedRequestIsAdmittedLikeAnyOther(Adapter adapter) throws Exception {
     Map<String, String> keys = new LinkedHashMap<>();
     keys.put("endpoints.work.target", "1s");
+    keys.put("admission.controller", "rate"); // limited to 5 requests/s by its bucket
     keys.put("controller.initialRate", "5");
     keys.put("bandwidth.total", "20KB/s");
     keys.put("bandwidth.groups.a.share", "10%");

@@ -71,6 +71,7 @@ class ChaosIT {
     params.put("queue.maxWait", "300ms");
     params.put("queue.browsingCapacity", "60");
     params.put("endpoints.work.target", "300ms");
+    params.put("admission.controller", "rate"); // instant refusals by the bucket
     params.put("controller.initialRate", "900");
     params.put("controller.bucketDepth", "20");
     params.put("bandwidth.total", "1MB/s");

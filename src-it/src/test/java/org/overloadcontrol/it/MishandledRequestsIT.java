@@ -77,6 +77,7 @@ class MishandledRequestsIT {
   void aDelayedRequestIsAdmittedOrRefusedLikeAnyOther(ContainerKind kind) throws Exception {
     Map<String, String> params = new LinkedHashMap<>();
     params.put("endpoints.work.target", "1s");
+    params.put("admission.controller", "rate"); // limited to 5 requests/s by its bucket
     params.put("controller.initialRate", "5");
     params.put("bandwidth.total", "20KB/s");
     params.put("bandwidth.groups.a.share", "10%");
