@@ -14,15 +14,9 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,26 +25,20 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.bandwidth.ShapingDecision;
-import org.overloadcontrol.engine.ExecutorScheduler;
-import org.overloadcontrol.engine.Scheduler;
-import org.overloadcontrol.engine.Ticker;
-import org.overloadcontrol.degrade.LoggingQualityListener;
-import org.overloadcontrol.queue.LoggingQueueListener;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.Settings;
-import org.overloadcontrol.queue.ProcessCpuUtilisation;
+import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,13 +94,12 @@ public class OverloadFilter implements Filter {
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
   private final Scheduler givenScheduler;
-  private ExecutorScheduler ownScheduler;
-  private Scheduler scheduler;
+  /** Owns the engine, the features and the timers; see {@link OverloadRuntime}. */
+  private OverloadRuntime runtime;
   /** The engine after {@link #destroy()}, so late completions still settle their outcome. */
   private volatile OverloadEngine stoppedEngine;
   private VirtualQueueGate virtualQueue;
   private BandwidthGate bandwidth;
-  private Scheduler.Cancellable bandwidthManager;
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
@@ -164,70 +151,29 @@ public class OverloadFilter implements Filter {
   public void init(FilterConfig filterConfig) throws ServletException {
     servletContext = filterConfig.getServletContext();
     try {
-      ServletAnnotations.Result annotations = ServletAnnotations.scan(servletContext);
-      Map<String, String> params = new LinkedHashMap<>();
-      for (String name : Collections.list(filterConfig.getInitParameterNames())) {
-        params.put(name, filterConfig.getInitParameter(name));
-      }
-      List<ConfigSource> layers = new ArrayList<>();
-      layers.add(annotations.layer());
-      ConfigSource initParams = ConfigSource.of("web.xml init-param of filter '"
-          + filterConfig.getFilterName() + "'", params);
-      layers.add(initParams);
-      ConfigSource yaml = loadYaml(params.get("configFile"));
-      if (yaml != null) {
-        layers.add(yaml);
-      }
-      ConfigSource operator = loadOperatorYaml(System.getProperty(CONFIG_FILE_PROPERTY));
-      if (operator != null) {
-        layers.add(operator);
-      }
-      annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
-          .anyMatch(layer -> layer.values().containsKey(key)));
-      config = OverloadConfig.parse(layers);
-      // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
-      java.util.Set<String> known =
-          new java.util.HashSet<>(servletContext.getServletRegistrations().keySet());
-      known.addAll(annotations.endpointByServlet().values());
-      Settings.of(config).requireKnownEndpoints(layers, known);
-      endpointByServlet = annotations.endpointByServlet();
-      rejectionHandler = rejectionHandler(config);
+      FilterConfiguration read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
+      config = read.config();
+      endpointByServlet = read.endpointByServlet();
+      rejectionHandler = read.rejectionHandler();
     } catch (OverloadConfigException e) {
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     clients = new ClientAddressResolver(config.trustedProxies());
     arrivalTime = new ArrivalTime(ticker, wallClock, config.requestStartMaxAgeNanos());
-    scheduler = givenScheduler;
-    if (scheduler == null) {
-      ownScheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
-      scheduler = ownScheduler;
-    }
     try {
-      engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
-          .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
-          .queueListener(new LoggingQueueListener())
-          .qualityListener(new LoggingQualityListener()).build();
-      Scheduler timers = scheduler;
-      virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
-          task -> timers.schedule(task, 0L), servletContext::getResourceAsStream);
-      BandwidthGate gate = BandwidthGate.from(config, clients, ticker);
-      if (gate.shaper().settings().enabled()) {
-        bandwidth = gate;
-        bandwidthManager = scheduler.scheduleAtFixedRate(gate.shaper()::managerRound,
-            gate.shaper().settings().managerPeriodNanos());
-      }
+      runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
+          .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
+          .admissionListener(listener).webAppResources(servletContext::getResourceAsStream)
+          .start();
     } catch (OverloadConfigException e) {
-      if (engine != null) {
-        engine.shutdown();
-        engine = null;
-      }
-      if (ownScheduler != null) {
-        ownScheduler.close();
-      }
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
+    engine = runtime.engine();
+    virtualQueue = new VirtualQueueGate(runtime.virtualQueue(), clients);
+    bandwidth = runtime.bandwidth() == null ? null
+        : new BandwidthGate(runtime.bandwidth(), clients);
     intake = new RequestIntake(engine, clients, arrivalTime);
     takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
     AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
@@ -247,7 +193,7 @@ public class OverloadFilter implements Filter {
           registry.getClass().getName());
     }
     try {
-      observability = Observability.builder(engine).scheduler(scheduler)
+      observability = Observability.builder(engine).scheduler(runtime.scheduler())
           .registry(registry instanceof MetricRegistry r ? r : null)
           .contextPath(servletContext.getContextPath())
           .bandwidth(bandwidth == null ? null : bandwidth.shaper())
@@ -263,63 +209,6 @@ public class OverloadFilter implements Filter {
     virtualQueueOn = virtualQueue.enabled();
     routesByServlet = engine.routesByEndpointOnly();
     enabled = config.enabled();
-  }
-
-  private ConfigSource loadYaml(String configured) throws ServletException {
-    String path = configured == null || configured.isBlank() ? DEFAULT_CONFIG_FILE
-        : configured.trim();
-    try {
-      InputStream in = path.startsWith("/") ? servletContext.getResourceAsStream(path) : null;
-      String name = path;
-      if (in == null && configured != null) {
-        File file = new File(path);
-        if (!file.isFile()) {
-          throw OverloadConfigException.of("configFile", configured,
-              "web.xml init-param", "no such file in the web application or on disk");
-        }
-        in = new FileInputStream(file);
-        name = file.getPath();
-      }
-      if (in == null) {
-        return null;
-      }
-      try (InputStream stream = in) {
-        return YamlConfigLoader.load(stream, name);
-      }
-    } catch (IOException e) {
-      throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
-    }
-  }
-
-  /** The operator's file named by the system property, layered over everything else. */
-  private static ConfigSource loadOperatorYaml(String path) throws ServletException {
-    try {
-      return OperatorConfigFile.load(path);
-    } catch (java.io.UncheckedIOException e) {
-      throw new ServletException(e.getMessage(), e);
-    }
-  }
-
-  private RejectionHandler rejectionHandler(OverloadConfig config) {
-    Object supplied = servletContext.getAttribute(RejectionHandler.ATTRIBUTE);
-    if (supplied instanceof RejectionHandler handler) {
-      return handler;
-    }
-    String className = config.rejectionHandler();
-    if (className == null || className.isBlank()) {
-      return DEFAULT_REJECTION;
-    }
-    try {
-      Class<?> type = Class.forName(className.trim(), true, servletContext.getClassLoader());
-      if (!RejectionHandler.class.isAssignableFrom(type)) {
-        throw OverloadConfigException.of("rejectionHandler", className, null,
-            "the class does not implement " + RejectionHandler.class.getName());
-      }
-      return (RejectionHandler) type.getDeclaredConstructor().newInstance();
-    } catch (ReflectiveOperationException | LinkageError e) {
-      throw OverloadConfigException.of("rejectionHandler", className, null,
-          "cannot create it (a public class with a public no-argument constructor): " + e);
-    }
   }
 
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
@@ -497,8 +386,8 @@ public class OverloadFilter implements Filter {
     async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos()
         + engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    SuspendedRequest delayed = SuspendedRequest.delayed(engine, tag, async, request, response,
-        this::answerRefusal, finisher(request), suspended, shaping, scheduler);
+    SuspendedRequest delayed = SuspendedRequest.delayed(runtime, tag, async, request, response,
+        this::answerRefusal, finisher(request), suspended, shaping);
     request.setAttribute(SuspendedRequest.ATTRIBUTE, delayed);
     async.addListener(delayed);
   }
@@ -658,16 +547,11 @@ public class OverloadFilter implements Filter {
       }
       observability = null;
     }
-    if (bandwidthManager != null) {
-      bandwidthManager.cancel();
-    }
     suspended.stop();
-    for (SuspendedRequest d : suspended.snapshot()) {
-      settleSafely(d::shutdown);
-    }
     if (stopping != null) {
-      // Expires every waiting request (each answered 503); running ones are left alone.
-      stopping.shutdown();
+      // Cuts every delay short and expires every waiting request, each answered 503; running
+      // ones are left alone.
+      runtime.shutdown();
       for (SuspendedRequest s : suspended.snapshot()) {
         settleSafely(s::settleRunningAtShutdown);
       }
@@ -675,8 +559,8 @@ public class OverloadFilter implements Filter {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }
     }
-    if (ownScheduler != null) {
-      ownScheduler.close();
+    if (runtime != null) {
+      runtime.close();
     }
   }
 }

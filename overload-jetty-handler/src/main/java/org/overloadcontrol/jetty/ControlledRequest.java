@@ -9,9 +9,11 @@ import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.pipeline.Delay;
 import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.queue.Waiter;
 import org.overloadcontrol.virtualqueue.QueueAnswer;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
@@ -20,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One request under overload control on Jetty's core API, from its decision to its one outcome.
- * The Jetty counterpart of the filter's {@code QueuedRequest}: it only translates, the engine
+ * The Jetty counterpart of the filter's {@code SuspendedRequest}: it only translates, the engine
  * decides.
  *
  * <p>Completion. The wrapped handler gets {@link #completion}, a {@link Callback.Nested} that
@@ -39,12 +41,17 @@ import org.slf4j.LoggerFactory;
  * its queue only if it is still there; whoever removes it from the queue answers it, so a
  * deadline timer and a failure racing each other cannot both answer.
  *
+ * <p>Delaying. A request of a group over its bandwidth share is held, like a waiting one, by
+ * returning {@code true}; the engine's {@link Delay} times it and lets one of the timer, the
+ * client leaving and the stop act: {@link #delayEnded} asks admission on the server's executor,
+ * {@link #cutShort} answers 503.
+ *
  * <p>Every path ends in {@link #finish}, the engine's {@link Exchange#finish}: the first call
  * settles the outcome and tells the features that measure completions, with the bytes Jetty
  * counted for the response ({@link Response#getContentBytesWritten}); a second report, a
  * failure after a refusal, say, is ignored.
  */
-final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
+final class ControlledRequest implements Waiter.Listener, Consumer<Throwable>, Delay.Target {
 
   private static final Logger LOG = LoggerFactory.getLogger(ControlledRequest.class);
 
@@ -56,6 +63,8 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
   private final Callback callback;
   private final Callback completion;
   private final Exchange exchange;
+  private volatile Delay delay;
+  private volatile boolean leftWhileDelayed;
 
   ControlledRequest(OverloadHandler handler, OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue, RequestTag tag, Request request, Response response,
@@ -155,6 +164,44 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
     finish(Outcome.REJECTED, 0L);
     JettyAnswers.write(response, refusal.refusal(request.getHeaders().get("Accept"),
         request.getHttpURI().getPath()), callback);
+  }
+
+  /**
+   * Holds a request of a group over its bandwidth share for its delay ({@link Delay}): the
+   * handler has returned true, no thread waits, and {@link #delayEnded} goes on to admission.
+   */
+  void delay(OverloadRuntime runtime, ShapingDecision shaping) {
+    // A client may leave before the delay exists or after: the flag and the field, both
+    // volatile and written before the other is read, let one of the two sides see the other.
+    request.addFailureListener(failure -> {
+      leftWhileDelayed = true;
+      Delay held = delay;
+      if (held != null && held.cut("abandoned")) {
+        LOG.debug("overload-control: delayed request failed", failure);
+      }
+    });
+    delay = runtime.delay(tag, shaping, this);
+    if (leftWhileDelayed) {
+      delay.cut("abandoned");
+    }
+  }
+
+  /** The delay is over, on the timer's thread: admission runs on the server's executor. */
+  @Override
+  public void delayEnded() {
+    try {
+      request.getContext().execute(this::admitLater);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("overload-control: delayed request could not be dispatched", e);
+      engine.refuse(tag, "shutdown");
+      refuse(Outcome.EXPIRED);
+    }
+  }
+
+  /** The delay was cut short (the client left, or the stop): 503, EXPIRED. */
+  @Override
+  public void cutShort() {
+    refuse(Outcome.EXPIRED);
   }
 
   /** Admitted with a permit: runs the wrapped handler on this (Jetty's) thread. */
