@@ -25,6 +25,10 @@ import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.queue.WaitQueues;
 import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.session.SessionGate;
+import org.overloadcontrol.session.SessionSettings;
+import org.overloadcontrol.session.SessionVisit;
+import org.overloadcontrol.virtualqueue.KeyRing;
 
 /**
  * The container-free core that every adapter drives: route a request to its endpoint and class,
@@ -67,6 +71,8 @@ public final class OverloadEngine {
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
+  /** Session-aware admission, or null when {@code sessions.enabled} is false. */
+  private final SessionGate sessions;
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -94,6 +100,10 @@ public final class OverloadEngine {
     this.queues = queueSettings.enabled() || concurrency ? new WaitQueues(queueSettings,
         config.classes().values(), ticker, b.scheduler, b.cpuUtilisation, b.queueListener)
         : null;
+    SessionSettings sessionSettings = SessionSettings.from(config.section("sessions"));
+    this.sessions = sessionSettings.enabled() ? new SessionGate(sessionSettings,
+        b.sessionKeys != null ? b.sessionKeys : KeyRing.random(new java.security.SecureRandom()),
+        new java.security.SecureRandom(), ticker) : null;
     this.periodic = queues != null || degradeSettings.enabled()
         ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
   }
@@ -118,6 +128,25 @@ public final class OverloadEngine {
 
   public QueueSettings queueSettings() {
     return queueSettings;
+  }
+
+  /** Session-aware admission, or null when sessions are off. */
+  public SessionGate sessions() {
+    return sessions;
+  }
+
+  /**
+   * Session-aware admission for a tagged request, before {@link #arrive}: marks its session, or
+   * refuses it as a new session with no room (answer 503, then complete with
+   * {@link Outcome#REJECTED}). The answer may carry a cookie value to set.
+   */
+  public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
+    SessionGate.Answer answer = sessions.arrive(tag, visit);
+    if (answer.refused()) {
+      tag.decide(Decision.REJECT, Math.max(config.retryAfterMinNanos(),
+          sessions.settings().windowNanos()), answer.reason());
+    }
+    return answer;
   }
 
   /** The endpoint named {@code name}, created with its configured settings on first use. */
@@ -418,6 +447,9 @@ public final class OverloadEngine {
     }
     EndpointClass stage = tag.stage();
     stage.countOutcome(tag.stripe, outcome);
+    if (sessions != null) {
+      sessions.finished(tag, outcome);
+    }
     EndpointPermits permit = tag.permit();
     if (permit != null) {
       tag.holdPermit(null);
@@ -473,6 +505,9 @@ public final class OverloadEngine {
     if (queues != null) {
       queues.tick();
     }
+    if (sessions != null) {
+      sessions.tick(now);
+    }
   }
 
   /**
@@ -497,6 +532,7 @@ public final class OverloadEngine {
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
     private QualityListener qualityListener = QualityListener.NONE;
+    private KeyRing sessionKeys;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -532,6 +568,12 @@ public final class OverloadEngine {
     /** Told about every period of every quality controller (logs, metrics). */
     public Builder qualityListener(QualityListener value) {
       this.qualityListener = Objects.requireNonNull(value, "qualityListener");
+      return this;
+    }
+
+    /** The keys that sign session cookies ({@code sessions.*}); random when not given. */
+    public Builder sessionKeys(KeyRing value) {
+      this.sessionKeys = value;
       return this;
     }
 

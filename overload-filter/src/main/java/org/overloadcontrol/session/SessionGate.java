@@ -1,0 +1,200 @@
+package org.overloadcontrol.session;
+
+import java.security.SecureRandom;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.engine.SessionRole;
+import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.virtualqueue.KeyRing;
+
+/**
+ * Session-aware admission (Cherkasova &amp; Phaal, "Session-based admission control: a mechanism
+ * for peak load management of commercial Web sites", IEEE Trans. Computers 51(6), 2002): the
+ * unit admitted is the session, not the request. The first request of a new session is the one
+ * that may be refused; a session once admitted is recognised by a signed cookie set on its
+ * admission (or a configured header, or the container's session id), and its later requests go
+ * to the concurrency limit as {@link SessionRole#ADMITTED}, ahead of new sessions' requests of
+ * the same class in the wait queues.
+ *
+ * <p>How many: new sessions are admitted only while the admitted ones leave room under the
+ * group's measured throughput ({@link SessionLoad}); a virtual-queue token coming due admits its
+ * session whatever the estimate (the waiting room already metered it); a full table refuses.
+ *
+ * <p>States of a session: admitted (in the {@link SessionTable}) → completed (a request on a
+ * completion path, or the application's call, completed), expired (idle, or past its
+ * lifetime), or dropped (its first request was refused after all, by the limit's wait).
+ */
+public final class SessionGate {
+
+  /** The answer to one request: refused (a new session with no room), or on its way. */
+  public record Answer(boolean refused, String reason, String setCookie) {
+    static final Answer PASS = new Answer(false, null, null);
+  }
+
+  private final SessionSettings settings;
+  private final SessionTable table;
+  private final SessionCookie cookies;
+  private final Ticker ticker;
+  private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads =
+      new ConcurrentHashMap<>();
+  private final LongAdder admitted = new LongAdder();
+  private final LongAdder newRefused = new LongAdder();
+  private final LongAdder midSessionRefused = new LongAdder();
+  private final LongAdder completed = new LongAdder();
+
+  public SessionGate(SessionSettings settings, KeyRing keys, SecureRandom random, Ticker ticker) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.cookies = new SessionCookie(keys, random);
+    this.table = new SessionTable(ticker, settings.idleTimeoutNanos(),
+        settings.maxLifetimeNanos(), settings.maxSessions());
+  }
+
+  public SessionSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Decides for a tagged request before its admission, and marks the tag with its
+   * {@link SessionRole}. A request at an endpoint without a concurrency limit only keeps its
+   * session alive.
+   */
+  public Answer arrive(RequestTag tag, SessionVisit visit) {
+    String known = admittedKey(visit);
+    ConcurrencyGroup group = tag.stage().endpoint().concurrencyGroup();
+    if (group == null) {
+      return Answer.PASS;
+    }
+    if (settings.completes(visit.path())) {
+      tag.completeSession();
+    }
+    SessionLoad load = load(group);
+    boolean saturated = group.inFlight() >= group.limit();
+    if (saturated) {
+      load.saturated();
+    }
+    if (known != null) {
+      tag.session(SessionRole.ADMITTED, known);
+      load.sessionArrival();
+      return Answer.PASS;
+    }
+    if (!visit.dueQueueToken()
+        && !load.roomForNew(table.size(), saturated, settings.headroom())) {
+      newRefused.increment();
+      return new Answer(true, "new-session", null);
+    }
+    String key;
+    String cookie = null;
+    if (settings.header() != null && visit.header() != null) {
+      key = "h:" + visit.header();
+    } else if (visit.containerSession() != null) {
+      key = "s:" + visit.containerSession();
+    } else {
+      String id = cookies.newId();
+      key = "c:" + id;
+      cookie = cookies.value(id);
+    }
+    if (!table.admit(key, ticker.read())) {
+      newRefused.increment();
+      return new Answer(true, "sessions-full", null);
+    }
+    admitted.increment();
+    tag.session(SessionRole.NEW, key);
+    return cookie == null ? Answer.PASS : new Answer(false, null, cookie);
+  }
+
+  /** The table key of the visit's admitted session, or null; a hit restarts its idle time. */
+  private String admittedKey(SessionVisit visit) {
+    String id = cookies.verify(visit.cookie());
+    if (id != null && table.touch("c:" + id)) {
+      return "c:" + id;
+    }
+    if (visit.header() != null && table.touch("h:" + visit.header())) {
+      return "h:" + visit.header();
+    }
+    if (visit.containerSession() != null && table.touch("s:" + visit.containerSession())) {
+      return "s:" + visit.containerSession();
+    }
+    return null;
+  }
+
+  private SessionLoad load(ConcurrencyGroup group) {
+    SessionLoad load = loads.get(group);
+    return load != null ? load : loads.computeIfAbsent(group,
+        g -> new SessionLoad(settings.windowNanos(), ticker.read()));
+  }
+
+  /** Takes a request's outcome, once, after the engine settled it. */
+  public void finished(RequestTag tag, Outcome outcome) {
+    ConcurrencyGroup group = tag.stage().endpoint().concurrencyGroup();
+    SessionRole role = tag.sessionRole();
+    if (group != null && outcome.executed()) {
+      SessionLoad load = load(group);
+      load.completion();
+      if (role == SessionRole.NEW) {
+        // A first request counts in its session's rate once it ran: most first requests that
+        // are refused after all would otherwise inflate the rate of the sessions that remain.
+        load.sessionArrival();
+      }
+    }
+    if (role == SessionRole.NONE) {
+      return;
+    }
+    if (outcome == Outcome.REJECTED || outcome == Outcome.EXPIRED) {
+      if (role == SessionRole.ADMITTED) {
+        midSessionRefused.increment();
+      } else {
+        // Its first request did not get through the limit: the session never started.
+        table.remove(tag.sessionKey());
+        admitted.decrement();
+        newRefused.increment();
+      }
+    } else if (outcome == Outcome.COMPLETED && tag.completesSession()) {
+      table.remove(tag.sessionKey());
+      completed.increment();
+    }
+  }
+
+  /** The periodic task: closes due windows, sweeps expired sessions. */
+  public void tick(long now) {
+    table.cleanUp();
+    int sessions = table.size();
+    for (SessionLoad load : loads.values()) {
+      load.tick(now, sessions);
+    }
+  }
+
+  /** Sessions admitted now. */
+  public int admittedSessions() {
+    return table.size();
+  }
+
+  /** Sessions admitted since start (a session whose first request was refused after all not). */
+  public long admittedCount() {
+    return admitted.sum();
+  }
+
+  /** New sessions refused since start. */
+  public long newSessionsRefusedCount() {
+    return newRefused.sum();
+  }
+
+  /** Requests of admitted sessions refused or expired since start: keep it near zero. */
+  public long midSessionRefusalCount() {
+    return midSessionRefused.sum();
+  }
+
+  /** Sessions completed since start (a completion path, or the application said so). */
+  public long completedCount() {
+    return completed.sum();
+  }
+
+  /** Entries the table holds (a test of its memory bound). */
+  long tableEntries() {
+    return table.entries();
+  }
+}
