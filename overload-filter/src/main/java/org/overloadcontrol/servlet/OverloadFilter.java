@@ -49,6 +49,7 @@ import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.session.SessionKeys;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
@@ -207,7 +208,9 @@ public class OverloadFilter implements Filter {
       engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
           .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
           .queueListener(new LoggingQueueListener())
-          .qualityListener(new LoggingQualityListener()).build();
+          .qualityListener(new LoggingQualityListener())
+          .sessionKeys(SessionKeys.load(config, System::getenv,
+              servletContext::getResourceAsStream)).build();
       Scheduler timers = scheduler;
       virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
           task -> timers.schedule(task, 0L), servletContext::getResourceAsStream);
@@ -393,6 +396,11 @@ public class OverloadFilter implements Filter {
             : Outcome.REJECTED);
         return;
       }
+    }
+    // Sessions (Cherkasova & Phaal): a new session's first request is the one refused.
+    if (engine.sessions() != null && SessionStep.refused(engine, request, response, tag)) {
+      refuse(request, response, tag, Outcome.REJECTED);
+      return;
     }
     // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
     if (bandwidth != null && bandwidth.shaper().settings().shapes(
