@@ -56,6 +56,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
   private final Callback callback;
   private final Callback completion;
   private final Exchange exchange;
+  private boolean passedOnToken;
 
   ControlledRequest(OverloadHandler handler, OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue, RequestTag tag, Request request, Response response,
@@ -88,9 +89,18 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
     };
   }
 
-  /** The request passed the virtual queue as {@code type}; its completion is reported. */
-  void passedQueue(String type) {
+  /**
+   * The request passed the virtual queue as {@code type}, on a token whose time had come or
+   * not; its completion is reported.
+   */
+  void passedQueue(String type, boolean onToken) {
     exchange.passedQueue(type);
+    this.passedOnToken = onToken;
+  }
+
+  /** Whether it passed the virtual queue on a token that came due (it admits its session). */
+  boolean passedOnToken() {
+    return passedOnToken;
   }
 
   /** The request is shaped: its bytes and time are reported through {@code shaped}. */

@@ -49,6 +49,8 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.session.SessionKeys;
+import org.overloadcontrol.virtualqueue.KeyRingLoader;
 import org.overloadcontrol.virtualqueue.QueueVerdict;
 import org.overloadcontrol.virtualqueue.QueueVisit;
 import org.overloadcontrol.virtualqueue.TokenCookie;
@@ -303,7 +305,9 @@ public class OverloadHandler extends Handler.Wrapper {
       engine = OverloadEngine.builder(config).ticker(ticker)
           .scheduler(timers).admissionListener(admissionListener)
           .queueListener(queueListener).qualityListener(qualityListener)
-          .cpuUtilisation(new ProcessCpuUtilisation()).build();
+          .cpuUtilisation(new ProcessCpuUtilisation())
+          .sessionKeys(SessionKeys.load(config, System::getenv, KeyRingLoader.NO_WEB_APP))
+          .build();
       // A capacity estimate is slow work: it runs on the timer thread, never a request's.
       virtualQueue = VirtualQueueFrontEnd.create(config, ticker, wallClock,
           task -> timers.schedule(task, 0L));
@@ -425,6 +429,12 @@ public class OverloadHandler extends Handler.Wrapper {
         controlled, response, callback)) {
       return true;
     }
+    // Sessions (Cherkasova & Phaal): a new session's first request is the one refused.
+    if (engine.sessions() != null && JettySessions.refused(engine, request, response,
+        attributes, tag, controlled.passedOnToken())) {
+      controlled.refuse(Outcome.REJECTED);
+      return true;
+    }
     // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
     if (r.bandwidth() != null && r.bandwidth().shapes(path)) {
       ShapingDecision shaping = r.bandwidth().decide(attributes,
@@ -466,7 +476,7 @@ public class OverloadHandler extends Handler.Wrapper {
       if (pass.clearCookie() != null) {
         Response.addCookie(response, JettyAnswers.cookie(pass.clearCookie()));
       }
-      controlled.passedQueue(pass.type());
+      controlled.passedQueue(pass.type(), pass.byToken());
       return true;
     }
     QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;
