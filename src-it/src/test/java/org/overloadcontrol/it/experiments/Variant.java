@@ -51,6 +51,8 @@ record Variant(String name, String description, String overloadYaml,
    *       {@code overload.yaml}: initial rate 20/s, bucket depth 10, 6 execution permits in
    *       LIFO-Pri queues, the virtual queue on confirm, bandwidth shares on images; search
    *       degradable), with the targets scaled to the time scale as the workload is;
+   *   <li>{@code sessions}: {@code shipped} with session-aware admission on, the confirm
+   *       page completing a session;
    *   <li>{@code default}: the same with the admission controller's own keys back at the
    *       library's defaults (initial rate 100/s, bucket depth 1): what a user gets who only
    *       sets targets;
@@ -79,6 +81,9 @@ record Variant(String name, String description, String overloadYaml,
     v.add(new Variant("none", "no guard (our filter `enabled: false`)", OFF, h -> h));
     v.add(new Variant("shipped", "our filter, the shop's shipped configuration (targets"
         + " scaled)", targets, h -> h));
+    v.add(new Variant("sessions", "our filter, `shipped` with session-aware admission"
+        + " (`sessions.enabled`, the confirm page completes a session)", targets
+        + "sessions: {enabled: true, completionPaths: [/confirm]}\n", h -> h));
     v.add(new Variant("default", "our filter, admission at the library's defaults (targets"
         + " scaled)", defaults, h -> h));
     v.add(new Variant("paper", "our filter, `default` with `judgeOnFreshSamples: false`",
