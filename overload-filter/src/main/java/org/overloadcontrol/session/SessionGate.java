@@ -45,6 +45,12 @@ public final class SessionGate {
   private final LongAdder newRefused = new LongAdder();
   private final LongAdder midSessionRefused = new LongAdder();
   private final LongAdder completed = new LongAdder();
+  /** Distinct admitted sessions seen in the current window, and in the last one. */
+  private final LongAdder activeNow = new LongAdder();
+  private volatile int activeBefore;
+  /** The window's number, stamped on each session seen in it. */
+  private volatile long window;
+  private long windowStart;
 
   public SessionGate(SessionSettings settings, KeyRing keys, SecureRandom random, Ticker ticker) {
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -52,6 +58,7 @@ public final class SessionGate {
     this.cookies = new SessionCookie(keys, random);
     this.table = new SessionTable(ticker, settings.idleTimeoutNanos(),
         settings.maxLifetimeNanos(), settings.maxSessions());
+    this.windowStart = ticker.read();
   }
 
   public SessionSettings settings() {
@@ -64,7 +71,11 @@ public final class SessionGate {
    * session alive.
    */
   public Answer arrive(RequestTag tag, SessionVisit visit) {
-    String known = admittedKey(visit);
+    SessionTable.Entry[] entry = new SessionTable.Entry[1];
+    String known = admittedKey(visit, entry);
+    if (known != null) {
+      seen(entry[0]);
+    }
     ConcurrencyGroup group = tag.stage().endpoint().concurrencyGroup();
     if (group == null) {
       return Answer.PASS;
@@ -83,7 +94,7 @@ public final class SessionGate {
       return Answer.PASS;
     }
     if (!visit.dueQueueToken()
-        && !load.roomForNew(table.size(), saturated, settings.headroom())) {
+        && !load.roomForNew(activeSessions(), saturated, settings.headroom())) {
       newRefused.increment();
       return new Answer(true, "new-session", null);
     }
@@ -98,34 +109,65 @@ public final class SessionGate {
       key = "c:" + id;
       cookie = cookies.value(id);
     }
-    if (!table.admit(key, ticker.read())) {
+    SessionTable.Entry admittedEntry = table.admit(key, ticker.read());
+    if (admittedEntry == null) {
       newRefused.increment();
       return new Answer(true, "sessions-full", null);
     }
+    seen(admittedEntry);
     admitted.increment();
     tag.session(SessionRole.NEW, key);
     return cookie == null ? Answer.PASS : new Answer(false, null, cookie);
   }
 
-  /** The table key of the visit's admitted session, or null; a hit restarts its idle time. */
-  private String admittedKey(SessionVisit visit) {
+  /**
+   * The table key of the visit's admitted session, or null; a hit restarts its idle time and
+   * leaves its entry in {@code found[0]}.
+   */
+  private String admittedKey(SessionVisit visit, SessionTable.Entry[] found) {
     String id = cookies.verify(visit.cookie());
-    if (id != null && table.touch("c:" + id)) {
-      return "c:" + id;
-    }
-    if (visit.header() != null && table.touch("h:" + visit.header())) {
-      return "h:" + visit.header();
-    }
-    if (visit.containerSession() != null && table.touch("s:" + visit.containerSession())) {
-      return "s:" + visit.containerSession();
+    String[] keys = {id == null ? null : "c:" + id,
+        visit.header() == null ? null : "h:" + visit.header(),
+        visit.containerSession() == null ? null : "s:" + visit.containerSession()};
+    for (String key : keys) {
+      SessionTable.Entry e = table.touch(key);
+      if (e != null) {
+        found[0] = e;
+        return key;
+      }
     }
     return null;
+  }
+
+  private void seen(SessionTable.Entry e) {
+    if (e.seenIn(window)) {
+      activeNow.increment();
+    }
+  }
+
+  /** A session that ended no longer counts as active. */
+  private synchronized void left(SessionTable.Entry e) {
+    if (e == null) {
+      return;
+    }
+    if (e.seenWindow.get() == window) {
+      activeNow.decrement();
+    }
+    // Whether it was seen in the last window is not kept: it probably was.
+    if (activeBefore > 0) {
+      activeBefore--;
+    }
+  }
+
+  /** Sessions active now: seen in this window, or in the last (whichever is more). */
+  private int activeSessions() {
+    return (int) Math.max(activeBefore, activeNow.sum());
   }
 
   private SessionLoad load(ConcurrencyGroup group) {
     SessionLoad load = loads.get(group);
     return load != null ? load : loads.computeIfAbsent(group,
-        g -> new SessionLoad(settings.windowNanos(), ticker.read()));
+        g -> new SessionLoad());
   }
 
   /** Takes a request's outcome, once, after the engine settled it. */
@@ -149,22 +191,29 @@ public final class SessionGate {
         midSessionRefused.increment();
       } else {
         // Its first request did not get through the limit: the session never started.
-        table.remove(tag.sessionKey());
+        left(table.remove(tag.sessionKey()));
         admitted.decrement();
         newRefused.increment();
       }
     } else if (outcome == Outcome.COMPLETED && tag.completesSession()) {
-      table.remove(tag.sessionKey());
+      left(table.remove(tag.sessionKey()));
       completed.increment();
     }
   }
 
-  /** The periodic task: closes due windows, sweeps expired sessions. */
-  public void tick(long now) {
+  /** The periodic task: closes the window when it is due, sweeps expired sessions. */
+  public synchronized void tick(long now) {
     table.cleanUp();
-    int sessions = table.size();
+    long elapsed = now - windowStart;
+    if (elapsed < settings.windowNanos()) {
+      return;
+    }
+    windowStart = now;
+    int active = (int) Math.max(0, activeNow.sumThenReset());
+    window++;
+    activeBefore = active;
     for (SessionLoad load : loads.values()) {
-      load.tick(now, sessions);
+      load.closeWindow(elapsed / 1e9, active);
     }
   }
 

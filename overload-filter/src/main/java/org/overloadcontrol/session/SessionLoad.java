@@ -11,9 +11,14 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The rule, {@link #roomFor}: a new session is admitted while
  * {@code sessions × ratePerSession < headroom × capacity}, where {@code sessions} is the count
- * now, so every session admitted counts at once, before it has sent its next request. While the
+ * of active sessions now, so every session admitted counts at once, before it has sent its next
+ * request. While the
  * group has not reached its limit for three windows, and not now, there is room whatever the
  * estimate says: a capacity measured below saturation is only a lower bound.
+ *
+ * <p>Sessions counted are the active ones (a request in the window): an admitted user who left
+ * stays in the table until his idle timeout, and counting him would dilute the rate per session
+ * so that each new session looked cheaper than it is.
  *
  * <p>Concurrency: arrivals and completions are {@link LongAdder}s; the window closes under this
  * object's lock on the engine's periodic task; the estimates are volatile doubles read lock-free.
@@ -25,19 +30,13 @@ final class SessionLoad {
   /** Windows after the last saturated one during which the estimate still governs. */
   private static final int SATURATED_WINDOWS = 3;
 
-  private final long windowNanos;
   private final LongAdder sessionArrivals = new LongAdder();
   private final LongAdder completions = new LongAdder();
   private volatile boolean saturatedInWindow;
   private volatile double ratePerSession = Double.NaN;
   private volatile double capacity = Double.NaN;
   private volatile int windowsSinceSaturated = Integer.MAX_VALUE;
-  private long windowStart;
-
-  SessionLoad(long windowNanos, long now) {
-    this.windowNanos = windowNanos;
-    this.windowStart = now;
-  }
+  SessionLoad() {}
 
   /** A request of an admitted session arrived at the group. */
   void sessionArrival() {
@@ -56,14 +55,12 @@ final class SessionLoad {
     }
   }
 
-  /** Closes the window if it is due; {@code sessions} is the admitted count now. */
-  synchronized void tick(long now, int sessions) {
-    long elapsed = now - windowStart;
-    if (elapsed < windowNanos) {
-      return;
-    }
-    windowStart = now;
-    double seconds = elapsed / 1e9;
+  /**
+   * Closes a window of {@code seconds} in which {@code sessions} admitted sessions sent a
+   * request (anywhere): the rate per session is that of the sessions that are active, not of
+   * every entry of the table, so that users who left without a word do not dilute it.
+   */
+  synchronized void closeWindow(double seconds, int sessions) {
     double arrivals = sessionArrivals.sumThenReset() / seconds;
     double done = completions.sumThenReset() / seconds;
     boolean saturated = saturatedInWindow;

@@ -24,7 +24,7 @@ import org.overloadcontrol.engine.Ticker;
  */
 final class SessionTable {
 
-  private final Cache<String, Long> admitted;
+  private final Cache<String, Entry> admitted;
   private final AtomicInteger reserved = new AtomicInteger();
   private final int maxSessions;
 
@@ -33,49 +33,69 @@ final class SessionTable {
     this.admitted = Caffeine.newBuilder()
         .ticker(ticker::read)
         .executor(Runnable::run)
-        .expireAfter(new Expiry<String, Long>() {
+        .expireAfter(new Expiry<String, Entry>() {
           @Override
-          public long expireAfterCreate(String key, Long created, long now) {
+          public long expireAfterCreate(String key, Entry e, long now) {
             return Math.min(idleNanos, lifetimeNanos);
           }
 
           @Override
-          public long expireAfterUpdate(String key, Long created, long now,
+          public long expireAfterUpdate(String key, Entry e, long now,
               long current) {
             return current;
           }
 
           @Override
-          public long expireAfterRead(String key, Long created, long now,
+          public long expireAfterRead(String key, Entry e, long now,
               long current) {
-            return Math.max(0L, Math.min(idleNanos, created + lifetimeNanos - now));
+            return Math.max(0L, Math.min(idleNanos, e.createdNanos + lifetimeNanos - now));
           }
         })
-        .removalListener((String key, Long created, com.github.benmanes.caffeine.cache
+        .removalListener((String key, Entry e, com.github.benmanes.caffeine.cache
             .RemovalCause cause) -> reserved.decrementAndGet())
         .build();
   }
 
-  /** Whether {@code key} is an admitted session; a hit counts as activity (idle time restarts). */
-  boolean touch(String key) {
-    return key != null && admitted.getIfPresent(key) != null;
+  /** An admitted session: when it was admitted, and the last window it was seen in. */
+  static final class Entry {
+    final long createdNanos;
+    final java.util.concurrent.atomic.AtomicLong seenWindow =
+        new java.util.concurrent.atomic.AtomicLong(-1);
+
+    Entry(long createdNanos) {
+      this.createdNanos = createdNanos;
+    }
+
+    /** Marks it seen in {@code window}; true for its first time in that window. */
+    boolean seenIn(long window) {
+      long last = seenWindow.get();
+      return last != window && seenWindow.compareAndSet(last, window);
+    }
+  }
+
+  /** The admitted session {@code key}, or null; a hit is activity (its idle time restarts). */
+  Entry touch(String key) {
+    return key == null ? null : admitted.getIfPresent(key);
   }
 
   /**
-   * Admits session {@code key} admitted at {@code now}; false when the table is full.
+   * Admits session {@code key} at {@code now}: its entry, or null when the table is full.
    * A key already present stays as it was (and counts as admitted).
    */
-  boolean admit(String key, long now) {
+  Entry admit(String key, long now) {
     if (!reserve()) {
       admitted.cleanUp();
       if (!reserve()) {
-        return false;
+        return null;
       }
     }
-    if (admitted.asMap().putIfAbsent(key, now) != null) {
+    Entry fresh = new Entry(now);
+    Entry existing = admitted.asMap().putIfAbsent(key, fresh);
+    if (existing != null) {
       reserved.decrementAndGet();
+      return existing;
     }
-    return true;
+    return fresh;
   }
 
   private boolean reserve() {
@@ -90,10 +110,8 @@ final class SessionTable {
   }
 
   /** Ends session {@code key} (completed, or its first request was refused after all). */
-  void remove(String key) {
-    if (key != null) {
-      admitted.invalidate(key);
-    }
+  Entry remove(String key) {
+    return key == null ? null : admitted.asMap().remove(key);
   }
 
   /** Admitted sessions now (expired ones leave at the next maintenance). */

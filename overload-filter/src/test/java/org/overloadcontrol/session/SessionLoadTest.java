@@ -11,16 +11,16 @@ class SessionLoadTest {
 
   @Test
   void withNothingMeasuredThereIsRoom() {
-    assertThat(new SessionLoad(SECOND, 0).roomForNew(1_000_000, true, 0.9)).isTrue();
+    assertThat(new SessionLoad().roomForNew(1_000_000, true, 0.9)).isTrue();
   }
 
   @Test
   void admittedSessionsTimesTheirRateAreHeldUnderTheHeadroomOfTheSaturatedThroughput() {
-    SessionLoad load = new SessionLoad(SECOND, 0);
+    SessionLoad load = new SessionLoad();
     for (int w = 1; w <= 3; w++) {
       load.saturated();
       window(load, 50, 100);                    // 50 sessions at 1 request/s; 100 done/s
-      load.tick(w * SECOND, 50);
+      load.closeWindow(1.0, 50);
     }
     assertThat(load.ratePerSession()).isEqualTo(1.0);
     assertThat(load.capacity()).isEqualTo(100.0);
@@ -32,14 +32,14 @@ class SessionLoadTest {
 
   @Test
   void aGroupBelowItsLimitForThreeWindowsHasRoomUntilItIsSaturatedAgain() {
-    SessionLoad load = new SessionLoad(SECOND, 0);
+    SessionLoad load = new SessionLoad();
     load.saturated();
     window(load, 50, 50);
-    load.tick(SECOND, 50);
+    load.closeWindow(1.0, 50);
     assertThat(load.roomForNew(200, false, 0.9)).isFalse();   // saturated a window ago
     for (int w = 2; w <= 5; w++) {
       window(load, 50, 50);
-      load.tick(w * SECOND, 50);
+      load.closeWindow(1.0, 50);
     }
     assertThat(load.roomForNew(200, false, 0.9)).isTrue();
     assertThat(load.roomForNew(200, true, 0.9)).isFalse();    // saturated now
@@ -47,15 +47,15 @@ class SessionLoadTest {
 
   @Test
   void aWindowBelowTheLimitOnlyRaisesTheCapacity() {
-    SessionLoad load = new SessionLoad(SECOND, 0);
+    SessionLoad load = new SessionLoad();
     load.saturated();
     window(load, 10, 100);
-    load.tick(SECOND, 10);
+    load.closeWindow(1.0, 10);
     window(load, 10, 40);
-    load.tick(2 * SECOND, 10);
+    load.closeWindow(1.0, 10);
     assertThat(load.capacity()).isEqualTo(100.0);
     window(load, 10, 160);
-    load.tick(3 * SECOND, 10);
+    load.closeWindow(1.0, 10);
     assertThat(load.capacity()).isEqualTo(160.0);
   }
 
