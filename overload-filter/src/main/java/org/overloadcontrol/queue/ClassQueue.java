@@ -40,6 +40,11 @@ final class ClassQueue {
     return size;
   }
 
+  /** Waiters of admitted sessions (under the lock). */
+  int sessionWaiters() {
+    return sessionWaiters;
+  }
+
   boolean isEmpty() {
     return waiters.isEmpty();
   }

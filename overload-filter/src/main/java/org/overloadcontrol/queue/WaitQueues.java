@@ -285,16 +285,23 @@ public final class WaitQueues {
         }
       }
     }
+    // Among browsing queues, those holding requests of admitted sessions first (session-aware
+    // admission: an admitted session's browsing goes before a new session's), scored by
+    // utility × those requests; without any, LIFO-Pri's utility × length over all.
     ClassQueue best = null;
     double bestScore = -1;
+    boolean bestHasSessions = false;
     for (ClassQueue q : browsingQueues) {
       if (q.isEmpty() || !q.hasEligible()) {
         continue;
       }
-      double score = q.requestClass.utility() * q.size();
-      if (score > bestScore) {
+      int sessions = q.sessionWaiters();
+      boolean hasSessions = sessions > 0;
+      double score = q.requestClass.utility() * (hasSessions ? sessions : q.size());
+      if (hasSessions && !bestHasSessions || hasSessions == bestHasSessions && score > bestScore) {
         best = q;
         bestScore = score;
+        bestHasSessions = hasSessions;
       }
     }
     return best == null ? null : best.takeEligible(browsingLifo());

@@ -119,6 +119,24 @@ class SessionAdmissionTest {
   }
 
   @Test
+  void anAdmittedSessionsBrowsingGoesBeforeANewSessionsBrowsingOfAHigherUtility() {
+    // LIFO-Pri alone takes the queue with the largest utility × length: home's (utility 73).
+    OverloadEngine engine = engine("queue.order", "fifo", "endpoints.home.target", "1s",
+        "endpoints.home.class", "home", "classes.home.utility", "73",
+        "classes.home.rank", "1");
+    Request a1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+    Request b1 = send(engine, "home", null);
+    Request c1 = send(engine, "home", null);
+
+    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+
+    assertThat(resumed).containsExactly(a2.tag());
+    assertThat(b1.tag().waiter().waiting()).isTrue();
+    assertThat(c1.tag().waiter().waiting()).isTrue();
+  }
+
+  @Test
   void aCheckoutStepOfANewSessionStillGoesBeforeAnAdmittedSessionsBrowsing() {
     OverloadEngine engine = engine("queue.order", "fifo");
     Request a1 = send(engine, "browse", null);
