@@ -248,6 +248,7 @@ class OverloadFilterTest {
 
   @Test
   void aClientResetDuringA503WriteIsNeitherRethrownNorLoggedWithAStackTrace() throws Exception {
+    harness.initParams.put("admission.controller", "rate"); // an instant refusal by the bucket
     harness.initParams.put("endpoints.s.target", "100ms");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();
