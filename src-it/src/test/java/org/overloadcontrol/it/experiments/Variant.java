@@ -53,6 +53,8 @@ record Variant(String name, String description, String overloadYaml,
    *       degradable), with the targets scaled to the time scale as the workload is;
    *   <li>{@code sessions}: {@code shipped} with session-aware admission on, the confirm
    *       page completing a session;
+   *   <li>{@code sessions-all}: {@code sessions} with every page in one concurrency group
+   *       (the degradable search page otherwise keeps its token bucket);
    *   <li>{@code default}: the same with the admission controller's own keys back at the
    *       library's defaults (initial rate 100/s, bucket depth 1): what a user gets who only
    *       sets targets;
@@ -84,6 +86,13 @@ record Variant(String name, String description, String overloadYaml,
     v.add(new Variant("sessions", "our filter, `shipped` with session-aware admission"
         + " (`sessions.enabled`, the confirm page completes a session)", targets
         + "sessions: {enabled: true, completionPaths: [/confirm]}\n", h -> h));
+    StringBuilder group = new StringBuilder("admission: {groups: {shop: {endpoints: [");
+    group.append(String.join(", ", ShopRequest.PAGES.stream().filter(r -> r != ShopRequest.CART)
+        .map(ShopRequest::endpoint).toList())).append("]}}}\n");
+    v.add(new Variant("sessions-all", "our filter, `sessions` with every page in one"
+        + " concurrency group (search, degradable, would otherwise keep its token bucket,"
+        + " which knows no sessions)", targets
+        + "sessions: {enabled: true, completionPaths: [/confirm]}\n" + group, h -> h));
     v.add(new Variant("default", "our filter, admission at the library's defaults (targets"
         + " scaled)", defaults, h -> h));
     v.add(new Variant("paper", "our filter, `default` with `judgeOnFreshSamples: false`",
