@@ -5,6 +5,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.ConcurrencyLimit;
@@ -25,10 +30,10 @@ import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.queue.WaitQueues;
 import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.session.CookieKeys;
 import org.overloadcontrol.session.SessionGate;
 import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.session.SessionVisit;
-import org.overloadcontrol.virtualqueue.KeyRing;
 
 /**
  * The container-free core that every adapter drives: route a request to its endpoint and class,
@@ -102,7 +107,8 @@ public final class OverloadEngine {
         : null;
     SessionSettings sessionSettings = SessionSettings.from(config.section("sessions"));
     this.sessions = sessionSettings.enabled() ? new SessionGate(sessionSettings,
-        b.sessionKeys != null ? b.sessionKeys : KeyRing.random(new java.security.SecureRandom()),
+        b.sessionKeys != null ? b.sessionKeys
+            : CookieKeys.random(new java.security.SecureRandom()),
         new java.security.SecureRandom(), ticker) : null;
     this.periodic = queues != null || degradeSettings.enabled()
         ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
@@ -141,10 +147,16 @@ public final class OverloadEngine {
    * {@link Outcome#REJECTED}). The answer may carry a cookie value to set.
    */
   public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
-    SessionGate.Answer answer = sessions.arrive(tag, visit);
+    SessionGate.Answer answer = sessions.arrive(tag.stage().endpoint().concurrencyGroup(),
+        visit);
     if (answer.refused()) {
       tag.decide(Decision.REJECT, Math.max(config.retryAfterMinNanos(),
           sessions.settings().windowNanos()), answer.reason());
+    } else {
+      tag.session(answer.role(), answer.key());
+      if (answer.completes()) {
+        tag.completeSession();
+      }
     }
     return answer;
   }
@@ -367,11 +379,13 @@ public final class OverloadEngine {
       throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
     }
     EndpointClass stage = tag.stage();
-    Waiter w = queues.enqueue(tag, stage.endpoint().permits(), new Waiter.Listener() {
+    Waiter w = queues.enqueue(stage.requestClass(), stage.concurrency(),
+        stage.endpoint().permits(), tag.sessionRole() == SessionRole.ADMITTED,
+        new Waiter.Listener() {
       @Override
       public void resumed(Waiter waiter) {
         long waited = ticker.read() - waiter.enqueuedNanos();
-        tag.holdPermit(waiter.tag().stage().endpoint().permits());
+        tag.holdPermit(stage.endpoint().permits());
         tag.waited(waited);
         stage.addWait(waited);
         tag.captureQuality();
@@ -448,7 +462,8 @@ public final class OverloadEngine {
     EndpointClass stage = tag.stage();
     stage.countOutcome(tag.stripe, outcome);
     if (sessions != null) {
-      sessions.finished(tag, outcome);
+      sessions.finished(stage.endpoint().concurrencyGroup(), tag.sessionRole(),
+          tag.sessionKey(), tag.completesSession(), outcome);
     }
     EndpointPermits permit = tag.permit();
     if (permit != null) {
@@ -532,7 +547,7 @@ public final class OverloadEngine {
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
     private QualityListener qualityListener = QualityListener.NONE;
-    private KeyRing sessionKeys;
+    private CookieKeys sessionKeys;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -572,7 +587,7 @@ public final class OverloadEngine {
     }
 
     /** The keys that sign session cookies ({@code sessions.*}); random when not given. */
-    public Builder sessionKeys(KeyRing value) {
+    public Builder sessionKeys(CookieKeys value) {
       this.sessionKeys = value;
       return this;
     }

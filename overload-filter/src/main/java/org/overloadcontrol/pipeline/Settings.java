@@ -3,11 +3,12 @@ package org.overloadcontrol.pipeline;
 import java.util.List;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthSettings;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.DegradeSettings;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.metrics.MetricsSettings;
 import org.overloadcontrol.metrics.StatusAccess;
 import org.overloadcontrol.queue.QueueSettings;
@@ -21,7 +22,8 @@ import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
  *
  * @param config the core keys (classes, endpoints, targets, controller parameters)
  */
-public record Settings(OverloadConfig config, QueueSettings queue, DegradeSettings degrade,
+public record Settings(OverloadConfig config, AdmissionSettings admission, QueueSettings queue,
+    DegradeSettings degrade,
     VirtualQueueSettings virtualQueue, BandwidthSettings bandwidth, MetricsSettings metrics) {
 
   public Settings {
@@ -52,13 +54,15 @@ public record Settings(OverloadConfig config, QueueSettings queue, DegradeSettin
 
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
-    Settings settings = new Settings(config, QueueSettings.from(config),
+    Settings settings = new Settings(config, AdmissionSettings.from(config),
+        QueueSettings.from(config),
         DegradeSettings.from(config), VirtualQueueSettings.from(config.section("virtualQueue")),
         BandwidthSettings.from(config.section("bandwidth")),
         MetricsSettings.from(config.section("metrics")));
     // The status servlet may override these keys with its own init-params; the section itself
     // must still be valid, whoever reads it.
     StatusAccess.from(config.section("status"), null, null);
+    org.overloadcontrol.session.SessionSettings.from(config.section("sessions"));
     // Controller parameters are resolved per endpoint and class when an endpoint is first used;
     // resolving the configured ones now moves a bad combination to the start.
     for (String endpoint : config.endpoints().keySet()) {

@@ -3,9 +3,8 @@ package org.overloadcontrol.queue;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
-import org.overloadcontrol.engine.SessionRole;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * The bounded queue of one request class (or the single shared queue), a deque so that it can
@@ -84,7 +83,7 @@ final class ClassQueue {
     Iterator<Waiter> it = lifo ? waiters.descendingIterator() : waiters.iterator();
     while (it.hasNext()) {
       Waiter w = it.next();
-      if (sessionsOnly && w.tag().sessionRole() != SessionRole.ADMITTED) {
+      if (sessionsOnly && !w.sessionPrecedence) {
         continue;
       }
       if (w.endpoint().tryAcquire(StripedCounts.currentStripe(), w.partition())) {
@@ -98,7 +97,7 @@ final class ClassQueue {
   }
 
   private void counted(Waiter w, int delta) {
-    if (w.tag().sessionRole() == SessionRole.ADMITTED) {
+    if (w.sessionPrecedence) {
       sessionWaiters += delta;
     }
   }

@@ -6,7 +6,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
-import org.overloadcontrol.virtualqueue.KeyRing;
 
 /**
  * Mints and checks the value of the session cookie: {@code keyId.sessionId.tag}, the session id
@@ -24,10 +23,10 @@ final class SessionCookie {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
-  private final KeyRing keys;
+  private final CookieKeys keys;
   private final SecureRandom random;
 
-  SessionCookie(KeyRing keys, SecureRandom random) {
+  SessionCookie(CookieKeys keys, SecureRandom random) {
     this.keys = Objects.requireNonNull(keys, "keys");
     this.random = Objects.requireNonNull(random, "random");
   }

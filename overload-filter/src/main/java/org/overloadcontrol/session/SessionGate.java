@@ -5,11 +5,9 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.engine.Outcome;
-import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.SessionRole;
-import org.overloadcontrol.engine.Ticker;
-import org.overloadcontrol.virtualqueue.KeyRing;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * Session-aware admission (Cherkasova &amp; Phaal, "Session-based admission control: a mechanism
@@ -30,9 +28,14 @@ import org.overloadcontrol.virtualqueue.KeyRing;
  */
 public final class SessionGate {
 
-  /** The answer to one request: refused (a new session with no room), or on its way. */
-  public record Answer(boolean refused, String reason, String setCookie) {
-    static final Answer PASS = new Answer(false, null, null);
+  /**
+   * The answer to one request: refused (a new session with no room, {@code reason} says why),
+   * or on its way as {@code role} of the session {@code key}, with a cookie value to set for a
+   * session admitted now; {@code completes} when its path completes its session.
+   */
+  public record Answer(boolean refused, String reason, String setCookie, SessionRole role,
+      String key, boolean completes) {
+    static final Answer PASS = new Answer(false, null, null, SessionRole.NONE, null, false);
   }
 
   private final SessionSettings settings;
@@ -52,7 +55,7 @@ public final class SessionGate {
   private volatile long window;
   private long windowStart;
 
-  public SessionGate(SessionSettings settings, KeyRing keys, SecureRandom random, Ticker ticker) {
+  public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.cookies = new SessionCookie(keys, random);
@@ -66,37 +69,32 @@ public final class SessionGate {
   }
 
   /**
-   * Decides for a tagged request before its admission, and marks the tag with its
-   * {@link SessionRole}. A request at an endpoint without a concurrency limit only keeps its
-   * session alive.
+   * Decides for a request before its admission. A request at an endpoint without a concurrency
+   * limit ({@code group} null) only keeps its session alive.
    */
-  public Answer arrive(RequestTag tag, SessionVisit visit) {
+  public Answer arrive(ConcurrencyGroup group, SessionVisit visit) {
     SessionTable.Entry[] entry = new SessionTable.Entry[1];
     String known = admittedKey(visit, entry);
     if (known != null) {
       seen(entry[0]);
     }
-    ConcurrencyGroup group = tag.stage().endpoint().concurrencyGroup();
     if (group == null) {
       return Answer.PASS;
     }
-    if (settings.completes(visit.path())) {
-      tag.completeSession();
-    }
+    boolean completes = settings.completes(visit.path());
     SessionLoad load = load(group);
     boolean saturated = group.inFlight() >= group.limit();
     if (saturated) {
       load.saturated();
     }
     if (known != null) {
-      tag.session(SessionRole.ADMITTED, known);
       load.sessionArrival();
-      return Answer.PASS;
+      return new Answer(false, null, null, SessionRole.ADMITTED, known, completes);
     }
     if (!visit.dueQueueToken()
         && !load.roomForNew(activeSessions(), saturated, settings.headroom())) {
       newRefused.increment();
-      return new Answer(true, "new-session", null);
+      return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
     }
     String key;
     String cookie = null;
@@ -112,12 +110,11 @@ public final class SessionGate {
     SessionTable.Entry admittedEntry = table.admit(key, ticker.read());
     if (admittedEntry == null) {
       newRefused.increment();
-      return new Answer(true, "sessions-full", null);
+      return new Answer(true, "sessions-full", null, SessionRole.NONE, null, false);
     }
     seen(admittedEntry);
     admitted.increment();
-    tag.session(SessionRole.NEW, key);
-    return cookie == null ? Answer.PASS : new Answer(false, null, cookie);
+    return new Answer(false, null, cookie, SessionRole.NEW, key, completes);
   }
 
   /**
@@ -170,10 +167,13 @@ public final class SessionGate {
         g -> new SessionLoad());
   }
 
-  /** Takes a request's outcome, once, after the engine settled it. */
-  public void finished(RequestTag tag, Outcome outcome) {
-    ConcurrencyGroup group = tag.stage().endpoint().concurrencyGroup();
-    SessionRole role = tag.sessionRole();
+  /**
+   * Takes a request's outcome, once, after the engine settled it: the {@link Answer#role},
+   * {@link Answer#key} and completion its {@link #arrive} gave (or {@code completes} when the
+   * application marked it since).
+   */
+  public void finished(ConcurrencyGroup group, SessionRole role, String key, boolean completes,
+      Outcome outcome) {
     if (group != null && outcome.executed()) {
       SessionLoad load = load(group);
       load.completion();
@@ -191,12 +191,12 @@ public final class SessionGate {
         midSessionRefused.increment();
       } else {
         // Its first request did not get through the limit: the session never started.
-        left(table.remove(tag.sessionKey()));
+        left(table.remove(key));
         admitted.decrement();
         newRefused.increment();
       }
-    } else if (outcome == Outcome.COMPLETED && tag.completesSession()) {
-      left(table.remove(tag.sessionKey()));
+    } else if (outcome == Outcome.COMPLETED && completes) {
+      left(table.remove(key));
       completed.increment();
     }
   }

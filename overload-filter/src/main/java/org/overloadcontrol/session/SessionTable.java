@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * The admitted sessions: a Caffeine cache on the engine's ticker in which an entry expires

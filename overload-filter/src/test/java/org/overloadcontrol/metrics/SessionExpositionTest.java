@@ -14,7 +14,7 @@ import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.session.SessionVisit;

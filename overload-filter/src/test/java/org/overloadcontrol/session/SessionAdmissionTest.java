@@ -16,12 +16,12 @@ import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.SessionRole;
+import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.queue.Waiter;
-import org.overloadcontrol.virtualqueue.KeyRing;
+
 
 /**
  * Session-aware admission on the fake clock: precedence of admitted sessions in the wait queues
@@ -32,7 +32,7 @@ class SessionAdmissionTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final FakeScheduler scheduler = new FakeScheduler(ticker);
-  private final KeyRing keys = KeyRing.random(new SecureRandom());
+  private final CookieKeys keys = CookieKeys.random(new SecureRandom());
   private final List<RequestTag> resumed = new ArrayList<>();
 
   private OverloadEngine engine(String... extra) {
@@ -158,7 +158,7 @@ class SessionAdmissionTest {
     char last = parts[1].charAt(0);
     String alteredId = parts[0] + "." + (last == 'A' ? 'B' : 'A') + parts[1].substring(1)
         + "." + parts[2];
-    String foreign = new SessionCookie(KeyRing.random(new SecureRandom()), new SecureRandom())
+    String foreign = new SessionCookie(CookieKeys.random(new SecureRandom()), new SecureRandom())
         .value(parts[1]);
     String madeUp = parts[0] + ".AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA";
 

@@ -16,12 +16,12 @@ import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 import org.overloadcontrol.testing.Concurrently;
-import org.overloadcontrol.virtualqueue.KeyRing;
+
 
 /**
  * New and admitted sessions racing for a small concurrency limit and a small session table:
@@ -42,7 +42,7 @@ class SessionThreadsTest {
     config.putAll(Map.of("sessions.enabled", "true", "sessions.maxSessions", "20",
         "sessions.completionPaths", "/b"));
     OverloadEngine engine = OverloadEngine.builder(OverloadConfig.of(config))
-        .ticker(ticker).scheduler(scheduler).sessionKeys(KeyRing.random(new SecureRandom()))
+        .ticker(ticker).scheduler(scheduler).sessionKeys(CookieKeys.random(new SecureRandom()))
         .build();
     List<String> cookies = new CopyOnWriteArrayList<>();
     ConcurrentLinkedQueue<RequestTag> running = new ConcurrentLinkedQueue<>();

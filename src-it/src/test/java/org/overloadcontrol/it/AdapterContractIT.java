@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
 import org.overloadcontrol.it.MishandledRequestsIT.Totals;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -147,8 +147,9 @@ class AdapterContractIT {
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
-    try (Target target = adapter.start("refused", Map.of("endpoints.work.target", "1s",
-        "controller.initialRate", "0.1"))) {
+    // The rate controller's bucket refuses at once; the concurrency limit would let both run.
+    try (Target target = adapter.start("refused", Map.of("admission.controller", "rate",
+        "endpoints.work.target", "1s", "controller.initialRate", "0.1"))) {
       Answer first = MishandledRequestsIT.send(client.newRequest(target.work("")))
           .get(30, TimeUnit.SECONDS);
       var second = client.newRequest(target.work("")).headers(h -> h.put("Accept",

@@ -1,4 +1,4 @@
-package org.overloadcontrol.engine;
+package org.overloadcontrol.base;
 
 /**
  * What a request is to session-aware admission (Cherkasova &amp; Phaal 2002, §3: a session is

@@ -1,10 +1,12 @@
-package org.overloadcontrol.session;
+package org.overloadcontrol.pipeline;
 
 import java.io.InputStream;
 import java.security.SecureRandom;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.session.CookieKeys;
+import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.virtualqueue.KeyRing;
 import org.overloadcontrol.virtualqueue.KeyRingLoader;
 import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
@@ -24,12 +26,12 @@ public final class SessionKeys {
   private SessionKeys() {}
 
   /**
-   * The ring for {@code config}'s sessions, or null when sessions are off.
+   * The keys for {@code config}'s sessions, or null when sessions are off.
    *
    * @throws org.overloadcontrol.config.OverloadConfigException naming the key when a key file
    *     or variable is missing or bad
    */
-  public static KeyRing load(OverloadConfig config, UnaryOperator<String> environment,
+  public static CookieKeys load(OverloadConfig config, UnaryOperator<String> environment,
       Function<String, InputStream> webAppResources) {
     SessionSettings settings = SessionSettings.from(config.section("sessions"));
     if (!settings.enabled()) {
@@ -48,6 +50,17 @@ public final class SessionKeys {
           + " restart and will not verify on other nodes. Use this in development only. ***");
       ring = KeyRing.random(new SecureRandom());
     }
-    return ring;
+    KeyRing keys = ring;
+    return new CookieKeys() {
+      @Override
+      public String currentId() {
+        return keys.currentId();
+      }
+
+      @Override
+      public byte[] hmac(String id, byte[] data) {
+        return keys.hmac(id, data);
+      }
+    };
   }
 }
