@@ -252,6 +252,13 @@ class SessionAdmissionTest {
     assertThat(admittedNew).isEqualTo(4);     // the first window: nothing measured yet
     assertThat(refusedNew).isEqualTo(8);
     assertThat(engine.sessions().admittedSessions()).isEqualTo(1);
+    // A virtual-queue token that came due admits its session all the same.
+    Request token = send(engine, "browse", null, true);
+    assertThat(token.answer().refused()).isFalse();
+    assertThat(token.tag().sessionRole()).isEqualTo(SessionRole.NEW);
+    assertThat(engine.abandon(token.tag())).isTrue();
+    engine.complete(token.tag(), Outcome.EXPIRED, 0);
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
 
     // a completes its purchase: its place is free for a new session.
     engine.complete(current.tag(), Outcome.COMPLETED, 0);
@@ -263,7 +270,7 @@ class SessionAdmissionTest {
   }
 
   @Test
-  void aDueVirtualQueueTokenAdmitsItsSessionWhenNewOnesAreRefused() {
+  void aFullTableRefusesEvenADueVirtualQueueToken() {
     OverloadEngine engine = engine("sessions.maxSessions", "1");
     Request a = send(engine, "browse", null);
     engine.complete(a.tag(), Outcome.COMPLETED, 0);
