@@ -79,20 +79,24 @@ record Variant(String name, String description, String overloadYaml,
     String paper = targets
         + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
     Duration maxSuspend = Duration.ofNanos(Math.round(BROWSING_TARGET.toNanos() * timeScale));
+    // -Dexperiment.sessions.headroom tries another sessions.headroom (default the library's).
+    String headroom = System.getProperty("experiment.sessions.headroom", "");
+    String sessionsYaml = "sessions: {enabled: true, completionPaths: [/confirm]"
+        + (headroom.isBlank() ? "" : ", headroom: " + headroom.trim()) + "}\n";
     List<Variant> v = new ArrayList<>();
     v.add(new Variant("none", "no guard (our filter `enabled: false`)", OFF, h -> h));
     v.add(new Variant("shipped", "our filter, the shop's shipped configuration (targets"
         + " scaled)", targets, h -> h));
     v.add(new Variant("sessions", "our filter, `shipped` with session-aware admission"
         + " (`sessions.enabled`, the confirm page completes a session)", targets
-        + "sessions: {enabled: true, completionPaths: [/confirm]}\n", h -> h));
+        + sessionsYaml, h -> h));
     StringBuilder group = new StringBuilder("admission: {groups: {shop: {endpoints: [");
     group.append(String.join(", ", ShopRequest.PAGES.stream().filter(r -> r != ShopRequest.CART)
         .map(ShopRequest::endpoint).toList())).append("]}}}\n");
     v.add(new Variant("sessions-all", "our filter, `sessions` with every page in one"
         + " concurrency group (search, degradable, would otherwise keep its token bucket,"
         + " which knows no sessions)", targets
-        + "sessions: {enabled: true, completionPaths: [/confirm]}\n" + group, h -> h));
+        + sessionsYaml + group, h -> h));
     v.add(new Variant("default", "our filter, admission at the library's defaults (targets"
         + " scaled)", defaults, h -> h));
     v.add(new Variant("paper", "our filter, `default` with `judgeOnFreshSamples: false`",
