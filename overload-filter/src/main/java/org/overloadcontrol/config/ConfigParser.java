@@ -38,6 +38,7 @@ public final class ConfigParser {
       + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
       + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
       + " and the feature sections admission.*, bandwidth.*, virtualQueue.*, queue.*,"
+      + " sessions.*,"
       + " degrade.*, metrics.*,"
       + " status.*;"
       + " parameters: " + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
@@ -70,7 +71,7 @@ public final class ConfigParser {
    * {@link OverloadConfig#section}); the features validate them when they start.
    */
   public static final Set<String> SECTIONS = Set.of("admission", "bandwidth", "virtualQueue",
-      "queue", "degrade", "metrics", "status");
+      "queue", "degrade", "metrics", "status", "sessions");
 
   private ConfigParser() {}
 

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
@@ -29,6 +30,10 @@ import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.queue.WaitQueues;
 import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.session.CookieKeys;
+import org.overloadcontrol.session.SessionGate;
+import org.overloadcontrol.session.SessionSettings;
+import org.overloadcontrol.session.SessionVisit;
 
 /**
  * The container-free core that every adapter drives: route a request to its endpoint and class,
@@ -71,6 +76,8 @@ public final class OverloadEngine {
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
+  /** Session-aware admission, or null when {@code sessions.enabled} is false. */
+  private final SessionGate sessions;
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -98,6 +105,11 @@ public final class OverloadEngine {
     this.queues = queueSettings.enabled() || concurrency ? new WaitQueues(queueSettings,
         config.classes().values(), ticker, b.scheduler, b.cpuUtilisation, b.queueListener)
         : null;
+    SessionSettings sessionSettings = SessionSettings.from(config.section("sessions"));
+    this.sessions = sessionSettings.enabled() ? new SessionGate(sessionSettings,
+        b.sessionKeys != null ? b.sessionKeys
+            : CookieKeys.random(new java.security.SecureRandom()),
+        new java.security.SecureRandom(), ticker) : null;
     this.periodic = queues != null || degradeSettings.enabled()
         ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
   }
@@ -122,6 +134,31 @@ public final class OverloadEngine {
 
   public QueueSettings queueSettings() {
     return queueSettings;
+  }
+
+  /** Session-aware admission, or null when sessions are off. */
+  public SessionGate sessions() {
+    return sessions;
+  }
+
+  /**
+   * Session-aware admission for a tagged request, before {@link #arrive}: marks its session, or
+   * refuses it as a new session with no room (answer 503, then complete with
+   * {@link Outcome#REJECTED}). The answer may carry a cookie value to set.
+   */
+  public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
+    SessionGate.Answer answer = sessions.arrive(tag.stage().endpoint().concurrencyGroup(),
+        visit);
+    if (answer.refused()) {
+      tag.decide(Decision.REJECT, Math.max(config.retryAfterMinNanos(),
+          sessions.settings().windowNanos()), answer.reason());
+    } else {
+      tag.session(answer.role(), answer.key());
+      if (answer.completes()) {
+        tag.completeSession();
+      }
+    }
+    return answer;
   }
 
   /** The endpoint named {@code name}, created with its configured settings on first use. */
@@ -343,7 +380,8 @@ public final class OverloadEngine {
     }
     EndpointClass stage = tag.stage();
     Waiter w = queues.enqueue(stage.requestClass(), stage.concurrency(),
-        stage.endpoint().permits(), new Waiter.Listener() {
+        stage.endpoint().permits(), tag.sessionRole() == SessionRole.ADMITTED,
+        new Waiter.Listener() {
       @Override
       public void resumed(Waiter waiter) {
         long waited = ticker.read() - waiter.enqueuedNanos();
@@ -423,6 +461,10 @@ public final class OverloadEngine {
     }
     EndpointClass stage = tag.stage();
     stage.countOutcome(tag.stripe, outcome);
+    if (sessions != null) {
+      sessions.finished(stage.endpoint().concurrencyGroup(), tag.sessionRole(),
+          tag.sessionKey(), tag.completesSession(), outcome);
+    }
     EndpointPermits permit = tag.permit();
     if (permit != null) {
       tag.holdPermit(null);
@@ -478,6 +520,9 @@ public final class OverloadEngine {
     if (queues != null) {
       queues.tick();
     }
+    if (sessions != null) {
+      sessions.tick(now);
+    }
   }
 
   /**
@@ -502,6 +547,7 @@ public final class OverloadEngine {
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
     private QualityListener qualityListener = QualityListener.NONE;
+    private CookieKeys sessionKeys;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -537,6 +583,12 @@ public final class OverloadEngine {
     /** Told about every period of every quality controller (logs, metrics). */
     public Builder qualityListener(QualityListener value) {
       this.qualityListener = Objects.requireNonNull(value, "qualityListener");
+      return this;
+    }
+
+    /** The keys that sign session cookies ({@code sessions.*}); random when not given. */
+    public Builder sessionKeys(CookieKeys value) {
+      this.sessionKeys = value;
       return this;
     }
 

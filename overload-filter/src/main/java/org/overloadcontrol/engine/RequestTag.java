@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
@@ -70,6 +71,11 @@ public final class RequestTag implements OverloadContext {
   private QualityLevel qualityLevel = QualityLevel.FULL;
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
+  // Plain: set on the request's thread before admission, read by the queues under their lock
+  // and at completion, after the outcome's CAS.
+  private SessionRole sessionRole = SessionRole.NONE;
+  private String sessionKey;
+  private boolean sessionCompleted;
 
   RequestTag(EndpointClass stage, long arrivalNanos, long taggedNanos, int stripe,
       boolean sampled) {
@@ -134,6 +140,32 @@ public final class RequestTag implements OverloadContext {
     this.decision = d;
     this.retryAfterNanos = retryAfter;
     this.reason = why;
+  }
+
+  /** What the request is to session-aware admission. */
+  public SessionRole sessionRole() {
+    return sessionRole;
+  }
+
+  /** The key of the request's admitted session in the session table, or null. */
+  public String sessionKey() {
+    return sessionKey;
+  }
+
+  /** Sets the request's session, before it is admitted (session-aware admission only). */
+  public void session(SessionRole role, String key) {
+    this.sessionRole = role;
+    this.sessionKey = key;
+  }
+
+  /** Whether the application said this request completes its session. */
+  public boolean completesSession() {
+    return sessionCompleted;
+  }
+
+  /** Marks this request as the one that completes its session (e.g. the order confirmation). */
+  public void completeSession() {
+    this.sessionCompleted = true;
   }
 
   /** Fixes the request's quality at its endpoint's current one; on admission or resumption. */

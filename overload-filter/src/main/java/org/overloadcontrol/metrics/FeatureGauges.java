@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import java.util.function.BiConsumer;
 import java.util.function.ToDoubleFunction;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.session.SessionGate;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 
 /**
@@ -63,5 +64,20 @@ final class FeatureGauges {
         view::currentWaitSeconds);
     register.accept(MetricNames.virtualQueue(MetricNames.CAPACITY_SUBUNITS_PER_SECOND),
         view::capacity);
+  }
+
+  /**
+   * The gauges of session-aware admission: sessions admitted now and since start, new sessions
+   * refused, requests of admitted sessions refused (keep it near zero), sessions completed.
+   */
+  static void registerSessions(SessionGate gate,
+      BiConsumer<MetricId, Gauge<? extends Number>> register) {
+    register.accept(MetricNames.sessions(MetricNames.ADMITTED_NOW), gate::admittedSessions);
+    register.accept(MetricNames.sessions(MetricNames.ADMITTED), gate::admittedCount);
+    register.accept(MetricNames.sessions(MetricNames.NEW_REFUSED),
+        gate::newSessionsRefusedCount);
+    register.accept(MetricNames.sessions(MetricNames.MID_SESSION_REFUSALS),
+        gate::midSessionRefusalCount);
+    register.accept(MetricNames.sessions(MetricNames.COMPLETED), gate::completedCount);
   }
 }

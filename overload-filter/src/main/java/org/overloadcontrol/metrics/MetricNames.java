@@ -74,6 +74,12 @@ public final class MetricNames {
   public static final String CURRENT_WAIT_SECONDS = "current_wait_seconds";
   public static final String CAPACITY_SUBUNITS_PER_SECOND = "capacity_subunits_per_second";
 
+  // Session-aware admission (Cherkasova & Phaal).
+  public static final String ADMITTED_NOW = "admitted_now";
+  public static final String NEW_REFUSED = "new_refused";
+  public static final String MID_SESSION_REFUSALS = "mid_session_refusals";
+  public static final String COMPLETED = "completed";
+
   private MetricNames() {}
 
   /** A metric of one class at one endpoint. */
@@ -132,5 +138,11 @@ public final class MetricNames {
   public static MetricId virtualQueue(String metric) {
     return new MetricId(MetricRegistry.name(PREFIX, "virtual_queue", metric),
         PREFIX + "_virtual_queue_" + metric, List.of(), List.of());
+  }
+
+  /** A metric of session-aware admission. */
+  public static MetricId sessions(String metric) {
+    return new MetricId(MetricRegistry.name(PREFIX, "sessions", metric),
+        PREFIX + "_sessions_" + metric, List.of(), List.of());
   }
 }

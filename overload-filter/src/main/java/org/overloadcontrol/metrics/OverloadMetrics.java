@@ -69,6 +69,9 @@ public final class OverloadMetrics implements AutoCloseable {
     if (virtualQueue != null) {
       FeatureGauges.registerVirtualQueue(virtualQueue, this::register);
     }
+    if (engine.sessions() != null) {
+      FeatureGauges.registerSessions(engine.sessions(), this::register);
+    }
     sync();
   }
 

@@ -12,6 +12,7 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.WaitQueues;
+import org.overloadcontrol.session.SessionGate;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 
 /**
@@ -36,7 +37,9 @@ import org.overloadcontrol.virtualqueue.RefusalReason;
  *                                       "admitted", "refused" } ] },
  *   "virtualQueue": null | { "passed", "tokenAdmitted", "toldToWait", "full",
  *                            "currentWaitSeconds", "capacitySubunitsPerSecond",
- *                            "refusals": { "forged", "altered", ..., "queue_full" } } }
+ *                            "refusals": { "forged", "altered", ..., "queue_full" } },
+ *   "sessions": null | { "admittedNow", "admitted", "newRefused", "midSessionRefusals",
+ *                        "completed" } }
  * </pre>
  *
  * <p>{@code bandwidth} (Li &amp; Jamin) and {@code virtualQueue} (WebQ) are {@code null} when the
@@ -87,6 +90,7 @@ public final class StatusJson {
     w.endArray();
     bandwidth(w.name("bandwidth"), bandwidth);
     virtualQueue(w.name("virtualQueue"), virtualQueue);
+    sessions(w.name("sessions"), engine.sessions());
     return w.endObject().toString();
   }
 
@@ -111,6 +115,20 @@ public final class StatusJson {
           .endObject();
     }
     w.endArray().endObject();
+  }
+
+  private static void sessions(JsonWriter w, SessionGate gate) {
+    if (gate == null) {
+      w.value((String) null);
+      return;
+    }
+    w.beginObject()
+        .field("admittedNow", gate.admittedSessions())
+        .field("admitted", gate.admittedCount())
+        .field("newRefused", gate.newSessionsRefusedCount())
+        .field("midSessionRefusals", gate.midSessionRefusalCount())
+        .field("completed", gate.completedCount())
+        .endObject();
   }
 
   private static void virtualQueue(JsonWriter w, VirtualQueueView view) {

@@ -196,6 +196,7 @@ public final class OverloadRuntime implements AutoCloseable {
         engine = OverloadEngine.builder(config).ticker(ticker).scheduler(timers)
             .admissionListener(admissionListener).queueListener(queueListener)
             .qualityListener(qualityListener).cpuUtilisation(new ProcessCpuUtilisation())
+            .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
             .build();
         // A capacity estimate is slow work: it runs on the timer thread, never a request's.
         VirtualQueueFrontEnd virtualQueue = VirtualQueueFrontEnd.create(config, ticker,

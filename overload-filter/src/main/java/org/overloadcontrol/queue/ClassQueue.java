@@ -18,6 +18,8 @@ final class ClassQueue {
   final long maxWaitNanos;
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
   private volatile int size;
+  /** Waiters of admitted sessions: none, and a take is one pass as before. */
+  private int sessionWaiters;
 
   ClassQueue(RequestClass requestClass, int capacity, long maxWaitNanos) {
     this.requestClass = requestClass;
@@ -37,33 +39,67 @@ final class ClassQueue {
     return size;
   }
 
+  /** Waiters of admitted sessions (under the lock). */
+  int sessionWaiters() {
+    return sessionWaiters;
+  }
+
   boolean isEmpty() {
     return waiters.isEmpty();
   }
 
   void add(Waiter w) {
     waiters.addLast(w);
+    counted(w, 1);
     size = waiters.size();
   }
 
   boolean remove(Waiter w) {
     boolean removed = waiters.remove(w);
+    if (removed) {
+      counted(w, -1);
+    }
     size = waiters.size();
     return removed;
   }
 
-  /** The oldest (FIFO) or newest (LIFO) waiter whose endpoint has a free permit, removed. */
+  /**
+   * The oldest (FIFO) or newest (LIFO) waiter whose endpoint has a free permit, removed; a
+   * waiter of an admitted session before any other of this class (Cherkasova &amp; Phaal 2002:
+   * an admitted session keeps precedence over new ones). The precedence stays inside the class,
+   * so class priorities hold: a checkout step still goes before another session's browsing.
+   */
   Waiter takeEligible(boolean lifo) {
+    if (sessionWaiters > 0) {
+      Waiter w = take(lifo, true);
+      if (w != null) {
+        return w;
+      }
+    }
+    return take(lifo, false);
+  }
+
+  private Waiter take(boolean lifo, boolean sessionsOnly) {
     Iterator<Waiter> it = lifo ? waiters.descendingIterator() : waiters.iterator();
     while (it.hasNext()) {
       Waiter w = it.next();
+      if (sessionsOnly && !w.sessionPrecedence) {
+        continue;
+      }
       if (w.endpoint().tryAcquire(StripedCounts.currentStripe(), w.partition())) {
         it.remove();
+        counted(w, -1);
         size = waiters.size();
         return w;
       }
     }
     return null;
+  }
+
+  private void counted(Waiter w, int delta) {
+    if (w.sessionPrecedence) {
+      sessionWaiters += delta;
+    }
   }
 
   boolean hasEligible() {
@@ -85,6 +121,7 @@ final class ClassQueue {
   Waiter[] clear() {
     Waiter[] all = waiters.toArray(new Waiter[0]);
     waiters.clear();
+    sessionWaiters = 0;
     size = 0;
     return all;
   }

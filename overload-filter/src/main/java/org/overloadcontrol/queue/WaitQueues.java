@@ -179,6 +179,17 @@ public final class WaitQueues {
    */
   public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
       EndpointPermits endpoint, Waiter.Listener waiterListener) {
+    return enqueue(requestClass, partition, endpoint, false, waiterListener);
+  }
+
+  /**
+   * {@link #enqueue(RequestClass, ConcurrencyGroup.Partition, EndpointPermits, Waiter.Listener)}
+   * for a request of an admitted session when {@code sessionPrecedence}: it goes before the
+   * other waiters of its class, and browsing queues holding such requests are served first
+   * (session-aware admission).
+   */
+  public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
+      EndpointPermits endpoint, boolean sessionPrecedence, Waiter.Listener waiterListener) {
     ClassQueue q = single != null ? single : byClass.get(requestClass.name());
     if (q == null) {
       throw new IllegalStateException("no queue for class " + requestClass.name());
@@ -196,7 +207,8 @@ public final class WaitQueues {
         // its target any more, and serving it late would only delay the next one.
         maxWait = Math.min(maxWait, partition.maxWaitNanos());
       }
-      w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait);
+      w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait,
+          sessionPrecedence);
       q.add(w);
       endpoint.waiterAdded();
       waitingCount.incrementAndGet();
@@ -283,16 +295,23 @@ public final class WaitQueues {
         }
       }
     }
+    // Among browsing queues, those holding requests of admitted sessions first (session-aware
+    // admission: an admitted session's browsing goes before a new session's), scored by
+    // utility × those requests; without any, LIFO-Pri's utility × length over all.
     ClassQueue best = null;
     double bestScore = -1;
+    boolean bestHasSessions = false;
     for (ClassQueue q : browsingQueues) {
       if (q.isEmpty() || !q.hasEligible()) {
         continue;
       }
-      double score = q.requestClass.utility() * q.size();
-      if (score > bestScore) {
+      int sessions = q.sessionWaiters();
+      boolean hasSessions = sessions > 0;
+      double score = q.requestClass.utility() * (hasSessions ? sessions : q.size());
+      if (hasSessions && !bestHasSessions || hasSessions == bestHasSessions && score > bestScore) {
         best = q;
         bestScore = score;
+        bestHasSessions = hasSessions;
       }
     }
     return best == null ? null : best.takeEligible(browsingLifo());

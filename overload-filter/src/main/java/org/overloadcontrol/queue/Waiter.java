@@ -38,8 +38,12 @@ public final class Waiter {
   final AtomicInteger state = new AtomicInteger(WAITING);
   volatile Scheduler.Cancellable expiryTimer;
 
+  /** A request of an admitted session: it goes before new sessions' (session-aware admission). */
+  final boolean sessionPrecedence;
+
   Waiter(ConcurrencyGroup.Partition partition, Listener listener, EndpointPermits endpoint, ClassQueue queue,
-      long enqueuedNanos, long deadlineNanos) {
+      long enqueuedNanos, long deadlineNanos, boolean sessionPrecedence) {
+    this.sessionPrecedence = sessionPrecedence;
     this.partition = partition;
     this.listener = listener;
     this.endpoint = endpoint;

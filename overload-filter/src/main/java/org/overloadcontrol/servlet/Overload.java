@@ -41,4 +41,17 @@ public final class Overload {
     Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
     return engine instanceof OverloadEngine e ? e.quality(endpoint) : 1.0;
   }
+
+  /**
+   * Marks {@code request} as the one that completes its session (an order confirmed): when it
+   * completes, its session leaves the admitted-session table and counts as completed, making
+   * room for a new one (session-aware admission, {@code sessions.*}). Does nothing when the
+   * filter did not see the request or sessions are off.
+   */
+  public static void completeSession(ServletRequest request) {
+    if (request.getAttribute(OverloadContext.ATTRIBUTE)
+        instanceof org.overloadcontrol.engine.RequestTag tag) {
+      tag.completeSession();
+    }
+  }
 }

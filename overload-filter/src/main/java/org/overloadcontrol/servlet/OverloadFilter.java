@@ -283,6 +283,11 @@ public class OverloadFilter implements Filter {
         return;
       }
     }
+    // Sessions (Cherkasova & Phaal): a new session's first request is the one refused.
+    if (engine.sessions() != null && SessionStep.refused(engine, request, response, tag)) {
+      refuse(request, response, tag, Outcome.REJECTED);
+      return;
+    }
     // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
     if (bandwidth != null && bandwidth.shaper().settings().shapes(
         ServletRequestAttributes.pathOf(request))) {

@@ -38,6 +38,8 @@ final class VirtualQueueGate {
 
   /** Request attribute holding the virtual-queue type of a request that passed the gate. */
   public static final String TYPE_ATTRIBUTE = VirtualQueueGate.class.getName() + ".type";
+  /** Set on a request that passed on a token whose time had come: it admits its session. */
+  static final String BY_TOKEN_ATTRIBUTE = VirtualQueueGate.class.getName() + ".byToken";
 
   private final VirtualQueueFrontEnd frontEnd;
   private final ClientAddressResolver clients;
@@ -142,6 +144,9 @@ final class VirtualQueueGate {
         response.addCookie(cookie(pass.clearCookie()));
       }
       request.setAttribute(TYPE_ATTRIBUTE, pass.type());
+      if (pass.byToken()) {
+        request.setAttribute(BY_TOKEN_ATTRIBUTE, Boolean.TRUE);
+      }
       return Verdict.PASS;
     }
     QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;

@@ -106,6 +106,27 @@ public final class KeyRing {
     return keys.get(id);
   }
 
+  /**
+   * The HMAC-SHA256 of {@code data} under the key {@code id}, or null if this ring does not hold
+   * it: for other features that sign what they hand to clients (session cookies) with the same
+   * keys. Callers put a label of their own first in {@code data}, so that no tag of one kind
+   * can stand in for another.
+   */
+  public byte[] hmac(String id, byte[] data) {
+    SecretKeySpec key = keys.get(id);
+    if (key == null) {
+      return null;
+    }
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance(ALGORITHM);
+      mac.init(key);
+      return mac.doFinal(data);
+    } catch (java.security.GeneralSecurityException e) {
+      // Every Java 17 runtime has HmacSHA256; reaching here means a broken JCE setup.
+      throw new IllegalStateException("HmacSHA256 is not available", e);
+    }
+  }
+
   /** The ids, current first. */
   public List<String> ids() {
     return new ArrayList<>(ids);

@@ -52,28 +52,44 @@ public final class KeyRingLoader {
    */
   public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
       Function<String, InputStream> webAppResources, SecureRandom random) {
-    if (settings.keyFile() != null) {
-      String text;
-      try {
-        text = read(settings.keyFile(), webAppResources);
-      } catch (IOException | RuntimeException e) {
-        throw problem("virtualQueue.keyFile", settings.keyFile(),
-            "cannot read the key file: " + e.getClass().getSimpleName());
-      }
-      return parse("virtualQueue.keyFile", settings.keyFile(), text);
-    }
-    if (settings.keyEnv() != null) {
-      String text = environment.apply(settings.keyEnv());
-      if (text == null || text.isBlank()) {
-        throw problem("virtualQueue.keyEnv", settings.keyEnv(),
-            "the environment variable is not set or empty");
-      }
-      return parse("virtualQueue.keyEnv", settings.keyEnv(), text);
+    KeyRing ring = load("virtualQueue", settings.keyFile(), settings.keyEnv(), environment,
+        webAppResources);
+    if (ring != null) {
+      return ring;
     }
     LOG.warn("*** virtual queue: NO KEY CONFIGURED (virtualQueue.keyFile or virtualQueue.keyEnv)."
         + " A random key was generated: tokens will not survive a restart and will not verify"
         + " on other nodes. Use this in development only. ***");
     return KeyRing.random(random);
+  }
+
+  /**
+   * Loads the ring named by {@code <section>.keyFile} or {@code <section>.keyEnv}, or returns
+   * null when neither is given.
+   *
+   * @throws OverloadConfigException naming the key when the file or variable is missing or bad
+   */
+  public static KeyRing load(String section, String keyFile, String keyEnv,
+      UnaryOperator<String> environment, Function<String, InputStream> webAppResources) {
+    if (keyFile != null) {
+      String text;
+      try {
+        text = read(keyFile, webAppResources);
+      } catch (IOException | RuntimeException e) {
+        throw problem(section + ".keyFile", keyFile,
+            "cannot read the key file: " + e.getClass().getSimpleName());
+      }
+      return parse(section + ".keyFile", keyFile, text);
+    }
+    if (keyEnv != null) {
+      String text = environment.apply(keyEnv);
+      if (text == null || text.isBlank()) {
+        throw problem(section + ".keyEnv", keyEnv,
+            "the environment variable is not set or empty");
+      }
+      return parse(section + ".keyEnv", keyEnv, text);
+    }
+    return null;
   }
 
   /** The key file's text: the web application's resource under /WEB-INF/ if any, else disk. */

@@ -7,7 +7,7 @@ package org.overloadcontrol.virtualqueue;
 public sealed interface QueueVerdict {
 
   /** A request to a path the queue does not protect (or the queue is off): nothing to do. */
-  Pass UNPROTECTED = new Pass(null, null);
+  Pass UNPROTECTED = new Pass(null, null, false);
 
   /**
    * The request goes on.
@@ -15,8 +15,9 @@ public sealed interface QueueVerdict {
    * @param type its virtual-queue type, to report its completion with
    *     ({@link VirtualQueueFrontEnd#complete}); null when the path is not protected
    * @param clearCookie a cookie to set that deletes a token cookie just used, or null
+   * @param byToken whether it passed on a token whose time had come (it admits its session)
    */
-  record Pass(String type, TokenCookie clearCookie) implements QueueVerdict {
+  record Pass(String type, TokenCookie clearCookie, boolean byToken) implements QueueVerdict {
 
     /** Whether the request passed the queue (its completion feeds the capacity estimate). */
     public boolean protectedPath() {

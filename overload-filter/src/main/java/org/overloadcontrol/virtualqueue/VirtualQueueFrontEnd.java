@@ -143,7 +143,7 @@ public final class VirtualQueueFrontEnd {
       TokenCookie clear = pass.byToken() && cookieToken != null
           ? new TokenCookie("", TokenUrls.cookiePath(visit.requestUri()), 0, visit.secure())
           : null;
-      return new QueueVerdict.Pass(type, clear);
+      return new QueueVerdict.Pass(type, clear, pass.byToken());
     }
     return new QueueVerdict.Stop(decision, url, token);
   }

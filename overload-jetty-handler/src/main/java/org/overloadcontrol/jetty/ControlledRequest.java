@@ -63,6 +63,7 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable>, D
   private final Callback callback;
   private final Callback completion;
   private final Exchange exchange;
+  private boolean passedOnToken;
   private volatile Delay delay;
   private volatile boolean leftWhileDelayed;
 
@@ -97,9 +98,18 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable>, D
     };
   }
 
-  /** The request passed the virtual queue as {@code type}; its completion is reported. */
-  void passedQueue(String type) {
+  /**
+   * The request passed the virtual queue as {@code type}, on a token whose time had come or
+   * not; its completion is reported.
+   */
+  void passedQueue(String type, boolean onToken) {
     exchange.passedQueue(type);
+    this.passedOnToken = onToken;
+  }
+
+  /** Whether it passed the virtual queue on a token that came due (it admits its session). */
+  boolean passedOnToken() {
+    return passedOnToken;
   }
 
   /** The request is shaped: its bytes and time are reported through {@code shaped}. */

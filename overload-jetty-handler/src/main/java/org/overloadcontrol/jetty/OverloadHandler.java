@@ -409,6 +409,12 @@ public class OverloadHandler extends Handler.Wrapper {
         controlled, response, callback)) {
       return true;
     }
+    // Sessions (Cherkasova & Phaal): a new session's first request is the one refused.
+    if (engine.sessions() != null && JettySessions.refused(engine, request, response,
+        attributes, tag, controlled.passedOnToken())) {
+      controlled.refuse(Outcome.REJECTED);
+      return true;
+    }
     // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
     if (r.bandwidth() != null && r.bandwidth().shapes(path)) {
       ShapingDecision shaping = r.bandwidth().decide(attributes,
@@ -450,7 +456,7 @@ public class OverloadHandler extends Handler.Wrapper {
       if (pass.clearCookie() != null) {
         Response.addCookie(response, JettyAnswers.cookie(pass.clearCookie()));
       }
-      controlled.passedQueue(pass.type());
+      controlled.passedQueue(pass.type(), pass.byToken());
       return true;
     }
     QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;

@@ -213,6 +213,19 @@
       badge(badges, reason.replace(/_/g, ' ') + ' ' + n, 'warn'));
   }
 
+  // Session-aware admission: mid-session refusals are the number to keep near zero.
+  function sessions(s) {
+    const section = document.getElementById('sessions');
+    section.hidden = !s;
+    if (!s) return;
+    const share = s.admitted > 0 ? s.midSessionRefusals / s.admitted : 0;
+    const badgeEl = document.getElementById('sessions-state');
+    badgeEl.textContent = 'mid-session refusals ' + fmt(100 * share, 1) + ' %';
+    badgeEl.className = 'badge ' + (share > 0.02 ? 'bad' : 'good');
+    document.getElementById('sessions-row').replaceChildren(row([
+      s.admittedNow, s.admitted, s.newRefused, s.midSessionRefusals, s.completed]));
+  }
+
   function update(status) {
     state.labels.push(new Date().toLocaleTimeString());
     if (state.labels.length > HISTORY) state.labels.shift();
@@ -246,6 +259,7 @@
 
     bandwidth(status.bandwidth);
     virtualQueue(status.virtualQueue);
+    sessions(status.sessions);
 
     let overloadedCount = 0;
     status.endpoints.forEach(e => {

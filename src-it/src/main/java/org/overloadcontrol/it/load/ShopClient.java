@@ -20,8 +20,9 @@ import org.overloadcontrol.it.serverlog.ServerRequestLog;
 
 /**
  * Sends the shop's requests for the load generators on one asynchronous Jetty
- * {@link HttpClient}: builds the URL and form of a {@link ShopRequest}, carries the session's
- * JSESSIONID cookie by hand (each emulated user has its own, the client keeps none), applies the
+ * {@link HttpClient}: builds the URL and form of a {@link ShopRequest}, carries the user's
+ * cookies by hand, as a browser would (the container's JSESSIONID and any a guard sets; each
+ * emulated user has its own, the client keeps none), applies the
  * attempt's timeout and reports one {@link Outcome} per attempt. Each request tells the server
  * when its user will give up ({@link ServerRequestLog#GIVES_UP_HEADER}), so the server-side log
  * can count the responses completed for users who had already left.
@@ -37,7 +38,8 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
   public static final class UserSession {
     final long id;
     final Map<String, String> headers;
-    volatile String sessionCookie;
+    /** The cookies the server set (its session's, and any guard's), by name. */
+    final Map<String, String> cookies = new java.util.concurrent.ConcurrentHashMap<>();
 
     public UserSession(long id, Map<String, String> headers) {
       this.id = id;
@@ -46,7 +48,7 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
 
     /** Forgets the server session (a new visit). */
     public void reset() {
-      sessionCookie = null;
+      cookies.clear();
     }
   }
 
@@ -90,7 +92,9 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
       }
       request.body(new FormRequestContent(fields));
     }
-    String cookie = user.sessionCookie;
+    String cookie = user.cookies.isEmpty() ? null : user.cookies.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(java.util.stream.Collectors.joining("; "));
     request.headers(h -> {
       user.headers.forEach(h::put);
       if (cookie != null) {
@@ -126,10 +130,21 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
       return failure instanceof TimeoutException ? Outcome.TIMED_OUT : Outcome.FAILED;
     }
     for (HttpField f : response.getHeaders().getFields(HttpHeader.SET_COOKIE)) {
+      // Every cookie, as a browser keeps them: the container's session, and a guard's own
+      // (session-aware admission's signed cookie); Max-Age=0 or an empty value deletes one.
       String v = f.getValue();
-      if (v.startsWith("JSESSIONID=")) {
-        int end = v.indexOf(';');
-        user.sessionCookie = end < 0 ? v : v.substring(0, end);
+      int end = v.indexOf(';');
+      String pair = end < 0 ? v : v.substring(0, end);
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        continue;
+      }
+      String name = pair.substring(0, eq).trim();
+      String value = pair.substring(eq + 1).trim();
+      if (value.isEmpty() || v.toLowerCase(java.util.Locale.ROOT).contains("max-age=0")) {
+        user.cookies.remove(name);
+      } else {
+        user.cookies.put(name, value);
       }
     }
     return classify(response.getStatus());

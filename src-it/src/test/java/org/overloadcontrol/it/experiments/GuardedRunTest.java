@@ -77,7 +77,8 @@ class GuardedRunTest {
   void everyVariantHasItsOwnNameAndOurFiltersAreOffForThePeers() {
     List<Variant> all = Variant.all(0.1, 1);
     assertThat(all).extracting(Variant::name).doesNotHaveDuplicates()
-        .containsExactly("none", "shipped", "default", "paper", "qos", "ncl-vegas",
+        .containsExactly("none", "shipped", "sessions", "sessions-all", "default", "paper",
+            "qos", "ncl-vegas",
             "ncl-gradient2");
     for (Variant v : all) {
       boolean peer = v.name().equals("none") || v.name().equals("qos")

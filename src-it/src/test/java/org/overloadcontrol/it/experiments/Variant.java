@@ -51,6 +51,10 @@ record Variant(String name, String description, String overloadYaml,
    *       {@code overload.yaml}: initial rate 20/s, bucket depth 10, 6 execution permits in
    *       LIFO-Pri queues, the virtual queue on confirm, bandwidth shares on images; search
    *       degradable), with the targets scaled to the time scale as the workload is;
+   *   <li>{@code sessions}: {@code shipped} with session-aware admission on, the confirm
+   *       page completing a session;
+   *   <li>{@code sessions-all}: {@code sessions} with every page in one concurrency group
+   *       (the degradable search page otherwise keeps its token bucket);
    *   <li>{@code default}: the same with the admission controller's own keys back at the
    *       library's defaults (initial rate 100/s, bucket depth 1): what a user gets who only
    *       sets targets;
@@ -75,10 +79,24 @@ record Variant(String name, String description, String overloadYaml,
     String paper = targets
         + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
     Duration maxSuspend = Duration.ofNanos(Math.round(BROWSING_TARGET.toNanos() * timeScale));
+    // -Dexperiment.sessions.headroom tries another sessions.headroom (default the library's).
+    String headroom = System.getProperty("experiment.sessions.headroom", "");
+    String sessionsYaml = "sessions: {enabled: true, completionPaths: [/confirm]"
+        + (headroom.isBlank() ? "" : ", headroom: " + headroom.trim()) + "}\n";
     List<Variant> v = new ArrayList<>();
     v.add(new Variant("none", "no guard (our filter `enabled: false`)", OFF, h -> h));
     v.add(new Variant("shipped", "our filter, the shop's shipped configuration (targets"
         + " scaled)", targets, h -> h));
+    v.add(new Variant("sessions", "our filter, `shipped` with session-aware admission"
+        + " (`sessions.enabled`, the confirm page completes a session)", targets
+        + sessionsYaml, h -> h));
+    StringBuilder group = new StringBuilder("admission: {groups: {shop: {endpoints: [");
+    group.append(String.join(", ", ShopRequest.PAGES.stream().filter(r -> r != ShopRequest.CART)
+        .map(ShopRequest::endpoint).toList())).append("]}}}\n");
+    v.add(new Variant("sessions-all", "our filter, `sessions` with every page in one"
+        + " concurrency group (search, degradable, would otherwise keep its token bucket,"
+        + " which knows no sessions)", targets
+        + sessionsYaml + group, h -> h));
     v.add(new Variant("default", "our filter, admission at the library's defaults (targets"
         + " scaled)", defaults, h -> h));
     v.add(new Variant("paper", "our filter, `default` with `judgeOnFreshSamples: false`",

@@ -1,0 +1,66 @@
+package org.overloadcontrol.pipeline;
+
+import java.io.InputStream;
+import java.security.SecureRandom;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.session.CookieKeys;
+import org.overloadcontrol.session.SessionSettings;
+import org.overloadcontrol.virtualqueue.KeyRing;
+import org.overloadcontrol.virtualqueue.KeyRingLoader;
+import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The keys that sign session cookies: {@code sessions.keyFile} or {@code sessions.keyEnv}, else
+ * the virtual queue's ({@code virtualQueue.keyFile} / {@code keyEnv}: one secret to rotate; the
+ * cookie's own label keeps a session tag from standing in for a queue token), else a random key
+ * with a warning (cookies then die with the process and differ between nodes).
+ */
+public final class SessionKeys {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionKeys.class);
+
+  private SessionKeys() {}
+
+  /**
+   * The keys for {@code config}'s sessions, or null when sessions are off.
+   *
+   * @throws org.overloadcontrol.config.OverloadConfigException naming the key when a key file
+   *     or variable is missing or bad
+   */
+  public static CookieKeys load(OverloadConfig config, UnaryOperator<String> environment,
+      Function<String, InputStream> webAppResources) {
+    SessionSettings settings = SessionSettings.from(config.section("sessions"));
+    if (!settings.enabled()) {
+      return null;
+    }
+    KeyRing ring = KeyRingLoader.load("sessions", settings.keyFile(), settings.keyEnv(),
+        environment, webAppResources);
+    if (ring == null) {
+      VirtualQueueSettings vq = VirtualQueueSettings.from(config.section("virtualQueue"));
+      ring = KeyRingLoader.load("virtualQueue", vq.keyFile(), vq.keyEnv(), environment,
+          webAppResources);
+    }
+    if (ring == null) {
+      LOG.warn("*** sessions: NO KEY CONFIGURED (sessions.keyFile or sessions.keyEnv, or the"
+          + " virtual queue's). A random key was generated: session cookies will not survive a"
+          + " restart and will not verify on other nodes. Use this in development only. ***");
+      ring = KeyRing.random(new SecureRandom());
+    }
+    KeyRing keys = ring;
+    return new CookieKeys() {
+      @Override
+      public String currentId() {
+        return keys.currentId();
+      }
+
+      @Override
+      public byte[] hmac(String id, byte[] data) {
+        return keys.hmac(id, data);
+      }
+    };
+  }
+}

@@ -1,0 +1,249 @@
+package org.overloadcontrol.session;
+
+import java.security.SecureRandom;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.base.Ticker;
+
+/**
+ * Session-aware admission (Cherkasova &amp; Phaal, "Session-based admission control: a mechanism
+ * for peak load management of commercial Web sites", IEEE Trans. Computers 51(6), 2002): the
+ * unit admitted is the session, not the request. The first request of a new session is the one
+ * that may be refused; a session once admitted is recognised by a signed cookie set on its
+ * admission (or a configured header, or the container's session id), and its later requests go
+ * to the concurrency limit as {@link SessionRole#ADMITTED}, ahead of new sessions' requests of
+ * the same class in the wait queues.
+ *
+ * <p>How many: new sessions are admitted only while the admitted ones leave room under the
+ * group's measured throughput ({@link SessionLoad}); a virtual-queue token coming due admits its
+ * session whatever the estimate (the waiting room already metered it); a full table refuses.
+ *
+ * <p>States of a session: admitted (in the {@link SessionTable}) → completed (a request on a
+ * completion path, or the application's call, completed), expired (idle, or past its
+ * lifetime), or dropped (its first request was refused after all, by the limit's wait).
+ */
+public final class SessionGate {
+
+  /**
+   * The answer to one request: refused (a new session with no room, {@code reason} says why),
+   * or on its way as {@code role} of the session {@code key}, with a cookie value to set for a
+   * session admitted now; {@code completes} when its path completes its session.
+   */
+  public record Answer(boolean refused, String reason, String setCookie, SessionRole role,
+      String key, boolean completes) {
+    static final Answer PASS = new Answer(false, null, null, SessionRole.NONE, null, false);
+  }
+
+  private final SessionSettings settings;
+  private final SessionTable table;
+  private final SessionCookie cookies;
+  private final Ticker ticker;
+  private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads =
+      new ConcurrentHashMap<>();
+  private final LongAdder admitted = new LongAdder();
+  private final LongAdder newRefused = new LongAdder();
+  private final LongAdder midSessionRefused = new LongAdder();
+  private final LongAdder completed = new LongAdder();
+  /** Distinct admitted sessions seen in the current window, and in the last one. */
+  private final LongAdder activeNow = new LongAdder();
+  private volatile int activeBefore;
+  /** The window's number, stamped on each session seen in it. */
+  private volatile long window;
+  private long windowStart;
+
+  public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.cookies = new SessionCookie(keys, random);
+    this.table = new SessionTable(ticker, settings.idleTimeoutNanos(),
+        settings.maxLifetimeNanos(), settings.maxSessions());
+    this.windowStart = ticker.read();
+  }
+
+  public SessionSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Decides for a request before its admission. A request at an endpoint without a concurrency
+   * limit ({@code group} null) only keeps its session alive.
+   */
+  public Answer arrive(ConcurrencyGroup group, SessionVisit visit) {
+    SessionTable.Entry[] entry = new SessionTable.Entry[1];
+    String known = admittedKey(visit, entry);
+    if (known != null) {
+      seen(entry[0]);
+    }
+    if (group == null) {
+      return Answer.PASS;
+    }
+    boolean completes = settings.completes(visit.path());
+    SessionLoad load = load(group);
+    boolean saturated = group.inFlight() >= group.limit();
+    if (saturated) {
+      load.saturated();
+    }
+    if (known != null) {
+      load.sessionArrival();
+      return new Answer(false, null, null, SessionRole.ADMITTED, known, completes);
+    }
+    if (!visit.dueQueueToken()
+        && !load.roomForNew(activeSessions(), saturated, settings.headroom())) {
+      newRefused.increment();
+      return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
+    }
+    String key;
+    String cookie = null;
+    if (settings.header() != null && visit.header() != null) {
+      key = "h:" + visit.header();
+    } else if (visit.containerSession() != null) {
+      key = "s:" + visit.containerSession();
+    } else {
+      String id = cookies.newId();
+      key = "c:" + id;
+      cookie = cookies.value(id);
+    }
+    SessionTable.Entry admittedEntry = table.admit(key, ticker.read());
+    if (admittedEntry == null) {
+      newRefused.increment();
+      return new Answer(true, "sessions-full", null, SessionRole.NONE, null, false);
+    }
+    seen(admittedEntry);
+    admitted.increment();
+    return new Answer(false, null, cookie, SessionRole.NEW, key, completes);
+  }
+
+  /**
+   * The table key of the visit's admitted session, or null; a hit restarts its idle time and
+   * leaves its entry in {@code found[0]}.
+   */
+  private String admittedKey(SessionVisit visit, SessionTable.Entry[] found) {
+    String id = cookies.verify(visit.cookie());
+    String[] keys = {id == null ? null : "c:" + id,
+        visit.header() == null ? null : "h:" + visit.header(),
+        visit.containerSession() == null ? null : "s:" + visit.containerSession()};
+    for (String key : keys) {
+      SessionTable.Entry e = table.touch(key);
+      if (e != null) {
+        found[0] = e;
+        return key;
+      }
+    }
+    return null;
+  }
+
+  private void seen(SessionTable.Entry e) {
+    if (e.seenIn(window)) {
+      activeNow.increment();
+    }
+  }
+
+  /** A session that ended no longer counts as active. */
+  private synchronized void left(SessionTable.Entry e) {
+    if (e == null) {
+      return;
+    }
+    if (e.seenWindow.get() == window) {
+      activeNow.decrement();
+    }
+    // Whether it was seen in the last window is not kept: it probably was.
+    if (activeBefore > 0) {
+      activeBefore--;
+    }
+  }
+
+  /** Sessions active now: seen in this window, or in the last (whichever is more). */
+  private int activeSessions() {
+    return (int) Math.max(activeBefore, activeNow.sum());
+  }
+
+  private SessionLoad load(ConcurrencyGroup group) {
+    SessionLoad load = loads.get(group);
+    return load != null ? load : loads.computeIfAbsent(group,
+        g -> new SessionLoad());
+  }
+
+  /**
+   * Takes a request's outcome, once, after the engine settled it: the {@link Answer#role},
+   * {@link Answer#key} and completion its {@link #arrive} gave (or {@code completes} when the
+   * application marked it since).
+   */
+  public void finished(ConcurrencyGroup group, SessionRole role, String key, boolean completes,
+      Outcome outcome) {
+    if (group != null && outcome.executed()) {
+      SessionLoad load = load(group);
+      load.completion();
+      if (role == SessionRole.NEW) {
+        // A first request counts in its session's rate once it ran: most first requests that
+        // are refused after all would otherwise inflate the rate of the sessions that remain.
+        load.sessionArrival();
+      }
+    }
+    if (role == SessionRole.NONE) {
+      return;
+    }
+    if (outcome == Outcome.REJECTED || outcome == Outcome.EXPIRED) {
+      if (role == SessionRole.ADMITTED) {
+        midSessionRefused.increment();
+      } else {
+        // Its first request did not get through the limit: the session never started.
+        left(table.remove(key));
+        admitted.decrement();
+        newRefused.increment();
+      }
+    } else if (outcome == Outcome.COMPLETED && completes) {
+      left(table.remove(key));
+      completed.increment();
+    }
+  }
+
+  /** The periodic task: closes the window when it is due, sweeps expired sessions. */
+  public synchronized void tick(long now) {
+    table.cleanUp();
+    long elapsed = now - windowStart;
+    if (elapsed < settings.windowNanos()) {
+      return;
+    }
+    windowStart = now;
+    int active = (int) Math.max(0, activeNow.sumThenReset());
+    window++;
+    activeBefore = active;
+    for (SessionLoad load : loads.values()) {
+      load.closeWindow(elapsed / 1e9, active);
+    }
+  }
+
+  /** Sessions admitted now. */
+  public int admittedSessions() {
+    return table.size();
+  }
+
+  /** Sessions admitted since start (a session whose first request was refused after all not). */
+  public long admittedCount() {
+    return admitted.sum();
+  }
+
+  /** New sessions refused since start. */
+  public long newSessionsRefusedCount() {
+    return newRefused.sum();
+  }
+
+  /** Requests of admitted sessions refused or expired since start: keep it near zero. */
+  public long midSessionRefusalCount() {
+    return midSessionRefused.sum();
+  }
+
+  /** Sessions completed since start (a completion path, or the application said so). */
+  public long completedCount() {
+    return completed.sum();
+  }
+
+  /** Entries the table holds (a test of its memory bound). */
+  long tableEntries() {
+    return table.entries();
+  }
+}

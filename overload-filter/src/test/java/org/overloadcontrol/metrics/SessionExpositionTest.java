@@ -1,0 +1,80 @@
+package org.overloadcontrol.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.classify.TestRequest;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.session.SessionVisit;
+
+/** Session-aware admission's counts in the registry, the status JSON and the Prometheus text. */
+class SessionExpositionTest {
+
+  @Test
+  void sessionCountsAreExposedLiveAndDocumented() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    OverloadEngine engine = OverloadEngine.builder(OverloadConfig.of(Map.of(
+        "endpoints.shop.target", "1s", "sessions.enabled", "true",
+        "sessions.maxSessions", "1", "sessions.completionPaths", "/confirm")))
+        .ticker(ticker).scheduler(new FakeScheduler(ticker)).build();
+    MetricRegistry registry = new MetricRegistry();
+    Observability observability = Observability.builder(engine).registry(registry)
+        .overloadListener(OverloadEvent.Listener.NONE).build();
+    try {
+      RequestTag first = engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")),
+          ticker.read());
+      String cookie = engine.admitSession(first, new SessionVisit(null, null, null, "/", false))
+          .setCookie();
+      engine.arrive(first);
+      engine.complete(first, Outcome.COMPLETED, 0);
+      RequestTag other = engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")),
+          ticker.read());
+      assertThat(engine.admitSession(other, new SessionVisit(null, null, null, "/", false))
+          .refused()).isTrue();   // the table holds one session
+      engine.complete(other, Outcome.REJECTED, 0);
+
+      assertThat(registry.getGauges().get("overload.sessions.admitted_now").getValue())
+          .isEqualTo(1);
+      assertThat(registry.getGauges().get("overload.sessions.new_refused").getValue())
+          .isEqualTo(1L);
+      JsonNode s = new ObjectMapper().readTree(observability.statusJson()).get("sessions");
+      assertThat(s.get("admittedNow").asInt()).isEqualTo(1);
+      assertThat(s.get("newRefused").asLong()).isEqualTo(1);
+
+      RequestTag confirm = engine.tag(engine.route("shop",
+          TestRequest.get("/confirm", "127.0.0.1")), ticker.read());
+      engine.admitSession(confirm, new SessionVisit(cookie, null, null, "/confirm", false));
+      engine.arrive(confirm);
+      engine.complete(confirm, Outcome.COMPLETED, 0);
+      s = new ObjectMapper().readTree(observability.statusJson()).get("sessions");
+      assertThat(s.get("completed").asLong()).isEqualTo(1);
+      assertThat(s.get("admittedNow").asInt()).isZero();
+      assertThat(s.get("midSessionRefusals").asLong()).isZero();
+
+      String doc = Files.readString(Path.of("..", "docs", "observability.md"));
+      s.fieldNames().forEachRemaining(f -> assertThat(doc).contains("`" + f + "`"));
+      StringWriter out = new StringWriter();
+      observability.writePrometheus(out);
+      for (String family : ExpositionTest.parsePrometheus(out.toString()).keySet()) {
+        if (family.startsWith("overload_sessions")) {
+          assertThat(doc).as(family).contains("`" + family + "`");
+        }
+      }
+      assertThat(out.toString()).contains("overload_sessions_completed 1.0");
+    } finally {
+      observability.close();
+    }
+  }
+}
