@@ -11,6 +11,7 @@ import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
+import org.overloadcontrol.classify.FrameworkRoutes;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.EndpointSettings;
 import org.overloadcontrol.config.OverloadConfig;
@@ -60,6 +61,8 @@ public final class OverloadEngine {
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
+  /** Routes a framework module contributed; consulted after the configured path rules. */
+  private final FrameworkRoutes frameworkRoutes;
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -72,7 +75,9 @@ public final class OverloadEngine {
     this.config = Objects.requireNonNull(b.config, "config");
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
-    this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty();
+    this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
+    this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty()
+        || !frameworkRoutes.isEmpty();
     this.queueSettings = QueueSettings.from(config);
     this.degradeSettings = DegradeSettings.from(config);
     this.qualityListener = b.qualityListener;
@@ -166,7 +171,8 @@ public final class OverloadEngine {
   }
 
   /**
-   * Routes a request. The endpoint is the first configured path rule that matches, else
+   * Routes a request. The endpoint is the first configured path rule that matches, else the
+   * route a framework contributed ({@link Builder#frameworkRoutes}), else
    * {@code defaultEndpoint} (the servlet name, or the adapter's own default). The class is the
    * first class rule that matches (highest rank first), else the endpoint's configured or
    * annotated class, else the default class.
@@ -187,11 +193,17 @@ public final class OverloadEngine {
   }
 
   private EndpointClass resolve(String defaultEndpoint, RequestAttributes attributes) {
-    String name = defaultEndpoint;
+    String name = null;
     for (EndpointRule rule : config.endpointRules()) {
       if (rule.matches(attributes.path())) {
         name = rule.endpoint();
         break;
+      }
+    }
+    if (name == null) {
+      name = frameworkRoutes.endpointOf(attributes.method(), attributes.path());
+      if (name == null) {
+        name = defaultEndpoint;
       }
     }
     RequestClass requestClass = null;
@@ -433,6 +445,7 @@ public final class OverloadEngine {
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
     private QualityListener qualityListener = QualityListener.NONE;
+    private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -468,6 +481,17 @@ public final class OverloadEngine {
     /** Told about every period of every quality controller (logs, metrics). */
     public Builder qualityListener(QualityListener value) {
       this.qualityListener = Objects.requireNonNull(value, "qualityListener");
+      return this;
+    }
+
+    /**
+     * Routes a framework module read from its resource model at start (Jakarta REST resource
+     * methods, Spring handler methods): a request they match goes to their endpoint unless a
+     * configured {@code endpoints.<e>.paths} rule claims it. The adapter must also parse the
+     * routes' {@link FrameworkRoutes#annotations() annotations} into the configuration.
+     */
+    public Builder frameworkRoutes(FrameworkRoutes value) {
+      this.frameworkRoutes = Objects.requireNonNull(value, "frameworkRoutes");
       return this;
     }
 

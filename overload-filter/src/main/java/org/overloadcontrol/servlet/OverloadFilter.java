@@ -31,6 +31,7 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.classify.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;
@@ -116,6 +117,8 @@ public class OverloadFilter implements Filter {
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
+  /** What a framework module left in {@link FrameworkRoutes#ATTRIBUTE}, else none. */
+  private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
   private ServletRoutes routes;
   // Copies, made in init, of what every request asks of the configuration: read here, they
@@ -167,11 +170,17 @@ public class OverloadFilter implements Filter {
       for (String name : Collections.list(filterConfig.getInitParameterNames())) {
         params.put(name, filterConfig.getInitParameter(name));
       }
+      frameworkRoutes = frameworkRoutes(servletContext);
       List<ConfigSource> layers = new ArrayList<>();
       layers.add(annotations.layer());
+      layers.add(frameworkRoutes.annotations());
+      int aboveAnnotations = layers.size();
       ConfigSource initParams = ConfigSource.of("web.xml init-param of filter '"
           + filterConfig.getFilterName() + "'", params);
       layers.add(initParams);
+      if (frameworkRoutes.properties() != null) {
+        layers.add(frameworkRoutes.properties());
+      }
       ConfigSource yaml = loadYaml(params.get("configFile"));
       if (yaml != null) {
         layers.add(yaml);
@@ -180,13 +189,14 @@ public class OverloadFilter implements Filter {
       if (operator != null) {
         layers.add(operator);
       }
-      annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
+      annotations.requireResolved(key -> layers.subList(aboveAnnotations, layers.size()).stream()
           .anyMatch(layer -> layer.values().containsKey(key)));
       config = OverloadConfig.parse(layers);
       // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
       java.util.Set<String> known =
           new java.util.HashSet<>(servletContext.getServletRegistrations().keySet());
       known.addAll(annotations.endpointByServlet().values());
+      known.addAll(frameworkRoutes.endpoints());
       Settings.of(config).requireKnownEndpoints(layers, known);
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
@@ -205,7 +215,8 @@ public class OverloadFilter implements Filter {
       engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
           .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
           .queueListener(new LoggingQueueListener())
-          .qualityListener(new LoggingQualityListener()).build();
+          .qualityListener(new LoggingQualityListener())
+          .frameworkRoutes(frameworkRoutes).build();
       Scheduler timers = scheduler;
       virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
           task -> timers.schedule(task, 0L));
@@ -285,6 +296,25 @@ public class OverloadFilter implements Filter {
     } catch (IOException e) {
       throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
     }
+  }
+
+  /**
+   * The routes a framework module (Jakarta REST, Spring Boot) left in the servlet context
+   * before the filter started: its handler methods become endpoints (see
+   * {@link FrameworkRoutes}).
+   */
+  private static FrameworkRoutes frameworkRoutes(ServletContext context) {
+    Object supplied = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
+    if (supplied == null) {
+      return FrameworkRoutes.NONE;
+    }
+    if (supplied instanceof FrameworkRoutes routes) {
+      LOG.info("overload-control: {}", routes);
+      return routes;
+    }
+    throw OverloadConfigException.of(FrameworkRoutes.ATTRIBUTE, supplied.getClass().getName(),
+        "servlet-context attribute", "is not a " + FrameworkRoutes.class.getName()
+            + " visible to the filter (is the filter's jar in the web application twice?)");
   }
 
   /** The operator's file named by the system property, layered over everything else. */
