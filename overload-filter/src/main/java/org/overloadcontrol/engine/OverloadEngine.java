@@ -200,11 +200,11 @@ public final class OverloadEngine {
         break;
       }
     }
-    if (name == null) {
+    if (name == null && !frameworkRoutes.isEmpty()) {
       name = frameworkRoutes.endpointOf(attributes.method(), attributes.path());
-      if (name == null) {
-        name = defaultEndpoint;
-      }
+    }
+    if (name == null) {
+      name = defaultEndpoint;
     }
     RequestClass requestClass = null;
     for (ClassRule rule : config.classRules()) {
