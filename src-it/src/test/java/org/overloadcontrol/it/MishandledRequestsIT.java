@@ -182,23 +182,25 @@ class MishandledRequestsIT {
   /**
    * Break 3: clients that reset their connection while waiting stayed in the queue and were
    * later served. 100 raw HTTP/1.1 connections each send one request, wait in the queue behind
-   * a request that holds the only permit for 3 s, then reset (RST). Neither container reads a
-   * connection whose request is suspended (measured here: 100 of 100 still waiting a second
-   * after the resets, in both), so the filter cannot tell (README, "Wait queues"); such
-   * requests leave by their deadline ({@code queue.maxWait}, here 2 s), each with one outcome,
-   * and none reaches the application. Should a container start to report the resets, the
-   * printed counts show it, and the requests are then counted abandoned instead.
+   * a request that holds the only permit for 5 s, then reset (RST). Neither container reads a
+   * connection whose request is suspended (measured with a 30 s deadline: 100 of 100 still
+   * waiting a second after the resets, in both), so the filter cannot tell (README, "Wait
+   * queues"). Such requests leave by their deadline ({@code queue.maxWait}, here 1 s, so that
+   * all have left before the permit frees even when opening 100 connections takes seconds on
+   * a busy machine), each with one outcome, and none reaches the application. Should a
+   * container start to report the resets, the printed counts show it, and the requests are
+   * then counted abandoned instead.
    */
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void clientsThatResetWhileWaitingLeaveByTheirDeadlineAndNeverRun(ContainerKind kind)
       throws Exception {
-    Map<String, String> params = Map.of("queue.permits", "1", "queue.maxWait", "2s",
+    Map<String, String> params = Map.of("queue.permits", "1", "queue.maxWait", "1s",
         "queue.browsingCapacity", "200");
     try (WebContainer container = kind.start(Deployment.of(app(kind, "reset", params)))) {
       OverloadEngine engine = engine(container);
       CompletableFuture<Answer> holder = send(client.newRequest(
-          container.baseUri().resolve("work?ms=3000&id=holder")).timeout(30, TimeUnit.SECONDS));
+          container.baseUri().resolve("work?ms=5000&id=holder")).timeout(30, TimeUnit.SECONDS));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
         Thread.sleep(5);
