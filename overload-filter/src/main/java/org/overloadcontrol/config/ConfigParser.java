@@ -69,7 +69,7 @@ public final class ConfigParser {
    * {@link OverloadConfig#section}); the features validate them when they start.
    */
   public static final Set<String> SECTIONS = Set.of("bandwidth", "virtualQueue", "queue",
-      "degrade", "metrics", "status");
+      "degrade", "metrics", "status", "bypass");
 
   private ConfigParser() {}
 

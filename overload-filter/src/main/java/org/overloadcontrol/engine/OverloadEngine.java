@@ -9,6 +9,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.FrameworkRoutes;
@@ -63,6 +64,8 @@ public final class OverloadEngine {
   private final boolean routeNeedsRequest;
   /** Routes a framework module contributed; consulted after the configured path rules. */
   private final FrameworkRoutes frameworkRoutes;
+  /** Probe paths no adapter puts under control ({@code bypass.paths}). */
+  private final BypassPaths bypass;
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -76,6 +79,7 @@ public final class OverloadEngine {
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
+    this.bypass = BypassPaths.from(config.section("bypass"));
     this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty()
         || !frameworkRoutes.isEmpty();
     this.queueSettings = QueueSettings.from(config);
@@ -159,6 +163,15 @@ public final class OverloadEngine {
   /** Every endpoint that has seen a request. */
   public List<Endpoint> endpoints() {
     return new ArrayList<>(endpoints.values());
+  }
+
+  /**
+   * Whether a request to {@code path} (within the application) is a probe that the adapter
+   * must pass to the application untouched, before it tags the request: it never competes
+   * for a permit, waits or is refused (see {@link BypassPaths}).
+   */
+  public boolean bypasses(String path) {
+    return bypass.matches(path);
   }
 
   /**

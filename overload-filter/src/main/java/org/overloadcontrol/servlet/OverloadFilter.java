@@ -374,6 +374,11 @@ public class OverloadFilter implements Filter {
       passThrough(request, response, chain);
       return;
     }
+    if (engine.bypasses(ServletRequestAttributes.pathOf(request))) {
+      // A health, readiness or metrics probe: never a permit, a wait or a refusal.
+      chain.doFilter(req, res);
+      return;
+    }
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {

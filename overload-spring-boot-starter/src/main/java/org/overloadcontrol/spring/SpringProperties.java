@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.config.ConfigSource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
@@ -63,7 +64,31 @@ final class SpringProperties {
     }
     lists.forEach((key, items) -> layer.put(key, String.join(",", new ArrayList<>(items.values())),
         listOrigins.get(key)));
+    if (layer.get("bypass.paths") == null) {
+      layer.put("bypass.paths", String.join(",", actuatorProbes(environment)),
+          "the starter's default (set overload.bypass.paths to change it)");
+    }
     return layer.build();
+  }
+
+  /**
+   * The usual probe paths plus the actuator's health, metrics, Prometheus and overload-status
+   * paths under its configured base path: probes and scrapes never compete with the
+   * application's requests, as the status servlet does not in a WAR.
+   */
+  static List<String> actuatorProbes(ConfigurableEnvironment environment) {
+    String base = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+    if (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    List<String> paths = new ArrayList<>(BypassPaths.DEFAULTS);
+    for (String probe : List.of("/health/*", "/metrics/*", "/prometheus", "/overload")) {
+      String path = base + probe;
+      if (!paths.contains(path)) {
+        paths.add(path);
+      }
+    }
+    return paths;
   }
 
   private static String origin(String property, String source) {

@@ -38,7 +38,10 @@ class SpringBootStarterIT {
   @BeforeAll
   static void start() {
     // Every endpoint with a target starts at 5 requests/s, one token deep.
-    app = run("overload.controller.initialRate=5", "overload.controller.bucketDepth=1");
+    // The DispatcherServlet's own endpoint (requests no handler method claims, the actuator's
+    // among them) has a target too, so a probe that were not bypassed would be refused.
+    app = run("overload.controller.initialRate=5", "overload.controller.bucketDepth=1",
+        "overload.endpoints.dispatcherServlet.target=1ms");
     int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
     base = URI.create("http://127.0.0.1:" + port + "/");
   }
@@ -89,6 +92,17 @@ class SpringBootStarterIT {
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.headers().firstValue("Content-Type").orElse("")).contains("json");
     assertThat(status.body()).startsWith("{").contains("ShopController#");
+  }
+
+  @Test
+  void actuatorHealthIsNeverShed() throws Exception {
+    int refused = 0;
+    for (int i = 0; i < 20; i++) {
+      if (send("GET", "actuator/health").statusCode() != 200) {
+        refused++;
+      }
+    }
+    assertThat(refused).isZero();
   }
 
   @Test

@@ -27,12 +27,27 @@ class SpringPropertiesTest {
 
     ConfigSource layer = SpringProperties.layer(env);
 
-    assertThat(layer.values()).containsOnly(
-        Map.entry("endpoints.search.target", "1s"),
-        Map.entry("endpoints.search.paths", "/search,/api/search/*"));
+    assertThat(layer.values()).containsOnlyKeys("endpoints.search.target",
+        "endpoints.search.paths", "bypass.paths");
+    assertThat(layer.values()).containsEntry("endpoints.search.target", "1s")
+        .containsEntry("endpoints.search.paths", "/search,/api/search/*");
+    assertThat(layer.values().get("bypass.paths")).contains("/actuator/health/*")
+        .contains("/actuator/overload");
     assertThat(layer.origin("endpoints.search.target"))
         .isEqualTo("Spring property 'overload.endpoints.search.target' in commandLineArgs");
     assertThat(layer.origin("endpoints.search.paths"))
         .isEqualTo("Spring property 'overload.endpoints.search.paths' in application.yaml");
+  }
+
+  @Test
+  void theActuatorsProbesFollowItsBasePathUnlessBypassPathsAreSet() {
+    StandardEnvironment env = new StandardEnvironment();
+    env.getPropertySources().addFirst(new MapPropertySource("application.yaml",
+        Map.of("management.endpoints.web.base-path", "/manage")));
+    assertThat(SpringProperties.layer(env).values().get("bypass.paths"))
+        .contains("/manage/health/*").contains("/manage/prometheus");
+    env.getPropertySources().addFirst(new MapPropertySource("mine",
+        Map.of("overload.bypass.paths", "none")));
+    assertThat(SpringProperties.layer(env).values()).containsEntry("bypass.paths", "none");
   }
 }
