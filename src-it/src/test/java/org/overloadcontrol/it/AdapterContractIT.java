@@ -204,6 +204,34 @@ class AdapterContractIT {
 
   @ParameterizedTest
   @EnumSource(Adapter.class)
+  void aPathParameterOnAVirtualQueuePathIsAnsweredAsWithoutIt(Adapter adapter)
+      throws Exception {
+    try (Target target = adapter.start("vq", Map.of("virtualQueue.enabled", "true",
+        "virtualQueue.paths", "/work", "virtualQueue.capacity", "1"))) {
+      Map<String, Integer> bare = new HashMap<>();
+      Map<String, Integer> withParameter = new HashMap<>();
+      int sent = 0;
+      for (String suffix : List.of("", ";x=1", ";jsessionid=abc", "", ";x=1")) {
+        for (int i = 0; i < 3; i++) {
+          URI uri = target.work("");
+          uri = URI.create(uri.toString().replace("/work?", "/work" + suffix + "?"));
+          Answer a = MishandledRequestsIT.send(client.newRequest(uri)
+              .headers(h -> h.put("Accept", "text/html"))).get(30, TimeUnit.SECONDS);
+          sent++;
+          (suffix.isEmpty() ? bare : withParameter).merge(a.status()
+              + (a.cookie() ? "+cookie" : ""), 1, Integer::sum);
+        }
+      }
+      Totals totals = Totals.of(target.engine()).assertAtRest(target.engine(), sent);
+      System.out.printf("[%s] without parameter %s, with %s; %s%n", adapter, bare,
+          withParameter, totals);
+      assertThat(withParameter).doesNotContainKey("500").containsKey("200+cookie");
+      assertThat(withParameter.keySet()).isSubsetOf(bare.keySet());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
   void atAStopWaitingRequestsGet503AndRunningOnesAreNotTouched(Adapter adapter)
       throws Exception {
     List<CompletableFuture<Answer>> answers = new ArrayList<>();
