@@ -200,14 +200,19 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
       request.setAttribute(OverloadContext.ATTRIBUTE, tag);
       request.setAttribute(ATTRIBUTE, this);
       async.dispatch();
-    } catch (IllegalStateException | NullPointerException e) {
-      // (Jetty throws the latter for a request it has already recycled.)
-      // The container already ended this request (timed out, failed, stopping): the permit
-      // must come back, and this is the only place that knows. Reported as the Jetty handler
-      // reports a request its server would not run any more.
+    } catch (RuntimeException e) {
+      // IllegalStateException when the request has ended; Jetty throws NullPointerException
+      // for a request it has recycled, and a stopping Tomcat UnsupportedOperationException
+      // ("does not support asynchronous dispatching"). None may escape: this runs inside the
+      // queues' hand-over of a permit, which must go on to the next waiter.
+      // The container will not run it (the request ended, or the container is stopping): the
+      // permit must come back, and this is the only place that knows. It has not run, so it
+      // is answered 503 like a waiting request (a client still there, as at a Tomcat stop,
+      // gets an honest answer; a write to a gone one fails harmlessly), and reported as the
+      // Jetty handler reports a request its server would not run any more.
       state.set(State.SETTLED);
       engine.refuse(tag, "shutdown");
-      finish(Outcome.EXPIRED);
+      answerAndComplete(Outcome.EXPIRED);
     }
   }
 

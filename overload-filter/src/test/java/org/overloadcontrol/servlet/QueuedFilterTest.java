@@ -209,6 +209,26 @@ class QueuedFilterTest {
   }
 
   @Test
+  void aDispatchAStoppingTomcatRefusesNeitherLosesTheOutcomeNorTheNextWaiter()
+      throws Exception {
+    OverloadFilter filter = start();
+    Suspended running = holdPermit(filter);
+    Suspended refused = new Suspended();
+    // What a stopping Tomcat throws from AsyncContext.dispatch().
+    org.mockito.Mockito.doThrow(new UnsupportedOperationException("does not support"
+        + " asynchronous dispatching")).when(refused.async).dispatch();
+    filter.doFilter(refused.request, refused.res.mock, mock(FilterChain.class));
+    Suspended next = new Suspended();
+    filter.doFilter(next.request, next.res.mock, mock(FilterChain.class));
+    org.assertj.core.api.Assertions.assertThatCode(() -> running.fire("complete"))
+        .doesNotThrowAnyException();
+    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(refused.res.status).as("it never ran: answered as a waiting one").isEqualTo(503);
+    assertThat(next.dispatches.get()).as("the next waiter got the permit").isEqualTo(1);
+    assertThat(filter.engine().queues().waitingCount()).isZero();
+  }
+
+  @Test
   void deadlinePassesAnd503IsWrittenFromTheTimer() throws Exception {
     OverloadFilter filter = start();
     holdPermit(filter);
