@@ -42,6 +42,12 @@ public final class FrameworkRoutes {
 
   private final String framework;
   private final Route[] routes;
+  /**
+   * Per route, the hash of its first path segment when that is a literal, else 0: one int
+   * compare skips a route whose first segment cannot match (the price of the whole look-up:
+   * docs/frameworks.md).
+   */
+  private final int[] firstHashes;
   private final ConfigSource annotations;
   private final ConfigSource properties;
   private final Set<String> endpoints;
@@ -53,6 +59,10 @@ public final class FrameworkRoutes {
         .thenComparingInt(r -> r.template.variableCount())
         .thenComparing(r -> r.method == null));
     this.routes = sorted.toArray(Route[]::new);
+    this.firstHashes = new int[routes.length];
+    for (int i = 0; i < routes.length; i++) {
+      firstHashes[i] = routes[i].template.firstLiteralHash();
+    }
     this.annotations = b.annotations;
     this.properties = b.properties;
     Set<String> names = new LinkedHashSet<>();
@@ -98,12 +108,40 @@ public final class FrameworkRoutes {
    * @param path the path within the application, starting with "/"
    */
   public String endpointOf(String method, String path) {
-    for (Route r : routes) {
+    int route = indexOf(method, path);
+    return route < 0 ? null : routes[route].endpoint;
+  }
+
+  /** The number of routes; {@link #indexOf} answers below it. */
+  public int size() {
+    return routes.length;
+  }
+
+  /** The endpoint of route {@code index}, as {@link #indexOf} returned it. */
+  public String endpointAt(int index) {
+    return routes[index].endpoint;
+  }
+
+  /**
+   * The index of the route a request takes, or -1: the engine keeps what it resolved per route,
+   * so a request routed here costs the match and one array read.
+   */
+  public int indexOf(String method, String path) {
+    if (path == null) {
+      return -1;
+    }
+    int first = PathTemplate.firstSegmentHash(path);
+    for (int i = 0; i < routes.length; i++) {
+      int h = firstHashes[i];
+      if (h != 0 && h != first) {
+        continue;
+      }
+      Route r = routes[i];
       if (r.accepts(method) && r.template.matches(path)) {
-        return r.endpoint;
+        return i;
       }
     }
-    return null;
+    return -1;
   }
 
   @Override

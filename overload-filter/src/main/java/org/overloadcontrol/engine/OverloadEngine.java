@@ -66,6 +66,11 @@ public final class OverloadEngine {
   private final FrameworkRoutes frameworkRoutes;
   /** Probe paths no adapter puts under control ({@code bypass.paths}). */
   private final BypassPaths bypass;
+  /**
+   * What each framework route resolved to, when no class rule reads the request (else null).
+   * Racing requests may both resolve a route; both get the same endpoint's same class.
+   */
+  private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass> frameworkStages;
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -80,6 +85,8 @@ public final class OverloadEngine {
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
     this.bypass = BypassPaths.from(config.section("bypass"));
+    this.frameworkStages = config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
+        ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size()) : null;
     this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty()
         || !frameworkRoutes.isEmpty();
     this.queueSettings = QueueSettings.from(config);
@@ -214,11 +221,28 @@ public final class OverloadEngine {
       }
     }
     if (name == null && !frameworkRoutes.isEmpty()) {
-      name = frameworkRoutes.endpointOf(attributes.method(), attributes.path());
+      int route = frameworkRoutes.indexOf(attributes.method(), attributes.path());
+      if (route >= 0) {
+        if (frameworkStages != null) {
+          // No class rule reads the request: the route decides endpoint and class.
+          EndpointClass known = frameworkStages.get(route);
+          if (known == null) {
+            known = stage(frameworkRoutes.endpointAt(route), null);
+            frameworkStages.set(route, known);
+          }
+          return known;
+        }
+        name = frameworkRoutes.endpointAt(route);
+      }
     }
     if (name == null) {
       name = defaultEndpoint;
     }
+    return stage(name, attributes);
+  }
+
+  /** The endpoint and class of a request to endpoint {@code name}. */
+  private EndpointClass stage(String name, RequestAttributes attributes) {
     RequestClass requestClass = null;
     for (ClassRule rule : config.classRules()) {
       if (rule.matches(attributes)) {

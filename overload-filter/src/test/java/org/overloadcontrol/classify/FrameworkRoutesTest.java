@@ -64,6 +64,30 @@ class FrameworkRoutesTest {
   }
 
   @Test
+  void segmentsMatchWholeAndTheRootOnlyItself() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test")
+        .route("GET", "/", "home")
+        .route("GET", "/orders", "orders")
+        .route("GET", "/a/{x}/b/{y}", "deep")
+        .route("GET", "/files/{name}.txt", "text")
+        .build();
+    assertThat(routes.endpointOf("GET", "/")).isEqualTo("home");
+    assertThat(routes.endpointOf("GET", "")).isEqualTo("home");
+    assertThat(routes.endpointOf("GET", "/orders")).isEqualTo("orders");
+    assertThat(routes.endpointOf("GET", "/orders/")).isEqualTo("orders");
+    assertThat(routes.endpointOf("GET", "/ordersx")).isNull();
+    assertThat(routes.endpointOf("GET", "/order")).isNull();
+    assertThat(routes.endpointOf("GET", "/orders//")).isNull();
+    assertThat(routes.endpointOf("GET", "/a/1/b/2")).isEqualTo("deep");
+    assertThat(routes.endpointOf("GET", "/a//b/2")).isNull();
+    assertThat(routes.endpointOf("GET", "/a/1/c/2")).isNull();
+    // A variable inside a segment takes the regular expression.
+    assertThat(routes.endpointOf("GET", "/files/readme.txt")).isEqualTo("text");
+    assertThat(routes.endpointOf("GET", "/files/readme.md")).isNull();
+    assertThat(routes.endpointOf("GET", null)).isNull();
+  }
+
+  @Test
   void literalCharactersAreNotRegularExpressions() {
     FrameworkRoutes routes = FrameworkRoutes.builder("test").route("GET", "/a.b", "dot").build();
     assertThat(routes.endpointOf("GET", "/a.b")).isEqualTo("dot");
