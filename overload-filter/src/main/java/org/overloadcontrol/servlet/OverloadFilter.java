@@ -309,7 +309,9 @@ public class OverloadFilter implements Filter {
       return FrameworkRoutes.NONE;
     }
     if (supplied instanceof FrameworkRoutes routes) {
-      LOG.info("overload-control: {}", routes);
+      LOG.info("overload-control: {} routes from {} to {} endpoints", routes.size(),
+          routes.framework(), routes.endpoints().size());
+      LOG.debug("overload-control: {}", routes);
       return routes;
     }
     throw OverloadConfigException.of(FrameworkRoutes.ATTRIBUTE, supplied.getClass().getName(),

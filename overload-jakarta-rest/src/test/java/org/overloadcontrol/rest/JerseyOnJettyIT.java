@@ -1,12 +1,7 @@
 package org.overloadcontrol.rest;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.EnumSet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -28,7 +23,6 @@ class JerseyOnJettyIT {
 
   private static Server server;
   private static URI base;
-  private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() throws Exception {
@@ -63,34 +57,9 @@ class JerseyOnJettyIT {
     server.stop();
   }
 
-  private static HttpResponse<String> send(String method, String path) throws Exception {
-    return CLIENT.send(HttpRequest.newBuilder(base.resolve(path))
-            .method(method, HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
   @Test
   void eachResourceMethodHasItsOwnEndpointTargetAndClassAndOnlyTheOverloadedOneIsShed()
       throws Exception {
-    // The class's @RequestClass applies where a method sets none; a method's own wins.
-    assertThat(send("GET", "catalogue").body()).isEqualTo("ShopResource#catalogue browse null");
-    assertThat(send("GET", "search").body()).isEqualTo("ShopResource#search browse PT2S");
-    assertThat(send("POST", "orders").body())
-        .isEqualTo("ShopResource#order order PT0.001S");
-
-    // Orders (a target: admitted at 5/s) arrive faster than that; the catalogue (no target)
-    // is never throttled, though both are served by the one Jersey servlet.
-    int ordersRefused = 0;
-    int catalogueRefused = 0;
-    for (int i = 0; i < 30; i++) {
-      if (send("POST", "orders").statusCode() == 503) {
-        ordersRefused++;
-      }
-      if (send("GET", "catalogue").statusCode() == 503) {
-        catalogueRefused++;
-      }
-    }
-    assertThat(catalogueRefused).isZero();
-    assertThat(ordersRefused).isPositive();
+    ShopChecks.methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(base);
   }
 }
