@@ -93,6 +93,15 @@ public final class EndToEndOverhead {
             "endpoints.hello.controller.rateMax", "1e7",
             "endpoints.hello.controller.initialRate", "1e7",
             "endpoints.hello.controller.bucketDepth", "10000")),
+        // The same with the token bucket instead of the default concurrency limit: what the
+        // filter with a target cost before the limit became the default.
+        new Variant("OverloadFilter, target 10s, rate", OverloadFilter.class, Map.of(
+            "queue.permits", Integer.toString(PERMITS),
+            "admission.controller", "rate",
+            "endpoints.hello.target", "10s",
+            "endpoints.hello.controller.rateMax", "1e7",
+            "endpoints.hello.controller.initialRate", "1e7",
+            "endpoints.hello.controller.bucketDepth", "10000")),
         new Variant("QoSFilter", QoSFilter.class,
             Map.of("maxRequests", Integer.toString(PERMITS))),
         // A second server without a filter: its ratio to the first is what the machine's noise

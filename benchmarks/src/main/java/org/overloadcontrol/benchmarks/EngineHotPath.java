@@ -39,18 +39,34 @@ public abstract class EngineHotPath {
 
   private OverloadEngine admission;
   private OverloadEngine withPermits;
+  private OverloadEngine concurrency;
 
   @Setup(Level.Trial)
   public void setUp() {
-    admission = Engines.admissionOnly(Map.of());
+    // The token buckets (admission.controller=rate), as every benchmark measured them before
+    // the concurrency limit became the default.
+    admission = Engines.admissionOnly(Map.of("admission.controller", "rate"));
     // Execution permits far above the benchmark's concurrency: the lock-free permit path.
-    withPermits = Engines.admissionOnly(Map.of("queue.permits", "64"));
+    withPermits = Engines.admissionOnly(Map.of("queue.permits", "64",
+        "admission.controller", "rate"));
+    // The default: a concurrency limit (200) far above the benchmark's threads.
+    concurrency = Engines.admissionOnly(Map.of());
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
     admission.shutdown();
     withPermits.shutdown();
+    concurrency.shutdown();
+  }
+
+  /**
+   * An admitted request of a class with a target under the default concurrency limit: a permit
+   * of the group taken and returned, execution time sampled.
+   */
+  @Benchmark
+  public boolean concurrencyLimit() {
+    return once(concurrency, Engines.CONTROLLED, Outcome.COMPLETED);
   }
 
   /** An admitted request of a class with a target: token, permit-free, response time. */

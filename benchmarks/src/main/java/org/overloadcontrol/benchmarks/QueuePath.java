@@ -34,8 +34,10 @@ import org.overloadcontrol.queue.Waiter;
 @Threads(1)
 public class QueuePath {
 
+  /** One execution permit; the token buckets admit (the queue path as measured before). */
   private static final Map<String, String> ONE_PERMIT = Map.of("queue.permits", "1",
-      "queue.browsingCapacity", "1", "queue.transactionCapacity", "1");
+      "queue.browsingCapacity", "1", "queue.transactionCapacity", "1",
+      "admission.controller", "rate");
 
   private static final Waiter.Listener NO_OP = new Waiter.Listener() {
     @Override

@@ -12,4 +12,7 @@ public interface AdmissionListener {
 
   /** Called after every controller round, including those that changed nothing. */
   default void onRound(ControllerRound round) {}
+
+  /** Called after every window of a concurrency group's limit, including unchanged ones. */
+  default void onLimitRound(LimitRound round) {}
 }

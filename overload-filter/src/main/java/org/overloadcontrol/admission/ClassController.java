@@ -113,6 +113,12 @@ public final class ClassController {
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
+  /** The rate before a higher class first cut this one, NaN if none since (round state). */
+  private double rateBeforeCutFromAbove = Double.NaN;
+  /** When a round last saw samples, fresh or stale (round state, read by other classes'). */
+  private volatile long sampledAtNanos;
+  /** Whether the bucket refused an arrival since the last round (set by request threads). */
+  private volatile boolean refused;
   /**
    * Set by a cut: the next round with fresh samples starts the estimate from them. Volatile
    * because {@link EndpointAdmissionController#restartRate} sets it outside the round guard.
@@ -139,6 +145,7 @@ public final class ClassController {
     this.cutNanos = now - NO_CUT_AGE_NANOS;
     this.lastRoundNanos = now;
     this.countedRoundAllowedNanos = now;
+    this.sampledAtNanos = now;
   }
 
   public String endpoint() {
@@ -410,6 +417,45 @@ public final class ClassController {
 
   void resetLc() {
     lc = 0;
+  }
+
+  void sampledAt(long now) {
+    sampledAtNanos = now;
+  }
+
+  long sampledAtNanos() {
+    return sampledAtNanos;
+  }
+
+  /** Remembers the rate before a higher class's cut, if none is remembered (fresh mode). */
+  void rememberRateBeforeCutFromAbove() {
+    if (freshOnly && Double.isNaN(rateBeforeCutFromAbove)) {
+      rateBeforeCutFromAbove = rate();
+    }
+  }
+
+  double rateBeforeCutFromAbove() {
+    return rateBeforeCutFromAbove;
+  }
+
+  void forgetRateBeforeCutFromAbove() {
+    rateBeforeCutFromAbove = Double.NaN;
+  }
+
+  /** Notes that the bucket refused an arrival (a volatile write only on the first refusal). */
+  void noteRefused() {
+    if (!refused) {
+      refused = true;
+    }
+  }
+
+  /** Returns and clears whether the bucket refused an arrival since the last call. */
+  boolean takeRefused() {
+    boolean was = refused;
+    if (was) {
+      refused = false;
+    }
+    return was;
   }
 
   void suppressNextIncrease() {

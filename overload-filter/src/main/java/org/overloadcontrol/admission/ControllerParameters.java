@@ -42,8 +42,10 @@ public final class ControllerParameters {
   private final double initialRate;
   private final int bucketDepth;
   private final boolean judgeOnFreshSamples;
+  private final boolean proportionalIncrease;
 
   private ControllerParameters(Builder b) {
+    this.proportionalIncrease = b.proportionalIncrease;
     this.alpha = b.alpha;
     this.nreq = b.nreq;
     this.timeoutNanos = b.timeoutNanos;
@@ -156,6 +158,16 @@ public final class ControllerParameters {
     return judgeOnFreshSamples;
   }
 
+  /**
+   * Whether an increase is proportional to the rate, {@code rate·(1 + 0.1·step)} with the
+   * paper's step {@code −(err − c_i)·adj_i}, instead of the paper's absolute {@code rate + step}
+   * (default false). Not in the paper: its absolute step of about 2/s per round neither scales
+   * with the capacity nor stays small beside a small one.
+   */
+  public boolean proportionalIncrease() {
+    return proportionalIncrease;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof ControllerParameters p
@@ -163,13 +175,14 @@ public final class ControllerParameters {
         && p.errD == errD && p.errI == errI && p.cI == cI && p.adjI == adjI && p.adjD == adjD
         && p.adjLoD == adjLoD && p.lcThresh == lcThresh && p.rateMin == rateMin
         && p.rateMax == rateMax && p.initialRate == initialRate && p.bucketDepth == bucketDepth
-        && p.judgeOnFreshSamples == judgeOnFreshSamples;
+        && p.judgeOnFreshSamples == judgeOnFreshSamples
+        && p.proportionalIncrease == proportionalIncrease;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(alpha, nreq, timeoutNanos, errD, errI, cI, adjI, adjD, adjLoD, lcThresh,
-        rateMin, rateMax, initialRate, bucketDepth, judgeOnFreshSamples);
+        rateMin, rateMax, initialRate, bucketDepth, judgeOnFreshSamples, proportionalIncrease);
   }
 
   @Override
@@ -179,7 +192,8 @@ public final class ControllerParameters {
         + ", cI=" + cI + ", adjI=" + adjI + ", adjD=" + adjD + ", adjLoD=" + adjLoD
         + ", lcThresh=" + lcThresh + ", rateMin=" + rateMin + ", rateMax=" + rateMax
         + ", initialRate=" + initialRate + ", bucketDepth=" + bucketDepth
-        + ", judgeOnFreshSamples=" + judgeOnFreshSamples + "}";
+        + ", judgeOnFreshSamples=" + judgeOnFreshSamples
+        + ", proportionalIncrease=" + proportionalIncrease + "}";
   }
 
   /**
@@ -202,6 +216,7 @@ public final class ControllerParameters {
     private double initialRate = 100.0;
     private int bucketDepth = 1;
     private boolean judgeOnFreshSamples = true;
+    private boolean proportionalIncrease;
 
     private Builder() {}
 
@@ -221,6 +236,7 @@ public final class ControllerParameters {
       initialRate = p.initialRate;
       bucketDepth = p.bucketDepth;
       judgeOnFreshSamples = p.judgeOnFreshSamples;
+      proportionalIncrease = p.proportionalIncrease;
     }
 
     public Builder alpha(double value) {
@@ -310,6 +326,12 @@ public final class ControllerParameters {
     /** False restores the paper's exact controller (see {@link #judgeOnFreshSamples()}). */
     public Builder judgeOnFreshSamples(boolean value) {
       judgeOnFreshSamples = value;
+      return this;
+    }
+
+    /** True: increases proportional to the rate (see {@link #proportionalIncrease()}). */
+    public Builder proportionalIncrease(boolean value) {
+      proportionalIncrease = value;
       return this;
     }
 

@@ -60,6 +60,24 @@ public record ControllerRound(
     /** Error below err_i: the rate was raised by −(err − c_i)·adj_i. */
     INCREASE,
     /** Error below err_i, but a higher class missed its target last round: no increase. */
-    INCREASE_SUPPRESSED
+    INCREASE_SUPPRESSED,
+    /**
+     * No sample, but the bucket refused arrivals since the last round: the rate was doubled
+     * (judging on fresh samples, not in the paper). A class held near rate_min completes too
+     * few requests to be judged, and would otherwise stay there.
+     */
+    DOUBLE_WITHOUT_SAMPLES,
+    /**
+     * No sample, and a higher class missed its target since the last round: the flag that
+     * forbids an increase was spent on this round (judging on fresh samples, not in the
+     * paper, which kept it for the next round with samples).
+     */
+    SUPPRESSED_WITHOUT_SAMPLES,
+    /**
+     * Every higher class that could have cut this one has had no sample for
+     * {@value EndpointAdmissionController#IDLE_ROUNDS} timeouts: the rate this class had
+     * before the first such cut was restored (judging on fresh samples, not in the paper).
+     */
+    RESTORED
   }
 }

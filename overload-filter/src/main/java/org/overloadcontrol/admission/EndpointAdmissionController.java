@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.engine.RequestClass;
@@ -62,6 +63,12 @@ public final class EndpointAdmissionController {
    */
   static final int MAX_STALE_ROUNDS = 3;
 
+  /**
+   * Timeouts without a sample after which a higher class no longer holds lower classes down:
+   * they get back the rate they had before it first cut them.
+   */
+  static final int IDLE_ROUNDS = 3;
+
   private final String endpoint;
   private final Function<RequestClass, ClassSettings> settings;
   private final AdmissionListener listener;
@@ -71,6 +78,10 @@ public final class EndpointAdmissionController {
   /** The classes seen at this endpoint, highest rank first; replaced, never mutated. */
   private volatile ClassController[] ordered = new ClassController[0];
   private volatile boolean admissionEnabled = true;
+  /** False when the endpoint's concurrency group admits instead: rounds then only measure. */
+  private final boolean rateControlled;
+  /** Whether other endpoints with a target share this one's bottleneck (its resource group). */
+  private final BooleanSupplier sharesBottleneck;
 
   /**
    * @param endpoint the endpoint's name
@@ -79,6 +90,30 @@ public final class EndpointAdmissionController {
    */
   public EndpointAdmissionController(String endpoint,
       Function<RequestClass, ClassSettings> settings, AdmissionListener listener) {
+    this(endpoint, settings, listener, true, () -> false);
+  }
+
+  /**
+   * @param rateControlled false when a concurrency group admits this endpoint's requests: the
+   *     token buckets then admit everything and the rounds only measure (p90 estimates and
+   *     the sampling probability)
+   */
+  public EndpointAdmissionController(String endpoint,
+      Function<RequestClass, ClassSettings> settings, AdmissionListener listener,
+      boolean rateControlled) {
+    this(endpoint, settings, listener, rateControlled, () -> false);
+  }
+
+  /**
+   * @param sharesBottleneck whether other endpoints with a target share this endpoint's
+   *     bottleneck (its resource group): then a class's cut is not floored at its own
+   *     completions (see {@link #selfCut})
+   */
+  public EndpointAdmissionController(String endpoint,
+      Function<RequestClass, ClassSettings> settings, AdmissionListener listener,
+      boolean rateControlled, BooleanSupplier sharesBottleneck) {
+    this.rateControlled = rateControlled;
+    this.sharesBottleneck = sharesBottleneck;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.listener = Objects.requireNonNull(listener, "listener");
@@ -124,6 +159,11 @@ public final class EndpointAdmissionController {
     return admissionEnabled;
   }
 
+  /** Whether the token buckets admit (false when a concurrency group does). */
+  public boolean rateControlled() {
+    return rateControlled;
+  }
+
   public void setAdmissionEnabled(boolean enabled) {
     this.admissionEnabled = enabled;
   }
@@ -155,7 +195,12 @@ public final class EndpointAdmissionController {
     if (c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
-    return !c.controlled() || !admissionEnabled || c.tryAcquire(now, stripe);
+    if (!c.controlled() || !rateControlled || !admissionEnabled
+        || c.tryAcquire(now, stripe)) {
+      return true;
+    }
+    c.noteRefused();
+    return false;
   }
 
   /**
@@ -214,9 +259,16 @@ public final class EndpointAdmissionController {
     long samp = c.takeSampleP90(now, countScratch);
     long count = countScratch[0];
     long staleCount = countScratch[1];
+    if (samp >= 0 || staleCount > 0) {
+      c.sampledAt(now);
+    }
+    if (restoreIfHigherIdle(c, now)) {
+      report(c, now, count, samp, Double.NaN, rateBefore, Action.RESTORED);
+      return;
+    }
     if (samp < 0) {
       if (staleCount == 0) {
-        report(c, now, 0, -1, Double.NaN, rateBefore, Action.NO_SAMPLES);
+        report(c, now, 0, -1, Double.NaN, rateBefore, withoutSamples(c, now));
         return;
       }
       // Only requests admitted before the last cut finished: they cannot tell whether the cut
@@ -232,7 +284,7 @@ public final class EndpointAdmissionController {
     int heldRounds = c.staleRoundCount();
     c.resetStaleRounds();
     c.smooth(samp);
-    if (!c.controlled()) {
+    if (!c.controlled() || !rateControlled) {
       report(c, now, count, samp, Double.NaN, rateBefore, Action.MEASURED_ONLY);
       return;
     }
@@ -240,14 +292,26 @@ public final class EndpointAdmissionController {
     boolean suppressed = c.takeSuppressIncrease();
     Action action;
     if (err > p.errD()) {
-      action = missedTarget(c, c.completionsPerSecond(), heldRounds, now);
+      // The completions floor assumes the class is what fills the server: alone at its
+      // endpoint, and its endpoint alone on its resource. With others beside it, each floored
+      // at its own share, the floors together held the total above capacity (the
+      // shared-bottleneck simulation, one server, 2× to 10×: p90 1.12–1.28 of the target with
+      // the floor, 0.92–0.99 without, goodput alike), so the cut is the paper's there.
+      double floor = ordered.length > 1 || sharesBottleneck.getAsBoolean() ? 0.0
+          : c.completionsPerSecond();
+      action = missedTarget(c, floor, heldRounds, now);
     } else {
       c.resetLc();
       if (err < p.errI()) {
         if (suppressed) {
           action = Action.INCREASE_SUPPRESSED;
         } else {
-          c.setRate(c.rate() + (-(err - p.cI())) * p.adjI(), now);
+          double step = (-(err - p.cI())) * p.adjI();
+          // Proportional: the same step in per cent at any rate, so a controller at 4× the
+          // capacity climbs as many rounds as at 1× (the paper's absolute step of ~2/s was
+          // still climbing after 120 s there, and sawtoothed by ±10 % at 80/s).
+          c.setRate(p.proportionalIncrease() ? c.rate() * (1 + step * 0.1) : c.rate() + step,
+              now);
           action = Action.INCREASE;
         }
       } else {
@@ -255,6 +319,54 @@ public final class EndpointAdmissionController {
       }
     }
     report(c, now, count, samp, err, rateBefore, action);
+  }
+
+  /**
+   * A round without samples. The paper changes nothing. Judging on fresh samples, the flag a
+   * higher class set is spent here (kept, it would forbid the increase of the next round with
+   * samples, which for a class near rate_min is the rare one), and a class whose bucket
+   * refused arrivals doubles its rate: it is held too low to be judged. Measured in the
+   * two-class experiment (W&amp;C Fig. 14/15): at rate_min, 0.05/s, a class gets a sample
+   * every 20 s, and it stayed ~100 % refused for ~25 s after the higher class left.
+   */
+  private Action withoutSamples(ClassController c, long now) {
+    boolean refused = c.takeRefused();
+    if (!c.controlled() || !rateControlled || !c.settings().parameters().judgeOnFreshSamples()) {
+      return Action.NO_SAMPLES;
+    }
+    if (c.takeSuppressIncrease()) {
+      return Action.SUPPRESSED_WITHOUT_SAMPLES;
+    }
+    if (!refused || c.rate() >= c.settings().parameters().rateMax()) {
+      return Action.NO_SAMPLES;
+    }
+    c.setRate(c.rate() * 2, now);
+    return Action.DOUBLE_WITHOUT_SAMPLES;
+  }
+
+  /**
+   * Gives class c back the rate it had before a higher class first cut it (§3.3's adjlo_d)
+   * once every higher class has gone {@link #IDLE_ROUNDS} timeouts without a sample. In the
+   * paper a cut class climbs back by its own rounds only: from rate_min, 0.05/s, that took
+   * ~25 s in the two-class experiment after the higher class had left.
+   */
+  private boolean restoreIfHigherIdle(ClassController c, long now) {
+    double saved = c.rateBeforeCutFromAbove();
+    if (Double.isNaN(saved) || !rateControlled) {
+      return false;
+    }
+    long idle = IDLE_ROUNDS * c.settings().parameters().timeoutNanos();
+    for (ClassController other : ordered) {
+      if (other.requestClass().rank() > c.requestClass().rank()
+          && now - other.sampledAtNanos() < idle) {
+        return false;
+      }
+    }
+    c.forgetRateBeforeCutFromAbove();
+    c.takeSuppressIncrease();
+    c.setRate(Math.max(c.rate(), saved), now);
+    c.restartEstimate();
+    return true;
   }
 
   private Action missedTarget(ClassController c, double completedPerSecond, int heldRounds,
@@ -321,8 +433,12 @@ public final class EndpointAdmissionController {
     return Action.HOLD_AT_THROUGHPUT;
   }
 
-  /** Divides c's rate by {@code divisor} and marks the cut (no mark in the paper's mode). */
+  /**
+   * Divides lower class c's rate by {@code divisor} and marks the cut (no mark in the paper's
+   * mode, nor a remembered rate to restore).
+   */
   private static void cut(ClassController c, double divisor, long now) {
+    c.rememberRateBeforeCutFromAbove();
     c.setRate(c.rate() / divisor, now);
     c.markCut(now);
   }

@@ -37,7 +37,8 @@ public final class ConfigParser {
       + " classes.<class>.match.(path|method|header|cookie|client),"
       + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
       + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
-      + " and the feature sections bandwidth.*, virtualQueue.*, queue.*, degrade.*, metrics.*,"
+      + " and the feature sections admission.*, bandwidth.*, virtualQueue.*, queue.*,"
+      + " degrade.*, metrics.*,"
       + " status.*;"
       + " parameters: " + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
 
@@ -68,8 +69,8 @@ public final class ConfigParser {
    * Prefixes whose keys belong to a feature that parses them itself (see
    * {@link OverloadConfig#section}); the features validate them when they start.
    */
-  public static final Set<String> SECTIONS = Set.of("bandwidth", "virtualQueue", "queue",
-      "degrade", "metrics", "status", "bypass");
+  public static final Set<String> SECTIONS = Set.of("admission", "bandwidth", "virtualQueue",
+      "queue", "degrade", "metrics", "status", "bypass");
 
   private ConfigParser() {}
 

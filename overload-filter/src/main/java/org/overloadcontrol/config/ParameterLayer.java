@@ -15,7 +15,7 @@ final class ParameterLayer {
 
   static final Set<String> NAMES = Set.of("alpha", "nreq", "timeout", "errD", "errI", "cI",
       "adjI", "adjD", "adjLoD", "lcThresh", "rateMin", "rateMax", "initialRate", "bucketDepth",
-      "judgeOnFreshSamples");
+      "judgeOnFreshSamples", "proportionalIncrease");
 
   static final ParameterLayer EMPTY = new ParameterLayer();
 
@@ -52,6 +52,7 @@ final class ParameterLayer {
           case "initialRate" -> b.initialRate(number(entry));
           case "bucketDepth" -> b.bucketDepth(whole(entry));
           case "judgeOnFreshSamples" -> b.judgeOnFreshSamples(bool(entry));
+          case "proportionalIncrease" -> b.proportionalIncrease(bool(entry));
           default -> throw new IllegalStateException(e.getKey());
         }
       } catch (OverloadConfigException ex) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.degrade.EndpointDegradeSettings;
@@ -24,11 +25,27 @@ public final class Endpoint {
   private final QueueThresholdController queueThreshold;
   private final Ticker ticker;
   private final QualityController quality;
+  private final ConcurrencyGroup group;
+  private final double maxWaitOfTarget;
   private final ConcurrentHashMap<String, EndpointClass> classes = new ConcurrentHashMap<>();
 
   Endpoint(String name, EndpointAdmissionController admission, EndpointPermits permits,
       QueueThresholdController queueThreshold, Ticker ticker, EndpointDegradeSettings degrade,
       QualityListener qualityListener) {
+    this(name, admission, permits, queueThreshold, ticker, degrade, qualityListener, null, 0);
+  }
+
+  /**
+   * @param group the concurrency group that admits this endpoint's requests with a target, or
+   *     null when its token buckets do
+   * @param maxWaitOfTarget a request of the group waits for a permit at most this fraction of
+   *     its target
+   */
+  Endpoint(String name, EndpointAdmissionController admission, EndpointPermits permits,
+      QueueThresholdController queueThreshold, Ticker ticker, EndpointDegradeSettings degrade,
+      QualityListener qualityListener, ConcurrencyGroup group, double maxWaitOfTarget) {
+    this.group = group;
+    this.maxWaitOfTarget = maxWaitOfTarget;
     this.name = name;
     this.admission = admission;
     this.permits = permits;
@@ -89,6 +106,20 @@ public final class Endpoint {
       ClassController c = admission.forClass(requestClass, ticker.read());
       return new EndpointClass(this, c);
     });
+  }
+
+  /** The concurrency group that admits this endpoint's requests, or null. */
+  public ConcurrencyGroup concurrencyGroup() {
+    return group;
+  }
+
+  /** The partition of the group for a class with a target, else null. */
+  ConcurrencyGroup.Partition concurrencyPartition(ClassController c) {
+    long target = c.targetNanos();
+    if (group == null || target <= 0) {
+      return null;
+    }
+    return group.partition(c.requestClass(), target, Math.round(target * maxWaitOfTarget));
   }
 
   /** The classes seen at this endpoint so far. */

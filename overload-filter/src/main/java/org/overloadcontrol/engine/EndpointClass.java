@@ -1,6 +1,7 @@
 package org.overloadcontrol.engine;
 
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
@@ -22,6 +23,8 @@ public final class EndpointClass {
   final QueueThresholdController threshold;
   final QualityController quality;
   final EndpointPermits permits;
+  /** The class's share of its endpoint's concurrency group, or null (rate, or no target). */
+  final ConcurrencyGroup.Partition partition;
   private static final int ARRIVALS = 0;
   private static final int ENQUEUED = 1;
   private static final int ABANDONED = 2;
@@ -42,6 +45,7 @@ public final class EndpointClass {
     this.threshold = endpoint.queueThreshold();
     this.quality = endpoint.qualityController();
     this.permits = endpoint.permits();
+    this.partition = endpoint.concurrencyPartition(controller);
   }
 
   public Endpoint endpoint() {
@@ -54,6 +58,11 @@ public final class EndpointClass {
 
   public ClassController controller() {
     return controller;
+  }
+
+  /** The class's share of its endpoint's concurrency group, or null when it has none. */
+  public ConcurrencyGroup.Partition concurrency() {
+    return partition;
   }
 
   /** Requests of this class that arrived at this endpoint. */

@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
@@ -14,6 +16,7 @@ import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.FrameworkRoutes;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.EndpointSettings;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.DegradeSettings;
@@ -59,6 +62,10 @@ public final class OverloadEngine {
   private final DegradeSettings degradeSettings;
   private final QualityListener qualityListener;
   private final Scheduler.Cancellable periodic;
+  private final AdmissionSettings admissionSettings;
+  private final ConcurrentHashMap<String, ConcurrencyGroup> groups = new ConcurrentHashMap<>();
+  /** Endpoints seen where some class has a target, by the name of their resource group. */
+  private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
@@ -96,10 +103,14 @@ public final class OverloadEngine {
       throw new IllegalStateException("wait queues (queue.*) or degradation (degrade.*) are"
           + " configured but the adapter gave the engine no scheduler");
     }
-    this.queues = queueSettings.enabled() ? new WaitQueues(queueSettings,
+    this.admissionSettings = AdmissionSettings.from(config);
+    // Requests over a concurrency limit wait in the queues, whose deadlines need timers: an
+    // engine built without a scheduler (admission alone, tests) admits by rate everywhere.
+    boolean concurrency = admissionSettings.anyConcurrency() && b.scheduler != null;
+    this.queues = queueSettings.enabled() || concurrency ? new WaitQueues(queueSettings,
         config.classes().values(), ticker, b.scheduler, b.cpuUtilisation, b.queueListener)
         : null;
-    this.periodic = queueSettings.enabled() || degradeSettings.enabled()
+    this.periodic = queues != null || degradeSettings.enabled()
         ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
   }
 
@@ -135,11 +146,19 @@ public final class OverloadEngine {
   }
 
   private Endpoint createEndpoint(String name) {
-    EndpointAdmissionController admission =
-        new EndpointAdmissionController(name, c -> config.settingsFor(name, c), listener);
-    EndpointPermits permits = queues == null ? null : queues.endpoint(name);
-    QueueThresholdController threshold = null;
     QueueSettings.EndpointQueueSettings qs = queueSettings.endpoint(name);
+    ConcurrencyGroup group = concurrencyGroup(name, qs);
+    String groupName = admissionSettings.groupOf(name).name();
+    if (hasTarget(name)) {
+      controlledGroupOf.put(name, groupName);
+    }
+    EndpointAdmissionController admission = new EndpointAdmissionController(name,
+        c -> config.settingsFor(name, c), listener, group == null,
+        () -> controlledGroupOf.entrySet().stream().anyMatch(
+            e -> !e.getKey().equals(name) && e.getValue().equals(groupName)));
+    EndpointPermits permits = queues == null || !queueSettings.enabled() && group == null
+        ? null : queues.endpoint(name);
+    QueueThresholdController threshold = null;
     if (qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD) {
       EndpointSettings es = config.endpoints().get(name);
       long target = es == null || es.targetNanos() == null ? 0L : es.targetNanos();
@@ -148,7 +167,44 @@ public final class OverloadEngine {
           ticker.read());
     }
     return new Endpoint(name, admission, permits, threshold, ticker,
-        degradeSettings.endpoint(name), qualityListener);
+        degradeSettings.endpoint(name), qualityListener, group,
+        admissionSettings.maxWaitOfTarget());
+  }
+
+  /**
+   * The concurrency group that admits endpoint {@code name}, or null when its token buckets
+   * do: its group's controller is {@code rate}, or it uses the queue-threshold controller, or
+   * it degrades and no group names it (degradation switches the token buckets on and off,
+   * Welsh &amp; Culler 2003, §3.4), or no class has a target at it.
+   */
+  private ConcurrencyGroup concurrencyGroup(String name, QueueSettings.EndpointQueueSettings qs) {
+    if (queues == null) {
+      return null;
+    }
+    AdmissionSettings.Group g = admissionSettings.groupOf(name);
+    if (g.controller() != AdmissionSettings.Controller.CONCURRENCY
+        || qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD
+        || degradeSettings.endpoint(name) != null && !admissionSettings.grouped(name)
+        || !hasTarget(name)) {
+      // (The last: no class has a target here, so nothing would take the group's permits,
+      // and the endpoint's requests skip the permit counts altogether.)
+      return null;
+    }
+    return groups.computeIfAbsent(g.name(), n -> new ConcurrencyGroup(n,
+        new ConcurrencyLimit(admissionSettings.setpoint(), 0.8, 1.05, 1, g.maxLimit()),
+        g.initialLimit(), admissionSettings.windowNanos(), admissionSettings.windowSamples(),
+        listener, ticker.read()));
+  }
+
+  /** Whether some class has a target at endpoint {@code name}. */
+  private boolean hasTarget(String name) {
+    return config.classes().values().stream()
+        .anyMatch(c -> config.settingsFor(name, c).targetNanos() > 0);
+  }
+
+  /** The concurrency groups created so far. */
+  public List<ConcurrencyGroup> concurrencyGroups() {
+    return new ArrayList<>(groups.values());
   }
 
   /**
@@ -301,13 +357,13 @@ public final class OverloadEngine {
           "admission-rate");
       return Decision.REJECT;
     }
-    if (queues == null) {
+    EndpointPermits permits = stage.permits;
+    if (permits == null) {
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
-    EndpointPermits permits = stage.permits;
-    if (queues.tryAcquire(permits, tag.stripe)) {
+    if (queues.tryAcquire(permits, stage.partition, tag.stripe)) {
       tag.holdPermit(permits);
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
@@ -414,7 +470,7 @@ public final class OverloadEngine {
     EndpointPermits permit = tag.permit();
     if (permit != null) {
       tag.holdPermit(null);
-      queues.release(permit, tag.stripe);
+      queues.release(permit, stage.partition, tag.stripe);
     }
     if (outcome.executed()) {
       QueueThresholdController threshold = stage.threshold;
@@ -438,6 +494,11 @@ public final class OverloadEngine {
       if (quality != null) {
         quality.record(responseTime);
       }
+      ConcurrencyGroup.Partition partition = stage.partition;
+      if (sampled && partition != null && permit != null
+          && partition.record(Math.max(0L, responseTime - tag.waitedNanos()), now, tag.stripe)) {
+        queues.wake();
+      }
     }
     return true;
   }
@@ -445,6 +506,9 @@ public final class OverloadEngine {
   /** The periodic task: queue windows, adaptive permits, queue thresholds, quality. */
   void tick() {
     long now = ticker.read();
+    for (ConcurrencyGroup g : groups.values()) {
+      g.tick(now);
+    }
     for (Endpoint e : endpoints.values()) {
       QueueThresholdController t = e.queueThreshold();
       if (t != null) {

@@ -7,7 +7,7 @@ import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.classify.RequestAttributes;
 
 /**
- * Step 1 of the request life cycle (DESIGN.md), the same for every adapter: stamp the arrival
+ * Step 1 of the request life cycle (docs/design.md), the same for every adapter: stamp the arrival
  * time, route the request to its endpoint and class, and tag it.
  *
  * <p>The arrival is "now" on the engine's ticker, unless the connection comes from a trusted

@@ -149,6 +149,10 @@ public final class RequestTag implements OverloadContext {
     this.waitedNanos = nanos;
   }
 
+  long waitedNanos() {
+    return waitedNanos;
+  }
+
   /** Sets the outcome if none is set yet; the one place an outcome is decided. */
   boolean settle(Outcome o) {
     return OUTCOME.compareAndSet(this, null, o);
@@ -195,7 +199,8 @@ public final class RequestTag implements OverloadContext {
   @Override
   public double admissionRate() {
     ClassController c = stage.controller();
-    return c.settings().controlled() && stage.endpoint().admission().admissionEnabled()
+    return c.settings().controlled() && stage.endpoint().admission().rateControlled()
+        && stage.endpoint().admission().admissionEnabled()
         ? c.rate() : Double.POSITIVE_INFINITY;
   }
 

@@ -24,8 +24,8 @@ public final class LoggingOverloadListener implements OverloadEvent.Listener {
           seconds(event.periodNanos()), controllers(event));
     } else {
       LOG.info("overload-control: endpoint '{}' left overload after {}: shed {} of {} requests;"
-          + " nothing shed for {}", name, seconds(event.periodNanos()), event.shedCount(),
-          event.arrivalCount(), seconds(event.quietNanos()));
+          + " none shed while over target for {}", name, seconds(event.periodNanos()),
+          event.shedCount(), event.arrivalCount(), seconds(event.quietNanos()));
     }
   }
 

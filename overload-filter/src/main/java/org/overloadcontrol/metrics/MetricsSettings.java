@@ -15,8 +15,9 @@ import org.overloadcontrol.config.Durations;
  *       not the root, so that two applications in one JVM do not collide);</li>
  *   <li>{@code metrics.period} (1s): how often new endpoints and classes are registered and the
  *       overload watch looks at the counters;</li>
- *   <li>{@code metrics.overloadQuietPeriod} (5s): how long an endpoint must shed nothing before
- *       it is said to have left overload.</li>
+ *   <li>{@code metrics.overloadQuietPeriod} (5s): how long an endpoint must go without
+ *       shedding while it misses its target before it is said to have left overload (and
+ *       without shedding at all before it stops {@code shedding}).</li>
  * </ul>
  */
 public final class MetricsSettings {

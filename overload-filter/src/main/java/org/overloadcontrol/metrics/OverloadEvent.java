@@ -12,7 +12,8 @@ import org.overloadcontrol.engine.Endpoint;
  * @param arrivalCount requests that arrived in that period; when leaving, while overloaded
  * @param periodNanos the period the counts cover: one watch period when entering, the whole
  *     episode when leaving
- * @param quietNanos when leaving, how long it had shed nothing; 0 when entering
+ * @param quietNanos when leaving, how long it had not shed while missing its target; 0 when
+ *     entering
  */
 public record OverloadEvent(Endpoint endpoint, boolean entered, long shedCount,
     long arrivalCount, long periodNanos, long quietNanos) {

@@ -2,20 +2,35 @@ package org.overloadcontrol.metrics;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 
 /**
- * Decides when an endpoint is overloaded, for the log, the {@code overloaded} metric and the
- * dashboard. An endpoint <em>enters</em> overload in a period in which it shed at least one
- * request (refused by its admission controller or a full queue, or expired in a queue); it
- * <em>leaves</em> once it has shed nothing for the quiet period. Shedding is the observable
- * effect of overload control, whatever controller caused it (token bucket, queue threshold,
- * queue bound or deadline), and the quiet period gives hysteresis: an endpoint that sheds now
- * and then is one episode, not a line per second in the log.
+ * Decides when an endpoint is shedding and when it is overloaded, for the log, the
+ * {@code overloaded} metric, the status document and the dashboard.
  *
- * <p>It reads only the engine's counters, once per period, on the filter's scheduler thread;
- * requests pay nothing for it.
+ * <p><b>Shedding</b>: the endpoint refused (admission controller, full queue) or expired a
+ * request within the last quiet period. Shedding alone is not overload: a token bucket holding
+ * an endpoint at its rate (with the paper's bucket depth of 1, two requests closer together
+ * than 1/rate) sheds while the requests it admits are served far under their target.
+ *
+ * <p><b>Overloaded</b>: shedding <em>and</em> missing the response-time target, i.e. some class
+ * of the endpoint that has a target has a p90 estimate (the admission controller's smoothed
+ * estimate, the value the dashboard plots) at or above that target. An endpoint whose p90 is
+ * under its target is never called overloaded, whatever it sheds; a p90 not known yet is not a
+ * miss. An endpoint without any target (only wait queues protect it) has no response time to
+ * miss, so there shedding alone is overload.
+ *
+ * <p>The log sees episodes: an endpoint <em>enters</em> overload in a period in which it shed
+ * and missed its target, and <em>leaves</em> once a quiet period has passed without that; the
+ * quiet period gives hysteresis, so an endpoint whose p90 hovers around its target is one
+ * episode, not a line per second. {@link #overloaded} is that episode, narrowed by the p90 read
+ * at the moment it is asked, so a document never shows an endpoint overloaded next to a p90
+ * under its target.
+ *
+ * <p>It reads only the engine's counters and controllers, once per period on the adapter's
+ * scheduler thread, or when a status document is written; requests pay nothing for it.
  */
 public final class OverloadWatch {
 
@@ -25,11 +40,14 @@ public final class OverloadWatch {
   private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
 
   private static final class State {
+    volatile Endpoint endpoint;
     long shed;
     long arrivals;
     long lastCheckNanos;
-    volatile boolean overloaded;
+    volatile boolean inEpisode;
+    volatile boolean shedding;
     long lastShedNanos;
+    long lastTroubleNanos;
     long episodeStartNanos;
     long episodeShed;
     long episodeArrivals;
@@ -37,7 +55,8 @@ public final class OverloadWatch {
 
   /**
    * @param periodNanos how often {@link #check} is called
-   * @param quietNanos how long an endpoint must shed nothing to leave overload
+   * @param quietNanos how long an endpoint must go without shedding (or without shedding while
+   *     it misses its target) to stop shedding (or leave overload)
    */
   public OverloadWatch(long periodNanos, long quietNanos, OverloadEvent.Listener listener) {
     this.periodNanos = periodNanos;
@@ -45,10 +64,40 @@ public final class OverloadWatch {
     this.listener = listener;
   }
 
-  /** Whether {@code endpoint} is overloaded now. */
+  /**
+   * Whether {@code endpoint} is overloaded now: in an overload episode and, read now, missing
+   * its target (see the class comment).
+   */
   public boolean overloaded(String endpoint) {
     State s = states.get(endpoint);
-    return s != null && s.overloaded;
+    return s != null && s.inEpisode && missesTarget(s.endpoint);
+  }
+
+  /** Whether {@code endpoint} shed a request within the last quiet period. */
+  public boolean shedding(String endpoint) {
+    State s = states.get(endpoint);
+    return s != null && s.shedding;
+  }
+
+  /**
+   * Whether an endpoint misses its response-time target: some class with a target has a p90
+   * estimate at or above it; true for an endpoint none of whose classes has a target.
+   */
+  static boolean missesTarget(Endpoint e) {
+    boolean anyTarget = false;
+    for (EndpointClass ec : e.classes()) {
+      ClassController c = ec.controller();
+      long target = c.targetNanos();
+      if (target <= 0) {
+        continue;
+      }
+      anyTarget = true;
+      long estimate = c.estimateNanos();
+      if (estimate >= target) {
+        return true;
+      }
+    }
+    return !anyTarget;
   }
 
   /**
@@ -63,6 +112,7 @@ public final class OverloadWatch {
         fresh.lastCheckNanos = now - periodNanos;
         return fresh;
       });
+      s.endpoint = e;
       long shed = 0;
       long arrivals = 0;
       for (EndpointClass ec : e.classes()) {
@@ -77,18 +127,25 @@ public final class OverloadWatch {
       s.lastCheckNanos = now;
       if (newShed > 0) {
         s.lastShedNanos = now;
+        s.shedding = true;
+      } else if (s.shedding && now - s.lastShedNanos >= quietNanos) {
+        s.shedding = false;
       }
-      if (s.overloaded) {
+      boolean trouble = newShed > 0 && missesTarget(e);
+      if (trouble) {
+        s.lastTroubleNanos = now;
+      }
+      if (s.inEpisode) {
         s.episodeShed += newShed;
         s.episodeArrivals += newArrivals;
-        long quiet = now - s.lastShedNanos;
+        long quiet = now - s.lastTroubleNanos;
         if (quiet >= quietNanos) {
-          s.overloaded = false;
+          s.inEpisode = false;
           listener.onOverloadChange(new OverloadEvent(e, false, s.episodeShed,
               s.episodeArrivals, now - s.episodeStartNanos, quiet));
         }
-      } else if (newShed > 0) {
-        s.overloaded = true;
+      } else if (trouble) {
+        s.inEpisode = true;
         s.episodeStartNanos = now;
         s.episodeShed = newShed;
         s.episodeArrivals = newArrivals;

@@ -22,7 +22,7 @@ import org.overloadcontrol.virtualqueue.RefusalReason;
  *
  * <pre>
  * { "tickerSeconds": 12.5, "queues": {...} | null,
- *   "endpoints": [ { "name", "overloaded", "admissionEnabled", "degradable", "quality",
+ *   "endpoints": [ { "name", "overloaded", "shedding", "admissionEnabled", "degradable", "quality",
  *                    "minQuality", "permitsInUse",
  *                    "permitsLimit", "waiting", "queueThreshold",
  *                    "classes": [ { "name", "rank", "kind", "controlled", "p90EstimateSeconds",
@@ -137,6 +137,7 @@ public final class StatusJson {
     w.beginObject()
         .field("name", e.name())
         .field("overloaded", watch.overloaded(e.name()))
+        .field("shedding", watch.shedding(e.name()))
         .field("admissionEnabled", e.admission().admissionEnabled())
         .field("degradable", e.qualityController() != null)
         .field("quality", e.quality())

@@ -2,6 +2,7 @@ package org.overloadcontrol.queue;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.engine.RequestClass;
 import org.overloadcontrol.engine.RequestKind;
 
@@ -56,7 +57,7 @@ final class ClassQueue {
     Iterator<Waiter> it = lifo ? waiters.descendingIterator() : waiters.iterator();
     while (it.hasNext()) {
       Waiter w = it.next();
-      if (w.endpoint().tryAcquire()) {
+      if (w.endpoint().tryAcquire(StripedCounts.currentStripe(), w.partition())) {
         it.remove();
         size = waiters.size();
         return w;
@@ -67,7 +68,7 @@ final class ClassQueue {
 
   boolean hasEligible() {
     for (Waiter w : waiters) {
-      if (w.endpoint().hasRoom()) {
+      if (w.endpoint().hasRoom(w.partition())) {
         return true;
       }
     }

@@ -1,6 +1,7 @@
 package org.overloadcontrol.queue;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.StripedCounts;
 
 /**
@@ -67,8 +68,38 @@ public final class EndpointPermits {
     return unlimitedInUse != null || inUse.get() < limit;
   }
 
+  /** {@link #hasRoom()}, and room in the class's share of its concurrency group if it has one. */
+  boolean hasRoom(ConcurrencyGroup.Partition partition) {
+    return hasRoom() && (partition == null || partition.hasRoom());
+  }
+
   boolean tryAcquire() {
     return tryAcquire(StripedCounts.currentStripe());
+  }
+
+  /**
+   * Takes a permit of the class's concurrency group (when {@code partition} is not null) and
+   * one of this endpoint; both or neither.
+   */
+  boolean tryAcquire(int stripe, ConcurrencyGroup.Partition partition) {
+    if (partition == null) {
+      return tryAcquire(stripe);
+    }
+    if (!partition.tryAcquire(stripe)) {
+      return false;
+    }
+    if (!tryAcquire(stripe)) {
+      partition.release(stripe);
+      return false;
+    }
+    return true;
+  }
+
+  void release(int stripe, ConcurrencyGroup.Partition partition) {
+    release(stripe);
+    if (partition != null) {
+      partition.release(stripe);
+    }
   }
 
   boolean tryAcquire(int stripe) {

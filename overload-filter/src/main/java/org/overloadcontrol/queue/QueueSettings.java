@@ -62,7 +62,8 @@ public final class QueueSettings {
   private static final Set<String> KEYS = Set.of("permits", "layout", "order", "singleCapacity",
       "browsingCapacity", "transactionCapacity", "maxWait", "nonAsync",
       "overload\\.signal", "overload\\.window", "overload\\.enterDelay", "overload\\.exitDelay",
-      "overload\\.cpuUpper", "overload\\.cpuLower",
+      "overload\\.cpuUpper", "overload\\.cpuLower", "overload\\.enterShare",
+      "overload\\.dwell",
       "classes\\.[^.]+\\.(capacity|maxWait)",
       "endpoints\\..+\\.(permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod"
           + "|idleTime|admission|threshold\\.(initial|step|divisor|period))");
@@ -85,6 +86,8 @@ public final class QueueSettings {
   private final long exitDelayNanos;
   private final double cpuUpper;
   private final double cpuLower;
+  private final double enterShare;
+  private final int dwell;
   private final Map<String, Integer> classCapacity;
   private final Map<String, Long> classMaxWait;
   private final Map<String, EndpointQueueSettings> endpoints;
@@ -131,6 +134,8 @@ public final class QueueSettings {
       throw s.error("overload.cpuLower", "must not exceed queue.overload.cpuUpper (" + cpuUpper
           + ")");
     }
+    enterShare = s.parse("overload.enterShare", QueueSettings::fraction, 0.5);
+    dwell = s.parse("overload.dwell", QueueSettings::positiveInt, 3);
     classCapacity = new HashMap<>();
     classMaxWait = new HashMap<>();
     Map<String, Map<String, String>> endpointKeys = new HashMap<>();
@@ -293,6 +298,16 @@ public final class QueueSettings {
 
   public double cpuLower() {
     return cpuLower;
+  }
+
+  /** The share of a window with a waiting request that switches to LIFO (queue delay). */
+  public double enterShare() {
+    return enterShare;
+  }
+
+  /** Windows in a row under the lower threshold before LIFO switches back to FIFO. */
+  public int dwell() {
+    return dwell;
   }
 
   public int singleCapacity() {

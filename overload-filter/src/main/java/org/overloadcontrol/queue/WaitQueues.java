@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.engine.RequestClass;
 import org.overloadcontrol.engine.RequestTag;
@@ -53,6 +54,13 @@ public final class WaitQueues {
   private final QueueListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicInteger globalInUse = new AtomicInteger();
+  /**
+   * Whether an overall limit is set. Without one {@link #globalInUse} is not kept: only
+   * metrics read it, and they sum the endpoints' counts instead; kept, it was one more shared
+   * line every request wrote twice (the concurrency limit's permits go through here without
+   * any {@code queue.*} key).
+   */
+  private final boolean globalLimited;
   private final AtomicInteger waitingCount = new AtomicInteger();
   private final int globalLimit;
   private final ConcurrentHashMap<String, EndpointPermits> endpoints = new ConcurrentHashMap<>();
@@ -71,6 +79,7 @@ public final class WaitQueues {
     this.scheduler = scheduler;
     this.listener = listener;
     this.globalLimit = settings.permits() > 0 ? settings.permits() : Integer.MAX_VALUE;
+    this.globalLimited = globalLimit != Integer.MAX_VALUE;
     long now = ticker.read();
     this.orderSwitch = new BrowsingOrderSwitch(settings, cpuUtilisation, listener, now);
     if (settings.layout() == QueueSettings.Layout.SINGLE) {
@@ -116,21 +125,40 @@ public final class WaitQueues {
    * fails the request must {@link #enqueue}.
    */
   public boolean tryAcquire(EndpointPermits endpoint, int stripe) {
-    return waitingCount.get() == 0 && acquire(endpoint, stripe);
+    return tryAcquire(endpoint, null, stripe);
   }
 
-  private boolean acquire(EndpointPermits endpoint, int stripe) {
+  /**
+   * {@link #tryAcquire(EndpointPermits, int)} that also takes a permit of the class's share
+   * of its concurrency group ({@code partition}, or null when it has none).
+   */
+  public boolean tryAcquire(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
+      int stripe) {
+    return waitingCount.get() == 0 && acquire(endpoint, partition, stripe);
+  }
+
+  private boolean acquire(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
+      int stripe) {
     if (!acquireGlobal()) {
       return false;
     }
-    if (!endpoint.tryAcquire(stripe)) {
-      globalInUse.decrementAndGet();
+    if (!endpoint.tryAcquire(stripe, partition)) {
+      releaseGlobal();
       return false;
     }
     return true;
   }
 
+  private void releaseGlobal() {
+    if (globalLimited) {
+      globalInUse.decrementAndGet();
+    }
+  }
+
   private boolean acquireGlobal() {
+    if (!globalLimited) {
+      return true;
+    }
     for (;;) {
       int current = globalInUse.get();
       if (current >= globalLimit) {
@@ -164,10 +192,17 @@ public final class WaitQueues {
       long now = ticker.read();
       long maxWait = single != null ? settings.maxWaitNanos(tag.requestClassState())
           : q.maxWaitNanos;
+      ConcurrencyGroup.Partition partition = tag.stage().concurrency();
+      if (partition != null) {
+        // Waiting for a share of a concurrency limit: past this, the request could not meet
+        // its target any more, and serving it late would only delay the next one.
+        maxWait = Math.min(maxWait, partition.maxWaitNanos());
+      }
       w = new Waiter(tag, waiterListener, endpoint, q, now, now + maxWait);
       q.add(w);
       endpoint.waiterAdded();
       waitingCount.incrementAndGet();
+      orderSwitch.onWaiting(now, true);
     } finally {
       lock.unlock();
     }
@@ -184,8 +219,24 @@ public final class WaitQueues {
    * free permits to the next waiters.
    */
   public void release(EndpointPermits endpoint, int stripe) {
-    endpoint.release(stripe);
-    globalInUse.decrementAndGet();
+    release(endpoint, null, stripe);
+  }
+
+  /**
+   * Returns a permit taken with
+   * {@link #tryAcquire(EndpointPermits, ConcurrencyGroup.Partition, int)}.
+   */
+  public void release(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
+      int stripe) {
+    endpoint.release(stripe, partition);
+    releaseGlobal();
+    if (waitingCount.get() > 0) {
+      drain();
+    }
+  }
+
+  /** Hands free permits to waiters, if any wait: after a concurrency limit rose. */
+  public void wake() {
     if (waitingCount.get() > 0) {
       drain();
     }
@@ -201,7 +252,7 @@ public final class WaitQueues {
       while (waitingCount.get() > 0 && acquireGlobal()) {
         Waiter w = select();
         if (w == null) {
-          globalInUse.decrementAndGet();
+          releaseGlobal();
           break;
         }
         leave(w, Waiter.RESUMED, now);
@@ -262,6 +313,7 @@ public final class WaitQueues {
     waitingCount.decrementAndGet();
     w.endpoint().waiterRemoved();
     orderSwitch.onLeave(now - w.enqueuedNanos);
+    orderSwitch.onWaiting(now, waitingCount.get() > 0);
   }
 
   private void expire(Waiter w) {
@@ -380,7 +432,14 @@ public final class WaitQueues {
 
   /** Requests executing with an overall permit. */
   public int permitsInUse() {
-    return globalInUse.get();
+    if (globalLimited) {
+      return globalInUse.get();
+    }
+    int sum = 0;
+    for (EndpointPermits e : endpoints.values()) {
+      sum += e.inUse();
+    }
+    return sum;
   }
 
   /** The overall permit limit, or {@link Integer#MAX_VALUE} when unlimited. */

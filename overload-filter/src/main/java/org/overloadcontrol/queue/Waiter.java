@@ -56,6 +56,11 @@ public final class Waiter {
     return endpoint;
   }
 
+  /** The class's share of its concurrency group, or null when it has none. */
+  org.overloadcontrol.admission.ConcurrencyGroup.Partition partition() {
+    return tag.stage().concurrency();
+  }
+
   Listener listener() {
     return listener;
   }

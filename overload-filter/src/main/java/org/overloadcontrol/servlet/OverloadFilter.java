@@ -119,6 +119,8 @@ public class OverloadFilter implements Filter {
   private Observability observability;
   /** What a framework module left in {@link FrameworkRoutes#ATTRIBUTE}, else none. */
   private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
+  /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
+  private TakeoverNotice takeover;
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
   private ServletRoutes routes;
   // Copies, made in init, of what every request asks of the configuration: read here, they
@@ -201,7 +203,7 @@ public class OverloadFilter implements Filter {
       endpointByServlet = annotations.endpointByServlet();
       rejectionHandler = rejectionHandler(config);
     } catch (OverloadConfigException e) {
-      LOG.error("{}", e.getMessage());
+      ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     clients = new ClientAddressResolver(config.trustedProxies());
@@ -219,7 +221,7 @@ public class OverloadFilter implements Filter {
           .frameworkRoutes(frameworkRoutes).build();
       Scheduler timers = scheduler;
       virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
-          task -> timers.schedule(task, 0L));
+          task -> timers.schedule(task, 0L), servletContext::getResourceAsStream);
       BandwidthGate gate = BandwidthGate.from(config, clients, ticker);
       if (gate.shaper().settings().enabled()) {
         bandwidth = gate;
@@ -234,10 +236,12 @@ public class OverloadFilter implements Filter {
       if (ownScheduler != null) {
         ownScheduler.close();
       }
-      LOG.error("{}", e.getMessage());
+      ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     intake = new RequestIntake(engine, clients, arrivalTime);
+    takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
+    AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
     startObservability();
     LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
@@ -261,7 +265,7 @@ public class OverloadFilter implements Filter {
           .virtualQueue(virtualQueue.queue()).build();
     } catch (OverloadConfigException e) {
       destroy();
-      LOG.error("{}", e.getMessage());
+      ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
     servletContext.setAttribute(Observability.ATTRIBUTE, observability);
@@ -384,6 +388,7 @@ public class OverloadFilter implements Filter {
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
+      takeover.alreadyControlled();
       passThrough(request, response, chain);
       return;
     }

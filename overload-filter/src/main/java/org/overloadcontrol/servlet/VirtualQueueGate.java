@@ -67,8 +67,20 @@ public final class VirtualQueueGate {
    */
   public static VirtualQueueGate create(OverloadConfig config, ClientAddressResolver clients,
       Ticker ticker, Clock wallClock, Executor slowWork) {
+    return create(config, clients, ticker, wallClock, slowWork, path -> null);
+  }
+
+  /**
+   * {@link #create(OverloadConfig, ClientAddressResolver, Ticker, Clock, Executor)} in a web
+   * application whose resources a {@code virtualQueue.keyFile} under {@code /WEB-INF/} may name.
+   *
+   * @param webAppResources {@code ServletContext::getResourceAsStream}
+   */
+  public static VirtualQueueGate create(OverloadConfig config, ClientAddressResolver clients,
+      Ticker ticker, Clock wallClock, Executor slowWork,
+      java.util.function.Function<String, InputStream> webAppResources) {
     return new VirtualQueueGate(
-        VirtualQueueFrontEnd.create(config, ticker, wallClock, slowWork), clients);
+        VirtualQueueFrontEnd.create(config, ticker, wallClock, slowWork, webAppResources), clients);
   }
 
   /** The container-free front end, for the request's {@code Exchange}. */

@@ -1,10 +1,12 @@
 package org.overloadcontrol.virtualqueue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.slf4j.Logger;
@@ -12,7 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads the virtual queue's keys from {@code virtualQueue.keyFile} or the environment variable
- * named by {@code virtualQueue.keyEnv}. There is no built-in key: a key everyone can read in our
+ * named by {@code virtualQueue.keyEnv}. A key file is a file on disk, or, for a path under
+ * {@code /WEB-INF/} that the web application holds, that resource (never served to clients, so
+ * a WAR can carry a key file of its own). There is no built-in key: a key everyone can read in our
  * source would let anyone mint tokens. When neither is configured a random key is generated with
  * a loud warning; that is for development only, since tokens then die with the process and
  * differ between nodes.
@@ -20,21 +24,38 @@ import org.slf4j.LoggerFactory;
 public final class KeyRingLoader {
 
   private static final Logger LOG = LoggerFactory.getLogger(KeyRingLoader.class);
+  /** Where a key file may be a resource of the web application: never served to clients. */
+  static final String WEB_APP_PRIVATE = "/WEB-INF/";
+  /** No web application: a key file is always on disk. */
+  public static final Function<String, InputStream> NO_WEB_APP = path -> null;
 
   private KeyRingLoader() {}
 
   /**
-   * Loads the ring.
+   * Loads the ring, a key file always from disk.
    *
    * @param environment reads an environment variable ({@code System::getenv} in production)
    * @throws OverloadConfigException naming the key when the file or variable is missing or bad
    */
   public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
       SecureRandom random) {
+    return load(settings, environment, NO_WEB_APP, random);
+  }
+
+  /**
+   * Loads the ring.
+   *
+   * @param environment reads an environment variable ({@code System::getenv} in production)
+   * @param webAppResources opens a resource of the web application by its path, or returns
+   *     null when there is none ({@code ServletContext::getResourceAsStream} in the filter)
+   * @throws OverloadConfigException naming the key when the file or variable is missing or bad
+   */
+  public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
+      Function<String, InputStream> webAppResources, SecureRandom random) {
     if (settings.keyFile() != null) {
       String text;
       try {
-        text = Files.readString(Path.of(settings.keyFile()), StandardCharsets.UTF_8);
+        text = read(settings.keyFile(), webAppResources);
       } catch (IOException | RuntimeException e) {
         throw problem("virtualQueue.keyFile", settings.keyFile(),
             "cannot read the key file: " + e.getClass().getSimpleName());
@@ -53,6 +74,20 @@ public final class KeyRingLoader {
         + " A random key was generated: tokens will not survive a restart and will not verify"
         + " on other nodes. Use this in development only. ***");
     return KeyRing.random(random);
+  }
+
+  /** The key file's text: the web application's resource under /WEB-INF/ if any, else disk. */
+  private static String read(String keyFile, Function<String, InputStream> webAppResources)
+      throws IOException {
+    if (keyFile.startsWith(WEB_APP_PRIVATE)) {
+      InputStream resource = webAppResources.apply(keyFile);
+      if (resource != null) {
+        try (InputStream in = resource) {
+          return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+      }
+    }
+    return Files.readString(Path.of(keyFile), StandardCharsets.UTF_8);
   }
 
   private static KeyRing parse(String key, String value, String text) {

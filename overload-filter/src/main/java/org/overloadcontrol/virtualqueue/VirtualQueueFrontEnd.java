@@ -76,6 +76,17 @@ public final class VirtualQueueFrontEnd {
    */
   public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
       Executor slowWork) {
+    return create(config, ticker, wallClock, slowWork, KeyRingLoader.NO_WEB_APP);
+  }
+
+  /**
+   * {@link #create(OverloadConfig, Ticker, Clock, Executor)} in a web application: a key file
+   * under {@code /WEB-INF/} may be one of its resources.
+   *
+   * @param webAppResources opens a web-application resource by path, null when there is none
+   */
+  public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
+      Executor slowWork, java.util.function.Function<String, java.io.InputStream> webAppResources) {
     VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
     if (!settings.enabled()) {
       return new VirtualQueueFrontEnd(settings, null, ticker);
@@ -85,7 +96,8 @@ public final class VirtualQueueFrontEnd {
             CapacityEstimator.defaults(), slowWork, ticker.read())
         : new FixedCapacity(settings.capacity(), settings.hardness());
     VirtualQueue queue = VirtualQueue.of(settings,
-        KeyRingLoader.load(settings, System::getenv, new SecureRandom()), capacity,
+        KeyRingLoader.load(settings, System::getenv, webAppResources, new SecureRandom()),
+        capacity,
         EpochClock.anchored(ticker, wallClock));
     return new VirtualQueueFrontEnd(settings, queue, ticker);
   }

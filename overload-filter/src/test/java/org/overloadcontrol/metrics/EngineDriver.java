@@ -34,7 +34,7 @@ final class EngineDriver {
         "classes.confirm.rank", "8", "classes.confirm.kind", "transaction",
         "classes.confirm.target", "1500ms",
         "controller.initialRate", "2", "controller.bucketDepth", "2",
-        "queue.permits", "1"));
+        "queue.permits", "1", "admission.controller", "rate"));
     config.putAll(extra);
     engine = OverloadEngine.builder(OverloadConfig.of(config)).ticker(ticker)
         .scheduler(scheduler).build();

@@ -155,12 +155,19 @@ class WaitQueuesTest {
     scheduler.runDue();
     assertThat(engine.queues().lifo()).isTrue();
     assertThat(orderChanges).containsExactly("LIFO");
-    // The backlog drains (newest first); a window that ends with nobody waiting: FIFO.
+    // The backlog drains (newest first). The window in which a and b left saw them wait
+    // three seconds, so it holds LIFO; after three quiet windows (the dwell): FIFO.
     engine.complete(tags.get("e"), Outcome.COMPLETED, 0);
     engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c", "d", "e", "b", "a");
     ticker.advance(Duration.ofMillis(1000));
     scheduler.runDue();
+    assertThat(engine.queues().lifo()).isTrue();
+    for (int quiet = 0; quiet < 3; quiet++) {
+      assertThat(orderChanges).containsExactly("LIFO");
+      ticker.advance(Duration.ofMillis(1000));
+      scheduler.runDue();
+    }
     assertThat(orderChanges).containsExactly("LIFO", "FIFO");
     assertThat(engine.queues().lifo()).isFalse();
     engine.complete(tags.get("a"), Outcome.COMPLETED, 0);
@@ -182,11 +189,63 @@ class WaitQueuesTest {
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
     assertThat(engine.queues().lifo()).isTrue();
-    cpu = 0.90;
-    ticker.advance(Duration.ofSeconds(1));
-    scheduler.runDue();
+    cpu = 0.90; // below 0.95 for three windows (the dwell): FIFO
+    for (int quiet = 0; quiet < 3; quiet++) {
+      assertThat(engine.queues().lifo()).isTrue();
+      ticker.advance(Duration.ofSeconds(1));
+      scheduler.runDue();
+    }
     assertThat(engine.queues().lifo()).isFalse();
     assertThat(orderChanges).containsExactly("LIFO", "FIFO");
+  }
+
+  /** LIFO after a window in which nobody left although three waited a whole window. */
+  private void goLifo(Map<String, String> extra) {
+    Map<String, String> keys = new HashMap<>(Map.of("queue.overload.enterDelay", "200ms",
+        "queue.overload.exitDelay", "50ms", "queue.overload.window", "1s"));
+    keys.putAll(extra);
+    start(shop(keys));
+    request("home", "running");
+    request("home", "a");
+    request("home", "b");
+    ticker.advance(Duration.ofMillis(1000));
+    scheduler.runDue();
+    assertThat(orderChanges).containsExactly("LIFO");
+  }
+
+  @Test
+  void lifoHoldsThroughAWindowThatEndsJustAfterItsBacklogWasServed() {
+    goLifo(Map.of("queue.overload.dwell", "1"));
+    // The backlog stands for most of the next window and is served just before it closes:
+    // at the close nobody waits, but a waited almost two seconds in it.
+    ticker.advance(Duration.ofMillis(900));
+    engine.complete(tags.get("running"), Outcome.COMPLETED, 0);
+    engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
+    assertThat(resumed).containsExactly("b", "a");
+    ticker.advance(Duration.ofMillis(100));
+    scheduler.runDue();
+    assertThat(engine.queues().lifo()).isTrue();
+    assertThat(orderChanges).containsExactly("LIFO");
+  }
+
+  @Test
+  void lifoOutlastsAQuietWindowBetweenTwoSpikes() {
+    goLifo(Map.of());
+    engine.complete(tags.get("running"), Outcome.COMPLETED, 0);
+    engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
+    engine.complete(tags.get("a"), Outcome.COMPLETED, 0);
+    ticker.advance(Duration.ofMillis(1000));
+    scheduler.runDue(); // a and b left having waited a window: not quiet
+    ticker.advance(Duration.ofMillis(1000));
+    scheduler.runDue(); // quiet: the first of three
+    assertThat(engine.queues().lifo()).isTrue();
+    // The next spike finds the queues still LIFO: its newest arrival is served first.
+    request("home", "running2");
+    request("home", "c");
+    request("home", "d");
+    engine.complete(tags.get("running2"), Outcome.COMPLETED, 0);
+    assertThat(resumed).endsWith("d");
+    assertThat(orderChanges).containsExactly("LIFO");
   }
 
   @Test

@@ -20,6 +20,7 @@ class BypassFilterTest {
       underControl.add(Overload.context(rq).isPresent());
 
   private OverloadFilter refusingFilter() throws Exception {
+    harness.initParams.put("admission.controller", "rate"); // an instant refusal by the bucket
     harness.initParams.put("endpoints.s.target", "100ms");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();

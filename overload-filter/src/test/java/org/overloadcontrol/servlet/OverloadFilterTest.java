@@ -69,6 +69,7 @@ class OverloadFilterTest {
 
   @Test
   void classifiesByServletNameAndAnnotations() throws Exception {
+    harness.initParams.put("admission.controller", "rate"); // reads the token bucket's rate
     harness.servlets.put("payment", PaymentServlet.class);
     harness.servlets.put("browse", BrowseServlet.class);
     OverloadFilter filter = harness.start();
@@ -158,6 +159,7 @@ class OverloadFilterTest {
   @Test
   void rejectsWith503RetryAfterAndHtmlForBrowsers() throws Exception {
     harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();
     FilterChain chain = mock(FilterChain.class);
@@ -183,6 +185,7 @@ class OverloadFilterTest {
   @Test
   void rejectsApiClientsWithProblemJson() throws Exception {
     harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();
     filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
@@ -200,6 +203,7 @@ class OverloadFilterTest {
   void retryAfterIsClampedToTheConfiguredMaximum() throws Exception {
     harness.initParams.put("endpoints.s.target", "100ms");
     harness.initParams.put("controller.rateMin", "0.001");
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.001");
     harness.initParams.put("retryAfter.max", "30s");
     OverloadFilter filter = harness.start();
@@ -213,6 +217,7 @@ class OverloadFilterTest {
   @Test
   void applicationRejectionHandlerByClassName() throws Exception {
     harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     harness.initParams.put("rejectionHandler", TeapotHandler.class.getName());
     OverloadFilter filter = harness.start();
@@ -226,6 +231,7 @@ class OverloadFilterTest {
   @Test
   void failingRejectionHandlerFallsBackToTheDefault503() throws Exception {
     harness.initParams.put("endpoints.s.target", "100ms");
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     harness.contextAttributes.put(RejectionHandler.ATTRIBUTE,
         (RejectionHandler) (rq, rs, r) -> {
@@ -242,6 +248,7 @@ class OverloadFilterTest {
 
   @Test
   void aClientResetDuringA503WriteIsNeitherRethrownNorLoggedWithAStackTrace() throws Exception {
+    harness.initParams.put("admission.controller", "rate"); // an instant refusal by the bucket
     harness.initParams.put("endpoints.s.target", "100ms");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();

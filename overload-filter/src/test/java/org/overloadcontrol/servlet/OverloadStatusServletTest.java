@@ -41,6 +41,7 @@ class OverloadStatusServletTest {
   private void start() throws Exception {
     harness.servlets.put("search", SearchServlet.class);
     harness.servlets.put("overload-status", OverloadStatusServlet.class);
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "1");
     harness.initParams.put("controller.bucketDepth", "1");
     FilterConfig fc = harness.filterConfig();

@@ -3,6 +3,7 @@ package org.overloadcontrol.virtualqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -54,6 +55,27 @@ class KeyRingTest {
     KeyRing ring = KeyRingLoader.load(settings(Map.of("keyFile", file.toString())), n -> null,
         random);
     assertThat(ring.currentId()).isEqualTo("f1");
+  }
+
+  @Test
+  void aKeyFileUnderWebInfIsReadFromTheWebApplication(@TempDir Path dir) throws Exception {
+    String entry = KeyRing.newEntry("w1", random);
+    KeyRing ring = KeyRingLoader.load(settings(Map.of("keyFile", "/WEB-INF/queue.keys")),
+        n -> null, path -> path.equals("/WEB-INF/queue.keys")
+            ? new java.io.ByteArrayInputStream(entry.getBytes(StandardCharsets.UTF_8)) : null,
+        random);
+    assertThat(ring.currentId()).isEqualTo("w1");
+
+    // Elsewhere in the web application (served to clients) a key file is never looked for.
+    Path onDisk = dir.resolve("queue.keys");
+    Files.writeString(onDisk, KeyRing.newEntry("d1", random) + "\n");
+    KeyRing disk = KeyRingLoader.load(settings(Map.of("keyFile", onDisk.toString())), n -> null,
+        path -> { throw new AssertionError("asked the web application for " + path); }, random);
+    assertThat(disk.currentId()).isEqualTo("d1");
+    assertThatThrownBy(() -> KeyRingLoader.load(settings(Map.of("keyFile",
+        "/WEB-INF/absent.keys")), n -> null, path -> null, random))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.keyFile").hasMessageContaining("cannot read");
   }
 
   @Test

@@ -39,6 +39,8 @@ class ResteasyOnTomcatIT {
     filter.setFilterName("overload");
     filter.setFilterClass(OverloadFilter.class.getName());
     filter.setAsyncSupported("true");
+    // As in JerseyOnJettyIT: the rate controller, 5 requests/s, one token deep.
+    filter.addInitParameter("admission.controller", "rate");
     filter.addInitParameter("controller.initialRate", "5");
     filter.addInitParameter("controller.bucketDepth", "1");
     context.addFilterDef(filter);

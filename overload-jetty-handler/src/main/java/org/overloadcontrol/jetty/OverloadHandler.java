@@ -69,7 +69,7 @@ import org.slf4j.LoggerFactory;
  *     .build());
  * </pre>
  *
- * <p>Per request (DESIGN.md, request life cycle): tag it (arrival on the engine's ticker, or a
+ * <p>Per request (docs/design.md, request life cycle): tag it (arrival on the engine's ticker, or a
  * trusted proxy's {@code X-Request-Start}); route it to its endpoint (the first
  * {@code endpoints.<e>.paths} rule that matches, else {@link #getDefaultEndpoint()}) and class
  * (class rules on path, method, header, cookie or client address); on paths the virtual queue

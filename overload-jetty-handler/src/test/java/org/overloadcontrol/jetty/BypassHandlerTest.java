@@ -25,6 +25,7 @@ class BypassHandlerTest {
   @Test
   void probesAreNeitherControlledNorRefused() throws Exception {
     OverloadHandler handler = OverloadHandler.builder()
+        .put("admission.controller", "rate") // an instant refusal by the bucket
         .put("endpoints.default.target", "100ms")
         .put("controller.initialRate", "0.1")
         .put("bypass.paths", "/healthz, /ops/*")

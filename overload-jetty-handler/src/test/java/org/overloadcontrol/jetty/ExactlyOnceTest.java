@@ -24,8 +24,8 @@ import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
- * Every request gets exactly one outcome (DESIGN.md: "No request is lost, answered twice, or
- * left suspended") under concurrency, with clients that give up while they wait or run, an
+ * Every request gets exactly one outcome (docs/design.md, "Request life cycle": none is lost,
+ * answered twice or left suspended) under concurrency, with clients that give up while they wait or run, an
  * application that fails some requests and throws on others, rate refusals, full queues,
  * deadlines, and the server stopped in the middle of the run.
  */

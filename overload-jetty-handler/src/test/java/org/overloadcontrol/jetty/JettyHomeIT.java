@@ -49,6 +49,8 @@ class JettyHomeIT {
 
   /** Search and the default endpoint admit one request, then refuse for the next 10 s. */
   private static final String ONE_TOKEN_YAML = """
+      admission:
+        controller: rate     # the token bucket, whose refusals the test reads
       controller:
         initialRate: 0.1     # one token per 10 s: Retry-After 10
         bucketDepth: 1

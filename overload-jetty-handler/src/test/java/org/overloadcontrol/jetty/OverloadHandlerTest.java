@@ -74,6 +74,7 @@ class OverloadHandlerTest {
   void refusesWith503RetryAfterAndProblemJsonOrHtml() throws Exception {
     OverloadHandler handler = OverloadHandler.builder()
         .put("endpoints.default.target", "100ms")
+        .put("admission.controller", "rate")
         .put("controller.initialRate", "0.1")
         .handler(new EchoContext()).build();
     try (JettyHarness jetty = new JettyHarness(handler)) {

@@ -37,10 +37,12 @@ class SpringBootStarterIT {
 
   @BeforeAll
   static void start() {
-    // Every endpoint with a target starts at 5 requests/s, one token deep.
+    // Every endpoint with a target starts at 5 requests/s, one token deep, under the rate
+    // controller: it refuses at once what arrives faster, whatever the response times.
     // The DispatcherServlet's own endpoint (requests no handler method claims, the actuator's
     // among them) has a target too, so a probe that were not bypassed would be refused.
-    app = run("overload.controller.initialRate=5", "overload.controller.bucketDepth=1",
+    app = run("overload.admission.controller=rate",
+        "overload.controller.initialRate=5", "overload.controller.bucketDepth=1",
         "overload.endpoints.dispatcherServlet.target=1ms");
     int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
     base = URI.create("http://127.0.0.1:" + port + "/");

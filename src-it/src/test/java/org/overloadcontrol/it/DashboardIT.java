@@ -37,7 +37,8 @@ import org.overloadcontrol.it.support.WebContainer;
  * Issue 8's browser test: the built sample shop in embedded Jetty, under a load spike on its
  * search page, with its dashboard ({@code /overload/}) open in real headless Chromium driven by
  * Selenium. Checks that a chart per endpoint renders, that the charts keep updating (more points,
- * different pixels), and that the searched endpoint is shown overloaded during the spike. Saves
+ * different pixels), and that the searched endpoint is shown overloaded during the spike, its
+ * card first (endpoints in trouble before the rest). Saves
  * a screenshot taken at the height of the spike as {@code target/dashboard.png}, and also where
  * the system property {@code dashboard.screenshot} says (how {@code docs/dashboard.png} is made).
  *
@@ -70,9 +71,14 @@ class DashboardIT {
             + " chromium and chromium-driver (apt-get install chromium chromium-driver) to run"
             + " the dashboard browser test; skipped");
     // Wait queues in front of the shop's four database connections, so the dashboard shows
-    // them too: an operator's YAML layered over the shop's own (overload.configFile).
+    // them too: an operator's YAML layered over the shop's own (overload.configFile). Search
+    // gets a target under its own service time (about 0.3 s), so that the spike makes it
+    // overloaded, not only shedding: LIFO service under overload keeps the p90 of the searches
+    // served under the shop's 2 s target, and an endpoint whose p90 is under its target is
+    // never called overloaded.
     Path yaml = Files.createTempFile("dashboard-it-", ".yaml");
-    Files.writeString(yaml, "queue:\n  permits: 4\n  maxWait: 4s\n");
+    Files.writeString(yaml, "queue:\n  permits: 4\n  maxWait: 4s\n"
+        + "endpoints:\n  search:\n    target: 200ms\n");
     yaml.toFile().deleteOnExit();
     savedConfigFile = System.setProperty("overload.configFile", yaml.toString());
   }
@@ -159,8 +165,19 @@ class DashboardIT {
         assertThat(driver.findElement(By.id("virtual-queue")).isDisplayed()).isTrue();
         assertThat(driver.findElement(By.id("virtual-queue-row")).getText()).contains("10.0 /s");
 
-        wait.withTimeout(Duration.ofSeconds(25)).until(d -> !d.findElements(
-            By.cssSelector("section.card[data-endpoint='search'].overloaded")).isEmpty());
+        // The spike overloads search; the cards in trouble come first (0 overloaded, 1 shedding,
+        // 2 waiting, 3 none), read in one script so that the order is one poll's.
+        List<?> order = wait.withTimeout(Duration.ofSeconds(25)).until(d -> {
+          List<?> cards = (List<?>) ((JavascriptExecutor) d).executeScript("return Array.from("
+              + "document.querySelectorAll('section.card[data-endpoint]'))"
+              + ".map(c => c.dataset.endpoint + ':' + c.dataset.trouble)");
+          return cards.contains("search:0") ? cards : null;
+        });
+        System.out.println("[dashboard] cards in order (endpoint:trouble): " + order);
+        assertThat(String.valueOf(order.get(0))).as("the first card is overloaded: %s", order)
+            .endsWith(":0");
+        assertThat(order.stream().map(c -> String.valueOf(c).replaceAll(".*:", "")).toList())
+            .as("troubled endpoints first: %s", order).isSorted();
         Thread.sleep(6_000); // let the spike fill the charts
         List<WebElement> canvases = driver.findElements(By.cssSelector("canvas"));
         long endpoints = driver.findElements(By.cssSelector("section.card[data-endpoint]"))

@@ -90,6 +90,30 @@
     });
   }
 
+  /**
+   * How much an endpoint needs the operator's eye: 0 overloaded (shedding while it misses its
+   * target), 1 shedding, 2 requests waiting for a permit, 3 none of these.
+   */
+  function trouble(e) {
+    return e.overloaded ? 0 : e.shedding ? 1 : e.waiting > 0 ? 2 : 3;
+  }
+
+  /**
+   * Endpoints in trouble first, the most troubled on top, each group by name: under load the
+   * endpoint that needs attention must not sit below the fold because of its name. Cards are
+   * moved only when the order changes (moving a chart's canvas redraws it).
+   */
+  function inTroubleFirst(endpoints) {
+    const wanted = endpoints.slice()
+      .sort((a, b) => trouble(a) - trouble(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map(e => state.endpoints.get(e.name).card);
+    const container = document.getElementById('endpoints');
+    const current = Array.from(container.children);
+    if (wanted.some((card, i) => current[i] !== card)) {
+      wanted.forEach(card => container.appendChild(card));
+    }
+  }
+
   function endpointCard(name) {
     const card = el('section', { 'class': 'card', 'data-endpoint': name });
     card.appendChild(el('h2', {}, name));
@@ -231,10 +255,14 @@
         state.endpoints.set(e.name, view);
       }
       if (e.overloaded) overloadedCount++;
+      const shedding = !e.overloaded && e.shedding === true;
       view.card.classList.toggle('overloaded', e.overloaded);
+      view.card.classList.toggle('shedding', shedding);
       view.card.dataset.overloaded = e.overloaded;
+      view.card.dataset.trouble = trouble(e);
       view.badges.replaceChildren();
-      badge(view.badges, e.overloaded ? 'OVERLOADED' : 'ok', e.overloaded ? 'bad' : 'good');
+      badge(view.badges, e.overloaded ? 'OVERLOADED' : shedding ? 'shedding' : 'ok',
+        e.overloaded ? 'bad' : shedding ? 'warn' : 'good');
       badge(view.badges, 'quality ' + fmt(e.quality, 2) + (e.degradable ? ' (min '
         + fmt(e.minQuality, 2) + ')' : ''), e.quality < 1 ? 'warn' : null);
       badge(view.badges, e.admissionEnabled ? 'admission on' : 'admission off (degrading)',
@@ -277,6 +305,7 @@
       [view.p90, view.rate, view.waiting].forEach(ch => { trim(ch); ch.update('none'); });
     });
 
+    inTroubleFirst(status.endpoints);
     document.getElementById('empty').hidden = status.endpoints.length > 0;
     document.getElementById('summary').textContent = status.endpoints.length + ' endpoints, '
       + overloadedCount + ' overloaded' + (status.queues ? ', browsing queues '

@@ -28,12 +28,12 @@ public final class ClosedLoopUsers {
     }
   }
 
-  private final ShopClient client;
+  private final ShopTransport client;
   private final SessionModel model;
   private final UserBehaviour behaviour;
   private final Supplier<EngineGauge.Reading> gauge;
 
-  public ClosedLoopUsers(ShopClient client, SessionModel model, UserBehaviour behaviour,
+  public ClosedLoopUsers(ShopTransport client, SessionModel model, UserBehaviour behaviour,
       Supplier<EngineGauge.Reading> gauge) {
     this.client = client;
     this.model = model;
@@ -133,16 +133,22 @@ public final class ClosedLoopUsers {
         }
         recorder.generated(type, System.nanoTime());
         client.send(type, session, random, behaviour.drawTimeoutNanos(random),
-            (outcome, status, latency) -> ended(type, outcome, latency));
+            (outcome, status, latency, retryAfter) -> ended(type, outcome, latency));
       }
 
       void ended(ShopRequest type, Outcome outcome, long latencyNanos) {
         if (stopped) {
           return;
         }
-        recorder.ended(type, group.name(), outcome, latencyNanos, System.nanoTime());
+        long now = System.nanoTime();
+        recorder.ended(type, group.name(), outcome, latencyNanos, now);
         switch (outcome) {
           case COMPLETED -> {
+            if (type == ShopRequest.CONFIRM) {
+              // A refused visit starts again at the home page, so a confirm is always reached
+              // without a refusal in its visit.
+              recorder.purchaseWithoutRefusal(now);
+            }
             if (type == ShopRequest.CART) {
               send(ShopRequest.LOGIN);
               return;

@@ -30,6 +30,9 @@ public final class RunRecorder {
   private final LongAdder sessionsStarted = new LongAdder();
   private final LongAdder sessionsAbandoned = new LongAdder();
   private final LongAdder purchases = new LongAdder();
+  private final LongAdder purchasesWithoutRefusal = new LongAdder();
+  private final LongAdder sessionsRefusedAtEntry = new LongAdder();
+  private final LongAdder sessionsRefusedMidSession = new LongAdder();
   private final List<GaugeSample> gauges = new ArrayList<>();
   private final java.util.concurrent.atomic.LongAccumulator lagMaxNanos =
       new java.util.concurrent.atomic.LongAccumulator(Math::max, 0L);
@@ -40,6 +43,7 @@ public final class RunRecorder {
     final LongAdder completed = new LongAdder();
     final LongAdder rejected = new LongAdder();
     final LongAdder timedOut = new LongAdder();
+    final LongAdder purchases = new LongAdder();
     final Histogram latency = new ConcurrentHistogram(3);
   }
 
@@ -133,6 +137,23 @@ public final class RunRecorder {
     sessionsAbandoned.increment();
   }
 
+  /**
+   * A confirm completed, at {@code nowNanos}, in a session that met no refusal before it: a
+   * purchase a user who leaves at the first refusal would have made.
+   */
+  public void purchaseWithoutRefusal(long nowNanos) {
+    purchasesWithoutRefusal.increment();
+    bucket(nowNanos).purchases.increment();
+  }
+
+  /**
+   * A session met its first refusal: on its first request ({@code midSession} false), where
+   * nothing is lost yet, or after a page of it had been served.
+   */
+  public void sessionRefused(boolean midSession) {
+    (midSession ? sessionsRefusedMidSession : sessionsRefusedAtEntry).increment();
+  }
+
   /** Records one reading of the server's state. */
   public synchronized void gauge(long nowNanos, EngineGauge.Reading reading) {
     gauges.add(new GaugeSample((nowNanos - startNanos) / 1e9, reading.admissionRate(),
@@ -154,13 +175,13 @@ public final class RunRecorder {
       Bucket b = source.get(i);
       double t = (i + 1) * bucketNanos / 1e9;
       if (b == null) {
-        series.add(new RunResult.SeriesPoint(t, 0, 0, 0, 0, Double.NaN));
+        series.add(new RunResult.SeriesPoint(t, 0, 0, 0, 0, 0, Double.NaN));
         continue;
       }
       double p90 = b.latency.getTotalCount() == 0 ? Double.NaN
           : b.latency.getValueAtPercentile(90) / 1000.0;
       series.add(new RunResult.SeriesPoint(t, b.generated.sum(), b.completed.sum(),
-          b.rejected.sum(), b.timedOut.sum(), p90));
+          b.rejected.sum(), b.timedOut.sum(), b.purchases.sum(), p90));
     }
     return series;
   }
@@ -199,6 +220,7 @@ public final class RunRecorder {
     groupBuckets.forEach((g, b) -> perGroup.put(g, series(b)));
     return new RunResult(elapsed, bucketNanos / 1e9, types, groups, series(buckets), perGroup,
         List.copyOf(gauges), sessionsStarted.sum(), sessionsAbandoned.sum(), purchases.sum(),
-        lagMaxNanos.get() / 1e6);
+        purchasesWithoutRefusal.sum(), sessionsRefusedAtEntry.sum(),
+        sessionsRefusedMidSession.sum(), lagMaxNanos.get() / 1e6);
   }
 }

@@ -103,22 +103,28 @@ public final class RunReport {
         RunResult.fmt(c.percentileMillis(90)), RunResult.fmt(c.percentileMillis(99))));
   }
 
-  /** A one-line summary: goodput, sessions, purchases, the generator's worst lag. */
+  /**
+   * A one-line summary: goodput, sessions, purchases (all, and those without a refusal before
+   * them), refused sessions, the generator's worst lag.
+   */
   public static String summary(RunResult r) {
     return String.format(Locale.ROOT, "run %.1f s; goodput %.1f requests/s (%.1f pages/s with"
-        + " database work); sessions %d started, %d abandoned; purchases %d; generator's worst"
+        + " database work); sessions %d started, %d abandoned, %d refused at entry, %d refused"
+        + " mid-session; purchases %d, %d without a refusal before them; generator's worst"
         + " lag behind schedule %.1f ms", r.elapsed().toNanos() / 1e9, r.goodputPerSecond(),
-        r.pageGoodputPerSecond(), r.sessionsStarted(), r.sessionsAbandoned(), r.purchases(),
-        r.lagMaxMillis());
+        r.pageGoodputPerSecond(), r.sessionsStarted(), r.sessionsAbandoned(),
+        r.sessionsRefusedAtEntry(), r.sessionsRefusedMidSession(), r.purchases(),
+        r.purchasesWithoutRefusal(), r.lagMaxMillis());
   }
 
   /** The time series and the gauge readings as CSV. */
   public static void writeCsv(Path file, RunResult r) throws IOException {
     StringBuilder csv = new StringBuilder(
-        "seconds,generated,completed,rejected,timed_out,rejected_fraction,p90_ms\n");
+        "seconds,generated,completed,rejected,timed_out,purchases,rejected_fraction,p90_ms\n");
     for (RunResult.SeriesPoint p : r.series()) {
-      csv.append(String.format(Locale.ROOT, "%.2f,%d,%d,%d,%d,%.4f,%s%n", p.seconds(),
-          p.generated(), p.completed(), p.rejected(), p.timedOut(), p.rejectedFraction(),
+      csv.append(String.format(Locale.ROOT, "%.2f,%d,%d,%d,%d,%d,%.4f,%s%n", p.seconds(),
+          p.generated(), p.completed(), p.rejected(), p.timedOut(), p.purchases(),
+          p.rejectedFraction(),
           Double.isNaN(p.p90Millis()) ? "" : String.format(Locale.ROOT, "%.2f", p.p90Millis())));
     }
     Files.createDirectories(file.toAbsolutePath().getParent());

@@ -20,12 +20,18 @@ import org.HdrHistogram.Histogram;
  * @param sessionsStarted sessions (or, closed loop, user sessions) begun
  * @param sessionsAbandoned sessions given up after a request finally failed
  * @param purchases confirms answered 200
+ * @param purchasesWithoutRefusal confirms answered 200 in sessions that met no refusal before
+ *     them: what users who leave at their first refusal buy
+ * @param sessionsRefusedAtEntry sessions whose first refusal fell on their first request
+ * @param sessionsRefusedMidSession sessions whose first refusal came after a page of theirs
+ *     had been served (the work done for them is lost if the user leaves)
  * @param lagMaxMillis how far the generator fell behind its own schedule, at worst
  */
 public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest, TypeCounts> types,
     Map<String, TypeCounts> groups, List<SeriesPoint> series,
     Map<String, List<SeriesPoint>> groupSeries, List<RunRecorder.GaugeSample> gauges,
-    long sessionsStarted, long sessionsAbandoned, long purchases, double lagMaxMillis) {
+    long sessionsStarted, long sessionsAbandoned, long purchases, long purchasesWithoutRefusal,
+    long sessionsRefusedAtEntry, long sessionsRefusedMidSession, double lagMaxMillis) {
 
   /**
    * One request type's (or group's) counts; {@code generated} includes retries,
@@ -56,9 +62,12 @@ public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest,
     }
   }
 
-  /** One time bucket; {@code p90Millis} is NaN when nothing completed in it. */
+  /**
+   * One time bucket; {@code purchases} counts those without a refusal before them;
+   * {@code p90Millis} is NaN when nothing completed in it.
+   */
   public record SeriesPoint(double seconds, long generated, long completed, long rejected,
-      long timedOut, double p90Millis) {
+      long timedOut, long purchases, double p90Millis) {
 
     public double rejectedFraction() {
       long ended = completed + rejected + timedOut;
@@ -99,6 +108,16 @@ public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest,
       pages += types.get(r).completed();
     }
     return pages / (elapsed.toNanos() / 1e9);
+  }
+
+  /**
+   * Purchases without a refusal before them, per minute, completed in the buckets ending in
+   * ({@code fromSeconds}, {@code toSeconds}].
+   */
+  public double ordersPerMinute(double fromSeconds, double toSeconds) {
+    long n = series.stream().filter(p -> p.seconds() > fromSeconds && p.seconds() <= toSeconds)
+        .mapToLong(SeriesPoint::purchases).sum();
+    return n * 60.0 / (toSeconds - fromSeconds);
   }
 
   /** The series points from {@code fromSeconds} on, for steady-state figures. */

@@ -16,9 +16,13 @@ import java.util.function.Supplier;
  * {@link SessionModel} from the home page with think times between pages, as one user with its
  * own cookie session, so a purchase really adds to the cart, logs in, enters shipping and
  * payment and confirms. Each request has the user's patience ({@link UserBehaviour}): a timed-out
- * request is retried with probability p up to M times; a request that finally fails (timed out
- * without retry, 503, any other error) ends the session, and the pages it would still have
- * visited are counted as "not generated" (Table 5) by walking the rest of its chain.
+ * request is retried with probability p up to M times; a refused request (503, 429, a redirect)
+ * ends the session, or is sent once more after the server's {@code Retry-After} if the users
+ * {@linkplain UserBehaviour.RefusalResponse#RETRY_ONCE retry once}; a request that finally fails
+ * ends the session, and the pages it would still have visited are counted as "not generated"
+ * (Table 5) by walking the rest of its chain. A confirm counts as a purchase without refusal only
+ * if nothing of its session was refused before it: what users who leave at the first refusal
+ * buy.
  *
  * <p>No coordinated omission across sessions: arrivals are drawn in advance and a slow server
  * never delays the next arrival. Within a session the user waits for each answer, as the
@@ -26,13 +30,13 @@ import java.util.function.Supplier;
  */
 public final class SessionLoadGenerator {
 
-  private final ShopClient client;
+  private final ShopTransport client;
   private final SessionModel model;
   private final UserBehaviour behaviour;
   private final Supplier<EngineGauge.Reading> gauge;
   private final Map<String, String> headers;
 
-  public SessionLoadGenerator(ShopClient client, SessionModel model, UserBehaviour behaviour,
+  public SessionLoadGenerator(ShopTransport client, SessionModel model, UserBehaviour behaviour,
       Supplier<EngineGauge.Reading> gauge, Map<String, String> headers) {
     this.client = client;
     this.model = model;
@@ -89,6 +93,12 @@ public final class SessionLoadGenerator {
     private final AtomicLong active;
     private final ScheduledThreadPoolExecutor timer;
     private final ShopClient.UserSession user;
+    // One request at a time, but its answer comes on a client thread and the next step may
+    // run on the timer's.
+    /** Whether any request of this visit was refused so far. */
+    private volatile boolean refused;
+    /** Whether any page of this visit was served so far. */
+    private volatile boolean served;
 
     Session(long id, SplittableRandom random, RunRecorder recorder, AtomicLong active,
         ScheduledThreadPoolExecutor timer) {
@@ -102,24 +112,46 @@ public final class SessionLoadGenerator {
     void start() {
       active.incrementAndGet();
       recorder.sessionStarted();
-      send(model.start(), 1);
+      send(model.start(), 1, 0);
     }
 
-    private void send(ShopRequest type, int attempt) {
+    private void send(ShopRequest type, int attempt, int refusals) {
       recorder.generated(type, System.nanoTime());
       client.send(type, user, random, behaviour.drawTimeoutNanos(random),
-          (outcome, status, latency) -> ended(type, attempt, outcome, latency));
+          (outcome, status, latency, retryAfter) ->
+              ended(type, attempt, refusals, outcome, latency, retryAfter));
     }
 
-    private void ended(ShopRequest type, int attempt, Outcome outcome, long latencyNanos) {
-      recorder.ended(type, null, outcome, latencyNanos, System.nanoTime());
+    private void ended(ShopRequest type, int attempt, int refusals, Outcome outcome,
+        long latencyNanos, long retryAfterNanos) {
+      long now = System.nanoTime();
+      recorder.ended(type, null, outcome, latencyNanos, now);
       switch (outcome) {
-        case COMPLETED -> proceed(type);
+        case COMPLETED -> {
+          served = true;
+          if (type == ShopRequest.CONFIRM && !refused) {
+            recorder.purchaseWithoutRefusal(now);
+          }
+          proceed(type);
+        }
         case TIMED_OUT -> {
           if (behaviour.retries(attempt, random)) {
-            send(type, attempt + 1);
+            send(type, attempt + 1, refusals);
           } else {
             abandon(type);
+          }
+        }
+        case REJECTED -> {
+          if (!refused) {
+            recorder.sessionRefused(served);
+          }
+          refused = true;
+          long delay = behaviour.retryDelayAfterRefusalNanos(refusals + 1, retryAfterNanos);
+          if (delay < 0) {
+            abandon(type);
+          } else {
+            timer.schedule(() -> send(type, attempt, refusals + 1), delay,
+                TimeUnit.NANOSECONDS);
           }
         }
         default -> abandon(type);
@@ -129,7 +161,7 @@ public final class SessionLoadGenerator {
     private void proceed(ShopRequest done) {
       if (done == ShopRequest.CART) {
         // The cart addition is the first half of the step to login.
-        send(ShopRequest.LOGIN, 1);
+        send(ShopRequest.LOGIN, 1, 0);
         return;
       }
       Optional<ShopRequest> next = model.next(done, random);
@@ -139,7 +171,7 @@ public final class SessionLoadGenerator {
       }
       ShopRequest page = next.get() == ShopRequest.LOGIN ? ShopRequest.CART : next.get();
       long think = behaviour.drawThinkNanos(random);
-      timer.schedule(() -> send(page, 1), think, TimeUnit.NANOSECONDS);
+      timer.schedule(() -> send(page, 1, 0), think, TimeUnit.NANOSECONDS);
     }
 
     private void abandon(ShopRequest failed) {

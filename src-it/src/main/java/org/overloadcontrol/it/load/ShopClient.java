@@ -16,19 +16,22 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.overloadcontrol.it.serverlog.ServerRequestLog;
 
 /**
  * Sends the shop's requests for the load generators on one asynchronous Jetty
  * {@link HttpClient}: builds the URL and form of a {@link ShopRequest}, carries the session's
  * JSESSIONID cookie by hand (each emulated user has its own, the client keeps none), applies the
- * attempt's timeout and reports one {@link Outcome} per attempt.
+ * attempt's timeout and reports one {@link Outcome} per attempt. Each request tells the server
+ * when its user will give up ({@link ServerRequestLog#GIVES_UP_HEADER}), so the server-side log
+ * can count the responses completed for users who had already left.
+ *
+ * <p>A refusal is a 503 or a 429, whoever sends it (our filter, its virtual queue's waiting
+ * room, which answers a client that does not ask for HTML with 503 and {@code Retry-After}, or a
+ * peer), and any redirect: the shop itself never redirects, so a 3xx can only be a guard sending
+ * the user elsewhere.
  */
-public final class ShopClient implements AutoCloseable {
-
-  /** What the caller hears about one attempt, on a client thread. */
-  public interface Callback {
-    void ended(Outcome outcome, int status, long latencyNanos);
-  }
+public final class ShopClient implements ShopTransport, AutoCloseable {
 
   /** The state a user carries between requests: its cookie and extra headers. */
   public static final class UserSession {
@@ -72,9 +75,10 @@ public final class ShopClient implements AutoCloseable {
     client.start();
   }
 
-  /** Sends one attempt of {@code type} for {@code user}, giving up after {@code timeoutNanos}. */
+  @Override
   public void send(ShopRequest type, UserSession user, SplittableRandom random,
       long timeoutNanos, Callback callback) {
+    long sent = System.nanoTime();
     Request request = client.newRequest(base.resolve(type.relativePath(random)))
         .method(HttpMethod.fromString(type.method()))
         .timeout(Math.max(1, timeoutNanos / 1_000_000), TimeUnit.MILLISECONDS);
@@ -92,11 +96,27 @@ public final class ShopClient implements AutoCloseable {
       if (cookie != null) {
         h.put(HttpHeader.COOKIE, cookie);
       }
+      h.put(ServerRequestLog.GIVES_UP_HEADER, Long.toString(sent + timeoutNanos));
     });
-    long sent = System.nanoTime();
-    request.send(result -> callback.ended(classify(result, user),
-        result.getResponse() == null ? 0 : result.getResponse().getStatus(),
-        System.nanoTime() - sent));
+    request.send(result -> {
+      Response response = result.getResponse();
+      callback.ended(classify(result, user), response == null ? 0 : response.getStatus(),
+          System.nanoTime() - sent, response == null ? -1
+              : retryAfterNanos(response.getHeaders().get(HttpHeader.RETRY_AFTER)));
+    });
+  }
+
+  /** A {@code Retry-After} in its delay-seconds form, in nanoseconds; -1 if absent or a date. */
+  static long retryAfterNanos(String header) {
+    if (header == null) {
+      return -1;
+    }
+    try {
+      long seconds = Long.parseLong(header.trim());
+      return seconds < 0 ? -1 : seconds * 1_000_000_000L;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static Outcome classify(Result result, UserSession user) {
@@ -112,11 +132,15 @@ public final class ShopClient implements AutoCloseable {
         user.sessionCookie = end < 0 ? v : v.substring(0, end);
       }
     }
-    int status = response.getStatus();
-    if (status == 503) {
+    return classify(response.getStatus());
+  }
+
+  /** What a status means to a user: served, refused (503, 429, any redirect) or failed. */
+  static Outcome classify(int status) {
+    if (status == 503 || status == 429 || status >= 300 && status < 400) {
       return Outcome.REJECTED;
     }
-    return status >= 200 && status < 400 ? Outcome.COMPLETED : Outcome.FAILED;
+    return status >= 200 && status < 300 ? Outcome.COMPLETED : Outcome.FAILED;
   }
 
   @Override

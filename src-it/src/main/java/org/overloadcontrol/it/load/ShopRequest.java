@@ -76,6 +76,26 @@ public enum ShopRequest {
     };
   }
 
+  /**
+   * The request type a path within the shop's context belongs to ({@code ""} or {@code "/"} is
+   * home), or empty for anything else (images, the stylesheet, the dashboard).
+   */
+  public static java.util.Optional<ShopRequest> fromPath(String pathInContext) {
+    String p = pathInContext.isEmpty() ? "/" : pathInContext;
+    return switch (p) {
+      case "/" -> java.util.Optional.of(HOME);
+      case "/browse" -> java.util.Optional.of(BROWSE);
+      case "/search" -> java.util.Optional.of(SEARCH);
+      case "/product" -> java.util.Optional.of(DETAILS);
+      case "/login" -> java.util.Optional.of(LOGIN);
+      case "/shipping" -> java.util.Optional.of(SHIPPING);
+      case "/payment" -> java.util.Optional.of(PAYMENT);
+      case "/confirm" -> java.util.Optional.of(CONFIRM);
+      case "/cart" -> java.util.Optional.of(CART);
+      default -> java.util.Optional.empty();
+    };
+  }
+
   /** The form fields of a POST ({@code name, value} pairs); empty for a GET. */
   public String[] form(SplittableRandom random, long sessionId) {
     return switch (this) {

@@ -11,9 +11,29 @@ import java.util.SplittableRandom;
  * fails is abandoned. Between pages a user thinks for an exponential time of mean
  * {@code meanThinkTime}; after a 503 a closed-loop user waits {@code rejectionPause}
  * (Welsh & Culler 2003 §4.1: 5 s) before starting again.
+ *
+ * <p>A refusal (503, 429, a redirect to a waiting room) is answered as {@code onRefusal} says:
+ * a real visitor mostly {@linkplain RefusalResponse#LEAVE leaves at the first one}, wherever it
+ * falls in the visit; some {@linkplain RefusalResponse#RETRY_ONCE try once more} after the
+ * server's {@code Retry-After}.
  */
 public record UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout,
-    double retryProbability, int maxRetries, Duration meanThinkTime, Duration rejectionPause) {
+    double retryProbability, int maxRetries, Duration meanThinkTime, Duration rejectionPause,
+    RefusalResponse onRefusal) {
+
+  /** What an open-loop user does when a request of its visit is refused. */
+  public enum RefusalResponse {
+    /** Leaves the shop at once (LIFO-Pri's users: a refused request is "dropped"). */
+    LEAVE,
+    /**
+     * Waits the answer's {@code Retry-After} (or {@link #RELOAD_DELAY} when it has none, a user
+     * pressing reload) and sends the same request once more; leaves if it is refused again.
+     */
+    RETRY_ONCE
+  }
+
+  /** How long a retrying user waits after a refusal that carries no {@code Retry-After}. */
+  public static final Duration RELOAD_DELAY = Duration.ofSeconds(1);
 
   public UserBehaviour {
     if (retryProbability < 0 || retryProbability > 1) {
@@ -25,6 +45,14 @@ public record UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout,
     if (fixedTimeout.isNegative() || fixedTimeout.isZero()) {
       throw new IllegalArgumentException("fixedTimeout must be positive");
     }
+    java.util.Objects.requireNonNull(onRefusal, "onRefusal");
+  }
+
+  /** Users who leave at their first refusal. */
+  public UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout, double retryProbability,
+      int maxRetries, Duration meanThinkTime, Duration rejectionPause) {
+    this(fixedTimeout, meanThinkTimeout, retryProbability, maxRetries, meanThinkTime,
+        rejectionPause, RefusalResponse.LEAVE);
   }
 
   /**
@@ -41,17 +69,34 @@ public record UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout,
   public UserBehaviour scaled(double factor) {
     return new UserBehaviour(times(fixedTimeout, factor), times(meanThinkTimeout, factor),
         retryProbability, maxRetries, times(meanThinkTime, factor),
-        times(rejectionPause, factor));
+        times(rejectionPause, factor), onRefusal);
   }
 
   public UserBehaviour withTimeouts(Duration fixed, Duration meanThink) {
     return new UserBehaviour(fixed, meanThink, retryProbability, maxRetries, meanThinkTime,
-        rejectionPause);
+        rejectionPause, onRefusal);
   }
 
   public UserBehaviour withThinkTime(Duration mean) {
     return new UserBehaviour(fixedTimeout, meanThinkTimeout, retryProbability, maxRetries, mean,
-        rejectionPause);
+        rejectionPause, onRefusal);
+  }
+
+  public UserBehaviour withRefusalResponse(RefusalResponse response) {
+    return new UserBehaviour(fixedTimeout, meanThinkTimeout, retryProbability, maxRetries,
+        meanThinkTime, rejectionPause, response);
+  }
+
+  /**
+   * After the {@code refusals}-th refusal of one request, how long the user waits before
+   * sending it again, or -1 when it leaves. {@code retryAfterNanos} is the answer's
+   * {@code Retry-After}, -1 when it had none; the server's word is taken as it is, not scaled.
+   */
+  public long retryDelayAfterRefusalNanos(int refusals, long retryAfterNanos) {
+    if (onRefusal == RefusalResponse.LEAVE || refusals > 1) {
+      return -1;
+    }
+    return retryAfterNanos >= 0 ? retryAfterNanos : RELOAD_DELAY.toNanos();
   }
 
   /** One request's patience: fixed part plus an exponential draw. */

@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param contextPath {@code ""} for the root context, else {@code "/name"}
  * @param port the port to listen on, 0 for an ephemeral one
  * @param maxThreads the most request threads; kept small, the machines we run on are small
+ * @param hooks what an experiment adds around the application (request log, peer guards)
  */
-public record Deployment(Path webApp, String contextPath, int port, int maxThreads) {
+public record Deployment(Path webApp, String contextPath, int port, int maxThreads,
+    ContainerHooks hooks) {
 
   /** The host every container binds to. */
   public static final String HOST = "127.0.0.1";
@@ -24,6 +26,7 @@ public record Deployment(Path webApp, String contextPath, int port, int maxThrea
   public Deployment {
     Objects.requireNonNull(webApp, "webApp");
     Objects.requireNonNull(contextPath, "contextPath");
+    Objects.requireNonNull(hooks, "hooks");
     if (!contextPath.isEmpty() && (!contextPath.startsWith("/") || contextPath.endsWith("/"))) {
       throw new IllegalArgumentException("contextPath must be \"\" or \"/name\", was \""
           + contextPath + "\"");
@@ -38,19 +41,23 @@ public record Deployment(Path webApp, String contextPath, int port, int maxThrea
 
   /** Deploys {@code webApp} at the root context on an ephemeral port. */
   public static Deployment of(Path webApp) {
-    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS);
+    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS, ContainerHooks.NONE);
   }
 
   public Deployment withContextPath(String path) {
-    return new Deployment(webApp, path, port, maxThreads);
+    return new Deployment(webApp, path, port, maxThreads, hooks);
   }
 
   public Deployment withPort(int newPort) {
-    return new Deployment(webApp, contextPath, newPort, maxThreads);
+    return new Deployment(webApp, contextPath, newPort, maxThreads, hooks);
   }
 
   public Deployment withMaxThreads(int threads) {
-    return new Deployment(webApp, contextPath, port, threads);
+    return new Deployment(webApp, contextPath, port, threads, hooks);
+  }
+
+  public Deployment withHooks(ContainerHooks newHooks) {
+    return new Deployment(webApp, contextPath, port, maxThreads, newHooks);
   }
 
   /** Whether the web application is a WAR file (else an exploded directory). */

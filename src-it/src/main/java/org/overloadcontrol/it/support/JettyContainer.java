@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.plus.webapp.EnvConfiguration;
 import org.eclipse.jetty.ee10.plus.webapp.PlusConfiguration;
+import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -50,12 +51,21 @@ final class JettyContainer implements WebContainer {
     webApp.setContextPath(deployment.contextPath().isEmpty() ? "/" : deployment.contextPath());
     webApp.setWar(deployment.webApp().toAbsolutePath().toString());
     webApp.setTempDirectory(workDir.toFile());
+    // The application's own class loader above a parent that hides our SLF4J from it, as a
+    // standalone Jetty hides its own (WebAppParentLoader).
+    webApp.setClassLoader(new WebAppClassLoader(
+        new WebAppParentLoader(JettyContainer.class.getClassLoader()), webApp));
     // Servlets declared with @WebServlet must be found, as Tomcat finds them.
     webApp.addConfiguration(new EnvConfiguration(), new PlusConfiguration(),
         new AnnotationConfiguration());
     // A filter or servlet that fails in init must fail the start, not leave a 503 behind.
     webApp.setThrowUnavailableOnStartupException(true);
-    server.setHandler(webApp);
+    ContainerHooks hooks = deployment.hooks();
+    hooks.initializers().forEach(webApp::addServletContainerInitializer);
+    server.setHandler(hooks.jettyWrapper() == null ? webApp : hooks.jettyWrapper().apply(webApp));
+    if (hooks.requestLog() != null) {
+      server.setRequestLog(hooks.requestLog().jetty());
+    }
     server.setStopAtShutdown(true);
     try {
       server.start();

@@ -36,6 +36,10 @@ final class TomcatContainer implements WebContainer {
 
   static TomcatContainer start(Deployment deployment) throws Exception {
     deployment.requireDeployable();
+    ContainerHooks hooks = deployment.hooks();
+    if (hooks.jettyWrapper() != null) {
+      throw new IllegalArgumentException("a Jetty handler wrapper cannot run in Tomcat");
+    }
     Path baseDir = WorkDirectory.create("tomcat-webapp");
     Tomcat tomcat = new Tomcat();
     try {
@@ -43,8 +47,10 @@ final class TomcatContainer implements WebContainer {
       Files.createDirectories(baseDir.resolve("webapps"));
       tomcat.setHostname(Deployment.HOST);
       // Web-app class loaders must see Tomcat's own classes through their parent; the system
-      // class loader (Tomcat's default) does not hold them when we run inside Maven.
-      tomcat.getServer().setParentClassLoader(TomcatContainer.class.getClassLoader());
+      // class loader (Tomcat's default) does not hold them when we run inside Maven. The parent
+      // hides our SLF4J, as a standalone Tomcat has none (WebAppParentLoader).
+      tomcat.getServer().setParentClassLoader(
+          new WebAppParentLoader(TomcatContainer.class.getClassLoader()));
       Connector connector = new Connector("HTTP/1.1");
       connector.setPort(deployment.port());
       connector.setProperty("address", Deployment.HOST);
@@ -59,6 +65,10 @@ final class TomcatContainer implements WebContainer {
         // Only the application's own WEB-INF/lib is scanned, as in a standalone Tomcat; the
         // test class path is not part of the application.
         scanner.setScanClassPath(false);
+      }
+      hooks.initializers().forEach(i -> context.addServletContainerInitializer(i, null));
+      if (hooks.requestLog() != null) {
+        tomcat.getEngine().getPipeline().addValve(hooks.requestLog().tomcat());
       }
       tomcat.start();
       if (context.getState() != LifecycleState.STARTED) {

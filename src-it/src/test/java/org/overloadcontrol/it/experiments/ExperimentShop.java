@@ -13,6 +13,7 @@ import org.overloadcontrol.it.load.ShopClient;
 import org.overloadcontrol.it.load.ShopRequest;
 import org.overloadcontrol.it.load.StepSchedule;
 import org.overloadcontrol.it.load.UserBehaviour;
+import org.overloadcontrol.it.support.ContainerHooks;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.WebContainer;
@@ -76,21 +77,35 @@ final class ExperimentShop implements AutoCloseable {
    */
   static ExperimentShop start(String name, double timeScale, int dbConnections,
       String overloadYaml, int maxConnections) throws Exception {
+    return start(name, timeScale, dbConnections, overloadYaml, maxConnections,
+        ContainerHooks.NONE);
+  }
+
+  /**
+   * Starts the shop as {@link #start(String, double, int, String, int)} does, with
+   * {@code hooks} around it (a server-side request log, a peer guard); a null
+   * {@code overloadYaml} leaves the shop's own configuration alone.
+   */
+  static ExperimentShop start(String name, double timeScale, int dbConnections,
+      String overloadYaml, int maxConnections, ContainerHooks hooks) throws Exception {
     Path war = Path.of(System.getProperty("sample.war",
         "../sample-webapp/target/sample-webapp.war"));
     if (!Files.isRegularFile(war)) {
       throw new IllegalStateException("build the sample WAR first: " + war.toAbsolutePath());
     }
-    Path yaml = OUT.resolve("config").resolve(name + ".yaml");
-    Files.createDirectories(yaml.getParent());
-    Files.writeString(yaml, overloadYaml);
+    if (overloadYaml != null) {
+      Path yaml = OUT.resolve("config").resolve(name + ".yaml");
+      Files.createDirectories(yaml.getParent());
+      Files.writeString(yaml, overloadYaml);
+      System.setProperty("overload.configFile", yaml.toAbsolutePath().toString());
+    }
     System.setProperty("shop.timeScale", Double.toString(timeScale));
     System.setProperty("shop.dbConnections", Integer.toString(dbConnections));
     System.setProperty("shop.dbWait", "60s");
-    System.setProperty("overload.configFile", yaml.toAbsolutePath().toString());
     WebContainer container;
     try {
-      container = ContainerKind.JETTY.start(Deployment.of(war).withContextPath("/shop"));
+      container = ContainerKind.JETTY.start(Deployment.of(war).withContextPath("/shop")
+          .withHooks(hooks));
     } finally {
       for (String p : PROPERTIES) {
         System.clearProperty(p);

@@ -15,6 +15,7 @@ import org.overloadcontrol.it.load.SessionLoadGenerator;
 import org.overloadcontrol.it.load.SessionModel;
 import org.overloadcontrol.it.load.StepSchedule;
 import org.overloadcontrol.it.load.UserBehaviour;
+import org.overloadcontrol.it.support.ContainerHooks;
 
 /**
  * Experiment 1: LIFO-Pri Tables 4 and 5 (Singhmar et al. 2004, §3.2). The session workload at
@@ -27,6 +28,12 @@ import org.overloadcontrol.it.load.UserBehaviour;
  * order. The users' patience is scaled so that it is worth as many service completions as in
  * the paper: its server served 5.6 requests/s against a mean patience of 20 s (112
  * completions); ours serves C requests/s, so every user time is multiplied by 5.6 / C.
+ *
+ * <p>Users leave at their first refusal (or retry once, {@code -Dexperiment.users=retry-once});
+ * each run reports orders per minute: purchases without a refusal before them, per minute of
+ * session arrivals. Beside the three schemes, the peers of {@code -Dexperiment.lifopri.peers}
+ * (default {@code none,qos,ncl-vegas,ncl-gradient2}; see {@link Variant}) guard the same shop
+ * with our filter switched off. {@code -Dexperiment.rhos} (e.g. {@code 1.4}) picks the loads.
  */
 class LifoPriExperiment {
 
@@ -59,11 +66,24 @@ class LifoPriExperiment {
   @Test
   void tables4And5() throws Exception {
     int seconds = ExperimentShop.seconds("experiment.seconds", 60);
-    double[] rhos = {0.85, 1.4, 2.0};
+    double[] rhos = java.util.Arrays.stream(System.getProperty("experiment.rhos",
+        "0.85,1.4,2.0").split(",")).mapToDouble(Double::parseDouble).toArray();
     SessionModel model = SessionModel.calibrated();
     double capacity = ExperimentShop.capacity(model, TIME_SCALE, 1);
     double userScale = PAPER_CAPACITY / capacity;
-    UserBehaviour users = UserBehaviour.paper().scaled(userScale);
+    UserBehaviour users = UserBehaviour.paper().scaled(userScale)
+        .withRefusalResponse(GuardedRun.refusalResponse());
+    Map<String, Variant> peers = new LinkedHashMap<>();
+    String wanted = System.getProperty("experiment.lifopri.peers",
+        "none,qos,ncl-vegas,ncl-gradient2").trim();
+    for (String name : wanted.isEmpty() ? new String[0] : wanted.split(",")) {
+      Variant v = Variant.all(TIME_SCALE, 1).stream().filter(x -> x.name().equals(name.trim()))
+          .findFirst().orElseThrow(() -> new IllegalArgumentException(
+              "experiment.lifopri.peers: unknown '" + name + "'"));
+      peers.put(v.name(), v);
+    }
+    List<String> schemes = new ArrayList<>(SCHEMES.keySet());
+    schemes.addAll(peers.keySet());
     StringBuilder md = new StringBuilder();
     String intro = "# Experiment 1: LIFO-Pri Tables 4 and 5\n\n" + String.format(Locale.ROOT,
         "Sample WAR in embedded Jetty 12, shop.timeScale %.2f,"
@@ -75,12 +95,18 @@ class LifoPriExperiment {
         users.fixedTimeout().toMillis(), users.meanThinkTimeout().toMillis(),
         users.meanThinkTime().toMillis(), userScale, seconds);
     Map<Double, Map<String, RunResult>> all = new LinkedHashMap<>();
+    StringBuilder orders = new StringBuilder("| ρ | scheme | confirms | purchases without refusal"
+        + " | orders / min | sessions refused at entry / mid-session | % completed |\n"
+        + "|---|---|---|---|---|---|---|\n");
     for (double rho : rhos) {
       Map<String, RunResult> byScheme = new LinkedHashMap<>();
-      for (String scheme : SCHEMES.keySet()) {
+      for (String scheme : schemes) {
         String load = ExperimentShop.load();
-        try (ExperimentShop shop = ExperimentShop.start("lifopri-" + scheme, TIME_SCALE, 1,
-            yaml(scheme), 1024)) {
+        Variant peer = peers.get(scheme);
+        try (ExperimentShop shop = peer == null
+            ? ExperimentShop.start("lifopri-" + scheme, TIME_SCALE, 1, yaml(scheme), 1024)
+            : ExperimentShop.start("lifopri-" + scheme, TIME_SCALE, 1, peer.overloadYaml(),
+                1024, peer.guard().apply(ContainerHooks.NONE))) {
           SessionLoadGenerator generator = new SessionLoadGenerator(shop.client, model, users,
               shop.gauge, Map.of());
           double sessionRate = rho * capacity / model.requestsPerSession();
@@ -88,6 +114,10 @@ class LifoPriExperiment {
               Duration.ofSeconds(seconds), Duration.ofSeconds(30), Duration.ofSeconds(1),
               42L);
           byScheme.put(scheme, r);
+          orders.append(String.format(Locale.ROOT, "| %.2f | %s | %d | %d | %.1f | %d / %d |"
+              + " %.1f |%n", rho, scheme, r.purchases(), r.purchasesWithoutRefusal(),
+              r.purchasesWithoutRefusal() * 60.0 / seconds, r.sessionsRefusedAtEntry(),
+              r.sessionsRefusedMidSession(), RunReport.table5(r)[0]));
           String prefix = String.format(Locale.ROOT, "lifopri-rho%.2f-%s", rho, scheme);
           RunReport.writeCsv(ExperimentShop.OUT.resolve(prefix + ".csv"), r);
           List<String> plots = RunReport.plotSeries(ExperimentShop.OUT, prefix,
@@ -116,7 +146,7 @@ class LifoPriExperiment {
     }
     Map<String, List<Double>> confirms = new LinkedHashMap<>();
     Map<String, List<Double>> completed = new LinkedHashMap<>();
-    for (String scheme : SCHEMES.keySet()) {
+    for (String scheme : schemes) {
       confirms.put(scheme, all.values().stream().map(m -> (double) m.get(scheme).purchases())
           .toList());
       completed.put(scheme, all.values().stream()
@@ -126,9 +156,12 @@ class LifoPriExperiment {
         "Confirms completed (LIFO-Pri Table 4, Tr-4)", "confirms", categories, confirms);
     Charts.bars(ExperimentShop.OUT.resolve("lifopri-completed.png"),
         "Requests completed, % (LIFO-Pri Table 5)", "%", categories, completed);
-    String report = intro + tables + "![](lifopri-confirms.png)\n![](lifopri-completed.png)\n\n"
+    String report = intro + "## Orders per minute (purchases without a refusal before them,"
+        + " per minute of session arrivals)\n\n" + orders + "\n" + tables
+        + "![](lifopri-confirms.png)\n![](lifopri-completed.png)\n\n"
         + "## Runs\n\n" + md;
     Files.writeString(ExperimentShop.OUT.resolve("lifopri.md"), report);
+    System.out.println(orders);
     System.out.println(tables);
   }
 }

@@ -24,6 +24,7 @@ public final class ExplodedWebApp {
   private Map<String, String> filterParams;
   private String filterClass = "org.overloadcontrol.servlet.OverloadFilter";
   private final List<ServletDecl> servlets = new ArrayList<>();
+  private final java.util.Set<String> withoutAsync = new java.util.HashSet<>();
 
   /** Declares {@code OverloadFilter} on {@code /*} with these init-params. */
   public ExplodedWebApp withOverloadFilter(Map<String, String> initParams) {
@@ -42,6 +43,15 @@ public final class ExplodedWebApp {
       Map<String, String> initParams, String... urlPatterns) {
     servlets.add(new ServletDecl(name, type, new LinkedHashMap<>(initParams),
         List.of(urlPatterns)));
+    return this;
+  }
+
+  /**
+   * Declares the named filter ({@code overload}) or servlets without
+   * {@code <async-supported>} (everything is async-supported otherwise).
+   */
+  public ExplodedWebApp withoutAsyncSupport(String... names) {
+    withoutAsync.addAll(List.of(names));
     return this;
   }
 
@@ -64,7 +74,8 @@ public final class ExplodedWebApp {
     if (filterParams != null) {
       x.append("  <filter>\n    <filter-name>overload</filter-name>\n")
           .append("    <filter-class>").append(filterClass).append("</filter-class>\n")
-          .append("    <async-supported>true</async-supported>\n");
+          .append(withoutAsync.contains("overload") ? ""
+              : "    <async-supported>true</async-supported>\n");
       params(x, filterParams);
       x.append("  </filter>\n  <filter-mapping>\n    <filter-name>overload</filter-name>\n")
           .append("    <url-pattern>/*</url-pattern>\n  </filter-mapping>\n");
@@ -73,7 +84,8 @@ public final class ExplodedWebApp {
       x.append("  <servlet>\n    <servlet-name>").append(s.name()).append("</servlet-name>\n")
           .append("    <servlet-class>").append(s.type().getName()).append("</servlet-class>\n");
       params(x, s.initParams());
-      x.append("    <async-supported>true</async-supported>\n  </servlet>\n");
+      x.append(withoutAsync.contains(s.name()) ? ""
+          : "    <async-supported>true</async-supported>\n").append("  </servlet>\n");
       for (String pattern : s.urlPatterns()) {
         x.append("  <servlet-mapping>\n    <servlet-name>").append(s.name())
             .append("</servlet-name>\n    <url-pattern>").append(pattern)

@@ -1,0 +1,310 @@
+package org.overloadcontrol.admission;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+import org.overloadcontrol.engine.RequestClass;
+
+/**
+ * A concurrency limit shared by every endpoint behind one resource (a database pool, a
+ * downstream service): how many of their requests with a target may execute at once. The
+ * limit moves once per window by {@link ConcurrencyLimit}; requests over it wait in the
+ * LIFO-Pri wait queues (the engine hands them to {@code WaitQueues}, which asks
+ * {@link Partition#tryAcquire} again when a permit frees), so priorities keep working.
+ *
+ * <p>Windows. A window closes after {@code windowSamples} execution times (at most one window
+ * per 10 ms) or {@code windowNanos}, whichever comes first (Envoy's adaptive concurrency uses
+ * 100 ms windows; the paper's controller 100 samples). A sample is the execution time (from the
+ * permit to the completion, queue wait excluded) over the target of the request's class, so
+ * endpoints with different targets share one limit: the window's p90 of that ratio is compared
+ * with the setpoint. The wait is left out because it is not the resource's doing: a limit cut
+ * for waits would lengthen them.
+ *
+ * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
+ * learnt rather than configured). Each request class has a {@link Partition}. At each window's
+ * end a class reserves what it holds then; a class may take a permit while the group's
+ * in-flight count plus the unused reservations of higher-ranked classes stays under the limit.
+ * So a higher class keeps its share against lower classes that grab every permit it frees, a
+ * lower class borrows whatever higher classes do not use, and when a higher class leaves, its
+ * reservation is gone at the next window's end: no class starves at a rate floor, and none
+ * waits for a controller to climb back.
+ *
+ * <p>Concurrency. Acquire is a CAS loop on one in-flight counter (the limit is a hard bound,
+ * which a striped count could not give), a striped add for the class's own count, and a
+ * volatile read of the limit. Samples go into a striped {@link SampleBuffer} (two plain
+ * stores). A window's round runs on the first thread that finds it due, under a guard taken by
+ * CAS and never waited for.
+ */
+public final class ConcurrencyGroup {
+
+  /** Ratios are recorded in units of 1/10,000 of the target. */
+  private static final double RATIO_UNIT = 10_000.0;
+  private static final long MAX_RATIO_UNITS = 1_000L * 10_000L;
+  private static final long MIN_WINDOW_NANOS = 10_000_000L;
+  private static final int SUM_EVERY = 4;
+  /**
+   * Samples a window needs before its time closes it; with fewer it runs on, up to
+   * {@link #LONGEST_WINDOWS} windows. At 40 completions a second a 100 ms window holds four
+   * execution times, whose p90 swings the limit by ±25 % on noise alone.
+   */
+  static final int MIN_SAMPLES = 20;
+  static final int LONGEST_WINDOWS = 10;
+
+  private final String name;
+  private final ConcurrencyLimit algorithm;
+  private final long windowNanos;
+  private final int windowSamples;
+  private final AdmissionListener listener;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicBoolean roundGuard = new AtomicBoolean();
+  private final SampleBuffer samples = new SampleBuffer();
+  private final Histogram histogram = new Histogram(1, MAX_RATIO_UNITS, 3);
+  private final java.util.function.LongConsumer intoHistogram = histogram::recordValue;
+  /** Highest rank first; replaced, never mutated. */
+  private volatile Partition[] partitions = new Partition[0];
+  /** The enforced limit, the floor of {@link #exactLimit}. */
+  private volatile int limit;
+  /** Whether the in-flight count reached the limit since the window began. */
+  private volatile boolean reached;
+  /** The largest in-flight count since the window began (raced: a hint, not a count). */
+  private volatile int peak;
+  private volatile long windowStartNanos;
+  /** Round state (under the guard). */
+  private double exactLimit;
+
+  /**
+   * @param name the group's name, for logs
+   * @param algorithm the limit's round
+   * @param initialLimit the limit before the first window
+   * @param windowNanos the longest window
+   * @param windowSamples samples that close a window early
+   * @param listener told about every window
+   * @param now the ticker now
+   */
+  public ConcurrencyGroup(String name, ConcurrencyLimit algorithm, int initialLimit,
+      long windowNanos, int windowSamples, AdmissionListener listener, long now) {
+    this.name = name;
+    this.algorithm = algorithm;
+    this.windowNanos = windowNanos;
+    this.windowSamples = windowSamples;
+    this.listener = listener;
+    this.exactLimit = Math.max(algorithm.minLimit(), Math.min(algorithm.maxLimit(), initialLimit));
+    this.limit = (int) exactLimit;
+    this.windowStartNanos = now;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The limit now: requests with a target that may execute at once in this group. */
+  public int limit() {
+    return limit;
+  }
+
+  /** Requests of the group executing now. */
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  /** The partition of {@code requestClass}, created on first use. */
+  public Partition partition(RequestClass requestClass, long targetNanos, long maxWaitNanos) {
+    for (Partition p : partitions) {
+      if (p.requestClass.name().equals(requestClass.name())) {
+        return p;
+      }
+    }
+    synchronized (this) {
+      for (Partition p : partitions) {
+        if (p.requestClass.name().equals(requestClass.name())) {
+          return p;
+        }
+      }
+      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos);
+      Partition[] next = Arrays.copyOf(partitions, partitions.length + 1);
+      next[next.length - 1] = created;
+      Arrays.sort(next, (a, b) -> a.requestClass.compareTo(b.requestClass));
+      partitions = next;
+      return created;
+    }
+  }
+
+  /**
+   * Closes the window if its time is up (from the engine's periodic task, so that a window
+   * without completions still ends). Returns whether the limit rose.
+   */
+  public boolean tick(long now) {
+    return dueByTime(now - windowStartNanos) && runRoundIfFree(now);
+  }
+
+  private boolean dueByTime(long elapsed) {
+    return elapsed >= windowNanos
+        && (elapsed >= LONGEST_WINDOWS * windowNanos || samples.pending() >= MIN_SAMPLES);
+  }
+
+  private boolean runRoundIfFree(long now) {
+    if (!roundGuard.compareAndSet(false, true)) {
+      return false;
+    }
+    try {
+      return round(now);
+    } finally {
+      roundGuard.set(false);
+    }
+  }
+
+  /** One window's round; the caller holds the guard. Returns whether the limit rose. */
+  private boolean round(long now) {
+    histogram.reset();
+    long count = samples.drain(intoHistogram)[0];
+    double p90 = histogram.getTotalCount() == 0 ? Double.NaN
+        : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(90.0)) / RATIO_UNIT;
+    boolean wasReached = reached;
+    if (wasReached) {
+      reached = false;
+    }
+    int peakInFlight = peak;
+    peak = inFlight.get();
+    double before = exactLimit;
+    exactLimit = algorithm.next(before, p90, wasReached, peakInFlight);
+    int old = limit;
+    limit = (int) exactLimit;
+    // Each class reserves what it holds now; a class that has left holds nothing and frees
+    // its share here, one window after it left at most.
+    Partition[] all = partitions;
+    int[] held = new int[all.length];
+    for (int i = 0; i < all.length; i++) {
+      held[i] = Math.min(limit, all[i].inFlightNow());
+    }
+    for (int i = 0; i < all.length; i++) {
+      int above = 0;
+      for (int j = 0; j < all.length; j++) {
+        if (all[j].requestClass.rank() > all[i].requestClass.rank()) {
+          above += held[j];
+        }
+      }
+      all[i].reserve = held[i];
+      all[i].reservedAbove = Math.min(limit, above);
+    }
+    windowStartNanos = now;
+    listener.onLimitRound(new LimitRound(name, now, count, p90, wasReached, before, exactLimit));
+    return limit > old;
+  }
+
+  private void markReached() {
+    if (!reached) {
+      reached = true;
+    }
+  }
+
+  /** One request class's share of the group's limit. */
+  public final class Partition {
+
+    private final RequestClass requestClass;
+    private final long targetNanos;
+    private final long maxWaitNanos;
+    private final StripedCounts inFlightCount = new StripedCounts(1);
+    /** What this class held at the last window's end (round state, read by acquirers). */
+    private volatile int reserve;
+    /** The reservations of higher-ranked classes at the last window's end. */
+    private volatile int reservedAbove;
+
+    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos) {
+      this.requestClass = requestClass;
+      this.targetNanos = targetNanos;
+      this.maxWaitNanos = maxWaitNanos;
+    }
+
+    public ConcurrencyGroup group() {
+      return ConcurrencyGroup.this;
+    }
+
+    public RequestClass requestClass() {
+      return requestClass;
+    }
+
+    /** The longest a request of this class waits for a permit: derived from its target. */
+    public long maxWaitNanos() {
+      return maxWaitNanos;
+    }
+
+    /** Requests of this class in the group executing now (a striped sum, not a snapshot). */
+    public int inFlightNow() {
+      return (int) Math.max(0L, inFlightCount.sum(0));
+    }
+
+    /**
+     * Takes a permit if the group's in-flight count is under the limit less what higher
+     * classes reserve and do not use; counted in {@code stripe} (the request's).
+     */
+    public boolean tryAcquire(int stripe) {
+      int lim = limit;
+      int heldBack = reservedAbove;
+      boolean exact = heldBack == 0;
+      for (;;) {
+        int n = inFlight.get();
+        if (n >= lim - heldBack) {
+          if (!exact && n < lim) {
+            // The fast bound counts higher classes' whole reservations; only near the limit
+            // is it worth reading how much of them they actually use.
+            heldBack = unusedAbove();
+            exact = true;
+            continue;
+          }
+          markReached();
+          return false;
+        }
+        // Two acquirers may both see the last free permit; the CAS admits one.
+        if (inFlight.compareAndSet(n, n + 1)) {
+          if (n + 1 >= lim) {
+            markReached();
+          }
+          if (n + 1 > peak) {
+            peak = n + 1;
+          }
+          inFlightCount.add(stripe, 0, 1L);
+          return true;
+        }
+      }
+    }
+
+    /** Whether {@link #tryAcquire} would succeed now (a hint: another thread may take it). */
+    public boolean hasRoom() {
+      int n = inFlight.get();
+      int lim = limit;
+      return n < lim - reservedAbove || reservedAbove > 0 && n < lim - unusedAbove();
+    }
+
+    private int unusedAbove() {
+      int unused = 0;
+      for (Partition p : partitions) {
+        if (p.requestClass.rank() > requestClass.rank()) {
+          unused += Math.max(0, p.reserve - p.inFlightNow());
+        }
+      }
+      return unused;
+    }
+
+    /** Returns a permit taken by {@link #tryAcquire}. */
+    public void release(int stripe) {
+      inFlightCount.add(stripe, 0, -1L);
+      inFlight.decrementAndGet();
+    }
+
+    /**
+     * Records the execution time of one request of this class that held a permit (queue wait
+     * excluded); runs the window's round when it is due. Returns whether the limit rose, so
+     * that the caller can hand the new permits to waiters.
+     */
+    public boolean record(long executionNanos, long now, int stripe) {
+      long units = Math.max(1L, Math.min(MAX_RATIO_UNITS,
+          Math.round(executionNanos * RATIO_UNIT / targetNanos)));
+      long written = samples.add(stripe & (Stripes.COUNT - 1), units);
+      long elapsed = now - windowStartNanos;
+      boolean due = (written % SUM_EVERY) == 0 && (elapsed >= windowNanos && dueByTime(elapsed)
+          || elapsed >= MIN_WINDOW_NANOS && samples.pending() >= windowSamples);
+      return due && runRoundIfFree(now);
+    }
+  }
+}

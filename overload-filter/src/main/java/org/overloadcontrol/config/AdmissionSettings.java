@@ -1,0 +1,199 @@
+package org.overloadcontrol.config;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which admission controller each endpoint uses, and the resource groups that share a
+ * concurrency limit (keys under {@code admission.}), immutable and validated when the filter
+ * starts.
+ *
+ * <pre>
+ *   admission.controller            concurrency (default) | rate
+ *   admission.groups.&lt;g&gt;.endpoints  endpoints behind one resource, e.g. search,browse
+ *   admission.groups.&lt;g&gt;.controller / .maxLimit / .initialLimit
+ *   admission.maxLimit              200     the highest limit (a container's usual threads)
+ *   admission.initialLimit          maxLimit
+ *   admission.window                100ms   a window closes after this ...
+ *   admission.windowSamples         100     ... or after this many samples
+ *   admission.setpoint              0.9     the p90 aimed at, as a fraction of the target
+ *   admission.maxWait               0.5     longest wait for a permit, as a fraction of the target
+ * </pre>
+ *
+ * An endpoint named in no group joins the group {@value #DEFAULT_GROUP}: by default every
+ * controlled endpoint of a filter or handler shares one limit, since they usually share the
+ * container's threads and one database.
+ */
+public final class AdmissionSettings {
+
+  /** The group of every endpoint that no {@code admission.groups.<g>.endpoints} names. */
+  public static final String DEFAULT_GROUP = "default";
+
+  /** The admission controllers. */
+  public enum Controller {
+    /** A concurrency limit per resource group aimed at the p90 target (the default). */
+    CONCURRENCY,
+    /** Welsh &amp; Culler's response-time controlled token bucket per endpoint and class. */
+    RATE
+  }
+
+  /** One group's settings. */
+  public record Group(String name, Controller controller, int maxLimit, int initialLimit) {}
+
+  private static final Set<String> KEYS = Set.of("controller", "maxLimit", "initialLimit",
+      "window", "windowSamples", "setpoint", "maxWait",
+      "groups\\.[^.]+\\.(endpoints|controller|maxLimit|initialLimit)");
+  private static final Pattern GROUP_KEY =
+      Pattern.compile("groups\\.([^.]+)\\.(endpoints|controller|maxLimit|initialLimit)");
+
+  private final Controller controller;
+  private final long windowNanos;
+  private final int windowSamples;
+  private final double setpoint;
+  private final double maxWaitOfTarget;
+  private final Group defaultGroup;
+  private final Map<String, Group> groups = new LinkedHashMap<>();
+  private final Map<String, Group> byEndpoint = new HashMap<>();
+
+  private AdmissionSettings(ConfigSection s) {
+    s.requireOnly(KEYS);
+    controller = s.parse("controller", AdmissionSettings::controller, Controller.CONCURRENCY);
+    int maxLimit = s.parse("maxLimit", AdmissionSettings::positiveInt, 200);
+    int initialLimit = s.parse("initialLimit", AdmissionSettings::positiveInt, maxLimit);
+    if (initialLimit > maxLimit) {
+      throw s.error("initialLimit", "must not exceed admission.maxLimit (" + maxLimit + ")");
+    }
+    windowNanos = s.parse("window", v -> {
+      Duration d = Durations.parse(v);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("must be a positive duration");
+      }
+      return d.toNanos();
+    }, 100_000_000L);
+    windowSamples = s.parse("windowSamples", AdmissionSettings::positiveInt, 100);
+    setpoint = s.parse("setpoint", v -> fraction(v, false), 0.9);
+    maxWaitOfTarget = s.parse("maxWait", v -> fraction(v, true), 0.5);
+    defaultGroup = new Group(DEFAULT_GROUP, controller, maxLimit, initialLimit);
+    Map<String, Map<String, String>> perGroup = new LinkedHashMap<>();
+    for (String key : s.keys()) {
+      Matcher m = GROUP_KEY.matcher(key);
+      if (m.matches()) {
+        perGroup.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), key);
+      }
+    }
+    perGroup.forEach((name, keys) -> {
+      String endpointsKey = keys.get("endpoints");
+      if (endpointsKey == null) {
+        throw s.error(keys.values().iterator().next(), "group '" + name
+            + "' needs admission.groups." + name + ".endpoints");
+      }
+      Controller c = s.parse(keys.getOrDefault("controller", "-"),
+          AdmissionSettings::controller, controller);
+      int max = s.parse(keys.getOrDefault("maxLimit", "-"), AdmissionSettings::positiveInt,
+          maxLimit);
+      int initial = s.parse(keys.getOrDefault("initialLimit", "-"),
+          AdmissionSettings::positiveInt, Math.min(max, initialLimit == maxLimit ? max
+              : initialLimit));
+      if (initial > max) {
+        throw s.error(keys.getOrDefault("initialLimit", endpointsKey),
+            "must not exceed the group's maxLimit (" + max + ")");
+      }
+      Group g = new Group(name, c, max, initial);
+      groups.put(name, g);
+      for (String e : s.get(endpointsKey).split(",")) {
+        String endpoint = e.trim();
+        if (endpoint.isEmpty()) {
+          continue;
+        }
+        Group before = byEndpoint.put(endpoint, g);
+        if (before != null) {
+          throw s.error(endpointsKey, "endpoint '" + endpoint + "' is already in group '"
+              + before.name() + "'");
+        }
+      }
+    });
+  }
+
+  /** Parses the {@code admission.} section of {@code config}. */
+  public static AdmissionSettings from(OverloadConfig config) {
+    return new AdmissionSettings(config.section("admission"));
+  }
+
+  /** The group of endpoint {@code endpoint}: the one that names it, else the default group. */
+  public Group groupOf(String endpoint) {
+    return byEndpoint.getOrDefault(endpoint, defaultGroup);
+  }
+
+  /** Whether some group names {@code endpoint} explicitly. */
+  public boolean grouped(String endpoint) {
+    return byEndpoint.containsKey(endpoint);
+  }
+
+  /** Whether any endpoint may use the concurrency controller. */
+  public boolean anyConcurrency() {
+    return controller == Controller.CONCURRENCY
+        || groups.values().stream().anyMatch(g -> g.controller() == Controller.CONCURRENCY);
+  }
+
+  /** The controller of endpoints that no group names. */
+  public Controller controller() {
+    return controller;
+  }
+
+  public long windowNanos() {
+    return windowNanos;
+  }
+
+  public int windowSamples() {
+    return windowSamples;
+  }
+
+  public double setpoint() {
+    return setpoint;
+  }
+
+  /** The longest wait for a permit of a concurrency group, as a fraction of the target. */
+  public double maxWaitOfTarget() {
+    return maxWaitOfTarget;
+  }
+
+  private static Controller controller(String v) {
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "concurrency" -> Controller.CONCURRENCY;
+      case "rate" -> Controller.RATE;
+      default -> throw new IllegalArgumentException("allowed: concurrency, rate");
+    };
+  }
+
+  private static int positiveInt(String v) {
+    int n;
+    try {
+      n = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a whole number");
+    }
+    if (n < 1) {
+      throw new IllegalArgumentException("must be >= 1");
+    }
+    return n;
+  }
+
+  private static double fraction(String v, boolean zeroAllowed) {
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number");
+    }
+    if (!(zeroAllowed ? d >= 0 : d > 0) || !(d <= 1)) {
+      throw new IllegalArgumentException(zeroAllowed ? "must lie in [0, 1]" : "must lie in (0, 1]");
+    }
+    return d;
+  }
+}

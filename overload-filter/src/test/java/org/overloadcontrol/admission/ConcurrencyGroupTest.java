@@ -1,0 +1,111 @@
+package org.overloadcontrol.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.engine.RequestKind;
+
+/** A concurrency group's partitions and windows, on a fake clock. */
+class ConcurrencyGroupTest {
+
+  private static final long MS = 1_000_000L;
+  private static final long TARGET = 200 * MS;
+  private final RequestClass buy = new RequestClass("buy", 5, RequestKind.TRANSACTION, 1);
+  private final RequestClass browse = new RequestClass("browse", 1, RequestKind.BROWSING, 1);
+  private final List<LimitRound> rounds = new ArrayList<>();
+  private long now = 1_000_000 * MS;
+  private final ConcurrencyGroup group = new ConcurrencyGroup("db",
+      new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 10), 10, 100 * MS, 100,
+      new AdmissionListener() {
+        @Override
+        public void onLimitRound(LimitRound round) {
+          rounds.add(round);
+        }
+      }, now);
+
+  /** Closes a window in which every request ran at 0.5 of its target: the limit holds. */
+  private void window(ConcurrencyGroup.Partition recordInto) {
+    for (int i = 0; i < ConcurrencyGroup.MIN_SAMPLES; i++) {
+      recordInto.record(TARGET / 2, now, 0);
+    }
+    now += 100 * MS;
+    group.tick(now);
+  }
+
+  @Test
+  void aHigherClassKeepsItsShareAndFreesItWithinOneWindowOfLeaving() {
+    ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
+    for (int i = 0; i < 6; i++) {
+      assertThat(high.tryAcquire(0)).isTrue();
+    }
+    window(high);
+    assertThat(rounds).hasSize(1);
+    assertThat(group.limit()).isEqualTo(10);
+    // The high class reserved its 6; it frees 3 of them for a moment, and the low class may
+    // take only what nobody reserved: 4 of 10.
+    for (int i = 0; i < 3; i++) {
+      high.release(0);
+    }
+    int lowTaken = 0;
+    while (low.tryAcquire(0)) {
+      lowTaken++;
+    }
+    assertThat(lowTaken).isEqualTo(4);
+    assertThat(high.tryAcquire(0)).isTrue(); // its reservation is still there for it
+    high.release(0);
+    // The high class leaves altogether; the next window's end frees its reservation.
+    for (int i = 0; i < 3; i++) {
+      high.release(0);
+    }
+    assertThat(low.tryAcquire(0)).isFalse();
+    window(low);
+    assertThat(rounds).hasSize(2);
+    while (low.tryAcquire(0)) {
+      lowTaken++;
+    }
+    assertThat(lowTaken).isEqualTo(10);
+    for (int i = 0; i < lowTaken; i++) {
+      low.release(0);
+    }
+    assertThat(group.inFlight()).isZero();
+    assertThat(high.inFlightNow()).isZero();
+    assertThat(low.inFlightNow()).isZero();
+  }
+
+  @Test
+  void aWindowOfFewSamplesRunsOnUntilItHasEnoughOrTenWindowsPassed() {
+    ConcurrencyGroup.Partition p = group.partition(browse, TARGET, TARGET / 2);
+    p.record(TARGET * 3, now, 0);
+    now += 100 * MS;
+    assertThat(group.tick(now)).isFalse();
+    assertThat(rounds).isEmpty();
+    now += 900 * MS;
+    group.tick(now);
+    assertThat(rounds).hasSize(1);
+    assertThat(rounds.get(0).samples()).isEqualTo(1);
+    assertThat(group.limit()).isEqualTo(8); // cut by the least factor, 0.8
+  }
+
+  @Test
+  void aFullWindowOfSamplesClosesBeforeItsTime() {
+    ConcurrencyGroup.Partition p = group.partition(browse, TARGET, TARGET / 2);
+    for (int i = 0; i < 10; i++) {
+      assertThat(p.tryAcquire(0)).isTrue();
+    }
+    assertThat(p.tryAcquire(0)).isFalse();
+    for (int i = 0; i < 10; i++) {
+      p.release(0);
+    }
+    now += 20 * MS;
+    for (int i = 0; i < 100; i++) {
+      p.record(TARGET, now, 0);
+    }
+    assertThat(rounds).hasSize(1);
+    assertThat(rounds.get(0).p90OfTarget()).isBetween(0.99, 1.01);
+    assertThat(group.limit()).isEqualTo(9);
+  }
+}

@@ -1,0 +1,39 @@
+package org.overloadcontrol.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+/** The pure round of the concurrency limit. */
+class ConcurrencyLimitTest {
+
+  private final ConcurrencyLimit limit = new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200);
+
+  @Test
+  void cutsByTheRatioOfSetpointToP90ButNoDeeperThanTheLeastFactor() {
+    assertThat(limit.next(100, 1.0, true, 100)).isCloseTo(90, within(1e-9));
+    assertThat(limit.next(100, 5.0, true, 100)).isCloseTo(80, within(1e-9));
+  }
+
+  @Test
+  void growsOnlyWhenTheLimitWasReached() {
+    assertThat(limit.next(10, 0.3, false, 4)).isEqualTo(10);
+    assertThat(limit.next(10, 0.3, true, 10)).isCloseTo(10.5, within(1e-9));
+    assertThat(limit.next(10, 0.88, true, 10)).isCloseTo(10 * 0.9 / 0.88, within(1e-9));
+  }
+
+  @Test
+  void aLimitNothingReachedIsCutOnlyForAMissedTargetAndNotBelowWhatRan() {
+    assertThat(limit.next(100, 0.95, false, 6)).isEqualTo(100); // over the setpoint: noise
+    assertThat(limit.next(100, 1.2, false, 95)).isCloseTo(95, within(1e-9));
+    assertThat(limit.next(100, 1.2, false, 6)).isCloseTo(80, within(1e-9));
+  }
+
+  @Test
+  void holdsWithoutSamplesAndStaysWithinItsBounds() {
+    assertThat(limit.next(10, Double.NaN, true, 10)).isEqualTo(10);
+    assertThat(limit.next(1, 9.0, true, 1)).isEqualTo(1);
+    assertThat(limit.next(199, 0.1, true, 199)).isEqualTo(200);
+  }
+}

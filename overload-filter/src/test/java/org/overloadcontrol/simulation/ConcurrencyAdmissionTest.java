@@ -1,0 +1,96 @@
+package org.overloadcontrol.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.admission.LimitRound;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.simulation.SharedBottleneck.Result;
+import org.overloadcontrol.simulation.SharedBottleneck.Variant;
+
+/**
+ * The concurrency-limit controller (the default for endpoints with a target) driving eight
+ * endpoints on one shared server, on a simulated clock (see {@link SharedBottleneck}).
+ */
+class ConcurrencyAdmissionTest {
+
+  private final List<LimitRound> rounds = new ArrayList<>();
+  private final AdmissionListener listener = new AdmissionListener() {
+    @Override
+    public void onLimitRound(LimitRound round) {
+      rounds.add(round);
+    }
+  };
+
+  @Test
+  void aLoadStepDrivesTheLimitDownUntilThePercentileIsUnderTheSetpoint() {
+    SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 1, 200, 7, Map.of(),
+        listener);
+    // Half the capacity: nothing presses against the limit, so no request waits.
+    Result calm = sim.run(0.5, 20, 5, 0);
+    assertThat(calm.refused() + calm.expired()).isZero();
+    assertThat(calm.waitP90OfTarget()).isZero();
+    ConcurrencyGroup group = sim.engine().concurrencyGroups().get(0);
+    assertThat(group.limit()).isGreaterThan(20);
+    int before = rounds.size();
+    Result step = sim.run(4, 40, 10);
+    List<LimitRound> after = rounds.subList(before, rounds.size());
+    assertThat(after.stream().mapToDouble(LimitRound::limitAfter).min().orElseThrow())
+        .isLessThan(10);
+    // The last half of the run: the windows' p90 sits at the setpoint, the limit near the
+    // server's two workers plus a short queue, and the server is never idle.
+    List<LimitRound> late = after.subList(after.size() / 2, after.size());
+    double[] p90s = late.stream().mapToDouble(LimitRound::p90OfTarget)
+        .filter(v -> !Double.isNaN(v)).sorted().toArray();
+    assertThat(p90s[p90s.length / 2]).isBetween(0.6, 0.95);
+    assertThat(step.executionP90OfTarget()).isLessThan(0.95);
+    assertThat(step.p90OfTarget()).isLessThan(1.1);
+    assertThat(step.worstEndpointP90()).isLessThan(1.1);
+    assertThat(step.goodputOfCapacity()).isGreaterThan(0.95);
+    assertSettled(sim);
+  }
+
+  @Test
+  void aHealthyEndpointIsNeverThrottled() {
+    SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 2, 200, 11, Map.of(),
+        listener);
+    Result r = sim.run(0.5, 60, 0);
+    assertThat(r.p90OfTarget()).isLessThan(0.9);
+    assertThat(r.refused()).isZero();
+    assertThat(r.expired()).isZero();
+    assertThat(r.waitP90OfTarget()).isZero();
+    // A window's p90 of 20 samples can miss the target by chance; the limit is then cut, but
+    // never below what was in flight, so it never binds a load this far under capacity.
+    assertThat(rounds).isNotEmpty().allSatisfy(round -> assertThat(round.limitAfter())
+        .isGreaterThan(20.0));
+    assertSettled(sim);
+  }
+
+  @Test
+  void theNewDefaultHoldsGoodputAndTargetFromTwiceToTenTimesTheCapacity() {
+    for (double load : new double[] {2, 10}) {
+      SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 1, 200, 42, Map.of());
+      Result r = sim.run(load, 40, 10);
+      assertThat(r.goodputOfCapacity()).as("goodput at %s×", load).isGreaterThanOrEqualTo(0.95);
+      assertThat(r.worstEndpointP90()).as("worst endpoint's p90 at %s×", load)
+          .isLessThanOrEqualTo(1.1);
+      assertSettled(sim);
+    }
+  }
+
+  /** Every request had exactly one outcome; nothing waits and no permit is held. */
+  static void assertSettled(SharedBottleneck sim) {
+    OverloadEngine engine = sim.engine();
+    assertThat(sim.unfinished()).isZero();
+    assertThat(engine.queues().waitingCount()).isZero();
+    assertThat(engine.queues().permitsInUse()).isZero();
+    for (ConcurrencyGroup g : engine.concurrencyGroups()) {
+      assertThat(g.inFlight()).isZero();
+    }
+  }
+}
