@@ -3,6 +3,7 @@ package org.overloadcontrol.pipeline;
 import java.util.List;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthSettings;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -21,7 +22,8 @@ import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
  *
  * @param config the core keys (classes, endpoints, targets, controller parameters)
  */
-public record Settings(OverloadConfig config, QueueSettings queue, DegradeSettings degrade,
+public record Settings(OverloadConfig config, AdmissionSettings admission, QueueSettings queue,
+    DegradeSettings degrade,
     VirtualQueueSettings virtualQueue, BandwidthSettings bandwidth, MetricsSettings metrics) {
 
   public Settings {
@@ -52,7 +54,8 @@ public record Settings(OverloadConfig config, QueueSettings queue, DegradeSettin
 
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
-    Settings settings = new Settings(config, QueueSettings.from(config),
+    Settings settings = new Settings(config, AdmissionSettings.from(config),
+        QueueSettings.from(config),
         DegradeSettings.from(config), VirtualQueueSettings.from(config.section("virtualQueue")),
         BandwidthSettings.from(config.section("bandwidth")),
         MetricsSettings.from(config.section("metrics")));

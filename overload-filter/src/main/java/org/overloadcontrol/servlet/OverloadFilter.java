@@ -43,15 +43,12 @@ import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.bandwidth.ShapingDecision;
-import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
-import org.overloadcontrol.degrade.LoggingQualityListener;
-import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.Settings;
-import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,13 +104,12 @@ public class OverloadFilter implements Filter {
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
   private final Scheduler givenScheduler;
-  private ExecutorScheduler ownScheduler;
-  private Scheduler scheduler;
+  /** Owns the engine, the features and the timers; see {@link OverloadRuntime}. */
+  private OverloadRuntime runtime;
   /** The engine after {@link #destroy()}, so late completions still settle their outcome. */
   private volatile OverloadEngine stoppedEngine;
   private VirtualQueueGate virtualQueue;
   private BandwidthGate bandwidth;
-  private Scheduler.Cancellable bandwidthManager;
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
@@ -208,37 +204,20 @@ public class OverloadFilter implements Filter {
     }
     clients = new ClientAddressResolver(config.trustedProxies());
     arrivalTime = new ArrivalTime(ticker, wallClock, config.requestStartMaxAgeNanos());
-    scheduler = givenScheduler;
-    if (scheduler == null) {
-      ownScheduler = new ExecutorScheduler("overload-control-" + filterConfig.getFilterName());
-      scheduler = ownScheduler;
-    }
     try {
-      engine = OverloadEngine.builder(config).ticker(ticker).admissionListener(listener)
-          .scheduler(scheduler).cpuUtilisation(new ProcessCpuUtilisation())
-          .queueListener(new LoggingQueueListener())
-          .qualityListener(new LoggingQualityListener())
-          .frameworkRoutes(frameworkRoutes).build();
-      Scheduler timers = scheduler;
-      virtualQueue = VirtualQueueGate.create(config, clients, ticker, wallClock,
-          task -> timers.schedule(task, 0L), servletContext::getResourceAsStream);
-      BandwidthGate gate = BandwidthGate.from(config, clients, ticker);
-      if (gate.shaper().settings().enabled()) {
-        bandwidth = gate;
-        bandwidthManager = scheduler.scheduleAtFixedRate(gate.shaper()::managerRound,
-            gate.shaper().settings().managerPeriodNanos());
-      }
+      runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
+          .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
+          .admissionListener(listener).webAppResources(servletContext::getResourceAsStream)
+          .frameworkRoutes(frameworkRoutes)
+          .start();
     } catch (OverloadConfigException e) {
-      if (engine != null) {
-        engine.shutdown();
-        engine = null;
-      }
-      if (ownScheduler != null) {
-        ownScheduler.close();
-      }
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
+    engine = runtime.engine();
+    virtualQueue = new VirtualQueueGate(runtime.virtualQueue(), clients);
+    bandwidth = runtime.bandwidth() == null ? null
+        : new BandwidthGate(runtime.bandwidth(), clients);
     intake = new RequestIntake(engine, clients, arrivalTime);
     takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
     AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
@@ -258,7 +237,7 @@ public class OverloadFilter implements Filter {
           registry.getClass().getName());
     }
     try {
-      observability = Observability.builder(engine).scheduler(scheduler)
+      observability = Observability.builder(engine).scheduler(runtime.scheduler())
           .registry(registry instanceof MetricRegistry r ? r : null)
           .contextPath(servletContext.getContextPath())
           .bandwidth(bandwidth == null ? null : bandwidth.shaper())
@@ -534,8 +513,8 @@ public class OverloadFilter implements Filter {
     async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos()
         + engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
     request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    SuspendedRequest delayed = SuspendedRequest.delayed(engine, tag, async, request, response,
-        this::answerRefusal, finisher(request), suspended, shaping, scheduler);
+    SuspendedRequest delayed = SuspendedRequest.delayed(runtime, tag, async, request, response,
+        this::answerRefusal, finisher(request), suspended, shaping);
     request.setAttribute(SuspendedRequest.ATTRIBUTE, delayed);
     async.addListener(delayed);
   }
@@ -695,16 +674,11 @@ public class OverloadFilter implements Filter {
       }
       observability = null;
     }
-    if (bandwidthManager != null) {
-      bandwidthManager.cancel();
-    }
     suspended.stop();
-    for (SuspendedRequest d : suspended.snapshot()) {
-      settleSafely(d::shutdown);
-    }
     if (stopping != null) {
-      // Expires every waiting request (each answered 503); running ones are left alone.
-      stopping.shutdown();
+      // Cuts every delay short and expires every waiting request, each answered 503; running
+      // ones are left alone.
+      runtime.shutdown();
       for (SuspendedRequest s : suspended.snapshot()) {
         settleSafely(s::settleRunningAtShutdown);
       }
@@ -712,8 +686,8 @@ public class OverloadFilter implements Filter {
         servletContext.removeAttribute(ENGINE_ATTRIBUTE);
       }
     }
-    if (ownScheduler != null) {
-      ownScheduler.close();
+    if (runtime != null) {
+      runtime.close();
     }
   }
 }

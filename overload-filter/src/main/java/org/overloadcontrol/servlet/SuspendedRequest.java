@@ -18,7 +18,8 @@ import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.pipeline.Delay;
+import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.queue.Waiter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,13 +38,13 @@ import org.slf4j.LoggerFactory;
  * exception the container recorded on the request ({@link RequestDispatcher#ERROR_EXCEPTION})
  * or reported in {@link #onError} making it FAILED.
  *
- * <p>States: {@code DELAYED} (a timer holds it) → {@code ADMITTING} → {@code WAITING} (in a
+ * <p>States: {@code DELAYED} (a {@link Delay} holds it) → {@code ADMITTING} → {@code WAITING} (in a
  * queue) → {@code RUNNING} (dispatched) → settled. The timer, the queue's resume or expiry, the
  * client leaving, the container's timeout and the filter stopping may race; each event moves
  * the state by compare-and-set, so exactly one of them acts, and the engine's
  * {@link OverloadEngine#complete} settles the outcome once whatever happens.
  */
-final class SuspendedRequest implements Waiter.Listener, AsyncListener {
+final class SuspendedRequest implements Waiter.Listener, AsyncListener, Delay.Target {
 
   /** Request attribute under which the filter finds this request on a later dispatch. */
   static final String ATTRIBUTE = SuspendedRequest.class.getName();
@@ -79,8 +80,7 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
   private final Registry pending;
   private final AtomicReference<State> state;
   private volatile boolean failed;
-  private volatile ShapingDecision shaping;
-  private volatile Scheduler.Cancellable timer;
+  private volatile Delay delay;
 
   private SuspendedRequest(OverloadEngine engine, RequestTag tag, AsyncContext async,
       HttpServletRequest request, HttpServletResponse response, Refusal refusal, Finisher finisher,
@@ -121,19 +121,16 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
     return s;
   }
 
-  /** A request of a group over its bandwidth share: held on {@code scheduler} for its delay. */
-  static SuspendedRequest delayed(OverloadEngine engine, RequestTag tag, AsyncContext async,
+  /**
+   * A request of a group over its bandwidth share: held by the runtime for its delay, which
+   * also cuts it short at the stop.
+   */
+  static SuspendedRequest delayed(OverloadRuntime runtime, RequestTag tag, AsyncContext async,
       HttpServletRequest request, HttpServletResponse response, Refusal refusal,
-      Finisher finisher, Registry pending, ShapingDecision shaping,
-      Scheduler scheduler) {
-    SuspendedRequest s = new SuspendedRequest(engine, tag, async, request, response, refusal,
-        finisher, pending, State.DELAYED);
-    s.shaping = shaping;
-    s.timer = scheduler.schedule(s::delayEnded, shaping.delayNanos());
-    if (pending.stopped()) {
-      // Registered after the stop looked, and its timer may never run: answer it now.
-      s.shutdown();
-    }
+      Finisher finisher, Registry pending, ShapingDecision shaping) {
+    SuspendedRequest s = new SuspendedRequest(runtime.engine(), tag, async, request, response,
+        refusal, finisher, pending, State.DELAYED);
+    s.delay = runtime.delay(tag, shaping, s);
     return s;
   }
 
@@ -157,13 +154,12 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
     }
   }
 
-  /** The timer: the delay is over, on to admission as if the request had just arrived. */
-  private void delayEnded() {
+  /** The delay is over, on the timer's thread: on to admission (a token or a permit). */
+  @Override
+  public void delayEnded() {
     if (!state.compareAndSet(State.DELAYED, State.ADMITTING)) {
       return;
     }
-    shaping.ticket().delayEnded();
-    engine.excludeFromResponseTime(tag, shaping.delayNanos());
     switch (engine.arrive(tag)) {
       case ADMIT -> run();
       case WAIT -> enqueue();
@@ -223,23 +219,21 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
     }
   }
 
-  /**
-   * The filter is stopping: a delayed request is answered 503 now; a waiting one is answered
-   * by the engine's shutdown (which expires its queue). One that runs is not touched: nothing
-   * is written under it. But Jetty does not call the listeners of a request that was still
-   * running when its context stopped (measured: 4 of 4 never reported), so its outcome is
-   * settled here, FAILED, since the container ended it unanswered; a completion that does
-   * reach us later counts nothing twice.
-   */
-  void shutdown() {
+  /** The delay was cut short (the client left, or the stop): answer 503, EXPIRED. */
+  @Override
+  public void cutShort() {
     if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
-      cancelTimer();
-      engine.refuse(tag, "shutdown");
       answerAndComplete(Outcome.EXPIRED);
     }
   }
 
-  /** After the engine's shutdown: settles, without touching it, a request still running. */
+  /**
+   * After the engine's shutdown (which cut the delays short and expired the queues, each
+   * answered 503): one that runs is not touched, nothing is written under it. But Jetty does not call the listeners of a request that was still
+   * running when its context stopped (measured: 4 of 4 never reported), so its outcome is
+   * settled here, FAILED, since the container ended it unanswered; a completion that does
+   * reach us later counts nothing twice.
+   */
   void settleRunningAtShutdown() {
     if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
       finish(Outcome.FAILED);
@@ -263,11 +257,11 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
    * Running: the application's response failed.
    */
   private void leftOrEnded() {
-    if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
-      cancelTimer();
-      engine.refuse(tag, "abandoned");
-      answerAndComplete(Outcome.EXPIRED);
-    } else if (state.get() == State.WAITING && engine.abandon(tag)) {
+    Delay held = delay;
+    if (held != null && held.cut("abandoned")) {
+      return;
+    }
+    if (state.get() == State.WAITING && engine.abandon(tag)) {
       state.set(State.SETTLED);
       answerAndComplete(Outcome.EXPIRED);
     } else if (state.get() == State.RUNNING) {
@@ -277,8 +271,9 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
 
   @Override
   public void onComplete(AsyncEvent event) {
-    if (state.compareAndSet(State.DELAYED, State.SETTLED)) {
-      cancelTimer();
+    Delay held = delay;
+    if (held != null && held.cancel()) {
+      state.set(State.SETTLED);
       finish(Outcome.EXPIRED);
     } else if (state.get() == State.WAITING && engine.abandon(tag)) {
       // Completed by the container while still queued (an error it handled itself).
@@ -367,13 +362,6 @@ final class SuspendedRequest implements Waiter.Listener, AsyncListener {
 
     int size() {
       return requests.size();
-    }
-  }
-
-  private void cancelTimer() {
-    Scheduler.Cancellable t = timer;
-    if (t != null) {
-      t.cancel();
     }
   }
 }

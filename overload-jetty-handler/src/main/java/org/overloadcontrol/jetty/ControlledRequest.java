@@ -11,7 +11,9 @@ import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.pipeline.Delay;
 import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.queue.Waiter;
 import org.overloadcontrol.virtualqueue.QueueAnswer;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
@@ -44,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * counted for the response ({@link Response#getContentBytesWritten}); a second report, a
  * failure after a refusal, say, is ignored.
  */
-final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
+final class ControlledRequest implements Waiter.Listener, Consumer<Throwable>, Delay.Target {
 
   private static final Logger LOG = LoggerFactory.getLogger(ControlledRequest.class);
 
@@ -56,6 +58,8 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
   private final Callback callback;
   private final Callback completion;
   private final Exchange exchange;
+  private volatile Delay delay;
+  private volatile boolean leftWhileDelayed;
 
   ControlledRequest(OverloadHandler handler, OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue, RequestTag tag, Request request, Response response,
@@ -155,6 +159,44 @@ final class ControlledRequest implements Waiter.Listener, Consumer<Throwable> {
     finish(Outcome.REJECTED, 0L);
     JettyAnswers.write(response, refusal.refusal(request.getHeaders().get("Accept"),
         request.getHttpURI().getPath()), callback);
+  }
+
+  /**
+   * Holds a request of a group over its bandwidth share for its delay ({@link Delay}): the
+   * handler has returned true, no thread waits, and {@link #delayEnded} goes on to admission.
+   */
+  void delay(OverloadRuntime runtime, ShapingDecision shaping) {
+    // A client may leave before the delay exists or after: the flag and the field, both
+    // volatile and written before the other is read, let one of the two sides see the other.
+    request.addFailureListener(failure -> {
+      leftWhileDelayed = true;
+      Delay held = delay;
+      if (held != null && held.cut("abandoned")) {
+        LOG.debug("overload-control: delayed request failed", failure);
+      }
+    });
+    delay = runtime.delay(tag, shaping, this);
+    if (leftWhileDelayed) {
+      delay.cut("abandoned");
+    }
+  }
+
+  /** The delay is over, on the timer's thread: admission runs on the server's executor. */
+  @Override
+  public void delayEnded() {
+    try {
+      request.getContext().execute(this::admitLater);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("overload-control: delayed request could not be dispatched", e);
+      engine.refuse(tag, "shutdown");
+      refuse(Outcome.EXPIRED);
+    }
+  }
+
+  /** The delay was cut short (the client left, or the stop): 503, EXPIRED. */
+  @Override
+  public void cutShort() {
+    refuse(Outcome.EXPIRED);
   }
 
   /** Admitted with a permit: runs the wrapped handler on this (Jetty's) thread. */

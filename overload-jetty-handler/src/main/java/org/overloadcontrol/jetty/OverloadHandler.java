@@ -14,8 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Map.Entry;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Handler;
@@ -33,7 +31,6 @@ import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
-import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.Outcome;
 import org.overloadcontrol.engine.RefusalBody;
@@ -43,11 +40,11 @@ import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.engine.Scheduler;
 import org.overloadcontrol.engine.Ticker;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
-import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.virtualqueue.QueueVerdict;
 import org.overloadcontrol.virtualqueue.QueueVisit;
@@ -116,10 +113,27 @@ public class OverloadHandler extends Handler.Wrapper {
   private volatile Running running;
 
   /** What exists only while the handler runs. */
-  private record Running(OverloadConfig config, OverloadEngine engine, RequestIntake intake,
-      ExecutorScheduler ownScheduler, Scheduler timers, VirtualQueueFrontEnd virtualQueue,
-      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager,
-      Set<BandwidthDelay> delayed) {}
+  private record Running(OverloadRuntime runtime, RequestIntake intake) {
+    OverloadConfig config() {
+      return runtime.config();
+    }
+
+    OverloadEngine engine() {
+      return runtime.engine();
+    }
+
+    Scheduler timers() {
+      return runtime.scheduler();
+    }
+
+    VirtualQueueFrontEnd virtualQueue() {
+      return runtime.virtualQueue();
+    }
+
+    BandwidthShaper bandwidth() {
+      return runtime.bandwidth();
+    }
+  }
 
   /** A handler with default settings and no wrapped handler yet (for Jetty XML). */
   public OverloadHandler() {
@@ -292,40 +306,16 @@ public class OverloadHandler extends Handler.Wrapper {
       LOG.error("{}", e.getMessage());
       throw e;
     }
-    ExecutorScheduler own = scheduler == null ? new ExecutorScheduler("overload-control-jetty")
-        : null;
-    Scheduler timers = own != null ? own : scheduler;
-    OverloadEngine engine = null;
-    VirtualQueueFrontEnd virtualQueue;
-    BandwidthShaper bandwidth;
-    Scheduler.Cancellable manager = null;
+    OverloadRuntime runtime;
     try {
-      engine = OverloadEngine.builder(config).ticker(ticker)
-          .scheduler(timers).admissionListener(admissionListener)
-          .queueListener(queueListener).qualityListener(qualityListener)
-          .cpuUtilisation(new ProcessCpuUtilisation()).build();
-      // A capacity estimate is slow work: it runs on the timer thread, never a request's.
-      virtualQueue = VirtualQueueFrontEnd.create(config, ticker, wallClock,
-          task -> timers.schedule(task, 0L));
-      bandwidth = BandwidthShaper.from(config, ticker);
-      if (bandwidth.settings().enabled()) {
-        manager = timers.scheduleAtFixedRate(bandwidth::managerRound,
-            bandwidth.settings().managerPeriodNanos());
-      } else {
-        bandwidth = null;
-      }
+      runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
+          .scheduler(scheduler, "overload-control-jetty").admissionListener(admissionListener)
+          .queueListener(queueListener).qualityListener(qualityListener).start();
     } catch (RuntimeException e) {
-      if (engine != null) {
-        engine.shutdown();
-      }
-      if (own != null) {
-        own.close();
-      }
       LOG.error("{}", e.getMessage());
       throw e;
     }
-    running = new Running(config, engine, RequestIntake.of(engine, wallClock), own, timers,
-        virtualQueue, bandwidth, manager, ConcurrentHashMap.newKeySet());
+    running = new Running(runtime, RequestIntake.of(runtime.engine(), wallClock));
     LOG.info("overload-control: Jetty handler started ({} classes, {} configured endpoints,"
         + " default endpoint '{}'{})", config.classes().size(), config.endpoints().size(),
         defaultEndpoint, config.enabled() ? "" : ", disabled");
@@ -342,19 +332,13 @@ public class OverloadHandler extends Handler.Wrapper {
     Running stopping = running;
     running = null;
     if (stopping != null) {
-      if (stopping.bandwidthManager() != null) {
-        stopping.bandwidthManager().cancel();
-      }
-      for (BandwidthDelay d : List.copyOf(stopping.delayed())) {
-        d.shutdown();
-      }
-      stopping.engine().shutdown();
+      stopping.runtime().shutdown();
     }
     try {
       super.doStop();
     } finally {
-      if (stopping != null && stopping.ownScheduler() != null) {
-        stopping.ownScheduler().close();
+      if (stopping != null) {
+        stopping.runtime().close();
       }
     }
   }
@@ -440,7 +424,7 @@ public class OverloadHandler extends Handler.Wrapper {
         }
         case DELAY -> {
           controlled.shaped(shaping.ticket());
-          new BandwidthDelay(engine, controlled, shaping, r.delayed()).start(r.timers());
+          controlled.delay(r.runtime(), shaping);
           return true;
         }
         default -> controlled.shaped(shaping.ticket());

@@ -147,8 +147,9 @@ class AdapterContractIT {
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
-    try (Target target = adapter.start("refused", Map.of("endpoints.work.target", "1s",
-        "controller.initialRate", "0.1"))) {
+    // The rate controller's bucket refuses at once; the concurrency limit would let both run.
+    try (Target target = adapter.start("refused", Map.of("admission.controller", "rate",
+        "endpoints.work.target", "1s", "controller.initialRate", "0.1"))) {
       Answer first = MishandledRequestsIT.send(client.newRequest(target.work("")))
           .get(30, TimeUnit.SECONDS);
       var second = client.newRequest(target.work("")).headers(h -> h.put("Accept",

@@ -1,0 +1,233 @@
+package org.overloadcontrol.pipeline;
+
+import java.io.InputStream;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.function.Function;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.bandwidth.BandwidthShaper;
+import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.degrade.LoggingQualityListener;
+import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.engine.ExecutorScheduler;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.queue.LoggingQueueListener;
+import org.overloadcontrol.queue.ProcessCpuUtilisation;
+import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
+
+/**
+ * What one filter or handler runs while it is started, started and stopped in one place so the
+ * adapters cannot do it differently: the engine (admission, wait queues, degradation), the
+ * virtual queue, the bandwidth shaper and its manager task, and the timer thread they share.
+ *
+ * <p>Start: {@link Builder#start} builds all of it or none; a part that fails (a bad virtual
+ * queue key file, say) stops what was built before it and the exception goes on to the adapter,
+ * which reports it as a failed start.
+ *
+ * <p>Stop, in two steps because the adapter settles its own suspended requests in between:
+ * {@link #shutdown} cuts every bandwidth {@link Delay} short and ends the manager task and the
+ * engine, so every delayed or waiting request is answered 503 by its adapter (requests
+ * already running finish normally and may still report their outcome to the engine);
+ * {@link #close} then stops the timer thread if the runtime owns it. A scheduler given to the builder belongs to the caller and is never stopped here.
+ */
+public final class OverloadRuntime implements AutoCloseable {
+
+  private final OverloadConfig config;
+  private final OverloadEngine engine;
+  private final Scheduler scheduler;
+  private final ExecutorScheduler ownScheduler;
+  private final VirtualQueueFrontEnd virtualQueue;
+  private final BandwidthShaper bandwidth;
+  private final Scheduler.Cancellable bandwidthManager;
+  private final Delay.Delays delays;
+
+  private OverloadRuntime(OverloadConfig config, OverloadEngine engine, Scheduler scheduler,
+      ExecutorScheduler ownScheduler, VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager) {
+    this.config = config;
+    this.engine = engine;
+    this.scheduler = scheduler;
+    this.ownScheduler = ownScheduler;
+    this.virtualQueue = virtualQueue;
+    this.bandwidth = bandwidth;
+    this.bandwidthManager = bandwidthManager;
+    this.delays = new Delay.Delays(scheduler);
+  }
+
+  /** A builder for the runtime of {@code config}. */
+  public static Builder builder(OverloadConfig config) {
+    return new Builder(config);
+  }
+
+  public OverloadConfig config() {
+    return config;
+  }
+
+  public OverloadEngine engine() {
+    return engine;
+  }
+
+  /** The timers every part uses: the given scheduler, or the runtime's own thread. */
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  /** The virtual queue's front end; never null, {@code enabled()} is false when not configured. */
+  public VirtualQueueFrontEnd virtualQueue() {
+    return virtualQueue;
+  }
+
+  /** The bandwidth shaper, or null when bandwidth shares are not configured or switched off. */
+  public BandwidthShaper bandwidth() {
+    return bandwidth;
+  }
+
+  /**
+   * Holds a request of a group over its bandwidth share for its delay, on this runtime's
+   * timers; {@link #shutdown} cuts it short if it is still held.
+   */
+  public Delay delay(RequestTag tag, ShapingDecision shaping, Delay.Target target) {
+    return delays.start(engine, tag, shaping, target);
+  }
+
+  /** Requests held for their bandwidth delay now. */
+  public int delayedCount() {
+    return delays.size();
+  }
+
+  /**
+   * Stops admitting: every delayed request is cut short (its adapter answers 503), the
+   * bandwidth manager task ends and the engine shuts down, expiring every waiting request.
+   * Requests already running are not touched. Safe to call more than once.
+   */
+  public void shutdown() {
+    delays.stop();
+    if (bandwidthManager != null) {
+      bandwidthManager.cancel();
+    }
+    engine.shutdown();
+  }
+
+  /** {@link #shutdown}, then stops the timer thread if the runtime started it. */
+  @Override
+  public void close() {
+    shutdown();
+    if (ownScheduler != null) {
+      ownScheduler.close();
+    }
+  }
+
+  /** Builds and starts an {@link OverloadRuntime}; the adapter supplies time and listeners. */
+  public static final class Builder {
+    private final OverloadConfig config;
+    private Ticker ticker = Ticker.system();
+    private Clock wallClock = Clock.systemUTC();
+    private Scheduler scheduler;
+    private String threadName = "overload-control";
+    private AdmissionListener admissionListener = AdmissionListener.NONE;
+    private QueueListener queueListener = new LoggingQueueListener();
+    private QualityListener qualityListener = new LoggingQualityListener();
+    private Function<String, InputStream> webAppResources = path -> null;
+    private FrameworkRoutes frameworkRoutes =
+        FrameworkRoutes.NONE;
+
+    private Builder(OverloadConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    public Builder ticker(Ticker value) {
+      this.ticker = Objects.requireNonNull(value, "ticker");
+      return this;
+    }
+
+    /** The wall clock virtual-queue tokens are anchored to. */
+    public Builder wallClock(Clock value) {
+      this.wallClock = Objects.requireNonNull(value, "wallClock");
+      return this;
+    }
+
+    /**
+     * Timers owned by the caller; null (the default) makes the runtime start a daemon thread
+     * named {@code threadName} and stop it in {@link OverloadRuntime#close}.
+     */
+    public Builder scheduler(Scheduler value, String threadName) {
+      this.scheduler = value;
+      this.threadName = Objects.requireNonNull(threadName, "threadName");
+      return this;
+    }
+
+    public Builder admissionListener(AdmissionListener value) {
+      this.admissionListener = Objects.requireNonNull(value, "admissionListener");
+      return this;
+    }
+
+    /** Told of every LIFO/FIFO switch; by default one log line per switch. */
+    public Builder queueListener(QueueListener value) {
+      this.queueListener = Objects.requireNonNull(value, "queueListener");
+      return this;
+    }
+
+    /** Told of every degradation period; by default one log line per change. */
+    public Builder qualityListener(QualityListener value) {
+      this.qualityListener = Objects.requireNonNull(value, "qualityListener");
+      return this;
+    }
+
+    /** Where a {@code virtualQueue.keyFile} under {@code /WEB-INF/} is read from. */
+    public Builder webAppResources(Function<String, InputStream> value) {
+      this.webAppResources = Objects.requireNonNull(value, "webAppResources");
+      return this;
+    }
+
+    /** Routes a framework module contributed (see {@code OverloadEngine.Builder}). */
+    public Builder frameworkRoutes(FrameworkRoutes value) {
+      this.frameworkRoutes = Objects.requireNonNull(value, "frameworkRoutes");
+      return this;
+    }
+
+    /**
+     * Builds and starts every part, or none of them.
+     *
+     * @throws OverloadConfigException naming the key of a section that cannot start
+     */
+    public OverloadRuntime start() {
+      ExecutorScheduler own = scheduler == null ? new ExecutorScheduler(threadName) : null;
+      Scheduler timers = own != null ? own : scheduler;
+      OverloadEngine engine = null;
+      try {
+        engine = OverloadEngine.builder(config).ticker(ticker).scheduler(timers)
+            .admissionListener(admissionListener).queueListener(queueListener)
+            .qualityListener(qualityListener).cpuUtilisation(new ProcessCpuUtilisation())
+            .frameworkRoutes(frameworkRoutes).build();
+        // A capacity estimate is slow work: it runs on the timer thread, never a request's.
+        VirtualQueueFrontEnd virtualQueue = VirtualQueueFrontEnd.create(config, ticker,
+            wallClock, task -> timers.schedule(task, 0L), webAppResources);
+        BandwidthShaper bandwidth = BandwidthShaper.from(config, ticker);
+        Scheduler.Cancellable manager = null;
+        if (bandwidth.settings().enabled()) {
+          manager = timers.scheduleAtFixedRate(bandwidth::managerRound,
+              bandwidth.settings().managerPeriodNanos());
+        } else {
+          bandwidth = null;
+        }
+        return new OverloadRuntime(config, engine, timers, own, virtualQueue, bandwidth,
+            manager);
+      } catch (RuntimeException | Error e) {
+        if (engine != null) {
+          engine.shutdown();
+        }
+        if (own != null) {
+          own.close();
+        }
+        throw e;
+      }
+    }
+  }
+}
