@@ -1,13 +1,18 @@
 package org.overloadcontrol;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The engine stays free of container types, so the servlet filter and the Jetty handler share it. */
+/**
+ * The engine stays free of container types, so the servlet filter and the Jetty handler share
+ * it; and no two packages depend on each other, so every feature builds on the shared words of
+ * {@code org.overloadcontrol.base} and none on another in a circle.
+ */
 class ArchitectureTest {
 
   private final JavaClasses classes = new ClassFileImporter()
@@ -28,5 +33,10 @@ class ArchitectureTest {
         .should().callMethod(System.class, "currentTimeMillis")
         .orShould().callMethod(Thread.class, "sleep", long.class)
         .check(classes);
+  }
+
+  @Test
+  void packagesHaveNoCycle() {
+    slices().matching("org.overloadcontrol.(*)..").should().beFreeOfCycles().check(classes);
   }
 }

@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /**

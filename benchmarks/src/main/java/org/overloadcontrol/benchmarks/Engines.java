@@ -5,8 +5,8 @@ import java.util.Map;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Scheduler;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * The engines the JMH benchmarks drive: the published defaults, with endpoints set up so that

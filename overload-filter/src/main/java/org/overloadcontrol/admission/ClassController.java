@@ -2,7 +2,7 @@ package org.overloadcontrol.admission;
 
 import java.util.concurrent.ThreadLocalRandom;
 import org.HdrHistogram.Histogram;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 
 /**
  * The response-time controller of one request class at one endpoint (Welsh &amp; Culler 2003,

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 
 /**
  * A concurrency limit shared by every endpoint behind one resource (a database pool, a

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 
 /**
  * The admission controller of one endpoint (one SEDA stage): a token bucket and response-time

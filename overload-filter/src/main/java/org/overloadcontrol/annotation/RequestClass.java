@@ -5,7 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * Puts the requests a servlet serves into a request class, and defines the class.

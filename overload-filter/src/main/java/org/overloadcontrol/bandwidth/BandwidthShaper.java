@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * Per-group bandwidth shares by measured delay injection: Li &amp; Jamin, "A Measurement-Based

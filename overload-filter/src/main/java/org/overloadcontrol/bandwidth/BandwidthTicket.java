@@ -1,7 +1,7 @@
 package org.overloadcontrol.bandwidth;
 
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * One shaped request's hold on its group, handed out with an admit or delay decision. The

@@ -1,7 +1,7 @@
 package org.overloadcontrol.classify;
 
 import java.time.Clock;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * Turns a trusted proxy's {@code X-Request-Start} header into an arrival time on the engine's

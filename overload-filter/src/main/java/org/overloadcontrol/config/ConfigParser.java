@@ -18,8 +18,8 @@ import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.PathPattern;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * Turns layers of flat keys into an {@link OverloadConfig}, refusing anything it does not

@@ -2,7 +2,7 @@ package org.overloadcontrol.config;
 
 import java.util.Map;
 import java.util.Objects;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 
 /**
  * What configuration says about one endpoint: its target, its default request class, and the

@@ -9,7 +9,7 @@ import org.overloadcontrol.admission.ControllerParameters;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 
 /**
  * The whole configuration of one filter or handler, immutable and validated once, when it

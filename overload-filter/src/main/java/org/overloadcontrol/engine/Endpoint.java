@@ -3,6 +3,8 @@ package org.overloadcontrol.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;

@@ -1,5 +1,7 @@
 package org.overloadcontrol.engine;
 
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;

@@ -3,6 +3,7 @@ package org.overloadcontrol.engine;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.base.Scheduler;
 
 /**
  * The production {@link Scheduler}: one daemon thread owned by an adapter and stopped with it.

@@ -5,6 +5,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.ConcurrencyLimit;
@@ -387,11 +391,12 @@ public final class OverloadEngine {
       throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
     }
     EndpointClass stage = tag.stage();
-    Waiter w = queues.enqueue(tag, stage.endpoint().permits(), new Waiter.Listener() {
+    Waiter w = queues.enqueue(stage.requestClass(), stage.concurrency(),
+        stage.endpoint().permits(), new Waiter.Listener() {
       @Override
       public void resumed(Waiter waiter) {
         long waited = ticker.read() - waiter.enqueuedNanos();
-        tag.holdPermit(waiter.tag().stage().endpoint().permits());
+        tag.holdPermit(stage.endpoint().permits());
         tag.waited(waited);
         stage.addWait(waited);
         tag.captureQuality();

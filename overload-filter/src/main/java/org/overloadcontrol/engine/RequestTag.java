@@ -4,6 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
 import org.overloadcontrol.admission.ClassController;

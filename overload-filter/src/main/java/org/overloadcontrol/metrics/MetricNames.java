@@ -3,7 +3,7 @@ package org.overloadcontrol.metrics;
 import com.codahale.metrics.MetricRegistry;
 import java.util.List;
 import java.util.Locale;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 
 /**
  * The names of every metric the filter registers, in one place; {@code docs/observability.md}

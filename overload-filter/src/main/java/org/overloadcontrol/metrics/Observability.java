@@ -8,7 +8,7 @@ import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
 /**

@@ -3,7 +3,7 @@ package org.overloadcontrol.metrics;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.base.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

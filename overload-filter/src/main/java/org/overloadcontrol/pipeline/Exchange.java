@@ -3,7 +3,7 @@ package org.overloadcontrol.pipeline;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
 

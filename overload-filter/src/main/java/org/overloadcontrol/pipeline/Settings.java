@@ -8,7 +8,7 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.DegradeSettings;
-import org.overloadcontrol.engine.RequestClass;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.metrics.MetricsSettings;
 import org.overloadcontrol.metrics.StatusAccess;
 import org.overloadcontrol.queue.QueueSettings;

@@ -3,8 +3,8 @@ package org.overloadcontrol.queue;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * The bounded queue of one request class (or the single shared queue), a deque so that it can

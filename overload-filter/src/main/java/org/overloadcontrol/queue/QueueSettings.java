@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * The wait-queue configuration (keys under {@code queue.}), immutable and validated when the

@@ -12,10 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.Scheduler;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * Execution permits and the LIFO-Pri wait queues (Singhmar et al. 2004, Algorithm 1): requests
@@ -84,7 +83,7 @@ public final class WaitQueues {
     this.orderSwitch = new BrowsingOrderSwitch(settings, cpuUtilisation, listener, now);
     if (settings.layout() == QueueSettings.Layout.SINGLE) {
       single = new ClassQueue(new RequestClass("all", 0,
-          org.overloadcontrol.engine.RequestKind.BROWSING, 1), settings.singleCapacity(),
+          org.overloadcontrol.base.RequestKind.BROWSING, 1), settings.singleCapacity(),
           settings.longestMaxWaitNanos());
     } else {
       single = null;
@@ -178,10 +177,11 @@ public final class WaitQueues {
    *
    * @return the waiter, or null when the queue is full or the queues are closed (reject)
    */
-  public Waiter enqueue(RequestTag tag, EndpointPermits endpoint, Waiter.Listener waiterListener) {
-    ClassQueue q = single != null ? single : byClass.get(tag.requestClass());
+  public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
+      EndpointPermits endpoint, Waiter.Listener waiterListener) {
+    ClassQueue q = single != null ? single : byClass.get(requestClass.name());
     if (q == null) {
-      throw new IllegalStateException("no queue for class " + tag.requestClass());
+      throw new IllegalStateException("no queue for class " + requestClass.name());
     }
     Waiter w;
     lock.lock();
@@ -190,15 +190,13 @@ public final class WaitQueues {
         return null;
       }
       long now = ticker.read();
-      long maxWait = single != null ? settings.maxWaitNanos(tag.requestClassState())
-          : q.maxWaitNanos;
-      ConcurrencyGroup.Partition partition = tag.stage().concurrency();
+      long maxWait = single != null ? settings.maxWaitNanos(requestClass) : q.maxWaitNanos;
       if (partition != null) {
         // Waiting for a share of a concurrency limit: past this, the request could not meet
         // its target any more, and serving it late would only delay the next one.
         maxWait = Math.min(maxWait, partition.maxWaitNanos());
       }
-      w = new Waiter(tag, waiterListener, endpoint, q, now, now + maxWait);
+      w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait);
       q.add(w);
       endpoint.waiterAdded();
       waitingCount.incrementAndGet();

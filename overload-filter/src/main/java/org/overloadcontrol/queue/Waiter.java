@@ -1,8 +1,8 @@
 package org.overloadcontrol.queue;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Scheduler;
 
 /**
  * A request waiting in a class queue for an execution permit, suspended by its adapter and
@@ -29,7 +29,7 @@ public final class Waiter {
   static final int EXPIRED = 2;
   static final int CANCELLED = 3;
 
-  private final RequestTag tag;
+  private final ConcurrencyGroup.Partition partition;
   private final Listener listener;
   private final EndpointPermits endpoint;
   final ClassQueue queue;
@@ -38,9 +38,9 @@ public final class Waiter {
   final AtomicInteger state = new AtomicInteger(WAITING);
   volatile Scheduler.Cancellable expiryTimer;
 
-  Waiter(RequestTag tag, Listener listener, EndpointPermits endpoint, ClassQueue queue,
+  Waiter(ConcurrencyGroup.Partition partition, Listener listener, EndpointPermits endpoint, ClassQueue queue,
       long enqueuedNanos, long deadlineNanos) {
-    this.tag = tag;
+    this.partition = partition;
     this.listener = listener;
     this.endpoint = endpoint;
     this.queue = queue;
@@ -48,17 +48,13 @@ public final class Waiter {
     this.deadlineNanos = deadlineNanos;
   }
 
-  public RequestTag tag() {
-    return tag;
-  }
-
   EndpointPermits endpoint() {
     return endpoint;
   }
 
   /** The class's share of its concurrency group, or null when it has none. */
-  org.overloadcontrol.admission.ConcurrencyGroup.Partition partition() {
-    return tag.stage().concurrency();
+  ConcurrencyGroup.Partition partition() {
+    return partition;
   }
 
   Listener listener() {

@@ -9,7 +9,7 @@ import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.RefusalBody;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * The servlet side of bandwidth shares (Li &amp; Jamin): maps an {@link HttpServletRequest} to its

@@ -16,7 +16,7 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Delay;
 import org.overloadcontrol.pipeline.OverloadRuntime;

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.virtualqueue.QueueAnswer;
 import org.overloadcontrol.virtualqueue.QueueVerdict;
 import org.overloadcontrol.virtualqueue.QueueVisit;

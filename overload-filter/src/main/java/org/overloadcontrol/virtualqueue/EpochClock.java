@@ -3,7 +3,7 @@ package org.overloadcontrol.virtualqueue;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * Turns {@link Ticker} readings into Unix seconds, the time base of the virtual queue's slots

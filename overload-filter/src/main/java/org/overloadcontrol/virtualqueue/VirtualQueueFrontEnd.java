@@ -14,7 +14,7 @@ import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.RefusalBody;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /**
  * The virtual queue (WebQ, Suresh et al.: TokenGen and TokenCheck, §II-C and §V-A) as one

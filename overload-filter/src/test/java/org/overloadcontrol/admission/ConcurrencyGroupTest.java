@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /** A concurrency group's partitions and windows, on a fake clock. */
 class ConcurrencyGroupTest {

@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * Class-based differentiation, Welsh &amp; Culler 2003 §3.3, with the paper's exact controller

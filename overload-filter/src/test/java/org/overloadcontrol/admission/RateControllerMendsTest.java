@@ -10,8 +10,8 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * The rate controller's mended defects (issue 16, item 2), with the default parameters (judging

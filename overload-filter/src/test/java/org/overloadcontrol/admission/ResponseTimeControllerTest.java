@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * The single-class controller of Welsh &amp; Culler 2003 §3.2, driven through a simulated

@@ -9,8 +9,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * Adaptive sampling of response times in {@link ClassController}: above

@@ -12,7 +12,7 @@ import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule.NameValue;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 class BandwidthShaperTest {
 

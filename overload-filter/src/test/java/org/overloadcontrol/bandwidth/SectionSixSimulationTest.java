@@ -42,7 +42,7 @@ class SectionSixSimulationTest {
     }
   }
 
-  static final class FakeTicker implements org.overloadcontrol.engine.Ticker {
+  static final class FakeTicker implements org.overloadcontrol.base.Ticker {
     long now;
 
     @Override

@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;

@@ -2,6 +2,7 @@ package org.overloadcontrol.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.overloadcontrol.base.Scheduler;
 
 /** A scheduler whose tasks run only when the test says, at the fake ticker's time. */
 public final class FakeScheduler implements Scheduler {

@@ -2,6 +2,7 @@ package org.overloadcontrol.engine;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.overloadcontrol.base.Ticker;
 
 /** A ticker the test moves by hand. Starts at an arbitrary non-zero origin. */
 public final class FakeTicker implements Ticker {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ControllerRound;
 import org.overloadcontrol.admission.ControllerRound.Action;

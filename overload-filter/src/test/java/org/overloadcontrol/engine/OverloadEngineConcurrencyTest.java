@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;

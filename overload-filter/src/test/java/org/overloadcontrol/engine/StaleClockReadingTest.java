@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;

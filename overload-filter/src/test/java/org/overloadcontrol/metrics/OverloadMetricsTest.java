@@ -7,7 +7,7 @@ import com.codahale.metrics.MetricRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /** The gauges read what the engine does: admissions, waits, rejections, controller rounds. */

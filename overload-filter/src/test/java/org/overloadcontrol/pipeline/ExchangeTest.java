@@ -17,7 +17,7 @@ import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /** {@link Exchange#finish}: one outcome, and each feature told once, on the fake clock. */

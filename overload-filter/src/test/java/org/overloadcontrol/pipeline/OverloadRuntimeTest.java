@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
-import org.overloadcontrol.engine.Scheduler;
+import org.overloadcontrol.base.Scheduler;
 
 /**
  * {@link OverloadRuntime}: everything the adapters start is started together and stopped

@@ -13,7 +13,7 @@ import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /** The LIFO-Pri discipline of Singhmar et al. 2004, Algorithm 1, on a fake clock. */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.metrics.Observability;
 
 /** The virtual queue and bandwidth shares, as the filter wires them around admission. */

@@ -27,8 +27,8 @@ import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestKind;
 
 class OverloadFilterTest {
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 
 /** The filter's wait path: suspend, resume by dispatch, expire, shut down, no-async fallbacks. */
 class QueuedFilterTest {

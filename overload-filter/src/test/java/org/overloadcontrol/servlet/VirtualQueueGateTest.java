@@ -33,7 +33,7 @@ import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.virtualqueue.EpochClock;
 import org.overloadcontrol.virtualqueue.KeyRing;
 import org.overloadcontrol.virtualqueue.RefusalReason;

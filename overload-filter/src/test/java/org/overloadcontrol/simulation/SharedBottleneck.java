@@ -14,10 +14,10 @@ import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.engine.Scheduler;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.queue.Waiter;
 
 /**

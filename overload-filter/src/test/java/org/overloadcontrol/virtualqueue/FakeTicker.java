@@ -1,7 +1,7 @@
 package org.overloadcontrol.virtualqueue;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 
 /** A ticker the test advances by hand. */
 final class FakeTicker implements Ticker {

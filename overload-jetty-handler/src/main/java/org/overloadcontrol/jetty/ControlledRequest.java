@@ -9,7 +9,7 @@ import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Delay;
 import org.overloadcontrol.pipeline.Exchange;

@@ -21,7 +21,7 @@ import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 
 /**
  * Bandwidth shares (Li &amp; Jamin) in the Jetty handler, over HTTP on a real server, on a fake

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
@@ -187,7 +187,7 @@ class ExactlyOnceTest {
       Map<Integer, AtomicInteger> statuses) throws Exception {
     FIVE_HUNDREDS.clear();
     OverloadHandler handler = builder
-        .requestClass("gold", 5, org.overloadcontrol.engine.RequestKind.TRANSACTION, 1)
+        .requestClass("gold", 5, org.overloadcontrol.base.RequestKind.TRANSACTION, 1)
         .match("gold", "header", "X-Tier=gold")
         .put("endpoints.default.target", "200ms")
         .put("controller.initialRate", "400")

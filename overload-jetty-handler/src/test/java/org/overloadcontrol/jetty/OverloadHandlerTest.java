@@ -18,7 +18,7 @@ import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 
 /** The handler on a real Jetty over HTTP: routing, classification, context, refusals, config. */
 class OverloadHandlerTest {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 

@@ -4,7 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.overloadcontrol.annotation.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * {@code GET /cart} shows the cart; {@code POST /cart} with {@code id=N} adds one of product N

@@ -5,7 +5,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * {@code POST /confirm} places the order (LIFO-Pri Tr-4, 300 ms): 200 with the order id in

@@ -3,7 +3,7 @@ package org.overloadcontrol.sample;
 import jakarta.servlet.http.HttpServletRequest;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * {@code GET /login} shows the sign-in form; {@code POST /login} with {@code user=NAME} signs in

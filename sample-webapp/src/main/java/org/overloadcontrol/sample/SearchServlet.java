@@ -6,7 +6,7 @@ import java.io.IOException;
 import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * {@code GET /search?q=TEXT}: products whose name, description or category contain the words

@@ -3,7 +3,7 @@ package org.overloadcontrol.sample;
 import jakarta.servlet.http.HttpServletRequest;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * {@code GET /shipping} shows the address form; {@code POST /shipping} with {@code address=...}

@@ -21,8 +21,8 @@ import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**

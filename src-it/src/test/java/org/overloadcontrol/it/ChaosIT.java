@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
 import org.overloadcontrol.it.MishandledRequestsIT.Totals;
 import org.overloadcontrol.it.support.ContainerKind;

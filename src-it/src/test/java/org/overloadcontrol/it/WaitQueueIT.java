@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.Outcome;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;

@@ -10,7 +10,7 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.servlet.Overload;
 
 /**

@@ -39,7 +39,7 @@ public final class EngineProbe {
       ClassLoader loader = engine.getClass().getClassLoader();
       @SuppressWarnings({"unchecked", "rawtypes"})
       Class<? extends Enum> outcomeType = (Class<? extends Enum>) Class.forName(
-          "org.overloadcontrol.engine.Outcome", false, loader);
+          "org.overloadcontrol.base.Outcome", false, loader);
       Object completed = outcome(outcomeType, "COMPLETED");
       Object rejected = outcome(outcomeType, "REJECTED");
       List<StageView> views = new ArrayList<>();

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ControllerRound;
-import org.overloadcontrol.engine.Ticker;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.overloadcontrol.annotation.RequestClass;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.it.support.ExplodedWebApp;
 
 /**

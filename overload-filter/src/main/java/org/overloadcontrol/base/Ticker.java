@@ -1,4 +1,4 @@
-package org.overloadcontrol.engine;
+package org.overloadcontrol.base;
 
 /**
  * The one source of time for the engine: a monotonic nanosecond reading.

@@ -1,4 +1,4 @@
-package org.overloadcontrol.engine;
+package org.overloadcontrol.base;
 
 /**
  * Whether a request class is part of a purchase (a transaction) or not (browsing).

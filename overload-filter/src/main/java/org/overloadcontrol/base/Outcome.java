@@ -1,4 +1,4 @@
-package org.overloadcontrol.engine;
+package org.overloadcontrol.base;
 
 /**
  * How a request ended. Every request ends in exactly one outcome.

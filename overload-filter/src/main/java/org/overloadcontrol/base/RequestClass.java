@@ -1,4 +1,4 @@
-package org.overloadcontrol.engine;
+package org.overloadcontrol.base;
 
 import java.util.Objects;
 

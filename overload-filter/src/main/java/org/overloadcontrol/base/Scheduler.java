@@ -1,4 +1,4 @@
-package org.overloadcontrol.engine;
+package org.overloadcontrol.base;
 
 /**
  * Timers for the engine, provided by the adapter (the filter owns one scheduler thread, stopped
