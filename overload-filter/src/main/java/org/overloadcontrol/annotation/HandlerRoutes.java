@@ -3,7 +3,7 @@ package org.overloadcontrol.annotation;
 import java.lang.reflect.Method;
 import java.util.Locale;
 import java.util.Objects;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfigException;
 

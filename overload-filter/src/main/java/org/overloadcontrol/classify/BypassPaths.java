@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.overloadcontrol.config.ConfigSection;
 
 /**
  * Paths that overload control leaves alone: health, readiness and metrics probes. A probe that
@@ -14,8 +13,9 @@ import org.overloadcontrol.config.ConfigSection;
  * is passed to the application untouched by every adapter: never tagged, counted, queued,
  * shaped or refused.
  *
- * <p>Key {@code bypass.paths}: patterns in servlet-mapping syntax, {@code none} for no bypass;
- * by default the usual probe paths ({@link #DEFAULTS}). Exact paths are one hash look-up; only
+ * <p>Key {@code bypass.paths} (read by {@code OverloadConfig#bypassPaths}): patterns in
+ * servlet-mapping syntax, {@code none} for no bypass; by default the usual probe paths
+ * ({@link #DEFAULTS}). Exact paths are one hash look-up; only
  * the prefix and extension patterns are tried one by one.
  */
 public final class BypassPaths {
@@ -24,8 +24,6 @@ public final class BypassPaths {
   public static final List<String> DEFAULTS = List.of("/health/*", "/healthz", "/livez",
       "/readyz", "/ready", "/metrics", "/actuator/health/*", "/actuator/prometheus",
       "/actuator/metrics/*");
-
-  private static final Set<String> KEYS = Set.of("paths");
 
   /** Nothing bypasses. */
   public static final BypassPaths NONE = new BypassPaths(Set.of(), List.of(), false);
@@ -46,19 +44,11 @@ public final class BypassPaths {
   }
 
   /**
-   * Reads and validates a {@code bypass.} section.
+   * Parses the value of {@code bypass.paths}: comma-separated patterns, or {@code none}.
    *
-   * @throws org.overloadcontrol.config.OverloadConfigException naming the key and value
+   * @throws IllegalArgumentException naming a pattern that is not one
    */
-  public static BypassPaths from(ConfigSection section) {
-    if (section.isEmpty()) {
-      return defaults();
-    }
-    section.requireOnly(KEYS);
-    return section.parse("paths", BypassPaths::parse, defaults());
-  }
-
-  private static BypassPaths parse(String value) {
+  public static BypassPaths parse(String value) {
     String v = value.trim();
     if (v.equals("none") || v.isEmpty()) {
       return NONE;

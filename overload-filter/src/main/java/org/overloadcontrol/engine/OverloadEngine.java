@@ -18,7 +18,7 @@ import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.EndpointSettings;
@@ -95,7 +95,7 @@ public final class OverloadEngine {
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
-    this.bypass = BypassPaths.from(config.section("bypass"));
+    this.bypass = config.bypassPaths();
     this.frameworkStages = config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
         ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size()) : null;
     this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty()

@@ -7,7 +7,7 @@ import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.LoggingQualityListener;

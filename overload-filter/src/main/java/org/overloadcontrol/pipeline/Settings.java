@@ -62,7 +62,7 @@ public record Settings(OverloadConfig config, AdmissionSettings admission, Queue
     // The status servlet may override these keys with its own init-params; the section itself
     // must still be valid, whoever reads it.
     StatusAccess.from(config.section("status"), null, null);
-    org.overloadcontrol.classify.BypassPaths.from(config.section("bypass"));
+    config.bypassPaths();
     // Controller parameters are resolved per endpoint and class when an endpoint is first used;
     // resolving the configured ones now moves a bad combination to the start.
     for (String endpoint : config.endpoints().keySet()) {

@@ -31,7 +31,7 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;

@@ -2,15 +2,13 @@ package org.overloadcontrol.classify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.ConfigSection;
 
 class BypassPathsTest {
 
   @Test
   void defaultsCoverTheUsualProbesAndNothingElse() {
-    BypassPaths defaults = BypassPaths.from(ConfigSection.empty("bypass"));
+    BypassPaths defaults = BypassPaths.defaults();
     assertThat(defaults.matches("/health")).isTrue();
     assertThat(defaults.matches("/health/liveness")).isTrue();
     assertThat(defaults.matches("/actuator/metrics/jvm.memory.used")).isTrue();
@@ -21,9 +19,9 @@ class BypassPathsTest {
 
   @Test
   void noneAndAllAreAllowed() {
-    assertThat(BypassPaths.from(ConfigSection.of("bypass", Map.of("paths", "none"))).isEmpty())
+    assertThat(BypassPaths.parse("none").isEmpty())
         .isTrue();
-    assertThat(BypassPaths.from(ConfigSection.of("bypass", Map.of("paths", "/*")))
+    assertThat(BypassPaths.parse("/*")
         .matches("/anything")).isTrue();
   }
 }

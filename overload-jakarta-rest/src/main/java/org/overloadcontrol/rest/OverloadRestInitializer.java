@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.Application;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

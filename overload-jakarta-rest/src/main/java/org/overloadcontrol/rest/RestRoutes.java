@@ -10,7 +10,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import org.overloadcontrol.annotation.HandlerRoutes;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 
 /**
  * Reads the resource methods of Jakarta REST root resource classes, once, into

@@ -8,7 +8,7 @@ import jakarta.ws.rs.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.annotation.Endpoint;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 
 class RestRoutesTest {
 

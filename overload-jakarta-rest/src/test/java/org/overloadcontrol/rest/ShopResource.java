@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.servlet.Overload;
 
 /**

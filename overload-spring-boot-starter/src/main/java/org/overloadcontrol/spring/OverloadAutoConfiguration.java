@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.metrics.Observability;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.overloadcontrol.annotation.HandlerRoutes;
-import org.overloadcontrol.classify.FrameworkRoutes;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.RequestMethod;

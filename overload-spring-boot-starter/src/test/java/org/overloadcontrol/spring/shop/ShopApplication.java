@@ -4,7 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.RequestKind;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.servlet.Overload;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -1,4 +1,4 @@
-package org.overloadcontrol.classify;
+package org.overloadcontrol.config;
 
 import java.util.Objects;
 import java.util.regex.Pattern;

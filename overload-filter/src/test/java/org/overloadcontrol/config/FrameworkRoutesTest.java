@@ -1,4 +1,4 @@
-package org.overloadcontrol.classify;
+package org.overloadcontrol.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

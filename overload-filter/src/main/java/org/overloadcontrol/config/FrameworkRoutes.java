@@ -1,4 +1,4 @@
-package org.overloadcontrol.classify;
+package org.overloadcontrol.config;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import org.overloadcontrol.config.ConfigSource;
 
 /**
  * The one extension point through which a web framework (Jakarta REST, Spring MVC) tells the
