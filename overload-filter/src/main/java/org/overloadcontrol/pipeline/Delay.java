@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * share (§V.C).
  *
  * <p>Races: the timer, the client leaving ({@link #cut}), the container completing the request
- * itself ({@link #cancel}) and the stop ({@link Delays#stop}) may come at once; the
+ * itself ({@link #cancel}) and the stop ({@link OverloadRuntime#shutdown}) may come at once; the
  * compare-and-set on {@code settled} lets exactly one of them act.
  */
 public final class Delay {
@@ -109,7 +109,7 @@ public final class Delay {
    * The delays of one runtime not yet ended; {@link #stop} cuts them all short, and a delay
    * started after it is cut short at once, so none is left behind by the stop.
    */
-  public static final class Delays {
+  static final class Delays {
     private final Set<Delay> delays = ConcurrentHashMap.newKeySet();
     private final Scheduler scheduler;
     private volatile boolean stopped;
@@ -123,7 +123,7 @@ public final class Delay {
      * client leaving registers for it before calling this, and calls {@link Delay#cut} with
      * {@code abandoned}.
      */
-    public Delay start(OverloadEngine engine, RequestTag tag, ShapingDecision shaping,
+    Delay start(OverloadEngine engine, RequestTag tag, ShapingDecision shaping,
         Target target) {
       Delay delay = new Delay(engine, tag, shaping, target, this);
       delays.add(delay);
@@ -136,7 +136,7 @@ public final class Delay {
     }
 
     /** Delays not yet ended. */
-    public int size() {
+    int size() {
       return delays.size();
     }
 

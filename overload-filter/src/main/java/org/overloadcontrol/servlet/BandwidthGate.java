@@ -26,7 +26,7 @@ import org.overloadcontrol.base.Ticker;
  * request on a timer, call {@code ticket().delayEnded()} when it resumes, and
  * {@code ticket().complete(bytes)} or {@code ticket().cancel()} when it ends.
  */
-public final class BandwidthGate {
+final class BandwidthGate {
 
   /** Request attribute holding the response size in bytes when it is known in advance. */
   public static final String SIZE_ATTRIBUTE = BandwidthShaper.SIZE_ATTRIBUTE;

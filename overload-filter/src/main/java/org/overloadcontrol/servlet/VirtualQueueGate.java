@@ -34,7 +34,7 @@ import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
  * <p>Requests that pass are marked with {@link #TYPE_ATTRIBUTE}; call {@link #complete} once when
  * their response completes to feed the passive capacity estimate.
  */
-public final class VirtualQueueGate {
+final class VirtualQueueGate {
 
   /** Request attribute holding the virtual-queue type of a request that passed the gate. */
   public static final String TYPE_ATTRIBUTE = VirtualQueueGate.class.getName() + ".type";
