@@ -14,15 +14,9 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,11 +26,9 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.Outcome;
@@ -48,7 +40,6 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.QueueSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -163,41 +154,11 @@ public class OverloadFilter implements Filter {
   public void init(FilterConfig filterConfig) throws ServletException {
     servletContext = filterConfig.getServletContext();
     try {
-      ServletAnnotations.Result annotations = ServletAnnotations.scan(servletContext);
-      Map<String, String> params = new LinkedHashMap<>();
-      for (String name : Collections.list(filterConfig.getInitParameterNames())) {
-        params.put(name, filterConfig.getInitParameter(name));
-      }
-      frameworkRoutes = frameworkRoutes(servletContext);
-      List<ConfigSource> layers = new ArrayList<>();
-      layers.add(annotations.layer());
-      layers.add(frameworkRoutes.annotations());
-      int aboveAnnotations = layers.size();
-      ConfigSource initParams = ConfigSource.of("web.xml init-param of filter '"
-          + filterConfig.getFilterName() + "'", params);
-      layers.add(initParams);
-      if (frameworkRoutes.properties() != null) {
-        layers.add(frameworkRoutes.properties());
-      }
-      ConfigSource yaml = loadYaml(params.get("configFile"));
-      if (yaml != null) {
-        layers.add(yaml);
-      }
-      ConfigSource operator = loadOperatorYaml(System.getProperty(CONFIG_FILE_PROPERTY));
-      if (operator != null) {
-        layers.add(operator);
-      }
-      annotations.requireResolved(key -> layers.subList(aboveAnnotations, layers.size()).stream()
-          .anyMatch(layer -> layer.values().containsKey(key)));
-      config = OverloadConfig.parse(layers);
-      // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
-      java.util.Set<String> known =
-          new java.util.HashSet<>(servletContext.getServletRegistrations().keySet());
-      known.addAll(annotations.endpointByServlet().values());
-      known.addAll(frameworkRoutes.endpoints());
-      Settings.of(config).requireKnownEndpoints(layers, known);
-      endpointByServlet = annotations.endpointByServlet();
-      rejectionHandler = rejectionHandler(config);
+      FilterConfiguration read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
+      config = read.config();
+      endpointByServlet = read.endpointByServlet();
+      rejectionHandler = read.rejectionHandler();
+      frameworkRoutes = read.frameworkRoutes();
     } catch (OverloadConfigException e) {
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
@@ -253,84 +214,6 @@ public class OverloadFilter implements Filter {
     virtualQueueOn = virtualQueue.enabled();
     routesByServlet = engine.routesByEndpointOnly();
     enabled = config.enabled();
-  }
-
-  private ConfigSource loadYaml(String configured) throws ServletException {
-    String path = configured == null || configured.isBlank() ? DEFAULT_CONFIG_FILE
-        : configured.trim();
-    try {
-      InputStream in = path.startsWith("/") ? servletContext.getResourceAsStream(path) : null;
-      String name = path;
-      if (in == null && configured != null) {
-        File file = new File(path);
-        if (!file.isFile()) {
-          throw OverloadConfigException.of("configFile", configured,
-              "web.xml init-param", "no such file in the web application or on disk");
-        }
-        in = new FileInputStream(file);
-        name = file.getPath();
-      }
-      if (in == null) {
-        return null;
-      }
-      try (InputStream stream = in) {
-        return YamlConfigLoader.load(stream, name);
-      }
-    } catch (IOException e) {
-      throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
-    }
-  }
-
-  /**
-   * The routes a framework module (Jakarta REST, Spring Boot) left in the servlet context
-   * before the filter started: its handler methods become endpoints (see
-   * {@link FrameworkRoutes}).
-   */
-  private static FrameworkRoutes frameworkRoutes(ServletContext context) {
-    Object supplied = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
-    if (supplied == null) {
-      return FrameworkRoutes.NONE;
-    }
-    if (supplied instanceof FrameworkRoutes routes) {
-      LOG.info("overload-control: {} routes from {} to {} endpoints", routes.size(),
-          routes.framework(), routes.endpoints().size());
-      LOG.debug("overload-control: {}", routes);
-      return routes;
-    }
-    throw OverloadConfigException.of(FrameworkRoutes.ATTRIBUTE, supplied.getClass().getName(),
-        "servlet-context attribute", "is not a " + FrameworkRoutes.class.getName()
-            + " visible to the filter (is the filter's jar in the web application twice?)");
-  }
-
-  /** The operator's file named by the system property, layered over everything else. */
-  private static ConfigSource loadOperatorYaml(String path) throws ServletException {
-    try {
-      return OperatorConfigFile.load(path);
-    } catch (java.io.UncheckedIOException e) {
-      throw new ServletException(e.getMessage(), e);
-    }
-  }
-
-  private RejectionHandler rejectionHandler(OverloadConfig config) {
-    Object supplied = servletContext.getAttribute(RejectionHandler.ATTRIBUTE);
-    if (supplied instanceof RejectionHandler handler) {
-      return handler;
-    }
-    String className = config.rejectionHandler();
-    if (className == null || className.isBlank()) {
-      return DEFAULT_REJECTION;
-    }
-    try {
-      Class<?> type = Class.forName(className.trim(), true, servletContext.getClassLoader());
-      if (!RejectionHandler.class.isAssignableFrom(type)) {
-        throw OverloadConfigException.of("rejectionHandler", className, null,
-            "the class does not implement " + RejectionHandler.class.getName());
-      }
-      return (RejectionHandler) type.getDeclaredConstructor().newInstance();
-    } catch (ReflectiveOperationException | LinkageError e) {
-      throw OverloadConfigException.of("rejectionHandler", className, null,
-          "cannot create it (a public class with a public no-argument constructor): " + e);
-    }
   }
 
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One request under overload control on Jetty's core API, from its decision to its one outcome.
- * The Jetty counterpart of the filter's {@code QueuedRequest}: it only translates, the engine
+ * The Jetty counterpart of the filter's {@code SuspendedRequest}: it only translates, the engine
  * decides.
  *
  * <p>Completion. The wrapped handler gets {@link #completion}, a {@link Callback.Nested} that
@@ -40,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * the request waits reaches {@link #accept} (Jetty's failure listener), which takes it out of
  * its queue only if it is still there; whoever removes it from the queue answers it, so a
  * deadline timer and a failure racing each other cannot both answer.
+ *
+ * <p>Delaying. A request of a group over its bandwidth share is held, like a waiting one, by
+ * returning {@code true}; the engine's {@link Delay} times it and lets one of the timer, the
+ * client leaving and the stop act: {@link #delayEnded} asks admission on the server's executor,
+ * {@link #cutShort} answers 503.
  *
  * <p>Every path ends in {@link #finish}, the engine's {@link Exchange#finish}: the first call
  * settles the outcome and tells the features that measure completions, with the bytes Jetty

@@ -1,0 +1,162 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.config.OperatorConfigFile;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.config.YamlConfigLoader;
+import org.overloadcontrol.pipeline.Settings;
+
+/**
+ * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first
+ * (annotations on the registered servlets, the filter's init-params, the YAML file named by
+ * {@code configFile} or else {@link OverloadFilter#DEFAULT_CONFIG_FILE}, the operator's file
+ * named by {@link OverloadFilter#CONFIG_FILE_PROPERTY}), every section validated, endpoints
+ * checked against the servlets, and the rejection handler created. Kept apart from the filter
+ * so that the filter only translates requests.
+ *
+ * @param endpointByServlet the {@code @Endpoint} of each servlet that has one
+ */
+record FilterConfiguration(OverloadConfig config, Map<String, String> endpointByServlet,
+    RejectionHandler rejectionHandler, FrameworkRoutes frameworkRoutes) {
+
+  /**
+   * @param fallback the rejection handler when neither the context attribute
+   *     {@link RejectionHandler#ATTRIBUTE} nor the {@code rejectionHandler} key names one
+   * @throws OverloadConfigException naming the key, value and origin of the first problem
+   * @throws ServletException when a file cannot be read
+   */
+  static FilterConfiguration read(FilterConfig filterConfig, RejectionHandler fallback)
+      throws ServletException {
+    ServletContext context = filterConfig.getServletContext();
+    ServletAnnotations.Result annotations = ServletAnnotations.scan(context);
+    Map<String, String> params = new LinkedHashMap<>();
+    for (String name : Collections.list(filterConfig.getInitParameterNames())) {
+      params.put(name, filterConfig.getInitParameter(name));
+    }
+    FrameworkRoutes routes = frameworkRoutes(context);
+    List<ConfigSource> layers = new ArrayList<>();
+    layers.add(annotations.layer());
+    layers.add(routes.annotations());
+    int aboveAnnotations = layers.size();
+    layers.add(ConfigSource.of("web.xml init-param of filter '" + filterConfig.getFilterName()
+        + "'", params));
+    if (routes.properties() != null) {
+      layers.add(routes.properties());
+    }
+    ConfigSource yaml = loadYaml(context, params.get("configFile"));
+    if (yaml != null) {
+      layers.add(yaml);
+    }
+    ConfigSource operator = loadOperatorYaml(System.getProperty(
+        OverloadFilter.CONFIG_FILE_PROPERTY));
+    if (operator != null) {
+      layers.add(operator);
+    }
+    annotations.requireResolved(key -> layers.subList(aboveAnnotations, layers.size()).stream()
+        .anyMatch(layer -> layer.values().containsKey(key)));
+    OverloadConfig config = OverloadConfig.parse(layers);
+    // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
+    Set<String> known = new HashSet<>(context.getServletRegistrations().keySet());
+    known.addAll(annotations.endpointByServlet().values());
+    known.addAll(routes.endpoints());
+    Settings.of(config).requireKnownEndpoints(layers, known);
+    return new FilterConfiguration(config, annotations.endpointByServlet(),
+        rejectionHandler(context, config, fallback), routes);
+  }
+
+  /**
+   * The routes a framework module (Jakarta REST, Spring Boot) left in the servlet context
+   * before the filter started: its handler methods become endpoints (see
+   * {@link FrameworkRoutes}).
+   */
+  private static FrameworkRoutes frameworkRoutes(ServletContext context) {
+    Object supplied = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
+    if (supplied == null) {
+      return FrameworkRoutes.NONE;
+    }
+    if (supplied instanceof FrameworkRoutes routes) {
+      org.slf4j.LoggerFactory.getLogger(OverloadFilter.class).info(
+          "overload-control: {} routes from {} to {} endpoints", routes.size(),
+          routes.framework(), routes.endpoints().size());
+      return routes;
+    }
+    throw OverloadConfigException.of(FrameworkRoutes.ATTRIBUTE, supplied.getClass().getName(),
+        "servlet-context attribute", "is not a " + FrameworkRoutes.class.getName()
+            + " visible to the filter (is the filter's jar in the web application twice?)");
+  }
+
+  private static ConfigSource loadYaml(ServletContext context, String configured)
+      throws ServletException {
+    String path = configured == null || configured.isBlank() ? OverloadFilter.DEFAULT_CONFIG_FILE
+        : configured.trim();
+    try {
+      InputStream in = path.startsWith("/") ? context.getResourceAsStream(path) : null;
+      String name = path;
+      if (in == null && configured != null) {
+        File file = new File(path);
+        if (!file.isFile()) {
+          throw OverloadConfigException.of("configFile", configured,
+              "web.xml init-param", "no such file in the web application or on disk");
+        }
+        in = new FileInputStream(file);
+        name = file.getPath();
+      }
+      if (in == null) {
+        return null;
+      }
+      try (InputStream stream = in) {
+        return YamlConfigLoader.load(stream, name);
+      }
+    } catch (IOException e) {
+      throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
+    }
+  }
+
+  /** The operator's file named by the system property, layered over everything else. */
+  private static ConfigSource loadOperatorYaml(String path) throws ServletException {
+    try {
+      return OperatorConfigFile.load(path);
+    } catch (java.io.UncheckedIOException e) {
+      throw new ServletException(e.getMessage(), e);
+    }
+  }
+
+  private static RejectionHandler rejectionHandler(ServletContext context, OverloadConfig config,
+      RejectionHandler fallback) {
+    Object supplied = context.getAttribute(RejectionHandler.ATTRIBUTE);
+    if (supplied instanceof RejectionHandler handler) {
+      return handler;
+    }
+    String className = config.rejectionHandler();
+    if (className == null || className.isBlank()) {
+      return fallback;
+    }
+    try {
+      Class<?> type = Class.forName(className.trim(), true, context.getClassLoader());
+      if (!RejectionHandler.class.isAssignableFrom(type)) {
+        throw OverloadConfigException.of("rejectionHandler", className, null,
+            "the class does not implement " + RejectionHandler.class.getName());
+      }
+      return (RejectionHandler) type.getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw OverloadConfigException.of("rejectionHandler", className, null,
+          "cannot create it (a public class with a public no-argument constructor): " + e);
+    }
+  }
+}
