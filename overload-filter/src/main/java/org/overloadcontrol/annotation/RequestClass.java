@@ -21,7 +21,7 @@ import org.overloadcontrol.base.RequestKind;
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.METHOD})
 public @interface RequestClass {
 
   /** The class's name: letters, digits, '_' and '-'. */

@@ -15,7 +15,7 @@ import java.lang.annotation.Target;
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.METHOD})
 public @interface ResponseTimeTarget {
 
   /** A duration such as {@code 500ms}, {@code 1.5s} or {@code PT2S}. */

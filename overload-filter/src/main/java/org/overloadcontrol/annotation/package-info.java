@@ -1,6 +1,9 @@
 /**
- * Annotations a servlet class carries to tell overload control its endpoint, request class
- * and response-time target. They are read when the filter starts, from the servlets the
- * container has registered, and form the lowest layer of configuration.
+ * Annotations that tell overload control a request's endpoint, request class, response-time
+ * target and whether it can degrade. On a servlet class they are read when the filter starts,
+ * from the servlets the container has registered. On a Jakarta REST resource method or a Spring
+ * {@code @RequestMapping} method (and its class; the method's own annotation wins) they are read
+ * once by the framework module through {@link org.overloadcontrol.annotation.HandlerRoutes}.
+ * Either way they form the lowest layer of configuration.
  */
 package org.overloadcontrol.annotation;

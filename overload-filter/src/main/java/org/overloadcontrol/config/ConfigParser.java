@@ -71,7 +71,8 @@ public final class ConfigParser {
    * {@link OverloadConfig#section}); the features validate them when they start.
    */
   public static final Set<String> SECTIONS = Set.of("admission", "bandwidth", "virtualQueue",
-      "queue", "degrade", "metrics", "status", "sessions");
+      "queue", "degrade", "metrics", "status", "sessions",
+      "bypass");
 
   private ConfigParser() {}
 

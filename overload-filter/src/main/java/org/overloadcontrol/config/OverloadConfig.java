@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.admission.ControllerParameters;
 import org.overloadcontrol.classify.AddressMatcher;
+import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.base.RequestClass;
@@ -64,6 +65,20 @@ public final class OverloadConfig {
     this.classControllers = Map.copyOf(classControllers);
     this.classTargets = Map.copyOf(classTargets);
     this.sections = Map.copyOf(sections);
+  }
+
+  /**
+   * The probe paths no adapter controls ({@code bypass.paths}; see {@link BypassPaths}).
+   *
+   * @throws OverloadConfigException naming the key and value when they are not valid
+   */
+  public BypassPaths bypassPaths() {
+    ConfigSection bypass = section("bypass");
+    if (bypass.isEmpty()) {
+      return BypassPaths.defaults();
+    }
+    bypass.requireOnly(java.util.Set.of("paths"));
+    return bypass.parse("paths", BypassPaths::parse, BypassPaths.defaults());
   }
 
   /**

@@ -16,8 +16,10 @@ import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.EndpointSettings;
@@ -78,6 +80,15 @@ public final class OverloadEngine {
   private final boolean routeNeedsRequest;
   /** Session-aware admission, or null when {@code sessions.enabled} is false. */
   private final SessionGate sessions;
+  /** Routes a framework module contributed; consulted after the configured path rules. */
+  private final FrameworkRoutes frameworkRoutes;
+  /** Probe paths no adapter puts under control ({@code bypass.paths}). */
+  private final BypassPaths bypass;
+  /**
+   * What each framework route resolved to, when no class rule reads the request (else null).
+   * Racing requests may both resolve a route; both get the same endpoint's same class.
+   */
+  private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass> frameworkStages;
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -90,7 +101,12 @@ public final class OverloadEngine {
     this.config = Objects.requireNonNull(b.config, "config");
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
-    this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty();
+    this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
+    this.bypass = config.bypassPaths();
+    this.frameworkStages = config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
+        ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size()) : null;
+    this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty()
+        || !frameworkRoutes.isEmpty();
     this.queueSettings = QueueSettings.from(config);
     this.degradeSettings = DegradeSettings.from(config);
     this.qualityListener = b.qualityListener;
@@ -254,6 +270,15 @@ public final class OverloadEngine {
   }
 
   /**
+   * Whether a request to {@code path} (within the application) is a probe that the adapter
+   * must pass to the application untouched, before it tags the request: it never competes
+   * for a permit, waits or is refused (see {@link BypassPaths}).
+   */
+  public boolean bypasses(String path) {
+    return bypass.matches(path);
+  }
+
+  /**
    * Whether no classification or endpoint rule reads the request: then every request with the
    * same default endpoint goes to the same endpoint and class, and {@link #route} does not
    * read its attributes (they may be null).
@@ -263,7 +288,8 @@ public final class OverloadEngine {
   }
 
   /**
-   * Routes a request. The endpoint is the first configured path rule that matches, else
+   * Routes a request. The endpoint is the first configured path rule that matches, else the
+   * route a framework contributed ({@link Builder#frameworkRoutes}), else
    * {@code defaultEndpoint} (the servlet name, or the adapter's own default). The class is the
    * first class rule that matches (highest rank first), else the endpoint's configured or
    * annotated class, else the default class.
@@ -284,13 +310,36 @@ public final class OverloadEngine {
   }
 
   private EndpointClass resolve(String defaultEndpoint, RequestAttributes attributes) {
-    String name = defaultEndpoint;
+    String name = null;
     for (EndpointRule rule : config.endpointRules()) {
       if (rule.matches(attributes.path())) {
         name = rule.endpoint();
         break;
       }
     }
+    if (name == null && !frameworkRoutes.isEmpty()) {
+      int route = frameworkRoutes.indexOf(attributes.method(), attributes.path());
+      if (route >= 0) {
+        if (frameworkStages != null) {
+          // No class rule reads the request: the route decides endpoint and class.
+          EndpointClass known = frameworkStages.get(route);
+          if (known == null) {
+            known = stage(frameworkRoutes.endpointAt(route), null);
+            frameworkStages.set(route, known);
+          }
+          return known;
+        }
+        name = frameworkRoutes.endpointAt(route);
+      }
+    }
+    if (name == null) {
+      name = defaultEndpoint;
+    }
+    return stage(name, attributes);
+  }
+
+  /** The endpoint and class of a request to endpoint {@code name}. */
+  private EndpointClass stage(String name, RequestAttributes attributes) {
     RequestClass requestClass = null;
     for (ClassRule rule : config.classRules()) {
       if (rule.matches(attributes)) {
@@ -548,6 +597,7 @@ public final class OverloadEngine {
     private DoubleSupplier cpuUtilisation = () -> 0.0;
     private QualityListener qualityListener = QualityListener.NONE;
     private CookieKeys sessionKeys;
+    private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -589,6 +639,17 @@ public final class OverloadEngine {
     /** The keys that sign session cookies ({@code sessions.*}); random when not given. */
     public Builder sessionKeys(CookieKeys value) {
       this.sessionKeys = value;
+      return this;
+    }
+
+    /**
+     * Routes a framework module read from its resource model at start (Jakarta REST resource
+     * methods, Spring handler methods): a request they match goes to their endpoint unless a
+     * configured {@code endpoints.<e>.paths} rule claims it. The adapter must also parse the
+     * routes' {@link FrameworkRoutes#annotations() annotations} into the configuration.
+     */
+    public Builder frameworkRoutes(FrameworkRoutes value) {
+      this.frameworkRoutes = Objects.requireNonNull(value, "frameworkRoutes");
       return this;
     }
 

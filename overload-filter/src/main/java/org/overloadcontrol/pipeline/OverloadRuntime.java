@@ -7,6 +7,7 @@ import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.LoggingQualityListener;
@@ -134,6 +135,8 @@ public final class OverloadRuntime implements AutoCloseable {
     private QueueListener queueListener = new LoggingQueueListener();
     private QualityListener qualityListener = new LoggingQualityListener();
     private Function<String, InputStream> webAppResources = path -> null;
+    private FrameworkRoutes frameworkRoutes =
+        FrameworkRoutes.NONE;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -183,6 +186,12 @@ public final class OverloadRuntime implements AutoCloseable {
       return this;
     }
 
+    /** Routes a framework module contributed (see {@code OverloadEngine.Builder}). */
+    public Builder frameworkRoutes(FrameworkRoutes value) {
+      this.frameworkRoutes = Objects.requireNonNull(value, "frameworkRoutes");
+      return this;
+    }
+
     /**
      * Builds and starts every part, or none of them.
      *
@@ -197,7 +206,7 @@ public final class OverloadRuntime implements AutoCloseable {
             .admissionListener(admissionListener).queueListener(queueListener)
             .qualityListener(qualityListener).cpuUtilisation(new ProcessCpuUtilisation())
             .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
-            .build();
+            .frameworkRoutes(frameworkRoutes).build();
         // A capacity estimate is slow work: it runs on the timer thread, never a request's.
         VirtualQueueFrontEnd virtualQueue = VirtualQueueFrontEnd.create(config, ticker,
             wallClock, task -> timers.schedule(task, 0L), webAppResources);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -32,7 +33,7 @@ import org.overloadcontrol.pipeline.Settings;
  * @param endpointByServlet the {@code @Endpoint} of each servlet that has one
  */
 record FilterConfiguration(OverloadConfig config, Map<String, String> endpointByServlet,
-    RejectionHandler rejectionHandler) {
+    RejectionHandler rejectionHandler, FrameworkRoutes frameworkRoutes) {
 
   /**
    * @param fallback the rejection handler when neither the context attribute
@@ -48,10 +49,16 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     for (String name : Collections.list(filterConfig.getInitParameterNames())) {
       params.put(name, filterConfig.getInitParameter(name));
     }
+    FrameworkRoutes routes = frameworkRoutes(context);
     List<ConfigSource> layers = new ArrayList<>();
     layers.add(annotations.layer());
+    layers.add(routes.annotations());
+    int aboveAnnotations = layers.size();
     layers.add(ConfigSource.of("web.xml init-param of filter '" + filterConfig.getFilterName()
         + "'", params));
+    if (routes.properties() != null) {
+      layers.add(routes.properties());
+    }
     ConfigSource yaml = loadYaml(context, params.get("configFile"));
     if (yaml != null) {
       layers.add(yaml);
@@ -61,15 +68,37 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     if (operator != null) {
       layers.add(operator);
     }
-    annotations.requireResolved(key -> layers.subList(1, layers.size()).stream()
+    annotations.requireResolved(key -> layers.subList(aboveAnnotations, layers.size()).stream()
         .anyMatch(layer -> layer.values().containsKey(key)));
     OverloadConfig config = OverloadConfig.parse(layers);
     // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
     Set<String> known = new HashSet<>(context.getServletRegistrations().keySet());
     known.addAll(annotations.endpointByServlet().values());
+    known.addAll(routes.endpoints());
     Settings.of(config).requireKnownEndpoints(layers, known);
     return new FilterConfiguration(config, annotations.endpointByServlet(),
-        rejectionHandler(context, config, fallback));
+        rejectionHandler(context, config, fallback), routes);
+  }
+
+  /**
+   * The routes a framework module (Jakarta REST, Spring Boot) left in the servlet context
+   * before the filter started: its handler methods become endpoints (see
+   * {@link FrameworkRoutes}).
+   */
+  private static FrameworkRoutes frameworkRoutes(ServletContext context) {
+    Object supplied = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
+    if (supplied == null) {
+      return FrameworkRoutes.NONE;
+    }
+    if (supplied instanceof FrameworkRoutes routes) {
+      org.slf4j.LoggerFactory.getLogger(OverloadFilter.class).info(
+          "overload-control: {} routes from {} to {} endpoints", routes.size(),
+          routes.framework(), routes.endpoints().size());
+      return routes;
+    }
+    throw OverloadConfigException.of(FrameworkRoutes.ATTRIBUTE, supplied.getClass().getName(),
+        "servlet-context attribute", "is not a " + FrameworkRoutes.class.getName()
+            + " visible to the filter (is the filter's jar in the web application twice?)");
   }
 
   private static ConfigSource loadYaml(ServletContext context, String configured)

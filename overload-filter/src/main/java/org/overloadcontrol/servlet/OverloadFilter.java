@@ -25,6 +25,7 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -103,6 +104,8 @@ public class OverloadFilter implements Filter {
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
+  /** What a framework module left in {@link FrameworkRoutes#ATTRIBUTE}, else none. */
+  private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
   /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
   private TakeoverNotice takeover;
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
@@ -155,6 +158,7 @@ public class OverloadFilter implements Filter {
       config = read.config();
       endpointByServlet = read.endpointByServlet();
       rejectionHandler = read.rejectionHandler();
+      frameworkRoutes = read.frameworkRoutes();
     } catch (OverloadConfigException e) {
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
@@ -165,6 +169,7 @@ public class OverloadFilter implements Filter {
       runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
           .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
           .admissionListener(listener).webAppResources(servletContext::getResourceAsStream)
+          .frameworkRoutes(frameworkRoutes)
           .start();
     } catch (OverloadConfigException e) {
       ContainerLog.error(servletContext, e.getMessage());
@@ -235,6 +240,11 @@ public class OverloadFilter implements Filter {
       // Nothing to decide on a later dispatch, whatever the mapping: a suspended request was
       // admitted before its re-dispatch (see SuspendedRequest).
       passThrough(request, response, chain);
+      return;
+    }
+    if (engine.bypasses(ServletRequestAttributes.pathOf(request))) {
+      // A health, readiness or metrics probe: never a permit, a wait or a refusal.
+      chain.doFilter(req, res);
       return;
     }
     HttpServletMapping mapping = request.getHttpServletMapping();

@@ -32,6 +32,10 @@ final class ServletRequestAttributes implements RequestAttributes {
   static String pathOf(HttpServletRequest request) {
     String servletPath = request.getServletPath();
     String pathInfo = request.getPathInfo();
+    if (pathInfo == null && servletPath != null && !servletPath.isEmpty()) {
+      // A servlet mapped to "/" or an exact path (Spring's DispatcherServlet): no new string.
+      return servletPath;
+    }
     String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
     return path.isEmpty() ? "/" : path;
   }

@@ -396,6 +396,10 @@ public class OverloadHandler extends Handler.Wrapper {
       return super.handle(request, response, callback);
     }
     OverloadEngine engine = r.engine();
+    if (engine.bypasses(Request.getPathInContext(request))) {
+      // A health, readiness or metrics probe: never a permit, a wait or a refusal.
+      return super.handle(request, response, callback);
+    }
     JettyRequestAttributes attributes =
         new JettyRequestAttributes(request, r.intake().clients());
     RequestTag tag = r.intake().tag(defaultEndpoint,

@@ -1,0 +1,105 @@
+package org.overloadcontrol.classify;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Paths that overload control leaves alone: health, readiness and metrics probes. A probe that
+ * waited for an execution permit, or was refused, behind a flash crowd would tell the load
+ * balancer or the orchestrator that a busy but healthy server is dead, and have it restarted
+ * or taken out of rotation just when its capacity is needed. A request to one of these paths
+ * is passed to the application untouched by every adapter: never tagged, counted, queued,
+ * shaped or refused.
+ *
+ * <p>Key {@code bypass.paths} (read by {@code OverloadConfig#bypassPaths}): patterns in
+ * servlet-mapping syntax, {@code none} for no bypass; by default the usual probe paths
+ * ({@link #DEFAULTS}). Exact paths are one hash look-up; only
+ * the prefix and extension patterns are tried one by one.
+ */
+public final class BypassPaths {
+
+  /** The probe paths of Kubernetes conventions, Spring Boot Actuator and Prometheus. */
+  public static final List<String> DEFAULTS = List.of("/health/*", "/healthz", "/livez",
+      "/readyz", "/ready", "/metrics", "/actuator/health/*", "/actuator/prometheus",
+      "/actuator/metrics/*");
+
+  /** Nothing bypasses. */
+  public static final BypassPaths NONE = new BypassPaths(Set.of(), List.of(), false);
+
+  private final Set<String> exact;
+  private final PathPattern[] patterns;
+  private final boolean all;
+
+  private BypassPaths(Set<String> exact, List<PathPattern> patterns, boolean all) {
+    this.exact = Set.copyOf(exact);
+    this.patterns = patterns.toArray(PathPattern[]::new);
+    this.all = all;
+  }
+
+  /** The defaults. */
+  public static BypassPaths defaults() {
+    return of(DEFAULTS);
+  }
+
+  /**
+   * Parses the value of {@code bypass.paths}: comma-separated patterns, or {@code none}.
+   *
+   * @throws IllegalArgumentException naming a pattern that is not one
+   */
+  public static BypassPaths parse(String value) {
+    String v = value.trim();
+    if (v.equals("none") || v.isEmpty()) {
+      return NONE;
+    }
+    List<String> items = new ArrayList<>();
+    for (String s : v.split(",")) {
+      if (!s.isBlank()) {
+        items.add(s.trim());
+      }
+    }
+    return of(items);
+  }
+
+  /** @throws IllegalArgumentException naming a pattern that is not one */
+  static BypassPaths of(List<String> patternTexts) {
+    Set<String> exact = new HashSet<>();
+    List<PathPattern> others = new ArrayList<>();
+    boolean all = false;
+    for (String text : patternTexts) {
+      PathPattern p = PathPattern.parse(text);
+      if (text.equals("/*")) {
+        all = true;
+      } else if (text.startsWith("/") && text.indexOf('*') < 0) {
+        exact.add(text);
+      } else {
+        others.add(p);
+      }
+    }
+    return new BypassPaths(exact, others, all);
+  }
+
+  /** Whether {@code path} (within the application, starting with "/") bypasses control. */
+  public boolean matches(String path) {
+    if (all) {
+      return true;
+    }
+    if (path == null) {
+      return false;
+    }
+    if (exact.contains(path)) {
+      return true;
+    }
+    for (PathPattern p : patterns) {
+      if (p.matches(path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public boolean isEmpty() {
+    return !all && exact.isEmpty() && patterns.length == 0;
+  }
+}

@@ -1,0 +1,104 @@
+package org.overloadcontrol.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class FrameworkRoutesTest {
+
+  @Test
+  void jakartaRestTemplatesMatchOneSegmentPerVariableOrTheirExpression() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test")
+        .route("GET", "/orders/{id}", "order")
+        .route("GET", "/files/{name: .+}", "file")
+        .route("GET", "/items/{n: [0-9]+}", "item")
+        .build();
+    assertThat(routes.endpointOf("GET", "/orders/42")).isEqualTo("order");
+    assertThat(routes.endpointOf("GET", "/orders/42/")).isEqualTo("order");
+    assertThat(routes.endpointOf("GET", "/orders/42/lines")).isNull();
+    assertThat(routes.endpointOf("GET", "/orders")).isNull();
+    assertThat(routes.endpointOf("GET", "/files/a/b.txt")).isEqualTo("file");
+    assertThat(routes.endpointOf("GET", "/items/12")).isEqualTo("item");
+    assertThat(routes.endpointOf("GET", "/items/x")).isNull();
+  }
+
+  @Test
+  void springPatternsMatchOneSegmentForAStarAndTheRestForTwo() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test")
+        .route("GET", "/static/*", "static")
+        .route("GET", "/docs/**", "docs")
+        .route("GET", "/raw/{*path}", "raw")
+        .build();
+    assertThat(routes.endpointOf("GET", "/static/a.css")).isEqualTo("static");
+    assertThat(routes.endpointOf("GET", "/static/a/b.css")).isNull();
+    assertThat(routes.endpointOf("GET", "/docs")).isEqualTo("docs");
+    assertThat(routes.endpointOf("GET", "/docs/a/b")).isEqualTo("docs");
+    assertThat(routes.endpointOf("GET", "/docsx")).isNull();
+    assertThat(routes.endpointOf("GET", "/raw/a/b")).isEqualTo("raw");
+  }
+
+  @Test
+  void theMethodSelectsTheRouteAndHeadFollowsGet() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test")
+        .route("GET", "/cart", "viewCart")
+        .route("POST", "/cart", "addToCart")
+        .route(null, "/any", "any")
+        .build();
+    assertThat(routes.endpointOf("GET", "/cart")).isEqualTo("viewCart");
+    assertThat(routes.endpointOf("HEAD", "/cart")).isEqualTo("viewCart");
+    assertThat(routes.endpointOf("POST", "/cart")).isEqualTo("addToCart");
+    assertThat(routes.endpointOf("DELETE", "/cart")).isNull();
+    assertThat(routes.endpointOf("PATCH", "/any")).isEqualTo("any");
+  }
+
+  @Test
+  void theMostLiteralTemplateWinsWhateverTheOrderGiven() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test")
+        .route("GET", "/orders/{id}", "order")
+        .route("GET", "/orders/recent", "recent")
+        .build();
+    assertThat(routes.endpointOf("GET", "/orders/recent")).isEqualTo("recent");
+    assertThat(routes.endpointOf("GET", "/orders/7")).isEqualTo("order");
+    assertThat(routes.endpoints()).containsExactlyInAnyOrder("order", "recent");
+  }
+
+  @Test
+  void segmentsMatchWholeAndTheRootOnlyItself() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test")
+        .route("GET", "/", "home")
+        .route("GET", "/orders", "orders")
+        .route("GET", "/a/{x}/b/{y}", "deep")
+        .route("GET", "/files/{name}.txt", "text")
+        .build();
+    assertThat(routes.endpointOf("GET", "/")).isEqualTo("home");
+    assertThat(routes.endpointOf("GET", "")).isEqualTo("home");
+    assertThat(routes.endpointOf("GET", "/orders")).isEqualTo("orders");
+    assertThat(routes.endpointOf("GET", "/orders/")).isEqualTo("orders");
+    assertThat(routes.endpointOf("GET", "/ordersx")).isNull();
+    assertThat(routes.endpointOf("GET", "/order")).isNull();
+    assertThat(routes.endpointOf("GET", "/orders//")).isNull();
+    assertThat(routes.endpointOf("GET", "/a/1/b/2")).isEqualTo("deep");
+    assertThat(routes.endpointOf("GET", "/a//b/2")).isNull();
+    assertThat(routes.endpointOf("GET", "/a/1/c/2")).isNull();
+    // A variable inside a segment takes the regular expression.
+    assertThat(routes.endpointOf("GET", "/files/readme.txt")).isEqualTo("text");
+    assertThat(routes.endpointOf("GET", "/files/readme.md")).isNull();
+    assertThat(routes.endpointOf("GET", null)).isNull();
+  }
+
+  @Test
+  void literalCharactersAreNotRegularExpressions() {
+    FrameworkRoutes routes = FrameworkRoutes.builder("test").route("GET", "/a.b", "dot").build();
+    assertThat(routes.endpointOf("GET", "/a.b")).isEqualTo("dot");
+    assertThat(routes.endpointOf("GET", "/axb")).isNull();
+  }
+
+  @Test
+  void aBrokenTemplateIsRefusedNamingIt() {
+    assertThatThrownBy(() -> FrameworkRoutes.builder("test").route("GET", "/a/{id", "a"))
+        .hasMessageContaining("/a/{id");
+    assertThatThrownBy(() -> FrameworkRoutes.builder("test").route("GET", "/a/{id: [}", "a"))
+        .hasMessageContaining("/a/{id: [}");
+  }
+}

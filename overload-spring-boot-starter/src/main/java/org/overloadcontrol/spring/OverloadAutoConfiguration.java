@@ -1,0 +1,156 @@
+package org.overloadcontrol.spring;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletContext;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.servlet.OverloadFilter;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletPath;
+import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletContextInitializer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Puts the overload filter in front of Spring MVC in a Spring Boot 3 servlet application: the
+ * filter is registered for every request (async-supported, ahead of the application's own
+ * filters), each {@code @RequestMapping} handler method becomes an endpoint read from its
+ * annotations ({@link SpringRoutes}), and the {@code overload.*} properties are one more
+ * configuration layer ({@link SpringProperties}) with the same keys and the same key-naming
+ * errors as the filter's YAML file; a bad one stops the application as it starts.
+ *
+ * <p>One pipeline: the servlet filter does the admitting, queueing and measuring, exactly as
+ * in a WAR; this class only hands it the routes, through the servlet-context attribute
+ * {@link FrameworkRoutes#ATTRIBUTE}, before the filter starts. With Spring Boot Actuator it adds
+ * the status JSON as the {@code overload} actuator endpoint, keeps the actuator's health and
+ * metrics paths out of overload control, and offers a health contributor
+ * ({@code overload.spring.health.enabled=true}).
+ */
+@AutoConfiguration(after = {DispatcherServletAutoConfiguration.class,
+    WebMvcAutoConfiguration.class})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({DispatcherServlet.class, OverloadFilter.class})
+@ConditionalOnProperty(prefix = "overload.spring", name = "enabled", matchIfMissing = true)
+public class OverloadAutoConfiguration {
+
+  /** The filter's name; its status and metrics carry it. */
+  public static final String FILTER_NAME = "overload";
+
+  @Bean
+  @ConditionalOnMissingBean(name = "overloadFilterRegistration")
+  FilterRegistrationBean<OverloadFilter> overloadFilterRegistration() {
+    FilterRegistrationBean<OverloadFilter> registration =
+        new FilterRegistrationBean<>(new OverloadFilter());
+    registration.setName(FILTER_NAME);
+    registration.addUrlPatterns("/*");
+    registration.setAsyncSupported(true);
+    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    // Before security and the application's filters: a refusal should cost as little as can be.
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+    return registration;
+  }
+
+  /**
+   * Leaves the routes and the properties layer in the servlet context before the filter
+   * starts, and validates them here, so that a bad property stops the application with the
+   * key-naming error itself (the filter would only log it and fail the web server).
+   */
+  @Bean
+  ServletContextInitializer overloadRoutes(ConfigurableEnvironment environment,
+      @Qualifier("requestMappingHandlerMapping")
+      ObjectProvider<RequestMappingHandlerMapping> handlerMapping,
+      ObjectProvider<DispatcherServletPath> servletPath) {
+    return context -> {
+      ConfigSource properties = SpringProperties.layer(environment);
+      RequestMappingHandlerMapping mapping = handlerMapping.getIfAvailable();
+      DispatcherServletPath path = servletPath.getIfAvailable();
+      FrameworkRoutes routes = mapping == null
+          ? FrameworkRoutes.builder("Spring MVC").properties(properties).build()
+          : SpringRoutes.of(mapping, path == null ? "" : path.getPrefix(), properties);
+      List<ConfigSource> layers = new ArrayList<>();
+      layers.add(routes.annotations());
+      layers.add(properties);
+      Set<String> known = new HashSet<>(routes.endpoints());
+      known.addAll(context.getServletRegistrations().keySet());
+      known.add(DispatcherServletAutoConfiguration.DEFAULT_DISPATCHER_SERVLET_BEAN_NAME);
+      Settings.parse(layers).requireKnownEndpoints(layers, known);
+      context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
+    };
+  }
+
+  /** The status JSON as an actuator endpoint, and the opt-in health contributor. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+  static class Actuator {
+
+    @Bean
+    @ConditionalOnMissingBean
+    OverloadStatusEndpoint overloadStatusEndpoint(ServletContext context) {
+      return new OverloadStatusEndpoint(context);
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "overload.spring.health", name = "enabled")
+    HealthIndicator overloadHealthIndicator(ServletContext context,
+        ConfigurableEnvironment environment) {
+      boolean failWhenOverloaded = environment.getProperty(
+          "overload.spring.health.fail-when-overloaded", Boolean.class, false);
+      return () -> {
+        if (!(context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o)) {
+          return Health.unknown().build();
+        }
+        List<String> overloaded = new ArrayList<>();
+        for (Endpoint e : o.engine().endpoints()) {
+          if (o.watch().overloaded(e.name())) {
+            overloaded.add(e.name());
+          }
+        }
+        Health.Builder health = overloaded.isEmpty() || !failWhenOverloaded ? Health.up()
+            : Health.outOfService();
+        return health.withDetail("overloadedEndpoints", overloaded).build();
+      };
+    }
+  }
+
+  /**
+   * The filter's status JSON (what {@code /overload/status} serves in a WAR) at
+   * {@code /actuator/overload}, once exposed ({@code management.endpoints.web.exposure.include}).
+   */
+  @org.springframework.boot.actuate.endpoint.annotation.Endpoint(id = "overload")
+  public static class OverloadStatusEndpoint {
+    private final ServletContext context;
+
+    OverloadStatusEndpoint(ServletContext context) {
+      this.context = context;
+    }
+
+    @ReadOperation(produces = "application/json")
+    public String status() {
+      return context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o
+          ? o.statusJson() : "{}";
+    }
+  }
+}

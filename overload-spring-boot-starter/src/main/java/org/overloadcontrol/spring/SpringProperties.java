@@ -1,0 +1,102 @@
+package org.overloadcontrol.spring;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.overloadcontrol.classify.BypassPaths;
+import org.overloadcontrol.config.ConfigSource;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * The application's {@code overload.*} properties (from {@code application.yaml}, the command
+ * line, the environment) as one configuration layer with the filter's own keys: the prefix is
+ * dropped and YAML lists ({@code paths[0]}, {@code paths[1]}) become the comma-separated value
+ * the other layers use, so the keys, their validation and their error messages are those of the
+ * YAML layer. Each key's origin names the property as written and the source it came from.
+ * Keys under {@code overload.spring.} configure the starter itself and are left out, as is
+ * {@code overload.configFile} (the operator's file, which the filter reads itself).
+ */
+final class SpringProperties {
+
+  static final String PREFIX = "overload.";
+  static final String STARTER_PREFIX = "overload.spring.";
+  private static final Pattern INDEXED = Pattern.compile("(.*)\\[(\\d+)]$");
+
+  private SpringProperties() {}
+
+  static ConfigSource layer(ConfigurableEnvironment environment) {
+    // Property sources in precedence order: the first that names a key decides its origin.
+    Map<String, String> originByName = new LinkedHashMap<>();
+    for (PropertySource<?> source : environment.getPropertySources()) {
+      if (source instanceof EnumerablePropertySource<?> enumerable) {
+        for (String name : enumerable.getPropertyNames()) {
+          if (name.startsWith(PREFIX) && !name.startsWith(STARTER_PREFIX)
+              && !name.equals(PREFIX + "configFile")) {
+            originByName.putIfAbsent(name, source.getName());
+          }
+        }
+      }
+    }
+    Map<String, TreeMap<Integer, String>> lists = new LinkedHashMap<>();
+    Map<String, String> listOrigins = new LinkedHashMap<>();
+    ConfigSource.Builder layer = ConfigSource.builder("Spring properties");
+    for (Map.Entry<String, String> e : originByName.entrySet()) {
+      String name = e.getKey();
+      String value = environment.getProperty(name);
+      if (value == null) {
+        continue;
+      }
+      String key = name.substring(PREFIX.length());
+      Matcher indexed = INDEXED.matcher(key);
+      if (indexed.matches()) {
+        lists.computeIfAbsent(indexed.group(1), k -> new TreeMap<>())
+            .put(Integer.parseInt(indexed.group(2)), value);
+        listOrigins.putIfAbsent(indexed.group(1), origin(PREFIX + indexed.group(1), e.getValue()));
+      } else {
+        layer.put(key, value, origin(name, e.getValue()));
+      }
+    }
+    lists.forEach((key, items) -> layer.put(key, String.join(",", new ArrayList<>(items.values())),
+        listOrigins.get(key)));
+    if (layer.get("bypass.paths") == null) {
+      layer.put("bypass.paths", String.join(",", actuatorProbes(environment)),
+          "the starter's default (set overload.bypass.paths to change it)");
+    }
+    return layer.build();
+  }
+
+  /**
+   * The usual probe paths plus the actuator's health, metrics, Prometheus and overload-status
+   * paths under its configured base path: probes and scrapes never compete with the
+   * application's requests, as the status servlet does not in a WAR.
+   */
+  static List<String> actuatorProbes(ConfigurableEnvironment environment) {
+    String base = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+    if (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    List<String> paths = new ArrayList<>(BypassPaths.DEFAULTS);
+    for (String probe : List.of("/health/*", "/metrics/*", "/prometheus", "/overload")) {
+      String path = base + probe;
+      if (!paths.contains(path)) {
+        paths.add(path);
+      }
+    }
+    return paths;
+  }
+
+  private static String origin(String property, String source) {
+    return "Spring property '" + property + "' in " + source;
+  }
+
+  /** Names of the keys, for tests. */
+  static List<String> keys(ConfigSource layer) {
+    return new ArrayList<>(layer.values().keySet());
+  }
+}
