@@ -80,15 +80,17 @@ class ResponseTimeSamplingTest {
     for (ControllerRound r : sampled) {
       // Binomial(100,000, p) with p itself from the last round's count: 2,000 ± 62.
       assertThat(r.sampleCount()).isBetween(1_700L, 2_300L);
-      // The true p90 of uniform [1, 21) ms is 19 ms; 2,000 samples hold it within 1 %.
-      assertThat((double) r.sampleP90Nanos()).isCloseTo(19.0 * MS, within(0.03 * 19 * MS));
+      // The true p90 of uniform [1, 21) ms is 19 ms. Of 2,000 samples the p90 has a standard
+      // error of about 0.7 % (0.13 ms), and the histogram reports the top of its ~1 % bucket:
+      // 5 % is that bias plus five standard errors (3 % failed about one run in five).
+      assertThat((double) r.sampleP90Nanos()).isCloseTo(19.0 * MS, within(0.05 * 19 * MS));
       assertThat(r.action()).isEqualTo(Action.MEASURED_ONLY);
       recorded += r.sampleCount();
     }
     // Would fail without sampling: the recorders saw a fiftieth of the completions.
     assertThat(recorded).isLessThan((completed - 100_000) / 20);
     assertThat(c.samplingProbability()).isCloseTo(0.02, within(0.002));
-    assertThat((double) c.estimateNanos()).isCloseTo(19.0 * MS, within(0.03 * 19 * MS));
+    assertThat((double) c.estimateNanos()).isCloseTo(19.0 * MS, within(0.05 * 19 * MS));
     assertThat(roundCompletionsPerSecond.subList(1, 4))
         .allSatisfy(perSecond -> assertThat(perSecond).isCloseTo(100_000.0, within(10_000.0)));
   }
