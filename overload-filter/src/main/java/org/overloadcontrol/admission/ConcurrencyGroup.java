@@ -21,6 +21,22 @@ import org.overloadcontrol.engine.RequestClass;
  * with the setpoint. The wait is left out because it is not the resource's doing: a limit cut
  * for waits would lengthen them.
  *
+ * <p>Every class's own target. The window's p90 is of all its samples, so a class with few
+ * requests and a tighter target than the rest (the shop's checkout pages, 150 ms beside the
+ * browsing pages' 200 ms, a few per cent of the samples) rides on the others' p90: execution
+ * times on a shared bottleneck are mostly the same queueing delay, so the limit that held the
+ * browsing pages at 0.95 of their target held checkout at 1.3 of its (overload sweep on the
+ * shop, docs/results.md). A per-window maximum over classes does not help: a sparse class has a
+ * sample in one window of twenty, and the windows between grow the limit back. So each class
+ * tracks its own 90th percentile by stochastic approximation (one step per sample, whatever
+ * the window: a response, wait included, over its target multiplies the class's scale by
+ * {@value #MISS_STEP}, one under it by {@value #MEET_STEP}, which balance at a miss share of
+ * 9 %), and the group's p90 is judged against the setpoint times the smallest scale of the
+ * classes seen in the last {@value #CLASS_MEMORY_WINDOWS} windows when the limit was reached:
+ * the class with the least slack sets the limit, and the others meet their targets with room
+ * to spare. Each sample
+ * carries its class and its miss in its high bits, so the request path writes nothing more.
+ *
  * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
  * learnt rather than configured). Each request class has a {@link Partition}. At each window's
  * end a class reserves what it holds then; a class may take a permit while the group's
@@ -50,6 +66,17 @@ public final class ConcurrencyGroup {
    */
   static final int MIN_SAMPLES = 20;
   static final int LONGEST_WINDOWS = 10;
+  /** A class's scale after a response over its target (see the class comment). */
+  static final double MISS_STEP = 0.82;
+  /** A class's scale after a response within its target. */
+  static final double MEET_STEP = 1.02;
+  /** The lowest scale: the group's p90 is never aimed under half the setpoint. */
+  static final double MIN_SCALE = 0.5;
+  /** Windows a class's scale counts after its last sample. */
+  static final int CLASS_MEMORY_WINDOWS = 50;
+  private static final long UNITS_MASK = (1L << 24) - 1;
+  private static final long MISS_BIT = 1L << 24;
+  private static final int CLASS_SHIFT = 32;
 
   private final String name;
   private final ConcurrencyLimit algorithm;
@@ -60,9 +87,15 @@ public final class ConcurrencyGroup {
   private final AtomicBoolean roundGuard = new AtomicBoolean();
   private final SampleBuffer samples = new SampleBuffer();
   private final Histogram histogram = new Histogram(1, MAX_RATIO_UNITS, 3);
-  private final java.util.function.LongConsumer intoHistogram = histogram::recordValue;
+  private final java.util.function.LongConsumer intoRound = this::drained;
   /** Highest rank first; replaced, never mutated. */
   private volatile Partition[] partitions = new Partition[0];
+  /** By {@link Partition#index}; replaced, never mutated. */
+  private volatile Partition[] byIndex = new Partition[0];
+  /** Round state: the windows closed so far. */
+  private long windowCount;
+  /** Round state: the smallest scale of the classes seen lately, read by the round. */
+  private double scale = 1.0;
   /** The enforced limit, the floor of {@link #exactLimit}. */
   private volatile int limit;
   /** Whether the in-flight count reached the limit since the window began. */
@@ -121,7 +154,11 @@ public final class ConcurrencyGroup {
           return p;
         }
       }
-      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos);
+      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos,
+          byIndex.length);
+      Partition[] indexed = Arrays.copyOf(byIndex, byIndex.length + 1);
+      indexed[created.index] = created;
+      byIndex = indexed;
       Partition[] next = Arrays.copyOf(partitions, partitions.length + 1);
       next[next.length - 1] = created;
       Arrays.sort(next, (a, b) -> a.requestClass.compareTo(b.requestClass));
@@ -157,7 +194,8 @@ public final class ConcurrencyGroup {
   /** One window's round; the caller holds the guard. Returns whether the limit rose. */
   private boolean round(long now) {
     histogram.reset();
-    long count = samples.drain(intoHistogram)[0];
+    windowCount++;
+    long count = samples.drain(intoRound)[0];
     double p90 = histogram.getTotalCount() == 0 ? Double.NaN
         : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(90.0)) / RATIO_UNIT;
     boolean wasReached = reached;
@@ -167,7 +205,12 @@ public final class ConcurrencyGroup {
     int peakInFlight = peak;
     peak = inFlight.get();
     double before = exactLimit;
-    exactLimit = algorithm.next(before, p90, wasReached, peakInFlight);
+    scale = smallestScale();
+    // Only a limit that was reached is judged against a class's scale: one nothing pressed
+    // against made no request wait, so it is cut only for the target itself (see
+    // ConcurrencyLimit), and a class's chance misses never throttle a healthy load.
+    exactLimit = algorithm.next(before, wasReached ? p90 / scale : p90, wasReached,
+        peakInFlight);
     int old = limit;
     limit = (int) exactLimit;
     // Each class reserves what it holds now; a class that has left holds nothing and frees
@@ -192,6 +235,34 @@ public final class ConcurrencyGroup {
     return limit > old;
   }
 
+  /** One drained sample (round thread): into the window's histogram and its class's scale. */
+  private void drained(long sample) {
+    histogram.recordValue(Math.max(1L, sample & UNITS_MASK));
+    Partition[] indexed = byIndex;
+    int i = (int) (sample >>> CLASS_SHIFT);
+    if (i < indexed.length) {
+      indexed[i].track((sample & MISS_BIT) != 0, windowCount);
+    }
+  }
+
+  private double smallestScale() {
+    double smallest = 1.0;
+    for (Partition p : byIndex) {
+      if (windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS) {
+        smallest = Math.min(smallest, p.scale);
+      }
+    }
+    return smallest;
+  }
+
+  /**
+   * The factor the setpoint is multiplied by for the class with the least slack (1 when every
+   * class meets its target with room; see the class comment). Round state, read racily.
+   */
+  public double scale() {
+    return scale;
+  }
+
   private void markReached() {
     if (!reached) {
       reached = true;
@@ -204,13 +275,20 @@ public final class ConcurrencyGroup {
     private final RequestClass requestClass;
     private final long targetNanos;
     private final long maxWaitNanos;
+    private final int index;
     private final StripedCounts inFlightCount = new StripedCounts(1);
+    /** Round state: this class's own scale (see the group's class comment). */
+    private double scale = 1.0;
+    /** Round state: the window of this class's last sample (none: far in the past). */
+    private long lastSampleWindow = -CLASS_MEMORY_WINDOWS - 1;
     /** What this class held at the last window's end (round state, read by acquirers). */
     private volatile int reserve;
     /** The reservations of higher-ranked classes at the last window's end. */
     private volatile int reservedAbove;
 
-    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos) {
+    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos,
+        int index) {
+      this.index = index;
       this.requestClass = requestClass;
       this.targetNanos = targetNanos;
       this.maxWaitNanos = maxWaitNanos;
@@ -286,6 +364,12 @@ public final class ConcurrencyGroup {
       return unused;
     }
 
+    /** One sample of this class, in the round. */
+    private void track(boolean missed, long window) {
+      scale = Math.max(MIN_SCALE, Math.min(1.0, scale * (missed ? MISS_STEP : MEET_STEP)));
+      lastSampleWindow = window;
+    }
+
     /** Returns a permit taken by {@link #tryAcquire}. */
     public void release(int stripe) {
       inFlightCount.add(stripe, 0, -1L);
@@ -293,18 +377,27 @@ public final class ConcurrencyGroup {
     }
 
     /**
-     * Records the execution time of one request of this class that held a permit (queue wait
-     * excluded); runs the window's round when it is due. Returns whether the limit rose, so
-     * that the caller can hand the new permits to waiters.
+     * Records one request of this class that held a permit: its execution time (from the
+     * permit to the completion, queue wait excluded), which the limit is judged on, and its
+     * response time (wait included), which tells whether it met its class's target. Runs the
+     * window's round when it is due. Returns whether the limit rose, so that the caller can
+     * hand the new permits to waiters.
      */
-    public boolean record(long executionNanos, long now, int stripe) {
+    public boolean record(long executionNanos, long responseNanos, long now, int stripe) {
       long units = Math.max(1L, Math.min(MAX_RATIO_UNITS,
           Math.round(executionNanos * RATIO_UNIT / targetNanos)));
-      long written = samples.add(stripe & (Stripes.COUNT - 1), units);
+      long sample = units | (responseNanos > targetNanos ? MISS_BIT : 0L)
+          | (long) index << CLASS_SHIFT;
+      long written = samples.add(stripe & (Stripes.COUNT - 1), sample);
       long elapsed = now - windowStartNanos;
       boolean due = (written % SUM_EVERY) == 0 && (elapsed >= windowNanos && dueByTime(elapsed)
           || elapsed >= MIN_WINDOW_NANOS && samples.pending() >= windowSamples);
       return due && runRoundIfFree(now);
+    }
+
+    /** As {@link #record(long, long, long, int)} for a request that did not wait. */
+    public boolean record(long executionNanos, long now, int stripe) {
+      return record(executionNanos, executionNanos, now, stripe);
     }
   }
 }

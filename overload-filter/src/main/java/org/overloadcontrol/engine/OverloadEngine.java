@@ -447,7 +447,8 @@ public final class OverloadEngine {
       }
       ConcurrencyGroup.Partition partition = stage.partition;
       if (sampled && partition != null && permit != null
-          && partition.record(Math.max(0L, responseTime - tag.waitedNanos()), now, tag.stripe)) {
+          && partition.record(Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now,
+              tag.stripe)) {
         queues.wake();
       }
     }
