@@ -32,7 +32,7 @@ import org.overloadcontrol.engine.RequestClass;
  * the window: a response, wait included, over its target multiplies the class's scale by
  * {@value #MISS_STEP}, one under it by {@value #MEET_STEP}, which balance at a miss share of
  * 9 %), and the group's p90 is judged against the setpoint times the smallest scale of the
- * classes seen in the last {@value #CLASS_MEMORY_WINDOWS} windows when the limit was reached:
+ * classes seen in the last {@value #CLASS_MEMORY_WINDOWS} windows in which requests waited:
  * the class with the least slack sets the limit, and the others meet their targets with room
  * to spare. Each sample
  * carries its class and its miss in its high bits, so the request path writes nothing more.
@@ -74,6 +74,8 @@ public final class ConcurrencyGroup {
   static final double MIN_SCALE = 0.5;
   /** Windows a class's scale counts after its last sample. */
   static final int CLASS_MEMORY_WINDOWS = 50;
+  /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
+  static final int MISS_SHARE_SAMPLES = 20;
   private static final long UNITS_MASK = (1L << 24) - 1;
   private static final long MISS_BIT = 1L << 24;
   private static final int CLASS_SHIFT = 32;
@@ -96,10 +98,14 @@ public final class ConcurrencyGroup {
   private long windowCount;
   /** Round state: the smallest scale of the classes seen lately, read by the round. */
   private double scale = 1.0;
+  /** The p90 of execution time over target of the last window with samples; NaN before. */
+  private volatile double lastP90OfTarget = Double.NaN;
   /** The enforced limit, the floor of {@link #exactLimit}. */
   private volatile int limit;
   /** Whether the in-flight count reached the limit since the window began. */
   private volatile boolean reached;
+  /** Whether a request of the group waited for a permit since the window began. */
+  private volatile boolean pressed;
   /** The largest in-flight count since the window began (raced: a hint, not a count). */
   private volatile int peak;
   private volatile long windowStartNanos;
@@ -198,19 +204,26 @@ public final class ConcurrencyGroup {
     long count = samples.drain(intoRound)[0];
     double p90 = histogram.getTotalCount() == 0 ? Double.NaN
         : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(90.0)) / RATIO_UNIT;
+    if (!Double.isNaN(p90)) {
+      lastP90OfTarget = p90;
+    }
     boolean wasReached = reached;
     if (wasReached) {
       reached = false;
+    }
+    boolean wasPressed = pressed || wasReached;
+    if (pressed) {
+      pressed = false;
     }
     int peakInFlight = peak;
     peak = inFlight.get();
     double before = exactLimit;
     scale = smallestScale();
-    // Only a limit that was reached is judged against a class's scale: one nothing pressed
-    // against made no request wait, so it is cut only for the target itself (see
-    // ConcurrencyLimit), and a class's chance misses never throttle a healthy load.
-    exactLimit = algorithm.next(before, wasReached ? p90 / scale : p90, wasReached,
-        peakInFlight);
+    // Only a window in which requests waited is judged against a class's scale: in one
+    // without waits the limit is cut only for the target itself (see ConcurrencyLimit), and
+    // a class's chance misses never throttle a healthy load.
+    exactLimit = algorithm.next(before, wasPressed ? p90 / scale : p90, wasReached,
+        wasPressed, peakInFlight);
     int old = limit;
     limit = (int) exactLimit;
     // Each class reserves what it holds now; a class that has left holds nothing and frees
@@ -256,6 +269,14 @@ public final class ConcurrencyGroup {
   }
 
   /**
+   * The p90 of execution time over target of the last window that had samples (1.0 = on
+   * target), NaN before the first: what the limit was last judged on.
+   */
+  public double lastP90OfTarget() {
+    return lastP90OfTarget;
+  }
+
+  /**
    * The factor the setpoint is multiplied by for the class with the least slack (1 when every
    * class meets its target with room; see the class comment). Round state, read racily.
    */
@@ -279,6 +300,10 @@ public final class ConcurrencyGroup {
     private final StripedCounts inFlightCount = new StripedCounts(1);
     /** Round state: this class's own scale (see the group's class comment). */
     private double scale = 1.0;
+    /** The share of this class's recent responses over its target (round thread writes). */
+    private volatile double missShare;
+    /** Round state: samples tracked, up to {@link #MISS_SHARE_SAMPLES}. */
+    private int tracked;
     /** Round state: the window of this class's last sample (none: far in the past). */
     private long lastSampleWindow = -CLASS_MEMORY_WINDOWS - 1;
     /** What this class held at the last window's end (round state, read by acquirers). */
@@ -364,10 +389,32 @@ public final class ConcurrencyGroup {
       return unused;
     }
 
+    /**
+     * The share of this class's recent responses (wait included) over its target, an
+     * average over about its last {@value #MISS_SHARE_SAMPLES} sampled responses; 0 before the
+     * first. Over 0.1, the class's p90 is over its target.
+     */
+    public double missShare() {
+      return missShare;
+    }
+
     /** One sample of this class, in the round. */
     private void track(boolean missed, long window) {
       scale = Math.max(MIN_SCALE, Math.min(1.0, scale * (missed ? MISS_STEP : MEET_STEP)));
+      // An average of all samples until there are MISS_SHARE_SAMPLES, exponential after.
+      tracked = Math.min(tracked + 1, MISS_SHARE_SAMPLES);
+      missShare += ((missed ? 1.0 : 0.0) - missShare) / tracked;
       lastSampleWindow = window;
+    }
+
+    /**
+     * Notes that a request of this class waits for a permit (of this limit or of the wait
+     * queues' own): the window was pressed even if the limit was not what held it.
+     */
+    public void markWaited() {
+      if (!pressed) {
+        pressed = true;
+      }
     }
 
     /** Returns a permit taken by {@link #tryAcquire}. */

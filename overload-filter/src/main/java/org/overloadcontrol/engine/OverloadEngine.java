@@ -320,6 +320,9 @@ public final class OverloadEngine {
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
+    if (stage.partition != null) {
+      stage.partition.markWaited();
+    }
     tag.decide(Decision.WAIT, 0L, null);
     return Decision.WAIT;
   }
