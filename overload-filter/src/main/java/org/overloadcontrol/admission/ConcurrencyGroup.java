@@ -31,10 +31,11 @@ import org.overloadcontrol.engine.RequestClass;
  * tracks its own 90th percentile by stochastic approximation (one step per sample, whatever
  * the window: a response, wait included, over its target multiplies the class's scale by
  * {@value #MISS_STEP}, one under it by {@value #MEET_STEP}, which balance at a miss share of
- * 9 %), and the group's p90 is judged against the setpoint times the smallest scale of the
- * classes seen in the last {@value #CLASS_MEMORY_WINDOWS} windows in which requests waited:
- * the class with the least slack sets the limit, and the others meet their targets with room
- * to spare. Each sample
+ * 10 %, and climb from the floor back to 1 in 13 samples within the target: a sparse class
+ * must not hold the limit down long after a start-up transient), and the group's p90 is judged
+ * against the setpoint times the smallest scale of the classes seen in the last
+ * {@value #CLASS_MEMORY_WINDOWS} windows in which requests waited: the class with the least
+ * slack sets the limit, and the others meet their targets with room to spare. Each sample
  * carries its class and its miss in its high bits, so the request path writes nothing more.
  *
  * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
@@ -67,11 +68,11 @@ public final class ConcurrencyGroup {
   static final int MIN_SAMPLES = 20;
   static final int LONGEST_WINDOWS = 10;
   /** A class's scale after a response over its target (see the class comment). */
-  static final double MISS_STEP = 0.82;
+  static final double MISS_STEP = 0.7;
   /** A class's scale after a response within its target. */
-  static final double MEET_STEP = 1.02;
-  /** The lowest scale: the group's p90 is never aimed under half the setpoint. */
-  static final double MIN_SCALE = 0.5;
+  static final double MEET_STEP = 1.04;
+  /** The lowest scale: the group's p90 is never aimed under 0.6 of the setpoint. */
+  static final double MIN_SCALE = 0.6;
   /** Windows a class's scale counts after its last sample. */
   static final int CLASS_MEMORY_WINDOWS = 50;
   /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
