@@ -219,6 +219,7 @@ public final class ConcurrencyGroup {
     int peakInFlight = peak;
     peak = inFlight.get();
     double before = exactLimit;
+    stepScales(p90 > 1.0);
     scale = smallestScale();
     // Only a window in which requests waited is judged against a class's scale: in one
     // without waits the limit is cut only for the target itself (see ConcurrencyLimit), and
@@ -256,6 +257,28 @@ public final class ConcurrencyGroup {
     int i = (int) (sample >>> CLASS_SHIFT);
     if (i < indexed.length) {
       indexed[i].track((sample & MISS_BIT) != 0, windowCount);
+    }
+  }
+
+  /**
+   * Steps every class's scale by its window's misses and meets. A window whose p90 was over
+   * the target itself is cut by the group's own rule, and its misses say nothing about a
+   * class's slack: counted, they sank every class to the floor in the start-up transient (a limit
+   * still far too high), and a sparse class then held the limit down for tens of seconds until
+   * enough of its own samples brought it back. Its meets still count.
+   */
+  private void stepScales(boolean overTarget) {
+    for (Partition p : byIndex) {
+      if (p.windowMisses + p.windowMeets == 0) {
+        continue;
+      }
+      double factor = Math.pow(MEET_STEP, p.windowMeets);
+      if (!overTarget) {
+        factor *= Math.pow(MISS_STEP, p.windowMisses);
+      }
+      p.scale = Math.max(MIN_SCALE, Math.min(1.0, p.scale * factor));
+      p.windowMisses = 0;
+      p.windowMeets = 0;
     }
   }
 
@@ -301,6 +324,9 @@ public final class ConcurrencyGroup {
     private final StripedCounts inFlightCount = new StripedCounts(1);
     /** Round state: this class's own scale (see the group's class comment). */
     private double scale = 1.0;
+    /** Round state: this window's responses of this class over and within its target. */
+    private int windowMisses;
+    private int windowMeets;
     /** The share of this class's recent responses over its target (round thread writes). */
     private volatile double missShare;
     /** Round state: samples tracked, up to {@link #MISS_SHARE_SAMPLES}. */
@@ -401,7 +427,11 @@ public final class ConcurrencyGroup {
 
     /** One sample of this class, in the round. */
     private void track(boolean missed, long window) {
-      scale = Math.max(MIN_SCALE, Math.min(1.0, scale * (missed ? MISS_STEP : MEET_STEP)));
+      if (missed) {
+        windowMisses++;
+      } else {
+        windowMeets++;
+      }
       // An average of all samples until there are MISS_SHARE_SAMPLES, exponential after.
       tracked = Math.min(tracked + 1, MISS_SHARE_SAMPLES);
       missShare += ((missed ? 1.0 : 0.0) - missShare) / tracked;
