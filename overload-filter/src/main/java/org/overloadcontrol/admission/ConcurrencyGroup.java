@@ -21,6 +21,23 @@ import org.overloadcontrol.base.RequestClass;
  * with the setpoint. The wait is left out because it is not the resource's doing: a limit cut
  * for waits would lengthen them.
  *
+ * <p>Every class's own target. The window's p90 is of all its samples, so a class with few
+ * requests and a tighter target than the rest (the shop's checkout pages, 150 ms beside the
+ * browsing pages' 200 ms, a few per cent of the samples) rides on the others' p90: execution
+ * times on a shared bottleneck are mostly the same queueing delay, so the limit that held the
+ * browsing pages at 0.95 of their target held checkout at 1.3 of its (overload sweep on the
+ * shop, docs/results.md). A per-window maximum over classes does not help: a sparse class has a
+ * sample in one window of twenty, and the windows between grow the limit back. So each class
+ * tracks its own 90th percentile by stochastic approximation (one step per sample, whatever
+ * the window: a response, wait included, over its target multiplies the class's scale by
+ * {@value #MISS_STEP}, one under it by {@value #MEET_STEP}, which balance at a miss share of
+ * 10 %, and climb from the floor back to 1 in 13 samples within the target: a sparse class
+ * must not hold the limit down long after a start-up transient), and the group's p90 is judged
+ * against the setpoint times the smallest scale of the classes seen in the last
+ * {@value #CLASS_MEMORY_WINDOWS} windows in which requests waited: the class with the least
+ * slack sets the limit, and the others meet their targets with room to spare. Each sample
+ * carries its class and its miss in its high bits, so the request path writes nothing more.
+ *
  * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
  * learnt rather than configured). Each request class has a {@link Partition}. At each window's
  * end a class reserves what it holds then; a class may take a permit while the group's
@@ -50,6 +67,19 @@ public final class ConcurrencyGroup {
    */
   static final int MIN_SAMPLES = 20;
   static final int LONGEST_WINDOWS = 10;
+  /** A class's scale after a response over its target (see the class comment). */
+  static final double MISS_STEP = 0.7;
+  /** A class's scale after a response within its target. */
+  static final double MEET_STEP = 1.04;
+  /** The lowest scale: the group's p90 is never aimed under 0.6 of the setpoint. */
+  static final double MIN_SCALE = 0.6;
+  /** Windows a class's scale counts after its last sample. */
+  static final int CLASS_MEMORY_WINDOWS = 50;
+  /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
+  static final int MISS_SHARE_SAMPLES = 20;
+  private static final long UNITS_MASK = (1L << 24) - 1;
+  private static final long MISS_BIT = 1L << 24;
+  private static final int CLASS_SHIFT = 32;
 
   private final String name;
   private final ConcurrencyLimit algorithm;
@@ -60,13 +90,23 @@ public final class ConcurrencyGroup {
   private final AtomicBoolean roundGuard = new AtomicBoolean();
   private final SampleBuffer samples = new SampleBuffer();
   private final Histogram histogram = new Histogram(1, MAX_RATIO_UNITS, 3);
-  private final java.util.function.LongConsumer intoHistogram = histogram::recordValue;
+  private final java.util.function.LongConsumer intoRound = this::drained;
   /** Highest rank first; replaced, never mutated. */
   private volatile Partition[] partitions = new Partition[0];
+  /** By {@link Partition#index}; replaced, never mutated. */
+  private volatile Partition[] byIndex = new Partition[0];
+  /** Round state: the windows closed so far. */
+  private long windowCount;
+  /** Round state: the smallest scale of the classes seen lately, read by the round. */
+  private double scale = 1.0;
+  /** The p90 of execution time over target of the last window with samples; NaN before. */
+  private volatile double lastP90OfTarget = Double.NaN;
   /** The enforced limit, the floor of {@link #exactLimit}. */
   private volatile int limit;
   /** Whether the in-flight count reached the limit since the window began. */
   private volatile boolean reached;
+  /** Whether a request of the group waited for a permit since the window began. */
+  private volatile boolean pressed;
   /** The largest in-flight count since the window began (raced: a hint, not a count). */
   private volatile int peak;
   private volatile long windowStartNanos;
@@ -121,7 +161,11 @@ public final class ConcurrencyGroup {
           return p;
         }
       }
-      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos);
+      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos,
+          byIndex.length);
+      Partition[] indexed = Arrays.copyOf(byIndex, byIndex.length + 1);
+      indexed[created.index] = created;
+      byIndex = indexed;
       Partition[] next = Arrays.copyOf(partitions, partitions.length + 1);
       next[next.length - 1] = created;
       Arrays.sort(next, (a, b) -> a.requestClass.compareTo(b.requestClass));
@@ -157,17 +201,31 @@ public final class ConcurrencyGroup {
   /** One window's round; the caller holds the guard. Returns whether the limit rose. */
   private boolean round(long now) {
     histogram.reset();
-    long count = samples.drain(intoHistogram)[0];
+    windowCount++;
+    long count = samples.drain(intoRound)[0];
     double p90 = histogram.getTotalCount() == 0 ? Double.NaN
         : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(90.0)) / RATIO_UNIT;
+    if (!Double.isNaN(p90)) {
+      lastP90OfTarget = p90;
+    }
     boolean wasReached = reached;
     if (wasReached) {
       reached = false;
     }
+    boolean wasPressed = pressed || wasReached;
+    if (pressed) {
+      pressed = false;
+    }
     int peakInFlight = peak;
     peak = inFlight.get();
     double before = exactLimit;
-    exactLimit = algorithm.next(before, p90, wasReached, peakInFlight);
+    stepScales(p90 > 1.0);
+    scale = smallestScale();
+    // Only a window in which requests waited is judged against a class's scale: in one
+    // without waits the limit is cut only for the target itself (see ConcurrencyLimit), and
+    // a class's chance misses never throttle a healthy load.
+    exactLimit = algorithm.next(before, wasPressed ? p90 / scale : p90, wasReached,
+        wasPressed, peakInFlight);
     int old = limit;
     limit = (int) exactLimit;
     // Each class reserves what it holds now; a class that has left holds nothing and frees
@@ -192,6 +250,64 @@ public final class ConcurrencyGroup {
     return limit > old;
   }
 
+  /** One drained sample (round thread): into the window's histogram and its class's scale. */
+  private void drained(long sample) {
+    histogram.recordValue(Math.max(1L, sample & UNITS_MASK));
+    Partition[] indexed = byIndex;
+    int i = (int) (sample >>> CLASS_SHIFT);
+    if (i < indexed.length) {
+      indexed[i].track((sample & MISS_BIT) != 0, windowCount);
+    }
+  }
+
+  /**
+   * Steps every class's scale by its window's misses and meets. A window whose p90 was over
+   * the target itself is cut by the group's own rule, and its misses say nothing about a
+   * class's slack: counted, they sank every class to the floor in the start-up transient (a limit
+   * still far too high), and a sparse class then held the limit down for tens of seconds until
+   * enough of its own samples brought it back. Its meets still count.
+   */
+  private void stepScales(boolean overTarget) {
+    for (Partition p : byIndex) {
+      if (p.windowMisses + p.windowMeets == 0) {
+        continue;
+      }
+      double factor = Math.pow(MEET_STEP, p.windowMeets);
+      if (!overTarget) {
+        factor *= Math.pow(MISS_STEP, p.windowMisses);
+      }
+      p.scale = Math.max(MIN_SCALE, Math.min(1.0, p.scale * factor));
+      p.windowMisses = 0;
+      p.windowMeets = 0;
+    }
+  }
+
+  private double smallestScale() {
+    double smallest = 1.0;
+    for (Partition p : byIndex) {
+      if (windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS) {
+        smallest = Math.min(smallest, p.scale);
+      }
+    }
+    return smallest;
+  }
+
+  /**
+   * The p90 of execution time over target of the last window that had samples (1.0 = on
+   * target), NaN before the first: what the limit was last judged on.
+   */
+  public double lastP90OfTarget() {
+    return lastP90OfTarget;
+  }
+
+  /**
+   * The factor the setpoint is multiplied by for the class with the least slack (1 when every
+   * class meets its target with room; see the class comment). Round state, read racily.
+   */
+  public double scale() {
+    return scale;
+  }
+
   private void markReached() {
     if (!reached) {
       reached = true;
@@ -204,13 +320,27 @@ public final class ConcurrencyGroup {
     private final RequestClass requestClass;
     private final long targetNanos;
     private final long maxWaitNanos;
+    private final int index;
     private final StripedCounts inFlightCount = new StripedCounts(1);
+    /** Round state: this class's own scale (see the group's class comment). */
+    private double scale = 1.0;
+    /** Round state: this window's responses of this class over and within its target. */
+    private int windowMisses;
+    private int windowMeets;
+    /** The share of this class's recent responses over its target (round thread writes). */
+    private volatile double missShare;
+    /** Round state: samples tracked, up to {@link #MISS_SHARE_SAMPLES}. */
+    private int tracked;
+    /** Round state: the window of this class's last sample (none: far in the past). */
+    private long lastSampleWindow = -CLASS_MEMORY_WINDOWS - 1;
     /** What this class held at the last window's end (round state, read by acquirers). */
     private volatile int reserve;
     /** The reservations of higher-ranked classes at the last window's end. */
     private volatile int reservedAbove;
 
-    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos) {
+    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos,
+        int index) {
+      this.index = index;
       this.requestClass = requestClass;
       this.targetNanos = targetNanos;
       this.maxWaitNanos = maxWaitNanos;
@@ -286,6 +416,38 @@ public final class ConcurrencyGroup {
       return unused;
     }
 
+    /**
+     * The share of this class's recent responses (wait included) over its target, an
+     * average over about its last {@value #MISS_SHARE_SAMPLES} sampled responses; 0 before the
+     * first. Over 0.1, the class's p90 is over its target.
+     */
+    public double missShare() {
+      return missShare;
+    }
+
+    /** One sample of this class, in the round. */
+    private void track(boolean missed, long window) {
+      if (missed) {
+        windowMisses++;
+      } else {
+        windowMeets++;
+      }
+      // An average of all samples until there are MISS_SHARE_SAMPLES, exponential after.
+      tracked = Math.min(tracked + 1, MISS_SHARE_SAMPLES);
+      missShare += ((missed ? 1.0 : 0.0) - missShare) / tracked;
+      lastSampleWindow = window;
+    }
+
+    /**
+     * Notes that a request of this class waits for a permit (of this limit or of the wait
+     * queues' own): the window was pressed even if the limit was not what held it.
+     */
+    public void markWaited() {
+      if (!pressed) {
+        pressed = true;
+      }
+    }
+
     /** Returns a permit taken by {@link #tryAcquire}. */
     public void release(int stripe) {
       inFlightCount.add(stripe, 0, -1L);
@@ -293,18 +455,27 @@ public final class ConcurrencyGroup {
     }
 
     /**
-     * Records the execution time of one request of this class that held a permit (queue wait
-     * excluded); runs the window's round when it is due. Returns whether the limit rose, so
-     * that the caller can hand the new permits to waiters.
+     * Records one request of this class that held a permit: its execution time (from the
+     * permit to the completion, queue wait excluded), which the limit is judged on, and its
+     * response time (wait included), which tells whether it met its class's target. Runs the
+     * window's round when it is due. Returns whether the limit rose, so that the caller can
+     * hand the new permits to waiters.
      */
-    public boolean record(long executionNanos, long now, int stripe) {
+    public boolean record(long executionNanos, long responseNanos, long now, int stripe) {
       long units = Math.max(1L, Math.min(MAX_RATIO_UNITS,
           Math.round(executionNanos * RATIO_UNIT / targetNanos)));
-      long written = samples.add(stripe & (Stripes.COUNT - 1), units);
+      long sample = units | (responseNanos > targetNanos ? MISS_BIT : 0L)
+          | (long) index << CLASS_SHIFT;
+      long written = samples.add(stripe & (Stripes.COUNT - 1), sample);
       long elapsed = now - windowStartNanos;
       boolean due = (written % SUM_EVERY) == 0 && (elapsed >= windowNanos && dueByTime(elapsed)
           || elapsed >= MIN_WINDOW_NANOS && samples.pending() >= windowSamples);
       return due && runRoundIfFree(now);
+    }
+
+    /** As {@link #record(long, long, long, int)} for a request that did not wait. */
+    public boolean record(long executionNanos, long now, int stripe) {
+      return record(executionNanos, executionNanos, now, stripe);
     }
   }
 }

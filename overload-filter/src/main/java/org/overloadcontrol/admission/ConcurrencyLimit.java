@@ -8,6 +8,7 @@ package org.overloadcontrol.admission;
  *   s  = p90 of (execution time / target) over the window      (1.0 = exactly on target)
  *   L' = L · clamp(setpoint / s, minFactor, maxFactor)          setpoint 0.9, factors 0.8, 1.05
  *   if the in-flight count reached L in the window: L' as above
+ *   else if requests waited for another permit (pressed): L' = min(L, peak · min(factor, 1))
  *   else: L' = max(L · clamp(setpoint / s, minFactor, 1), peak) only if s &gt; 1 (target missed),
  *         else L' = L                                        peak = the window's largest in-flight
  *   L' in [minLimit, maxLimit]
@@ -31,6 +32,14 @@ package org.overloadcontrol.admission;
  * what was in flight: cut for a window whose p90 was merely over the setpoint by noise, it
  * ratcheted down under a healthy load (growth needs the limit reached) until it throttled an
  * endpoint whose p90 was well under its target.
+ *
+ * <p>Pressed without being reached. When requests waited in the window but the limit was not
+ * what held them (the wait queues' own {@code queue.permits} bound lower, as the sample shop's
+ * 6 permits do), the load is not healthy, and the limit is judged from what was in flight: it
+ * drops to the peak times the cut when the p90 is over the setpoint, and does not grow (it
+ * bound nothing). Without this, a limit above a lower permit count was never cut, and the p90
+ * sat wherever the permit count put it (1.2–1.4 × the checkout pages' target in the shop's
+ * overload sweep).
  *
  * <p>Growth is slower than the cut (1.05 against 0.8 per window): a window's p90 is noisy, and
  * a larger limit shows in the execution times only after the requests it let in have run, so
@@ -79,6 +88,21 @@ public final class ConcurrencyLimit {
    * @param peakInFlight the largest in-flight count in the window
    */
   public double next(double limit, double p90OfTarget, boolean reachedLimit, int peakInFlight) {
+    return next(limit, p90OfTarget, reachedLimit, reachedLimit, peakInFlight);
+  }
+
+  /**
+   * The next limit.
+   *
+   * @param limit the current limit (fractional: the enforced limit is its floor)
+   * @param p90OfTarget the window's p90 of execution time over target, NaN without samples
+   * @param reachedLimit whether the in-flight count reached the enforced limit in the window
+   * @param pressed whether some request waited for a permit in the window (true when the
+   *     limit was reached)
+   * @param peakInFlight the largest in-flight count in the window
+   */
+  public double next(double limit, double p90OfTarget, boolean reachedLimit, boolean pressed,
+      int peakInFlight) {
     if (Double.isNaN(p90OfTarget)) {
       return clamp(limit);
     }
@@ -86,6 +110,9 @@ public final class ConcurrencyLimit {
         : Math.max(minFactor, Math.min(maxFactor, setpoint / p90OfTarget));
     if (reachedLimit) {
       return clamp(limit * factor);
+    }
+    if (pressed) {
+      return factor >= 1 ? clamp(limit) : clamp(Math.min(limit, peakInFlight * factor));
     }
     if (p90OfTarget <= 1.0) {
       return clamp(limit);

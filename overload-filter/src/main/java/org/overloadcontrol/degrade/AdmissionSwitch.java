@@ -17,6 +17,16 @@ public interface AdmissionSwitch {
    */
   void enable(double throughputPerSecond, long nowNanos);
 
+  /**
+   * Raises the buckets to {@code throughputPerSecond} where that is more than their rate (never
+   * lowers them): called while the endpoint, at minimum quality with admission on, still misses
+   * its target, so its queue keeps it busy and what it completes is what it can do. Returns
+   * whether some rate rose.
+   */
+  default boolean raise(double throughputPerSecond, long nowNanos) {
+    return false;
+  }
+
   /** Turns admission control off: every request is admitted. */
   void disable();
 

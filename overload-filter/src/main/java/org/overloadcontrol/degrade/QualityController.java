@@ -17,7 +17,8 @@ import org.overloadcontrol.degrade.QualityRound.Action;
  * <pre>
  *   p90 &gt; T,  q &gt; q_min        : q = max(q_min, q·(1 − step))   (or q − step, additive)
  *   p90 &gt; T,  q = q_min        : combined mode, admission off → admission on, its buckets
- *                                restarted at this period's throughput
+ *                                restarted at this period's throughput; admission on → its
+ *                                buckets raised to this period's throughput if it is more
  *   p90 &lt; raiseBelow·T, admission on : admission off once it no longer limits (every class
  *                                arrives slower than its bucket rate); q stays at q_min until then
  *   p90 &lt; raiseBelow·T, admission off: q = min(1, q + raiseStep)
@@ -31,6 +32,18 @@ import org.overloadcontrol.degrade.QualityRound.Action;
  * (α = 0.7) and updated on their own schedule (every nreq samples), so reading them would add
  * lag and mix schedules. Here one HdrHistogram {@link Recorder} per endpoint holds exactly the
  * samples of one period, across all classes, against the endpoint's target.
+ *
+ * <p>Why raise the buckets after the restart. The period in which admission switches on
+ * completes requests admitted while quality was still falling, at a higher cost each, so its
+ * throughput is under what the endpoint serves at q_min: {@code DegradationIT}'s combined mode
+ * restarted at 20–27/s an endpoint that serves 71/s at q_min, and the paper's additive
+ * increase (about +1.6/s per round) climbed from there for the rest of the spike. While the
+ * p90 is still over the target at q_min, the backlog keeps the endpoint busy, so each period's
+ * completions are its capacity at the mix it is draining, rising to its capacity at q_min as
+ * the backlog turns into q_min requests: the buckets follow it up, never down (cuts stay the
+ * admission rounds' job), and only until the first period that does not raise them or whose
+ * p90 is under the target: from then on the endpoint completes what the buckets admit, and
+ * raising them to it would undo the rounds' cuts.
  *
  * <p>Why "no longer limits" rather than "p90 under target" to switch admission off: with
  * admission on, p90 under target is what admission control achieves, not a sign that load fell;
@@ -54,6 +67,8 @@ public final class QualityController {
   // Period state: touched by tick only.
   private Histogram recycled;
   private long periodStartNanos;
+  /** Since admission came on, until the first period that does not raise its buckets. */
+  private boolean raising;
 
   /**
    * @param settings the endpoint's settings
@@ -126,11 +141,19 @@ public final class QualityController {
         action = Action.LOWER;
       } else if (settings.mode() == DegradeMode.COMBINED && !admission.enabled()) {
         admission.enable(count * 1e9 / elapsedNanos, now);
+        raising = true;
         action = Action.ADMISSION_ON;
+      } else if (raising && admission.enabled()
+          && admission.raise(count * 1e9 / elapsedNanos, now)) {
+        action = Action.ADMISSION_RAISED;
       } else {
+        // The backlog no longer completes faster than the buckets admit: what it completes
+        // from now on is what they let in, and raising them to it would undo their cuts.
+        raising = false;
         action = Action.HOLD_AT_MIN;
       }
     } else if (p90 < settings.raiseBelow() * target) {
+      raising = false;
       if (admission.enabled()) {
         if (limiting) {
           action = Action.HOLD_ADMITTING;

@@ -29,6 +29,11 @@ public record QualityRound(String endpoint, long nowNanos, long sampleCount, lon
     ADMISSION_ON,
     /** p90 over the target at minimum quality with admission already on (or alone mode). */
     HOLD_AT_MIN,
+    /**
+     * p90 over the target at minimum quality with admission on, and the endpoint completed
+     * more than its buckets' rates: they were raised to what it completed.
+     */
+    ADMISSION_RAISED,
     /** p90 under raiseBelow·target and admission no longer limiting: admission was switched off. */
     ADMISSION_OFF,
     /** p90 under raiseBelow·target but admission is still what holds the load: held. */

@@ -50,6 +50,27 @@ final class EndpointAdmissionSwitch implements AdmissionSwitch {
   }
 
   @Override
+  public boolean raise(double throughputPerSecond, long nowNanos) {
+    EndpointAdmissionController admission = endpoint.admission();
+    List<EndpointClass> controlled = controlledClasses();
+    long total = 0;
+    for (EndpointClass c : controlled) {
+      total += arrivalsInLastPeriod.getOrDefault(c, 0L);
+    }
+    boolean raised = false;
+    for (EndpointClass c : controlled) {
+      double share = total == 0 ? 1.0 / controlled.size()
+          : (double) arrivalsInLastPeriod.getOrDefault(c, 0L) / total;
+      double rate = throughputPerSecond * share;
+      if (rate > c.controller().rate()) {
+        admission.restartRate(c.controller(), rate, nowNanos);
+        raised = true;
+      }
+    }
+    return raised;
+  }
+
+  @Override
   public void disable() {
     endpoint.admission().setAdmissionEnabled(false);
   }

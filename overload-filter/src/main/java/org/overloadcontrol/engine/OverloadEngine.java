@@ -410,6 +410,9 @@ public final class OverloadEngine {
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
+    if (stage.partition != null) {
+      stage.partition.markWaited();
+    }
     tag.decide(Decision.WAIT, 0L, null);
     return Decision.WAIT;
   }
@@ -543,7 +546,8 @@ public final class OverloadEngine {
       }
       ConcurrencyGroup.Partition partition = stage.partition;
       if (sampled && partition != null && permit != null
-          && partition.record(Math.max(0L, responseTime - tag.waitedNanos()), now, tag.stripe)) {
+          && partition.record(Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now,
+              tag.stripe)) {
         queues.wake();
       }
     }

@@ -2,6 +2,7 @@ package org.overloadcontrol.metrics;
 
 import java.util.Locale;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.engine.EndpointClass;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +30,27 @@ public final class LoggingOverloadListener implements OverloadEvent.Listener {
     }
   }
 
-  /** Each controlled class's p90 against its target and its rate, e.g. "; search p90 2.41 s". */
+  /**
+   * Each controlled class's p90 against its target and its rate, e.g. "; search p90 2.41 s";
+   * under a concurrency limit the group's limit and in-flight count, and each class's share of
+   * recent responses over its target.
+   */
   static String controllers(OverloadEvent event) {
     StringBuilder sb = new StringBuilder();
+    ConcurrencyGroup g = event.endpoint().concurrencyGroup();
+    if (g != null) {
+      sb.append(String.format(Locale.ROOT, "; group '%s' limit %d, %d in flight", g.name(),
+          g.limit(), g.inFlight()));
+    }
     for (EndpointClass ec : event.endpoint().classes()) {
       ClassController c = ec.controller();
       if (!c.settings().controlled()) {
+        continue;
+      }
+      if (ec.concurrency() != null) {
+        sb.append(", ").append(c.requestClass().name()).append(String.format(Locale.ROOT,
+            " %.0f %% of recent responses over target %.3f s",
+            100 * ec.concurrency().missShare(), Readings.targetSeconds(c)));
         continue;
       }
       sb.append(sb.length() == 0 ? "; " : ", ").append(c.requestClass().name()).append(" p90 ");

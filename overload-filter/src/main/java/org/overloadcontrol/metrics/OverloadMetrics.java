@@ -168,7 +168,7 @@ public final class OverloadMetrics implements AutoCloseable {
     register(MetricNames.endpointClass(e, c, MetricNames.P90_TARGET_SECONDS),
         () -> Readings.targetSeconds(cc));
     register(MetricNames.endpointClass(e, c, MetricNames.ADMISSION_RATE),
-        () -> Readings.admissionRate(cc));
+        () -> Readings.admissionRate(ec));
   }
 
   private void register(MetricId id, Gauge<? extends Number> gauge) {

@@ -3,6 +3,7 @@ package org.overloadcontrol.metrics;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 
@@ -17,7 +18,9 @@ import org.overloadcontrol.engine.EndpointClass;
  *
  * <p><b>Overloaded</b>: shedding <em>and</em> missing the response-time target, i.e. some class
  * of the endpoint that has a target has a p90 estimate (the admission controller's smoothed
- * estimate, the value the dashboard plots) at or above that target. An endpoint whose p90 is
+ * estimate, the value the dashboard plots) at or above that target; under a concurrency limit,
+ * more than 10 % of the class's recent responses over its target, as the limit's controller
+ * measured them. An endpoint whose p90 is
  * under its target is never called overloaded, whatever it sheds; a p90 not known yet is not a
  * miss. An endpoint without any target (only wait queues protect it) has no response time to
  * miss, so there shedding alone is overload.
@@ -33,6 +36,9 @@ import org.overloadcontrol.engine.EndpointClass;
  * scheduler thread, or when a status document is written; requests pay nothing for it.
  */
 public final class OverloadWatch {
+
+  /** A share of responses over the target above which the p90 is over it. */
+  private static final double MISS_SHARE_OF_P90 = 0.1;
 
   private final long periodNanos;
   private final long quietNanos;
@@ -92,6 +98,17 @@ public final class OverloadWatch {
         continue;
       }
       anyTarget = true;
+      ConcurrencyGroup.Partition partition = ec.concurrency();
+      if (partition != null) {
+        // Under a concurrency limit, what its controller measured: the share of the class's
+        // recent responses, wait included, over the target (over 10 %: its p90 is over it).
+        // The token-bucket estimate is smoothed and updated every 100 samples or 1 s, and
+        // lagged the limit's windows of 100 ms.
+        if (partition.missShare() > MISS_SHARE_OF_P90) {
+          return true;
+        }
+        continue;
+      }
       long estimate = c.estimateNanos();
       if (estimate >= target) {
         return true;

@@ -31,9 +31,13 @@ final class Readings {
     return t > 0 ? t / NANOS_PER_SECOND : Double.NaN;
   }
 
-  /** The class's token rate, requests per second; NaN when the class is not controlled. */
-  static double admissionRate(ClassController c) {
-    return c.settings().controlled() ? c.rate() : Double.NaN;
+  /**
+   * The class's token rate, requests per second; NaN when the class is not controlled, or when
+   * a concurrency limit admits it (its token bucket then admits everything).
+   */
+  static double admissionRate(EndpointClass ec) {
+    ClassController c = ec.controller();
+    return c.settings().controlled() && ec.concurrency() == null ? c.rate() : Double.NaN;
   }
 
   static double waitSeconds(EndpointClass ec) {

@@ -3,6 +3,7 @@ package org.overloadcontrol.metrics;
 import java.util.Comparator;
 import java.util.List;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.engine.Endpoint;
@@ -26,8 +27,11 @@ import org.overloadcontrol.virtualqueue.RefusalReason;
  *   "endpoints": [ { "name", "overloaded", "shedding", "admissionEnabled", "degradable", "quality",
  *                    "minQuality", "permitsInUse",
  *                    "permitsLimit", "waiting", "queueThreshold",
+ *                    "concurrency": null | { "group", "limit", "inFlight", "p90OfTarget",
+ *                                            "setpointScale" },
  *                    "classes": [ { "name", "rank", "kind", "controlled", "p90EstimateSeconds",
  *                                   "p90SampleSeconds", "targetSeconds", "admissionRate",
+ *                                   "missShare",
  *                                   "arrivals", "enqueued", "abandoned", "waitSeconds",
  *                                   "outcomes": { "completed", "rejected", "expired",
  *                                                 "redirected", "failed" } } ] } ],
@@ -166,6 +170,19 @@ public final class StatusJson {
         .field("waiting", p == null ? 0 : p.waiting());
     QueueThresholdController t = e.queueThreshold();
     w.field("queueThreshold", t == null ? Double.NaN : t.threshold());
+    ConcurrencyGroup g = e.concurrencyGroup();
+    w.name("concurrency");
+    if (g == null) {
+      w.value((String) null);
+    } else {
+      w.beginObject()
+          .field("group", g.name())
+          .field("limit", g.limit())
+          .field("inFlight", g.inFlight())
+          .field("p90OfTarget", g.lastP90OfTarget())
+          .field("setpointScale", g.scale())
+          .endObject();
+    }
     w.name("classes").beginArray();
     List<EndpointClass> classes = e.classes();
     classes.sort(Comparator.comparing(EndpointClass::requestClass));
@@ -186,7 +203,8 @@ public final class StatusJson {
         .field("p90EstimateSeconds", Readings.p90EstimateSeconds(c))
         .field("p90SampleSeconds", Readings.p90SampleSeconds(c))
         .field("targetSeconds", Readings.targetSeconds(c))
-        .field("admissionRate", Readings.admissionRate(c))
+        .field("admissionRate", Readings.admissionRate(ec))
+        .field("missShare", ec.concurrency() == null ? Double.NaN : ec.concurrency().missShare())
         .field("arrivals", ec.arrivalCount())
         .field("enqueued", ec.enqueuedCount())
         .field("abandoned", ec.abandonedCount())

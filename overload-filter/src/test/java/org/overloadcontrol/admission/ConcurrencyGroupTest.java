@@ -108,4 +108,74 @@ class ConcurrencyGroupTest {
     assertThat(rounds.get(0).p90OfTarget()).isBetween(0.99, 1.01);
     assertThat(group.limit()).isEqualTo(9);
   }
+
+  /**
+   * A pressed window: the limit is reached, 20 browsing requests ran at 0.9 of their target
+   * (the setpoint) and, when {@code buyMillis} is positive, one purchase (target 150 ms) ran
+   * that long. Returns the limit after the window.
+   */
+  private int pressedWindow(ConcurrencyGroup g, ConcurrencyGroup.Partition browsing,
+      ConcurrencyGroup.Partition buying, long buyMillis) {
+    int taken = 0;
+    while (browsing.tryAcquire(0)) {
+      taken++;
+    }
+    for (int i = 0; i < taken; i++) {
+      browsing.release(0);
+    }
+    for (int i = 0; i < 20; i++) {
+      browsing.record(TARGET * 9 / 10, now, 0);
+    }
+    if (buyMillis > 0) {
+      buying.record(buyMillis * MS, now, 0);
+    }
+    now += 100 * MS;
+    g.tick(now);
+    return g.limit();
+  }
+
+  @Test
+  void aSparseClassThatMissesItsTighterTargetHoldsTheLimitDown() {
+    ConcurrencyGroup g = new ConcurrencyGroup("db", new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
+        40, 100 * MS, 100, AdmissionListener.NONE, now);
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    // The browsing pages sit at the setpoint; one purchase in five windows runs 180 ms, 1.2
+    // times its 150 ms target: 1 sample in 100, invisible in the window's p90.
+    int limit = 40;
+    for (int w = 0; w < 50; w++) {
+      limit = pressedWindow(g, browsing, buying, w % 5 == 0 ? 180 : 0);
+    }
+    assertThat(g.scale()).isLessThan(0.75);
+    assertThat(limit).as("cut for the purchases' misses").isLessThan(20);
+
+    // The purchases now meet their target: the scale climbs back and the limit with it.
+    for (int w = 0; w < 400; w++) {
+      limit = pressedWindow(g, browsing, buying, 100);
+    }
+    assertThat(g.scale()).isEqualTo(1.0);
+    int settled = limit;
+    for (int w = 0; w < 20; w++) {
+      limit = pressedWindow(g, browsing, buying, 100);
+    }
+    assertThat(limit).as("at the setpoint the limit holds").isEqualTo(settled);
+  }
+
+  @Test
+  void aClassGoneForFiftyWindowsNoLongerHoldsTheLimitDown() {
+    ConcurrencyGroup g = new ConcurrencyGroup("db", new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
+        40, 100 * MS, 100, AdmissionListener.NONE, now);
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    for (int w = 0; w < 10; w++) {
+      pressedWindow(g, browsing, buying, 300);
+    }
+    assertThat(g.scale()).isEqualTo(ConcurrencyGroup.MIN_SCALE);
+    for (int w = 0; w < ConcurrencyGroup.CLASS_MEMORY_WINDOWS; w++) {
+      pressedWindow(g, browsing, buying, 0);
+    }
+    assertThat(g.scale()).isLessThan(1.0);
+    pressedWindow(g, browsing, buying, 0);
+    assertThat(g.scale()).isEqualTo(1.0);
+  }
 }

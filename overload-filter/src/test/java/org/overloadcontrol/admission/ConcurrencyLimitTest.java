@@ -31,6 +31,18 @@ class ConcurrencyLimitTest {
   }
 
   @Test
+  void aLimitAboveALowerPermitCountIsCutFromWhatRanWhenRequestsWaited() {
+    // 6 permits of the wait queues bound, the limit of 100 did not: requests waited, the p90
+    // was over the setpoint, so the limit drops under what ran, and binds from now on.
+    assertThat(limit.next(100, 0.95, false, true, 6)).isCloseTo(6 * 0.9 / 0.95, within(1e-9));
+    assertThat(limit.next(100, 0.95, false, true, 6)).isLessThan(6);
+    // Under the setpoint it neither grows nor falls: it bound nothing.
+    assertThat(limit.next(100, 0.5, false, true, 6)).isEqualTo(100);
+    // Without waits, as before: the setpoint's noise does not cut it.
+    assertThat(limit.next(100, 0.95, false, false, 6)).isEqualTo(100);
+  }
+
+  @Test
   void holdsWithoutSamplesAndStaysWithinItsBounds() {
     assertThat(limit.next(10, Double.NaN, true, 10)).isEqualTo(10);
     assertThat(limit.next(1, 9.0, true, 1)).isEqualTo(1);

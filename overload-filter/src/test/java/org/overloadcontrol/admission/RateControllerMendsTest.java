@@ -66,6 +66,23 @@ class RateControllerMendsTest {
   }
 
   @Test
+  void aHigherClassStillMissingOnFreshSamplesCutsItselfOnceTheLowerAreAtTheMinimum() {
+    ClassController gold = goldCutsBronzeToTheMinimum()[0];
+    assertThat(gold.rate()).isEqualTo(100.0);
+    // The next round still misses: nothing is left to take from bronze, so gold cuts itself
+    // now (the paper counts lc_thresh = 20 such rounds first).
+    for (int s = 0; s < 100; s++) {
+      ticker.advance(Duration.ofMillis(1));
+      long now = ticker.read();
+      controller.record(gold, 300 * MS, now - 1, now);
+    }
+    ControllerRound last = rounds.get(rounds.size() - 1);
+    assertThat(last.requestClass()).isEqualTo("gold");
+    assertThat(last.action()).isEqualTo(Action.DECREASE);
+    assertThat(gold.rate()).isCloseTo(100.0 / 1.2, within(1e-9));
+  }
+
+  @Test
   void aRoundWithoutSamplesSpendsTheHigherClasssFlagAndThenDoublesARefusedRate() {
     ClassController bronze = goldCutsBronzeToTheMinimum()[1];
     // Bronze's bucket refuses nearly all; what it admits never reports back within the test.

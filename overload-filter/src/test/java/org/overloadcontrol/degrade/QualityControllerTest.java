@@ -37,6 +37,15 @@ class QualityControllerTest {
     }
 
     @Override
+    public boolean raise(double throughputPerSecond, long nowNanos) {
+      if (throughputPerSecond <= restartedAt) {
+        return false;
+      }
+      restartedAt = throughputPerSecond;
+      return true;
+    }
+
+    @Override
     public void disable() {
       enabled = false;
       disableCount++;
@@ -147,6 +156,26 @@ class QualityControllerTest {
     assertThat(c.quality()).isEqualTo(0.2);
     assertThat(period(c, 40, 300 * MS).action()).isEqualTo(Action.RAISE);
     assertThat(c.quality()).isCloseTo(0.25, within(1e-12));
+    assertThat(admission.enableCount).isEqualTo(1);
+  }
+
+  @Test
+  void atMinimumWithAdmissionOnTheBucketsFollowWhatTheBackloggedEndpointCompletes() {
+    QualityController c = controller(DecreaseRule.MULTIPLICATIVE, 0.2, DegradeMode.COMBINED);
+    while (c.quality() > 0.2) {
+      period(c, 20, 600 * MS);
+    }
+    // The period that switches admission on completes requests admitted at higher quality:
+    // 20/s, though the endpoint serves 71/s at q_min.
+    assertThat(period(c, 20, 600 * MS).action()).isEqualTo(Action.ADMISSION_ON);
+    assertThat(admission.restartedAt).isCloseTo(20.0, within(1e-9));
+    // Its backlog keeps it busy and turns into q_min requests: the buckets follow it up.
+    assertThat(period(c, 45, 600 * MS).action()).isEqualTo(Action.ADMISSION_RAISED);
+    assertThat(period(c, 71, 600 * MS).action()).isEqualTo(Action.ADMISSION_RAISED);
+    assertThat(admission.restartedAt).isCloseTo(71.0, within(1e-9));
+    // Never down: a period that completed less leaves them where they are.
+    assertThat(period(c, 60, 600 * MS).action()).isEqualTo(Action.HOLD_AT_MIN);
+    assertThat(admission.restartedAt).isCloseTo(71.0, within(1e-9));
     assertThat(admission.enableCount).isEqualTo(1);
   }
 

@@ -250,6 +250,8 @@ class OverloadFilterTest {
   void aClientResetDuringA503WriteIsNeitherRethrownNorLoggedWithAStackTrace() throws Exception {
     harness.initParams.put("admission.controller", "rate"); // an instant refusal by the bucket
     harness.initParams.put("endpoints.s.target", "100ms");
+    // The token bucket refuses the second request at once (a concurrency limit would not).
+    harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();
     filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,

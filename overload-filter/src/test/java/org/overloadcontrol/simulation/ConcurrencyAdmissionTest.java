@@ -42,12 +42,14 @@ class ConcurrencyAdmissionTest {
     List<LimitRound> after = rounds.subList(before, rounds.size());
     assertThat(after.stream().mapToDouble(LimitRound::limitAfter).min().orElseThrow())
         .isLessThan(10);
-    // The last half of the run: the windows' p90 sits at the setpoint, the limit near the
-    // server's two workers plus a short queue, and the server is never idle.
+    // The last half of the run: the windows' p90 sits at or under the setpoint (under it by
+    // the scale of the endpoint with the least slack: its responses, wait included, over
+    // the target), the limit near the server's two workers plus a short queue, and the server
+    // is never idle.
     List<LimitRound> late = after.subList(after.size() / 2, after.size());
     double[] p90s = late.stream().mapToDouble(LimitRound::p90OfTarget)
         .filter(v -> !Double.isNaN(v)).sorted().toArray();
-    assertThat(p90s[p90s.length / 2]).isBetween(0.6, 0.95);
+    assertThat(p90s[p90s.length / 2]).isBetween(0.45, 0.95);
     assertThat(step.executionP90OfTarget()).isLessThan(0.95);
     assertThat(step.p90OfTarget()).isLessThan(1.1);
     assertThat(step.worstEndpointP90()).isLessThan(1.1);

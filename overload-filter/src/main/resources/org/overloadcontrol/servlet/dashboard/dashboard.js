@@ -133,8 +133,9 @@
     }
     const p90 = lineChart(figure('p90 response time: estimate (solid) vs target (dashed)'),
       'seconds');
-    const rate = lineChart(figure('Admission rate by class; shed fraction (red, right)'),
-      'requests/s', { title: 'shed %', scale: { max: 100 } });
+    const rate = lineChart(figure('Admission: rate by class, or the concurrency limit and'
+      + ' in flight; shed fraction (red, right)'), 'requests/s, or requests at once',
+      { title: 'shed %', scale: { max: 100 } });
     const waiting = lineChart(figure('Waiting for a permit; quality level (right)'),
       'requests', { title: 'quality', scale: { max: 1 } });
     document.getElementById('endpoints').appendChild(card);
@@ -286,6 +287,16 @@
           + (e.permitsLimit === null ? '∞' : e.permitsLimit));
       }
       badge(view.badges, 'waiting ' + e.waiting);
+      // Under a concurrency limit the token rate is not enforced: show the group's limit.
+      const cl = e.concurrency || null;
+      if (cl) {
+        badge(view.badges, 'limit ' + cl.limit + ', in flight ' + cl.inFlight + ' (group '
+          + cl.group + ')');
+        push(view.rate, 'limit', cl.limit, { borderColor: '#333333', backgroundColor: '#333333',
+          stepped: true });
+        push(view.rate, 'in flight', cl.inFlight, { borderColor: '#2f6fd0',
+          backgroundColor: '#2f6fd0' });
+      }
       if (e.queueThreshold !== null) badge(view.badges, 'queue threshold ' + e.queueThreshold);
 
       let arrived = 0;
@@ -298,8 +309,10 @@
           push(view.p90, c.name + ' target', c.targetSeconds, { borderColor: col,
             backgroundColor: col, borderDash: [6, 4], borderWidth: 1 });
         }
-        push(view.rate, c.name + ' rate', c.admissionRate, { borderColor: col,
-          backgroundColor: col });
+        if (!cl) {
+          push(view.rate, c.name + ' rate', c.admissionRate, { borderColor: col,
+            backgroundColor: col });
+        }
         const p = before.get(classKey(e.name, c.name));
         if (p) {
           arrived += c.arrivals - p.arrivals;
@@ -307,7 +320,8 @@
             - (p.outcomes.rejected + p.outcomes.expired);
         }
         badge(view.badges, c.name + ': p90 ' + fmt(c.p90EstimateSeconds, 3) + ' s / '
-          + fmt(c.targetSeconds, 3) + ' s, ' + fmt(c.admissionRate, 1) + '/s');
+          + fmt(c.targetSeconds, 3) + ' s, ' + (cl ? fmt(100 * c.missShare, 0)
+          + ' % over target' : fmt(c.admissionRate, 1) + '/s'));
       });
       push(view.rate, 'shed %', arrived > 0 ? 100 * shed / arrived : (dt > 0 ? 0 : null),
         { yAxisID: 'y1', borderColor: '#d0343a', backgroundColor: 'rgba(208,52,58,0.15)',

@@ -21,7 +21,15 @@ import org.overloadcontrol.it.load.UserBehaviour;
  * join for its middle part. The class comes from a request header ({@code X-User-Class}), as
  * in the paper. Differentiation off: no class rule, every request keeps its page's class.
  * On: class rules put the two user groups into classes {@code low} (rank 10) and
- * {@code high} (rank 20), so the multiclass controller (§3.3) cuts low before high.
+ * {@code high} (rank 20), so the multiclass controller (§3.3) cuts low before high, or the
+ * concurrency limit's partitions keep the high class's share against the low one.
+ *
+ * <p>{@code -Dexperiment.controllers} (default {@code concurrency,rate}) picks the admission
+ * controllers, {@code -Dexperiment.differentiation} (default {@code off,on}) the runs of each.
+ * The series are in 100 ms buckets, one window of the concurrency limit and one round timeout
+ * of the rate controller at this time scale, so the low class's recovery after the high class
+ * leaves is read in windows: the first three buckets after it leaves whose low-class
+ * completions reach half their mean before the spike.
  */
 class DifferentiationExperiment {
 
@@ -43,30 +51,41 @@ class DifferentiationExperiment {
     String target = Math.round(1000 * TIME_SCALE) + "ms";
     String base = ExperimentShop.ADMISSION_ONLY + ExperimentShop.controller(TIME_SCALE)
         + ExperimentShop.targets(target, target);
+    List<String> controllers = List.of(System.getProperty("experiment.controllers",
+        "concurrency,rate").split(","));
+    List<String> differentiation = List.of(System.getProperty("experiment.differentiation",
+        "off,on").split(","));
+    double window = 0.1;
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "# Experiment 5: two user classes (Welsh & Culler Figures 14 and 15)%n%nSample WAR in"
         + " embedded Jetty 12, shop.timeScale %.2f, 1 database connection. %d low-priority"
         + " closed-loop users throughout; %d high-priority users from %.0f s to %.0f s (header"
         + " X-User-Class). Think %d ms, %d ms pause after a 503. Every page's p90 target %s;"
         + " controller round timeout 1 s × time scale.%n%n"
-        + "| differentiation | low: rejected %% while both active | high: rejected %% while"
-        + " both active | low p90 ms | high p90 ms |%n|---|---|---|---|---|%n", TIME_SCALE,
+        + "| controller | differentiation | low: rejected %% while both active | high: rejected %%"
+        + " while both active | low p90 ms | high p90 ms (its time is the spike) | low completed"
+        + " /s before the spike | low in the first 3 windows after high leaves, %% of before |"
+        + " windows until 3 in a row reach 50 %% |%n|---|---|---|---|---|---|---|---|---|%n",
+        TIME_SCALE,
         USERS_PER_CLASS, USERS_PER_CLASS, highFrom, highTo, users.meanThinkTime().toMillis(),
         users.rejectionPause().toMillis(), target));
     StringBuilder runs = new StringBuilder();
-    for (boolean on : new boolean[] {false, true}) {
-      String name = on ? "differentiation on" : "differentiation off";
+    for (String controller : controllers) {
+    for (String mode : differentiation) {
+      boolean on = mode.trim().equals("on");
+      String name = controller + ", differentiation " + (on ? "on" : "off");
       String load = ExperimentShop.load();
-      try (ExperimentShop shop = ExperimentShop.start("classes-" + (on ? "on" : "off"),
-          TIME_SCALE, 1, on ? base + CLASS_RULES : base, 2048)) {
+      String yaml = base + "admission: {controller: " + controller.trim() + "}\n";
+      try (ExperimentShop shop = ExperimentShop.start("classes-" + controller.trim() + "-"
+          + (on ? "on" : "off"), TIME_SCALE, 1, on ? yaml + CLASS_RULES : yaml, 2048)) {
         RunResult r = new ClosedLoopUsers(shop.client, model, users, shop.gauge).run(List.of(
             new ClosedLoopUsers.Group("low", StepSchedule.constant(USERS_PER_CLASS),
                 Map.of("X-User-Class", "low")),
             new ClosedLoopUsers.Group("high",
                 StepSchedule.spike(0, USERS_PER_CLASS, highFrom, highTo),
                 Map.of("X-User-Class", "high"))),
-            Duration.ofSeconds(seconds), Duration.ofSeconds(1), 5L);
-        String prefix = "classes-" + (on ? "on" : "off");
+            Duration.ofSeconds(seconds), Duration.ofMillis(100), 5L);
+        String prefix = "classes-" + controller.trim() + "-" + (on ? "on" : "off");
         RunReport.writeCsv(ExperimentShop.OUT.resolve(prefix + ".csv"), r);
         List<Charts.Line> rejected = new ArrayList<>();
         List<Charts.Line> p90 = new ArrayList<>();
@@ -96,16 +115,58 @@ class DifferentiationExperiment {
             + ": fraction rejected per user class", "time (s)", "fraction", rejected, false);
         Charts.lines(ExperimentShop.OUT.resolve(prefix + "-p90.png"), name
             + ": p90 per user class", "time (s)", "p90 (ms)", p90, true);
-        md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.0f | %.0f |%n",
-            on ? "on" : "off", during[0], during[1], groupP90[0], groupP90[1]));
+        double[] recovery = recovery(r.groupSeries().getOrDefault("low", List.of()), highFrom,
+            highTo, window);
+        md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.0f | %.0f | %.1f |"
+            + " %.0f | %s |%n", controller.trim(), on ? "on" : "off", during[0], during[1],
+            groupP90[0], groupP90[1], recovery[0], recovery[1],
+            recovery[2] < 0 ? "never" : String.format(Locale.ROOT, "%.0f", recovery[2])));
         runs.append(String.format(Locale.ROOT, "## %s (load average at start %s)%n%n%s%n%n%s%n"
             + "%s%n![](%s-rejected.png)%n![](%s-p90.png)%n%n", name, load,
             RunReport.summary(r), RunReport.perGroup(r), RunReport.perType(r), prefix, prefix));
         System.out.println(prefix + ": " + RunReport.summary(r) + " " + r.groups().keySet());
       }
     }
+    }
     md.append("\nPaper: off 55.5 % (low) / 57.6 % (high); on 87.9 % (low) / 48.8 % (high).\n\n")
         .append(runs);
     Files.writeString(ExperimentShop.OUT.resolve("classes.md"), md.toString());
+  }
+
+  /**
+   * The low class's recovery: its completions per second from 5 s to {@code highFrom}, its
+   * completions in the first three windows from {@code highTo} as a percentage of that, and
+   * how many windows after {@code highTo} the first three windows in a row begin that complete
+   * at least half of it (−1: never).
+   */
+  static double[] recovery(List<RunResult.SeriesPoint> low, double highFrom, double highTo,
+      double window) {
+    double before = 0;
+    int beforeBuckets = 0;
+    for (RunResult.SeriesPoint p : low) {
+      if (p.seconds() > 5 && p.seconds() <= highFrom) {
+        before += p.completed();
+        beforeBuckets++;
+      }
+    }
+    double perBucket = beforeBuckets == 0 ? Double.NaN : before / beforeBuckets;
+    List<RunResult.SeriesPoint> after = low.stream()
+        .filter(p -> p.seconds() > highTo + 1e-9).toList();
+    double firstThree = 0;
+    for (int i = 0; i < Math.min(3, after.size()); i++) {
+      firstThree += after.get(i).completed();
+    }
+    int reached = -1;
+    for (int k = 0; k + 3 <= after.size(); k++) {
+      long sum = 0;
+      for (int i = k; i < k + 3; i++) {
+        sum += after.get(i).completed();
+      }
+      if (sum >= 1.5 * perBucket) {
+        reached = k;
+        break;
+      }
+    }
+    return new double[] {perBucket / window, 100 * firstThree / (3 * perBucket), reached};
   }
 }

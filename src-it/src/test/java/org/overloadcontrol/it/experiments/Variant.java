@@ -48,18 +48,24 @@ record Variant(String name, String description, String overloadYaml,
    * <ul>
    *   <li>{@code none}: no guard at all (our filter {@code enabled: false});
    *   <li>{@code shipped}: our filter with the shop's shipped configuration (its
-   *       {@code overload.yaml}: initial rate 20/s, bucket depth 10, 6 execution permits in
-   *       LIFO-Pri queues, the virtual queue on confirm, bandwidth shares on images; search
-   *       degradable), with the targets scaled to the time scale as the workload is;
+   *       {@code overload.yaml}: 6 execution permits in LIFO-Pri queues, the virtual queue on
+   *       confirm, bandwidth shares on images; search degradable; admission by the library's
+   *       default controller, the concurrency limit), with the targets scaled to the time
+   *       scale as the workload is;
    *   <li>{@code sessions}: {@code shipped} with session-aware admission on, the confirm
    *       page completing a session;
    *   <li>{@code sessions-all}: {@code sessions} with every page in one concurrency group
    *       (the degradable search page otherwise keeps its token bucket);
-   *   <li>{@code default}: the same with the admission controller's own keys back at the
-   *       library's defaults (initial rate 100/s, bucket depth 1): what a user gets who only
-   *       sets targets;
-   *   <li>{@code paper}: {@code default} with {@code judgeOnFreshSamples: false}, Welsh &amp;
-   *       Culler's controller exactly;
+   *   <li>{@code default}: the same with the admission controller named explicitly as the
+   *       library's default ({@code admission.controller: concurrency}, every {@code admission}
+   *       key at its default) and search not degradable (its database time does not depend on
+   *       its quality, and a degradable endpoint is outside the concurrency limit): what a
+   *       user gets who only sets targets;
+   *   <li>{@code rate}: {@code default} with {@code admission.controller: rate}, the mended token
+   *       bucket controller with the shop's parameters (initial rate 20/s, bucket depth 10);
+   *   <li>{@code paper}: {@code rate} with the published parameters (initial rate 100/s,
+   *       bucket depth 1) and {@code judgeOnFreshSamples: false}, Welsh &amp; Culler's
+   *       controller exactly;
    *   <li>{@code qos}: Jetty 12's {@code QoSHandler} around the WAR, {@code maxRequestCount}
    *       = the database connections (the handler's documentation suggests it for a limited
    *       resource such as a JDBC pool; the shop's pages hold a connection for all their
@@ -75,8 +81,14 @@ record Variant(String name, String description, String overloadYaml,
   static List<Variant> all(double timeScale, int dbConnections) {
     String targets = ExperimentShop.targets(millis(BROWSING_TARGET, timeScale),
         millis(TRANSACTION_TARGET, timeScale));
-    String defaults = targets + "controller: {initialRate: 100, bucketDepth: 1}\n";
-    String paper = targets
+    // The shop's search is @Degradable, but holds its database connection as long at any
+    // quality: degrading it only lowers its result count, and a degradable endpoint is
+    // outside the concurrency limit (its token buckets are off until quality reaches q_min),
+    // so it would take the database from under the limit. `shipped` keeps it as shipped.
+    String ours = targets + "degrade: {endpoints: {search: {enabled: false}}}\n";
+    String defaults = ours + "admission: {controller: concurrency}\n";
+    String rate = ours + "admission: {controller: rate}\n";
+    String paper = rate
         + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
     Duration maxSuspend = Duration.ofNanos(Math.round(BROWSING_TARGET.toNanos() * timeScale));
     // -Dexperiment.sessions.headroom tries another sessions.headroom (default the library's).
@@ -97,10 +109,13 @@ record Variant(String name, String description, String overloadYaml,
         + " concurrency group (search, degradable, would otherwise keep its token bucket,"
         + " which knows no sessions)", targets
         + sessionsYaml + group, h -> h));
-    v.add(new Variant("default", "our filter, admission at the library's defaults (targets"
-        + " scaled)", defaults, h -> h));
-    v.add(new Variant("paper", "our filter, `default` with `judgeOnFreshSamples: false`",
-        paper, h -> h));
+    v.add(new Variant("default", "our filter, admission by the library's default controller"
+        + " (`admission.controller: concurrency`, targets scaled, search not degradable)",
+        defaults, h -> h));
+    v.add(new Variant("rate", "our filter, `admission.controller: rate` with the shop's"
+        + " parameters (initial rate 20/s, bucket depth 10)", rate, h -> h));
+    v.add(new Variant("paper", "our filter, `rate` at the published parameters with"
+        + " `judgeOnFreshSamples: false`", paper, h -> h));
     v.add(new Variant("qos", String.format(Locale.ROOT, "Jetty QoSHandler, maxRequestCount %d,"
         + " maxSuspend %d ms", dbConnections, maxSuspend.toMillis()), OFF,
         h -> Peers.qosHandler(h, dbConnections, maxSuspend)));

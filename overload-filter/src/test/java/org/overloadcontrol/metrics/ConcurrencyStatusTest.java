@@ -1,0 +1,83 @@
+package org.overloadcontrol.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.engine.Decision;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.RequestTag;
+
+/**
+ * An endpoint under a concurrency limit: the status shows its group's limit and in-flight count
+ * instead of a token rate, and it is overloaded only while it sheds and the limit's controller
+ * measured its responses over their target.
+ */
+class ConcurrencyStatusTest {
+
+  /** "search" (target 1 s, so a waiter gives up after 0.5 s) under a limit of 1. */
+  private final EngineDriver driver = new EngineDriver(Map.of("admission.controller",
+      "concurrency", "admission.maxLimit", "1", "queue.permits", "100"));
+  private final List<OverloadEvent> events = new ArrayList<>();
+  private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
+      events::add);
+
+  /** Three requests one after another, each served in {@code responseTime}. */
+  private void servedIn(Duration responseTime) {
+    for (int i = 0; i < 3; i++) {
+      RequestTag tag = driver.arrive("search");
+      assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
+      driver.advance(responseTime);
+      driver.engine.complete(tag, Outcome.COMPLETED, 0);
+    }
+    // The limit's window closes on the periodic task (ten windows without enough samples).
+    driver.advance(Duration.ofSeconds(1));
+  }
+
+  /** One request holds the only permit, a second waits and gives up after half the target. */
+  private RequestTag shedOne() {
+    RequestTag holder = driver.arrive("search");
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    RequestTag waiter = driver.arrive("search");
+    assertThat(waiter.decision()).isEqualTo(Decision.WAIT);
+    driver.advance(Duration.ofMillis(600));
+    assertThat(waiter.outcome()).isEqualTo(Outcome.EXPIRED);
+    watch.check(driver.engine.endpoints(), driver.ticker.read());
+    return holder;
+  }
+
+  @Test
+  void overloadedWhileItShedsAndItsResponsesMissTheTarget() {
+    servedIn(Duration.ofSeconds(3));
+    shedOne();
+    assertThat(watch.shedding("search")).isTrue();
+    assertThat(watch.overloaded("search")).isTrue();
+    assertThat(events).extracting(OverloadEvent::entered).containsExactly(true);
+    assertThat(LoggingOverloadListener.controllers(events.get(0)))
+        .isEqualTo("; group 'default' limit 1, 1 in flight, search 100 % of recent responses"
+            + " over target 1.000 s");
+  }
+
+  @Test
+  void notOverloadedWhileItShedsButItsResponsesMeetTheTarget() {
+    servedIn(Duration.ofMillis(100));
+    shedOne();
+    assertThat(watch.shedding("search")).isTrue();
+    assertThat(watch.overloaded("search")).isFalse();
+    assertThat(events).isEmpty();
+  }
+
+  @Test
+  void theStatusShowsTheGroupsLimitAndInFlightCountNotATokenRate() {
+    servedIn(Duration.ofMillis(100));
+    shedOne();
+    String json = StatusJson.write(driver.engine, watch);
+    assertThat(json).contains("\"concurrency\":{\"group\":\"default\",\"limit\":1,"
+        + "\"inFlight\":1,\"p90OfTarget\":0.1");
+    assertThat(json).contains("\"admissionRate\":null");
+    assertThat(json).contains("\"missShare\":0");
+  }
+}
