@@ -64,8 +64,8 @@ public final class AdmissionSettings {
   private AdmissionSettings(ConfigSection s) {
     s.requireOnly(KEYS);
     controller = s.parse("controller", AdmissionSettings::controller, Controller.CONCURRENCY);
-    int maxLimit = s.parse("maxLimit", AdmissionSettings::positiveInt, 200);
-    int initialLimit = s.parse("initialLimit", AdmissionSettings::positiveInt, maxLimit);
+    int maxLimit = s.parse("maxLimit", ConfigSection::positiveInt, 200);
+    int initialLimit = s.parse("initialLimit", ConfigSection::positiveInt, maxLimit);
     if (initialLimit > maxLimit) {
       throw s.error("initialLimit", "must not exceed admission.maxLimit (" + maxLimit + ")");
     }
@@ -76,7 +76,7 @@ public final class AdmissionSettings {
       }
       return d.toNanos();
     }, 100_000_000L);
-    windowSamples = s.parse("windowSamples", AdmissionSettings::positiveInt, 100);
+    windowSamples = s.parse("windowSamples", ConfigSection::positiveInt, 100);
     setpoint = s.parse("setpoint", v -> fraction(v, false), 0.9);
     maxWaitOfTarget = s.parse("maxWait", v -> fraction(v, true), 0.5);
     defaultGroup = new Group(DEFAULT_GROUP, controller, maxLimit, initialLimit);
@@ -95,10 +95,10 @@ public final class AdmissionSettings {
       }
       Controller c = s.parse(keys.getOrDefault("controller", "-"),
           AdmissionSettings::controller, controller);
-      int max = s.parse(keys.getOrDefault("maxLimit", "-"), AdmissionSettings::positiveInt,
+      int max = s.parse(keys.getOrDefault("maxLimit", "-"), ConfigSection::positiveInt,
           maxLimit);
       int initial = s.parse(keys.getOrDefault("initialLimit", "-"),
-          AdmissionSettings::positiveInt, Math.min(max, initialLimit == maxLimit ? max
+          ConfigSection::positiveInt, Math.min(max, initialLimit == maxLimit ? max
               : initialLimit));
       if (initial > max) {
         throw s.error(keys.getOrDefault("initialLimit", endpointsKey),
@@ -169,19 +169,6 @@ public final class AdmissionSettings {
       case "rate" -> Controller.RATE;
       default -> throw new IllegalArgumentException("allowed: concurrency, rate");
     };
-  }
-
-  private static int positiveInt(String v) {
-    int n;
-    try {
-      n = Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a whole number");
-    }
-    if (n < 1) {
-      throw new IllegalArgumentException("must be >= 1");
-    }
-    return n;
   }
 
   private static double fraction(String v, boolean zeroAllowed) {

@@ -72,6 +72,23 @@ public final class ConfigSection {
   }
 
   /**
+   * The shared reader of a count setting (capacities, limits, samples): a whole number of at
+   * least 1, for {@link #parse}; the message says what is wrong, {@link #parse} names the key.
+   */
+  public static int positiveInt(String v) {
+    int n;
+    try {
+      n = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a whole number");
+    }
+    if (n < 1) {
+      throw new IllegalArgumentException("must be >= 1");
+    }
+    return n;
+  }
+
+  /**
    * Parses a value with {@code parser}; an {@link IllegalArgumentException} from it becomes an
    * error naming the key. Returns {@code fallback} when the key is absent.
    */

@@ -94,7 +94,7 @@ public final class QueueSettings {
 
   private QueueSettings(ConfigSection s, OverloadConfig config) {
     s.requireOnly(KEYS);
-    permits = s.parse("permits", v -> positiveInt(v), 0);
+    permits = s.parse("permits", ConfigSection::positiveInt, 0);
     layout = s.parse("layout", v -> switch (v.toLowerCase(Locale.ROOT)) {
       case "per-class" -> Layout.PER_CLASS;
       case "single" -> Layout.SINGLE;
@@ -106,9 +106,9 @@ public final class QueueSettings {
       case "lifo" -> QueueOrder.LIFO;
       default -> throw new IllegalArgumentException("allowed: lifo-at-overload, fifo, lifo");
     }, QueueOrder.LIFO_AT_OVERLOAD);
-    singleCapacity = s.parse("singleCapacity", QueueSettings::positiveInt, 100);
-    browsingCapacity = s.parse("browsingCapacity", QueueSettings::positiveInt, 50);
-    transactionCapacity = s.parse("transactionCapacity", QueueSettings::positiveInt, 25);
+    singleCapacity = s.parse("singleCapacity", ConfigSection::positiveInt, 100);
+    browsingCapacity = s.parse("browsingCapacity", ConfigSection::positiveInt, 50);
+    transactionCapacity = s.parse("transactionCapacity", ConfigSection::positiveInt, 25);
     maxWaitNanos = s.parse("maxWait", QueueSettings::positiveDuration, 10_000_000_000L);
     nonAsync = s.parse("nonAsync", v -> switch (v.toLowerCase(Locale.ROOT)) {
       case "block" -> NonAsync.BLOCK;
@@ -135,7 +135,7 @@ public final class QueueSettings {
           + ")");
     }
     enterShare = s.parse("overload.enterShare", QueueSettings::fraction, 0.5);
-    dwell = s.parse("overload.dwell", QueueSettings::positiveInt, 3);
+    dwell = s.parse("overload.dwell", ConfigSection::positiveInt, 3);
     classCapacity = new HashMap<>();
     classMaxWait = new HashMap<>();
     Map<String, Map<String, String>> endpointKeys = new HashMap<>();
@@ -147,7 +147,7 @@ public final class QueueSettings {
               + new java.util.TreeSet<>(config.classes().keySet()));
         }
         if (m.group(2).equals("capacity")) {
-          classCapacity.put(m.group(1), s.parse(key, QueueSettings::positiveInt, 0));
+          classCapacity.put(m.group(1), s.parse(key, ConfigSection::positiveInt, 0));
         } else {
           classMaxWait.put(m.group(1), s.parse(key, QueueSettings::positiveDuration, 0L));
         }
@@ -205,7 +205,7 @@ public final class QueueSettings {
 
   private static int intKey(ConfigSection s, Map<String, String> keys, String name, int fallback) {
     String key = keys.get(name);
-    return key == null ? fallback : s.parse(key, QueueSettings::positiveInt, fallback);
+    return key == null ? fallback : s.parse(key, ConfigSection::positiveInt, fallback);
   }
 
   private static long durationKey(ConfigSection s, Map<String, String> keys, String name,
@@ -217,19 +217,6 @@ public final class QueueSettings {
   /** Parses the {@code queue.} section of {@code config}. */
   public static QueueSettings from(OverloadConfig config) {
     return new QueueSettings(config.section("queue"), config);
-  }
-
-  private static int positiveInt(String v) {
-    int n;
-    try {
-      n = Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a whole number");
-    }
-    if (n < 1) {
-      throw new IllegalArgumentException("must be >= 1");
-    }
-    return n;
   }
 
   private static long positiveDuration(String v) {
