@@ -3,9 +3,9 @@ package org.overloadcontrol.metrics;
 import java.util.List;
 
 /**
- * One registered metric under its two names: the Dropwizard name (dotted, used by JMX and any
- * reporter of the registry) and the Prometheus family with labels, since Prometheus wants one
- * family per quantity and the endpoint and class as labels rather than in the name.
+ * One metric under its two names: the dotted name (Dropwizard, JMX: one name per series) and
+ * the family with labels (Prometheus, Micrometer: one family per quantity, the endpoint and class
+ * as labels or tags rather than in the name).
  *
  * @param dropwizardName e.g. {@code overload.endpoint.search.class.search.arrivals}
  * @param family e.g. {@code overload_arrivals}

@@ -1,13 +1,12 @@
 package org.overloadcontrol.metrics;
 
-import com.codahale.metrics.MetricRegistry;
 import java.util.List;
 import java.util.Locale;
 import org.overloadcontrol.base.Outcome;
 
 /**
  * The names of every metric the filter registers, in one place; {@code docs/observability.md}
- * lists them with their units. Dropwizard names are dotted paths:
+ * lists them with their units. Dotted names (Dropwizard, JMX) are paths:
  *
  * <pre>
  *   overload.endpoint.&lt;endpoint&gt;.class.&lt;class&gt;.&lt;metric&gt;   per endpoint and class
@@ -20,7 +19,7 @@ import org.overloadcontrol.base.Outcome;
  *   overload.virtual_queue.&lt;metric&gt;                         the virtual queue
  * </pre>
  *
- * and each maps to a Prometheus family {@code overload_<metric>} (per endpoint:
+ * and each maps to a family (Prometheus, Micrometer) {@code overload_<metric>} (per endpoint:
  * {@code overload_endpoint_<metric>}, queues: {@code overload_queue_<metric>}, bandwidth:
  * {@code overload_bandwidth_<metric>}, virtual queue: {@code overload_virtual_queue_<metric>})
  * with labels {@code endpoint}, {@code class}, {@code group} and, for outcomes and refusals,
@@ -82,10 +81,15 @@ public final class MetricNames {
 
   private MetricNames() {}
 
+  /** A dotted name, the form Dropwizard and JMX use. */
+  private static String name(String... parts) {
+    return String.join(".", parts);
+  }
+
   /** A metric of one class at one endpoint. */
   public static MetricId endpointClass(String endpoint, String requestClass, String metric) {
     return new MetricId(
-        MetricRegistry.name(PREFIX, "endpoint", endpoint, "class", requestClass, metric),
+        name(PREFIX, "endpoint", endpoint, "class", requestClass, metric),
         PREFIX + "_" + metric, List.of("endpoint", "class"), List.of(endpoint, requestClass));
   }
 
@@ -93,56 +97,56 @@ public final class MetricNames {
   public static MetricId outcome(String endpoint, String requestClass, Outcome outcome) {
     String name = outcome.name().toLowerCase(Locale.ROOT);
     return new MetricId(
-        MetricRegistry.name(PREFIX, "endpoint", endpoint, "class", requestClass, OUTCOMES, name),
+        name(PREFIX, "endpoint", endpoint, "class", requestClass, OUTCOMES, name),
         PREFIX + "_" + OUTCOMES, List.of("endpoint", "class", "outcome"),
         List.of(endpoint, requestClass, name));
   }
 
   /** A metric of one endpoint. */
   public static MetricId endpoint(String endpoint, String metric) {
-    return new MetricId(MetricRegistry.name(PREFIX, "endpoint", endpoint, metric),
+    return new MetricId(name(PREFIX, "endpoint", endpoint, metric),
         PREFIX + "_endpoint_" + metric, List.of("endpoint"), List.of(endpoint));
   }
 
   /** The length of one class's wait queue. */
   public static MetricId queueLength(String requestClass) {
-    return new MetricId(MetricRegistry.name(PREFIX, "queue", "class", requestClass, LENGTH),
+    return new MetricId(name(PREFIX, "queue", "class", requestClass, LENGTH),
         PREFIX + "_queue_" + LENGTH, List.of("class"), List.of(requestClass));
   }
 
   /** A metric of the wait queues as a whole. */
   public static MetricId queues(String metric) {
-    return new MetricId(MetricRegistry.name(PREFIX, "queue", metric), PREFIX + "_queue_" + metric,
+    return new MetricId(name(PREFIX, "queue", metric), PREFIX + "_queue_" + metric,
         List.of(), List.of());
   }
 
   /** A metric of one bandwidth client group. */
   public static MetricId bandwidthGroup(String group, String metric) {
-    return new MetricId(MetricRegistry.name(PREFIX, "bandwidth", "group", group, metric),
+    return new MetricId(name(PREFIX, "bandwidth", "group", group, metric),
         PREFIX + "_bandwidth_" + metric, List.of("group"), List.of(group));
   }
 
   /** A metric of the bandwidth shaper as a whole. */
   public static MetricId bandwidth(String metric) {
-    return new MetricId(MetricRegistry.name(PREFIX, "bandwidth", metric),
+    return new MetricId(name(PREFIX, "bandwidth", metric),
         PREFIX + "_bandwidth_" + metric, List.of(), List.of());
   }
 
   /** The count of the virtual queue's refusals for one reason ({@code RefusalReason.code()}). */
   public static MetricId virtualQueueRefusals(String reason) {
-    return new MetricId(MetricRegistry.name(PREFIX, "virtual_queue", REFUSALS, reason),
+    return new MetricId(name(PREFIX, "virtual_queue", REFUSALS, reason),
         PREFIX + "_virtual_queue_" + REFUSALS, List.of("reason"), List.of(reason));
   }
 
   /** A metric of the virtual queue. */
   public static MetricId virtualQueue(String metric) {
-    return new MetricId(MetricRegistry.name(PREFIX, "virtual_queue", metric),
+    return new MetricId(name(PREFIX, "virtual_queue", metric),
         PREFIX + "_virtual_queue_" + metric, List.of(), List.of());
   }
 
   /** A metric of session-aware admission. */
   public static MetricId sessions(String metric) {
-    return new MetricId(MetricRegistry.name(PREFIX, "sessions", metric),
+    return new MetricId(name(PREFIX, "sessions", metric),
         PREFIX + "_sessions_" + metric, List.of(), List.of());
   }
 }

@@ -1,5 +1,8 @@
 package org.overloadcontrol.metrics;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
@@ -8,7 +11,10 @@ import org.overloadcontrol.config.Durations;
  * The validated settings of the {@code metrics.} configuration section.
  *
  * <ul>
- *   <li>{@code metrics.enabled} (true): register the gauges and run the overload watch;</li>
+ *   <li>{@code metrics.enabled} (true): register the metrics and run the overload watch;</li>
+ *   <li>{@code metrics.binding} (every {@link MetricsBinding} on the class path): the metrics
+ *       libraries to report to, by name ({@code dropwizard}, {@code micrometer},
+ *       {@code prometheus}, comma-separated), or {@code none};</li>
  *   <li>{@code metrics.jmx} (true with the filter's own registry, false with the application's,
  *       whose reporters the application owns): expose the registry over JMX;</li>
  *   <li>{@code metrics.jmxDomain} ({@code org.overloadcontrol}, plus the context path when it is
@@ -22,20 +28,22 @@ import org.overloadcontrol.config.Durations;
  */
 public final class MetricsSettings {
 
-  private static final Set<String> KEYS = Set.of("enabled", "jmx", "jmxDomain", "period",
+  private static final Set<String> KEYS = Set.of("enabled", "binding", "jmx", "jmxDomain", "period",
       "overloadQuietPeriod");
   private static final long DEFAULT_PERIOD_NANOS = 1_000_000_000L;
   private static final long DEFAULT_QUIET_NANOS = 5_000_000_000L;
 
   private final boolean enabled;
+  private final List<String> bindings;
   private final Boolean jmx;
   private final String jmxDomain;
   private final long periodNanos;
   private final long overloadQuietNanos;
 
-  private MetricsSettings(boolean enabled, Boolean jmx, String jmxDomain, long periodNanos,
+  private MetricsSettings(boolean enabled, List<String> bindings, Boolean jmx, String jmxDomain, long periodNanos,
       long overloadQuietNanos) {
     this.enabled = enabled;
+    this.bindings = bindings;
     this.jmx = jmx;
     this.jmxDomain = jmxDomain;
     this.periodNanos = periodNanos;
@@ -44,7 +52,7 @@ public final class MetricsSettings {
 
   /** The defaults, what an empty section gives. */
   public static MetricsSettings defaults() {
-    return new MetricsSettings(true, null, null, DEFAULT_PERIOD_NANOS, DEFAULT_QUIET_NANOS);
+    return new MetricsSettings(true, null, null, null, DEFAULT_PERIOD_NANOS, DEFAULT_QUIET_NANOS);
   }
 
   /** Reads and validates a {@code metrics.} section. */
@@ -54,6 +62,7 @@ public final class MetricsSettings {
     }
     section.requireOnly(KEYS);
     boolean enabled = section.parse("enabled", MetricsSettings::bool, true);
+    List<String> bindings = section.parse("binding", MetricsSettings::names, null);
     Boolean jmx = section.parse("jmx", MetricsSettings::bool, null);
     String domain = section.parse("jmxDomain", MetricsSettings::domain, null);
     long period = section.parse("period", MetricsSettings::positiveDuration,
@@ -64,7 +73,7 @@ public final class MetricsSettings {
       throw section.error("overloadQuietPeriod", "must be at least metrics.period ("
           + period / 1_000_000 + " ms): overload is judged once per period");
     }
-    return new MetricsSettings(enabled, jmx, domain, period, quiet);
+    return new MetricsSettings(enabled, bindings, jmx, domain, period, quiet);
   }
 
   private static boolean bool(String v) {
@@ -73,6 +82,14 @@ public final class MetricsSettings {
       case "false" -> false;
       default -> throw new IllegalArgumentException("must be true or false");
     };
+  }
+
+  private static List<String> names(String v) {
+    List<String> names = Arrays.stream(v.split(",")).map(String::trim).toList();
+    if (names.contains("")) {
+      throw new IllegalArgumentException("must be binding names separated by commas, or none");
+    }
+    return names.equals(List.of("none")) ? List.of() : names;
   }
 
   private static String domain(String v) {
@@ -95,9 +112,14 @@ public final class MetricsSettings {
     return enabled;
   }
 
+  /** The bindings named by {@code metrics.binding} (empty for none), or empty when unset. */
+  public Optional<List<String>> bindings() {
+    return Optional.ofNullable(bindings);
+  }
+
   /**
-   * Whether to start a JMX reporter: the configured value, else true exactly when the registry
-   * is the filter's own.
+   * Whether a binding whose library reports over JMX starts its reporter: the configured value,
+   * else true exactly when the registry is the binding's own.
    */
   public boolean jmx(boolean ownRegistry) {
     return jmx != null ? jmx : ownRegistry;

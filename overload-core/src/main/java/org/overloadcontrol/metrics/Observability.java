@@ -1,10 +1,7 @@
 package org.overloadcontrol.metrics;
 
-import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.jmx.JmxReporter;
-import java.io.IOException;
-import java.io.Writer;
 import java.util.Objects;
+import java.util.Optional;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -12,15 +9,17 @@ import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
 /**
- * Everything an adapter starts for observability, in one object: the metric registry (the
- * application's own when it supplies one, else a new one), the gauges ({@link OverloadMetrics}),
- * the overload watch and its log lines, the JMX reporter, and the periodic task that registers
- * new endpoints and runs the watch on the adapter's scheduler thread. The status servlet finds
- * it as the servlet-context attribute {@link #ATTRIBUTE}.
+ * Everything an adapter starts for observability, in one object: the metrics bindings
+ * ({@link MetricsBinding}: none, or the ones on the class path, each with the application's own
+ * registry when it supplies one of its type), the metrics ({@link OverloadMetrics}), the
+ * overload watch and its log lines, and the periodic task that records new endpoints and runs
+ * the watch on the adapter's scheduler thread. The status document is the engine's own
+ * snapshot, so it and the dashboard work with any binding or none. The status servlet finds it
+ * as the servlet-context attribute {@link #ATTRIBUTE}.
  *
  * <p>The two features that live beside the engine, bandwidth shares (Li &amp; Jamin) and the
  * virtual queue (WebQ), are shown when the adapter hands them to the {@link Builder}: in the
- * registry, the status document and the Prometheus text alike.
+ * metrics and the status document alike.
  */
 public final class Observability implements AutoCloseable {
 
@@ -28,21 +27,18 @@ public final class Observability implements AutoCloseable {
   public static final String ATTRIBUTE = Observability.class.getName();
 
   /**
-   * The servlet-context attribute under which an application may put its own Dropwizard
-   * {@link MetricRegistry} (before the filter starts, e.g. from a
-   * {@code ServletContextListener}); the filter then registers its metrics there instead of in
-   * a registry of its own.
+   * The servlet-context attribute under which an application may put its own registry (a
+   * Dropwizard {@code MetricRegistry}, a Micrometer {@code MeterRegistry}, a Prometheus
+   * {@code PrometheusRegistry}) before the filter starts, e.g. from a
+   * {@code ServletContextListener}; the binding of that library then records there instead of
+   * in a registry of its own.
    */
   public static final String REGISTRY_ATTRIBUTE = "org.overloadcontrol.metrics.MetricRegistry";
 
   private final OverloadEngine engine;
   private final MetricsSettings settings;
-  private final MetricRegistry registry;
-  private final boolean ownRegistry;
   private final OverloadWatch watch;
   private final OverloadMetrics metrics;
-  private final PrometheusText prometheus;
-  private final JmxReporter jmx;
   private final Scheduler.Cancellable task;
   private final ConfigSection statusSection;
   private final BandwidthView bandwidth;
@@ -55,24 +51,12 @@ public final class Observability implements AutoCloseable {
     this.bandwidth = b.bandwidth;
     this.virtualQueue = b.virtualQueue;
     StatusAccess.from(statusSection, null, null); // fail at start, not at the first status read
-    this.ownRegistry = b.registry == null;
-    this.registry = ownRegistry ? new MetricRegistry() : b.registry;
     this.watch = new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(),
         b.listener);
-    if (settings.enabled()) {
-      this.metrics = new OverloadMetrics(engine, registry, watch, bandwidth, virtualQueue);
-      this.prometheus = new PrometheusText(registry, metrics.ids());
-    } else {
-      this.metrics = null;
-      this.prometheus = new PrometheusText(registry, java.util.Map.of());
-    }
-    if (settings.enabled() && settings.jmx(ownRegistry)) {
-      this.jmx = JmxReporter.forRegistry(registry).inDomain(settings.jmxDomain(b.contextPath))
-          .build();
-      this.jmx.start();
-    } else {
-      this.jmx = null;
-    }
+    this.metrics = settings.enabled() ? new OverloadMetrics(engine,
+        b.recorder != null ? b.recorder
+            : BoundRecorders.open(new BindingContext(b.registry, b.contextPath, settings)),
+        watch, bandwidth, virtualQueue) : null;
     this.task = settings.enabled() && b.scheduler != null
         ? b.scheduler.scheduleAtFixedRate(this::tick, settings.periodNanos()) : null;
   }
@@ -99,13 +83,9 @@ public final class Observability implements AutoCloseable {
     return engine;
   }
 
-  public MetricRegistry registry() {
-    return registry;
-  }
-
-  /** Whether the registry is the filter's own (no application registry was supplied). */
-  public boolean ownRegistry() {
-    return ownRegistry;
+  /** The metrics, or null when {@code metrics.enabled} is false. */
+  public OverloadMetrics metrics() {
+    return metrics;
   }
 
   /** The {@code status.} configuration section, for the status servlet's access rules. */
@@ -125,22 +105,23 @@ public final class Observability implements AutoCloseable {
     return StatusJson.write(engine, watch, bandwidth, virtualQueue);
   }
 
-  /** Writes the registry in the Prometheus text format. */
-  public void writePrometheus(Writer out) throws IOException {
-    if (metrics != null) {
-      metrics.sync();
+  /**
+   * The metrics in a text exposition format, from the first bound library that writes one
+   * (Prometheus); empty when none does.
+   */
+  public Optional<Scrape> scrape() {
+    if (metrics == null) {
+      return Optional.empty();
     }
-    prometheus.write(out);
+    metrics.sync();
+    return metrics.recorder().scrape();
   }
 
-  /** Stops the task and the JMX reporter and removes the filter's metrics from the registry. */
+  /** Stops the task and closes the bindings, which remove the engine's metrics. */
   @Override
   public void close() {
     if (task != null) {
       task.cancel();
-    }
-    if (jmx != null) {
-      jmx.close();
     }
     if (metrics != null) {
       metrics.close();
@@ -151,7 +132,8 @@ public final class Observability implements AutoCloseable {
   public static final class Builder {
     private final OverloadEngine engine;
     private MetricsSettings settings;
-    private MetricRegistry registry;
+    private Object registry;
+    private MetricsRecorder recorder;
     private Scheduler scheduler;
     private OverloadEvent.Listener listener = new LoggingOverloadListener();
     private String contextPath = "";
@@ -171,9 +153,21 @@ public final class Observability implements AutoCloseable {
       return this;
     }
 
-    /** The application's registry, or null for one of the filter's own. */
-    public Builder registry(MetricRegistry value) {
+    /**
+     * The application's registry, or null: each binding records in it when it is of its
+     * library's type, in a registry of its own otherwise.
+     */
+    public Builder registry(Object value) {
       this.registry = value;
+      return this;
+    }
+
+    /**
+     * Records to {@code value} instead of the bindings {@code metrics.binding} selects: for an
+     * application that reports its own way, and for tests.
+     */
+    public Builder recorder(MetricsRecorder value) {
+      this.recorder = value;
       return this;
     }
 
@@ -188,7 +182,7 @@ public final class Observability implements AutoCloseable {
       return this;
     }
 
-    /** The application's context path, for the default JMX domain. */
+    /** The application's context path, for a binding's default JMX domain. */
     public Builder contextPath(String value) {
       this.contextPath = value == null ? "" : value;
       return this;

@@ -5,53 +5,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
- * The status JSON and the Prometheus text parse, carry the names docs/observability.md lists,
+ * The status JSON parses and the metric families (as a Prometheus client names them) carry the
+ * names docs/observability.md lists,
  * and report what the engine did.
  */
 class ExpositionTest {
 
   private static final Path DOC = Path.of("..", "docs", "observability.md");
-  /** One sample line of the text format: name, optional labels, value. */
-  private static final Pattern SAMPLE = Pattern.compile(
-      "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (-?[0-9.eE+-]+|NaN|\\+Inf|-Inf)");
-  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
   private final EngineDriver driver = new EngineDriver();
+  private final RecordedMetrics recorded = new RecordedMetrics();
   private final Observability observability = Observability.builder(driver.engine)
-      .overloadListener(OverloadEvent.Listener.NONE).build();
+      .recorder(recorded).overloadListener(OverloadEvent.Listener.NONE).build();
 
   @org.junit.jupiter.api.AfterEach
   void close() {
     observability.close();
-  }
-
-  @Test
-  void jmxExposesTheGaugesWhileRunning() throws Exception {
-    traffic();
-    javax.management.MBeanServer server =
-        java.lang.management.ManagementFactory.getPlatformMBeanServer();
-    javax.management.ObjectName arrivals = new javax.management.ObjectName(
-        "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=gauges");
-    assertThat(server.getAttribute(arrivals, "Value")).isEqualTo(3L);
-    observability.close();
-    assertThat(server.isRegistered(arrivals)).isFalse();
   }
 
   private void traffic() {
@@ -125,52 +106,15 @@ class ExpositionTest {
     }
   }
 
-  /** Parses the text format strictly enough to catch what a Prometheus server would refuse. */
-  static Map<String, List<Map<String, String>>> parsePrometheus(String text) {
-    Map<String, List<Map<String, String>>> families = new LinkedHashMap<>();
-    Set<String> typed = new HashSet<>();
-    for (String line : text.split("\n")) {
-      if (line.isEmpty()) {
-        continue;
-      }
-      if (line.startsWith("# TYPE ")) {
-        String name = line.split(" ")[2];
-        assertThat(typed.add(name)).as("one TYPE line for %s", name).isTrue();
-        continue;
-      }
-      if (line.startsWith("#")) {
-        continue;
-      }
-      Matcher m = SAMPLE.matcher(line);
-      assertThat(m.matches()).as("sample line: %s", line).isTrue();
-      Map<String, String> labels = new HashMap<>();
-      if (m.group(3) != null) {
-        Matcher l = LABEL.matcher(m.group(3));
-        int end = 0;
-        while (l.find() && l.start() == end) {
-          labels.put(l.group(1), l.group(2));
-          end = l.end();
-        }
-        assertThat(end).as("labels of %s", line).isEqualTo(m.group(3).length());
-      }
-      labels.put("__value__", m.group(4));
-      families.computeIfAbsent(m.group(1), k -> new java.util.ArrayList<>()).add(labels);
-    }
-    return families;
-  }
-
   @Test
-  void prometheusTextParsesWithLabelledFamilies() throws IOException {
+  void familiesAreLabelledAndCountsAreCounts() {
     traffic();
-    observability.registry().counter("application.requests").inc(7);
-    StringWriter out = new StringWriter();
-    observability.writePrometheus(out);
-    Map<String, List<Map<String, String>>> families = parsePrometheus(out.toString());
+    Map<String, List<Map<String, String>>> families = recorded.families();
 
-    assertThat(families.get("overload_arrivals")).contains(
+    assertThat(families.get("overload_arrivals_total")).contains(
         Map.of("endpoint", "search", "class", "search", "__value__", "3.0"),
         Map.of("endpoint", "confirm", "class", "confirm", "__value__", "1.0"));
-    assertThat(families.get("overload_outcomes")).contains(
+    assertThat(families.get("overload_outcomes_total")).contains(
         Map.of("endpoint", "search", "class", "search", "outcome", "rejected", "__value__", "1.0"),
         Map.of("endpoint", "confirm", "class", "confirm", "outcome", "failed", "__value__", "1.0"));
     assertThat(families.get("overload_endpoint_overloaded"))
@@ -184,33 +128,29 @@ class ExpositionTest {
         .contains(Map.of("endpoint", "search", "class", "search", "__value__", "1.0"));
     assertThat(families.get("overload_p90_estimate_seconds"))
         .contains(Map.of("endpoint", "confirm", "class", "confirm", "__value__", "NaN"));
-    assertThat(families).as("the application's own metric, default name")
-        .containsKey("application_requests");
   }
 
   @Test
-  void everyPrometheusFamilyIsDocumented() throws IOException {
+  void everyFamilyIsDocumented() throws IOException {
     traffic();
-    StringWriter out = new StringWriter();
-    observability.writePrometheus(out);
     String doc = Files.readString(DOC);
-    for (String family : parsePrometheus(out.toString()).keySet()) {
+    for (String family : recorded.families().keySet()) {
       assertThat(doc).as("docs/observability.md documents %s", family)
           .contains("`" + family + "`");
     }
   }
 
   @Test
-  void thresholdPolicyAddsItsGauge() throws IOException {
+  void thresholdPolicyAddsItsGauge() {
     EngineDriver d = new EngineDriver(Map.of("queue.endpoints.search.admission",
         "queue-threshold", "endpoints.search.target", "1s"));
-    Observability o = Observability.builder(d.engine)
+    RecordedMetrics r = new RecordedMetrics();
+    Observability o = Observability.builder(d.engine).recorder(r)
         .overloadListener(OverloadEvent.Listener.NONE).build();
     d.arrive("search");
-    StringWriter out = new StringWriter();
-    o.writePrometheus(out);
-    assertThat(parsePrometheus(out.toString())).containsKey("overload_endpoint_queue_threshold");
+    assertThat(o.scrape()).as("no binding writes text here").isEmpty();
+    assertThat(r.families()).containsKey("overload_endpoint_queue_threshold");
     o.close();
-    assertThat(o.registry().getNames()).isEmpty();
+    assertThat(r.closed()).isTrue();
   }
 }

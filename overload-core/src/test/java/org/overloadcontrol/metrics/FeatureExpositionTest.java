@@ -2,12 +2,9 @@ package org.overloadcontrol.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.codahale.metrics.Gauge;
-import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +19,7 @@ import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 
 /**
- * Bandwidth shares and the virtual queue in the registry, the status JSON and the Prometheus
+ * Bandwidth shares and the virtual queue in the recorded metrics, the status JSON and the
  * text, from fake feature states: present with their values when handed to the builder, absent
  * (null in JSON) when not, removed on close, and documented.
  */
@@ -95,7 +92,7 @@ class FeatureExpositionTest {
   private final EngineDriver driver = new EngineDriver();
   private final FakeBandwidth bandwidth = new FakeBandwidth();
   private final FakeQueue queue = new FakeQueue();
-  private final MetricRegistry applicationRegistry = new MetricRegistry();
+  private final RecordedMetrics recorded = new RecordedMetrics();
   private Observability observability;
 
   private Observability start() {
@@ -103,7 +100,7 @@ class FeatureExpositionTest {
     bandwidth.groups.add(new GroupSnapshot("bronze", 10_000, 0, false, 0, 0, 0));
     queue.refusals.put(RefusalReason.QUEUE_FULL, 5L);
     queue.refusals.put(RefusalReason.REPLAYED, 1L);
-    observability = Observability.builder(driver.engine).registry(applicationRegistry)
+    observability = Observability.builder(driver.engine).recorder(recorded)
         .overloadListener(OverloadEvent.Listener.NONE)
         .bandwidth(bandwidth).virtualQueue(queue).build();
     return observability;
@@ -117,9 +114,7 @@ class FeatureExpositionTest {
   }
 
   private Number gauge(String name) {
-    Gauge<?> g = applicationRegistry.getGauges().get(name);
-    assertThat(g).as("gauge %s", name).isNotNull();
-    return (Number) g.getValue();
+    return recorded.value(name);
   }
 
   @Test
@@ -161,24 +156,22 @@ class FeatureExpositionTest {
   void aGroupTheViewNamesLaterIsRegisteredAtTheNextTick() {
     start();
     bandwidth.groups.add(new GroupSnapshot("silver", 20_000, 5, true, 0, 1, 0));
-    assertThat(applicationRegistry.getGauges())
-        .doesNotContainKey("overload.bandwidth.group.silver.admitted");
+    assertThat(recorded.names()).doesNotContain("overload.bandwidth.group.silver.admitted");
     observability.tick();
     assertThat(gauge("overload.bandwidth.group.silver.admitted").longValue()).isEqualTo(1);
   }
 
   @Test
-  void closeRemovesTheFeatureGaugesFromTheApplicationsRegistry() {
-    applicationRegistry.counter("application.requests");
+  void closeClosesTheRecorder() {
     start().close();
-    assertThat(applicationRegistry.getNames()).containsExactly("application.requests");
+    assertThat(recorded.closed()).isTrue();
   }
 
   @Test
   void nothingIsRegisteredOrWrittenForFeaturesThatAreOff() throws IOException {
-    observability = Observability.builder(driver.engine).registry(applicationRegistry)
+    observability = Observability.builder(driver.engine).recorder(recorded)
         .overloadListener(OverloadEvent.Listener.NONE).build();
-    assertThat(applicationRegistry.getNames())
+    assertThat(recorded.names())
         .noneMatch(n -> n.startsWith("overload.bandwidth") || n.startsWith("overload.virtual"));
     JsonNode root = new ObjectMapper().readTree(observability.statusJson());
     assertThat(root.has("bandwidth")).isTrue();
@@ -190,10 +183,10 @@ class FeatureExpositionTest {
   void metricsDisabledStillShowsTheFeaturesInTheStatus() throws IOException {
     EngineDriver off = new EngineDriver(Map.of("metrics.enabled", "false"));
     bandwidth.groups.add(new GroupSnapshot("gold", 40_000, 1, true, 0, 3, 0));
-    observability = Observability.builder(off.engine).registry(applicationRegistry)
+    observability = Observability.builder(off.engine).recorder(recorded)
         .overloadListener(OverloadEvent.Listener.NONE).bandwidth(bandwidth).virtualQueue(queue)
         .build();
-    assertThat(applicationRegistry.getNames()).isEmpty();
+    assertThat(recorded.names()).isEmpty();
     JsonNode root = new ObjectMapper().readTree(observability.statusJson());
     assertThat(root.get("bandwidth").get("groups").get(0).get("admitted").asLong()).isEqualTo(3);
     assertThat(root.get("virtualQueue").get("passed").asLong()).isEqualTo(40);
@@ -242,26 +235,23 @@ class FeatureExpositionTest {
   }
 
   @Test
-  void prometheusTextHasLabelledFeatureFamilies() throws IOException {
+  void featureFamiliesAreLabelledAndTheirCountsAreCounts() {
     start();
-    StringWriter out = new StringWriter();
-    observability.writePrometheus(out);
-    Map<String, List<Map<String, String>>> families =
-        ExpositionTest.parsePrometheus(out.toString());
+    Map<String, List<Map<String, String>>> families = recorded.families();
     assertThat(families.get("overload_bandwidth_allocated_bytes_per_second"))
         .containsExactlyInAnyOrder(Map.of("group", "gold", "__value__", "40000.0"),
             Map.of("group", "bronze", "__value__", "10000.0"));
-    assertThat(families.get("overload_bandwidth_refused"))
+    assertThat(families.get("overload_bandwidth_refused_total"))
         .contains(Map.of("group", "gold", "__value__", "4.0"));
     assertThat(families.get("overload_bandwidth_active"))
         .contains(Map.of("group", "gold", "__value__", "1.0"));
     assertThat(families.get("overload_bandwidth_max_measured_bytes_per_second"))
         .containsExactly(Map.of("__value__", "120000.0"));
-    assertThat(families.get("overload_virtual_queue_refusals"))
+    assertThat(families.get("overload_virtual_queue_refusals_total"))
         .hasSize(RefusalReason.values().length)
         .contains(Map.of("reason", "queue_full", "__value__", "5.0"),
             Map.of("reason", "foreign_address", "__value__", "0.0"));
-    assertThat(families.get("overload_virtual_queue_passed"))
+    assertThat(families.get("overload_virtual_queue_passed_total"))
         .containsExactly(Map.of("__value__", "40.0"));
     assertThat(families.get("overload_virtual_queue_current_wait_seconds"))
         .containsExactly(Map.of("__value__", "7.0"));
@@ -279,9 +269,7 @@ class FeatureExpositionTest {
       assertThat(doc).as("docs/observability.md documents status field %s", f)
           .contains("`" + f + "`");
     }
-    StringWriter out = new StringWriter();
-    observability.writePrometheus(out);
-    for (String family : ExpositionTest.parsePrometheus(out.toString()).keySet()) {
+    for (String family : recorded.families().keySet()) {
       assertThat(doc).as("docs/observability.md documents %s", family)
           .contains("`" + family + "`");
     }

@@ -2,27 +2,23 @@ package org.overloadcontrol.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.codahale.metrics.Gauge;
-import com.codahale.metrics.MetricRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
-/** The gauges read what the engine does: admissions, waits, rejections, controller rounds. */
+/** The metrics read what the engine does: admissions, waits, rejections, controller rounds. */
 class OverloadMetricsTest {
 
   private final EngineDriver driver = new EngineDriver();
-  private final MetricRegistry registry = new MetricRegistry();
+  private final RecordedMetrics registry = new RecordedMetrics();
   private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
       OverloadEvent.Listener.NONE);
   private final OverloadMetrics metrics = new OverloadMetrics(driver.engine, registry, watch);
 
   private double value(String name) {
-    Gauge<?> g = registry.getGauges().get(name);
-    assertThat(g).as("gauge %s", name).isNotNull();
-    return ((Number) g.getValue()).doubleValue();
+    return registry.value(name);
   }
 
   private static String cls(String endpoint, String c, String metric) {
@@ -31,16 +27,16 @@ class OverloadMetricsTest {
 
   @Test
   void queueMetricsExistFromTheStartAndEndpointsAppearWhenFirstSeen() {
-    assertThat(registry.getGauges()).containsKeys("overload.queue.lifo",
+    assertThat(registry.names()).contains("overload.queue.lifo",
         "overload.queue.waiting", "overload.queue.permits_in_use",
         "overload.queue.permits_limit", "overload.queue.class.search.length",
         "overload.queue.class.confirm.length", "overload.queue.class.default.length");
-    assertThat(registry.getNames()).noneMatch(n -> n.startsWith("overload.endpoint."));
+    assertThat(registry.names()).noneMatch(n -> n.startsWith("overload.endpoint."));
 
     driver.arrive("search");
-    assertThat(registry.getNames()).noneMatch(n -> n.startsWith("overload.endpoint."));
+    assertThat(registry.names()).noneMatch(n -> n.startsWith("overload.endpoint."));
     metrics.sync();
-    assertThat(registry.getGauges()).containsKeys(
+    assertThat(registry.names()).contains(
         cls("search", "search", "arrivals"), cls("search", "search", "outcomes.completed"),
         cls("search", "search", "outcomes.rejected"), cls("search", "search", "outcomes.expired"),
         cls("search", "search", "outcomes.failed"), cls("search", "search", "outcomes.redirected"),
@@ -50,7 +46,7 @@ class OverloadMetricsTest {
         "overload.endpoint.search.permits_in_use", "overload.endpoint.search.waiting",
         "overload.endpoint.search.quality", "overload.endpoint.search.overloaded",
         "overload.endpoint.search.admission_enabled");
-    assertThat(registry.getNames()).noneMatch(n -> n.contains(".confirm.class."));
+    assertThat(registry.names()).noneMatch(n -> n.contains(".confirm.class."));
   }
 
   @Test
@@ -104,12 +100,23 @@ class OverloadMetricsTest {
   }
 
   @Test
-  void closeRemovesEverythingItRegistered() {
-    registry.counter("application.own");
+  void countsAreRecordedAsCountsAndTheRestAsGauges() {
+    driver.arrive("search");
+    metrics.sync();
+    assertThat(registry.get(cls("search", "search", "arrivals")).count()).isTrue();
+    assertThat(registry.get(cls("search", "search", "outcomes.rejected")).count()).isTrue();
+    assertThat(registry.get(cls("search", "search", "enqueued")).count()).isTrue();
+    assertThat(registry.get(cls("search", "search", "wait_seconds")).count()).isFalse();
+    assertThat(registry.get("overload.endpoint.search.permits_in_use").count()).isFalse();
+    assertThat(registry.get("overload.queue.lifo").count()).isFalse();
+  }
+
+  @Test
+  void closeClosesTheRecorder() {
     driver.arrive("search");
     metrics.sync();
     metrics.close();
-    assertThat(registry.getNames()).containsExactly("application.own");
+    assertThat(registry.closed()).isTrue();
   }
 
   @Test
@@ -117,20 +124,18 @@ class OverloadMetricsTest {
     EngineDriver degrading = new EngineDriver(java.util.Map.of(
         "degrade.endpoints.search.minQuality", "0.3",
         "degrade.endpoints.search.target", "1s"));
-    MetricRegistry r = new MetricRegistry();
+    RecordedMetrics r = new RecordedMetrics();
     OverloadMetrics m = new OverloadMetrics(degrading.engine, r, watch);
     RequestTag slow = degrading.arrive("search");
     m.sync();
-    Gauge<?> quality = r.getGauges().get("overload.endpoint.search.quality");
-    assertThat(((Number) quality.getValue()).doubleValue()).isEqualTo(1.0);
-    assertThat(((Number) r.getGauges().get("overload.endpoint.search.min_quality").getValue())
-        .doubleValue()).isEqualTo(0.3);
+    assertThat(r.value("overload.endpoint.search.quality")).isEqualTo(1.0);
+    assertThat(r.value("overload.endpoint.search.min_quality")).isEqualTo(0.3);
 
     // A 3 s response against the 1 s target: the next quality period cuts by step 0.2.
     degrading.ticker.advance(Duration.ofSeconds(3));
     degrading.engine.complete(slow, Outcome.COMPLETED, 0);
     degrading.advance(Duration.ofMillis(1100));
-    assertThat(((Number) quality.getValue()).doubleValue())
+    assertThat(r.value("overload.endpoint.search.quality"))
         .isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
 
     // Without degradation an endpoint reads full quality.

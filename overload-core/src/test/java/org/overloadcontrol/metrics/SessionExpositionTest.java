@@ -2,10 +2,8 @@ package org.overloadcontrol.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,7 +17,7 @@ import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.session.SessionVisit;
 
-/** Session-aware admission's counts in the registry, the status JSON and the Prometheus text. */
+/** Session-aware admission's counts in the recorded metrics, the status JSON and the docs. */
 class SessionExpositionTest {
 
   @Test
@@ -29,8 +27,8 @@ class SessionExpositionTest {
         "endpoints.shop.target", "1s", "sessions.enabled", "true",
         "sessions.maxSessions", "1", "sessions.completionPaths", "/confirm")))
         .ticker(ticker).scheduler(new FakeScheduler(ticker)).build();
-    MetricRegistry registry = new MetricRegistry();
-    Observability observability = Observability.builder(engine).registry(registry)
+    RecordedMetrics registry = new RecordedMetrics();
+    Observability observability = Observability.builder(engine).recorder(registry)
         .overloadListener(OverloadEvent.Listener.NONE).build();
     try {
       RequestTag first = engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")),
@@ -45,10 +43,9 @@ class SessionExpositionTest {
           .refused()).isTrue();   // the table holds one session
       engine.complete(other, Outcome.REJECTED, 0);
 
-      assertThat(registry.getGauges().get("overload.sessions.admitted_now").getValue())
-          .isEqualTo(1);
-      assertThat(registry.getGauges().get("overload.sessions.new_refused").getValue())
-          .isEqualTo(1L);
+      assertThat(registry.value("overload.sessions.admitted_now")).isEqualTo(1);
+      assertThat(registry.value("overload.sessions.new_refused")).isEqualTo(1);
+      assertThat(registry.get("overload.sessions.new_refused").count()).isTrue();
       JsonNode s = new ObjectMapper().readTree(observability.statusJson()).get("sessions");
       assertThat(s.get("admittedNow").asInt()).isEqualTo(1);
       assertThat(s.get("newRefused").asLong()).isEqualTo(1);
@@ -65,14 +62,13 @@ class SessionExpositionTest {
 
       String doc = Files.readString(Path.of("..", "docs", "observability.md"));
       s.fieldNames().forEachRemaining(f -> assertThat(doc).contains("`" + f + "`"));
-      StringWriter out = new StringWriter();
-      observability.writePrometheus(out);
-      for (String family : ExpositionTest.parsePrometheus(out.toString()).keySet()) {
+      for (String family : registry.families().keySet()) {
         if (family.startsWith("overload_sessions")) {
           assertThat(doc).as(family).contains("`" + family + "`");
         }
       }
-      assertThat(out.toString()).contains("overload_sessions_completed 1.0");
+      assertThat(registry.families().get("overload_sessions_completed_total"))
+          .containsExactly(Map.of("__value__", "1.0"));
     } finally {
       observability.close();
     }

@@ -1,6 +1,5 @@
 package org.overloadcontrol.servlet;
 
-import com.codahale.metrics.MetricRegistry;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
@@ -191,15 +190,9 @@ public class OverloadFilter implements Filter {
 
   /** Metrics, JMX, the overload log and the status servlet's data; see docs/observability.md. */
   private void startObservability() throws ServletException {
-    Object registry = servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE);
-    if (registry != null && !(registry instanceof MetricRegistry)) {
-      LOG.warn("overload-control: context attribute {} is a {}, not a MetricRegistry visible to"
-          + " the filter; using a registry of its own", Observability.REGISTRY_ATTRIBUTE,
-          registry.getClass().getName());
-    }
     try {
       observability = Observability.builder(engine).scheduler(runtime.scheduler())
-          .registry(registry instanceof MetricRegistry r ? r : null)
+          .registry(servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE))
           .contextPath(servletContext.getContextPath())
           .bandwidth(bandwidth == null ? null : bandwidth.shaper())
           .virtualQueue(virtualQueue.queue()).build();

@@ -11,13 +11,14 @@ import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.metrics.PrometheusText;
+import org.overloadcontrol.metrics.Scrape;
 import org.overloadcontrol.metrics.StatusAccess;
 
 /**
@@ -37,7 +38,8 @@ import org.overloadcontrol.metrics.StatusAccess;
  * <ul>
  *   <li>{@code /overload/status}: the status document, JSON
  *       ({@link org.overloadcontrol.metrics.StatusJson});</li>
- *   <li>{@code /overload/metrics}: the metric registry in the Prometheus text format;</li>
+ *   <li>{@code /overload/metrics}: the metrics in the Prometheus text format, when a metrics
+ *       binding writes it (the {@code overload-metrics-prometheus} module), else 404;</li>
  *   <li>{@code /overload/}: the dashboard, which polls the status every second and draws it
  *       with Chart.js served from the classpath (its WebJar), so it needs no internet.</li>
  * </ul>
@@ -160,11 +162,19 @@ public class OverloadStatusServlet extends HttpServlet {
       notRunning(response);
       return;
     }
-    response.setContentType(PrometheusText.CONTENT_TYPE);
+    Optional<Scrape> scrape = c.observability().scrape();
+    if (scrape.isEmpty()) {
+      response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+      response.setContentType("text/plain; charset=utf-8");
+      response.getWriter().println("404: no metrics binding writes the Prometheus text format;"
+          + " add the module overload-metrics-prometheus.");
+      return;
+    }
+    response.setContentType(scrape.get().contentType());
     response.setCharacterEncoding("UTF-8");
     response.setHeader("Cache-Control", "no-store");
-    Writer out = response.getWriter();
-    c.observability().writePrometheus(out);
+    OutputStream out = response.getOutputStream();
+    scrape.get().write(out);
     out.flush();
   }
 

@@ -174,8 +174,17 @@ class FeatureWiringTest {
     return new ObjectMapper().readTree(observability().statusJson());
   }
 
+  /** The application's Dropwizard registry, where the filter records its metrics. */
+  private final com.codahale.metrics.MetricRegistry registry =
+      new com.codahale.metrics.MetricRegistry();
+
+  @org.junit.jupiter.api.BeforeEach
+  void applicationRegistry() {
+    harness.contextAttributes.put(Observability.REGISTRY_ATTRIBUTE, registry);
+  }
+
   private long gauge(String name) {
-    return ((Number) observability().registry().getGauges().get(name).getValue()).longValue();
+    return ((Number) registry.getGauges().get(name).getValue()).longValue();
   }
 
   @Test
@@ -198,7 +207,7 @@ class FeatureWiringTest {
     assertThat(gauge("overload.bandwidth.group.all.delayed_now")).isEqualTo(1);
     assertThat(gauge("overload.bandwidth.group.all.average_bytes_per_second"))
         .isEqualTo(100_000);
-    assertThat(observability().registry().getNames())
+    assertThat(registry.getNames())
         .noneMatch(n -> n.startsWith("overload.virtual_queue"));
   }
 
@@ -238,7 +247,6 @@ class FeatureWiringTest {
     assertThat(gauge("overload.virtual_queue.told_to_wait")).isEqualTo(1);
     assertThat(gauge("overload.virtual_queue.refusals.forged")).isEqualTo(1);
     assertThat(gauge("overload.virtual_queue.current_wait_seconds")).isEqualTo(1);
-    com.codahale.metrics.MetricRegistry registry = observability().registry();
     filter.destroy();
     assertThat(registry.getNames()).as("removed with the filter")
         .noneMatch(n -> n.startsWith("overload."));

@@ -140,8 +140,17 @@ class OverloadStatusServletTest {
     FilterHarness.Res res = get("::1", "/metrics");
     assertThat(res.contentType).startsWith("text/plain; version=0.0.4");
     assertThat(res.bodyText())
-        .contains("# TYPE overload_arrivals gauge")
-        .contains("overload_arrivals{endpoint=\"search\",class=\"search\",} 1.0");
+        .contains("# TYPE overload_arrivals_total counter")
+        .contains("overload_arrivals_total{class=\"search\",endpoint=\"search\"} 1.0");
+  }
+
+  @Test
+  void withoutTheDropwizardAndPrometheusBindingsMetricsSays404() throws Exception {
+    harness.initParams.put("metrics.binding", "dropwizard");
+    start();
+    FilterHarness.Res res = get("::1", "/metrics");
+    assertThat(res.status).isEqualTo(404);
+    assertThat(res.bodyText()).contains("overload-metrics-prometheus");
   }
 
   @Test

@@ -1,0 +1,70 @@
+package org.overloadcontrol.metrics.dropwizard;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.jmx.JmxReporter;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import org.overloadcontrol.metrics.MetricId;
+import org.overloadcontrol.metrics.MetricsRecorder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records the engine's metrics as Dropwizard {@link Gauge}s. Counts are gauges too: a Dropwizard
+ * {@code Counter} keeps its own count, and the engine's counts already exist; a reporter that
+ * wants rates derives them, as it would from a counter.
+ */
+final class DropwizardRecorder implements MetricsRecorder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DropwizardRecorder.class);
+
+  private final MetricRegistry registry;
+  private final JmxReporter jmx;
+  private final Set<String> names = ConcurrentHashMap.newKeySet();
+
+  DropwizardRecorder(MetricRegistry registry, JmxReporter jmx) {
+    this.registry = registry;
+    this.jmx = jmx;
+  }
+
+  /** The registry the metrics are in. */
+  MetricRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public void count(MetricId id, LongSupplier count) {
+    register(id, (Gauge<Long>) count::getAsLong);
+  }
+
+  @Override
+  public void gauge(MetricId id, DoubleSupplier value) {
+    register(id, (Gauge<Double>) value::getAsDouble);
+  }
+
+  private void register(MetricId id, Gauge<? extends Number> gauge) {
+    try {
+      registry.register(id.dropwizardName(), gauge);
+      names.add(id.dropwizardName());
+    } catch (IllegalArgumentException e) {
+      // The name is taken: another filter shares an application's registry, or an endpoint
+      // name collides. Keep the existing metric rather than fail the request path.
+      LOG.warn("overload-control: metric {} already exists in the registry; not registered",
+          id.dropwizardName());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (jmx != null) {
+      jmx.close();
+    }
+    for (String name : names) {
+      registry.remove(name);
+    }
+    names.clear();
+  }
+}

@@ -1,0 +1,85 @@
+package org.overloadcontrol.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.engine.RequestTag;
+
+/**
+ * The Dropwizard binding, found on the class path: gauges in the application's registry or in
+ * one of its own exposed over JMX, removed on close.
+ */
+class DropwizardBindingTest {
+
+  private final EngineDriver driver = new EngineDriver();
+
+  private void traffic(Observability o) {
+    RequestTag a = driver.arrive("search");
+    driver.arrive("search"); // waits
+    driver.arrive("search"); // rejected
+    driver.ticker.advance(Duration.ofMillis(1500));
+    driver.engine.complete(a, Outcome.COMPLETED, 10);
+    o.tick();
+  }
+
+  @Test
+  void jmxExposesTheOwnRegistryWhileRunning() throws Exception {
+    Observability o = Observability.builder(driver.engine)
+        .overloadListener(OverloadEvent.Listener.NONE).build();
+    traffic(o);
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName arrivals = new ObjectName(
+        "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=gauges");
+    assertThat(server.getAttribute(arrivals, "Value")).isEqualTo(3L);
+    assertThat(o.scrape()).as("Dropwizard writes no exposition format").isEmpty();
+    o.close();
+    assertThat(server.isRegistered(arrivals)).isFalse();
+  }
+
+  @Test
+  void theApplicationsRegistryGetsTheGaugesAndIsLeftAsItWas() {
+    MetricRegistry app = new MetricRegistry();
+    app.counter("application.own");
+    Observability o = Observability.builder(driver.engine).registry(app)
+        .overloadListener(OverloadEvent.Listener.NONE).build();
+    traffic(o);
+    assertThat(app.getGauges().get("overload.endpoint.search.class.search.arrivals").getValue())
+        .isEqualTo(3L);
+    assertThat(app.getGauges().get("overload.endpoint.search.class.search.outcomes.rejected")
+        .getValue()).isEqualTo(1L);
+    assertThat(app.getGauges().get("overload.queue.lifo").getValue()).isEqualTo(1.0);
+    o.close();
+    assertThat(app.getNames()).containsExactly("application.own");
+  }
+
+  @Test
+  void aNamedBindingThatIsNotOnTheClassPathStopsTheStart() {
+    EngineDriver d = new EngineDriver(Map.of("metrics.binding", "dropwizard,micrometer"));
+    assertThatThrownBy(() -> Observability.builder(d.engine).build())
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("'micrometer'")
+        .hasMessageContaining("overload-metrics-micrometer")
+        .hasMessageContaining("found: dropwizard");
+  }
+
+  @Test
+  void noneRecordsNothing() {
+    MetricRegistry app = new MetricRegistry();
+    EngineDriver d = new EngineDriver(Map.of("metrics.binding", "none"));
+    Observability o = Observability.builder(d.engine).registry(app).build();
+    d.arrive("search");
+    o.tick();
+    assertThat(app.getNames()).isEmpty();
+    assertThat(o.statusJson()).contains("\"arrivals\":1");
+    o.close();
+  }
+}
