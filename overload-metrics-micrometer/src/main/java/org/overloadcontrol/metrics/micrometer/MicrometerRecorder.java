@@ -1,0 +1,57 @@
+package org.overloadcontrol.metrics.micrometer;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import org.overloadcontrol.metrics.MetricId;
+import org.overloadcontrol.metrics.MetricsRecorder;
+
+/**
+ * Records the engine's metrics as Micrometer meters named by their family
+ * ({@code overload_arrivals}; Micrometer's Prometheus registry adds {@code _total} to a counter)
+ * with the labels as tags. The meters hold their readings strongly: the engine keeps no other
+ * reference to them.
+ */
+final class MicrometerRecorder implements MetricsRecorder {
+
+  private final MeterRegistry registry;
+  private final List<Meter> meters = new ArrayList<>();
+
+  MicrometerRecorder(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  private static List<Tag> tags(MetricId id) {
+    List<Tag> tags = new ArrayList<>();
+    for (int i = 0; i < id.labelNames().size(); i++) {
+      tags.add(Tag.of(id.labelNames().get(i), id.labelValues().get(i)));
+    }
+    return tags;
+  }
+
+  @Override
+  public synchronized void count(MetricId id, LongSupplier count) {
+    meters.add(FunctionCounter.builder(id.family(), count, LongSupplier::getAsLong)
+        .tags(tags(id)).register(registry));
+  }
+
+  @Override
+  public synchronized void gauge(MetricId id, DoubleSupplier value) {
+    meters.add(Gauge.builder(id.family(), value, DoubleSupplier::getAsDouble).tags(tags(id))
+        .strongReference(true).register(registry));
+  }
+
+  @Override
+  public synchronized void close() {
+    for (Meter m : meters) {
+      registry.remove(m);
+    }
+    meters.clear();
+  }
+}
