@@ -6,16 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads the YAML configuration file into the flat dotted-key form: nested maps join their keys
  * with dots and lists join their items with commas, so {@code endpoints: {search: {target: 1s}}}
  * is the key {@code endpoints.search.target}. SnakeYAML's safe constructor builds only plain
- * maps, lists and scalars.
+ * maps, lists and scalars; SnakeYAML is optional ({@link OptionalLibrary#SNAKEYAML}): without it a
+ * YAML file is refused with a message saying what to add, and properties and init-params work.
  */
 public final class YamlConfigLoader {
 
@@ -23,13 +20,8 @@ public final class YamlConfigLoader {
 
   /** Parses YAML from {@code in}; {@code name} says where it came from in error messages. */
   public static ConfigSource load(InputStream in, String name) throws IOException {
-    Object root;
-    try {
-      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
-    } catch (YAMLException e) {
-      throw new OverloadConfigException(name, "overload-control configuration: " + name
-          + " is not valid YAML: " + e.getMessage());
-    }
+    OptionalLibrary.SNAKEYAML.require(name, "a YAML configuration file");
+    Object root = SnakeYaml.parse(in, name);
     Map<String, String> flat = new LinkedHashMap<>();
     if (root != null) {
       if (!(root instanceof Map<?, ?> map)) {

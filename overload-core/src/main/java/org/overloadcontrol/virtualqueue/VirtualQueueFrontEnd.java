@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import org.overloadcontrol.capacity.CapacityEstimator;
+import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.capacity.CapacitySource;
 import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
@@ -90,6 +91,9 @@ public final class VirtualQueueFrontEnd {
     VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
     if (!settings.enabled()) {
       return new VirtualQueueFrontEnd(settings, null, ticker);
+    }
+    if (settings.capacityAuto()) {
+      OptionalLibrary.COMMONS_MATH.require("virtualQueue.capacity", "the capacity estimator");
     }
     CapacitySource capacity = settings.capacityAuto()
         ? new PassiveCapacity(settings.epoch().toNanos(), settings.trainingEpochs(), 6,
