@@ -41,7 +41,8 @@ import org.overloadcontrol.metrics.StatusAccess;
  *   <li>{@code /overload/metrics}: the metrics in the Prometheus text format, when a metrics
  *       binding writes it (the {@code overload-metrics-prometheus} module), else 404;</li>
  *   <li>{@code /overload/}: the dashboard, which polls the status every second and draws it
- *       with Chart.js served from the classpath (its WebJar), so it needs no internet.</li>
+ *       with Chart.js served from the classpath (its WebJar), so it needs no internet; it comes
+ *       with the {@code overload-dashboard} module, without which these paths answer 404.</li>
  * </ul>
  *
  * <p>Access ({@link StatusAccess}): loopback clients only, unless the init-param or
@@ -186,6 +187,10 @@ public class OverloadStatusServlet extends HttpServlet {
   }
 
   private static void asset(String name, HttpServletResponse response) throws IOException {
+    if (OverloadStatusServlet.class.getResource(DASHBOARD + name) == null) {
+      noDashboard(response);
+      return;
+    }
     response.setHeader("Cache-Control", "no-cache");
     response.setHeader("Content-Security-Policy",
         "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
@@ -193,24 +198,36 @@ public class OverloadStatusServlet extends HttpServlet {
   }
 
   private static void chartJs(HttpServletResponse response) throws IOException {
+    String path = chartJsPath();
+    if (path == null) {
+      noDashboard(response);
+      return;
+    }
     response.setHeader("Cache-Control", "max-age=86400");
-    copy(chartJsPath(), "text/javascript; charset=utf-8", response);
+    copy(path, "text/javascript; charset=utf-8", response);
+  }
+
+  private static void noDashboard(HttpServletResponse response) throws IOException {
+    response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+    response.setContentType("text/plain; charset=utf-8");
+    response.getWriter().println("404: the overload-control dashboard is not in this"
+        + " application; add the module overload-dashboard.");
   }
 
   /**
-   * Where the Chart.js WebJar keeps its UMD build; the version comes from the WebJar's own
-   * Maven metadata, so upgrading the dependency needs no code change.
+   * Where the Chart.js WebJar keeps its UMD build, or null without the WebJar; the version comes
+   * from the WebJar's own Maven metadata, so upgrading the dependency needs no code change.
    */
   static String chartJsPath() throws IOException {
     Properties pom = new Properties();
     try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(
-        "/META-INF/maven/org.webjars/chartjs/pom.properties")) {
+        "/META-INF/maven/org.webjars.npm/chart.js/pom.properties")) {
       if (in == null) {
-        throw new IOException("the Chart.js WebJar (org.webjars:chartjs) is not on the classpath");
+        return null;
       }
       pom.load(in);
     }
-    return "/META-INF/resources/webjars/chartjs/" + pom.getProperty("version") + "/dist/"
+    return "/META-INF/resources/webjars/chart.js/" + pom.getProperty("version") + "/dist/"
         + CHART_JS;
   }
 
