@@ -1,0 +1,97 @@
+package org.overloadcontrol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+
+/**
+ * What a user's build gets, read from the poms: a WAR with only the filter pulls the filter, the
+ * core and their few small libraries, nothing optional (metrics, dashboard, YAML, Commons Math);
+ * the BOM lists every published module.
+ */
+class ArtifactsTest {
+
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  /** Modules that are built but not published. */
+  private static final Set<String> UNPUBLISHED = Set.of("sample-webapp", "src-it", "overload-bom");
+
+  private static Document pom(String module) throws Exception {
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    return f.newDocumentBuilder().parse(ROOT.resolve(module).resolve("pom.xml").toFile());
+  }
+
+  private static List<Element> children(Node parent, String name) {
+    List<Element> out = new ArrayList<>();
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && e.getTagName().equals(name)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private static String text(Element parent, String name, String otherwise) {
+    List<Element> e = children(parent, name);
+    return e.isEmpty() ? otherwise : e.get(0).getTextContent().trim();
+  }
+
+  /** The module's own dependencies that reach a user at run time: compile or runtime, not optional. */
+  private static List<String> runtimeDependencies(String module) throws Exception {
+    Element project = pom(module).getDocumentElement();
+    List<String> out = new ArrayList<>();
+    for (Element deps : children(project, "dependencies")) {
+      for (Element d : children(deps, "dependency")) {
+        String scope = text(d, "scope", "compile");
+        if ((scope.equals("compile") || scope.equals("runtime"))
+            && !text(d, "optional", "false").equals("true")) {
+          out.add(text(d, "groupId", "") + ":" + text(d, "artifactId", ""));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aWarWithOnlyTheFilterGetsTheCoreAndItsSmallLibraries() throws Exception {
+    assertThat(runtimeDependencies("overload-filter")).containsExactlyInAnyOrder(
+        "io.github.overloadcontrol:overload-core", "org.slf4j:slf4j-api");
+    assertThat(runtimeDependencies("overload-core")).containsExactlyInAnyOrder(
+        "com.github.ben-manes.caffeine:caffeine", "org.hdrhistogram:HdrHistogram",
+        "org.slf4j:slf4j-api");
+  }
+
+  @Test
+  void theBomListsEveryPublishedModule() throws Exception {
+    Element parent = pom(".").getDocumentElement();
+    List<String> published = new ArrayList<>();
+    for (Element modules : children(parent, "modules")) {
+      for (Element m : children(modules, "module")) {
+        if (!UNPUBLISHED.contains(m.getTextContent().trim())) {
+          published.add(m.getTextContent().trim());
+        }
+      }
+    }
+    List<String> listed = new ArrayList<>();
+    Element bom = pom("overload-bom").getDocumentElement();
+    for (Element dm : children(bom, "dependencyManagement")) {
+      for (Element deps : children(dm, "dependencies")) {
+        for (Element d : children(deps, "dependency")) {
+          assertThat(text(d, "groupId", "")).isEqualTo("io.github.overloadcontrol");
+          listed.add(text(d, "artifactId", ""));
+        }
+      }
+    }
+    assertThat(listed).containsExactlyInAnyOrderElementsOf(published);
+    assertThat(text(bom, "version", "")).as("the BOM's version is the project's")
+        .isEqualTo(text(parent, "version", ""));
+  }
+}
