@@ -64,6 +64,20 @@ final class EngineDriver {
     return tag;
   }
 
+  /**
+   * The traffic the exposition tests read back: three searches (one admitted and completed
+   * after 1.5 s, one waiting, one rejected) and one confirm that failed.
+   */
+  void traffic() {
+    RequestTag a = arrive("search");
+    arrive("search"); // waits
+    arrive("search"); // rejected
+    ticker.advance(Duration.ofMillis(1500));
+    engine.complete(a, Outcome.COMPLETED, 10);
+    RequestTag c = arrive("confirm");
+    engine.complete(c, Outcome.FAILED, 0);
+  }
+
   void advance(Duration d) {
     ticker.advance(d);
     scheduler.runDue();

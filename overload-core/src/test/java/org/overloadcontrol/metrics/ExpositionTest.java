@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.RequestTag;
 
 /**
  * The status JSON parses and the metric families (as a Prometheus client names them) carry the
@@ -36,13 +33,7 @@ class ExpositionTest {
   }
 
   private void traffic() {
-    RequestTag a = driver.arrive("search");
-    driver.arrive("search"); // waits
-    driver.arrive("search"); // rejected
-    driver.ticker.advance(Duration.ofMillis(1500));
-    driver.engine.complete(a, Outcome.COMPLETED, 10);
-    RequestTag c = driver.arrive("confirm");
-    driver.engine.complete(c, Outcome.FAILED, 0);
+    driver.traffic();
     observability.tick();
   }
 

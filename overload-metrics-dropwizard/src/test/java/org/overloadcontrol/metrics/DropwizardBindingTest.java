@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.Map;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.engine.RequestTag;
 
 /**
  * The Dropwizard binding, found on the class path: gauges in the application's registry or in
@@ -23,11 +20,7 @@ class DropwizardBindingTest {
   private final EngineDriver driver = new EngineDriver();
 
   private void traffic(Observability o) {
-    RequestTag a = driver.arrive("search");
-    driver.arrive("search"); // waits
-    driver.arrive("search"); // rejected
-    driver.ticker.advance(Duration.ofMillis(1500));
-    driver.engine.complete(a, Outcome.COMPLETED, 10);
+    driver.traffic();
     o.tick();
   }
 

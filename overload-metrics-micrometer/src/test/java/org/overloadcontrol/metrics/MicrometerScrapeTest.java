@@ -25,8 +25,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.RequestTag;
 
 /**
  * The Micrometer binding over HTTP: the application's Micrometer registry (its Prometheus
@@ -76,11 +74,7 @@ class MicrometerScrapeTest {
   }
 
   private void traffic() {
-    RequestTag a = driver.arrive("search");
-    driver.arrive("search"); // waits
-    driver.arrive("search"); // rejected
-    driver.ticker.advance(Duration.ofMillis(1500));
-    driver.engine.complete(a, Outcome.COMPLETED, 10);
+    driver.traffic();
     observability.tick();
   }
 

@@ -30,8 +30,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.RequestTag;
 
 /**
  * The Prometheus binding over HTTP: the client's own exporter servlet, on an embedded Jetty,
@@ -76,13 +74,7 @@ class PrometheusScrapeTest {
   }
 
   private void traffic() {
-    RequestTag a = driver.arrive("search");
-    driver.arrive("search"); // waits
-    driver.arrive("search"); // rejected
-    driver.ticker.advance(Duration.ofMillis(1500));
-    driver.engine.complete(a, Outcome.COMPLETED, 10);
-    RequestTag c = driver.arrive("confirm");
-    driver.engine.complete(c, Outcome.FAILED, 0);
+    driver.traffic();
     observability.tick();
   }
 
