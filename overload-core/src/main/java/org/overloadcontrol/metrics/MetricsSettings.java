@@ -85,7 +85,7 @@ public final class MetricsSettings {
   }
 
   private static List<String> names(String v) {
-    List<String> names = Arrays.stream(v.split(",")).map(String::trim).toList();
+    List<String> names = Arrays.stream(v.split(",", -1)).map(String::trim).toList();
     if (names.contains("")) {
       throw new IllegalArgumentException("must be binding names separated by commas, or none");
     }
