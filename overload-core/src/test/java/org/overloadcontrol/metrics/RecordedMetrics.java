@@ -46,10 +46,6 @@ final class RecordedMetrics implements MetricsRecorder {
     return Set.copyOf(metrics.keySet());
   }
 
-  synchronized Map<String, Recorded> all() {
-    return Map.copyOf(metrics);
-  }
-
   synchronized Recorded get(String name) {
     Recorded r = metrics.get(name);
     assertThat(r).as("metric %s", name).isNotNull();

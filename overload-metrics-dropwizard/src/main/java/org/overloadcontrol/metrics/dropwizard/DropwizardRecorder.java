@@ -30,11 +30,6 @@ final class DropwizardRecorder implements MetricsRecorder {
     this.jmx = jmx;
   }
 
-  /** The registry the metrics are in. */
-  MetricRegistry registry() {
-    return registry;
-  }
-
   @Override
   public void count(MetricId id, LongSupplier count) {
     register(id, (Gauge<Long>) count::getAsLong);

@@ -87,11 +87,6 @@ final class PrometheusRecorder implements MetricsRecorder {
         .build();
   }
 
-  /** The registry the families are in. */
-  PrometheusRegistry registry() {
-    return registry;
-  }
-
   @Override
   public Optional<Scrape> scrape() {
     return Optional.of(new Scrape() {
