@@ -10,16 +10,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.queue.WaitQueues;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Registers the engine's metrics in a Dropwizard {@link MetricRegistry}: the one place where
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class OverloadMetrics implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(OverloadMetrics.class);
+  private static final OverloadLog LOG = OverloadLog.get(OverloadMetrics.class);
 
   private final OverloadEngine engine;
   private final MetricRegistry registry;
