@@ -10,12 +10,11 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.Properties;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.metrics.DashboardAssets;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.PrometheusText;
 import org.overloadcontrol.metrics.StatusAccess;
@@ -52,13 +51,6 @@ public class OverloadStatusServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
 
-  private static final String DASHBOARD = "/org/overloadcontrol/servlet/dashboard/";
-  private static final String CHART_JS = "chart.umd.js";
-  private static final Map<String, String> ASSETS = Map.of(
-      "index.html", "text/html; charset=utf-8",
-      "dashboard.js", "text/javascript; charset=utf-8",
-      "dashboard.css", "text/css; charset=utf-8");
-
   private transient volatile Cached cached;
 
   /** Access rules for one running filter (they come partly from its configuration). */
@@ -88,15 +80,8 @@ public class OverloadStatusServlet extends HttpServlet {
       case "/status" -> status(c, response);
       case "/metrics" -> metrics(c, response);
       case "/", "/index.html" -> asset("index.html", response);
-      case "/" + CHART_JS -> chartJs(response);
-      default -> {
-        String name = path.substring(1);
-        if (ASSETS.containsKey(name)) {
-          asset(name, response);
-        } else {
-          response.sendError(HttpServletResponse.SC_NOT_FOUND);
-        }
-      }
+      case "/" + DashboardAssets.CHART_JS -> chartJs(response);
+      default -> asset(path.substring(1), response);
     }
   }
 
@@ -179,39 +164,21 @@ public class OverloadStatusServlet extends HttpServlet {
     response.setHeader("Cache-Control", "no-cache");
     response.setHeader("Content-Security-Policy",
         "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
-    copy(DASHBOARD + name, ASSETS.get(name), response);
+    copy(name, response);
   }
 
   private static void chartJs(HttpServletResponse response) throws IOException {
     response.setHeader("Cache-Control", "max-age=86400");
-    copy(chartJsPath(), "text/javascript; charset=utf-8", response);
+    copy(DashboardAssets.CHART_JS, response);
   }
 
-  /**
-   * Where the Chart.js WebJar keeps its UMD build; the version comes from the WebJar's own
-   * Maven metadata, so upgrading the dependency needs no code change.
-   */
-  static String chartJsPath() throws IOException {
-    Properties pom = new Properties();
-    try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(
-        "/META-INF/maven/org.webjars/chartjs/pom.properties")) {
-      if (in == null) {
-        throw new IOException("the Chart.js WebJar (org.webjars:chartjs) is not on the classpath");
-      }
-      pom.load(in);
-    }
-    return "/META-INF/resources/webjars/chartjs/" + pom.getProperty("version") + "/dist/"
-        + CHART_JS;
-  }
-
-  private static void copy(String resource, String contentType, HttpServletResponse response)
-      throws IOException {
-    try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(resource)) {
+  private static void copy(String name, HttpServletResponse response) throws IOException {
+    try (InputStream in = DashboardAssets.open(name)) {
       if (in == null) {
         response.sendError(HttpServletResponse.SC_NOT_FOUND);
         return;
       }
-      response.setContentType(contentType);
+      response.setContentType(DashboardAssets.contentType(name));
       OutputStream out = response.getOutputStream();
       in.transferTo(out);
     }
