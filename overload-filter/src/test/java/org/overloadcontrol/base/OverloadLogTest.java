@@ -49,9 +49,12 @@ class OverloadLogTest {
   void withAProviderNothingGoesToTheContainerSink() throws Exception {
     List<String> sink = new CopyOnWriteArrayList<>();
     assertThat(OverloadLog.slf4jBound()).as("slf4j-simple on the test class path").isTrue();
-    try (AutoCloseable installed = OverloadLog.containerSink(sink::add)) {
+    AutoCloseable installed = OverloadLog.containerSink(sink::add);
+    try {
       OverloadLog.get("org.overloadcontrol.overload").info("endpoint '{}' entered overload", "a");
       OverloadLog.get(OverloadLogTest.class).warn("a warning");
+    } finally {
+      installed.close();
     }
     assertThat(sink).isEmpty();
   }
