@@ -10,12 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -36,21 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 class NoSlf4jProviderIT {
 
-  private static Path apps;
-
-  @BeforeAll
-  static void createAppsDirectory() throws Exception {
-    apps = Files.createTempDirectory("no-slf4j-provider-it");
-  }
-
-  @AfterAll
-  static void deleteApps() throws Exception {
-    if (apps != null) {
-      try (var paths = Files.walk(apps)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
-  }
+  @TempDir
+  static Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
