@@ -24,3 +24,7 @@ etc/overload.xml
 
 # The endpoint of requests that no endpoints.<e>.paths rule routes.
 # jetty.overload.defaultEndpoint=default
+
+# Where the status JSON (<path>/status), Prometheus metrics (<path>/metrics) and dashboard
+# (<path>/) are served; loopback clients only unless status.allow in the YAML file lists others.
+# jetty.overload.statusPath=/overload

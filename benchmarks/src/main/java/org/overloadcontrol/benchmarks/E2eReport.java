@@ -130,7 +130,8 @@ final class E2eReport {
       }
       chart.addSeries(v, x, y);
     }
-    BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    // XChart 4 deprecates its single-chart saveBitmap; the image itself is not.
+    javax.imageio.ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", png.toFile());
   }
 
   private double median(String variant, java.util.function.ToDoubleFunction<EndToEndOverhead.Run> f) {

@@ -76,6 +76,9 @@ public final class EndToEndOverhead {
       long requests, double stealPercent) {
   }
 
+  // Jetty deprecated QoSFilter for its core QoSHandler; it stays the baseline here because it
+  // is the servlet filter a WAR user would otherwise deploy.
+  @SuppressWarnings("deprecation")
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;

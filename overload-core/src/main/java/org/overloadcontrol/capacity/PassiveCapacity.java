@@ -8,8 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Capacity estimated passively (WebQ §IV): the server's own traffic, observed by the virtual
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PassiveCapacity implements CapacitySource {
 
-  private static final Logger LOG = LoggerFactory.getLogger(PassiveCapacity.class);
+  private static final OverloadLog LOG = OverloadLog.get(PassiveCapacity.class);
 
   /** What the source is doing. */
   public enum State { TRAINING, ESTIMATING, SHAPING }

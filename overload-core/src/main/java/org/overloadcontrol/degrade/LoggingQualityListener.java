@@ -1,8 +1,7 @@
 package org.overloadcontrol.degrade;
 
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * One log line when an endpoint's quality moves by a step or its admission control is switched,
@@ -11,7 +10,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoggingQualityListener implements QualityListener {
 
-  private static final Logger LOG = LoggerFactory.getLogger("org.overloadcontrol.degrade");
+  private static final OverloadLog LOG = OverloadLog.get("org.overloadcontrol.degrade");
 
   @Override
   public void onRound(QualityRound r) {

@@ -3,9 +3,8 @@ package org.overloadcontrol.metrics;
 import java.util.Locale;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.engine.EndpointClass;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One log line when an endpoint enters overload and one when it leaves, never per request:
@@ -14,7 +13,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoggingOverloadListener implements OverloadEvent.Listener {
 
-  private static final Logger LOG = LoggerFactory.getLogger("org.overloadcontrol.overload");
+  private static final OverloadLog LOG = OverloadLog.get("org.overloadcontrol.overload");
 
   @Override
   public void onOverloadChange(OverloadEvent event) {

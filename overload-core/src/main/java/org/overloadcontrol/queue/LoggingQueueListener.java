@@ -1,8 +1,7 @@
 package org.overloadcontrol.queue;
 
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * One log line per FIFO↔LIFO switch and per permit-limit change, never per request; the
@@ -10,7 +9,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoggingQueueListener implements QueueListener {
 
-  private static final Logger LOG = LoggerFactory.getLogger("org.overloadcontrol.queue");
+  private static final OverloadLog LOG = OverloadLog.get("org.overloadcontrol.queue");
 
   @Override
   public void onOrderChange(boolean lifo, double signal, String unit) {

@@ -431,7 +431,7 @@ public final class WaitQueues {
       } catch (RuntimeException e) {
         // One adapter's trouble answering (a request its container has recycled) must not
         // leave the requests after it waiting forever.
-        org.slf4j.LoggerFactory.getLogger(WaitQueues.class)
+        org.overloadcontrol.base.OverloadLog.get(WaitQueues.class)
             .debug("overload-control: a waiting request could not be expired", e);
       }
     }

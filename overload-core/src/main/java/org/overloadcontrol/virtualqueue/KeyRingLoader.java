@@ -8,9 +8,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Loads the virtual queue's keys from {@code virtualQueue.keyFile} or the environment variable
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class KeyRingLoader {
 
-  private static final Logger LOG = LoggerFactory.getLogger(KeyRingLoader.class);
+  private static final OverloadLog LOG = OverloadLog.get(KeyRingLoader.class);
   /** Where a key file may be a resource of the web application: never served to clients. */
   static final String WEB_APP_PRIVATE = "/WEB-INF/";
   /** No web application: a key file is always on disk. */

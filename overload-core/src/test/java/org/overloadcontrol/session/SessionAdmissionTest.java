@@ -217,7 +217,7 @@ class SessionAdmissionTest {
     }
     assertThat(refused).isEqualTo(451);
     assertThat(engine.sessions().admittedSessions()).isEqualTo(50);
-    assertThat(((SessionGate) engine.sessions()).tableEntries()).isLessThanOrEqualTo(50);
+    assertThat(engine.sessions().tableEntries()).isLessThanOrEqualTo(50);
     assertThat(send(engine, "browse", first.cookie()).tag().sessionRole())
         .isEqualTo(SessionRole.ADMITTED);
     assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(451);

@@ -105,7 +105,7 @@ class SessionThreadsTest {
     assertThat(outcomes.get()).isEqualTo(arrivals.get()).isEqualTo(20_000);
     assertThat(overBound.get()).isZero();
     assertThat(engine.sessions().admittedSessions()).isBetween(0, 20);
-    assertThat(((SessionGate) engine.sessions()).tableEntries()).isLessThanOrEqualTo(20);
+    assertThat(engine.sessions().tableEntries()).isLessThanOrEqualTo(20);
     assertThat(engine.queues().waitingCount()).isZero();
     assertThat(engine.queues().permitsInUse()).isZero();
     ConcurrencyGroup g = engine.endpoint("a").concurrencyGroup();

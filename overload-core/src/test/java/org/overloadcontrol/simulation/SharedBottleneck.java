@@ -120,7 +120,9 @@ public final class SharedBottleneck {
     for (int i = 0; i < SHARES.length; i++) {
       stages[i] = engine.route("e" + i, null);
     }
-    responses = new List[SHARES.length];
+    @SuppressWarnings("unchecked") // an array of a generic type has no other way in
+    List<Long>[] perStage = (List<Long>[]) new List<?>[SHARES.length];
+    responses = perStage;
     for (int i = 0; i < SHARES.length; i++) {
       responses[i] = new ArrayList<>();
     }

@@ -1,6 +1,7 @@
 package org.overloadcontrol.servlet;
 
 import jakarta.servlet.ServletContext;
+import org.overloadcontrol.base.OverloadLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,14 @@ final class ContainerLog {
   static void warn(ServletContext context, String message) {
     LOG.warn("{}", message);
     containerLog(context, message);
+  }
+
+  /**
+   * Sends the library's own lines to the web application's container log while SLF4J has no
+   * provider (see {@link OverloadLog}); the handle stops it when the filter is destroyed.
+   */
+  static AutoCloseable fallbackFor(ServletContext context) {
+    return OverloadLog.containerSink(message -> containerLog(context, message));
   }
 
   private static void containerLog(ServletContext context, String message) {

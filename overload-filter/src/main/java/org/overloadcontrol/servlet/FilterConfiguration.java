@@ -91,7 +91,7 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
       return FrameworkRoutes.NONE;
     }
     if (supplied instanceof FrameworkRoutes routes) {
-      org.slf4j.LoggerFactory.getLogger(OverloadFilter.class).info(
+      org.overloadcontrol.base.OverloadLog.get(OverloadFilter.class).info(
           "overload-control: {} routes from {} to {} endpoints", routes.size(),
           routes.framework(), routes.endpoints().size());
       return routes;

@@ -152,6 +152,7 @@ public class OverloadFilter implements Filter {
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
     servletContext = filterConfig.getServletContext();
+    ContainerLog.fallbackFor(servletContext); // replaced by the next start; see OverloadLog
     try {
       FilterConfiguration read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
       config = read.config();

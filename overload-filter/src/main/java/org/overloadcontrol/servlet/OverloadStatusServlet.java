@@ -8,15 +8,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.metrics.DashboardAssets;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
 import org.overloadcontrol.metrics.StatusAccess;
@@ -55,13 +53,6 @@ public class OverloadStatusServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
 
-  private static final String DASHBOARD = "/org/overloadcontrol/servlet/dashboard/";
-  private static final String CHART_JS = "chart.umd.js";
-  private static final Map<String, String> ASSETS = Map.of(
-      "index.html", "text/html; charset=utf-8",
-      "dashboard.js", "text/javascript; charset=utf-8",
-      "dashboard.css", "text/css; charset=utf-8");
-
   private transient volatile Cached cached;
 
   /** Access rules for one running filter (they come partly from its configuration). */
@@ -91,10 +82,9 @@ public class OverloadStatusServlet extends HttpServlet {
       case "/status" -> status(c, response);
       case "/metrics" -> metrics(c, response);
       case "/", "/index.html" -> asset("index.html", response);
-      case "/" + CHART_JS -> chartJs(response);
       default -> {
         String name = path.substring(1);
-        if (ASSETS.containsKey(name)) {
+        if (DashboardAssets.isAsset(name)) {
           asset(name, response);
         } else {
           response.sendError(HttpServletResponse.SC_NOT_FOUND);
@@ -187,60 +177,19 @@ public class OverloadStatusServlet extends HttpServlet {
   }
 
   private static void asset(String name, HttpServletResponse response) throws IOException {
-    if (OverloadStatusServlet.class.getResource(DASHBOARD + name) == null) {
-      noDashboard(response);
-      return;
-    }
-    response.setHeader("Cache-Control", "no-cache");
-    response.setHeader("Content-Security-Policy",
-        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
-    copy(DASHBOARD + name, ASSETS.get(name), response);
-  }
-
-  private static void chartJs(HttpServletResponse response) throws IOException {
-    String path = chartJsPath();
-    if (path == null) {
-      noDashboard(response);
-      return;
-    }
-    response.setHeader("Cache-Control", "max-age=86400");
-    copy(path, "text/javascript; charset=utf-8", response);
-  }
-
-  private static void noDashboard(HttpServletResponse response) throws IOException {
-    response.setStatus(HttpServletResponse.SC_NOT_FOUND);
-    response.setContentType("text/plain; charset=utf-8");
-    response.getWriter().println("404: the overload-control dashboard is not in this"
-        + " application; add the module overload-dashboard.");
-  }
-
-  /**
-   * Where the Chart.js WebJar keeps its UMD build, or null without the WebJar; the version comes
-   * from the WebJar's own Maven metadata, so upgrading the dependency needs no code change.
-   */
-  static String chartJsPath() throws IOException {
-    Properties pom = new Properties();
-    try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(
-        "/META-INF/maven/org.webjars.npm/chart.js/pom.properties")) {
+    try (InputStream in = DashboardAssets.open(name)) {
       if (in == null) {
-        return null;
-      }
-      pom.load(in);
-    }
-    return "/META-INF/resources/webjars/chart.js/" + pom.getProperty("version") + "/dist/"
-        + CHART_JS;
-  }
-
-  private static void copy(String resource, String contentType, HttpServletResponse response)
-      throws IOException {
-    try (InputStream in = OverloadStatusServlet.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        response.sendError(HttpServletResponse.SC_NOT_FOUND);
+        response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+        response.setContentType("text/plain; charset=utf-8");
+        response.getWriter().println(DashboardAssets.MISSING);
         return;
       }
-      response.setContentType(contentType);
-      OutputStream out = response.getOutputStream();
-      in.transferTo(out);
+      response.setHeader("Cache-Control",
+          DashboardAssets.CHART_JS.equals(name) ? "max-age=86400" : "no-cache");
+      response.setHeader("Content-Security-Policy",
+          "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
+      response.setContentType(DashboardAssets.contentType(name));
+      in.transferTo(response.getOutputStream());
     }
   }
 }

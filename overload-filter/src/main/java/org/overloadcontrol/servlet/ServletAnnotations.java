@@ -10,10 +10,9 @@ import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads {@link Endpoint}, {@link RequestClass}, {@link ResponseTimeTarget} and
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ServletAnnotations {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ServletAnnotations.class);
+  private static final OverloadLog LOG = OverloadLog.get(ServletAnnotations.class);
 
   /**
    * The layer of keys, the servlet-name-to-endpoint map, and the keys on which annotations

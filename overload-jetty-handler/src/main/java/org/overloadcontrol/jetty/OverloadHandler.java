@@ -21,6 +21,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.Promise;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
@@ -468,9 +469,18 @@ public class OverloadHandler extends Handler.Wrapper {
       controlled.answerQueue(queue.answer(visit, stop, null));
       return false;
     }
-    FormFields.from(request, FormFields.MAX_FIELDS_DEFAULT, queue.repostMaxBytes())
-        .whenComplete((fields, failure) -> controlled.answerQueue(
-            queue.answer(visit, stop, failure == null ? entries(fields) : null)));
+    FormFields.onFields(request, FormFields.getFormEncodedCharset(request),
+        FormFields.MAX_FIELDS_DEFAULT, queue.repostMaxBytes(), new Promise.Invocable<Fields>() {
+          @Override
+          public void succeeded(Fields fields) {
+            controlled.answerQueue(queue.answer(visit, stop, entries(fields)));
+          }
+
+          @Override
+          public void failed(Throwable failure) {
+            controlled.answerQueue(queue.answer(visit, stop, null));
+          }
+        });
     return false;
   }
 

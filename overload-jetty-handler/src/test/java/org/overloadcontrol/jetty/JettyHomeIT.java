@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Jetty module the way an operator uses it (docs/jetty-handler.md, "In a standalone
  * Jetty"): the build's {@code overload-jetty-handler-<version>-jetty-base.zip} unpacked into an
- * empty {@code JETTY_BASE}, {@code java -jar $JETTY_HOME/start.jar --add-modules=http,overload}
+ * empty {@code JETTY_BASE}, {@code java -jar $JETTY_HOME/start.jar --add-modules=http,overload,jmx}
  * against a real Jetty 12 distribution ({@code jetty-home}, the build's Jetty version, unpacked
  * by the build), the YAML file edited, then {@code java -jar start.jar} in its own process.
  *
@@ -82,7 +82,7 @@ class JettyHomeIT {
     assertThat(zip).isRegularFile();
     base = Files.createDirectories(dir.resolve("jetty-base"));
     unzip(zip, base);
-    Run addModules = run(Duration.ofSeconds(60), "--add-modules=http,overload");
+    Run addModules = run(Duration.ofSeconds(60), "--add-modules=http,overload,jmx");
     assertThat(addModules.exitCode).as(addModules.output).isZero();
     assertThat(base.resolve("start.d/overload.ini")).isRegularFile();
     assertThat(base.resolve("start.d/http.ini")).isRegularFile();
@@ -140,6 +140,11 @@ class JettyHomeIT {
     assertThat(site.body()).contains("We are very busy right now", "try again in 10 seconds");
     assertThat(jetty.get("/home", "Accept", "application/json").body())
         .contains("\"endpoint\":\"site\"");
+
+    // The status handler the module inserts in front: what WAR users get from the servlet.
+    HttpResponse<String> status = jetty.get("/overload/status", "Accept", "application/json");
+    assertThat(status.statusCode()).isEqualTo(200);
+    assertThat(status.body()).contains("\"name\":\"search\"", "\"name\":\"site\"");
   }
 
   @Test

@@ -83,8 +83,11 @@ class JettyModuleTest {
           "jetty.overload.defaultEndpoint", "site"));
       xml.configure(server);
     }
-    assertThat(server.getHandler()).isInstanceOf(OverloadHandler.class);
-    OverloadHandler handler = (OverloadHandler) server.getHandler();
+    assertThat(server.getHandler()).isInstanceOf(OverloadStatusHandler.class);
+    assertThat(((OverloadStatusHandler) server.getHandler()).getHandler())
+        .isInstanceOf(OverloadHandler.class);
+    OverloadHandler handler = (OverloadHandler)
+        ((OverloadStatusHandler) server.getHandler()).getHandler();
     assertThat(handler.getHandler()).isNotNull();
     assertThat(handler.getConfigFile()).isEqualTo("etc/overload.yaml");
     server.start();
@@ -97,6 +100,9 @@ class JettyModuleTest {
       assertThat(client.GET(uri + "/home").getContentAsString()).isEqualTo("site");
       assertThat(handler.engine().config().endpoints().get("search").targetNanos())
           .isEqualTo(500_000_000L);
+      ContentResponse status = client.GET(uri + "/overload/status");
+      assertThat(status.getStatus()).isEqualTo(200);
+      assertThat(status.getContentAsString()).contains("\"name\":\"search\"");
     } finally {
       client.stop();
       server.stop();

@@ -83,6 +83,7 @@ class ContainerNoticesIT {
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
+  @SuppressWarnings("try") // the container only has to run while its log is read
   void queuesWithoutAsyncSupportAreNamedOnceAtStart(ContainerKind kind) throws Exception {
     Path dir = app(Map.of("queue.permits", "2")).withoutAsyncSupport("overload", "plain")
         .writeUnder(apps, "blocking-" + kind.name());

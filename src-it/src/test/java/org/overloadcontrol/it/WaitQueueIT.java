@@ -128,6 +128,7 @@ class WaitQueueIT {
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
+  @SuppressWarnings("try") // the container is stopped mid-test, to see the waiters answered
   void aWaitingRequestHoldsNoContainerThread(ContainerKind kind) throws Exception {
     // One permit of 3 s; 40 requests arrive at once into a container of 16 threads.
     Path dir = shop(Map.of("queue.permits", "1", "queue.maxWait", "20s",

@@ -71,6 +71,7 @@ public final class Charts {
   private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path file)
       throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
-    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    // XChart 4 deprecates its single-chart saveBitmap; the image itself is not.
+    javax.imageio.ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", file.toFile());
   }
 }

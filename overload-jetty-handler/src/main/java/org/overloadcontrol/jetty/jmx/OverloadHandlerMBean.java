@@ -1,0 +1,132 @@
+package org.overloadcontrol.jetty.jmx;
+
+import java.util.List;
+import java.util.Locale;
+import org.eclipse.jetty.jmx.ObjectMBean;
+import org.eclipse.jetty.util.annotation.ManagedAttribute;
+import org.eclipse.jetty.util.annotation.ManagedObject;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.jetty.OverloadHandler;
+import org.overloadcontrol.queue.EndpointPermits;
+
+/**
+ * The JMX view of an {@link OverloadHandler}, as Jetty's own handlers have one (its
+ * {@code QoSHandler} shows its limit and its active and suspended requests): Jetty's
+ * {@code MBeanContainer} finds this class by its name ({@code jmx.<Handler>MBean}) for every
+ * {@code OverloadHandler} in the server, so a jetty-home with the {@code jmx} module shows the
+ * overload handler with no code of the operator's. Counts since start, summed over the
+ * endpoints; {@link #getEndpoints} has one line per endpoint. Every attribute reads the engine's
+ * counters at the moment it is asked; a stopped handler reads as zero.
+ */
+@ManagedObject("Overload control: admission, wait queues and refusals per endpoint")
+public class OverloadHandlerMBean extends ObjectMBean {
+
+  /** The view of {@code handler}; Jetty's {@code MBeanContainer} creates it. */
+  public OverloadHandlerMBean(Object handler) {
+    super(handler);
+  }
+
+  private List<Endpoint> endpoints() {
+    OverloadEngine engine = ((OverloadHandler) getManagedObject()).engine();
+    return engine == null ? List.of() : engine.endpoints();
+  }
+
+  /** Whether the handler's engine is running. */
+  @ManagedAttribute("Whether the overload engine is running")
+  public boolean isRunning() {
+    return ((OverloadHandler) getManagedObject()).engine() != null;
+  }
+
+  /** Requests that arrived, over all endpoints and classes. */
+  @ManagedAttribute("Requests that arrived at the overload handler")
+  public long getArrivals() {
+    return endpoints().stream().mapToLong(OverloadHandlerMBean::arrivals).sum();
+  }
+
+  /** Requests that completed. */
+  @ManagedAttribute("Requests that completed")
+  public long getCompleted() {
+    return count(Outcome.COMPLETED);
+  }
+
+  /** Requests refused by admission control or a full queue (503 + Retry-After). */
+  @ManagedAttribute("Requests refused by admission control or a full wait queue")
+  public long getRefused() {
+    return count(Outcome.REJECTED);
+  }
+
+  /** Requests that waited in a queue until their maximum wait and were answered 503. */
+  @ManagedAttribute("Requests whose wait in a queue expired")
+  public long getExpired() {
+    return count(Outcome.EXPIRED);
+  }
+
+  /** Requests waiting in the wait queues now. */
+  @ManagedAttribute("Requests waiting in the wait queues now")
+  public int getWaiting() {
+    return endpoints().stream().map(Endpoint::permits)
+        .mapToInt(p -> p == null ? 0 : p.waiting()).sum();
+  }
+
+  /** The execution permits of the wait queues ({@code queue.permits}), 0 without queues. */
+  @ManagedAttribute("Execution permits of the wait queues (queue.permits), 0 without queues")
+  public int getPermits() {
+    OverloadEngine engine = ((OverloadHandler) getManagedObject()).engine();
+    return engine == null ? 0 : engine.queueSettings().permits();
+  }
+
+  /** Requests running now under an execution permit or a concurrency limit. */
+  @ManagedAttribute("Requests in flight now (permits in use, or under a concurrency limit)")
+  public int getInFlight() {
+    return endpoints().stream().mapToInt(OverloadHandlerMBean::inFlight).sum();
+  }
+
+  /** One line per endpoint: its limit, in-flight, waiting, arrived and refused counts. */
+  @ManagedAttribute("Per endpoint: limit, in flight, waiting, arrived, refused")
+  public String[] getEndpoints() {
+    return endpoints().stream().map(OverloadHandlerMBean::line).toArray(String[]::new);
+  }
+
+  private long count(Outcome outcome) {
+    return endpoints().stream().flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(outcome)).sum();
+  }
+
+  private static long arrivals(Endpoint e) {
+    return e.classes().stream().mapToLong(EndpointClass::arrivalCount).sum();
+  }
+
+  private static int inFlight(Endpoint e) {
+    ConcurrencyGroup g = e.concurrencyGroup();
+    if (g != null) {
+      return g.inFlight();
+    }
+    EndpointPermits p = e.permits();
+    return p == null ? 0 : p.inUse();
+  }
+
+  /**
+   * The endpoint's own limit: its concurrency group's limit or its share of the permits, or
+   * "none" (the queues' permits, {@link #getPermits}, are shared by all endpoints).
+   */
+  private static String limit(Endpoint e) {
+    ConcurrencyGroup g = e.concurrencyGroup();
+    if (g != null) {
+      return Integer.toString(g.limit());
+    }
+    EndpointPermits p = e.permits();
+    return p == null || p.limit() == Integer.MAX_VALUE ? "none" : Integer.toString(p.limit());
+  }
+
+  private static String line(Endpoint e) {
+    EndpointPermits p = e.permits();
+    long refused = e.classes().stream().mapToLong(c -> c.outcomeCount(Outcome.REJECTED)).sum();
+    return String.format(Locale.ROOT, "%s: limit %s, %d in flight, %d waiting, %d arrived,"
+        + " %d refused", e.name(), limit(e), inFlight(e), p == null ? 0 : p.waiting(),
+        arrivals(e), refused);
+  }
+}
