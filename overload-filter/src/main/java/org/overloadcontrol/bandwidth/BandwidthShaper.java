@@ -48,7 +48,7 @@ import org.overloadcontrol.base.Ticker;
  * ticks never interleave; requests never take that lock.
  *
  * <p>A farm of several nodes (a {@link ClusterPart}): the shares are meant for the whole farm
- * and B is the farm's total. Once a second each node reports its groups' b̂, their arrivals
+ * and B is the farm's total. At every exchange each node reports its groups' b̂, their arrivals
  * and active flags, and takes in the other nodes'. Equations 4 to 9 then run on the farm's
  * numbers (b̂ summed over nodes for the {@code throughput} measure, arrival-weighted for
  * {@code per-request}, active on any node), and with the {@code throughput} measure the

@@ -41,30 +41,38 @@ public final class CapacityShare {
   public record Share(double clusterCapacity, double share, boolean whole) {}
 
   /**
-   * @param ownLoad L_i, subunits of new arrivals in the past second
+   * @param ownLoad L_i: subunits of new arrivals in the last whole second ({@code [0]}) and the
+   *     one before ({@code [1]})
    * @param ownCapacity this node's capacity: the configured cluster capacity, or with
    *     {@code estimated} this node's own estimate
    * @param estimated whether capacities are estimated per node (then C is their sum)
    */
-  public synchronized Share compute(long nowSecond, double ownLoad, double ownCapacity,
+  public synchronized Share compute(long nowSecond, double[] ownLoad, double ownCapacity,
       boolean estimated, ClusterView view) {
     double capacity = ownCapacity;
-    double totalLoad = ownLoad;
     java.util.List<NodeReport> members = view.members();
     boolean whole = view.receivedSecond() >= nowSecond - staleSeconds;
+    // Loads compare within one second: the last whole one, unless a peer has not reported
+    // since it ended, then the one before (a peer two seconds behind is stale anyway).
+    boolean lagging = false;
     for (NodeReport r : members) {
       if (estimated) {
         capacity += r.capacityEstimate();
       }
-      totalLoad += r.load();
       whole &= r.second() >= nowSecond - staleSeconds;
+      lagging |= r.second() < nowSecond;
+    }
+    double own = lagging ? ownLoad[1] : ownLoad[0];
+    double totalLoad = own;
+    for (NodeReport r : members) {
+      totalLoad += lagging && r.second() >= nowSecond ? r.loadBefore() : r.load();
     }
     int n = members.size() + 1;
     assembled |= whole && n >= expectedNodes;
     whole &= assembled;
     double fraction;
     if (whole) {
-      fraction = totalLoad > 0 ? ownLoad / totalLoad : 1.0 / n;
+      fraction = totalLoad > 0 ? own / totalLoad : 1.0 / n;
       fraction = Math.max(fraction, RESERVE / n);
       lastWholeFraction = fraction;
     } else if (!Double.isNaN(lastWholeFraction)) {

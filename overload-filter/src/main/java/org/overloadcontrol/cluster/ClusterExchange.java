@@ -5,13 +5,21 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * The once-a-second exchange of WebQ's replicas (Suresh et al., §III-B: "each replica
- * periodically (every second in our implementation) shares with the other replicas its current
- * incoming load"): builds this node's report from its {@link ClusterPart}s, publishes it and
- * hands the others' reports back to the parts. Runs on the timer thread, never a request's;
- * neither call waits on the network ({@link ClusterCoordinator}'s contract).
+ * The exchange of WebQ's replicas (Suresh et al., §III-B: "each replica periodically (every
+ * second in our implementation) shares with the other replicas its current incoming load"):
+ * builds this node's report from its {@link ClusterPart}s, publishes it and hands the others'
+ * reports back to the parts. Runs on the timer thread, never a request's; neither call waits on
+ * the network ({@link ClusterCoordinator}'s contract).
+ *
+ * <p>The loads are those of whole Unix seconds, so that all nodes divide the same second's
+ * load. The runtime runs the exchange every {@link #PERIOD_NANOS}, a quarter of a second, so
+ * that shortly after a second ends every node has reported it; the timers of the nodes are not
+ * aligned, and a once-a-second exchange would compare seconds a whole period apart.
  */
 public final class ClusterExchange implements Runnable {
+
+  /** How often the runtime runs the exchange. */
+  public static final long PERIOD_NANOS = 250_000_000L;
 
   private final ClusterCoordinator coordinator;
   private final LongSupplier epochSecond;

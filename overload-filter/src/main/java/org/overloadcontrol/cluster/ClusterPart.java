@@ -2,7 +2,7 @@ package org.overloadcontrol.cluster;
 
 /**
  * A part of the engine whose state is shared across the cluster (the virtual queue, the
- * bandwidth shaper): once a second it adds its state to this node's report and takes in the
+ * bandwidth shaper): at every exchange it adds its state to this node's report and takes in the
  * other nodes'.
  */
 public interface ClusterPart {

@@ -6,12 +6,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What one node tells the others once a second: the state WebQ's distributed TokenGen
+ * What one node tells the others at every exchange (four times a second): the state WebQ's distributed TokenGen
  * (Suresh et al., §III-B) and Li &amp; Jamin's farm-wide shares (§V) need from every replica.
  *
  * @param node the node's id, unique in the cluster
  * @param second the Unix second the report was made in
- * @param load L_i of equation 1: subunits of new arrivals (no token) in the past second
+ * @param load L_i of equation 1: subunits of new arrivals (no token) in Unix second
+ *     {@code second − 1}, the last whole second
+ * @param loadBefore the same for second {@code second − 2}, so that a node whose peers have not
+ *     yet reported for this second compares loads of one and the same second
  * @param capacityEstimate this node's capacity estimate in subunits per second, or NaN when
  *     the capacity is configured for the whole cluster
  * @param scheduledFrom the Unix second of {@code scheduled[0]}
@@ -21,7 +24,8 @@ import java.util.Objects;
  * @param leaving whether this is the node's last report before it leaves cleanly: its
  *     promises still stand, but its share is the others' to take at once
  */
-public record NodeReport(String node, long second, double load, double capacityEstimate,
+public record NodeReport(String node, long second, double load, double loadBefore,
+    double capacityEstimate,
     long scheduledFrom, double[] scheduled, Map<String, Group> groups, boolean leaving)
     implements Serializable {
 
@@ -61,6 +65,7 @@ public record NodeReport(String node, long second, double load, double capacityE
     private final String node;
     private final long second;
     private double load;
+    private double loadBefore;
     private double capacityEstimate = Double.NaN;
     private long scheduledFrom;
     private double[] scheduled = new double[0];
@@ -72,10 +77,14 @@ public record NodeReport(String node, long second, double load, double capacityE
       this.second = second;
     }
 
-    /** The virtual queue's part: L_i, its capacity estimate (NaN if configured), N_i. */
-    public Builder queue(double load, double capacityEstimate, long scheduledFrom,
-        double[] scheduled) {
+    /**
+     * The virtual queue's part: L_i of the last two whole seconds, its capacity estimate (NaN
+     * if configured), N_i.
+     */
+    public Builder queue(double load, double loadBefore, double capacityEstimate,
+        long scheduledFrom, double[] scheduled) {
       this.load = load;
+      this.loadBefore = loadBefore;
       this.capacityEstimate = capacityEstimate;
       this.scheduledFrom = scheduledFrom;
       this.scheduled = scheduled;
@@ -95,7 +104,7 @@ public record NodeReport(String node, long second, double load, double capacityE
     }
 
     public NodeReport build() {
-      return new NodeReport(node, second, load, capacityEstimate, scheduledFrom, scheduled,
+      return new NodeReport(node, second, load, loadBefore, capacityEstimate, scheduledFrom, scheduled,
           groups, leaving);
     }
   }

@@ -107,6 +107,11 @@ public final class OverloadRuntime implements AutoCloseable {
     return delays.start(engine, tag, shaping, target);
   }
 
+  /** The cluster this node shares its waiting room with; standalone unless cluster.enabled. */
+  public ClusterCoordinator cluster() {
+    return cluster;
+  }
+
   /** Requests held for their bandwidth delay now. */
   public int delayedCount() {
     return delays.size();
@@ -244,7 +249,7 @@ public final class OverloadRuntime implements AutoCloseable {
           runtime.cluster = cluster;
           runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);
           runtime.clusterTimer = timers.scheduleAtFixedRate(runtime.clusterExchange,
-              1_000_000_000L);
+              ClusterExchange.PERIOD_NANOS);
         }
         return runtime;
       } catch (RuntimeException | Error e) {
@@ -259,7 +264,7 @@ public final class OverloadRuntime implements AutoCloseable {
       }
     }
 
-    /** WebQ's once-a-second exchange between replicas (§III-B) for the parts that are on. */
+    /** WebQ's exchange between replicas (§III-B) for the parts that are on. */
     private ClusterExchange clusterExchange(ClusterCoordinator cluster,
         VirtualQueueFrontEnd virtualQueue, BandwidthShaper bandwidth) {
       java.util.List<ClusterPart> parts = new java.util.ArrayList<>();

@@ -54,6 +54,9 @@ public final class SlotSchedule {
   /** Σ_{j≠i} N_j for the seconds from {@link #othersFrom}. */
   private double[] others = new double[0];
   private long othersFrom;
+  /** Subunits of arrivals per Unix second: L_i of equation 1, this second and the two before. */
+  private long arrivalSecond;
+  private final double[] arrivals = new double[3];
 
   /**
    * @param maxWaitSeconds the longest wait ever handed out (the array has one more slot)
@@ -70,6 +73,7 @@ public final class SlotSchedule {
     this.requests = new double[slotCount];
     this.capacity = capacity;
     this.baseSecond = nowSecond;
+    this.arrivalSecond = nowSecond;
   }
 
   /**
@@ -86,6 +90,7 @@ public final class SlotSchedule {
     lock.lock();
     try {
       advance(nowSecond);
+      countArrival(nowSecond, hardness);
       applyCapacity(currentCapacity);
       for (int k = firstOpen; k < slotCount; k++) {
         int slot = slot(k);
@@ -136,6 +141,33 @@ public final class SlotSchedule {
       firstOpen = 0; // the usable capacities changed: a full slot may have room again
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * L_i of equation 1: the subunits that arrived (granted or not) in the last whole second
+   * ({@code [0]}) and in the one before ({@code [1]}).
+   */
+  public double[] arrivals(long nowSecond) {
+    lock.lock();
+    try {
+      countArrival(nowSecond, 0);
+      return new double[] {arrivals[1], arrivals[2]};
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void countArrival(long nowSecond, double hardness) {
+    long shift = nowSecond - arrivalSecond;
+    if (shift > 0) {
+      arrivals[2] = shift == 1 ? arrivals[1] : shift == 2 ? arrivals[0] : 0;
+      arrivals[1] = shift == 1 ? arrivals[0] : 0;
+      arrivals[0] = 0;
+      arrivalSecond = nowSecond;
+    }
+    if (shift >= 0) {
+      arrivals[0] += hardness;
     }
   }
 

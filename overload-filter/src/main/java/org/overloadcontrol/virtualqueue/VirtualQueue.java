@@ -2,7 +2,6 @@ package org.overloadcontrol.virtualqueue;
 
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.capacity.CapacitySource;
 import org.overloadcontrol.cluster.CapacityShare;
@@ -27,8 +26,9 @@ import org.overloadcontrol.cluster.NodeReport;
  * Capacity comes from the source at each decision, so a new estimate (or the end of training)
  * takes effect on the next arrival, with the capacity-change rules of §III-A.
  *
- * <p>One replica of several (§III-B), as a {@link ClusterPart}: once a second it reports its
- * incoming load L_i (subunits of new arrivals), its promised work N_i and, with an estimated
+ * <p>One replica of several (§III-B), as a {@link ClusterPart}: at every exchange it reports its
+ * incoming load L_i (subunits of new arrivals in the last whole second), its promised work N_i
+ * and, with an estimated
  * capacity, its own estimate; it takes back its share S_i ({@link CapacityShare}) and the
  * others' promises, which bound its slots by equations 2 and 3. With a configured capacity the
  * number is the whole cluster's; estimated, C is the sum of the members' estimates. Tokens are
@@ -46,12 +46,8 @@ public final class VirtualQueue implements ClusterPart {
   private final LongAdder waitCount = new LongAdder();
   private final boolean estimated;
   private final CapacityShare share;
-  /** Subunits of new arrivals since the last exchange: L_i of equation 1. */
-  private final DoubleAdder newcomerLoad = new DoubleAdder();
   /** C while in a cluster (NaN alone): configured, or the sum of the members' estimates. */
   private volatile double clusterCapacity = Double.NaN;
-  /** L_i as last reported: the load the other members divide by. */
-  private volatile double reportedLoad;
 
   /** A queue alone: see {@link #VirtualQueue(int, int, long, KeyRing, CapacitySource, EpochClock, ClusterCoordinator, boolean)}. */
   public VirtualQueue(int maxWaitSeconds, int graceSeconds, long replayCacheSize, KeyRing keys,
@@ -120,9 +116,8 @@ public final class VirtualQueue implements ClusterPart {
       passed(requestType, nowNanos);
       return new QueueDecision.Pass(true);
     }
-    double hardness = capacity.hardness(requestType);
-    newcomerLoad.add(hardness);
-    Reservation r = schedule.reserve(nowSecond, hardness, capacityNow(nowNanos));
+    Reservation r = schedule.reserve(nowSecond, capacity.hardness(requestType),
+        capacityNow(nowNanos));
     if (!r.granted()) {
       checker.count(RefusalReason.QUEUE_FULL);
       return new QueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
@@ -144,8 +139,8 @@ public final class VirtualQueue implements ClusterPart {
 
   @Override
   public void report(NodeReport.Builder report, long nowSecond) {
-    reportedLoad = newcomerLoad.sumThenReset();
-    report.queue(reportedLoad,
+    double[] load = schedule.arrivals(nowSecond);
+    report.queue(load[0], load[1],
         estimated ? capacity.capacity(clock.nanos()) : Double.NaN, nowSecond,
         schedule.promised(nowSecond));
   }
@@ -155,8 +150,7 @@ public final class VirtualQueue implements ClusterPart {
     if (share == null) {
       return;
     }
-    // The load just reported is the one the others divide by: equation 1 alike on every node.
-    CapacityShare.Share s = share.compute(nowSecond, reportedLoad,
+    CapacityShare.Share s = share.compute(nowSecond, schedule.arrivals(nowSecond),
         capacity.capacity(clock.nanos()),
         estimated, view);
     clusterCapacity = s.clusterCapacity();

@@ -1,0 +1,135 @@
+package org.overloadcontrol.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.overloadcontrol.cluster.ClusterSettings;
+import org.overloadcontrol.cluster.NodeReport;
+import org.overloadcontrol.cluster.TokenClaim;
+import org.overloadcontrol.config.ConfigSection;
+
+/** Two Hazelcast members on loopback: what each structure is for, and the call bound. */
+@Timeout(60)
+class HazelcastCoordinatorTest {
+
+  static final List<HazelcastCoordinator> members = new ArrayList<>();
+
+  @BeforeAll
+  static void startTwoMembers() throws Exception {
+    int[] ports = ClusterOfThreeTest.freePorts(2);
+    String list = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
+    for (int p : ports) {
+      members.add((HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
+          settings(Map.of("enabled", "true", "name", "two-" + ports[0], "members", list,
+              "address", "127.0.0.1", "port", String.valueOf(p)))));
+    }
+    for (HazelcastCoordinator m : members) {
+      awaitMembers(m, 2);
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    members.forEach(HazelcastCoordinator::close);
+  }
+
+  static ClusterSettings settings(Map<String, String> keys) {
+    return ClusterSettings.from(ConfigSection.of("cluster", keys));
+  }
+
+  static void awaitMembers(HazelcastCoordinator m, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (m.member().getCluster().getMembers().size() < n && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(m.member().getCluster().getMembers()).hasSize(n);
+  }
+
+  @Test
+  void aTokenIsClaimedOnceAcrossTheMembers() {
+    Duration keep = Duration.ofSeconds(10);
+    assertThat(members.get(0).claim("t1", keep)).isEqualTo(TokenClaim.FIRST);
+    assertThat(members.get(1).claim("t1", keep)).isEqualTo(TokenClaim.REPLAYED);
+    assertThat(members.get(0).claim("t1", keep)).isEqualTo(TokenClaim.REPLAYED);
+    assertThat(members.get(1).claim("t2", keep)).isEqualTo(TokenClaim.FIRST);
+  }
+
+  @Test
+  void eachMemberSeesTheOthersReport() throws InterruptedException {
+    long now = System.currentTimeMillis() / 1000;
+    NodeReport.Builder a = new NodeReport.Builder(members.get(0).node(), now)
+        .queue(12, 11, Double.NaN, now, new double[] {3, 4});
+    members.get(0).publish(a.build());
+    members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (members.get(1).view().others().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
+    }
+    assertThat(members.get(1).view().others()).singleElement()
+        .satisfies(r -> assertThat(r.load()).isEqualTo(12))
+        .satisfies(r -> assertThat(r.scheduledAt(now + 1)).isEqualTo(4));
+  }
+
+  @Test
+  void aClusterThatDoesNotAnswerInTimeLeavesTheClaimToLocalState() throws Exception {
+    int[] port = ClusterOfThreeTest.freePorts(1);
+    HazelcastCoordinator alone = (HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
+        settings(Map.of("enabled", "true", "name", "slow-" + port[0], "members",
+            "127.0.0.1:" + port[0], "address", "127.0.0.1", "port", String.valueOf(port[0]),
+            "callTimeout", "1ms")));
+    try {
+      // Block the partition thread that owns the key, as a stuck or distant member would.
+      String key = "slow-token";
+      var slow = alone.member().<String, Boolean>getMap(HazelcastCoordinator.USED_TOKENS);
+      assertThat(alone.claim("warm-up", Duration.ofSeconds(5))).isNotNull();
+      slow.submitToKey(key, new Sleep(1000));
+      for (int i = 0; i < 3; i++) {
+        long start = System.nanoTime();
+        assertThat(alone.claim(key, Duration.ofSeconds(5))).isEqualTo(TokenClaim.UNKNOWN);
+        long took = System.nanoTime() - start;
+        System.out.println("claim against a stuck partition answered after " + took / 1000
+            + " µs");
+        // 1 ms asked; the slack is for a busy two-core machine, not for the cluster.
+        assertThat(took).isLessThan(Duration.ofMillis(100).toNanos());
+      }
+    } finally {
+      alone.close();
+    }
+  }
+
+  /** Holds a key's partition thread for a while. */
+  static final class Sleep implements com.hazelcast.map.EntryProcessor<String, Boolean, Boolean> {
+    private static final long serialVersionUID = 1L;
+    private final long millis;
+
+    Sleep(long millis) {
+      this.millis = millis;
+    }
+
+    @Override
+    public Boolean process(Map.Entry<String, Boolean> entry) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Boolean.TRUE;
+    }
+  }
+
+  @Test
+  void membersAreRequiredUnlessMulticast() {
+    assertThatThrownBy(() -> settings(Map.of("enabled", "true")))
+        .hasMessageContaining("cluster.members");
+    assertThat(settings(Map.of("enabled", "true", "multicast", "true")).multicast()).isTrue();
+  }
+}
