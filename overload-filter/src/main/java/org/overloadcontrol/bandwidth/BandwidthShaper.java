@@ -77,8 +77,13 @@ public final class BandwidthShaper implements ClusterPart {
   /** The other nodes' groups, by group index; written by the exchange, read by decisions. */
   private volatile Farm farm;
   private final long[] reportedArrivals; // guarded by this
-  /** Each group's arrivals here in the last exchange period; replaced whole, never written. */
+  /**
+   * Each group's arrivals here per exchange, averaged with weight {@link #ARRIVALS_ALPHA}: a
+   * quarter second holds too few requests to split a group's bandwidth by. Replaced whole,
+   * never written.
+   */
   private volatile double[] localArrivals;
+  private static final double ARRIVALS_ALPHA = 0.1;
 
   /**
    * The other nodes' part of each group: b̂ summed (for {@code per-request}, b̂ × arrivals
@@ -242,27 +247,33 @@ public final class BandwidthShaper implements ClusterPart {
     return all > 0 ? (local * here + f.rates[j]) / all : local;
   }
 
-  /** This node's part of group j's arrivals in the farm (equal parts before any arrived). */
+  /**
+   * This node's part of group j's arrivals in the farm (equal parts before any arrived), never
+   * below a tenth of an equal part, so a node the balancer has just started sending the group
+   * to is not held at zero until its average catches up (WebQ's reserve, §III-B).
+   */
   private double localPart(Farm f, int j) {
     double here = localArrivals[j];
     double all = here + f.arrivals[j];
-    return all > 0 ? here / all : 1.0 / (f.nodes + 1);
+    double equal = 1.0 / (f.nodes + 1);
+    return all > 0 ? Math.max(here / all, 0.1 * equal) : equal;
   }
 
   @Override
   public synchronized void report(NodeReport.Builder report, long nowSecond) {
-    double[] arrivals = new double[groups.size()];
+    double[] arrivals = localArrivals.clone();
     for (int j = 0; j < groups.size(); j++) {
       ClientGroup g = groups.get(j);
       GroupMeter m = meters.policy().getIfPresentQuietly(g.name());
-      if (m == null) {
-        continue;
-      }
-      long total = m.admittedCount.sum() + m.refusedCount.sum();
-      arrivals[j] = Math.max(0, total - reportedArrivals[j]);
+      long total = m == null ? reportedArrivals[j]
+          : m.admittedCount.sum() + m.refusedCount.sum();
+      long recent = Math.max(0, total - reportedArrivals[j]);
       reportedArrivals[j] = total;
-      report.group(g.name(), new NodeReport.Group(m.averageBytesPerSecond(), arrivals[j],
-          m.isActive() || arrivals[j] > 0));
+      arrivals[j] = ARRIVALS_ALPHA * recent + (1 - ARRIVALS_ALPHA) * arrivals[j];
+      if (m != null) {
+        report.group(g.name(), new NodeReport.Group(m.averageBytesPerSecond(), arrivals[j],
+            m.isActive() || recent > 0));
+      }
     }
     localArrivals = arrivals;
   }

@@ -35,7 +35,7 @@ public record NodeReport(String node, long second, double load, double loadBefor
    * One bandwidth group on one node (Li &amp; Jamin §V.B).
    *
    * @param bytesPerSecond b̂, the group's measured bandwidth here
-   * @param arrivals the group's requests here since the previous report
+   * @param arrivals the group's requests here per exchange, averaged
    * @param active whether the group had a request here since the previous report
    */
   public record Group(double bytesPerSecond, double arrivals, boolean active)

@@ -198,6 +198,21 @@ class ClusterVirtualQueueTest {
   }
 
   @Test
+  void inClusterModeAMissingKeyIsAnErrorNotAGeneratedKey() {
+    org.overloadcontrol.virtualqueue.VirtualQueueSettings settings =
+        org.overloadcontrol.virtualqueue.VirtualQueueSettings.from(
+            org.overloadcontrol.config.ConfigSection.of("virtualQueue",
+                Map.of("enabled", "true", "paths", URL)));
+    assertThat(org.overloadcontrol.virtualqueue.KeyRingLoader.load(settings, name -> null,
+        path -> null, new SecureRandom(), false)).isNotNull();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> org.overloadcontrol.virtualqueue.KeyRingLoader.load(settings, name -> null,
+            path -> null, new SecureRandom(), true))
+        .isInstanceOf(org.overloadcontrol.config.OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.keyFile").hasMessageContaining("cluster.enabled");
+  }
+
+  @Test
   void beforeHearingTheOthersANodeTakesOneNthOfTheCapacity() {
     Node a = new Node("a");
     assertThat(a.queue.share()).isEqualTo(CAPACITY / 2);
