@@ -3,7 +3,6 @@ package org.overloadcontrol.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
@@ -57,7 +56,7 @@ public record ClusterSettings(boolean enabled, String name, List<String> members
    */
   public static ClusterSettings from(ConfigSection s) {
     s.requireOnly(KEYS);
-    boolean enabled = s.parse("enabled", ClusterSettings::bool, false);
+    boolean enabled = s.parse("enabled", ConfigSection::bool, false);
     String name = s.parse("name", ClusterSettings::nonBlank, "overload-control");
     List<String> members = s.parse("members", ClusterSettings::members, List.of());
     String address = s.parse("address", ClusterSettings::nonBlank, null);
@@ -68,7 +67,7 @@ public record ClusterSettings(boolean enabled, String name, List<String> members
       }
       return p;
     }, 5701);
-    boolean multicast = s.parse("multicast", ClusterSettings::bool, false);
+    boolean multicast = s.parse("multicast", ConfigSection::bool, false);
     if (enabled && !multicast && members.isEmpty()) {
       throw s.error("members", "required when cluster.enabled is true and cluster.multicast is"
           + " false: list the members, e.g. 10.0.0.1:5701,10.0.0.2:5701");
@@ -87,14 +86,6 @@ public record ClusterSettings(boolean enabled, String name, List<String> members
     return new ClusterSettings(enabled, name, members, address, port, multicast, expected,
         callTimeout, forgetAfter, configFile, keyStore, keyStorePassword, trustStore,
         trustStorePassword);
-  }
-
-  private static boolean bool(String v) {
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false");
-    };
   }
 
   private static List<String> members(String v) {

@@ -127,6 +127,19 @@ class HazelcastCoordinatorTest {
   }
 
   @Test
+  void tlsSettingsArePassedToHazelcastWhichRefusesThemWithoutEnterprise() throws Exception {
+    int[] port = ClusterOfThreeTest.freePorts(1);
+    ClusterSettings tls = settings(Map.of("enabled", "true", "members", "127.0.0.1:" + port[0],
+        "address", "127.0.0.1", "port", String.valueOf(port[0]), "tls.keyStore", "/nowhere.p12",
+        "tls.keyStorePassword", "secret"));
+    assertThat(MemberConfig.of(tls).getNetworkConfig().getSSLConfig().getProperty("keyStore"))
+        .isEqualTo("/nowhere.p12");
+    // Never in the clear when TLS was asked for: the open-source member does not start.
+    assertThatThrownBy(() -> new HazelcastCoordinatorFactory().join(tls))
+        .hasMessageContaining("Enterprise");
+  }
+
+  @Test
   void membersAreRequiredUnlessMulticast() {
     assertThatThrownBy(() -> settings(Map.of("enabled", "true")))
         .hasMessageContaining("cluster.members");

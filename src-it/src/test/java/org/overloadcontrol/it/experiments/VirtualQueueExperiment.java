@@ -224,7 +224,8 @@ class VirtualQueueExperiment {
     }
   }
 
-  private static HttpClient client() throws Exception {
+  /** A client for users that follow the queue's protocol: many connections, no cookies. */
+  static HttpClient client() throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(16, 4);
     threads.setName("vq-users");
     threads.setDaemon(true);
