@@ -96,7 +96,11 @@ final class HazelcastCoordinator implements ClusterCoordinator {
     pending.set(report);
     // One write in flight at most: a cluster slower than a second skips reports, never queues.
     if (shipping.compareAndSet(false, true)) {
-      shipper.execute(this::ship);
+      try {
+        shipper.execute(this::ship);
+      } catch (RejectedExecutionException closed) {
+        shipping.set(false); // a last timer tick racing close(): nothing left to tell
+      }
     }
   }
 

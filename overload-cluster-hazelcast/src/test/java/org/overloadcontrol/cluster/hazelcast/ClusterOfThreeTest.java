@@ -44,6 +44,7 @@ class ClusterOfThreeTest {
   static final double CAPACITY = 30;
   static final String URL = "/checkout";
   static final long CALL_TIMEOUT_MS = 50;
+  static final long SLOWEST_ALLOWED_NANOS = (CALL_TIMEOUT_MS + 250) * 1_000_000L;
 
   static final List<OverloadRuntime> nodes = new ArrayList<>();
   static FlashCrowd crowd;
@@ -173,7 +174,10 @@ class ClusterOfThreeTest {
       assertThat(crowd.letIn(s)).as("second %d of %s", s, crowd)
           .isLessThanOrEqualTo(1.1 * CAPACITY).isPositive();
     }
-    assertThat(crowd.slowestNanos(0)).as("%s", crowd).isLessThan((CALL_TIMEOUT_MS + 50) * 1_000_000L);
-    assertThat(crowd.slowestNanos(1)).as("%s", crowd).isLessThan((CALL_TIMEOUT_MS + 50) * 1_000_000L);
+    // The bound plus what a loaded two-core machine adds to any thread (58-70 ms seen in all
+    // at load average 2-5); without the bound a claim on a lost member's partition waits for
+    // Hazelcast's own invocation timeout, 60 s.
+    assertThat(crowd.slowestNanos(0)).as("%s", crowd).isLessThan(SLOWEST_ALLOWED_NANOS);
+    assertThat(crowd.slowestNanos(1)).as("%s", crowd).isLessThan(SLOWEST_ALLOWED_NANOS);
   }
 }

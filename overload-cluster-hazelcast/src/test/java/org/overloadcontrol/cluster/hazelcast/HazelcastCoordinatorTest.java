@@ -29,7 +29,10 @@ class HazelcastCoordinatorTest {
     for (int p : ports) {
       members.add((HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
           settings(Map.of("enabled", "true", "name", "two-" + ports[0], "members", list,
-              "address", "127.0.0.1", "port", String.valueOf(p)))));
+              "address", "127.0.0.1", "port", String.valueOf(p),
+              // These tests are about what is shared, not the bound: a first claim loads
+              // classes, which on a busy machine can take longer than the default 50 ms.
+              "callTimeout", "5s"))));
     }
     for (HazelcastCoordinator m : members) {
       awaitMembers(m, 2);
@@ -91,15 +94,17 @@ class HazelcastCoordinatorTest {
       String key = "slow-token";
       var slow = alone.member().<String, Boolean>getMap(HazelcastCoordinator.USED_TOKENS);
       assertThat(alone.claim("warm-up", Duration.ofSeconds(5))).isNotNull();
-      slow.submitToKey(key, new Sleep(1000));
+      slow.submitToKey(key, new Sleep(3000));
       for (int i = 0; i < 3; i++) {
         long start = System.nanoTime();
         assertThat(alone.claim(key, Duration.ofSeconds(5))).isEqualTo(TokenClaim.UNKNOWN);
         long took = System.nanoTime() - start;
         System.out.println("claim against a stuck partition answered after " + took / 1000
             + " µs");
-        // 1 ms asked; the slack is for a busy two-core machine, not for the cluster.
-        assertThat(took).isLessThan(Duration.ofMillis(100).toNanos());
+        // 1 ms asked and 1 to 7 ms seen on a quiet machine; a busy two-core machine can delay
+        // any thread by a tenth of a second. What must not happen is waiting for the
+        // partition, held for 3 s.
+        assertThat(took).isLessThan(Duration.ofMillis(1000).toNanos());
       }
     } finally {
       alone.close();
@@ -137,6 +142,27 @@ class HazelcastCoordinatorTest {
     // Never in the clear when TLS was asked for: the open-source member does not start.
     assertThatThrownBy(() -> new HazelcastCoordinatorFactory().join(tls))
         .hasMessageContaining("Enterprise");
+  }
+
+  @Test
+  void aConfigurationFileIsTheStartAndTheKeysStillApply(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("hazelcast.yaml");
+    java.nio.file.Files.writeString(file, """
+        hazelcast:
+          cluster-name: from-the-file
+          map:
+            overload-control.reports:
+              backup-count: 2
+        """);
+    com.hazelcast.config.Config config = MemberConfig.of(settings(Map.of("enabled", "true",
+        "name", "from-the-keys", "members", "127.0.0.1:5801", "configFile", file.toString())));
+    assertThat(config.getClusterName()).isEqualTo("from-the-keys");
+    assertThat(config.getMapConfig(HazelcastCoordinator.REPORTS).getBackupCount()).isEqualTo(2);
+    assertThat(config.getNetworkConfig().getJoin().getMulticastConfig().isEnabled()).isFalse();
+    assertThatThrownBy(() -> MemberConfig.of(settings(Map.of("enabled", "true",
+        "members", "127.0.0.1", "configFile", dir.resolve("missing.yaml").toString()))))
+        .hasMessageContaining("cluster.configFile");
   }
 
   @Test
