@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterPart;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
@@ -78,12 +79,14 @@ public final class BandwidthShaper implements ClusterPart {
   private volatile Farm farm;
   private final long[] reportedArrivals; // guarded by this
   /**
-   * Each group's arrivals here per exchange, averaged with weight {@link #ARRIVALS_ALPHA}: a
-   * quarter second holds too few requests to split a group's bandwidth by. Replaced whole,
+   * Each group's arrivals here per exchange, averaged with weight {@link #ARRIVALS_ALPHA}: one
+   * exchange period holds too few requests to split a group's bandwidth by. Replaced whole,
    * never written.
    */
   private volatile double[] localArrivals;
-  private static final double ARRIVALS_ALPHA = 0.1;
+  /** An average over about 2.5 s, whatever the exchange period. */
+  private static final double ARRIVALS_ALPHA =
+      1 - Math.exp(-ClusterExchange.PERIOD_NANOS / 2.5e9);
 
   /**
    * The other nodes' part of each group: b̂ summed (for {@code per-request}, b̂ × arrivals
