@@ -17,7 +17,8 @@ package org.overloadcontrol.cluster;
  * its report; after that the cluster is whole again and the survivors share all of C.
  *
  * <p>C is the configured cluster capacity, or with an estimated capacity the sum of the
- * members' own estimates (each node's estimator measures its own server).
+ * members' own estimates (each node's estimator measures its own server; while one of them is
+ * still training its estimate is +∞, and so is C: nobody waits until all have estimated).
  */
 public final class CapacityShare {
 
@@ -56,7 +57,8 @@ public final class CapacityShare {
     // since it ended, then the one before (a peer two seconds behind is stale anyway).
     boolean lagging = false;
     for (NodeReport r : members) {
-      if (estimated) {
+      if (estimated && r.capacityEstimate() >= 0) {
+        // NaN: a peer configured with a fixed capacity; the nodes disagree, count only ours.
         capacity += r.capacityEstimate();
       }
       whole &= r.second() >= nowSecond - staleSeconds;
