@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.overloadcontrol.cluster.CapacityShare;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
@@ -40,8 +41,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: {@link #publish} hands the report to one background thread, which writes it and
  * reads the others' back into the view; a slow or lost cluster makes that thread late, never a
- * request, and the view it leaves behind ages, which {@link org.overloadcontrol.cluster
- * .CapacityShare} reads as "not whole". {@link #claim} has the entry processor sent by one of
+ * request, and the view it leaves behind ages, which {@link CapacityShare} reads as "not
+ * whole". {@link #claim} has the entry processor sent by one of
  * two claim threads and waits for the answer at most {@code cluster.callTimeout}, then answers
  * {@link TokenClaim#UNKNOWN}.
  */
