@@ -80,6 +80,10 @@ class HazelcastCoordinatorTest {
     assertThat(members.get(1).view().others()).singleElement()
         .satisfies(r -> assertThat(r.load()).isEqualTo(12))
         .satisfies(r -> assertThat(r.scheduledAt(now + 1)).isEqualTo(4));
+    // A node that falls silent is forgotten after cluster.forgetAfter (30 s by default).
+    var entry = members.get(1).member().<String, NodeReport>getMap(HazelcastCoordinator.REPORTS)
+        .getEntryView(members.get(0).node());
+    assertThat(entry.getTtl()).isEqualTo(Duration.ofSeconds(30).toMillis());
   }
 
   @Test

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +50,7 @@ import org.overloadcontrol.virtualqueue.KeyRing;
 class ClusterExperiment {
 
   static final int NODES = 3;
-  static final int PERMITS = 2;
+  static final int PERMITS = VirtualQueueExperiment.PERMITS;
   static final int SERVICE_MILLIS = 50;
   static final int CLUSTER_CAPACITY = 30;
   static final double CROWD_RATE = 5.0 * CLUSTER_CAPACITY;
@@ -153,12 +152,7 @@ class ClusterExperiment {
 
   private static Path webApp(Path out, int node, Path keys, CharSequence members, int port)
       throws IOException {
-    Map<String, String> filter = new LinkedHashMap<>();
-    filter.put("queue.permits", Integer.toString(PERMITS));
-    filter.put("queue.layout", "single");
-    filter.put("queue.singleCapacity", "10000");
-    filter.put("queue.maxWait", "300s");
-    filter.put("queue.order", "fifo");
+    Map<String, String> filter = VirtualQueueExperiment.permits();
     filter.put("virtualQueue.enabled", "true");
     filter.put("virtualQueue.paths", "/work");
     filter.put("virtualQueue.capacity", Integer.toString(CLUSTER_CAPACITY));
