@@ -7,6 +7,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.cluster.ClusterExchange;
+import org.overloadcontrol.cluster.ClusterPart;
+import org.overloadcontrol.cluster.ClusterView;
+import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.base.Ticker;
 
@@ -43,8 +47,17 @@ import org.overloadcontrol.base.Ticker;
  * measurements one completion old is as good as the paper's semaphore-guarded one); writes go
  * through each meter's CAS loops. The manager round is synchronized so that two scheduler
  * ticks never interleave; requests never take that lock.
+ *
+ * <p>A farm of several nodes (a {@link ClusterPart}): the shares are meant for the whole farm
+ * and B is the farm's total. At every exchange each node reports its groups' b̂, their arrivals
+ * and active flags, and takes in the other nodes'. Equations 4 to 9 then run on the farm's
+ * numbers (b̂ summed over nodes for the {@code throughput} measure, arrival-weighted for
+ * {@code per-request}, active on any node), and with the {@code throughput} measure the
+ * d_i a node paces its responses to is the farm's d_i times the node's part of the group's
+ * arrivals, as WebQ divides capacity in proportion to incoming load (Suresh et al., §III-B,
+ * equation 1). Alone nothing is reported and nothing changes.
  */
-public final class BandwidthShaper {
+public final class BandwidthShaper implements ClusterPart {
 
   /**
    * Request attribute an application (or an earlier filter or handler) sets to a {@link Number}
@@ -62,12 +75,34 @@ public final class BandwidthShaper {
   // Written only in the synchronized manager round, read by every decision.
   private volatile double maxMeasuredBytesPerSecond;
   private long lastRoundNanos = Long.MIN_VALUE; // guarded by this
+  /** The other nodes' groups, by group index; written by the exchange, read by decisions. */
+  private volatile Farm farm;
+  private final long[] reportedArrivals; // guarded by this
+  /**
+   * Each group's arrivals here per exchange, averaged with weight {@link #ARRIVALS_ALPHA}: one
+   * exchange period holds too few requests to split a group's bandwidth by. Replaced whole,
+   * never written.
+   */
+  private volatile double[] localArrivals;
+  /** An average over about 2.5 s, whatever the exchange period. */
+  private static final double ARRIVALS_ALPHA =
+      1 - Math.exp(-ClusterExchange.PERIOD_NANOS / 2.5e9);
+
+  /**
+   * The other nodes' part of each group: b̂ summed (for {@code per-request}, b̂ × arrivals
+   * summed), arrivals summed, active on any; {@code nodes} is how many reported.
+   */
+  private record Farm(double[] rates, double[] arrivals, boolean[] active, int nodes) {}
 
   public BandwidthShaper(BandwidthSettings settings, Ticker ticker) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.groups = settings.groups();
     this.maxMeasuredBytesPerSecond = settings.totalBytesPerSecond();
+    this.farm = new Farm(new double[groups.size()], new double[groups.size()],
+        new boolean[groups.size()], 0);
+    this.reportedArrivals = new long[groups.size()];
+    this.localArrivals = new double[groups.size()];
     this.meters = Caffeine.newBuilder()
         .expireAfterAccess(settings.cacheExpiryNanos(), TimeUnit.NANOSECONDS)
         .maximumSize(Math.max(1, groups.size()))
@@ -173,26 +208,98 @@ public final class BandwidthShaper {
       return 0; // nothing known about the size yet: let the first response teach us
     }
     int n = groups.size();
+    Farm f = farm;
     double[] averages = new double[n];
     double[] allocations = new double[n];
     boolean[] active = new boolean[n];
     double utilized = 0;
-    double own = meter.averageBytesPerSecond();
+    int ownIndex = -1;
     for (int j = 0; j < n; j++) {
       ClientGroup g = groups.get(j);
       allocations[j] = g.allocatedBytesPerSecond();
       GroupMeter m = g == meter.group() ? meter
           : meters.policy().getIfPresentQuietly(g.name()); // a read must not renew expiry
-      if (m != null) {
-        averages[j] = m.averageBytesPerSecond();
-        active[j] = m.isActive();
+      if (g == meter.group()) {
+        ownIndex = j;
       }
+      double local = m == null ? 0 : m.averageBytesPerSecond();
+      averages[j] = farmAverage(local, f, j);
+      active[j] = (m != null && m.isActive()) || f.active[j];
       utilized += averages[j];
     }
+    double own = ownIndex < 0 ? meter.averageBytesPerSecond() : averages[ownIndex];
     boolean unsatisfaction = AvailableBandwidth.unsatisfaction(averages, allocations, active);
     double available = AvailableBandwidth.available(unsatisfaction, own,
         meter.group().allocatedBytesPerSecond(), utilized, settings.totalBytesPerSecond());
+    if (f.nodes > 0 && ownIndex >= 0 && settings.measure() == Measure.THROUGHPUT) {
+      available *= localPart(f, ownIndex);
+    }
     return AvailableBandwidth.delayNanos(available, maxMeasuredBytesPerSecond, size);
+  }
+
+  /** b̂_j of the farm: summed over nodes, or for per-request bandwidth their weighted mean. */
+  private double farmAverage(double local, Farm f, int j) {
+    if (f.nodes == 0) {
+      return local;
+    }
+    if (settings.measure() == Measure.THROUGHPUT) {
+      return local + f.rates[j];
+    }
+    double here = localArrivals[j];
+    double all = here + f.arrivals[j];
+    return all > 0 ? (local * here + f.rates[j]) / all : local;
+  }
+
+  /**
+   * This node's part of group j's arrivals in the farm (equal parts before any arrived), never
+   * below a tenth of an equal part, so a node the balancer has just started sending the group
+   * to is not held at zero until its average catches up (WebQ's reserve, §III-B).
+   */
+  private double localPart(Farm f, int j) {
+    double here = localArrivals[j];
+    double all = here + f.arrivals[j];
+    double equal = 1.0 / (f.nodes + 1);
+    return all > 0 ? Math.max(here / all, 0.1 * equal) : equal;
+  }
+
+  @Override
+  public synchronized void report(NodeReport.Builder report, long nowSecond) {
+    double[] arrivals = localArrivals.clone();
+    for (int j = 0; j < groups.size(); j++) {
+      ClientGroup g = groups.get(j);
+      GroupMeter m = meters.policy().getIfPresentQuietly(g.name());
+      long total = m == null ? reportedArrivals[j]
+          : m.admittedCount.sum() + m.refusedCount.sum();
+      long recent = Math.max(0, total - reportedArrivals[j]);
+      reportedArrivals[j] = total;
+      arrivals[j] = ARRIVALS_ALPHA * recent + (1 - ARRIVALS_ALPHA) * arrivals[j];
+      if (m != null) {
+        report.group(g.name(), new NodeReport.Group(m.averageBytesPerSecond(), arrivals[j],
+            m.isActive() || recent > 0));
+      }
+    }
+    localArrivals = arrivals;
+  }
+
+  @Override
+  public void apply(ClusterView view, long nowSecond) {
+    int n = groups.size();
+    double[] rates = new double[n];
+    double[] arrivals = new double[n];
+    boolean[] active = new boolean[n];
+    java.util.List<NodeReport> fresh = view.fresh(nowSecond);
+    for (NodeReport r : fresh) {
+      for (int j = 0; j < n; j++) {
+        NodeReport.Group g = r.groups().get(groups.get(j).name());
+        if (g != null) {
+          rates[j] += settings.measure() == Measure.THROUGHPUT ? g.bytesPerSecond()
+              : g.bytesPerSecond() * g.arrivals();
+          arrivals[j] += g.arrivals();
+          active[j] |= g.active();
+        }
+      }
+    }
+    farm = new Farm(rates, arrivals, active, fresh.size());
   }
 
   /**

@@ -72,7 +72,7 @@ public final class ConfigParser {
    */
   public static final Set<String> SECTIONS = Set.of("admission", "bandwidth", "virtualQueue",
       "queue", "degrade", "metrics", "status", "sessions",
-      "bypass");
+      "bypass", "cluster");
 
   private ConfigParser() {}
 

@@ -88,6 +88,15 @@ public final class ConfigSection {
     return n;
   }
 
+  /** The shared reader of a switch: {@code true} or {@code false}, any case, for {@link #parse}. */
+  public static boolean bool(String v) {
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("must be true or false");
+    };
+  }
+
   /**
    * Parses a value with {@code parser}; an {@link IllegalArgumentException} from it becomes an
    * error naming the key. Returns {@code fallback} when the key is absent.

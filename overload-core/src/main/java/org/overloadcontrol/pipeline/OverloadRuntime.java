@@ -7,6 +7,11 @@ import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.cluster.ClusterExchange;
+import org.overloadcontrol.cluster.ClusterPart;
+import org.overloadcontrol.cluster.ClusterSettings;
+import org.overloadcontrol.cluster.CoordinatorFactory;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -20,6 +25,7 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.virtualqueue.EpochClock;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
 
 /**
@@ -35,7 +41,8 @@ import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
  * {@link #shutdown} cuts every bandwidth {@link Delay} short and ends the manager task and the
  * engine, so every delayed or waiting request is answered 503 by its adapter (requests
  * already running finish normally and may still report their outcome to the engine);
- * {@link #close} then stops the timer thread if the runtime owns it. A scheduler given to the builder belongs to the caller and is never stopped here.
+ * {@link #close} then leaves the cluster, if {@code cluster.enabled}, and stops the timer
+ * thread if the runtime owns it. A scheduler given to the builder belongs to the caller and is never stopped here.
  */
 public final class OverloadRuntime implements AutoCloseable {
 
@@ -47,6 +54,9 @@ public final class OverloadRuntime implements AutoCloseable {
   private final BandwidthShaper bandwidth;
   private final Scheduler.Cancellable bandwidthManager;
   private final Delay.Delays delays;
+  private ClusterCoordinator cluster = ClusterCoordinator.STANDALONE;
+  private ClusterExchange clusterExchange;
+  private Scheduler.Cancellable clusterTimer;
 
   private OverloadRuntime(OverloadConfig config, OverloadEngine engine, Scheduler scheduler,
       ExecutorScheduler ownScheduler, VirtualQueueFrontEnd virtualQueue,
@@ -97,6 +107,11 @@ public final class OverloadRuntime implements AutoCloseable {
     return delays.start(engine, tag, shaping, target);
   }
 
+  /** The cluster this node shares its waiting room with; standalone unless cluster.enabled. */
+  public ClusterCoordinator cluster() {
+    return cluster;
+  }
+
   /** Requests held for their bandwidth delay now. */
   public int delayedCount() {
     return delays.size();
@@ -112,6 +127,9 @@ public final class OverloadRuntime implements AutoCloseable {
     if (bandwidthManager != null) {
       bandwidthManager.cancel();
     }
+    if (clusterTimer != null) {
+      clusterTimer.cancel();
+    }
     engine.shutdown();
   }
 
@@ -119,6 +137,10 @@ public final class OverloadRuntime implements AutoCloseable {
   @Override
   public void close() {
     shutdown();
+    if (clusterExchange != null) {
+      clusterExchange.leave();
+    }
+    cluster.close();
     if (ownScheduler != null) {
       ownScheduler.close();
     }
@@ -201,7 +223,10 @@ public final class OverloadRuntime implements AutoCloseable {
       ExecutorScheduler own = scheduler == null ? new ExecutorScheduler(threadName) : null;
       Scheduler timers = own != null ? own : scheduler;
       OverloadEngine engine = null;
+      ClusterCoordinator cluster = ClusterCoordinator.STANDALONE;
       try {
+        cluster = CoordinatorFactory.forSettings(
+            ClusterSettings.from(config.section("cluster")), OverloadRuntime.class.getClassLoader());
         engine = OverloadEngine.builder(config).ticker(ticker).scheduler(timers)
             .admissionListener(admissionListener).queueListener(queueListener)
             .qualityListener(qualityListener).cpuUtilisation(new ProcessCpuUtilisation())
@@ -209,7 +234,7 @@ public final class OverloadRuntime implements AutoCloseable {
             .frameworkRoutes(frameworkRoutes).build();
         // A capacity estimate is slow work: it runs on the timer thread, never a request's.
         VirtualQueueFrontEnd virtualQueue = VirtualQueueFrontEnd.create(config, ticker,
-            wallClock, task -> timers.schedule(task, 0L), webAppResources);
+            wallClock, task -> timers.schedule(task, 0L), webAppResources, cluster);
         BandwidthShaper bandwidth = BandwidthShaper.from(config, ticker);
         Scheduler.Cancellable manager = null;
         if (bandwidth.settings().enabled()) {
@@ -218,17 +243,39 @@ public final class OverloadRuntime implements AutoCloseable {
         } else {
           bandwidth = null;
         }
-        return new OverloadRuntime(config, engine, timers, own, virtualQueue, bandwidth,
-            manager);
+        OverloadRuntime runtime = new OverloadRuntime(config, engine, timers, own, virtualQueue,
+            bandwidth, manager);
+        if (cluster != ClusterCoordinator.STANDALONE) {
+          runtime.cluster = cluster;
+          runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);
+          runtime.clusterTimer = timers.scheduleAtFixedRate(runtime.clusterExchange,
+              ClusterExchange.PERIOD_NANOS);
+        }
+        return runtime;
       } catch (RuntimeException | Error e) {
         if (engine != null) {
           engine.shutdown();
         }
+        cluster.close();
         if (own != null) {
           own.close();
         }
         throw e;
       }
+    }
+
+    /** WebQ's exchange between replicas (§III-B) for the parts that are on. */
+    private ClusterExchange clusterExchange(ClusterCoordinator cluster,
+        VirtualQueueFrontEnd virtualQueue, BandwidthShaper bandwidth) {
+      java.util.List<ClusterPart> parts = new java.util.ArrayList<>();
+      if (virtualQueue.enabled()) {
+        parts.add(virtualQueue.queue());
+      }
+      if (bandwidth != null) {
+        parts.add(bandwidth);
+      }
+      EpochClock clock = EpochClock.anchored(ticker, wallClock);
+      return new ClusterExchange(cluster, () -> clock.epochSecond(clock.nanos()), parts);
     }
   }
 }

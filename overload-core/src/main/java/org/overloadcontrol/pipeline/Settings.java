@@ -63,6 +63,7 @@ public record Settings(OverloadConfig config, AdmissionSettings admission, Queue
     // must still be valid, whoever reads it.
     StatusAccess.from(config.section("status"), null, null);
     org.overloadcontrol.session.SessionSettings.from(config.section("sessions"));
+    org.overloadcontrol.cluster.ClusterSettings.from(config.section("cluster"));
     config.bypassPaths();
     // Controller parameters are resolved per endpoint and class when an endpoint is first used;
     // resolving the configured ones now moves a bad combination to the start.

@@ -51,10 +51,27 @@ public final class KeyRingLoader {
    */
   public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
       Function<String, InputStream> webAppResources, SecureRandom random) {
+    return load(settings, environment, webAppResources, random, false);
+  }
+
+  /**
+   * Loads the ring; in cluster mode a missing key is an error, not a warning: a key generated
+   * on one node makes its tokens worthless on every other.
+   *
+   * @param clustered whether {@code cluster.enabled} is true
+   * @throws OverloadConfigException as above, and in cluster mode when no key is configured
+   */
+  public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
+      Function<String, InputStream> webAppResources, SecureRandom random, boolean clustered) {
     KeyRing ring = load("virtualQueue", settings.keyFile(), settings.keyEnv(), environment,
         webAppResources);
     if (ring != null) {
       return ring;
+    }
+    if (clustered) {
+      throw problem("virtualQueue.keyFile", null, "required with cluster.enabled = true (or"
+          + " virtualQueue.keyEnv): every node must hold the same keys, or a token issued on"
+          + " one node is refused as forged on the others");
     }
     LOG.warn("*** virtual queue: NO KEY CONFIGURED (virtualQueue.keyFile or virtualQueue.keyEnv)."
         + " A random key was generated: tokens will not survive a restart and will not verify"

@@ -21,6 +21,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * Work spilling past the last slot stays in the last slot (nobody can be scheduled there).
  * Capacity {@code +∞} means "do not shape" (the training period): every arrival gets slot 0.
  *
+ * <p>One replica of several (§III-B): {@link #share} gives this replica's share S_i of the
+ * cluster capacity C and the work the other replicas promised; slot k is then open while its
+ * work is below the usable capacity {@code C_i[k] = min(S_i, C − Σ_{j≠i} N_j[k])} (equations 2
+ * and 3), so the replicas together never promise a second more than C. Alone, S_i = C and no
+ * other replica promised anything.
+ *
  * <p>Concurrency: one short lock. An arrival's "find the first open slot and add to it" must be
  * atomic with respect to other arrivals, to the lazy shift (which clears and reuses slots) and to
  * a capacity change (which rewrites the whole array); a lock-free version would need every slot
@@ -42,6 +48,15 @@ public final class SlotSchedule {
   private double capacity;
   /** Relative index below which every slot is full; a search starts here. */
   private int firstOpen;
+  /** S_i of equation 1; +∞ alone. */
+  private double share = Double.POSITIVE_INFINITY;
+  private double clusterCapacity = Double.POSITIVE_INFINITY;
+  /** Σ_{j≠i} N_j for the seconds from {@link #othersFrom}. */
+  private double[] others = new double[0];
+  private long othersFrom;
+  /** Subunits of arrivals per Unix second: L_i of equation 1, this second and the two before. */
+  private long arrivalSecond;
+  private final double[] arrivals = new double[3];
 
   /**
    * @param maxWaitSeconds the longest wait ever handed out (the array has one more slot)
@@ -58,6 +73,7 @@ public final class SlotSchedule {
     this.requests = new double[slotCount];
     this.capacity = capacity;
     this.baseSecond = nowSecond;
+    this.arrivalSecond = nowSecond;
   }
 
   /**
@@ -74,13 +90,15 @@ public final class SlotSchedule {
     lock.lock();
     try {
       advance(nowSecond);
+      countArrival(nowSecond, hardness);
       applyCapacity(currentCapacity);
       for (int k = firstOpen; k < slotCount; k++) {
         int slot = slot(k);
-        if (work[slot] < capacity) {
+        double usable = usable(k);
+        if (work[slot] < usable) {
           work[slot] += hardness;
           requests[slot] += 1;
-          if (k == firstOpen && work[slot] >= capacity) {
+          if (k == firstOpen && work[slot] >= usable) {
             firstOpen = k + 1;
           }
           return new Reservation(k, k == 0 ? 0 : position(k));
@@ -107,6 +125,67 @@ public final class SlotSchedule {
     }
   }
 
+  /**
+   * This replica's share of a cluster (§III-B): S_i, the cluster capacity C and the work the
+   * other replicas promised for each second from {@code othersFrom}.
+   */
+  public void share(long nowSecond, double share, double clusterCapacity, long othersFrom,
+      double[] others) {
+    lock.lock();
+    try {
+      advance(nowSecond);
+      this.share = share;
+      this.clusterCapacity = clusterCapacity;
+      this.othersFrom = othersFrom;
+      this.others = others.clone();
+      firstOpen = 0; // the usable capacities changed: a full slot may have room again
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * L_i of equation 1: the subunits that arrived (granted or not) in the last whole second
+   * ({@code [0]}) and in the one before ({@code [1]}).
+   */
+  public double[] arrivals(long nowSecond) {
+    lock.lock();
+    try {
+      countArrival(nowSecond, 0);
+      return new double[] {arrivals[1], arrivals[2]};
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void countArrival(long nowSecond, double hardness) {
+    long shift = nowSecond - arrivalSecond;
+    if (shift > 0) {
+      arrivals[2] = shift == 1 ? arrivals[1] : shift == 2 ? arrivals[0] : 0;
+      arrivals[1] = shift == 1 ? arrivals[0] : 0;
+      arrivals[0] = 0;
+      arrivalSecond = nowSecond;
+    }
+    if (shift >= 0) {
+      arrivals[0] += hardness;
+    }
+  }
+
+  /** N_i of equation 2: the subunits promised for each second from {@code nowSecond} on. */
+  public double[] promised(long nowSecond) {
+    lock.lock();
+    try {
+      advance(nowSecond);
+      double[] out = new double[slotCount];
+      for (int k = 0; k < slotCount; k++) {
+        out[k] = work[slot(k)];
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The subunits scheduled {@code k} seconds after {@code nowSecond}. */
   public double scheduledWork(long nowSecond, int k) {
     lock.lock();
@@ -124,7 +203,7 @@ public final class SlotSchedule {
     try {
       advance(nowSecond);
       for (int k = firstOpen; k < slotCount; k++) {
-        if (work[slot(k)] < capacity) {
+        if (work[slot(k)] < usable(k)) {
           return k;
         }
       }
@@ -144,9 +223,29 @@ public final class SlotSchedule {
     }
   }
 
+  /** S_i, this replica's share of the cluster capacity (the capacity when alone). */
+  public double share() {
+    lock.lock();
+    try {
+      return Math.min(capacity, share);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The longest wait this schedule hands out. */
   public int maxWaitSeconds() {
     return slotCount - 1;
+  }
+
+  /** C_i[k] of equation 3 (alone: the capacity). */
+  private double usable(int k) {
+    double c = Math.min(capacity, share);
+    long i = baseSecond + k - othersFrom;
+    if (i >= 0 && i < others.length) {
+      c = Math.min(c, clusterCapacity - others[(int) i]);
+    }
+    return c;
   }
 
   private int slot(int k) {

@@ -7,6 +7,8 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.cluster.TokenClaim;
 
 /**
  * TokenCheck (WebQ §II-C): admits a request whose token is genuine, was issued for this URL and
@@ -24,8 +26,10 @@ import java.util.concurrent.atomic.LongAdder;
  * last {@code grace + 2} seconds (a token cannot be valid longer than its grace window), so a
  * token admits once. Memory is bounded by {@code replayCacheSize}; should the set be full,
  * Caffeine evicts the entries least likely to be seen again, so an evicted token could be
- * replayed within its window: size it above capacity × grace. The set is per process: in a
- * cluster each node admits a token at most once.
+ * replayed within its window: size it above capacity × grace. In a cluster a token this node
+ * has not seen is then claimed in the {@link ClusterCoordinator}'s shared set, so it admits once
+ * cluster-wide; when the cluster does not answer within its bound the local set decides (the
+ * token then admits at most once per node) and the miss is counted.
  */
 final class TokenChecker {
 
@@ -34,14 +38,19 @@ final class TokenChecker {
   private final Cache<String, Boolean> used;
   private final Map<RefusalReason, LongAdder> refusals = new EnumMap<>(RefusalReason.class);
   private final LongAdder admittedCount = new LongAdder();
+  private final LongAdder unansweredClaims = new LongAdder();
+  private final ClusterCoordinator cluster;
+  private final Duration keepFor;
 
   TokenChecker(TokenSigner signer, long graceSeconds, long replayCacheSize,
-      EpochClock clock) {
+      EpochClock clock, ClusterCoordinator cluster) {
     this.signer = Objects.requireNonNull(signer, "signer");
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.keepFor = Duration.ofSeconds(graceSeconds + 2);
     this.graceSeconds = graceSeconds;
     this.used = Caffeine.newBuilder()
         .ticker(clock.ticker()::read)
-        .expireAfterWrite(Duration.ofSeconds(graceSeconds + 2))
+        .expireAfterWrite(keepFor)
         .maximumSize(replayCacheSize)
         .executor(Runnable::run)
         .build();
@@ -85,6 +94,13 @@ final class TokenChecker {
     if (used.asMap().putIfAbsent(token.replayKey(), Boolean.TRUE) != null) {
       return TokenCheck.refused(RefusalReason.REPLAYED);
     }
+    TokenClaim claim = cluster.claim(token.replayKey(), keepFor);
+    if (claim == TokenClaim.REPLAYED) {
+      return TokenCheck.refused(RefusalReason.REPLAYED);
+    }
+    if (claim == TokenClaim.UNKNOWN) {
+      unansweredClaims.increment();
+    }
     return TokenCheck.ADMITTED;
   }
 
@@ -94,6 +110,10 @@ final class TokenChecker {
 
   long refusalCount(RefusalReason reason) {
     return refusals.get(reason).sum();
+  }
+
+  long unansweredClaims() {
+    return unansweredClaims.sum();
   }
 
   long admittedCount() {

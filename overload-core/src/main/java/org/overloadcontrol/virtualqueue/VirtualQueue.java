@@ -4,6 +4,11 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.capacity.CapacitySource;
+import org.overloadcontrol.cluster.CapacityShare;
+import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.cluster.ClusterPart;
+import org.overloadcontrol.cluster.ClusterView;
+import org.overloadcontrol.cluster.NodeReport;
 
 /**
  * WebQ's virtual queue (Suresh et al.) for one node, without any container type: TokenGen and
@@ -20,8 +25,17 @@ import org.overloadcontrol.capacity.CapacitySource;
  * <p>The schedule counts a token holder when its token is issued, not again when it comes back.
  * Capacity comes from the source at each decision, so a new estimate (or the end of training)
  * takes effect on the next arrival, with the capacity-change rules of §III-A.
+ *
+ * <p>One replica of several (§III-B), as a {@link ClusterPart}: at every exchange it reports its
+ * incoming load L_i (subunits of new arrivals in the last whole second), its promised work N_i
+ * and, with an estimated
+ * capacity, its own estimate; it takes back its share S_i ({@link CapacityShare}) and the
+ * others' promises, which bound its slots by equations 2 and 3. With a configured capacity the
+ * number is the whole cluster's; estimated, C is the sum of the members' estimates. Tokens are
+ * claimed in the cluster's used-token set, so one admits once cluster-wide. Alone
+ * ({@link ClusterCoordinator#STANDALONE}) none of this happens.
  */
-public final class VirtualQueue {
+public final class VirtualQueue implements ClusterPart {
 
   private final CapacitySource capacity;
   private final EpochClock clock;
@@ -30,28 +44,56 @@ public final class VirtualQueue {
   private final TokenChecker checker;
   private final LongAdder passCount = new LongAdder();
   private final LongAdder waitCount = new LongAdder();
+  private final boolean estimated;
+  private final CapacityShare share;
+  /** C while in a cluster (NaN alone): configured, or the sum of the members' estimates. */
+  private volatile double clusterCapacity = Double.NaN;
+
+  /** A queue alone: see {@link #VirtualQueue(int, int, long, KeyRing, CapacitySource, EpochClock, ClusterCoordinator, boolean)}. */
+  public VirtualQueue(int maxWaitSeconds, int graceSeconds, long replayCacheSize, KeyRing keys,
+      CapacitySource capacity, EpochClock clock) {
+    this(maxWaitSeconds, graceSeconds, replayCacheSize, keys, capacity, clock,
+        ClusterCoordinator.STANDALONE, false);
+  }
 
   /**
    * @param maxWaitSeconds the longest wait handed out
    * @param graceSeconds how long after its slot a token still admits
    * @param replayCacheSize how many used tokens are remembered
+   * @param cluster the cluster this node is a replica of, or {@link ClusterCoordinator#STANDALONE}
+   * @param estimated whether {@code capacity} is this node's own estimate (in a cluster C is then
+   *     the members' sum) rather than the configured capacity of the whole cluster
    */
   public VirtualQueue(int maxWaitSeconds, int graceSeconds, long replayCacheSize, KeyRing keys,
-      CapacitySource capacity, EpochClock clock) {
+      CapacitySource capacity, EpochClock clock, ClusterCoordinator cluster,
+      boolean estimated) {
     this.capacity = Objects.requireNonNull(capacity, "capacity");
     this.clock = Objects.requireNonNull(clock, "clock");
     long now = clock.nanos();
     this.schedule = new SlotSchedule(maxWaitSeconds, capacity.capacity(now),
         clock.epochSecond(now));
     this.signer = new TokenSigner(keys);
-    this.checker = new TokenChecker(signer, graceSeconds, replayCacheSize, clock);
+    this.checker = new TokenChecker(signer, graceSeconds, replayCacheSize, clock, cluster);
+    this.estimated = estimated;
+    if (cluster == ClusterCoordinator.STANDALONE) {
+      this.share = null;
+    } else {
+      this.share = new CapacityShare(ClusterView.STALE_SECONDS, cluster.expectedNodes());
+      apply(ClusterView.EMPTY, clock.epochSecond(now)); // 1/n of C until the others are heard
+    }
   }
 
   /** A queue built from validated settings. */
   public static VirtualQueue of(VirtualQueueSettings settings, KeyRing keys,
       CapacitySource capacity, EpochClock clock) {
+    return of(settings, keys, capacity, clock, ClusterCoordinator.STANDALONE);
+  }
+
+  /** A queue built from validated settings, one replica of {@code cluster}. */
+  public static VirtualQueue of(VirtualQueueSettings settings, KeyRing keys,
+      CapacitySource capacity, EpochClock clock, ClusterCoordinator cluster) {
     return new VirtualQueue(settings.maxWaitSeconds(), settings.graceSeconds(),
-        settings.replayCacheSize(), keys, capacity, clock);
+        settings.replayCacheSize(), keys, capacity, clock, cluster, settings.capacityAuto());
   }
 
   /**
@@ -75,7 +117,7 @@ public final class VirtualQueue {
       return new QueueDecision.Pass(true);
     }
     Reservation r = schedule.reserve(nowSecond, capacity.hardness(requestType),
-        capacity.capacity(nowNanos));
+        capacityNow(nowNanos));
     if (!r.granted()) {
       checker.count(RefusalReason.QUEUE_FULL);
       return new QueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
@@ -88,6 +130,33 @@ public final class VirtualQueue {
     QueueToken issued = signer.issue(clientAddress, url, nowSecond, r.waitSeconds(),
         ThreadLocalRandom.current().nextLong());
     return new QueueDecision.Wait(issued.encode(), r.waitSeconds(), r.position());
+  }
+
+  private double capacityNow(long nowNanos) {
+    double c = clusterCapacity;
+    return Double.isNaN(c) ? capacity.capacity(nowNanos) : c;
+  }
+
+  @Override
+  public void report(NodeReport.Builder report, long nowSecond) {
+    double[] load = schedule.arrivals(nowSecond);
+    report.queue(load[0], load[1],
+        estimated ? capacity.capacity(clock.nanos()) : Double.NaN, nowSecond,
+        schedule.promised(nowSecond));
+  }
+
+  @Override
+  public void apply(ClusterView view, long nowSecond) {
+    if (share == null) {
+      return;
+    }
+    CapacityShare.Share s = share.compute(nowSecond, schedule.arrivals(nowSecond),
+        capacity.capacity(clock.nanos()),
+        estimated, view);
+    clusterCapacity = s.clusterCapacity();
+    schedule.capacity(nowSecond, s.clusterCapacity());
+    schedule.share(nowSecond, s.share(), s.clusterCapacity(), nowSecond,
+        CapacityShare.othersScheduled(view, nowSecond, schedule.maxWaitSeconds() + 1));
   }
 
   /** A request that passed completed after {@code responseNanos}. */
@@ -108,6 +177,16 @@ public final class VirtualQueue {
   /** Requests that presented a valid token. */
   public long tokenAdmittedCount() {
     return checker.admittedCount();
+  }
+
+  /** Token checks the cluster did not answer within its bound (decided from local state). */
+  public long unansweredClaims() {
+    return checker.unansweredClaims();
+  }
+
+  /** This node's share S_i of the cluster capacity now (the capacity itself when alone). */
+  public double share() {
+    return schedule.share();
   }
 
   /** Requests told to wait. */

@@ -13,6 +13,7 @@ import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.capacity.CapacitySource;
 import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
+import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.RefusalBody;
 import org.overloadcontrol.base.Ticker;
@@ -88,6 +89,18 @@ public final class VirtualQueueFrontEnd {
    */
   public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
       Executor slowWork, java.util.function.Function<String, java.io.InputStream> webAppResources) {
+    return create(config, ticker, wallClock, slowWork, webAppResources,
+        ClusterCoordinator.STANDALONE);
+  }
+
+  /**
+   * {@link #create(OverloadConfig, Ticker, Clock, Executor, java.util.function.Function)} as
+   * one replica of a cluster: the schedule takes its share of {@code cluster}'s capacity, tokens
+   * are claimed cluster-wide, and a shared key is required.
+   */
+  public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
+      Executor slowWork, java.util.function.Function<String, java.io.InputStream> webAppResources,
+      ClusterCoordinator cluster) {
     VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
     if (!settings.enabled()) {
       return new VirtualQueueFrontEnd(settings, null, ticker);
@@ -100,9 +113,10 @@ public final class VirtualQueueFrontEnd {
             CapacityEstimator.defaults(), slowWork, ticker.read())
         : new FixedCapacity(settings.capacity(), settings.hardness());
     VirtualQueue queue = VirtualQueue.of(settings,
-        KeyRingLoader.load(settings, System::getenv, webAppResources, new SecureRandom()),
+        KeyRingLoader.load(settings, System::getenv, webAppResources, new SecureRandom(),
+            cluster != ClusterCoordinator.STANDALONE),
         capacity,
-        EpochClock.anchored(ticker, wallClock));
+        EpochClock.anchored(ticker, wallClock), cluster);
     return new VirtualQueueFrontEnd(settings, queue, ticker);
   }
 

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.PriorityQueue;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.classify.AddressMatcher;
+import org.overloadcontrol.cluster.ClusterExchange;
+import org.overloadcontrol.cluster.InMemoryCluster;
 
 /**
  * Li &amp; Jamin §VI on a fake clock: four groups at 10/20/30/40 % of B = 100 KB/s, each asking
@@ -51,7 +53,7 @@ class SectionSixSimulationTest {
     }
   }
 
-  record Timer(long atNanos, int client, BandwidthTicket ticket) {}
+  record Timer(long atNanos, int client, int node, BandwidthTicket ticket) {}
 
   static final class Transfer {
     final int client;
@@ -68,33 +70,63 @@ class SectionSixSimulationTest {
   record Result(double[][] bytesPerEpoch, long[] refused, double maxMeasured) {}
 
   static Result run(BandwidthSettings settings) {
+    return run(settings, 1);
+  }
+
+  /**
+   * The run on {@code nodes} nodes behind a round-robin balancer: each node has its own shaper
+   * and its own link at B, each group's requests alternate between the nodes, and with more
+   * than one node the shapers share their measurements through an in-memory cluster every
+   * quarter second, as the runtime's exchange does.
+   */
+  static Result run(BandwidthSettings settings, int nodes) {
     FakeTicker ticker = new FakeTicker();
-    BandwidthShaper shaper = new BandwidthShaper(settings, ticker);
+    List<BandwidthShaper> shapers = new ArrayList<>();
+    List<ClusterExchange> exchanges = new ArrayList<>();
+    InMemoryCluster cluster = new InMemoryCluster(() -> Math.floorDiv(ticker.now, 1_000_000_000L),
+        nodes);
+    for (int n = 0; n < nodes; n++) {
+      BandwidthShaper shaper = new BandwidthShaper(settings, ticker);
+      shapers.add(shaper);
+      exchanges.add(new ClusterExchange(cluster.node("node-" + n),
+          () -> Math.floorDiv(ticker.now, 1_000_000_000L), List.of(shaper)));
+    }
     List<ClientGroup> groups = settings.groups();
     PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.atNanos,
         b.atNanos));
-    List<Transfer> link = new ArrayList<>();
+    List<List<Transfer>> links = new ArrayList<>();
+    for (int n = 0; n < nodes; n++) {
+      links.add(new ArrayList<>());
+    }
     double[][] bytes = new double[18][4];
     long[] refused = new long[4];
     long interval = Math.round(1e9 / RATE);
     long[] nextArrival = new long[4];
+    int[] sent = new int[4];
     for (int c = 0; c < 4; c++) {
       nextArrival[c] = c * interval / 4; // the clients are not in lock step
     }
     long nextManager = settings.managerPeriodNanos();
+    long nextExchange = 0;
     long end = 18 * EPOCH_NANOS;
     for (ticker.now = 0; ticker.now < end; ticker.now += STEP_NANOS) {
       int epoch = (int) (ticker.now / EPOCH_NANOS);
+      if (nodes > 1 && ticker.now >= nextExchange) {
+        exchanges.forEach(ClusterExchange::run);
+        nextExchange += ClusterExchange.PERIOD_NANOS;
+      }
       for (int c = 0; c < 4; c++) {
         while (nextArrival[c] <= ticker.now) {
           nextArrival[c] += interval;
           if (!SCHEDULE[epoch][c]) {
             continue;
           }
-          ShapingDecision d = shaper.decide(groups.get(c), SIZE);
+          int node = sent[c]++ % nodes;
+          ShapingDecision d = shapers.get(node).decide(groups.get(c), SIZE);
           switch (d.kind()) {
-            case ADMIT -> link.add(new Transfer(c, d.ticket()));
-            case DELAY -> timers.add(new Timer(ticker.now + d.delayNanos(), c, d.ticket()));
+            case ADMIT -> links.get(node).add(new Transfer(c, d.ticket()));
+            case DELAY -> timers.add(new Timer(ticker.now + d.delayNanos(), c, node,
+                d.ticket()));
             case REFUSE -> refused[c]++;
             default -> throw new AssertionError(d);
           }
@@ -103,27 +135,35 @@ class SectionSixSimulationTest {
       while (!timers.isEmpty() && timers.peek().atNanos() <= ticker.now) {
         Timer t = timers.poll();
         t.ticket().delayEnded();
-        link.add(new Transfer(t.client(), t.ticket()));
+        links.get(t.node()).add(new Transfer(t.client(), t.ticket()));
       }
-      if (!link.isEmpty()) {
-        double share = B * STEP_NANOS / 1e9 / link.size();
-        for (Iterator<Transfer> it = link.iterator(); it.hasNext(); ) {
-          Transfer t = it.next();
-          double sent = Math.min(share, t.remainingBytes);
-          t.remainingBytes -= sent;
-          bytes[epoch][t.client] += sent;
-          if (t.remainingBytes <= 1e-9) {
-            it.remove();
-            t.ticket.complete(SIZE);
-          }
-        }
+      for (List<Transfer> link : links) {
+        serve(link, bytes[epoch]);
       }
       if (ticker.now >= nextManager) {
-        shaper.managerRound();
+        shapers.forEach(BandwidthShaper::managerRound);
         nextManager += settings.managerPeriodNanos();
       }
     }
-    return new Result(bytes, refused, shaper.maxMeasuredBytesPerSecond());
+    return new Result(bytes, refused, shapers.get(0).maxMeasuredBytesPerSecond());
+  }
+
+  /** One step of a link at B shared equally by the responses in flight on it. */
+  private static void serve(List<Transfer> link, double[] bytes) {
+    if (link.isEmpty()) {
+      return;
+    }
+    double share = B * STEP_NANOS / 1e9 / link.size();
+    for (Iterator<Transfer> it = link.iterator(); it.hasNext(); ) {
+      Transfer t = it.next();
+      double sent = Math.min(share, t.remainingBytes);
+      t.remainingBytes -= sent;
+      bytes[t.client] += sent;
+      if (t.remainingBytes <= 1e-9) {
+        it.remove();
+        t.ticket.complete(SIZE);
+      }
+    }
   }
 
   static BandwidthSettings paperSettings(Measure measure) {
@@ -227,6 +267,32 @@ class SectionSixSimulationTest {
     }
     // An idle group gets nothing once its last delayed responses have drained.
     assertThat(kbPerSecond(r, 8, 0)).as("A idle in epoch 9").isLessThan(2);
+  }
+
+  /**
+   * Two nodes behind a round-robin balancer, B and the shares meant for the pair. Each node
+   * alone could deliver B, so without the exchange the pair would hand out 2 B and each group
+   * its share twice over; with it the pair is held near B and each group's share of the pair's
+   * total is within the paper's own error (1.56 points, MSE 0.019). It is not reliably within
+   * our single node's (0.49 points, MSE 0.0064 here): 0.87 points, MSE 0.0129, with the
+   * runtime's exchange period; 0.36 to 0.83 with others (docs/bandwidth.md).
+   */
+  @Test
+  void twoNodesKeepTheSharesOfTheWholeFarm() {
+    Result r = run(paperSettings(Measure.THROUGHPUT), 2);
+    System.out.println(report("Li & Jamin Section VI on two nodes, measure=throughput", r));
+    double[] actual = finalAllocationPercent(r);
+    for (int c = 0; c < 4; c++) {
+      assertThat(Math.abs(actual[c] - SHARES[c])).as("error of %s", NAMES[c]).isLessThan(1.56);
+    }
+    assertThat(paperMse(actual)).isLessThan(0.019);
+    for (int e : new int[] {1, 16, 17}) {
+      double total = 0;
+      for (int c = 0; c < 4; c++) {
+        total += kbPerSecond(r, e, c);
+      }
+      assertThat(total).as("epoch %d total", e + 1).isLessThan(B / 1000 * 1.1);
+    }
   }
 
   @Test

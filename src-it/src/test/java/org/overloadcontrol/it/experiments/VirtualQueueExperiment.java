@@ -156,12 +156,7 @@ class VirtualQueueExperiment {
 
   private static Run run(String name, boolean virtualQueue, List<Long> offsets, Path keys)
       throws Exception {
-    Map<String, String> filter = new LinkedHashMap<>();
-    filter.put("queue.permits", Integer.toString(PERMITS));
-    filter.put("queue.layout", "single");
-    filter.put("queue.singleCapacity", "10000");
-    filter.put("queue.maxWait", "300s");
-    filter.put("queue.order", "fifo");
+    Map<String, String> filter = permits();
     if (virtualQueue) {
       filter.put("virtualQueue.enabled", "true");
       filter.put("virtualQueue.paths", "/work");
@@ -224,7 +219,19 @@ class VirtualQueueExperiment {
     }
   }
 
-  private static HttpClient client() throws Exception {
+  /** The page's permits: {@link #PERMITS}, one FIFO queue holding everyone for up to 300 s. */
+  static Map<String, String> permits() {
+    Map<String, String> filter = new LinkedHashMap<>();
+    filter.put("queue.permits", Integer.toString(PERMITS));
+    filter.put("queue.layout", "single");
+    filter.put("queue.singleCapacity", "10000");
+    filter.put("queue.maxWait", "300s");
+    filter.put("queue.order", "fifo");
+    return filter;
+  }
+
+  /** A client for users that follow the queue's protocol: many connections, no cookies. */
+  static HttpClient client() throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(16, 4);
     threads.setName("vq-users");
     threads.setDaemon(true);

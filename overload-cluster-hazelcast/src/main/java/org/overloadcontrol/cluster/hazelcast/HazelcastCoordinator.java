@@ -1,0 +1,187 @@
+package org.overloadcontrol.cluster.hazelcast;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.overloadcontrol.cluster.CapacityShare;
+import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.cluster.ClusterView;
+import org.overloadcontrol.cluster.NodeReport;
+import org.overloadcontrol.cluster.TokenClaim;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ClusterCoordinator} on an embedded Hazelcast member (WebQ's replica exchange,
+ * Suresh et al., §III-B). Two partitioned maps:
+ *
+ * <ul>
+ *   <li>{@code overload-control.reports}: each node's latest {@link NodeReport}, written with a
+ *       time to live of {@code cluster.forgetAfter}, so a node that stops reporting is forgotten
+ *       by itself; a node leaving cleanly writes its last report, marked leaving, whose life
+ *       covers the slots it promised.
+ *   <li>{@code overload-control.used-tokens}: one entry per used token, set by an entry
+ *       processor ({@link ClaimOnce}) on the key's owner, so a token is claimed once
+ *       cluster-wide, with a time to live just past the token's grace window.
+ * </ul>
+ *
+ * <p>Threads: {@link #publish} hands the report to one background thread, which writes it and
+ * reads the others' back into the view; a slow or lost cluster makes that thread late, never a
+ * request, and the view it leaves behind ages, which {@link CapacityShare} reads as "not
+ * whole". {@link #claim} has the entry processor sent by one of
+ * two claim threads and waits for the answer at most {@code cluster.callTimeout}, then answers
+ * {@link TokenClaim#UNKNOWN}.
+ */
+final class HazelcastCoordinator implements ClusterCoordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HazelcastCoordinator.class);
+  static final String REPORTS = "overload-control.reports";
+  static final String USED_TOKENS = "overload-control.used-tokens";
+
+  private final HazelcastInstance member;
+  private final String node;
+  private final IMap<String, NodeReport> reports;
+  private final IMap<String, Boolean> usedTokens;
+  private final long callTimeoutNanos;
+  private final long forgetAfterSeconds;
+  private final int expectedNodes;
+  private final ExecutorService shipper;
+  private final ThreadPoolExecutor claimSenders;
+  private final AtomicReference<NodeReport> pending = new AtomicReference<>();
+  private final AtomicBoolean shipping = new AtomicBoolean();
+  private volatile ClusterView view = ClusterView.EMPTY;
+
+  HazelcastCoordinator(HazelcastInstance member, Duration callTimeout, Duration forgetAfter,
+      int expectedNodes) {
+    this.member = Objects.requireNonNull(member, "member");
+    this.node = member.getCluster().getLocalMember().getUuid().toString();
+    this.reports = member.getMap(REPORTS);
+    this.usedTokens = member.getMap(USED_TOKENS);
+    this.callTimeoutNanos = callTimeout.toNanos();
+    this.forgetAfterSeconds = forgetAfter.toSeconds();
+    this.expectedNodes = expectedNodes;
+    this.shipper = Executors.newSingleThreadExecutor(r -> daemon(r, "overload-control-cluster"));
+    // Two threads for two cores; a queue so deep that only a stuck cluster fills it, and then
+    // a claim is refused at once (UNKNOWN) rather than queued behind the stuck ones.
+    this.claimSenders = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(1024), r -> daemon(r, "overload-control-claims"));
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  @Override
+  public String node() {
+    return node;
+  }
+
+  @Override
+  public void publish(NodeReport report) {
+    pending.set(report);
+    // One write in flight at most: a cluster slower than a second skips reports, never queues.
+    if (shipping.compareAndSet(false, true)) {
+      try {
+        shipper.execute(this::ship);
+      } catch (RejectedExecutionException closed) {
+        shipping.set(false); // a last timer tick racing close(): nothing left to tell
+      }
+    }
+  }
+
+  private void ship() {
+    try {
+      NodeReport report;
+      while ((report = pending.getAndSet(null)) != null) {
+        long ttl = report.leaving()
+            ? Math.max(forgetAfterSeconds, report.scheduled().length + 1L) : forgetAfterSeconds;
+        reports.set(node, report, ttl, TimeUnit.SECONDS);
+        List<NodeReport> others = new ArrayList<>();
+        for (NodeReport r : reports.values()) {
+          if (!r.node().equals(node)) {
+            others.add(r);
+          }
+        }
+        view = new ClusterView(others, report.second());
+      }
+    } catch (RuntimeException e) {
+      // The view keeps its age: the shares fall back until the cluster answers again.
+      LOG.debug("cluster exchange failed: {}", e.toString());
+    } finally {
+      shipping.set(false);
+      if (pending.get() != null && shipping.compareAndSet(false, true)) {
+        shipper.execute(this::ship);
+      }
+    }
+  }
+
+  @Override
+  public ClusterView view() {
+    return view;
+  }
+
+  @Override
+  public TokenClaim claim(String tokenKey, Duration keepFor) {
+    try {
+      // Sending happens on the claim threads: while members come and go, Hazelcast can hold
+      // the caller of submitToKey itself (the partition's owner is being decided), not only
+      // its future. The request waits for the answer, never for the sending.
+      Boolean first = CompletableFuture.supplyAsync(() -> usedTokens.submitToKey(tokenKey,
+              new ClaimOnce(keepFor.toMillis())), claimSenders)
+          .thenCompose(answer -> answer)
+          .get(callTimeoutNanos, TimeUnit.NANOSECONDS);
+      return Boolean.TRUE.equals(first) ? TokenClaim.FIRST : TokenClaim.REPLAYED;
+    } catch (TimeoutException | ExecutionException | RejectedExecutionException e) {
+      unanswered(e);
+      return TokenClaim.UNKNOWN;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return TokenClaim.UNKNOWN;
+    }
+  }
+
+  private static void unanswered(Exception e) {
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("token claim unanswered: {}", e.toString());
+    }
+  }
+
+  @Override
+  public int expectedNodes() {
+    return expectedNodes;
+  }
+
+  /** The Hazelcast member, for tests and for operators who want to look inside. */
+  HazelcastInstance member() {
+    return member;
+  }
+
+  @Override
+  public void close() {
+    claimSenders.shutdownNow();
+    shipper.shutdown();
+    try {
+      // The last report (marked leaving) is still being written: let it land, within reason.
+      shipper.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    member.shutdown();
+  }
+}

@@ -1,0 +1,178 @@
+package org.overloadcontrol.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.overloadcontrol.cluster.ClusterSettings;
+import org.overloadcontrol.cluster.NodeReport;
+import org.overloadcontrol.cluster.TokenClaim;
+import org.overloadcontrol.config.ConfigSection;
+
+/** Two Hazelcast members on loopback: what each structure is for, and the call bound. */
+@Timeout(60)
+class HazelcastCoordinatorTest {
+
+  static final List<HazelcastCoordinator> members = new ArrayList<>();
+
+  @BeforeAll
+  static void startTwoMembers() throws Exception {
+    int[] ports = ClusterOfThreeTest.freePorts(2);
+    String list = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
+    for (int p : ports) {
+      members.add((HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
+          settings(Map.of("enabled", "true", "name", "two-" + ports[0], "members", list,
+              "address", "127.0.0.1", "port", String.valueOf(p),
+              // These tests are about what is shared, not the bound: a first claim loads
+              // classes, which on a busy machine can take longer than the default 50 ms.
+              "callTimeout", "5s"))));
+    }
+    for (HazelcastCoordinator m : members) {
+      awaitMembers(m, 2);
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    members.forEach(HazelcastCoordinator::close);
+  }
+
+  static ClusterSettings settings(Map<String, String> keys) {
+    return ClusterSettings.from(ConfigSection.of("cluster", keys));
+  }
+
+  static void awaitMembers(HazelcastCoordinator m, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (m.member().getCluster().getMembers().size() < n && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(m.member().getCluster().getMembers()).hasSize(n);
+  }
+
+  @Test
+  void aTokenIsClaimedOnceAcrossTheMembers() {
+    Duration keep = Duration.ofSeconds(10);
+    assertThat(members.get(0).claim("t1", keep)).isEqualTo(TokenClaim.FIRST);
+    assertThat(members.get(1).claim("t1", keep)).isEqualTo(TokenClaim.REPLAYED);
+    assertThat(members.get(0).claim("t1", keep)).isEqualTo(TokenClaim.REPLAYED);
+    assertThat(members.get(1).claim("t2", keep)).isEqualTo(TokenClaim.FIRST);
+  }
+
+  @Test
+  void eachMemberSeesTheOthersReport() throws InterruptedException {
+    long now = System.currentTimeMillis() / 1000;
+    NodeReport.Builder a = new NodeReport.Builder(members.get(0).node(), now)
+        .queue(12, 11, Double.NaN, now, new double[] {3, 4});
+    members.get(0).publish(a.build());
+    members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (members.get(1).view().others().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
+    }
+    assertThat(members.get(1).view().others()).singleElement()
+        .satisfies(r -> assertThat(r.load()).isEqualTo(12))
+        .satisfies(r -> assertThat(r.scheduledAt(now + 1)).isEqualTo(4));
+    // A node that falls silent is forgotten after cluster.forgetAfter (30 s by default).
+    var entry = members.get(1).member().<String, NodeReport>getMap(HazelcastCoordinator.REPORTS)
+        .getEntryView(members.get(0).node());
+    assertThat(entry.getTtl()).isEqualTo(Duration.ofSeconds(30).toMillis());
+  }
+
+  @Test
+  void aClusterThatDoesNotAnswerInTimeLeavesTheClaimToLocalState() throws Exception {
+    int[] port = ClusterOfThreeTest.freePorts(1);
+    HazelcastCoordinator alone = (HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
+        settings(Map.of("enabled", "true", "name", "slow-" + port[0], "members",
+            "127.0.0.1:" + port[0], "address", "127.0.0.1", "port", String.valueOf(port[0]),
+            "callTimeout", "1ms")));
+    try {
+      // Block the partition thread that owns the key, as a stuck or distant member would.
+      String key = "slow-token";
+      var slow = alone.member().<String, Boolean>getMap(HazelcastCoordinator.USED_TOKENS);
+      assertThat(alone.claim("warm-up", Duration.ofSeconds(5))).isNotNull();
+      slow.submitToKey(key, new Sleep(3000));
+      for (int i = 0; i < 3; i++) {
+        long start = System.nanoTime();
+        assertThat(alone.claim(key, Duration.ofSeconds(5))).isEqualTo(TokenClaim.UNKNOWN);
+        long took = System.nanoTime() - start;
+        System.out.println("claim against a stuck partition answered after " + took / 1000
+            + " µs");
+        // 1 ms asked and 1 to 7 ms seen on a quiet machine; a busy two-core machine can delay
+        // any thread by a tenth of a second. What must not happen is waiting for the
+        // partition, held for 3 s.
+        assertThat(took).isLessThan(Duration.ofMillis(1000).toNanos());
+      }
+    } finally {
+      alone.close();
+    }
+  }
+
+  /** Holds a key's partition thread for a while. */
+  static final class Sleep implements com.hazelcast.map.EntryProcessor<String, Boolean, Boolean> {
+    private static final long serialVersionUID = 1L;
+    private final long millis;
+
+    Sleep(long millis) {
+      this.millis = millis;
+    }
+
+    @Override
+    public Boolean process(Map.Entry<String, Boolean> entry) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Boolean.TRUE;
+    }
+  }
+
+  @Test
+  void tlsSettingsArePassedToHazelcastWhichRefusesThemWithoutEnterprise() throws Exception {
+    int[] port = ClusterOfThreeTest.freePorts(1);
+    ClusterSettings tls = settings(Map.of("enabled", "true", "members", "127.0.0.1:" + port[0],
+        "address", "127.0.0.1", "port", String.valueOf(port[0]), "tls.keyStore", "/nowhere.p12",
+        "tls.keyStorePassword", "secret"));
+    assertThat(MemberConfig.of(tls).getNetworkConfig().getSSLConfig().getProperty("keyStore"))
+        .isEqualTo("/nowhere.p12");
+    // Never in the clear when TLS was asked for: the open-source member does not start.
+    assertThatThrownBy(() -> new HazelcastCoordinatorFactory().join(tls))
+        .hasMessageContaining("Enterprise");
+  }
+
+  @Test
+  void aConfigurationFileIsTheStartAndTheKeysStillApply(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("hazelcast.yaml");
+    java.nio.file.Files.writeString(file, """
+        hazelcast:
+          cluster-name: from-the-file
+          map:
+            overload-control.reports:
+              backup-count: 2
+        """);
+    com.hazelcast.config.Config config = MemberConfig.of(settings(Map.of("enabled", "true",
+        "name", "from-the-keys", "members", "127.0.0.1:5801", "configFile", file.toString())));
+    assertThat(config.getClusterName()).isEqualTo("from-the-keys");
+    assertThat(config.getMapConfig(HazelcastCoordinator.REPORTS).getBackupCount()).isEqualTo(2);
+    assertThat(config.getNetworkConfig().getJoin().getMulticastConfig().isEnabled()).isFalse();
+    assertThatThrownBy(() -> MemberConfig.of(settings(Map.of("enabled", "true",
+        "members", "127.0.0.1", "configFile", dir.resolve("missing.yaml").toString()))))
+        .hasMessageContaining("cluster.configFile");
+  }
+
+  @Test
+  void membersAreRequiredUnlessMulticast() {
+    assertThatThrownBy(() -> settings(Map.of("enabled", "true")))
+        .hasMessageContaining("cluster.members");
+    assertThat(settings(Map.of("enabled", "true", "multicast", "true")).multicast()).isTrue();
+  }
+}

@@ -1,0 +1,15 @@
+package org.overloadcontrol.cluster;
+
+/**
+ * A part of the engine whose state is shared across the cluster (the virtual queue, the
+ * bandwidth shaper): at every exchange it adds its state to this node's report and takes in the
+ * other nodes'.
+ */
+public interface ClusterPart {
+
+  /** Adds this part's state at {@code nowSecond} to {@code report}. */
+  void report(NodeReport.Builder report, long nowSecond);
+
+  /** Takes in the other nodes' state as this node last received it. */
+  void apply(ClusterView view, long nowSecond);
+}

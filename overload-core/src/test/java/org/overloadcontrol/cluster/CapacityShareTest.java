@@ -1,0 +1,90 @@
+package org.overloadcontrol.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** WebQ's equation 1 and the rules for a cluster that is not whole, one call at a time. */
+class CapacityShareTest {
+
+  private static final long NOW = 1_000;
+
+  private static NodeReport report(String node, long second, double load, double loadBefore) {
+    return new NodeReport(node, second, load, loadBefore, Double.NaN, second, new double[0],
+        Map.of(), false);
+  }
+
+  private static ClusterView view(NodeReport... others) {
+    return new ClusterView(List.of(others), NOW);
+  }
+
+  @Test
+  void theShareFollowsTheLoad() {
+    CapacityShare share = new CapacityShare(3, 2);
+    CapacityShare.Share s = share.compute(NOW, new double[] {30, 0}, 100, false,
+        view(report("b", NOW, 10, 0)));
+    assertThat(s.whole()).isTrue();
+    assertThat(s.share()).isCloseTo(75, within(1e-9));
+    assertThat(s.clusterCapacity()).isEqualTo(100);
+  }
+
+  @Test
+  void loadsOfOneAndTheSameSecondAreCompared() {
+    // b has not yet reported for this second: its load is of NOW - 2, so ours must be too.
+    CapacityShare share = new CapacityShare(3, 2);
+    CapacityShare.Share s = share.compute(NOW, new double[] {150, 50}, 100, false,
+        view(report("b", NOW - 1, 50, 0)));
+    assertThat(s.share()).isCloseTo(50, within(1e-9));
+  }
+
+  @Test
+  void anIdleNodeKeepsAReserve() {
+    CapacityShare share = new CapacityShare(3, 2);
+    CapacityShare.Share s = share.compute(NOW, new double[] {0, 0}, 100, false,
+        view(report("b", NOW, 80, 80)));
+    assertThat(s.share()).isCloseTo(100 * CapacityShare.RESERVE / 2, within(1e-9));
+  }
+
+  @Test
+  void aStaleMemberFreezesTheLastWholeShare() {
+    CapacityShare share = new CapacityShare(3, 2);
+    share.compute(NOW, new double[] {10, 10}, 100, false, view(report("b", NOW, 30, 30)));
+    CapacityShare.Share s = share.compute(NOW + 10, new double[] {40, 40}, 100, false,
+        new ClusterView(List.of(report("b", NOW, 30, 30)), NOW + 10));
+    assertThat(s.whole()).isFalse();
+    assertThat(s.share()).isCloseTo(25, within(1e-9));
+  }
+
+  @Test
+  void untilTheExpectedNodesAreHeardEachTakesItsEqualPart() {
+    CapacityShare share = new CapacityShare(3, 3);
+    CapacityShare.Share s = share.compute(NOW, new double[] {90, 90}, 90, false,
+        view(report("b", NOW, 0, 0)));
+    assertThat(s.whole()).isFalse();
+    assertThat(s.share()).isCloseTo(30, within(1e-9));
+  }
+
+  @Test
+  void estimatedCapacitiesAddUp() {
+    CapacityShare share = new CapacityShare(3, 2);
+    NodeReport b = new NodeReport("b", NOW, 10, 10, 60, NOW, new double[0], Map.of(), false);
+    CapacityShare.Share s = share.compute(NOW, new double[] {10, 10}, 40, true, view(b));
+    assertThat(s.clusterCapacity()).isEqualTo(100);
+    assertThat(s.share()).isCloseTo(50, within(1e-9));
+  }
+
+  @Test
+  void aLeavingMemberStillCountsItsPromisesButNotItsShare() {
+    NodeReport leaving = new NodeReport("b", NOW, 50, 50, Double.NaN, NOW,
+        new double[] {7, 8}, Map.of(), true);
+    CapacityShare share = new CapacityShare(3, 1);
+    CapacityShare.Share s = share.compute(NOW, new double[] {10, 10}, 100, false,
+        view(leaving));
+    assertThat(s.share()).isCloseTo(100, within(1e-9));
+    assertThat(CapacityShare.othersScheduled(view(leaving), NOW, 3))
+        .containsExactly(7, 8, 0);
+  }
+}

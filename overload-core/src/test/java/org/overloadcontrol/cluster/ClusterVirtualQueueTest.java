@@ -1,0 +1,220 @@
+package org.overloadcontrol.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.capacity.FixedCapacity;
+import org.overloadcontrol.virtualqueue.EpochClock;
+import org.overloadcontrol.virtualqueue.KeyRing;
+import org.overloadcontrol.virtualqueue.QueueDecision;
+import org.overloadcontrol.virtualqueue.RefusalReason;
+import org.overloadcontrol.virtualqueue.VirtualQueue;
+
+/**
+ * WebQ's distributed TokenGen (Suresh et al., §III-B) with two replicas on one fake clock
+ * sharing an {@link InMemoryCluster}: one waiting room, not two.
+ */
+class ClusterVirtualQueueTest {
+
+  private static final long EPOCH = 1_767_225_600L;
+  private static final double CAPACITY = 20;
+  private static final String URL = "/checkout";
+
+  private final ManualTicker ticker = new ManualTicker();
+  private final EpochClock clock = EpochClock.fixed(ticker, 0, EPOCH);
+  private final InMemoryCluster cluster =
+      new InMemoryCluster(() -> clock.epochSecond(ticker.read()), 2);
+  private final String keys = KeyRing.newEntry("k1", new SecureRandom());
+
+  static final class ManualTicker implements Ticker {
+    long nanos;
+
+    @Override
+    public long read() {
+      return nanos;
+    }
+  }
+
+  private final class Node {
+    final ClusterCoordinator coordinator;
+    final VirtualQueue queue;
+    final ClusterExchange exchange;
+
+    Node(String id) {
+      coordinator = cluster.node(id);
+      queue = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
+          new FixedCapacity(CAPACITY, Map.of()), clock, coordinator, false);
+      exchange = new ClusterExchange(coordinator, () -> clock.epochSecond(ticker.read()),
+          List.of(queue));
+    }
+
+    QueueDecision arrive(String client, String token) {
+      return queue.decide(client, URL, token, "default", ticker.read());
+    }
+  }
+
+  private void nextSecond(Node... nodes) {
+    ticker.nanos += 1_000_000_000L;
+    for (Node n : nodes) {
+      n.exchange.run();
+    }
+  }
+
+  @Test
+  void aTokenIssuedOnOneNodeAdmitsOnAnotherExactlyOnce() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    List<QueueDecision.Wait> waits = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      if (a.arrive("192.0.2." + i, null) instanceof QueueDecision.Wait w) {
+        waits.add(w);
+      }
+    }
+    QueueDecision.Wait first = waits.get(0);
+    assertThat(first.waitSeconds()).isEqualTo(1);
+    nextSecond(a, b);
+    String client = "192.0.2." + (30 - waits.size());
+    assertThat(b.arrive(client, first.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(b.arrive(client, first.token())).isEqualTo(
+        new QueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+    assertThat(a.arrive(client, first.token())).isEqualTo(
+        new QueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+    assertThat(a.queue.refusalCount(RefusalReason.REPLAYED)
+        + b.queue.refusalCount(RefusalReason.REPLAYED)).isEqualTo(2);
+  }
+
+  @Test
+  void aloneAReplayOnAnotherNodeWouldPass() {
+    // The defect the shared set fixes: two standalone nodes with one key admit a token twice.
+    VirtualQueue a = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
+        new FixedCapacity(CAPACITY, Map.of()), clock);
+    VirtualQueue b = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
+        new FixedCapacity(CAPACITY, Map.of()), clock);
+    QueueDecision d = null;
+    for (int i = 0; i < 21; i++) {
+      d = a.decide("192.0.2.1", URL, null, "default", ticker.read());
+    }
+    String token = ((QueueDecision.Wait) d).token();
+    ticker.nanos += 1_000_000_000L;
+    assertThat(a.decide("192.0.2.1", URL, token, "default", ticker.read()))
+        .isEqualTo(new QueueDecision.Pass(true));
+    assertThat(b.decide("192.0.2.1", URL, token, "default", ticker.read()))
+        .isEqualTo(new QueueDecision.Pass(true));
+  }
+
+  /** Per second, what the two nodes let in: newcomers at slot 0 plus tokens whose slot came. */
+  private record Run(double[] letIn, double[] shareA, double[] shareB) {}
+
+  /**
+   * A flash crowd at 5× C split 3:1 between the nodes; a client told to wait comes back at its
+   * slot to a node picked at random.
+   */
+  private Run flashCrowd(Node a, Node b, int seconds, int cutOffAt, int leaveAt) {
+    Random random = new Random(7);
+    double[] letIn = new double[seconds];
+    double[] shareA = new double[seconds];
+    double[] shareB = new double[seconds];
+    List<List<String[]>> returning = new ArrayList<>();
+    for (int s = 0; s < seconds + 61; s++) {
+      returning.add(new ArrayList<>());
+    }
+    int client = 0;
+    for (int s = 0; s < seconds; s++) {
+      if (s == cutOffAt) {
+        cluster.cutOff("b");
+      }
+      boolean bGone = s >= leaveAt;
+      if (s == leaveAt) {
+        b.exchange.leave();
+        b.coordinator.close();
+      }
+      for (String[] back : returning.get(s)) {
+        Node n = bGone || random.nextBoolean() ? a : b;
+        if (n.arrive(back[0], back[1]) instanceof QueueDecision.Pass) {
+          letIn[s]++;
+        }
+      }
+      int offered = (int) (5 * CAPACITY);
+      for (int i = 0; i < offered; i++) {
+        Node n = bGone || i % 4 != 0 ? a : b;
+        String address = "198.51." + (client / 250) + "." + (client % 250);
+        client++;
+        QueueDecision d = n.arrive(address, null);
+        if (d instanceof QueueDecision.Pass) {
+          letIn[s]++;
+        } else if (d instanceof QueueDecision.Wait w) {
+          returning.get(s + w.waitSeconds()).add(new String[] {address, w.token()});
+        }
+      }
+      shareA[s] = a.queue.share();
+      shareB[s] = b.queue.share();
+      nextSecond(bGone ? new Node[] {a} : new Node[] {a, b});
+    }
+    return new Run(letIn, shareA, shareB);
+  }
+
+  @Test
+  void twoNodesTogetherLetInTheClusterCapacityNotTwiceIt() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    Run run = flashCrowd(a, b, 30, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    for (int s = 0; s < 30; s++) {
+      assertThat(run.letIn()[s]).as("second %d", s).isBetween(0.9 * CAPACITY, CAPACITY);
+    }
+    // Equation 1: shares follow the 3:1 split of the incoming load.
+    assertThat(run.shareA()[20]).isCloseTo(15, org.assertj.core.data.Offset.offset(0.5));
+    assertThat(run.shareB()[20]).isCloseTo(5, org.assertj.core.data.Offset.offset(0.5));
+  }
+
+  @Test
+  void aNodeCutOffKeepsItsOwnShareNeverTheWholeCapacity() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    Run run = flashCrowd(a, b, 30, 10, Integer.MAX_VALUE);
+    for (int s = 10; s < 30; s++) {
+      assertThat(run.shareB()[s]).as("second %d", s).isLessThan(0.3 * CAPACITY);
+      assertThat(run.shareA()[s] + run.shareB()[s]).isLessThanOrEqualTo(CAPACITY + 1e-9);
+      assertThat(run.letIn()[s]).as("second %d", s).isLessThanOrEqualTo(CAPACITY * 1.1);
+    }
+    // Token checks b could not ask the cluster about were decided from its own set.
+    assertThat(b.queue.unansweredClaims()).isPositive();
+  }
+
+  @Test
+  void whenANodeLeavesTheOtherTakesTheWholeCapacity() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    Run run = flashCrowd(a, b, 30, Integer.MAX_VALUE, 10);
+    assertThat(run.shareA()[15]).isCloseTo(CAPACITY, org.assertj.core.data.Offset.offset(1e-9));
+    for (int s = 12; s < 30; s++) {
+      assertThat(run.letIn()[s]).as("second %d", s).isBetween(0.9 * CAPACITY, CAPACITY);
+    }
+  }
+
+  @Test
+  void inClusterModeAMissingKeyIsAnErrorNotAGeneratedKey() {
+    org.overloadcontrol.virtualqueue.VirtualQueueSettings settings =
+        org.overloadcontrol.virtualqueue.VirtualQueueSettings.from(
+            org.overloadcontrol.config.ConfigSection.of("virtualQueue",
+                Map.of("enabled", "true", "paths", URL)));
+    assertThat(org.overloadcontrol.virtualqueue.KeyRingLoader.load(settings, name -> null,
+        path -> null, new SecureRandom(), false)).isNotNull();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> org.overloadcontrol.virtualqueue.KeyRingLoader.load(settings, name -> null,
+            path -> null, new SecureRandom(), true))
+        .isInstanceOf(org.overloadcontrol.config.OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.keyFile").hasMessageContaining("cluster.enabled");
+  }
+
+  @Test
+  void beforeHearingTheOthersANodeTakesOneNthOfTheCapacity() {
+    Node a = new Node("a");
+    assertThat(a.queue.share()).isEqualTo(CAPACITY / 2);
+  }
+}

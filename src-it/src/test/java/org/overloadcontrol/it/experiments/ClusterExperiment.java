@@ -1,0 +1,419 @@
+package org.overloadcontrol.it.experiments;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
+import org.eclipse.jetty.client.BufferingResponseListener;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Result;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.it.load.Charts;
+import org.overloadcontrol.it.support.ContainerKind;
+import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.WebContainer;
+import org.overloadcontrol.virtualqueue.KeyRing;
+
+/**
+ * One waiting room on three nodes (WebQ §III-B): three embedded Jetty 12 servers on 127.0.0.1,
+ * each with OverloadFilter in cluster mode (an embedded Hazelcast member per node, TCP/IP join
+ * on loopback) in front of a page that works {@link #SERVICE_MILLIS} ms on one of
+ * {@link #PERMITS} permits, behind HAProxy (Debian's package, started by the test with a
+ * generated configuration: round robin, no stickiness, a TCP health check). A flash crowd of
+ * users at 5× the configured cluster capacity for {@link #CROWD_SECONDS} s, then a trickle;
+ * node 2 is stopped (cleanly) at {@link #STOP_AT_SECOND} s while its tokens are still out. Every
+ * user follows the API protocol until served (wait Retry-After, retry with oc_token; the
+ * balancer sends the retry wherever it likes); every tenth served user then replays its token
+ * once. Measured: what reached the application per second against the cluster capacity, the
+ * wait each user was promised against the wait it got, and the replays refused.
+ *
+ * <p>Needs {@code haproxy} on the PATH ({@code apt-get install -y haproxy}).
+ */
+class ClusterExperiment {
+
+  static final int NODES = 3;
+  static final int PERMITS = VirtualQueueExperiment.PERMITS;
+  static final int SERVICE_MILLIS = 50;
+  static final int CLUSTER_CAPACITY = 30;
+  static final double CROWD_RATE = 5.0 * CLUSTER_CAPACITY;
+  static final int CROWD_SECONDS = 10;
+  static final double LOW_RATE = 3;
+  static final int ARRIVAL_SECONDS = 40;
+  static final int STOP_AT_SECOND = 20;
+  static final int STOPPED_NODE = 2;
+  static final int DRAIN_SECONDS = 90;
+  static final int MAX_SECONDS = ARRIVAL_SECONDS + DRAIN_SECONDS + 10;
+  /** {@code cluster.callTimeout} of the nodes: {@code -Dexperiment.callTimeout}, default 50ms. */
+  static final String CALL_TIMEOUT = callTimeout();
+
+  private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
+  private static final Pattern REASON = Pattern.compile("\"reason\":\"([^\"]+)\"");
+
+  /** One user: arrives once, retries until served; every tenth replays its token once. */
+  static final class User {
+    final long arrivalOffsetNanos;
+    final boolean replays;
+    volatile long arrivalNanos;
+    volatile int promisedSeconds = -1;
+    volatile long servedNanos;
+    volatile String lastToken;
+
+    User(long arrivalOffsetNanos, boolean replays) {
+      this.arrivalOffsetNanos = arrivalOffsetNanos;
+      this.replays = replays;
+    }
+  }
+
+  private final Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+  private final AtomicInteger replaysAdmitted = new AtomicInteger();
+  private final AtomicInteger replaysRefused = new AtomicInteger();
+
+  @Test
+  void flashCrowdOnThreeNodesBehindHaproxy() throws Exception {
+    Path out = ExperimentShop.OUT.resolve("apps");
+    Files.createDirectories(out);
+    Path keys = out.resolve("cluster.keys");
+    Files.writeString(keys, KeyRing.newEntry("cluster", new SecureRandom()) + "\n");
+    int[] ports = freePorts(NODES + 1);
+    StringBuilder members = new StringBuilder();
+    for (int n = 0; n < NODES; n++) {
+      members.append(n == 0 ? "" : ",").append("127.0.0.1:").append(ports[n]);
+    }
+    List<WebContainer> nodes = new ArrayList<>();
+    Process haproxy = null;
+    HttpClient client = VirtualQueueExperiment.client();
+    ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
+      Thread t = new Thread(r, "cluster-user-timers");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      for (int n = 0; n < NODES; n++) {
+        nodes.add(ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, members,
+            ports[n]))));
+      }
+      Thread.sleep(3000); // the members find each other, the exchange assembles the shares
+      haproxy = haproxy(out, ports[NODES], nodes);
+      URI work = URI.create("http://127.0.0.1:" + ports[NODES] + "/work");
+      List<User> users = users(new Random(22));
+      long start = System.nanoTime() + (1000 - System.currentTimeMillis() % 1000) * 1_000_000L;
+      MeteredWorkServlet.reset(start, MAX_SECONDS);
+      PerSecond arrivals = new PerSecond(start, MAX_SECONDS);
+      String loadBefore = ExperimentShop.load();
+      boolean stopped = false;
+      for (User u : users) {
+        long due = start + u.arrivalOffsetNanos;
+        if (!stopped && System.nanoTime() >= start + STOP_AT_SECOND * 1_000_000_000L) {
+          nodes.get(STOPPED_NODE).close();
+          stopped = true;
+        }
+        long now = System.nanoTime();
+        if (due > now) {
+          LockSupport.parkNanos(due - now);
+        }
+        u.arrivalNanos = System.nanoTime();
+        arrivals.add(u.arrivalNanos, 1);
+        attempt(client, timers, work, u, null);
+      }
+      long deadline = System.nanoTime() + DRAIN_SECONDS * 1_000_000_000L;
+      while (System.nanoTime() < deadline && users.stream().anyMatch(u -> u.servedNanos == 0)) {
+        Thread.sleep(200);
+      }
+      Thread.sleep(2000); // the last replays
+      report(users, arrivals, loadBefore, ExperimentShop.load());
+    } finally {
+      timers.shutdownNow();
+      client.stop();
+      if (haproxy != null) {
+        haproxy.destroy();
+        haproxy.waitFor(5, TimeUnit.SECONDS);
+      }
+      nodes.forEach(WebContainer::close);
+    }
+  }
+
+  private static Path webApp(Path out, int node, Path keys, CharSequence members, int port)
+      throws IOException {
+    Map<String, String> filter = VirtualQueueExperiment.permits();
+    filter.put("virtualQueue.enabled", "true");
+    filter.put("virtualQueue.paths", "/work");
+    filter.put("virtualQueue.capacity", Integer.toString(CLUSTER_CAPACITY));
+    filter.put("virtualQueue.maxWait", "5m");
+    filter.put("virtualQueue.grace", "10s");
+    filter.put("virtualQueue.keyFile", keys.toAbsolutePath().toString());
+    filter.put("cluster.enabled", "true");
+    filter.put("cluster.name", "experiment-" + members.hashCode());
+    filter.put("cluster.members", members.toString());
+    filter.put("cluster.address", "127.0.0.1");
+    filter.put("cluster.port", Integer.toString(port));
+    filter.put("cluster.callTimeout", CALL_TIMEOUT);
+    return new ExplodedWebApp().withOverloadFilter(filter)
+        .withServlet("work", MeteredWorkServlet.class,
+            Map.of("serviceTimeMillis", Integer.toString(SERVICE_MILLIS)), "/work")
+        .writeUnder(out, "cluster-node-" + node);
+  }
+
+  /** HAProxy in the foreground with a generated configuration, round robin over the nodes. */
+  private static Process haproxy(Path out, int port, List<WebContainer> nodes)
+      throws IOException, InterruptedException {
+    StringBuilder cfg = new StringBuilder(String.format(Locale.ROOT, """
+        global
+          maxconn 8192
+        defaults
+          mode http
+          option http-server-close
+          option redispatch
+          retries 2
+          timeout connect 2s
+          timeout client 300s
+          timeout server 300s
+        frontend shop
+          bind 127.0.0.1:%d
+          default_backend nodes
+        backend nodes
+          balance roundrobin
+        """, port));
+    for (int n = 0; n < nodes.size(); n++) {
+      cfg.append(String.format(Locale.ROOT,
+          "  server node%d 127.0.0.1:%d check inter 500 fall 2 rise 2%n", n,
+          nodes.get(n).port()));
+    }
+    Path file = out.resolve("haproxy.cfg");
+    Files.writeString(file, cfg);
+    Process p = new ProcessBuilder("haproxy", "-db", "-f", file.toString())
+        .redirectErrorStream(true).redirectOutput(out.resolve("haproxy.log").toFile()).start();
+    for (int i = 0; i < 50; i++) {
+      try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
+        s.shutdownOutput(); // only to see that haproxy listens
+        return p;
+      } catch (IOException notYet) {
+        Thread.sleep(100);
+      }
+    }
+    p.destroy();
+    throw new IllegalStateException("haproxy did not start; see " + out.resolve("haproxy.log"));
+  }
+
+  private static String callTimeout() {
+    String v = System.getProperty("experiment.callTimeout", "");
+    return v.isBlank() || v.startsWith("${") ? "50ms" : v;
+  }
+
+  static int[] freePorts(int n) throws IOException {
+    int[] ports = new int[n];
+    List<ServerSocket> open = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+      open.add(s);
+      ports[i] = s.getLocalPort();
+    }
+    for (ServerSocket s : open) {
+      s.close();
+    }
+    return ports;
+  }
+
+  /** Poisson arrivals: the crowd, then the trickle; every tenth user will replay. */
+  static List<User> users(Random random) {
+    List<User> users = new ArrayList<>();
+    double t = 0;
+    while (true) {
+      double rate = t < CROWD_SECONDS ? CROWD_RATE : LOW_RATE;
+      double next = t - Math.log(1 - random.nextDouble()) / rate;
+      if (t < CROWD_SECONDS && next >= CROWD_SECONDS) {
+        t = CROWD_SECONDS;
+        continue;
+      }
+      if (next >= ARRIVAL_SECONDS) {
+        return users;
+      }
+      t = next;
+      users.add(new User(Math.round(t * 1e9), users.size() % 10 == 9));
+    }
+  }
+
+  private void attempt(HttpClient client, ScheduledExecutorService timers, URI work, User user,
+      String token) {
+    boolean replay = user.servedNanos != 0;
+    URI target = token == null ? work : URI.create(work + "?oc_token=" + token);
+    client.newRequest(target).headers(h -> h.put("Accept", "application/json"))
+        .timeout(300, TimeUnit.SECONDS)
+        .send(new BufferingResponseListener(16 * 1024) {
+          @Override
+          public void onComplete(Result result) {
+            if (result.isFailed()) {
+              count("failed: " + result.getFailure().getClass().getSimpleName());
+              retry(1, null);
+              return;
+            }
+            int status = result.getResponse().getStatus();
+            String body = getContentAsString();
+            if (replay) {
+              (status == 200 ? replaysAdmitted : replaysRefused).incrementAndGet();
+              count("replay: " + status + " " + reason(body));
+              return;
+            }
+            if (status == 200) {
+              count("200 served");
+              user.servedNanos = System.nanoTime();
+              if (user.replays && token != null) {
+                timers.schedule(() -> attempt(client, timers, work, user, token), 1,
+                    TimeUnit.SECONDS);
+              }
+              return;
+            }
+            String retryAfter = result.getResponse().getHeaders().get("Retry-After");
+            int wait = retryAfter == null ? 1 : Integer.parseInt(retryAfter.trim());
+            Matcher t = TOKEN.matcher(body);
+            if (status == 503 && t.find()) {
+              count("503 wait with token");
+              if (user.promisedSeconds < 0) {
+                user.promisedSeconds = wait;
+              }
+              retry(wait, t.group(1));
+              return;
+            }
+            String reason = reason(body);
+            count(status + " " + reason);
+            retry(wait, "early".equals(reason) ? token : null);
+          }
+
+          private void retry(int seconds, String nextToken) {
+            timers.schedule(() -> attempt(client, timers, work, user, nextToken),
+                seconds * 1000L, TimeUnit.MILLISECONDS);
+          }
+        });
+  }
+
+  private static String reason(String body) {
+    Matcher r = REASON.matcher(body);
+    return r.find() ? r.group(1) : "";
+  }
+
+  private void count(String answer) {
+    answers.computeIfAbsent(answer, a -> new AtomicInteger()).incrementAndGet();
+  }
+
+  private void report(List<User> users, PerSecond arrivals, String loadBefore, String loadAfter)
+      throws IOException {
+    PerSecond letIn = MeteredWorkServlet.arrivals();
+    int seconds = Math.max(letIn.length(), arrivals.length());
+    DescriptiveStatistics promised = new DescriptiveStatistics();
+    DescriptiveStatistics lateness = new DescriptiveStatistics();
+    PerSecond promisedBySecond = new PerSecond(0, MAX_SECONDS);
+    PerSecond keptBySecond = new PerSecond(0, MAX_SECONDS);
+    long served = 0;
+    for (User u : users) {
+      if (u.servedNanos == 0) {
+        continue;
+      }
+      served++;
+      double kept = (u.servedNanos - u.arrivalNanos) / 1e9;
+      double promise = Math.max(0, u.promisedSeconds);
+      promised.addValue(promise);
+      lateness.addValue(kept - promise);
+      promisedBySecond.add(u.arrivalOffsetNanos, promise);
+      keptBySecond.add(u.arrivalOffsetNanos, kept);
+    }
+    DescriptiveStatistics before = new DescriptiveStatistics();
+    DescriptiveStatistics after = new DescriptiveStatistics();
+    for (int s = 2; s < seconds; s++) {
+      if (letIn.count(s) == 0 && s > ARRIVAL_SECONDS) {
+        break;
+      }
+      (s < STOP_AT_SECOND ? before : after).addValue(letIn.count(s));
+    }
+    StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# One waiting room on"
+        + " three nodes%n%n%d nodes (embedded Jetty 12, OverloadFilter with cluster.enabled, one"
+        + " Hazelcast member each on 127.0.0.1) behind HAProxy, round robin. Each node: a page"
+        + " working %d ms on %d permits (true capacity %d/s per node). virtualQueue.capacity"
+        + " %d/s for the whole cluster, cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d s, then %.0f/s until"
+        + " %d s: %d users. Node %d stopped at %d s. Load average %s before, %s after.%n%n",
+        NODES, SERVICE_MILLIS, PERMITS, PERMITS * 1000 / SERVICE_MILLIS, CLUSTER_CAPACITY,
+        CALL_TIMEOUT, CROWD_RATE, CROWD_SECONDS, LOW_RATE, ARRIVAL_SECONDS, users.size(), STOPPED_NODE,
+        STOP_AT_SECOND, loadBefore, loadAfter));
+    md.append("| | value |\n|---|---|\n");
+    md.append(String.format(Locale.ROOT, "| users served | %d of %d |%n", served,
+        users.size()));
+    md.append(String.format(Locale.ROOT, "| let in per second, seconds 2-%d (three nodes):"
+        + " mean / min / max | %.1f / %.0f / %.0f |%n", STOP_AT_SECOND - 1, before.getMean(),
+        before.getMin(), before.getMax()));
+    md.append(String.format(Locale.ROOT, "| let in per second, from %d s (two nodes) until the"
+        + " room is empty: mean / min / max | %.1f / %.0f / %.0f |%n", STOP_AT_SECOND,
+        after.getMean(), after.getMin(), after.getMax()));
+    md.append(String.format(Locale.ROOT, "| seconds with more than the capacity (%d) let in |"
+        + " %d |%n", CLUSTER_CAPACITY, over(letIn, seconds, CLUSTER_CAPACITY)));
+    md.append(String.format(Locale.ROOT, "| wait promised, mean / p95 / max (s) | %s |%n",
+        stats(promised)));
+    md.append(String.format(Locale.ROOT, "| served minus promised, mean / p95 / max (s) | %s"
+        + " |%n", stats(lateness)));
+    md.append(String.format(Locale.ROOT, "| replays admitted / refused | %d / %d |%n",
+        replaysAdmitted.get(), replaysRefused.get()));
+    StringBuilder a = new StringBuilder();
+    new java.util.TreeMap<>(answers).forEach((k, v) -> a.append(a.length() == 0 ? "" : "; ")
+        .append(k).append(": ").append(v.get()));
+    md.append("| answers | ").append(a).append(" |\n");
+    List<Double> x = PerSecond.axis(seconds);
+    List<Double> letInY = new ArrayList<>();
+    List<Double> arrivalsY = new ArrayList<>();
+    List<Double> capacityY = new ArrayList<>();
+    List<Double> promisedY = new ArrayList<>();
+    List<Double> keptY = new ArrayList<>();
+    StringBuilder csv = new StringBuilder("second,users_arriving,let_in,capacity,"
+        + "promised_wait_mean_s,kept_wait_mean_s\n");
+    for (int s = 0; s < seconds; s++) {
+      letInY.add((double) (s < letIn.length() ? letIn.count(s) : 0));
+      arrivalsY.add((double) (s < arrivals.length() ? arrivals.count(s) : 0));
+      capacityY.add((double) CLUSTER_CAPACITY);
+      promisedY.add(s < promisedBySecond.length() ? promisedBySecond.mean(s) : Double.NaN);
+      keptY.add(s < keptBySecond.length() ? keptBySecond.mean(s) : Double.NaN);
+      csv.append(String.format(Locale.ROOT, "%d,%.0f,%.0f,%d,%.2f,%.2f%n", s, arrivalsY.get(s),
+          letInY.get(s), CLUSTER_CAPACITY, promisedY.get(s), keptY.get(s)));
+    }
+    Path dir = ExperimentShop.OUT;
+    Charts.lines(dir.resolve("cluster-load.png"), "Three nodes, one waiting room: per second",
+        "time (s)", "requests/s", List.of(new Charts.Line("users arriving", x, arrivalsY),
+            new Charts.Line("let in (all nodes)", x, letInY),
+            new Charts.Line("cluster capacity", x, capacityY)), false);
+    Charts.lines(dir.resolve("cluster-wait.png"), "Wait promised and kept, by arrival second",
+        "arrival time (s)", "wait (s)", List.of(new Charts.Line("promised, mean", x, promisedY),
+            new Charts.Line("kept (arrival to served), mean", x, keptY)), false);
+    md.append("\n![load](cluster-load.png)\n\n![wait](cluster-wait.png)\n");
+    Files.writeString(dir.resolve("cluster.csv"), csv);
+    Files.writeString(dir.resolve("cluster.md"), md);
+    System.out.println(md);
+  }
+
+  private static int over(PerSecond p, int seconds, double limit) {
+    int n = 0;
+    for (int s = 0; s < Math.min(seconds, p.length()); s++) {
+      if (p.count(s) > limit) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static String stats(DescriptiveStatistics d) {
+    return d.getN() == 0 ? "–" : String.format(Locale.ROOT, "%.2f / %.2f / %.2f", d.getMean(),
+        d.getPercentile(95), d.getMax());
+  }
+}
