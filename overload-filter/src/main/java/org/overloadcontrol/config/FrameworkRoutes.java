@@ -42,11 +42,17 @@ public final class FrameworkRoutes {
   private final String framework;
   private final Route[] routes;
   /**
-   * Per route, the hash of its first path segment when that is a literal, else 0: one int
-   * compare skips a route whose first segment cannot match (the price of the whole look-up:
-   * docs/frameworks.md).
+   * The routes a request can take, by the hash of its path's first segment: an open-addressing
+   * table ({@link #bucketHashes} holds each slot's hash, {@link #bucketRoutes} its candidates,
+   * in match order: the routes whose first segment is that literal merged with those whose
+   * first segment is a variable or a wildcard). A request then tries the one or two routes of
+   * its first segment, not every route (the price of the whole look-up: docs/frameworks.md).
    */
-  private final int[] firstHashes;
+  private final int[] bucketHashes;
+  private final int[][] bucketRoutes;
+  private final int bucketMask;
+  /** The candidates of a first segment no route names literally. */
+  private final int[] otherRoutes;
   private final ConfigSource annotations;
   private final ConfigSource properties;
   private final Set<String> endpoints;
@@ -58,10 +64,32 @@ public final class FrameworkRoutes {
         .thenComparingInt(r -> r.template.variableCount())
         .thenComparing(r -> r.method == null));
     this.routes = sorted.toArray(Route[]::new);
-    this.firstHashes = new int[routes.length];
+    java.util.Map<Integer, List<Integer>> byHash = new java.util.LinkedHashMap<>();
+    List<Integer> open = new ArrayList<>();
     for (int i = 0; i < routes.length; i++) {
-      firstHashes[i] = routes[i].template.firstLiteralHash();
+      int h = routes[i].template.firstLiteralHash();
+      if (h == 0) {
+        open.add(i);
+      } else {
+        byHash.computeIfAbsent(h, k -> new ArrayList<>()).add(i);
+      }
     }
+    int slots = Integer.highestOneBit(Math.max(1, byHash.size()) * 4 - 1) << 1;
+    this.bucketMask = slots - 1;
+    this.bucketHashes = new int[slots];
+    this.bucketRoutes = new int[slots][];
+    byHash.forEach((h, literal) -> {
+      int slot = slot(h);
+      while (bucketRoutes[slot] != null) {
+        slot = (slot + 1) & bucketMask;
+      }
+      List<Integer> candidates = new ArrayList<>(literal);
+      candidates.addAll(open);
+      candidates.sort(null);
+      bucketHashes[slot] = h;
+      bucketRoutes[slot] = candidates.stream().mapToInt(Integer::intValue).toArray();
+    });
+    this.otherRoutes = open.stream().mapToInt(Integer::intValue).toArray();
     this.annotations = b.annotations;
     this.properties = b.properties;
     Set<String> names = new LinkedHashSet<>();
@@ -129,18 +157,29 @@ public final class FrameworkRoutes {
     if (path == null) {
       return -1;
     }
-    int first = PathTemplate.firstSegmentHash(path);
-    for (int i = 0; i < routes.length; i++) {
-      int h = firstHashes[i];
-      if (h != 0 && h != first) {
-        continue;
-      }
+    for (int i : candidates(PathTemplate.firstSegmentHash(path))) {
       Route r = routes[i];
       if (r.accepts(method) && r.template.matches(path)) {
         return i;
       }
     }
     return -1;
+  }
+
+  /** The routes a path whose first segment has hash {@code first} can take, in match order. */
+  private int[] candidates(int first) {
+    if (first != 0) {
+      for (int slot = slot(first); bucketRoutes[slot] != null; slot = (slot + 1) & bucketMask) {
+        if (bucketHashes[slot] == first) {
+          return bucketRoutes[slot];
+        }
+      }
+    }
+    return otherRoutes;
+  }
+
+  private int slot(int hash) {
+    return (hash ^ (hash >>> 16)) & bucketMask;
   }
 
   @Override
