@@ -26,10 +26,11 @@ import java.util.Set;
  * <p>The adapter (the servlet filter) still does all the admitting, queueing and measuring: the
  * engine consults {@link #endpointOf} when it routes a request, after the configured
  * {@code endpoints.<e>.paths} rules (configuration wins) and before the servlet's own endpoint.
- * No framework code runs per request: matching is the compiled patterns alone, most specific
- * template first (most literal characters, then fewest variables, as Jakarta REST 3.1 §3.7.2
- * orders them). A servlet filter finds the routes in the servlet-context attribute
- * {@link #ATTRIBUTE}, which must be set before the filter starts.
+ * No framework code runs per request: matching is one walk of the path through the routes'
+ * segments ({@link RouteTree}), the most specific template winning (most literal characters,
+ * then fewest variables, as Jakarta REST 3.1 §3.7.2 orders them). A servlet filter finds the
+ * routes in the servlet-context attribute {@link #ATTRIBUTE}, which must be set before the
+ * filter starts.
  */
 public final class FrameworkRoutes {
 
@@ -41,18 +42,8 @@ public final class FrameworkRoutes {
 
   private final String framework;
   private final Route[] routes;
-  /**
-   * The routes a request can take, by the hash of its path's first segment: an open-addressing
-   * table ({@link #bucketHashes} holds each slot's hash, {@link #bucketRoutes} its candidates,
-   * in match order: the routes whose first segment is that literal merged with those whose
-   * first segment is a variable or a wildcard). A request then tries the one or two routes of
-   * its first segment, not every route (the price of the whole look-up: docs/frameworks.md).
-   */
-  private final int[] bucketHashes;
-  private final int[][] bucketRoutes;
-  private final int bucketMask;
-  /** The candidates of a first segment no route names literally. */
-  private final int[] otherRoutes;
+  /** The routes as a tree of their segments: what a request's path is walked through. */
+  private final RouteTree tree;
   private final ConfigSource annotations;
   private final ConfigSource properties;
   private final Set<String> endpoints;
@@ -64,32 +55,9 @@ public final class FrameworkRoutes {
         .thenComparingInt(r -> r.template.variableCount())
         .thenComparing(r -> r.method == null));
     this.routes = sorted.toArray(Route[]::new);
-    java.util.Map<Integer, List<Integer>> byHash = new java.util.LinkedHashMap<>();
-    List<Integer> open = new ArrayList<>();
-    for (int i = 0; i < routes.length; i++) {
-      int h = routes[i].template.firstLiteralHash();
-      if (h == 0) {
-        open.add(i);
-      } else {
-        byHash.computeIfAbsent(h, k -> new ArrayList<>()).add(i);
-      }
-    }
-    int slots = Integer.highestOneBit(Math.max(1, byHash.size()) * 4 - 1) << 1;
-    this.bucketMask = slots - 1;
-    this.bucketHashes = new int[slots];
-    this.bucketRoutes = new int[slots][];
-    byHash.forEach((h, literal) -> {
-      int slot = slot(h);
-      while (bucketRoutes[slot] != null) {
-        slot = (slot + 1) & bucketMask;
-      }
-      List<Integer> candidates = new ArrayList<>(literal);
-      candidates.addAll(open);
-      candidates.sort(null);
-      bucketHashes[slot] = h;
-      bucketRoutes[slot] = candidates.stream().mapToInt(Integer::intValue).toArray();
-    });
-    this.otherRoutes = open.stream().mapToInt(Integer::intValue).toArray();
+    this.tree = new RouteTree(
+        sorted.stream().map(Route::method).toArray(String[]::new),
+        sorted.stream().map(Route::template).toArray(PathTemplate[]::new));
     this.annotations = b.annotations;
     this.properties = b.properties;
     Set<String> names = new LinkedHashSet<>();
@@ -154,32 +122,7 @@ public final class FrameworkRoutes {
    * so a request routed here costs the match and one array read.
    */
   public int indexOf(String method, String path) {
-    if (path == null) {
-      return -1;
-    }
-    for (int i : candidates(PathTemplate.firstSegmentHash(path))) {
-      Route r = routes[i];
-      if (r.accepts(method) && r.template.matches(path)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** The routes a path whose first segment has hash {@code first} can take, in match order. */
-  private int[] candidates(int first) {
-    if (first != 0) {
-      for (int slot = slot(first); bucketRoutes[slot] != null; slot = (slot + 1) & bucketMask) {
-        if (bucketHashes[slot] == first) {
-          return bucketRoutes[slot];
-        }
-      }
-    }
-    return otherRoutes;
-  }
-
-  private int slot(int hash) {
-    return (hash ^ (hash >>> 16)) & bucketMask;
+    return tree.find(method, path);
   }
 
   @Override
@@ -188,11 +131,6 @@ public final class FrameworkRoutes {
   }
 
   private record Route(String method, PathTemplate template, String endpoint) {
-
-    boolean accepts(String requestMethod) {
-      return method == null || method.equals(requestMethod)
-          || (method.equals("GET") && "HEAD".equals(requestMethod));
-    }
 
     @Override
     public String toString() {
