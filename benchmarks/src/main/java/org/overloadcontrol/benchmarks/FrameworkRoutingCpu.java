@@ -17,6 +17,7 @@ public final class FrameworkRoutingCpu {
 
   private FrameworkRoutingCpu() {}
 
+  /** Runs the rounds and prints each operation's median CPU time and the ratio. */
   public static void main(String[] args) {
     FrameworkRouting b = new FrameworkRouting();
     b.setUp();

@@ -21,6 +21,7 @@ import org.springframework.core.env.Environment;
 @SpringBootApplication
 public class SpringShop {
 
+  /** Starts the shop; Spring Boot's arguments ({@code --server.port=9090}) apply. */
   public static void main(String[] args) {
     SpringApplication.run(SpringShop.class, args);
   }
