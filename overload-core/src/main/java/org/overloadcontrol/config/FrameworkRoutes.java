@@ -26,10 +26,11 @@ import java.util.Set;
  * <p>The adapter (the servlet filter) still does all the admitting, queueing and measuring: the
  * engine consults {@link #endpointOf} when it routes a request, after the configured
  * {@code endpoints.<e>.paths} rules (configuration wins) and before the servlet's own endpoint.
- * No framework code runs per request: matching is the compiled patterns alone, most specific
- * template first (most literal characters, then fewest variables, as Jakarta REST 3.1 §3.7.2
- * orders them). A servlet filter finds the routes in the servlet-context attribute
- * {@link #ATTRIBUTE}, which must be set before the filter starts.
+ * No framework code runs per request: matching is one walk of the path through the routes'
+ * segments ({@link RouteTree}), the most specific template winning (most literal characters,
+ * then fewest variables, as Jakarta REST 3.1 §3.7.2 orders them). A servlet filter finds the
+ * routes in the servlet-context attribute {@link #ATTRIBUTE}, which must be set before the
+ * filter starts.
  */
 public final class FrameworkRoutes {
 
@@ -41,12 +42,8 @@ public final class FrameworkRoutes {
 
   private final String framework;
   private final Route[] routes;
-  /**
-   * Per route, the hash of its first path segment when that is a literal, else 0: one int
-   * compare skips a route whose first segment cannot match (the price of the whole look-up:
-   * docs/frameworks.md).
-   */
-  private final int[] firstHashes;
+  /** The routes as a tree of their segments: what a request's path is walked through. */
+  private final RouteTree tree;
   private final ConfigSource annotations;
   private final ConfigSource properties;
   private final Set<String> endpoints;
@@ -58,10 +55,9 @@ public final class FrameworkRoutes {
         .thenComparingInt(r -> r.template.variableCount())
         .thenComparing(r -> r.method == null));
     this.routes = sorted.toArray(Route[]::new);
-    this.firstHashes = new int[routes.length];
-    for (int i = 0; i < routes.length; i++) {
-      firstHashes[i] = routes[i].template.firstLiteralHash();
-    }
+    this.tree = new RouteTree(
+        sorted.stream().map(Route::method).toArray(String[]::new),
+        sorted.stream().map(Route::template).toArray(PathTemplate[]::new));
     this.annotations = b.annotations;
     this.properties = b.properties;
     Set<String> names = new LinkedHashSet<>();
@@ -126,21 +122,7 @@ public final class FrameworkRoutes {
    * so a request routed here costs the match and one array read.
    */
   public int indexOf(String method, String path) {
-    if (path == null) {
-      return -1;
-    }
-    int first = PathTemplate.firstSegmentHash(path);
-    for (int i = 0; i < routes.length; i++) {
-      int h = firstHashes[i];
-      if (h != 0 && h != first) {
-        continue;
-      }
-      Route r = routes[i];
-      if (r.accepts(method) && r.template.matches(path)) {
-        return i;
-      }
-    }
-    return -1;
+    return tree.find(method, path);
   }
 
   @Override
@@ -149,11 +131,6 @@ public final class FrameworkRoutes {
   }
 
   private record Route(String method, PathTemplate template, String endpoint) {
-
-    boolean accepts(String requestMethod) {
-      return method == null || method.equals(requestMethod)
-          || (method.equals("GET") && "HEAD".equals(requestMethod));
-    }
 
     @Override
     public String toString() {

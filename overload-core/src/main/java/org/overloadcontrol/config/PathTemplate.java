@@ -159,27 +159,19 @@ final class PathTemplate {
     return pos == length || (pos == length - 1 && path.charAt(pos) == '/');
   }
 
-  /**
-   * The hash of the template's first segment if it is a literal (as {@link String#hashCode}),
-   * else 0: a path whose first segment hashes otherwise cannot match.
-   */
-  int firstLiteralHash() {
-    return segments != null && segments.length > 0 && segments[0] != ONE
-        && segments[0] != REST ? segments[0].hashCode() : 0;
+  /** The template as whole segments ({@link #isOne}, {@link #isRest} or a literal), or null. */
+  String[] segments() {
+    return segments;
   }
 
-  /** {@link String#hashCode} of the path's first segment, with no substring made. */
-  static int firstSegmentHash(String path) {
-    int h = 0;
-    int length = path.length();
-    for (int i = 1; i < length; i++) {
-      char c = path.charAt(i);
-      if (c == '/') {
-        break;
-      }
-      h = 31 * h + c;
-    }
-    return h;
+  /** Whether a segment of {@link #segments} is a one-segment variable or {@code *}. */
+  static boolean isOne(String segment) {
+    return segment == ONE;
+  }
+
+  /** Whether a segment of {@link #segments} is the rest of the path ({@code **}). */
+  static boolean isRest(String segment) {
+    return segment == REST;
   }
 
   /** Whole segments, or null when a segment needs the regular expression. */

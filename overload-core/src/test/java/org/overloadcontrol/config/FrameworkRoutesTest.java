@@ -101,4 +101,29 @@ class FrameworkRoutesTest {
     assertThatThrownBy(() -> FrameworkRoutes.builder("test").route("GET", "/a/{id: [}", "a"))
         .hasMessageContaining("/a/{id: [}");
   }
+
+  @Test
+  void aRequestTriesTheRoutesOfItsFirstSegmentAndThoseOpenToAnyInTheOneOrder() {
+    FrameworkRoutes.Builder b = FrameworkRoutes.builder("test")
+        .route("GET", "/{tenant}/orders", "tenantOrders")
+        .route("GET", "/orders/{id}", "order")
+        // "Aa" and "BB" have the same String hash: one slot, told apart by the match.
+        .route("GET", "/Aa/x", "aa")
+        .route("GET", "/BB/x", "bb");
+    for (int i = 0; i < 40; i++) {
+      b.route("GET", "/section" + i + "/{id}", "section" + i);
+    }
+    FrameworkRoutes routes = b.build();
+    assertThat(routes.endpointOf("GET", "/orders/42")).isEqualTo("order");
+    assertThat(routes.endpointOf("GET", "/acme/orders")).isEqualTo("tenantOrders");
+    // More literal characters than {tenant}/orders: the most specific wins.
+    assertThat(routes.endpointOf("GET", "/section7/orders")).isEqualTo("section7");
+    assertThat(routes.endpointOf("GET", "/sectionX/orders")).isEqualTo("tenantOrders");
+    assertThat(routes.endpointOf("GET", "/section7/1")).isEqualTo("section7");
+    assertThat(routes.endpointOf("GET", "/section39/1")).isEqualTo("section39");
+    assertThat(routes.endpointOf("GET", "/Aa/x")).isEqualTo("aa");
+    assertThat(routes.endpointOf("GET", "/BB/x")).isEqualTo("bb");
+    assertThat(routes.endpointOf("GET", "/CC/x")).isNull();
+    assertThat(routes.endpointOf("GET", "/")).isNull();
+  }
 }

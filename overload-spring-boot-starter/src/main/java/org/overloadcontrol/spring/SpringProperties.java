@@ -21,6 +21,14 @@ import org.springframework.core.env.PropertySource;
  * YAML layer. Each key's origin names the property as written and the source it came from.
  * Keys under {@code overload.spring.} configure the starter itself and are left out, as is
  * {@code overload.configFile} (the operator's file, which the filter reads itself).
+ *
+ * <p>Spring's relaxed names: the first and the last segment of a key are the library's own
+ * words, so there {@code max-wait} and {@code max_wait} mean {@code maxWait}
+ * ({@code overload.virtual-queue.key-file} is {@code virtualQueue.keyFile}); the segments
+ * between them may be names the application chose (an endpoint, a class, a group) and are kept
+ * as written. A key that is still unknown is refused with the property's name as written in
+ * its origin. Environment variables ({@code OVERLOAD_QUEUE_MAXWAIT}) are not read: their
+ * upper-case form cannot tell a word from a name.
  */
 final class SpringProperties {
 
@@ -52,13 +60,15 @@ final class SpringProperties {
       if (value == null) {
         continue;
       }
-      String key = name.substring(PREFIX.length());
+      String key = relaxed(name.substring(PREFIX.length()));
       Matcher indexed = INDEXED.matcher(key);
       if (indexed.matches()) {
         lists.computeIfAbsent(indexed.group(1), k -> new TreeMap<>())
             .put(Integer.parseInt(indexed.group(2)), value);
-        listOrigins.putIfAbsent(indexed.group(1), origin(PREFIX + indexed.group(1), e.getValue()));
-      } else {
+        listOrigins.putIfAbsent(indexed.group(1),
+            origin(name.substring(0, name.lastIndexOf('[')), e.getValue()));
+      } else if (layer.get(key) == null) {
+        // Of two spellings of one key, the property source with precedence wins.
         layer.put(key, value, origin(name, e.getValue()));
       }
     }
@@ -89,6 +99,35 @@ final class SpringProperties {
       }
     }
     return paths;
+  }
+
+  /** The library's key for {@code key} as written: its first and last segment in camelCase. */
+  static String relaxed(String key) {
+    int first = key.indexOf('.');
+    if (first < 0) {
+      return camelCase(key);
+    }
+    int last = key.lastIndexOf('.');
+    return camelCase(key.substring(0, first)) + key.substring(first, last + 1)
+        + camelCase(key.substring(last + 1));
+  }
+
+  private static String camelCase(String segment) {
+    if (segment.indexOf('-') < 0 && segment.indexOf('_') < 0) {
+      return segment;
+    }
+    StringBuilder b = new StringBuilder(segment.length());
+    boolean upper = false;
+    for (int i = 0; i < segment.length(); i++) {
+      char c = segment.charAt(i);
+      if (c == '-' || c == '_') {
+        upper = b.length() > 0;
+      } else {
+        b.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return b.toString();
   }
 
   private static String origin(String property, String source) {

@@ -1,11 +1,15 @@
 package org.overloadcontrol.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.pipeline.Settings;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
@@ -49,5 +53,39 @@ class SpringPropertiesTest {
     env.getPropertySources().addFirst(new MapPropertySource("mine",
         Map.of("overload.bypass.paths", "none")));
     assertThat(SpringProperties.layer(env).values()).containsEntry("bypass.paths", "none");
+  }
+
+  @Test
+  void relaxedNamesAreTheLibrarysKeysAndAnUnknownOneIsNamedAsWritten() {
+    StandardEnvironment env = new StandardEnvironment();
+    Map<String, Object> yaml = new LinkedHashMap<>();
+    yaml.put("overload.queue.max-wait", "5s");
+    yaml.put("overload.virtual-queue.enabled", "false");
+    yaml.put("overload.request_start.max_age", "1m");
+    yaml.put("overload.endpoints.order-api.target", "1s");
+    yaml.put("overload.endpoints.order-api.paths[0]", "/api/orders");
+    env.getPropertySources().addLast(new MapPropertySource("application.yaml", yaml));
+    env.getPropertySources().addFirst(new MapPropertySource("commandLineArgs",
+        Map.of("overload.queue.maxWait", "2s")));
+
+    ConfigSource layer = SpringProperties.layer(env);
+
+    // The endpoint's own name keeps its dash; the command line's spelling has precedence.
+    assertThat(layer.values()).containsEntry("queue.maxWait", "2s")
+        .containsEntry("virtualQueue.enabled", "false")
+        .containsEntry("requestStart.maxAge", "1m")
+        .containsEntry("endpoints.order-api.target", "1s")
+        .containsEntry("endpoints.order-api.paths", "/api/orders");
+    assertThat(layer.origin("virtualQueue.enabled"))
+        .isEqualTo("Spring property 'overload.virtual-queue.enabled' in application.yaml");
+    assertThat(layer.origin("endpoints.order-api.paths"))
+        .isEqualTo("Spring property 'overload.endpoints.order-api.paths' in application.yaml");
+
+    env.getPropertySources().addFirst(new MapPropertySource("typo",
+        Map.of("overload.queue.max-waiting", "5s")));
+    ConfigSource typo = SpringProperties.layer(env);
+    assertThatThrownBy(() -> Settings.parse(List.of(typo)))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("overload.queue.max-waiting");
   }
 }

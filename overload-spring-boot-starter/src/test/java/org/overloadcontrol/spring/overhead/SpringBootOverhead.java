@@ -1,18 +1,17 @@
 package org.overloadcontrol.spring.overhead;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
@@ -23,12 +22,14 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The end-to-end overhead of the starter: a trivial {@code @RestController} in Spring Boot on
  * embedded Tomcat, with the starter (its filter, one endpoint per handler method) and without
- * it ({@code overload.spring.enabled=false}), loaded in turn by closed-loop clients over
- * HTTP on 127.0.0.1. Not a test and not in the default build; the commands are in
+ * it ({@code overload.spring.enabled=false}), loaded in turn by {@code wrk} (one thread,
+ * {@code overhead.clients} connections, another process) over HTTP on 127.0.0.1. Per round and
+ * variant it reports the requests per second and the server's CPU per request: this JVM's CPU
+ * time over the requests served (the idle application costs next to nothing), the measure
+ * another process on the host disturbs least, as in the benchmarks module's
+ * {@code EndToEndOverhead}. Not a test and not in the default build; the commands are in
  * docs/frameworks.md (system properties {@code overhead.seconds}, {@code .rounds},
- * {@code .clients}). The clients share the host with the server, so the figure is the ratio of
- * the two variants measured in alternating rounds, not an absolute throughput. It stands in for
- * the {@code wrk}-driven EndToEndOverhead of the benchmarks module, which needs {@code wrk}.
+ * {@code .clients}).
  */
 public final class SpringBootOverhead {
 
@@ -52,34 +53,38 @@ public final class SpringBootOverhead {
     apps.put("without the starter", start("overload.spring.enabled=false"));
     apps.put("with the starter", start("overload.spring.enabled=true"));
     Map<String, List<Double>> rates = new LinkedHashMap<>();
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    Map<String, List<Double>> cpu = new LinkedHashMap<>();
     try {
-      for (ConfigurableApplicationContext app : apps.values()) {
+      for (int warm = 0; warm < 2; warm++) {
         // Warm-up: the JIT and both servers' pools, twice each, so later rounds compare code
         // that has settled (a 2 s warm-up left the rate climbing threefold over the rounds).
-        load(pool, clients, port(app), seconds);
-      }
-      for (ConfigurableApplicationContext app : apps.values()) {
-        load(pool, clients, port(app), seconds);
+        for (ConfigurableApplicationContext app : apps.values()) {
+          load(clients, port(app), seconds);
+        }
       }
       List<String> order = new ArrayList<>(apps.keySet());
       Random random = new Random(1);
       for (int round = 0; round < rounds; round++) {
         Collections.shuffle(order, random);
         for (String name : order) {
-          double rate = load(pool, clients, port(apps.get(name)), seconds);
-          rates.computeIfAbsent(name, k -> new ArrayList<>()).add(rate);
-          System.out.printf("round %d  %-20s %8.0f requests/s%n", round + 1, name, rate);
+          double[] r = load(clients, port(apps.get(name)), seconds);
+          rates.computeIfAbsent(name, k -> new ArrayList<>()).add(r[0]);
+          cpu.computeIfAbsent(name, k -> new ArrayList<>()).add(r[1]);
+          System.out.printf("round %d  %-20s %8.0f requests/s  %6.2f µs CPU/request%n",
+              round + 1, name, r[0], r[1]);
         }
       }
     } finally {
-      pool.shutdownNow();
       apps.values().forEach(ConfigurableApplicationContext::close);
     }
     double without = median(rates.get("without the starter"));
     double with = median(rates.get("with the starter"));
-    System.out.printf("median: without %.0f/s, with %.0f/s, with/without %.1f %%%n", without,
-        with, 100 * with / without);
+    double cpuWithout = median(cpu.get("without the starter"));
+    double cpuWith = median(cpu.get("with the starter"));
+    System.out.printf("median: without %.0f/s %.2f µs CPU/request, with %.0f/s %.2f µs"
+        + " CPU/request; with - without %+.2f µs (%+.1f %%), throughput with/without %.1f %%%n",
+        without, cpuWithout, with, cpuWith, cpuWith - cpuWithout,
+        100 * (cpuWith / cpuWithout - 1), 100 * with / without);
   }
 
   private static ConfigurableApplicationContext start(String enabled) {
@@ -93,30 +98,36 @@ public final class SpringBootOverhead {
     return ((ServletWebServerApplicationContext) app).getWebServer().getPort();
   }
 
-  /** Closed-loop load for {@code seconds}: completed requests per second. */
-  private static double load(ExecutorService pool, int clients, int port, int seconds)
-      throws Exception {
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    HttpRequest request = HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + port + "/hello")).build();
-    long end = System.nanoTime() + seconds * 1_000_000_000L;
-    List<Future<Long>> done = new ArrayList<>();
-    for (int i = 0; i < clients; i++) {
-      done.add(pool.submit(() -> {
-        long ok = 0;
-        while (System.nanoTime() < end) {
-          if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-            ok++;
-          }
-        }
-        return ok;
-      }));
+  private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ");
+
+  /**
+   * {@code wrk} against the application for {@code seconds}: {requests per second, server CPU
+   * microseconds per request}.
+   */
+  private static double[] load(int clients, int port, int seconds)
+      throws IOException, InterruptedException {
+    long cpuBefore = processCpuNanos();
+    Process wrk = new ProcessBuilder("wrk", "-t1", "-c" + clients, "-d" + seconds + "s",
+        "http://127.0.0.1:" + port + "/hello").redirectErrorStream(true).start();
+    String output;
+    try (InputStream in = wrk.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    long total = 0;
-    for (Future<Long> f : done) {
-      total += f.get();
+    if (wrk.waitFor() != 0) {
+      throw new IOException("wrk failed: " + output);
     }
-    return total / (double) seconds;
+    long cpuNanos = processCpuNanos() - cpuBefore;
+    Matcher m = REQUESTS.matcher(output);
+    if (!m.find() || output.contains("Non-2xx")) {
+      throw new IOException("wrk: no count of requests, or refusals: " + output);
+    }
+    long requests = Long.parseLong(m.group(1));
+    return new double[] {requests / (double) seconds, cpuNanos / 1e3 / requests};
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static double median(List<Double> values) {

@@ -116,6 +116,11 @@ final class TomcatContainer implements WebContainer {
 
   @Override
   public int busyThreads() {
+    return busyThreads(tomcat);
+  }
+
+  /** The connector executor's active threads, or -1 when it has no such pool. */
+  static int busyThreads(Tomcat tomcat) {
     return tomcat.getConnector().getProtocolHandler().getExecutor()
         instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool
         ? pool.getActiveCount() : -1;

@@ -16,10 +16,13 @@ import org.overloadcontrol.it.load.UserBehaviour;
 import org.overloadcontrol.it.support.ContainerHooks;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.SpringShopContainer;
 import org.overloadcontrol.it.support.WebContainer;
 
 /**
- * The real sample WAR in embedded Jetty 12 for one experiment run, with the shop's settings
+ * The real sample WAR in embedded Jetty 12 (or Tomcat, {@code -Dshop.container=tomcat}), or
+ * the same shop in its Spring Boot form ({@code -Dexperiment.shop=spring}), for one experiment
+ * run, with the shop's settings
  * ({@code shop.timeScale}, {@code shop.dbConnections}) and an operator overload YAML
  * ({@code -Doverload.configFile}) set as system properties for the start, plus a load client
  * and the engine gauge.
@@ -90,7 +93,7 @@ final class ExperimentShop implements AutoCloseable {
       String overloadYaml, int maxConnections, ContainerHooks hooks) throws Exception {
     Path war = Path.of(System.getProperty("sample.war",
         "../sample-webapp/target/sample-webapp.war"));
-    if (!Files.isRegularFile(war)) {
+    if (form().equals("war") && !Files.isRegularFile(war)) {
       throw new IllegalStateException("build the sample WAR first: " + war.toAbsolutePath());
     }
     if (overloadYaml != null) {
@@ -104,8 +107,9 @@ final class ExperimentShop implements AutoCloseable {
     System.setProperty("shop.dbWait", "60s");
     WebContainer container;
     try {
-      container = ContainerKind.JETTY.start(Deployment.of(war).withContextPath("/shop")
-          .withHooks(hooks));
+      container = form().equals("spring")
+          ? SpringShopContainer.start("/shop", 0, Deployment.DEFAULT_MAX_THREADS, hooks)
+          : container().start(Deployment.of(war).withContextPath("/shop").withHooks(hooks));
     } finally {
       for (String p : PROPERTIES) {
         System.clearProperty(p);
@@ -120,7 +124,33 @@ final class ExperimentShop implements AutoCloseable {
     }
   }
 
-  /** Pages per second the shop can serve with the session mix (database time bound). */
+  /**
+   * {@code -Dexperiment.shop}: {@code war} (the default: the sample WAR) or {@code spring} (the
+   * same shop as a Spring Boot application on its embedded Tomcat, {@link SpringShopContainer}).
+   */
+  static String form() {
+    String form = System.getProperty("experiment.shop", "war").trim();
+    if (!form.isEmpty() && !form.equals("war") && !form.equals("spring")) {
+      throw new IllegalArgumentException("experiment.shop: 'war' or 'spring', was '" + form
+          + "'");
+    }
+    return form.isEmpty() ? "war" : form;
+  }
+
+  /** {@code -Dshop.container}: the WAR's container, {@code jetty} (default) or {@code tomcat}. */
+  static ContainerKind container() {
+    return ContainerKind.valueOf(System.getProperty("shop.container", "jetty").trim()
+        .toUpperCase(java.util.Locale.ROOT));
+  }
+
+  /** Which shop ran where, for the reports. */
+  static String describe() {
+    return form().equals("spring") ? "Spring Boot shop (sample-spring-boot) on embedded Tomcat"
+        : "sample WAR in embedded " + (container() == ContainerKind.JETTY ? "Jetty 12"
+            : "Tomcat 10.1");
+  }
+
+    /** Pages per second the shop can serve with the session mix (database time bound). */
   static double capacity(SessionModel model, double timeScale, int dbConnections) {
     return dbConnections / (model.meanServiceMillisPerRequest() * timeScale / 1000.0);
   }

@@ -25,12 +25,16 @@ import org.overloadcontrol.it.load.UserBehaviour;
  *
  * <p>{@code -Dexperiment.seconds} sets each step's length (default 30),
  * {@code -Dexperiment.variants} which guards run (default all), {@code -Dexperiment.users}
- * whether users leave at the first refusal (default) or retry once.
+ * whether users leave at the first refusal (default) or retry once,
+ * {@code -Dexperiment.multiples} the steps (default {@code 1,1.4,2,4,10}),
+ * {@code -Dexperiment.shop} and {@code -Dshop.container} which shop and container
+ * ({@link ExperimentShop#form()}).
  */
 class OverloadSweepExperiment {
 
   private static final double TIME_SCALE = 0.1;
-  private static final double[] MULTIPLES = {1, 1.4, 2, 4, 10};
+  /** The steps, as multiples of capacity; {@code -Dexperiment.multiples} (comma list). */
+  private static final double[] MULTIPLES = multiples("1,1.4,2,4,10");
   /** Each step's first seconds are left out: the guard's time to follow the step. */
   private static final double SETTLE_SECONDS = 5;
 
@@ -91,14 +95,16 @@ class OverloadSweepExperiment {
     plot("sweep-orders.png", "Orders per minute (users leave at the first refusal)",
         "orders / min", xs, orders, false);
     String md = "# Experiment 7: overload sweep\n\n" + String.format(Locale.ROOT,
-        "Sample WAR in embedded Jetty 12, shop.timeScale %.2f, 1 database connection: nominal"
+        "%s, shop.timeScale %.2f, 1 database connection: nominal"
         + " capacity C = %.1f pages/s. LIFO-Pri sessions, impatient users (timeout %d ms +"
-        + " Exp(%d ms), p = 0.4, M = 5; on a refusal: %s). Steps of %d s at 1 / 1.4 / 2 / 4 / 10"
+        + " Exp(%d ms), p = 0.4, M = 5; on a refusal: %s). Steps of %d s at %s"
         + " × C in one run per variant; each step measured from %.0f s after it starts to its"
         + " end, from the server-side request log (arrival at the container to completion)."
-        + " Targets: browsing pages %d ms, transaction pages %d ms.%n%n", TIME_SCALE, capacity,
+        + " Targets: browsing pages %d ms, transaction pages %d ms.%n%n",
+        ExperimentShop.describe(), TIME_SCALE, capacity,
         users.fixedTimeout().toMillis(), users.meanThinkTimeout().toMillis(), users.onRefusal(),
-        step, SETTLE_SECONDS, Variant.target(org.overloadcontrol.it.load.ShopRequest.HOME,
+        step, String.join(" / ", java.util.Arrays.stream(MULTIPLES)
+            .mapToObj(m -> String.format(Locale.ROOT, "%s", m)).toList()), SETTLE_SECONDS, Variant.target(org.overloadcontrol.it.load.ShopRequest.HOME,
             TIME_SCALE).toMillis(),
         Variant.target(org.overloadcontrol.it.load.ShopRequest.CONFIRM, TIME_SCALE).toMillis())
         + variantList(variants) + "\n" + summary
@@ -106,6 +112,12 @@ class OverloadSweepExperiment {
         + "## Pages\n\n" + pages + "\n## Runs\n\n" + runs;
     Files.writeString(ExperimentShop.OUT.resolve("sweep.md"), md);
     System.out.println(summary);
+  }
+
+  private static double[] multiples(String defaults) {
+    String list = System.getProperty("experiment.multiples", "").trim();
+    return java.util.Arrays.stream((list.isEmpty() ? defaults : list).split(","))
+        .mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
   }
 
   static String variantList(List<Variant> variants) {
