@@ -47,10 +47,11 @@ public final class OverloadRuntime implements AutoCloseable {
   private final BandwidthShaper bandwidth;
   private final Scheduler.Cancellable bandwidthManager;
   private final Delay.Delays delays;
+  private final RequestPipeline pipeline;
 
   private OverloadRuntime(OverloadConfig config, OverloadEngine engine, Scheduler scheduler,
       ExecutorScheduler ownScheduler, VirtualQueueFrontEnd virtualQueue,
-      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager) {
+      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager, Clock wallClock) {
     this.config = config;
     this.engine = engine;
     this.scheduler = scheduler;
@@ -59,6 +60,12 @@ public final class OverloadRuntime implements AutoCloseable {
     this.bandwidth = bandwidth;
     this.bandwidthManager = bandwidthManager;
     this.delays = new Delay.Delays(scheduler);
+    this.pipeline = new RequestPipeline(this, wallClock);
+  }
+
+  /** The per-request life cycle over this runtime's parts; see {@link RequestPipeline}. */
+  public RequestPipeline pipeline() {
+    return pipeline;
   }
 
   /** A builder for the runtime of {@code config}. */
@@ -219,7 +226,7 @@ public final class OverloadRuntime implements AutoCloseable {
           bandwidth = null;
         }
         return new OverloadRuntime(config, engine, timers, own, virtualQueue, bandwidth,
-            manager);
+            manager, wallClock);
       } catch (RuntimeException | Error e) {
         if (engine != null) {
           engine.shutdown();

@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.classify.ArrivalTime;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
@@ -32,15 +31,14 @@ import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.pipeline.RequestPipeline;
+import org.overloadcontrol.pipeline.Step;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,8 +76,6 @@ public class OverloadFilter implements Filter {
   private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
   private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
-  /** Request attribute holding the request's {@link Exchange} when a feature measures it. */
-  static final String EXCHANGE_ATTRIBUTE = Exchange.class.getName();
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
@@ -89,18 +85,14 @@ public class OverloadFilter implements Filter {
   private volatile OverloadEngine engine;
   private OverloadConfig config;
   private RejectionHandler rejectionHandler;
-  private ArrivalTime arrivalTime;
-  private RequestIntake intake;
+  /** The engine's request life cycle; the filter carries out its steps. */
+  private RequestPipeline pipeline;
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
   private final Scheduler givenScheduler;
   /** Owns the engine, the features and the timers; see {@link OverloadRuntime}. */
   private OverloadRuntime runtime;
-  /** The engine after {@link #destroy()}, so late completions still settle their outcome. */
-  private volatile OverloadEngine stoppedEngine;
-  private VirtualQueueGate virtualQueue;
-  private BandwidthGate bandwidth;
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
   private Observability observability;
@@ -114,8 +106,6 @@ public class OverloadFilter implements Filter {
   // cost no look-up through the objects that hold them (in a server each object a request
   // touches tends to be a cache miss, docs/performance.md; too small a gain to measure alone).
   private boolean enabled;
-  private boolean trustsProxies;
-  private boolean virtualQueueOn;
   private boolean routesByServlet;
 
   /** The constructor the container uses: system ticker and wall clock, no listener. */
@@ -163,8 +153,6 @@ public class OverloadFilter implements Filter {
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
     }
-    clients = new ClientAddressResolver(config.trustedProxies());
-    arrivalTime = new ArrivalTime(ticker, wallClock, config.requestStartMaxAgeNanos());
     try {
       runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
           .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
@@ -176,10 +164,8 @@ public class OverloadFilter implements Filter {
       throw new ServletException(e.getMessage(), e);
     }
     engine = runtime.engine();
-    virtualQueue = new VirtualQueueGate(runtime.virtualQueue(), clients);
-    bandwidth = runtime.bandwidth() == null ? null
-        : new BandwidthGate(runtime.bandwidth(), clients);
-    intake = new RequestIntake(engine, clients, arrivalTime);
+    pipeline = runtime.pipeline();
+    clients = pipeline.intake().clients();
     takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
     AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
@@ -201,8 +187,7 @@ public class OverloadFilter implements Filter {
       observability = Observability.builder(engine).scheduler(runtime.scheduler())
           .registry(registry instanceof MetricRegistry r ? r : null)
           .contextPath(servletContext.getContextPath())
-          .bandwidth(bandwidth == null ? null : bandwidth.shaper())
-          .virtualQueue(virtualQueue.queue()).build();
+          .bandwidth(runtime.bandwidth()).virtualQueue(runtime.virtualQueue().queue()).build();
     } catch (OverloadConfigException e) {
       destroy();
       ContainerLog.error(servletContext, e.getMessage());
@@ -210,15 +195,14 @@ public class OverloadFilter implements Filter {
     }
     servletContext.setAttribute(Observability.ATTRIBUTE, observability);
     routes = new ServletRoutes(engine, endpointByServlet, StatusServlets.names(servletContext));
-    trustsProxies = clients.trustsAnyProxy();
-    virtualQueueOn = virtualQueue.enabled();
     routesByServlet = engine.routesByEndpointOnly();
     enabled = config.enabled();
   }
 
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
   public List<org.overloadcontrol.bandwidth.GroupSnapshot> bandwidthSnapshot() {
-    return bandwidth == null ? List.of() : bandwidth.shaper().snapshot();
+    return runtime == null || runtime.bandwidth() == null ? List.of()
+        : runtime.bandwidth().snapshot();
   }
 
   /** The running engine, or null before {@link #init}. */
@@ -242,169 +226,82 @@ public class OverloadFilter implements Filter {
       passThrough(request, response, chain);
       return;
     }
-    if (engine.bypasses(ServletRequestAttributes.pathOf(request))) {
-      // A health, readiness or metrics probe: never a permit, a wait or a refusal.
-      chain.doFilter(req, res);
-      return;
-    }
-    HttpServletMapping mapping = request.getHttpServletMapping();
-    String servlet = mapping == null ? null : mapping.getServletName();
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       takeover.alreadyControlled();
       passThrough(request, response, chain);
       return;
     }
-    // The peer address is built (a new string per call in Jetty) only when a trusted proxy
-    // could make it matter; classification rules on the client read it lazily.
-    String peer = trustsProxies ? request.getRemoteAddr() : null;
-    RequestTag tag;
+    HttpServletMapping mapping = request.getHttpServletMapping();
+    String servlet = mapping == null ? null : mapping.getServletName();
+    ServletRequestView view = new ServletRequestView(request, clients);
+    Exchange exchange;
     if (routesByServlet) {
       // No rule reads the request: its servlet says where it goes (one look-up).
-      EndpointClass stage = routes.stage(servlet);
-      if (stage == null) {
-        passThrough(request, response, chain);
-        return;
-      }
-      tag = intake.tag(stage, peer,
-          peer == null ? null : new ServletRequestAttributes(request, clients));
+      EndpointClass route = routes.stage(servlet);
+      exchange = route == null ? null : pipeline.start(view, route);
     } else {
-      if (routes.isStatus(servlet)) {
-        passThrough(request, response, chain);
-        return;
-      }
-      tag = intake.tag(routes.endpointOf(servlet), peer,
-          new ServletRequestAttributes(request, clients));
+      exchange = routes.isStatus(servlet) ? null : pipeline.start(view, routes.endpointOf(servlet));
     }
-    if (virtualQueueOn || bandwidth != null) {
-      // Features that measure completions: one Exchange reports to each of them, once.
-      request.setAttribute(EXCHANGE_ATTRIBUTE, new Exchange(engine, tag,
-          virtualQueueOn ? virtualQueue.frontEnd() : null));
-    }
-    // 1. The virtual queue: a known wait instead of an error (WebQ).
-    if (virtualQueueOn) {
-      VirtualQueueGate.Verdict verdict = virtualQueue.gate(request, response);
-      if (verdict == VirtualQueueGate.Verdict.PASS
-          && request.getAttribute(VirtualQueueGate.TYPE_ATTRIBUTE) instanceof String type) {
-        exchange(request).passedQueue(type);
-      }
-      if (verdict != VirtualQueueGate.Verdict.PASS) {
-        finish(request, tag, verdict == VirtualQueueGate.Verdict.WAIT ? Outcome.REDIRECTED
-            : Outcome.REJECTED);
-        return;
-      }
-    }
-    // Sessions (Cherkasova & Phaal): a new session's first request is the one refused.
-    if (engine.sessions() != null && SessionStep.refused(engine, request, response, tag)) {
-      refuse(request, response, tag, Outcome.REJECTED);
+    if (exchange == null || exchange.step().kind() == Step.Kind.PASS) {
+      // A probe or a status page: never a permit, a wait or a refusal.
+      chain.doFilter(req, res);
       return;
     }
-    // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
-    if (bandwidth != null && bandwidth.shaper().settings().shapes(
-        ServletRequestAttributes.pathOf(request))) {
-      ShapingDecision shaping = bandwidth.decide(request);
-      if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
+    for (String cookie : exchange.setCookies()) {
+      response.addHeader("Set-Cookie", cookie);
+    }
+    if (exchange.countsBytes()) {
+      response = new CountingResponse(response);
+    }
+    request.setAttribute(OverloadContext.ATTRIBUTE, exchange.tag());
+    Step step = exchange.step();
+    switch (step.kind()) {
+      case RUN -> run(request, response, chain, exchange);
+      case DELAY, WAIT -> hold(request, response, exchange);
+      case ANSWER -> {
         try {
-          bandwidth.refuse(request, response, shaping);
+          ServletAnswers.write(response, step.answer());
         } finally {
-          finish(request, tag, Outcome.REJECTED);
+          finish(response, exchange, step.outcome());
         }
-        return;
       }
-      exchange(request).shaped(shaping.ticket());
-      CountingResponse counting = new CountingResponse(response);
-      request.setAttribute(CountingResponse.ATTRIBUTE, counting);
-      response = counting;
-      if (shaping.kind() == ShapingDecision.Kind.DELAY) {
-        delay(engine, request, response, tag, shaping);
-        return;
-      }
+      default -> refuse(request, response, exchange, step.outcome());
     }
-    // 3. Admission, and a permit or a place in the wait queues.
-    admit(engine, request, response, chain, tag);
   }
 
-  private void admit(OverloadEngine engine, HttpServletRequest request,
-      HttpServletResponse response, FilterChain chain, RequestTag tag)
+  /** Reports the outcome once, with the bytes counted when a feature measures them. */
+  private static void finish(HttpServletResponse response, Exchange exchange, Outcome outcome) {
+    exchange.finish(outcome,
+        response instanceof CountingResponse counting ? counting.byteCount() : -1L);
+  }
+
+  /**
+   * Suspends a request the engine holds (a bandwidth delay or a wait for a permit) without
+   * holding the container's thread; {@link SuspendedRequest} carries out the engine's later
+   * step.
+   */
+  private void hold(HttpServletRequest request, HttpServletResponse response, Exchange exchange)
       throws IOException, ServletException {
-    switch (engine.arrive(tag)) {
-      case ADMIT -> run(request, response, chain, tag);
-      case WAIT -> waitForPermit(engine, request, response, chain, tag);
-      case REJECT -> refuse(request, response, tag, Outcome.REJECTED);
-    }
-  }
-
-  /**
-   * Reports a request's outcome: to the engine once, and then to the features that measure
-   * completions (bandwidth measurement, the virtual queue's capacity estimator).
-   */
-  void finish(HttpServletRequest request, RequestTag tag, Outcome outcome) {
-    finisher(request).finish(tag, outcome);
-  }
-
-  /**
-   * How this request's outcome is reported, looked up now, on the request's thread, so that a
-   * later report need not read the request (see {@link SuspendedRequest.Finisher}).
-   */
-  private SuspendedRequest.Finisher finisher(HttpServletRequest request) {
-    // Attribute look-ups only for the features in use: on the fast path of a filter with
-    // admission alone this is one engine call (measured: the look-ups cost a few per cent of
-    // a trivial servlet's throughput).
-    if ((virtualQueueOn || bandwidth != null)
-        && request.getAttribute(EXCHANGE_ATTRIBUTE) instanceof Exchange exchange) {
-      CountingResponse counting =
-          request.getAttribute(CountingResponse.ATTRIBUTE) instanceof CountingResponse c
-          ? c : null;
-      return (tag, outcome) -> exchange.finish(outcome,
-          counting == null ? -1L : counting.byteCount());
-    }
-    return (tag, outcome) -> engine(tag).complete(tag, outcome, -1L);
-  }
-
-  private static Exchange exchange(HttpServletRequest request) {
-    return (Exchange) request.getAttribute(EXCHANGE_ATTRIBUTE);
-  }
-
-  private OverloadEngine engine(RequestTag tag) {
-    OverloadEngine current = engine;
-    return current != null ? current : stoppedEngine;
-  }
-
-  /**
-   * Holds a request of a group over its bandwidth share for its delay: suspended on the filter's
-   * timer, never a sleeping thread. A chain that cannot go async is refused with 429 instead.
-   */
-  private void delay(OverloadEngine engine, HttpServletRequest request,
-      HttpServletResponse response, RequestTag tag, ShapingDecision shaping)
-      throws IOException, ServletException {
-    if (!request.isAsyncSupported()) {
-      ShapingDecision refusal = new ShapingDecision(ShapingDecision.Kind.REFUSE, 0, 429,
-          shaping.delayNanos(), ShapingDecision.STANDBY_FULL, shaping.ticket());
-      try {
-        bandwidth.refuse(request, response, refusal);
-      } finally {
-        finish(request, tag, Outcome.REJECTED);
-      }
-      return;
-    }
     AsyncContext async;
+    SuspendedRequest held;
     try {
-      async = request.startAsync(request, response);
+      async = request.isAsyncStarted() ? request.getAsyncContext()
+          : request.startAsync(request, response);
+      // The engine's timers end the hold; the container's timeout is only a safety net, set
+      // later so that it never races them.
+      async.setTimeout(TimeUnit.NANOSECONDS.toMillis(exchange.heldAtMostNanos())
+          + ASYNC_TIMEOUT_MARGIN_MILLIS);
+      held = SuspendedRequest.held(exchange, async, request, response, this::answerRefusal,
+          suspended);
+      async.addListener(held);
     } catch (IllegalStateException e) {
-      // The container would not suspend it (stopping, or already committed): refuse it now
-      // rather than leave it without an outcome.
-      engine.refuse(tag, "no-async");
-      refuse(request, response, tag, Outcome.REJECTED);
+      // The container would not suspend the request (it is stopping, or the response is
+      // already committed): refuse it now rather than leave it without an outcome.
+      refuse(request, response, exchange, exchange.notCarried("no-async").outcome());
       return;
     }
-    // The timer ends the delay; the container's timeout is only a safety net, long enough for
-    // a wait in the queues after the delay too.
-    async.setTimeout(TimeUnit.NANOSECONDS.toMillis(shaping.delayNanos()
-        + engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    SuspendedRequest delayed = SuspendedRequest.delayed(runtime, tag, async, request, response,
-        this::answerRefusal, finisher(request), suspended, shaping);
-    request.setAttribute(SuspendedRequest.ATTRIBUTE, delayed);
-    async.addListener(delayed);
+    request.setAttribute(SuspendedRequest.ATTRIBUTE, held);
+    exchange.hold(held);
   }
 
   /**
@@ -425,8 +322,7 @@ public class OverloadFilter implements Filter {
 
   /** Runs the application for an admitted request and reports its completion. */
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-      RequestTag tag) throws IOException, ServletException {
-    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
+      Exchange exchange) throws IOException, ServletException {
     Outcome outcome = Outcome.FAILED;
     try {
       chain.doFilter(request, response);
@@ -436,8 +332,8 @@ public class OverloadFilter implements Filter {
         SuspendedRequest running = null;
         try {
           AsyncContext async = request.getAsyncContext();
-          running = SuspendedRequest.running(engine(tag), tag, async, request, response,
-              this::answerRefusal, finisher(request), suspended);
+          running = SuspendedRequest.running(exchange, async, request, response,
+              this::answerRefusal, suspended);
           async.addListener(running);
           outcome = null;
         } catch (IllegalStateException e) {
@@ -450,73 +346,24 @@ public class OverloadFilter implements Filter {
       }
     } finally {
       if (outcome != null) {
-        finish(request, tag, outcome);
+        finish(response, exchange, outcome);
       }
     }
   }
 
-  /**
-   * An admitted request found no free execution permit: suspend it without holding the
-   * container's thread and queue it; it is re-dispatched when a permit is held for it. A chain
-   * that cannot go async waits on its thread (bounded) or is refused, by configuration.
-   */
-  private void waitForPermit(OverloadEngine engine, HttpServletRequest request,
-      HttpServletResponse response, FilterChain chain, RequestTag tag)
-      throws IOException, ServletException {
-    if (request.isAsyncSupported()) {
-      request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-      AsyncContext async;
-      SuspendedRequest queued;
-      try {
-        async = request.isAsyncStarted() ? request.getAsyncContext()
-            : request.startAsync(request, response);
-        // The filter's own timer expires the request at its deadline; the container's timeout
-        // is only a safety net, set later so that it never races the timer.
-        async.setTimeout(TimeUnit.NANOSECONDS.toMillis(
-            engine.queueSettings().longestMaxWaitNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
-        queued = SuspendedRequest.waiting(engine, tag, async, request, response,
-            this::answerRefusal, finisher(request), suspended);
-        async.addListener(queued);
-      } catch (IllegalStateException e) {
-        // The container would not suspend the request (it is stopping, or the response is
-        // already committed): refuse it now rather than leave it without an outcome.
-        engine.refuse(tag, "no-async");
-        refuse(request, response, tag, Outcome.REJECTED);
-        return;
-      }
-      request.setAttribute(SuspendedRequest.ATTRIBUTE, queued);
-      queued.enqueue();
-      return;
-    }
-    if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
-      engine.refuse(tag, "no-async");
-      refuse(request, response, tag, Outcome.REJECTED);
-      return;
-    }
-    BlockingWait wait = new BlockingWait();
-    if (!engine.enqueue(tag, wait)) {
-      refuse(request, response, tag, Outcome.REJECTED);
-      return;
-    }
-    if (wait.await(engine, tag)) {
-      run(request, response, chain, tag);
-    } else {
-      refuse(request, response, tag, Outcome.EXPIRED);
-    }
-  }
-
-  private void refuse(HttpServletRequest request, HttpServletResponse response, RequestTag tag,
-      Outcome outcome) throws IOException, ServletException {
+  private void refuse(HttpServletRequest request, HttpServletResponse response,
+      Exchange exchange, Outcome outcome) {
     try {
-      answerRefusal(request, response, tag);
+      answerRefusal(request, response, exchange);
     } finally {
-      finish(request, tag, outcome);
+      finish(response, exchange, outcome);
     }
   }
 
   /** Answers a refused or expired request through the rejection handler (never hangs). */
-  void answerRefusal(HttpServletRequest request, HttpServletResponse response, RequestTag tag)
-      throws IOException, ServletException {
+  private void answerRefusal(HttpServletRequest request, HttpServletResponse response,
+      Exchange exchange) {
+    RequestTag tag = exchange.tag();
     String reason = tag.reason() == null ? Rejection.ADMISSION_RATE : tag.reason();
     Rejection rejection = new Rejection(tag.endpoint(), tag.requestClass(), reason,
         Duration.ofNanos(tag.retryAfterNanos()));
@@ -532,7 +379,12 @@ public class OverloadFilter implements Filter {
           rejectionHandler.getClass().getName(), e);
       if (!response.isCommitted()) {
         // A handler that failed must not leave the client without an answer.
-        DEFAULT_REJECTION.reject(request, response, rejection);
+        try {
+          DEFAULT_REJECTION.reject(request, response, rejection);
+        } catch (IOException | ServletException | RuntimeException again) {
+          LOG.debug("overload-control: could not write the default refusal: {}",
+              again.toString());
+        }
       }
     }
   }
@@ -553,7 +405,6 @@ public class OverloadFilter implements Filter {
   @Override
   public void destroy() {
     OverloadEngine stopping = engine;
-    stoppedEngine = stopping;
     engine = null;
     if (observability != null) {
       observability.close();

@@ -132,7 +132,7 @@ class FeatureWiringTest {
   /** A shaped 10 KB request that goes async into {@code async}. */
   private static HttpServletRequest shapedRequest(FilterHarness.Req req, AsyncContext async)
       throws Exception {
-    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
+    req.attributes.put(org.overloadcontrol.bandwidth.BandwidthShaper.SIZE_ATTRIBUTE, 10_000L);
     HttpServletRequest request = req.build();
     when(request.isAsyncSupported()).thenReturn(true);
     when(request.startAsync(any(), any())).thenReturn(async);
