@@ -1,17 +1,15 @@
 package org.overloadcontrol.jetty;
 
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.engine.RefusalBody;
-import org.overloadcontrol.virtualqueue.QueueAnswer;
-import org.overloadcontrol.virtualqueue.TokenCookie;
+import org.overloadcontrol.pipeline.Answer;
 
 /**
- * Writes the engine's container-free answers ({@link RefusalBody}, the virtual queue's
- * {@link QueueAnswer}) onto a Jetty core {@link Response}, so the handler sends the bytes the
+ * Writes the engine's container-free answers ({@link RefusalBody}, the pipeline's
+ * {@link Answer}) onto a Jetty core {@link Response}, so the handler sends the bytes the
  * servlet filter sends.
  */
 final class JettyAnswers {
@@ -34,33 +32,23 @@ final class JettyAnswers {
     body(response, refusal.contentType(), refusal.body(), callback);
   }
 
-  /** The virtual queue's waiting page, JSON or refusal; completes {@code callback}. */
-  static void write(Response response, QueueAnswer answer, Callback callback) {
+  /** The engine's {@link Answer} (a virtual-queue page, a bandwidth refusal); completes it. */
+  static void write(Response response, Answer answer, Callback callback) {
     if (response.isCommitted()) {
       callback.failed(new IllegalStateException("response committed before the answer"));
       return;
     }
     response.reset();
     response.setStatus(answer.status());
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, QueueAnswer.CACHE_CONTROL);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, Answer.CACHE_CONTROL);
     if (answer.retryAfterSeconds() > 0) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER,
           Long.toString(answer.retryAfterSeconds()));
     }
-    if (answer.cookie() != null) {
-      Response.addCookie(response, cookie(answer.cookie()));
+    for (String cookie : answer.setCookies()) {
+      response.getHeaders().add(HttpHeader.SET_COOKIE, cookie);
     }
     body(response, answer.contentType(), answer.body(), callback);
-  }
-
-  static HttpCookie cookie(TokenCookie token) {
-    return HttpCookie.build(TokenCookie.NAME, token.value())
-        .path(token.path())
-        .maxAge(token.maxAgeSeconds())
-        .httpOnly(true)
-        .secure(token.secure())
-        .sameSite(HttpCookie.SameSite.from(TokenCookie.SAME_SITE))
-        .build();
   }
 
   private static void body(Response response, String contentType, byte[] body,

@@ -13,42 +13,36 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Map.Entry;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
-import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RefusalBody;
-import org.overloadcontrol.engine.RequestIntake;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.pipeline.RequestPipeline;
+import org.overloadcontrol.pipeline.Step;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.QueueListener;
-import org.overloadcontrol.virtualqueue.QueueVerdict;
-import org.overloadcontrol.virtualqueue.QueueVisit;
-import org.overloadcontrol.virtualqueue.TokenCookie;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,7 +107,7 @@ public class OverloadHandler extends Handler.Wrapper {
   private volatile Running running;
 
   /** What exists only while the handler runs. */
-  private record Running(OverloadRuntime runtime, RequestIntake intake) {
+  private record Running(OverloadRuntime runtime) {
     OverloadConfig config() {
       return runtime.config();
     }
@@ -315,7 +309,7 @@ public class OverloadHandler extends Handler.Wrapper {
       LOG.error("{}", e.getMessage());
       throw e;
     }
-    running = new Running(runtime, RequestIntake.of(runtime.engine(), wallClock));
+    running = new Running(runtime);
     LOG.info("overload-control: Jetty handler started ({} classes, {} configured endpoints,"
         + " default endpoint '{}'{})", config.classes().size(), config.endpoints().size(),
         defaultEndpoint, config.enabled() ? "" : ", disabled");
@@ -395,94 +389,16 @@ public class OverloadHandler extends Handler.Wrapper {
       // Stopped, switched off, or already under control (a second handler in the chain).
       return super.handle(request, response, callback);
     }
-    OverloadEngine engine = r.engine();
-    if (engine.bypasses(Request.getPathInContext(request))) {
+    RequestPipeline pipeline = r.runtime().pipeline();
+    Exchange exchange = pipeline.start(
+        new JettyRequestView(request, pipeline.intake().clients()), defaultEndpoint);
+    if (exchange.step().kind() == Step.Kind.PASS) {
       // A health, readiness or metrics probe: never a permit, a wait or a refusal.
       return super.handle(request, response, callback);
     }
-    JettyRequestAttributes attributes =
-        new JettyRequestAttributes(request, r.intake().clients());
-    RequestTag tag = r.intake().tag(defaultEndpoint,
-        r.intake().clients().trustsAnyProxy() ? attributes.peerAddress() : null, attributes);
-    request.setAttribute(OverloadContext.ATTRIBUTE, tag);
-    ControlledRequest controlled = new ControlledRequest(this, engine, r.virtualQueue(), tag,
-        request, response, callback);
-    String path = attributes.path();
-    // 1. The virtual queue: a known wait instead of an error (WebQ).
-    if (r.virtualQueue().protects(path) && !passVirtualQueue(r.virtualQueue(), attributes,
-        controlled, response, callback)) {
-      return true;
-    }
-    // Sessions (Cherkasova & Phaal): a new session's first request is the one refused.
-    if (engine.sessions() != null && JettySessions.refused(engine, request, response,
-        attributes, tag, controlled.passedOnToken())) {
-      controlled.refuse(Outcome.REJECTED);
-      return true;
-    }
-    // 2. Bandwidth shares (Li & Jamin): refuse, or delay on a timer, a group over its share.
-    if (r.bandwidth() != null && r.bandwidth().shapes(path)) {
-      ShapingDecision shaping = r.bandwidth().decide(attributes,
-          BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE)));
-      switch (shaping.kind()) {
-        case REFUSE -> {
-          controlled.refuseShare(shaping);
-          return true;
-        }
-        case DELAY -> {
-          controlled.shaped(shaping.ticket());
-          controlled.delay(r.runtime(), shaping);
-          return true;
-        }
-        default -> controlled.shaped(shaping.ticket());
-      }
-    }
-    // 3. Admission, and a permit or a place in the wait queues.
-    return controlled.admit();
-  }
-
-  /**
-   * Asks the virtual queue; returns true when the request goes on, else answers it (a waiting
-   * page, JSON with a token, or a refusal). A browser's url-encoded form POST told to wait is
-   * read with Jetty's {@link FormFields} (at most {@code repostMaxBytes}, without blocking) so
-   * that the waiting page can re-post it.
-   */
-  private static boolean passVirtualQueue(VirtualQueueFrontEnd queue,
-      JettyRequestAttributes attributes, ControlledRequest controlled, Response response,
-      Callback callback) {
-    Request request = controlled.request();
-    QueueVisit visit = new QueueVisit(attributes.clientAddress(), attributes.path(),
-        request.getHttpURI().getPath(), request.getHttpURI().getQuery(), request.getMethod(),
-        request.getHeaders().get(HttpHeader.ACCEPT),
-        request.getHeaders().get(HttpHeader.CONTENT_TYPE), request.getLength(),
-        attributes.cookie(TokenCookie.NAME), request.isSecure());
-    QueueVerdict verdict = queue.visit(visit);
-    if (verdict instanceof QueueVerdict.Pass pass) {
-      if (pass.clearCookie() != null) {
-        Response.addCookie(response, JettyAnswers.cookie(pass.clearCookie()));
-      }
-      controlled.passedQueue(pass.type(), pass.byToken());
-      return true;
-    }
-    QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;
-    if (!queue.keepsForm(visit, stop)) {
-      controlled.answerQueue(queue.answer(visit, stop, null));
-      return false;
-    }
-    FormFields.from(request, FormFields.MAX_FIELDS_DEFAULT, queue.repostMaxBytes())
-        .whenComplete((fields, failure) -> controlled.answerQueue(
-            queue.answer(visit, stop, failure == null ? entries(fields) : null)));
-    return false;
-  }
-
-  /** Jetty's form fields in order, one entry per value. */
-  private static List<Entry<String, String>> entries(Fields fields) {
-    List<Entry<String, String>> list = new ArrayList<>();
-    for (Fields.Field field : fields) {
-      for (String value : field.getValues()) {
-        list.add(Map.entry(field.getName(), value));
-      }
-    }
-    return list;
+    request.setAttribute(OverloadContext.ATTRIBUTE, exchange.tag());
+    return new ControlledRequest(this, exchange, request, response, callback)
+        .first(exchange.step());
   }
 
   /** Calls the wrapped handler; false when there is none or it did not take the request. */
