@@ -1,7 +1,6 @@
 package org.overloadcontrol.servlet;
 
 import com.codahale.metrics.MetricRegistry;
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -16,11 +15,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.ClientAddressResolver;
@@ -30,8 +26,6 @@ import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
@@ -62,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * {@code /WEB-INF/overload.yaml} if present). Anything wrong stops {@link #init} with a
  * {@link ServletException} naming the key, the value and what is allowed.
  *
- * <p>The filter only translates between the servlet API and the container-free
- * {@link OverloadEngine}; it acts on the first dispatch of a request only, so forwards,
- * includes, error pages and async re-dispatches pass through untouched.
+ * <p>The filter only translates: it reads the request into a {@link ServletRequestView}, asks
+ * the engine's {@link RequestPipeline} for the request's first step, and carries it out with
+ * the servlet API ({@link ServletSteps}, {@link SuspendedRequest}). It acts on the first
+ * dispatch of a request only, so forwards, includes, error pages and async re-dispatches pass
+ * through untouched, whatever dispatcher types it is mapped to.
  */
 public class OverloadFilter implements Filter {
 
@@ -75,7 +71,6 @@ public class OverloadFilter implements Filter {
 
   private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
-  private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
@@ -84,7 +79,8 @@ public class OverloadFilter implements Filter {
   private final AdmissionListener listener;
   private volatile OverloadEngine engine;
   private OverloadConfig config;
-  private RejectionHandler rejectionHandler;
+  /** Carries out the engine's steps with the servlet API. */
+  private ServletSteps steps;
   /** The engine's request life cycle; the filter carries out its steps. */
   private RequestPipeline pipeline;
   private ClientAddressResolver clients;
@@ -147,7 +143,7 @@ public class OverloadFilter implements Filter {
       FilterConfiguration read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
       config = read.config();
       endpointByServlet = read.endpointByServlet();
-      rejectionHandler = read.rejectionHandler();
+      steps = new ServletSteps(read.rejectionHandler(), suspended);
       frameworkRoutes = read.frameworkRoutes();
     } catch (OverloadConfigException e) {
       ContainerLog.error(servletContext, e.getMessage());
@@ -223,12 +219,12 @@ public class OverloadFilter implements Filter {
     if (req.getDispatcherType() != DispatcherType.REQUEST) {
       // Nothing to decide on a later dispatch, whatever the mapping: a suspended request was
       // admitted before its re-dispatch (see SuspendedRequest).
-      passThrough(request, response, chain);
+      ServletSteps.passThrough(request, response, chain);
       return;
     }
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       takeover.alreadyControlled();
-      passThrough(request, response, chain);
+      ServletSteps.passThrough(request, response, chain);
       return;
     }
     HttpServletMapping mapping = request.getHttpServletMapping();
@@ -254,139 +250,7 @@ public class OverloadFilter implements Filter {
       response = new CountingResponse(response);
     }
     request.setAttribute(OverloadContext.ATTRIBUTE, exchange.tag());
-    Step step = exchange.step();
-    switch (step.kind()) {
-      case RUN -> run(request, response, chain, exchange);
-      case DELAY, WAIT -> hold(request, response, exchange);
-      case ANSWER -> {
-        try {
-          ServletAnswers.write(response, step.answer());
-        } finally {
-          finish(response, exchange, step.outcome());
-        }
-      }
-      default -> refuse(request, response, exchange, step.outcome());
-    }
-  }
-
-  /** Reports the outcome once, with the bytes counted when a feature measures them. */
-  private static void finish(HttpServletResponse response, Exchange exchange, Outcome outcome) {
-    exchange.finish(outcome,
-        response instanceof CountingResponse counting ? counting.byteCount() : -1L);
-  }
-
-  /**
-   * Suspends a request the engine holds (a bandwidth delay or a wait for a permit) without
-   * holding the container's thread; {@link SuspendedRequest} carries out the engine's later
-   * step.
-   */
-  private void hold(HttpServletRequest request, HttpServletResponse response, Exchange exchange)
-      throws IOException, ServletException {
-    AsyncContext async;
-    SuspendedRequest held;
-    try {
-      async = request.isAsyncStarted() ? request.getAsyncContext()
-          : request.startAsync(request, response);
-      // The engine's timers end the hold; the container's timeout is only a safety net, set
-      // later so that it never races them.
-      async.setTimeout(TimeUnit.NANOSECONDS.toMillis(exchange.heldAtMostNanos())
-          + ASYNC_TIMEOUT_MARGIN_MILLIS);
-      held = SuspendedRequest.held(exchange, async, request, response, this::answerRefusal,
-          suspended);
-      async.addListener(held);
-    } catch (IllegalStateException e) {
-      // The container would not suspend the request (it is stopping, or the response is
-      // already committed): refuse it now rather than leave it without an outcome.
-      refuse(request, response, exchange, exchange.notCarried("no-async").outcome());
-      return;
-    }
-    request.setAttribute(SuspendedRequest.ATTRIBUTE, held);
-    exchange.hold(held);
-  }
-
-  /**
-   * A dispatch after the first (async, forward, include, error): run it untouched, but note an
-   * exception from a resumed request so its completion counts as failed.
-   */
-  private static void passThrough(HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain) throws IOException, ServletException {
-    try {
-      chain.doFilter(request, response);
-    } catch (IOException | ServletException | RuntimeException | Error e) {
-      if (request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
-        q.markFailed();
-      }
-      throw e;
-    }
-  }
-
-  /** Runs the application for an admitted request and reports its completion. */
-  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-      Exchange exchange) throws IOException, ServletException {
-    Outcome outcome = Outcome.FAILED;
-    try {
-      chain.doFilter(request, response);
-      outcome = Outcome.COMPLETED;
-      if (request.isAsyncStarted()) {
-        // The response is not done: its time and outcome are reported when it completes.
-        SuspendedRequest running = null;
-        try {
-          AsyncContext async = request.getAsyncContext();
-          running = SuspendedRequest.running(exchange, async, request, response,
-              this::answerRefusal, suspended);
-          async.addListener(running);
-          outcome = null;
-        } catch (IllegalStateException e) {
-          // The async cycle already ended (completed on another thread, or the container is
-          // stopping): nothing will call the listener, so the outcome is settled here.
-          if (running != null) {
-            running.forget();
-          }
-        }
-      }
-    } finally {
-      if (outcome != null) {
-        finish(response, exchange, outcome);
-      }
-    }
-  }
-
-  private void refuse(HttpServletRequest request, HttpServletResponse response,
-      Exchange exchange, Outcome outcome) {
-    try {
-      answerRefusal(request, response, exchange);
-    } finally {
-      finish(response, exchange, outcome);
-    }
-  }
-
-  /** Answers a refused or expired request through the rejection handler (never hangs). */
-  private void answerRefusal(HttpServletRequest request, HttpServletResponse response,
-      Exchange exchange) {
-    RequestTag tag = exchange.tag();
-    String reason = tag.reason() == null ? Rejection.ADMISSION_RATE : tag.reason();
-    Rejection rejection = new Rejection(tag.endpoint(), tag.requestClass(), reason,
-        Duration.ofNanos(tag.retryAfterNanos()));
-    try {
-      rejectionHandler.reject(request, response, rejection);
-    } catch (IOException e) {
-      // Almost always a client that reset its connection while its 503 was written: nothing
-      // more can reach it, and a stack trace at warn for each would let any client flood the
-      // log (measured: 258 in one chaos run).
-      LOG.debug("overload-control: could not write a refusal: {}", e.toString());
-    } catch (ServletException | RuntimeException e) {
-      LOG.warn("overload-control: rejection handler {} failed; sending the default 503",
-          rejectionHandler.getClass().getName(), e);
-      if (!response.isCommitted()) {
-        // A handler that failed must not leave the client without an answer.
-        try {
-          DEFAULT_REJECTION.reject(request, response, rejection);
-        } catch (IOException | ServletException | RuntimeException again) {
-          LOG.debug("overload-control: could not write the default refusal: {}",
-              again.toString());
-        }
-      }
-    }
+    steps.carry(exchange, request, response, chain);
   }
 
   /** One request's trouble at the stop must not keep the others from their outcome. */

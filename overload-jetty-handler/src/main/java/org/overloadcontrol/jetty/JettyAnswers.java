@@ -2,9 +2,11 @@ package org.overloadcontrol.jetty;
 
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Answer;
 
 /**
@@ -49,6 +51,12 @@ final class JettyAnswers {
       response.getHeaders().add(HttpHeader.SET_COOKIE, cookie);
     }
     body(response, answer.contentType(), answer.body(), callback);
+  }
+
+  /** The default answer to a refused or expired request: 503 and the engine's body. */
+  static void refusal(Request request, Response response, Callback callback, RequestTag tag) {
+    write(response, RefusalBody.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
+        request.getHttpURI().getPath()), callback);
   }
 
   private static void body(Response response, String contentType, byte[] body,

@@ -1,19 +1,10 @@
 package org.overloadcontrol.jetty;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -22,14 +13,11 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
-import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RefusalBody;
-import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
@@ -38,7 +26,6 @@ import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
@@ -60,23 +47,16 @@ import org.slf4j.LoggerFactory;
  *     .build());
  * </pre>
  *
- * <p>Per request (docs/design.md, request life cycle): tag it (arrival on the engine's ticker, or a
- * trusted proxy's {@code X-Request-Start}); route it to its endpoint (the first
- * {@code endpoints.<e>.paths} rule that matches, else {@link #getDefaultEndpoint()}) and class
- * (class rules on path, method, header, cookie or client address); on paths the virtual queue
- * protects ({@code virtualQueue.*}, WebQ), let it pass or answer a known wait with a signed
- * token ({@code REDIRECTED}) or a refusal; for client groups with bandwidth shares
- * ({@code bandwidth.*}, Li &amp; Jamin), refuse a group over its share (429) or without one
- * (403), or hold the request on a timer for its delay, holding no thread; then ask the endpoint's
- * response-time controller to admit it (Welsh &amp; Culler 2003, §3.2–3.3); with wait queues
- * configured ({@code queue.*}), run it when an execution permit is free or hold it in its
- * class's LIFO-Pri queue (Singhmar et al. 2004) until one is, holding no thread; refuse with
- * 503 + {@code Retry-After} (HTML or {@code application/problem+json}) otherwise. The wrapped
+ * <p>Per request the handler only translates: it reads the core {@link Request} into a
+ * {@link JettyRequestView}, asks the engine's {@link RequestPipeline} for the first step (the
+ * request life cycle of docs/design.md: virtual queue, sessions, bandwidth shares, admission,
+ * wait queues), and carries it out with Jetty's primitives ({@link ControlledRequest}). Requests
+ * no {@code endpoints.<e>.paths} rule routes go to {@link #getDefaultEndpoint()}. The wrapped
  * handlers find the {@link OverloadContext} as the request attribute
  * {@link OverloadContext#ATTRIBUTE}. The outcome and response time are reported once, when
  * the wrapped handler's callback completes.
  *
- * <p>Configuration: the flat keys of the filter, from {@link #put} (or the {@link Builder}),
+ * <p>Configuration: the flat keys of the filter, from {@link #put} (or the {@link OverloadHandlerBuilder}),
  * overridden by the YAML file {@link #setConfigFile}, then by the operator's file named by the
  * system property {@value OperatorConfigFile#PROPERTY}, validated by
  * {@link OverloadConfig#parse} when the handler starts; a bad key or value stops the start
@@ -104,30 +84,8 @@ public class OverloadHandler extends Handler.Wrapper {
   private AdmissionListener admissionListener = AdmissionListener.NONE;
   private QueueListener queueListener = new LoggingQueueListener();
   private QualityListener qualityListener = new LoggingQualityListener();
-  private volatile Running running;
-
-  /** What exists only while the handler runs. */
-  private record Running(OverloadRuntime runtime) {
-    OverloadConfig config() {
-      return runtime.config();
-    }
-
-    OverloadEngine engine() {
-      return runtime.engine();
-    }
-
-    Scheduler timers() {
-      return runtime.scheduler();
-    }
-
-    VirtualQueueFrontEnd virtualQueue() {
-      return runtime.virtualQueue();
-    }
-
-    BandwidthShaper bandwidth() {
-      return runtime.bandwidth();
-    }
-  }
+  /** What exists only while the handler runs; null when stopped. */
+  private volatile OverloadRuntime running;
 
   /** A handler with default settings and no wrapped handler yet (for Jetty XML). */
   public OverloadHandler() {
@@ -140,8 +98,8 @@ public class OverloadHandler extends Handler.Wrapper {
   }
 
   /** A builder for a handler configured in Java. */
-  public static Builder builder() {
-    return new Builder();
+  public static OverloadHandlerBuilder builder() {
+    return new OverloadHandlerBuilder();
   }
 
   // ---- configuration (frozen once started) ----
@@ -251,42 +209,7 @@ public class OverloadHandler extends Handler.Wrapper {
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
   public OverloadConfig parseConfig() {
-    List<ConfigSource> layers = new ArrayList<>();
-    layers.add(ConfigSource.of(SETTINGS_ORIGIN, settings));
-    String file = configFile != null ? configFile : settings.get("configFile");
-    if (file != null && !file.isBlank()) {
-      layers.add(loadYaml(file.trim()));
-    }
-    ConfigSource operator = OperatorConfigFile.fromSystemProperty();
-    if (operator != null) {
-      layers.add(operator);
-    }
-    OverloadConfig config = OverloadConfig.parse(layers);
-    String rejection = config.rejectionHandler();
-    if (rejection != null && !rejection.isBlank()) {
-      throw OverloadConfigException.of("rejectionHandler", rejection, null, "names a servlet"
-          + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
-          + " yourself, subclass OverloadHandler and override reject(...)");
-    }
-    // Without servlets, requests reach the default endpoint or one a paths rule names.
-    Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
-    return config;
-  }
-
-  private ConfigSource loadYaml(String file) {
-    Path path = Path.of(file);
-    if (!path.isAbsolute() && baseDirectory != null) {
-      path = Path.of(baseDirectory).resolve(path);
-    }
-    if (!Files.isRegularFile(path)) {
-      throw OverloadConfigException.of("configFile", file, SETTINGS_ORIGIN,
-          "no such file (" + path.toAbsolutePath() + ")");
-    }
-    try (InputStream in = Files.newInputStream(path)) {
-      return YamlConfigLoader.load(in, path.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("overload-control: cannot read " + path + ": " + e, e);
-    }
+    return HandlerConfiguration.parse(settings, configFile, baseDirectory, defaultEndpoint);
   }
 
   // ---- life cycle ----
@@ -309,7 +232,7 @@ public class OverloadHandler extends Handler.Wrapper {
       LOG.error("{}", e.getMessage());
       throw e;
     }
-    running = new Running(runtime);
+    running = runtime;
     LOG.info("overload-control: Jetty handler started ({} classes, {} configured endpoints,"
         + " default endpoint '{}'{})", config.classes().size(), config.endpoints().size(),
         defaultEndpoint, config.enabled() ? "" : ", disabled");
@@ -323,35 +246,35 @@ public class OverloadHandler extends Handler.Wrapper {
    */
   @Override
   protected void doStop() throws Exception {
-    Running stopping = running;
+    OverloadRuntime stopping = running;
     running = null;
     if (stopping != null) {
-      stopping.runtime().shutdown();
+      stopping.shutdown();
     }
     try {
       super.doStop();
     } finally {
       if (stopping != null) {
-        stopping.runtime().close();
+        stopping.close();
       }
     }
   }
 
   /** The running engine, or null when stopped. */
   public OverloadEngine engine() {
-    Running r = running;
+    OverloadRuntime r = running;
     return r == null ? null : r.engine();
   }
 
   /** The running virtual queue (disabled unless configured), or null when stopped. */
   public VirtualQueueFrontEnd virtualQueue() {
-    Running r = running;
+    OverloadRuntime r = running;
     return r == null ? null : r.virtualQueue();
   }
 
   /** The running bandwidth shaper, or null when stopped or not configured. */
   public BandwidthShaper bandwidth() {
-    Running r = running;
+    OverloadRuntime r = running;
     return r == null ? null : r.bandwidth();
   }
 
@@ -370,11 +293,11 @@ public class OverloadHandler extends Handler.Wrapper {
    * @throws IllegalStateException when the handler is not running
    */
   public Observability.Builder observabilityBuilder() {
-    Running r = running;
+    OverloadRuntime r = running;
     if (r == null) {
       throw new IllegalStateException("the overload handler is not running");
     }
-    return Observability.builder(r.engine()).scheduler(r.timers()).bandwidth(r.bandwidth())
+    return Observability.builder(r.engine()).scheduler(r.scheduler()).bandwidth(r.bandwidth())
         .virtualQueue(r.virtualQueue().queue());
   }
 
@@ -383,13 +306,13 @@ public class OverloadHandler extends Handler.Wrapper {
   @Override
   public boolean handle(Request request, Response response, Callback callback)
       throws Exception {
-    Running r = running;
+    OverloadRuntime r = running;
     if (r == null || !r.config().enabled()
         || request.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       // Stopped, switched off, or already under control (a second handler in the chain).
       return super.handle(request, response, callback);
     }
-    RequestPipeline pipeline = r.runtime().pipeline();
+    RequestPipeline pipeline = r.pipeline();
     Exchange exchange = pipeline.start(
         new JettyRequestView(request, pipeline.intake().clients()), defaultEndpoint);
     if (exchange.step().kind() == Step.Kind.PASS) {
@@ -418,7 +341,7 @@ public class OverloadHandler extends Handler.Wrapper {
    *     {@link RequestTag#retryAfterNanos()} when to come back
    */
   protected void reject(Request request, Response response, Callback callback, RequestTag tag) {
-    writeRefusal(request, response, callback, tag);
+    JettyAnswers.refusal(request, response, callback, tag);
   }
 
   void answerRefusal(Request request, Response response, Callback callback, RequestTag tag) {
@@ -430,167 +353,14 @@ public class OverloadHandler extends Handler.Wrapper {
       if (response.isCommitted()) {
         callback.failed(e);
       } else {
-        writeRefusal(request, response, callback, tag);
+        JettyAnswers.refusal(request, response, callback, tag);
       }
     }
-  }
-
-  private static void writeRefusal(Request request, Response response, Callback callback,
-      RequestTag tag) {
-    JettyAnswers.write(response, RefusalBody.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
-        request.getHttpURI().getPath()), callback);
   }
 
   @Override
   public String toString() {
     return String.format("%s@%x{%s,defaultEndpoint=%s}", getClass().getSimpleName(),
         hashCode(), getState(), defaultEndpoint);
-  }
-
-  /**
-   * Builds an {@link OverloadHandler} in Java. Typed methods produce the same flat keys as
-   * {@link #put}, so anything the YAML file can say, the builder can say; {@link #build}
-   * validates the whole configuration at once and throws naming the first bad key.
-   */
-  public static final class Builder {
-    private final Map<String, String> settings = new LinkedHashMap<>();
-    private String configFile;
-    private String baseDirectory;
-    private String defaultEndpoint = DEFAULT_ENDPOINT;
-    private Ticker ticker;
-    private Clock wallClock;
-    private Scheduler scheduler;
-    private AdmissionListener admissionListener;
-    private QueueListener queueListener;
-    private Handler handler;
-
-    private Builder() {}
-
-    /** One flat key, e.g. {@code put("endpoints.search.target", "500ms")}. */
-    public Builder put(String key, String value) {
-      settings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-      return this;
-    }
-
-    /** Every entry of {@code keys}, as by {@link #put}. */
-    public Builder putAll(Map<String, String> keys) {
-      keys.forEach(this::put);
-      return this;
-    }
-
-    /** {@code endpoints.<endpoint>.target}: the p90 response-time target of an endpoint. */
-    public Builder target(String endpoint, Duration p90Target) {
-      return put("endpoints." + endpoint + ".target", p90Target.toString());
-    }
-
-    /** {@code endpoints.<endpoint>.paths}: path patterns routed to an endpoint. */
-    public Builder paths(String endpoint, String... patterns) {
-      return put("endpoints." + endpoint + ".paths", String.join(",", patterns));
-    }
-
-    /** {@code classes.<name>.rank/kind/utility}: defines a request class. */
-    public Builder requestClass(String name, int rank, RequestKind kind, double utility) {
-      put("classes." + name + ".rank", Integer.toString(rank));
-      put("classes." + name + ".kind", kind.name().toLowerCase(Locale.ROOT));
-      return put("classes." + name + ".utility", Double.toString(utility));
-    }
-
-    /**
-     * {@code classes.<name>.match.<condition>}: a classification rule; condition is
-     * {@code path}, {@code method}, {@code header}, {@code cookie} or {@code client}.
-     */
-    public Builder match(String className, String condition, String value) {
-      return put("classes." + className + ".match." + condition, value);
-    }
-
-    /** {@code queue.permits}: requests executing at once; more wait in the LIFO-Pri queues. */
-    public Builder permits(int permits) {
-      return put("queue.permits", Integer.toString(permits));
-    }
-
-    /** {@code trustedProxies}: proxies whose forwarded headers are believed. */
-    public Builder trustedProxies(String... addressesOrCidrs) {
-      return put("trustedProxies", String.join(",", addressesOrCidrs));
-    }
-
-    /** The YAML file, whose keys override those given here. */
-    public Builder configFile(Path file) {
-      this.configFile = file.toString();
-      return this;
-    }
-
-    /** The directory a relative config file is resolved against. */
-    public Builder baseDirectory(Path directory) {
-      this.baseDirectory = directory.toString();
-      return this;
-    }
-
-    /** The endpoint of requests that no path rule routes (default {@code "default"}). */
-    public Builder defaultEndpoint(String name) {
-      this.defaultEndpoint = name;
-      return this;
-    }
-
-    public Builder ticker(Ticker value) {
-      this.ticker = value;
-      return this;
-    }
-
-    public Builder wallClock(Clock value) {
-      this.wallClock = value;
-      return this;
-    }
-
-    public Builder scheduler(Scheduler value) {
-      this.scheduler = value;
-      return this;
-    }
-
-    public Builder admissionListener(AdmissionListener value) {
-      this.admissionListener = value;
-      return this;
-    }
-
-    public Builder queueListener(QueueListener value) {
-      this.queueListener = value;
-      return this;
-    }
-
-    /** The handler to protect. */
-    public Builder handler(Handler value) {
-      this.handler = value;
-      return this;
-    }
-
-    /**
-     * The handler, its configuration validated.
-     *
-     * @throws OverloadConfigException naming the first bad key, its value and origin
-     */
-    public OverloadHandler build() {
-      OverloadHandler h = new OverloadHandler();
-      settings.forEach(h::put);
-      h.setConfigFile(configFile);
-      h.setBaseDirectory(baseDirectory);
-      h.setDefaultEndpoint(defaultEndpoint);
-      if (ticker != null) {
-        h.setTicker(ticker);
-      }
-      if (wallClock != null) {
-        h.setWallClock(wallClock);
-      }
-      h.setScheduler(scheduler);
-      if (admissionListener != null) {
-        h.setAdmissionListener(admissionListener);
-      }
-      if (queueListener != null) {
-        h.setQueueListener(queueListener);
-      }
-      h.parseConfig();
-      if (handler != null) {
-        h.setHandler(handler);
-      }
-      return h;
-    }
   }
 }
