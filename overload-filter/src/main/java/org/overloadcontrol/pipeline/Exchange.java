@@ -56,12 +56,12 @@ public final class Exchange {
   }
 
   /**
-   * An exchange for a request the adapter tagged and admitted itself; it can be finished but
-   * not held.
+   * An exchange for a request tagged and admitted without the pipeline (a test); it can be
+   * finished but not held.
    *
    * @param virtualQueue the virtual queue told of completions, or null when there is none
    */
-  public Exchange(OverloadEngine engine, RequestTag tag, VirtualQueueFrontEnd virtualQueue) {
+  Exchange(OverloadEngine engine, RequestTag tag, VirtualQueueFrontEnd virtualQueue) {
     this(engine, tag, virtualQueue, null);
   }
 
@@ -98,12 +98,12 @@ public final class Exchange {
   }
 
   /** The request passed the virtual queue as a request of {@code type}. */
-  public void passedQueue(String type) {
+  void passedQueue(String type) {
     this.queueType = type;
   }
 
   /** The request is shaped: its bytes and time are reported to {@code shaped}. */
-  public void shaped(BandwidthTicket shaped) {
+  void shaped(BandwidthTicket shaped) {
     this.ticket = Objects.requireNonNull(shaped, "ticket");
   }
 

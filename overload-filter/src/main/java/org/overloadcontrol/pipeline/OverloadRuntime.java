@@ -100,7 +100,7 @@ public final class OverloadRuntime implements AutoCloseable {
    * Holds a request of a group over its bandwidth share for its delay, on this runtime's
    * timers; {@link #shutdown} cuts it short if it is still held.
    */
-  public Delay delay(RequestTag tag, ShapingDecision shaping, Delay.Target target) {
+  Delay delay(RequestTag tag, ShapingDecision shaping, Delay.Target target) {
     return delays.start(engine, tag, shaping, target);
   }
 
