@@ -8,6 +8,7 @@ import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestIntake;
@@ -101,10 +102,12 @@ public final class RequestPipeline {
     if (virtualQueue.protects(view.path())) {
       QueueVerdict verdict = virtualQueue.visit(visit(view));
       if (!(verdict instanceof QueueVerdict.Pass pass)) {
-        return exchange.first(Step.answer(waitOrRefusal(view, (QueueVerdict.Stop) verdict)));
+        QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;
+        return exchange.first(Step.answer(waitOrRefusal(view, stop),
+            stop.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED));
       }
       if (pass.clearCookie() != null) {
-        exchange.setCookie(SetCookie.of(pass.clearCookie()));
+        exchange.setCookie(pass.clearCookie().setCookie());
       }
       exchange.passedQueue(pass.type());
       dueToken = pass.byToken();
@@ -115,8 +118,8 @@ public final class RequestPipeline {
     if (bandwidth != null && bandwidth.shapes(view.path())) {
       ShapingDecision shaping = bandwidth.decide(view, view.declaredResponseSize());
       if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
-        return exchange.first(Step.answer(Answer.of(
-            shaping.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED)));
+        return exchange.first(Step.answer(
+            shaping.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
       }
       exchange.shaped(shaping.ticket());
       if (shaping.kind() == ShapingDecision.Kind.DELAY) {
@@ -124,8 +127,8 @@ public final class RequestPipeline {
           // Nothing can hold it without a thread: refused as a group whose standby is full.
           ShapingDecision refusal = new ShapingDecision(ShapingDecision.Kind.REFUSE, 0, 429,
               shaping.delayNanos(), ShapingDecision.STANDBY_FULL, shaping.ticket());
-          return exchange.first(Step.answer(Answer.of(
-              refusal.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED)));
+          return exchange.first(Step.answer(
+              refusal.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
         }
         exchange.delayFor(shaping);
         return exchange.first(Step.DELAY);
@@ -170,11 +173,7 @@ public final class RequestPipeline {
     QueueVisit visit = visit(view);
     List<Map.Entry<String, String>> fields = virtualQueue.keepsForm(visit, stop)
         ? view.formFields(virtualQueue.repostMaxBytes()) : null;
-    var answer = virtualQueue.answer(visit, stop, fields);
-    return new Answer(answer.status(), answer.retryAfterSeconds(),
-        answer.cookie() == null ? List.of() : List.of(SetCookie.of(answer.cookie())),
-        answer.contentType(), answer.body(),
-        answer.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED);
+    return virtualQueue.answer(visit, stop, fields);
   }
 
   private boolean refusedAsNewSession(RequestView view, RequestTag tag, Exchange exchange,

@@ -2,6 +2,7 @@ package org.overloadcontrol.pipeline;
 
 import java.util.Objects;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Answer;
 
 /**
  * What the engine's pipeline tells an adapter to do with a request, one step at a time
@@ -20,7 +21,10 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
   public enum Kind {
     /** Not under control (a bypass path, a status servlet): run it, report nothing. */
     PASS,
-    /** Write {@link Step#answer()} as it is, then finish with its outcome. */
+    /**
+     * Write {@link Step#answer()} as it is (a virtual-queue page, a bandwidth refusal), then
+     * finish with {@link Step#outcome()}.
+     */
     ANSWER,
     /**
      * Hold the request without a thread for its bandwidth delay (Li &amp; Jamin §V), then call
@@ -52,7 +56,7 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
     Objects.requireNonNull(kind, "kind");
   }
 
-  static Step answer(Answer answer) {
-    return new Step(Kind.ANSWER, answer.outcome(), answer);
+  static Step answer(Answer answer, Outcome outcome) {
+    return new Step(Kind.ANSWER, outcome, answer);
   }
 }

@@ -2,7 +2,7 @@ package org.overloadcontrol.servlet;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.overloadcontrol.pipeline.Answer;
+import org.overloadcontrol.engine.Answer;
 
 /**
  * Writes the engine's {@link Answer} (a virtual-queue page, a bandwidth refusal) onto a servlet

@@ -13,14 +13,14 @@ import org.overloadcontrol.capacity.CapacitySource;
 import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.base.Ticker;
 
 /**
  * The virtual queue (WebQ, Suresh et al.: TokenGen and TokenCheck, §II-C and §V-A) as one
  * adapter-neutral front end: from the facts of a request ({@link QueueVisit}) it decides whether
  * the request goes on, and renders the answer when it does not. The servlet filter and the Jetty
- * handler only read their request into a {@link QueueVisit} and write the {@link QueueAnswer}.
+ * handler only read their request into a {@link QueueVisit} and write the {@link Answer}.
  *
  * <p>The token travels in the query parameter {@code oc_token} and in a cookie of the same name
  * ({@link TokenCookie}). A query token is authoritative: if it fails, the request is refused. A
@@ -154,7 +154,7 @@ public final class VirtualQueueFrontEnd {
    * {@link #answer}: a browser's form POST told to wait whose declared length is within bounds.
    */
   public boolean keepsForm(QueueVisit visit, QueueVerdict.Stop stop) {
-    return stop.waiting() && RefusalBody.wantsHtml(visit.accept())
+    return stop.waiting() && Answer.wantsHtml(visit.accept())
         && visit.method().toUpperCase(Locale.ROOT).equals("POST")
         && UrlEncodedForm.isForm(visit.contentType())
         && visit.contentLength() <= settings.repostMaxBytes();
@@ -171,9 +171,9 @@ public final class VirtualQueueFrontEnd {
    * @param formFields the form's fields when {@link #keepsForm} was true and the body could be
    *     read within bounds; null otherwise (the user is asked to send it again)
    */
-  public QueueAnswer answer(QueueVisit visit, QueueVerdict.Stop stop,
+  public Answer answer(QueueVisit visit, QueueVerdict.Stop stop,
       List<Map.Entry<String, String>> formFields) {
-    boolean browser = RefusalBody.wantsHtml(visit.accept());
+    boolean browser = Answer.wantsHtml(visit.accept());
     if (stop.decision() instanceof QueueDecision.Wait wait) {
       TokenCookie cookie = new TokenCookie(wait.token(),
           TokenUrls.cookiePath(visit.requestUri()),
@@ -181,18 +181,18 @@ public final class VirtualQueueFrontEnd {
       String retryUrl = TokenUrls.withToken(stop.boundUrl(), wait.token());
       String method = visit.method().toUpperCase(Locale.ROOT);
       if (!browser) {
-        return answer(true, UNAVAILABLE, wait.waitSeconds(), cookie, JSON,
+        return answer(UNAVAILABLE, wait.waitSeconds(), cookie, JSON,
             WaitingPage.waitingJson(wait, retryUrl));
       }
       if (method.equals("GET") || method.equals("HEAD")) {
-        return answer(true, OK, 0, cookie, RefusalBody.HTML,
+        return answer(OK, 0, cookie, Answer.HTML,
             WaitingPage.waitingHtml(wait.waitSeconds(), wait.position(), retryUrl));
       }
       if (formFields != null && keepsForm(visit, stop)) {
-        return answer(true, OK, 0, cookie, RefusalBody.HTML,
+        return answer(OK, 0, cookie, Answer.HTML,
             WaitingPage.repostHtml(wait.waitSeconds(), wait.position(), retryUrl, formFields));
       }
-      return answer(true, UNAVAILABLE, wait.waitSeconds(), cookie, RefusalBody.HTML,
+      return answer(UNAVAILABLE, wait.waitSeconds(), cookie, Answer.HTML,
           WaitingPage.resubmitHtml(wait.waitSeconds()));
     }
     QueueDecision.Refuse refuse = (QueueDecision.Refuse) stop.decision();
@@ -202,16 +202,17 @@ public final class VirtualQueueFrontEnd {
     String url = stop.boundUrl();
     if (browser) {
       String retryUrl = stop.token() == null ? url : TokenUrls.withToken(url, stop.token());
-      return answer(false, status, retry, null, RefusalBody.HTML,
+      return answer(status, retry, null, Answer.HTML,
           WaitingPage.refusalHtml(refuse, url, retryUrl));
     }
-    return answer(false, status, retry, null, RefusalBody.PROBLEM_JSON,
+    return answer(status, retry, null, Answer.PROBLEM_JSON,
         WaitingPage.refusalJson(refuse, status, url));
   }
 
-  private static QueueAnswer answer(boolean waiting, int status, long retryAfterSeconds,
-      TokenCookie cookie, String contentType, String body) {
-    return new QueueAnswer(waiting, status, retryAfterSeconds, cookie, contentType,
+  private static Answer answer(int status, long retryAfterSeconds, TokenCookie cookie,
+      String contentType, String body) {
+    return new Answer(status, retryAfterSeconds,
+        cookie == null ? List.of() : List.of(cookie.setCookie()), contentType,
         body.getBytes(StandardCharsets.UTF_8));
   }
 

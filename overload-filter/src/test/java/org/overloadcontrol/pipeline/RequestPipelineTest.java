@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;

@@ -5,36 +5,20 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.pipeline.Answer;
 
 /**
- * Writes the engine's container-free answers ({@link RefusalBody}, the pipeline's
- * {@link Answer}) onto a Jetty core {@link Response}, so the handler sends the bytes the
- * servlet filter sends.
+ * Writes the engine's container-free {@link Answer}s (refusals, virtual-queue pages) onto a
+ * Jetty core {@link Response}, so the handler sends the bytes the servlet filter sends.
  */
 final class JettyAnswers {
 
   private JettyAnswers() {}
 
-  /** A 503, 429 or 403 refusal; completes {@code callback}. */
-  static void write(Response response, RefusalBody refusal, Callback callback) {
-    if (response.isCommitted()) {
-      callback.failed(new IllegalStateException("response committed before the refusal"));
-      return;
-    }
-    response.reset();
-    response.setStatus(refusal.status());
-    if (refusal.retryAfterSeconds() > 0) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER,
-          Long.toString(refusal.retryAfterSeconds()));
-    }
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, RefusalBody.CACHE_CONTROL);
-    body(response, refusal.contentType(), refusal.body(), callback);
-  }
-
-  /** The engine's {@link Answer} (a virtual-queue page, a bandwidth refusal); completes it. */
+  /**
+   * The engine's {@link Answer} (a refusal, a virtual-queue page); completes {@code callback}.
+   */
   static void write(Response response, Answer answer, Callback callback) {
     if (response.isCommitted()) {
       callback.failed(new IllegalStateException("response committed before the answer"));
@@ -55,7 +39,7 @@ final class JettyAnswers {
 
   /** The default answer to a refused or expired request: 503 and the engine's body. */
   static void refusal(Request request, Response response, Callback callback, RequestTag tag) {
-    write(response, RefusalBody.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
+    write(response, Answer.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
         request.getHttpURI().getPath()), callback);
   }
 

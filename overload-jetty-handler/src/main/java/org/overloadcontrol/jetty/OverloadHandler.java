@@ -17,7 +17,7 @@ import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
@@ -331,7 +331,7 @@ public class OverloadHandler extends Handler.Wrapper {
 
   /**
    * Answers a refused or expired request: by default 503 with {@code Retry-After},
-   * {@code Cache-Control: no-store} and the engine's {@link RefusalBody} (an HTML page for
+   * {@code Cache-Control: no-store} and the engine's {@link Answer} (an HTML page for
    * browsers, {@code application/problem+json} for the rest), the same bytes the servlet
    * filter sends. Override to answer differently (redirect, a cheaper page); the override must
    * complete {@code callback}. If it throws before the response is committed, the default
