@@ -2,7 +2,6 @@ package org.overloadcontrol.metrics;
 
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
 
 /**
  * The validated settings of the {@code metrics.} configuration section.
@@ -53,12 +52,12 @@ public final class MetricsSettings {
       return defaults();
     }
     section.requireOnly(KEYS);
-    boolean enabled = section.parse("enabled", MetricsSettings::bool, true);
-    Boolean jmx = section.parse("jmx", MetricsSettings::bool, null);
+    boolean enabled = section.parse("enabled", ConfigSection::bool, true);
+    Boolean jmx = section.parse("jmx", ConfigSection::bool, null);
     String domain = section.parse("jmxDomain", MetricsSettings::domain, null);
-    long period = section.parse("period", MetricsSettings::positiveDuration,
+    long period = section.parse("period", ConfigSection::positiveDuration,
         DEFAULT_PERIOD_NANOS);
-    long quiet = section.parse("overloadQuietPeriod", MetricsSettings::positiveDuration,
+    long quiet = section.parse("overloadQuietPeriod", ConfigSection::positiveDuration,
         DEFAULT_QUIET_NANOS);
     if (quiet < period) {
       throw section.error("overloadQuietPeriod", "must be at least metrics.period ("
@@ -67,28 +66,12 @@ public final class MetricsSettings {
     return new MetricsSettings(enabled, jmx, domain, period, quiet);
   }
 
-  private static boolean bool(String v) {
-    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false");
-    };
-  }
-
   private static String domain(String v) {
     if (v.isEmpty() || v.chars().anyMatch(c -> c == ':' || c == '*' || c == '?' || c == '\n')) {
       throw new IllegalArgumentException("must be a JMX domain: not empty, without ':', '*', '?'"
           + " or line breaks");
     }
     return v;
-  }
-
-  private static long positiveDuration(String v) {
-    long nanos = Durations.parse(v).toNanos();
-    if (nanos <= 0) {
-      throw new IllegalArgumentException("must be a positive duration such as 1s or 500ms");
-    }
-    return nanos;
   }
 
   public boolean enabled() {
