@@ -24,7 +24,7 @@ import java.util.Map;
  *
  * <p>Every value placed in markup is escaped; the token is URL-safe Base64 by construction.
  */
-public final class WaitingPage {
+final class WaitingPage {
 
   private WaitingPage() {}
 
