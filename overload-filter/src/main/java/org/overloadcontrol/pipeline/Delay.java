@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A request of a client group over its bandwidth share, held for its delay (Li &amp; Jamin §V,
  * delay = (1/dᵢ − 1/Â)·size) on a timer, holding no thread. Written once here for every
- * adapter; the adapter's {@link Exchange} only says how to go on ({@link Target#delayEnded}) and how to answer a
- * request cut short ({@link Target#cutShort}, a 503 it settles as {@code EXPIRED}).
+ * adapter; the request's {@link Exchange} says how to go on ({@link Target#delayEnded}:
+ * admission) and how to answer a request cut short ({@link Target#cutShort}: its carrier gets
+ * a {@code REFUSE}, settled {@code EXPIRED}).
  *
  * <p>The delay is left out of the response time the admission controller sees (it is
  * deliberate, not a sign of overload) but stays in the bandwidth measurement: the ticket's

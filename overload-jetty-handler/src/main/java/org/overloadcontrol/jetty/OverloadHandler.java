@@ -56,11 +56,11 @@ import org.slf4j.LoggerFactory;
  * {@link OverloadContext#ATTRIBUTE}. The outcome and response time are reported once, when
  * the wrapped handler's callback completes.
  *
- * <p>Configuration: the flat keys of the filter, from {@link #put} (or the {@link OverloadHandlerBuilder}),
- * overridden by the YAML file {@link #setConfigFile}, then by the operator's file named by the
- * system property {@value OperatorConfigFile#PROPERTY}, validated by
- * {@link OverloadConfig#parse} when the handler starts; a bad key or value stops the start
- * with a message naming it. Settings are frozen once started.
+ * <p>Configuration: the flat keys of the filter, from {@link #put} (or the
+ * {@link OverloadHandlerBuilder}), overridden by the YAML file {@link #setConfigFile}, then by
+ * the operator's file named by the system property {@value OperatorConfigFile#PROPERTY},
+ * validated by {@link OverloadConfig#parse} when the handler starts; a bad key or value stops
+ * the start with a message naming it. Settings are frozen once started.
  *
  * <p>Stopping answers every waiting request with 503 (the engine expires them); requests
  * already running finish normally.
@@ -217,14 +217,9 @@ public class OverloadHandler extends Handler.Wrapper {
   @Override
   protected void doStart() throws Exception {
     OverloadConfig config;
-    try {
-      config = parseConfig();
-    } catch (OverloadConfigException e) {
-      LOG.error("{}", e.getMessage());
-      throw e;
-    }
     OverloadRuntime runtime;
     try {
+      config = parseConfig();
       runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
           .scheduler(scheduler, "overload-control-jetty").admissionListener(admissionListener)
           .queueListener(queueListener).qualityListener(qualityListener).start();
@@ -241,8 +236,8 @@ public class OverloadHandler extends Handler.Wrapper {
 
   /**
    * Answers every waiting or delayed request with 503 (the engine expires them) before the
-   * wrapped handlers stop, then stops the timer thread. Requests already running finish normally and
-   * still report their outcome.
+   * wrapped handlers stop, then stops the timer thread. Requests already running finish
+   * normally and still report their outcome.
    */
   @Override
   protected void doStop() throws Exception {
