@@ -17,8 +17,8 @@ import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.session.SessionGate;
 import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.session.SessionVisit;
-import org.overloadcontrol.virtualqueue.QueueVerdict;
-import org.overloadcontrol.virtualqueue.QueueVisit;
+import org.overloadcontrol.virtualqueue.VisitVerdict;
+import org.overloadcontrol.virtualqueue.VirtualQueueVisit;
 import org.overloadcontrol.virtualqueue.TokenCookie;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
 
@@ -100,9 +100,9 @@ public final class RequestPipeline {
     Exchange exchange = new Exchange(engine, tag, virtualQueue, runtime);
     boolean dueToken = false;
     if (virtualQueue.protects(view.path())) {
-      QueueVerdict verdict = virtualQueue.visit(visit(view));
-      if (!(verdict instanceof QueueVerdict.Pass pass)) {
-        QueueVerdict.Stop stop = (QueueVerdict.Stop) verdict;
+      VisitVerdict verdict = virtualQueue.visit(visit(view));
+      if (!(verdict instanceof VisitVerdict.Pass pass)) {
+        VisitVerdict.Stop stop = (VisitVerdict.Stop) verdict;
         return exchange.first(Step.answer(waitOrRefusal(view, stop),
             stop.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED));
       }
@@ -162,15 +162,16 @@ public final class RequestPipeline {
     return wait.await(engine, tag) ? Step.RUN : Step.EXPIRED;
   }
 
-  private static QueueVisit visit(RequestView view) {
-    return new QueueVisit(view.clientAddress(), view.path(), view.requestUri(), view.rawQuery(),
+  private static VirtualQueueVisit visit(RequestView view) {
+    return new VirtualQueueVisit(view.clientAddress(), view.path(), view.requestUri(),
+        view.rawQuery(),
         view.method(), view.header("Accept"), view.header("Content-Type"),
         view.contentLength(), view.cookie(TokenCookie.NAME), view.secure());
   }
 
   /** The virtual queue's waiting page or refusal; a browser's form is kept to re-post. */
-  private Answer waitOrRefusal(RequestView view, QueueVerdict.Stop stop) throws IOException {
-    QueueVisit visit = visit(view);
+  private Answer waitOrRefusal(RequestView view, VisitVerdict.Stop stop) throws IOException {
+    VirtualQueueVisit visit = visit(view);
     List<Map.Entry<String, String>> fields = virtualQueue.keepsForm(visit, stop)
         ? view.formFields(virtualQueue.repostMaxBytes()) : null;
     return virtualQueue.answer(visit, stop, fields);

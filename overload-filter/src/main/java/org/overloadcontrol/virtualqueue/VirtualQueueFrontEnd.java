@@ -18,9 +18,9 @@ import org.overloadcontrol.base.Ticker;
 
 /**
  * The virtual queue (WebQ, Suresh et al.: TokenGen and TokenCheck, §II-C and §V-A) as one
- * adapter-neutral front end: from the facts of a request ({@link QueueVisit}) it decides whether
- * the request goes on, and renders the answer when it does not. The servlet filter and the Jetty
- * handler only read their request into a {@link QueueVisit} and write the {@link Answer}.
+ * adapter-neutral front end: from the facts of a request ({@link VirtualQueueVisit}) it decides
+ * whether the request goes on, and renders the {@link Answer} when it does not. The engine's
+ * request pipeline calls it for every adapter.
  *
  * <p>The token travels in the query parameter {@code oc_token} and in a cookie of the same name
  * ({@link TokenCookie}). A query token is authoritative: if it fails, the request is refused. A
@@ -122,9 +122,9 @@ public final class VirtualQueueFrontEnd {
   }
 
   /** Decides for one request: it goes on, or it is told to wait, or it is refused. */
-  public QueueVerdict visit(QueueVisit visit) {
+  public VisitVerdict visit(VirtualQueueVisit visit) {
     if (!protects(visit.path())) {
-      return QueueVerdict.UNPROTECTED;
+      return VisitVerdict.UNPROTECTED;
     }
     String address = visit.clientAddress();
     String url = TokenUrls.bound(visit.requestUri(), visit.rawQuery());
@@ -133,19 +133,20 @@ public final class VirtualQueueFrontEnd {
     String queryToken = TokenUrls.token(visit.rawQuery());
     String cookieToken = visit.cookieToken();
     String token = queryToken != null ? queryToken : cookieToken;
-    QueueDecision decision = queue.decide(address, url, token, type, now);
-    if (queryToken == null && cookieToken != null && decision instanceof QueueDecision.Refuse r
+    VirtualQueueDecision decision = queue.decide(address, url, token, type, now);
+    if (queryToken == null && cookieToken != null
+        && decision instanceof VirtualQueueDecision.Refuse r
         && r.reason().tokenFault()) {
       // A stale cookie (used, expired, or set for another page under this path): join afresh.
       decision = queue.decide(address, url, null, type, now);
     }
-    if (decision instanceof QueueDecision.Pass pass) {
+    if (decision instanceof VirtualQueueDecision.Pass pass) {
       TokenCookie clear = pass.byToken() && cookieToken != null
           ? new TokenCookie("", TokenUrls.cookiePath(visit.requestUri()), 0, visit.secure())
           : null;
-      return new QueueVerdict.Pass(type, clear, pass.byToken());
+      return new VisitVerdict.Pass(type, clear, pass.byToken());
     }
-    return new QueueVerdict.Stop(decision, url, token);
+    return new VisitVerdict.Stop(decision, url, token);
   }
 
   /**
@@ -153,7 +154,7 @@ public final class VirtualQueueFrontEnd {
    * the url-encoded form body (at most {@link #repostMaxBytes()}) and pass its fields to
    * {@link #answer}: a browser's form POST told to wait whose declared length is within bounds.
    */
-  public boolean keepsForm(QueueVisit visit, QueueVerdict.Stop stop) {
+  public boolean keepsForm(VirtualQueueVisit visit, VisitVerdict.Stop stop) {
     return stop.waiting() && Answer.wantsHtml(visit.accept())
         && visit.method().toUpperCase(Locale.ROOT).equals("POST")
         && UrlEncodedForm.isForm(visit.contentType())
@@ -171,10 +172,10 @@ public final class VirtualQueueFrontEnd {
    * @param formFields the form's fields when {@link #keepsForm} was true and the body could be
    *     read within bounds; null otherwise (the user is asked to send it again)
    */
-  public Answer answer(QueueVisit visit, QueueVerdict.Stop stop,
+  public Answer answer(VirtualQueueVisit visit, VisitVerdict.Stop stop,
       List<Map.Entry<String, String>> formFields) {
     boolean browser = Answer.wantsHtml(visit.accept());
-    if (stop.decision() instanceof QueueDecision.Wait wait) {
+    if (stop.decision() instanceof VirtualQueueDecision.Wait wait) {
       TokenCookie cookie = new TokenCookie(wait.token(),
           TokenUrls.cookiePath(visit.requestUri()),
           wait.waitSeconds() + settings.graceSeconds() + 1, visit.secure());
@@ -195,7 +196,7 @@ public final class VirtualQueueFrontEnd {
       return answer(UNAVAILABLE, wait.waitSeconds(), cookie, Answer.HTML,
           WaitingPage.resubmitHtml(wait.waitSeconds()));
     }
-    QueueDecision.Refuse refuse = (QueueDecision.Refuse) stop.decision();
+    VirtualQueueDecision.Refuse refuse = (VirtualQueueDecision.Refuse) stop.decision();
     boolean fault = refuse.reason().tokenFault();
     int status = fault ? FORBIDDEN : UNAVAILABLE;
     long retry = fault ? 0 : Math.max(1, refuse.retryAfterSeconds());
@@ -217,7 +218,7 @@ public final class VirtualQueueFrontEnd {
   }
 
   /**
-   * Reports the completion of a request that passed ({@link QueueVerdict.Pass#type()}), for the
+   * Reports the completion of a request that passed ({@link VisitVerdict.Pass#type()}), for the
    * passive capacity estimate (§IV); call once, when its response is complete.
    */
   public void complete(String type, long responseNanos, boolean success) {
