@@ -42,6 +42,7 @@ class RequestPipelineTest {
   static final class View implements RequestView {
     String method = "GET";
     String path = "/x";
+    String requestUri;
     final Map<String, String> headers = new HashMap<>();
     final Map<String, String> cookies = new HashMap<>();
     boolean canSuspend = true;
@@ -62,7 +63,7 @@ class RequestPipelineTest {
     @Override public String cookie(String name) { return cookies.get(name); }
     @Override public String clientAddress() { return "10.0.0.1"; }
     @Override public String peerAddress() { return "10.0.0.1"; }
-    @Override public String requestUri() { return path; }
+    @Override public String requestUri() { return requestUri != null ? requestUri : path; }
     @Override public String rawQuery() { return null; }
     @Override public boolean secure() { return false; }
     @Override public String contextPath() { return ""; }
@@ -275,12 +276,13 @@ class RequestPipelineTest {
     Adapter first = new Adapter(new View());
     assertThat(first.steps).containsExactly(Step.Kind.RUN);
     View withParameter = new View().header("Accept", "text/html");
-    withParameter.path = "/x";
+    withParameter.requestUri = "/x;jsessionid=abc";
     Adapter told = new Adapter(withParameter);
     Answer answer = told.exchange.step().answer();
     assertThat(answer.status()).isEqualTo(200);
     assertThat(answer.setCookies()).singleElement().asString()
-        .startsWith("oc_token=").contains("; Path=/x;").contains("HttpOnly");
+        .startsWith("oc_token=").contains("; Path=/x;").doesNotContain("jsessionid")
+        .contains("HttpOnly");
     assertThat(told.outcome).isEqualTo(Outcome.REDIRECTED);
     first.complete();
   }
