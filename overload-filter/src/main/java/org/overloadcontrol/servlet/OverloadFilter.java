@@ -233,7 +233,7 @@ public class OverloadFilter implements Filter {
     Exchange exchange;
     if (routesByServlet) {
       // No rule reads the request: its servlet says where it goes (one look-up).
-      EndpointClass route = routes.stage(servlet);
+      EndpointClass route = routes.route(servlet);
       exchange = route == null ? null : pipeline.start(view, route);
     } else {
       exchange = routes.isStatus(servlet) ? null : pipeline.start(view, routes.endpointOf(servlet));
