@@ -34,9 +34,10 @@ import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
- * The ways a request was mishandled (issue 17, breaks 1–4), each in Jetty 12 and Tomcat 10.1
- * with the filter declared exactly as README shows it: mapped to the REQUEST dispatch only,
- * async supported. After each: arrivals = outcomes, nothing waiting, every permit free.
+ * The ways a request was mishandled (issue 17, breaks 1, 2 and 4), each in Jetty 12 and Tomcat
+ * 10.1 with the filter declared exactly as README shows it: mapped to the REQUEST dispatch only,
+ * async supported. After each: arrivals = outcomes, nothing waiting, every permit free. Break 3
+ * (clients that reset while waiting) is in {@link AdapterContractIT}, for the handler too.
  */
 class MishandledRequestsIT {
 
