@@ -1,7 +1,5 @@
 package org.overloadcontrol.benchmarks;
 
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,7 +56,6 @@ public class PipelinePath {
     @Override public String containerSessionId() { return null; }
     @Override public long declaredResponseSize() { return -1; }
     @Override public boolean canSuspend() { return true; }
-    @Override public List<Map.Entry<String, String>> formFields(int maxBytes) { return null; }
   };
 
   private OverloadRuntime runtime;
@@ -82,7 +79,7 @@ public class PipelinePath {
 
   /** Through the pipeline: view in, the first step, finish. */
   @Benchmark
-  public boolean pipeline() throws Exception {
+  public boolean pipeline() {
     Exchange exchange = pipeline.start(VIEW, route);
     return exchange.finish(Outcome.COMPLETED, -1L);
   }

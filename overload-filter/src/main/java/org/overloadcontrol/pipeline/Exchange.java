@@ -2,14 +2,18 @@ package org.overloadcontrol.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
+import org.overloadcontrol.virtualqueue.VirtualQueueVisit;
+import org.overloadcontrol.virtualqueue.VisitVerdict;
 
 /**
  * One request under control, from its first {@link Step} to its one outcome, as every adapter
@@ -46,6 +50,9 @@ public final class Exchange {
   private volatile Carrier carrier;
   private volatile Delay delay;
   private volatile boolean left;
+  private VirtualQueueFrontEnd formQueue;
+  private VirtualQueueVisit formVisit;
+  private VisitVerdict.Stop formStop;
 
   private Exchange() {
     this.engine = null;
@@ -117,6 +124,33 @@ public final class Exchange {
       setCookies = new ArrayList<>(2);
     }
     setCookies.add(value);
+  }
+
+  void keepForm(VirtualQueueFrontEnd queue, VirtualQueueVisit visit, VisitVerdict.Stop stop) {
+    this.formQueue = queue;
+    this.formVisit = visit;
+    this.formStop = stop;
+  }
+
+  /**
+   * For an {@code ANSWER} that should keep a browser's form (WebQ's waiting page re-posts it):
+   * the most body bytes to read, or −1 when there is no form to keep. The adapter reads the
+   * url-encoded fields its own way (at most this many bytes) and writes
+   * {@link #answerKeeping}; the step's own answer (send the form again) is the fallback.
+   */
+  public int formMaxBytes() {
+    return formQueue == null ? -1 : formQueue.repostMaxBytes();
+  }
+
+  /**
+   * The waiting page holding {@code fields}, the form read after a {@code formMaxBytes() >= 0};
+   * null fields (too large, malformed, unreadable) give the step's fallback answer.
+   */
+  public Answer answerKeeping(List<Map.Entry<String, String>> fields) {
+    if (formQueue == null) {
+      throw new IllegalStateException("no form to keep");
+    }
+    return formQueue.answer(formVisit, formStop, fields);
   }
 
   void delayFor(ShapingDecision shaping) {

@@ -1,14 +1,10 @@
 package org.overloadcontrol.pipeline;
 
-import java.io.IOException;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestIntake;
@@ -71,7 +67,7 @@ public final class RequestPipeline {
    * Starts a request whose endpoint is the first {@code endpoints.<e>.paths} rule that matches,
    * else {@code defaultEndpoint} (its servlet's endpoint, or the handler's default).
    */
-  public Exchange start(RequestView view, String defaultEndpoint) throws IOException {
+  public Exchange start(RequestView view, String defaultEndpoint) {
     if (engine.bypasses(view.path())) {
       return Exchange.PASSING;
     }
@@ -82,7 +78,7 @@ public final class RequestPipeline {
    * Starts a request whose endpoint and class the adapter resolved in advance (when
    * {@link OverloadEngine#routesByEndpointOnly()}, once per servlet).
    */
-  public Exchange start(RequestView view, EndpointClass route) throws IOException {
+  public Exchange start(RequestView view, EndpointClass route) {
     if (engine.bypasses(view.path())) {
       return Exchange.PASSING;
     }
@@ -96,14 +92,20 @@ public final class RequestPipeline {
     return trustsProxies ? view.peerAddress() : null;
   }
 
-  private Exchange controlled(RequestView view, RequestTag tag) throws IOException {
+  private Exchange controlled(RequestView view, RequestTag tag) {
     Exchange exchange = new Exchange(engine, tag, virtualQueue, runtime);
     boolean dueToken = false;
     if (virtualQueue.protects(view.path())) {
       VisitVerdict verdict = virtualQueue.visit(visit(view));
       if (!(verdict instanceof VisitVerdict.Pass pass)) {
         VisitVerdict.Stop stop = (VisitVerdict.Stop) verdict;
-        return exchange.first(Step.answer(waitOrRefusal(view, stop),
+        VirtualQueueVisit visit = visit(view);
+        if (virtualQueue.keepsForm(visit, stop)) {
+          // The adapter reads the body its own way (Jetty without blocking a thread) and asks
+          // for the page holding it; this answer (send the form again) is its fallback.
+          exchange.keepForm(virtualQueue, visit, stop);
+        }
+        return exchange.first(Step.answer(virtualQueue.answer(visit, stop, null),
             stop.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED));
       }
       if (pass.clearCookie() != null) {
@@ -167,14 +169,6 @@ public final class RequestPipeline {
         view.rawQuery(),
         view.method(), view.header("Accept"), view.header("Content-Type"),
         view.contentLength(), view.cookie(TokenCookie.NAME), view.secure());
-  }
-
-  /** The virtual queue's waiting page or refusal; a browser's form is kept to re-post. */
-  private Answer waitOrRefusal(RequestView view, VisitVerdict.Stop stop) throws IOException {
-    VirtualQueueVisit visit = visit(view);
-    List<Map.Entry<String, String>> fields = virtualQueue.keepsForm(visit, stop)
-        ? view.formFields(virtualQueue.repostMaxBytes()) : null;
-    return virtualQueue.answer(visit, stop, fields);
   }
 
   private boolean refusedAsNewSession(RequestView view, RequestTag tag, Exchange exchange,

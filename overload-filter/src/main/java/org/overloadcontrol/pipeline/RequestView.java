@@ -1,8 +1,5 @@
 package org.overloadcontrol.pipeline;
 
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 import org.overloadcontrol.classify.RequestAttributes;
 
 /**
@@ -46,10 +43,4 @@ public interface RequestView extends RequestAttributes {
    */
   boolean canSuspend();
 
-  /**
-   * The fields of the url-encoded form body, in order, read now (at most {@code maxBytes}); null
-   * when it is larger or malformed. Read only for a browser's form POST the virtual queue tells
-   * to wait, so that the waiting page re-posts it.
-   */
-  List<Map.Entry<String, String>> formFields(int maxBytes) throws IOException;
 }

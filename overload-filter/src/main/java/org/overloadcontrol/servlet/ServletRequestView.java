@@ -125,9 +125,12 @@ final class ServletRequestView implements RequestView {
     return request.isAsyncSupported();
   }
 
-  /** Read blocking on the request's thread, at most {@code maxBytes + 1} bytes. */
-  @Override
-  public List<Map.Entry<String, String>> formFields(int maxBytes) throws IOException {
+  /**
+   * The url-encoded form body's fields in order, read on the request's thread (at most
+   * {@code maxBytes + 1} bytes, as a servlet reads a body); null when it is larger or malformed.
+   */
+  static List<Map.Entry<String, String>> formFields(HttpServletRequest request, int maxBytes)
+      throws IOException {
     byte[] body;
     try (InputStream in = request.getInputStream()) {
       body = in.readNBytes(maxBytes + 1);

@@ -45,7 +45,9 @@ final class ServletSteps {
       case DELAY, WAIT -> hold(request, response, exchange);
       case ANSWER -> {
         try {
-          ServletAnswers.write(response, step.answer());
+          int formMax = exchange.formMaxBytes();
+          ServletAnswers.write(response, formMax < 0 ? step.answer()
+              : exchange.answerKeeping(ServletRequestView.formFields(request, formMax)));
         } finally {
           finish(response, exchange, step.outcome());
         }

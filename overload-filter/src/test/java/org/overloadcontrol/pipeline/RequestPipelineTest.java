@@ -2,7 +2,6 @@ package org.overloadcontrol.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,6 +42,7 @@ class RequestPipelineTest {
     String method = "GET";
     String path = "/x";
     String requestUri;
+    long contentLength = -1;
     final Map<String, String> headers = new HashMap<>();
     final Map<String, String> cookies = new HashMap<>();
     boolean canSuspend = true;
@@ -67,15 +67,10 @@ class RequestPipelineTest {
     @Override public String rawQuery() { return null; }
     @Override public boolean secure() { return false; }
     @Override public String contextPath() { return ""; }
-    @Override public long contentLength() { return -1; }
+    @Override public long contentLength() { return contentLength; }
     @Override public String containerSessionId() { return null; }
     @Override public long declaredResponseSize() { return -1; }
     @Override public boolean canSuspend() { return canSuspend; }
-
-    @Override
-    public List<Map.Entry<String, String>> formFields(int maxBytes) {
-      return List.of();
-    }
   }
 
   /**
@@ -89,7 +84,7 @@ class RequestPipelineTest {
     int finishes;
     boolean running;
 
-    Adapter(View view) throws IOException {
+    Adapter(View view) {
       exchange = runtime.pipeline().start(view, "e");
       carry(exchange.step());
     }
@@ -121,7 +116,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aProbePassesUncontrolledAndReportsNothing() throws IOException {
+  void aProbePassesUncontrolledAndReportsNothing() {
     start(Map.of());
     Adapter probe = new Adapter(new View().path("/healthz"));
     assertThat(probe.steps).containsExactly(Step.Kind.PASS);
@@ -130,7 +125,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void anAdmittedRequestRunsAndFinishesOnce() throws IOException {
+  void anAdmittedRequestRunsAndFinishesOnce() {
     start(Map.of());
     Adapter a = new Adapter(new View());
     assertThat(a.steps).containsExactly(Step.Kind.RUN);
@@ -141,7 +136,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aWaitingRequestRunsWhenAPermitIsHandedOver() throws IOException {
+  void aWaitingRequestRunsWhenAPermitIsHandedOver() {
     start(Map.of("queue.permits", "1", "queue.maxWait", "2s"));
     Adapter first = new Adapter(new View());
     Adapter second = new Adapter(new View());
@@ -157,7 +152,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aWaitingRequestIsRefusedAtItsDeadline() throws IOException {
+  void aWaitingRequestIsRefusedAtItsDeadline() {
     start(Map.of("queue.permits", "1", "queue.maxWait", "2s"));
     Adapter first = new Adapter(new View());
     Adapter second = new Adapter(new View());
@@ -173,7 +168,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aClientThatLeavesWhileWaitingIsTakenOutAndNeverRuns() throws IOException {
+  void aClientThatLeavesWhileWaitingIsTakenOutAndNeverRuns() {
     start(Map.of("queue.permits", "1", "queue.maxWait", "2s"));
     Adapter first = new Adapter(new View());
     Adapter second = new Adapter(new View());
@@ -190,7 +185,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aRequestThatCannotBeSuspendedIsRefusedWhenTheQueueSaysReject() throws IOException {
+  void aRequestThatCannotBeSuspendedIsRefusedWhenTheQueueSaysReject() {
     start(Map.of("queue.permits", "1", "queue.nonAsync", "reject"));
     Adapter first = new Adapter(new View());
     View blocking = new View();
@@ -206,7 +201,7 @@ class RequestPipelineTest {
       "bandwidth.groups.all.share", "20%", "bandwidth.defaultGroup", "all");
 
   /** Fills the shaped group's measured bandwidth so the next request is delayed. */
-  private void saturate() throws IOException {
+  private void saturate() {
     Adapter big = new Adapter(new View());
     big.running = true;
     big.exchange.finish(Outcome.COMPLETED, 100_000);
@@ -215,7 +210,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aDelayedRequestGoesOnToAdmissionWhenItsDelayEnds() throws IOException {
+  void aDelayedRequestGoesOnToAdmissionWhenItsDelayEnds() {
     start(SHAPING);
     saturate();
     Adapter delayed = new Adapter(new View());
@@ -231,7 +226,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aClientThatLeavesWhileDelayedNeverReachesAdmission() throws IOException {
+  void aClientThatLeavesWhileDelayedNeverReachesAdmission() {
     start(SHAPING);
     saturate();
     Adapter delayed = new Adapter(new View());
@@ -248,7 +243,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aDelayThatCannotBeHeldIsAnswered429() throws IOException {
+  void aDelayThatCannotBeHeldIsAnswered429() {
     start(SHAPING);
     saturate();
     View blocking = new View();
@@ -260,7 +255,7 @@ class RequestPipelineTest {
   }
 
   @Test
-  void aZeroShareGroupIsAnswered403() throws IOException {
+  void aZeroShareGroupIsAnswered403() {
     start(Map.of("bandwidth.total", "100KB/s", "bandwidth.groups.bots.share", "0%",
         "bandwidth.groups.bots.match.header", "X-Bot"));
     Adapter bot = new Adapter(new View().header("X-Bot", "1"));
@@ -270,7 +265,7 @@ class RequestPipelineTest {
 
   @Test
   void theVirtualQueueAnswersAWaitWithItsTokenCookieWhateverThePathParameter()
-      throws IOException {
+      {
     start(Map.of("virtualQueue.enabled", "true", "virtualQueue.paths", "/x",
         "virtualQueue.capacity", "1"));
     Adapter first = new Adapter(new View());
@@ -288,7 +283,30 @@ class RequestPipelineTest {
   }
 
   @Test
-  void theStopRefusesEveryHeldRequestAndLeavesRunningOnesAlone() throws IOException {
+  void aBrowsersFormToldToWaitIsKeptWhenTheAdapterReadsItAndAskedForAgainOtherwise() {
+    start(Map.of("virtualQueue.enabled", "true", "virtualQueue.paths", "/x",
+        "virtualQueue.capacity", "1"));
+    Adapter first = new Adapter(new View());
+    View form = new View().header("Accept", "text/html")
+        .header("Content-Type", "application/x-www-form-urlencoded");
+    form.method = "POST";
+    form.contentLength = 9;
+    Adapter told = new Adapter(form);
+
+    assertThat(told.exchange.formMaxBytes()).isEqualTo(65_536);
+    // The fallback, for a body the adapter could not read: send it again.
+    assertThat(told.exchange.step().answer().status()).isEqualTo(503);
+    Answer kept = told.exchange.answerKeeping(List.of(Map.entry("item", "42")));
+    assertThat(kept.status()).isEqualTo(200);
+    assertThat(new String(kept.body(), java.nio.charset.StandardCharsets.UTF_8))
+        .contains("name=\"item\"").contains("value=\"42\"");
+    assertThat(told.outcome).isEqualTo(Outcome.REDIRECTED);
+    assertThat(new Adapter(new View()).exchange.formMaxBytes()).isEqualTo(-1);
+    first.complete();
+  }
+
+  @Test
+  void theStopRefusesEveryHeldRequestAndLeavesRunningOnesAlone() {
     Map<String, String> keys = new HashMap<>(SHAPING);
     keys.put("queue.permits", "1");
     start(keys);
@@ -315,7 +333,7 @@ class RequestPipelineTest {
    * permit is free.
    */
   @Test
-  void everyPathEndsInExactlyOneOutcome() throws IOException {
+  void everyPathEndsInExactlyOneOutcome() {
     Map<String, String> keys = new HashMap<>(SHAPING);
     keys.put("queue.permits", "3");
     keys.put("queue.maxWait", "1s");

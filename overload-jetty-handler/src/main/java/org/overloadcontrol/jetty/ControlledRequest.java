@@ -1,11 +1,16 @@
 package org.overloadcontrol.jetty;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
@@ -91,7 +96,15 @@ final class ControlledRequest implements Carrier {
       }
       case ANSWER -> {
         exchange.finish(step.outcome(), 0L);
-        JettyAnswers.write(response, step.answer(), callback);
+        int formMax = exchange.formMaxBytes();
+        if (formMax < 0) {
+          JettyAnswers.write(response, step.answer(), callback);
+        } else {
+          // A browser's form to keep on the waiting page: read without holding a thread.
+          FormFields.from(request, FormFields.MAX_FIELDS_DEFAULT, formMax).whenComplete(
+              (fields, failure) -> JettyAnswers.write(response,
+                  exchange.answerKeeping(failure == null ? entries(fields) : null), callback));
+        }
       }
       case DELAY, WAIT -> {
         // Registered before the hold: a client may leave at any moment after.
@@ -105,6 +118,17 @@ final class ControlledRequest implements Carrier {
       default -> refuse(step.outcome());
     }
     return true;
+  }
+
+  /** Jetty's form fields in order, one entry per value. */
+  private static List<Map.Entry<String, String>> entries(Fields fields) {
+    List<Map.Entry<String, String>> list = new ArrayList<>();
+    for (Fields.Field field : fields) {
+      for (String value : field.getValues()) {
+        list.add(Map.entry(field.getName(), value));
+      }
+    }
+    return list;
   }
 
   /** The engine's later step for a held request, on whatever thread decided it. */

@@ -3,14 +3,9 @@ package org.overloadcontrol.jetty;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import org.eclipse.jetty.http.HttpCookie;
-import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.util.Fields;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.pipeline.RequestView;
@@ -134,26 +129,5 @@ final class JettyRequestView implements RequestView {
   @Override
   public boolean canSuspend() {
     return true;
-  }
-
-  /** Read with Jetty's {@link FormFields} (bounded), on the handling thread. */
-  @Override
-  public List<Map.Entry<String, String>> formFields(int maxBytes) {
-    Fields fields;
-    try {
-      fields = FormFields.from(request, FormFields.MAX_FIELDS_DEFAULT, maxBytes).get();
-    } catch (ExecutionException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
-    List<Map.Entry<String, String>> list = new ArrayList<>();
-    for (Fields.Field field : fields) {
-      for (String value : field.getValues()) {
-        list.add(Map.entry(field.getName(), value));
-      }
-    }
-    return list;
   }
 }
