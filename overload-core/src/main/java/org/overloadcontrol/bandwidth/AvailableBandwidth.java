@@ -23,7 +23,7 @@ package org.overloadcontrol.bandwidth;
  * "specified in the configuration file", which is B (the paper's symbol for it was lost in
  * print, leaving two Â in Table I); equation 8 uses B too. Â only enters the delay.
  */
-public final class AvailableBandwidth {
+final class AvailableBandwidth {
 
   private AvailableBandwidth() {}
 

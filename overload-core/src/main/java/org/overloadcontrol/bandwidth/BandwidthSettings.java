@@ -91,7 +91,7 @@ public final class BandwidthSettings {
     }
     section.requireOnly(KEYS);
     Builder b = new Builder();
-    b.enabled = section.parse("enabled", BandwidthSettings::bool, true);
+    b.enabled = section.parse("enabled", ConfigSection::bool, true);
     if (section.get("total") == null) {
       throw section.error("total", "is required when bandwidth shaping is configured; "
           + ByteRates.ALLOWED);
@@ -103,7 +103,7 @@ public final class BandwidthSettings {
         v -> durationBetween(v, Duration.ofMillis(10), Duration.ofSeconds(60)),
         DEFAULT_MANAGER_PERIOD.toNanos());
     b.measure = section.parse("measure", BandwidthSettings::measure, Measure.THROUGHPUT);
-    b.standbyLimit = section.parse("standbyLimit", BandwidthSettings::positiveInt,
+    b.standbyLimit = section.parse("standbyLimit", ConfigSection::positiveInt,
         DEFAULT_STANDBY_LIMIT);
     b.maxDelayNanos = section.parse("maxDelay",
         v -> durationBetween(v, Duration.ofMillis(1), Duration.ofHours(1)),
@@ -240,27 +240,6 @@ public final class BandwidthSettings {
       case "throughput" -> Measure.THROUGHPUT;
       case "perrequest", "per-request" -> Measure.PER_REQUEST;
       default -> throw new IllegalArgumentException("allowed: throughput, perRequest");
-    };
-  }
-
-  private static int positiveInt(String text) {
-    int v;
-    try {
-      v = Integer.parseInt(text);
-    } catch (NumberFormatException e) {
-      v = 0;
-    }
-    if (v < 1) {
-      throw new IllegalArgumentException("must be a whole number >= 1");
-    }
-    return v;
-  }
-
-  private static boolean bool(String text) {
-    return switch (text.toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw new IllegalArgumentException("allowed: true, false");
     };
   }
 

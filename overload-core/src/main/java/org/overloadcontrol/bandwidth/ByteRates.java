@@ -10,7 +10,7 @@ import java.util.Locale;
  * copy a link's rating ({@code 100Mbit/s} = 12.5 MB/s). A bare number is refused: "100" could be
  * bytes, kilobytes or bits.
  */
-public final class ByteRates {
+final class ByteRates {
 
   /** What the error messages offer as the allowed form. */
   public static final String ALLOWED = "a rate such as 100KB/s, 1.5MB/s, 512KiB/s or 100Mbit/s"

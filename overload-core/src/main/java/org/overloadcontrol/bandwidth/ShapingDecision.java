@@ -1,7 +1,7 @@
 package org.overloadcontrol.bandwidth;
 
 import java.util.Objects;
-import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.Answer;
 
 /**
  * What bandwidth shaping says about one request: run it now, hold it for
@@ -56,15 +56,15 @@ public record ShapingDecision(Kind kind, long delayNanos, int status, long retry
    * @param instance the request URI
    * @throws IllegalArgumentException if this is not a refusal
    */
-  public RefusalBody refusal(String accept, String instance) {
+  public Answer refusal(String accept, String instance) {
     if (kind != Kind.REFUSE) {
       throw new IllegalArgumentException("not a refusal: " + kind);
     }
-    if (status == RefusalBody.FORBIDDEN) {
-      return RefusalBody.forbidden(accept, instance, reason);
+    if (status == Answer.FORBIDDEN) {
+      return Answer.forbidden(accept, instance, reason);
     }
-    return RefusalBody.tooManyRequests(accept, instance, reason,
-        RefusalBody.retryAfterSeconds(retryAfterNanos));
+    return Answer.tooManyRequests(accept, instance, reason,
+        Answer.retryAfterSeconds(retryAfterNanos));
   }
 
   /** The decision for a request no group claims: run it, measure nothing. */

@@ -12,7 +12,7 @@ import org.apache.commons.math3.fitting.WeightedObservedPoints;
  * load at which it peaks (step 11). The load axis is divided by its largest value before
  * fitting so the normal equations stay well conditioned whatever the unit of hardness.
  */
-public final class PowerRatioCurve {
+final class PowerRatioCurve {
 
   /** The polynomial degree of the paper. */
   public static final int DEGREE = 3;

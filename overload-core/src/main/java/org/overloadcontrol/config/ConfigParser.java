@@ -385,30 +385,25 @@ public final class ConfigParser {
     if (v == null) {
       return fallback.toNanos();
     }
-    Duration d;
     try {
-      d = Durations.parse(v.value());
+      return ConfigSection.positiveDuration(v.value());
     } catch (IllegalArgumentException e) {
       throw OverloadConfigException.of(v.key(), v.value(), v.origin(), e.getMessage());
     }
-    if (d.isNegative() || d.isZero()) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(),
-          "must be a positive duration");
-    }
-    return d.toNanos();
   }
+
 
   private static boolean bool(Value v, boolean fallback) {
     if (v == null) {
       return fallback;
     }
-    return switch (v.value().trim().toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw OverloadConfigException.of(v.key(), v.value(), v.origin(),
-          "allowed: true, false");
-    };
+    try {
+      return ConfigSection.bool(v.value().trim());
+    } catch (IllegalArgumentException e) {
+      throw OverloadConfigException.of(v.key(), v.value(), v.origin(), e.getMessage());
+    }
   }
+
 
   private String valueOr(String key, String fallback) {
     Value v = globals.get(key);

@@ -1,7 +1,9 @@
 package org.overloadcontrol.config;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -88,13 +90,29 @@ public final class ConfigSection {
     return n;
   }
 
-  /** The shared reader of a switch: {@code true} or {@code false}, any case, for {@link #parse}. */
+  /**
+   * The shared reader of a switch: {@code true}, {@code yes} or {@code on}, {@code false},
+   * {@code no} or {@code off}, in any case; for {@link #parse}.
+   */
   public static boolean bool(String v) {
-    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false");
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "true", "yes", "on" -> true;
+      case "false", "no", "off" -> false;
+      default -> throw new IllegalArgumentException("allowed: true, false");
     };
+  }
+
+  /**
+   * The shared reader of a time setting: a positive duration ({@link Durations}), in
+   * nanoseconds on the {@code Ticker}'s scale; for {@link #parse}. A duration too long to count
+   * in nanoseconds is refused, never wrapped.
+   */
+  public static long positiveDuration(String v) {
+    Duration d = Durations.parse(v);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("must be a positive duration such as 500ms");
+    }
+    return d.toNanos();
   }
 
   /**

@@ -1,7 +1,7 @@
 package org.overloadcontrol.degrade;
 
 /** How a missed target lowers the quality q by the step s. */
-public enum DecreaseRule {
+enum DecreaseRule {
   /** {@code q ← q·(1 − s)}: large cuts at high quality, fine ones near the minimum. */
   MULTIPLICATIVE,
   /** {@code q ← q − s}: the same cut at every level. */

@@ -1,6 +1,5 @@
 package org.overloadcontrol.degrade;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -10,7 +9,6 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
 import org.overloadcontrol.config.EndpointSettings;
 import org.overloadcontrol.config.OverloadConfig;
 
@@ -61,7 +59,7 @@ public final class DegradeSettings {
     }
     Map<String, EndpointDegradeSettings> out = new LinkedHashMap<>();
     byEndpoint.forEach((name, keys) -> {
-      boolean enabled = s.parse(keys.getOrDefault("enabled", "-"), DegradeSettings::bool, true);
+      boolean enabled = s.parse(keys.getOrDefault("enabled", "-"), ConfigSection::bool, true);
       if (enabled) {
         out.put(name, endpoint(s, config, name, keys));
       }
@@ -106,7 +104,7 @@ public final class DegradeSettings {
     double raiseStep = value(s, keys, "raiseStep", v -> fraction(v, false), DEFAULT_RAISE_STEP);
     double raiseBelow = value(s, keys, "raiseBelow", v -> fraction(v, false),
         DEFAULT_RAISE_BELOW);
-    long period = value(s, keys, "period", DegradeSettings::positiveDuration,
+    long period = value(s, keys, "period", ConfigSection::positiveDuration,
         DEFAULT_PERIOD_NANOS);
     long target = targetNanos(s, config, name, keys);
     return new EndpointDegradeSettings(name, target, minQuality, decrease, step, raiseStep,
@@ -125,7 +123,7 @@ public final class DegradeSettings {
       Map<String, String> keys) {
     String own = keys.get("target");
     if (own != null) {
-      return s.parse(own, DegradeSettings::positiveDuration, 0L);
+      return s.parse(own, ConfigSection::positiveDuration, 0L);
     }
     EndpointSettings e = config.endpoints().get(name);
     if (e != null && e.targetNanos() != null && e.targetNanos() > 0) {
@@ -136,14 +134,6 @@ public final class DegradeSettings {
     throw s.error(cause, "endpoint '" + name + "' degrades but has no response-time target;"
         + " set endpoints." + name + ".target (or @ResponseTimeTarget on its servlet), or "
         + s.fullKey("endpoints." + name + ".target"));
-  }
-
-  private static boolean bool(String v) {
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw new IllegalArgumentException("allowed: true, false");
-    };
   }
 
   private static double number(String v) {
@@ -171,14 +161,6 @@ public final class DegradeSettings {
           + " quality between full and the minimum");
     }
     return d;
-  }
-
-  private static long positiveDuration(String v) {
-    Duration d = Durations.parse(v);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("must be a positive duration such as 500ms");
-    }
-    return d.toNanos();
   }
 
   @Override

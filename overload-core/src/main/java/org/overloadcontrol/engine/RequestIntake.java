@@ -69,10 +69,10 @@ public final class RequestIntake {
    * @param attributes read only for the request-start header of a trusted proxy: may be null
    *     when {@code remoteAddress} is
    */
-  public RequestTag tag(EndpointClass stage, String remoteAddress,
+  public RequestTag tag(EndpointClass route, String remoteAddress,
       RequestAttributes attributes) {
     long now = engine.ticker().read();
-    return engine.tag(stage, arrival(now, remoteAddress, attributes), now);
+    return engine.tag(route, arrival(now, remoteAddress, attributes), now);
   }
 
   private long arrival(long now, String remoteAddress, RequestAttributes attributes) {

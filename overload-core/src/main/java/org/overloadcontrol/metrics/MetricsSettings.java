@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
 
 /**
  * The validated settings of the {@code metrics.} configuration section.
@@ -61,27 +60,19 @@ public final class MetricsSettings {
       return defaults();
     }
     section.requireOnly(KEYS);
-    boolean enabled = section.parse("enabled", MetricsSettings::bool, true);
+    boolean enabled = section.parse("enabled", ConfigSection::bool, true);
     List<String> bindings = section.parse("binding", MetricsSettings::names, null);
-    Boolean jmx = section.parse("jmx", MetricsSettings::bool, null);
+    Boolean jmx = section.parse("jmx", ConfigSection::bool, null);
     String domain = section.parse("jmxDomain", MetricsSettings::domain, null);
-    long period = section.parse("period", MetricsSettings::positiveDuration,
+    long period = section.parse("period", ConfigSection::positiveDuration,
         DEFAULT_PERIOD_NANOS);
-    long quiet = section.parse("overloadQuietPeriod", MetricsSettings::positiveDuration,
+    long quiet = section.parse("overloadQuietPeriod", ConfigSection::positiveDuration,
         DEFAULT_QUIET_NANOS);
     if (quiet < period) {
       throw section.error("overloadQuietPeriod", "must be at least metrics.period ("
           + period / 1_000_000 + " ms): overload is judged once per period");
     }
     return new MetricsSettings(enabled, bindings, jmx, domain, period, quiet);
-  }
-
-  private static boolean bool(String v) {
-    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false");
-    };
   }
 
   private static List<String> names(String v) {
@@ -98,14 +89,6 @@ public final class MetricsSettings {
           + " or line breaks");
     }
     return v;
-  }
-
-  private static long positiveDuration(String v) {
-    long nanos = Durations.parse(v).toNanos();
-    if (nanos <= 0) {
-      throw new IllegalArgumentException("must be a positive duration such as 1s or 500ms");
-    }
-    return nanos;
   }
 
   public boolean enabled() {

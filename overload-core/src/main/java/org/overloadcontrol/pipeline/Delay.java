@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A request of a client group over its bandwidth share, held for its delay (Li &amp; Jamin §V,
  * delay = (1/dᵢ − 1/Â)·size) on a timer, holding no thread. Written once here for every
- * adapter; the adapter only says how to go on ({@link Target#delayEnded}) and how to answer a
- * request cut short ({@link Target#cutShort}, a 503 it settles as {@code EXPIRED}).
+ * adapter; the request's {@link Exchange} says how to go on ({@link Target#delayEnded}:
+ * admission) and how to answer a request cut short ({@link Target#cutShort}: its carrier gets
+ * a {@code REFUSE}, settled {@code EXPIRED}).
  *
  * <p>The delay is left out of the response time the admission controller sees (it is
  * deliberate, not a sign of overload) but stays in the bandwidth measurement: the ticket's
@@ -27,10 +28,10 @@ import org.slf4j.LoggerFactory;
  * itself ({@link #cancel}) and the stop ({@link OverloadRuntime#shutdown}) may come at once; the
  * compare-and-set on {@code settled} lets exactly one of them act.
  */
-public final class Delay {
+final class Delay {
 
   /** What the adapter does at the end of a delay. */
-  public interface Target {
+  interface Target {
     /** The delay is over: go on to admission as if the request had just arrived. */
     void delayEnded();
 
@@ -78,7 +79,7 @@ public final class Delay {
    *
    * @return true if this call settled the delay
    */
-  public boolean cut(String reason) {
+  boolean cut(String reason) {
     if (!cancel()) {
       return false;
     }
@@ -93,7 +94,7 @@ public final class Delay {
    *
    * @return true if this call settled the delay
    */
-  public boolean cancel() {
+  boolean cancel() {
     if (!settled.compareAndSet(false, true)) {
       return false;
     }

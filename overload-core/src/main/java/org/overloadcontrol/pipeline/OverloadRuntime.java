@@ -57,10 +57,11 @@ public final class OverloadRuntime implements AutoCloseable {
   private ClusterCoordinator cluster = ClusterCoordinator.STANDALONE;
   private ClusterExchange clusterExchange;
   private Scheduler.Cancellable clusterTimer;
+  private final RequestPipeline pipeline;
 
   private OverloadRuntime(OverloadConfig config, OverloadEngine engine, Scheduler scheduler,
       ExecutorScheduler ownScheduler, VirtualQueueFrontEnd virtualQueue,
-      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager) {
+      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager, Clock wallClock) {
     this.config = config;
     this.engine = engine;
     this.scheduler = scheduler;
@@ -69,6 +70,12 @@ public final class OverloadRuntime implements AutoCloseable {
     this.bandwidth = bandwidth;
     this.bandwidthManager = bandwidthManager;
     this.delays = new Delay.Delays(scheduler);
+    this.pipeline = new RequestPipeline(this, wallClock);
+  }
+
+  /** The per-request life cycle over this runtime's parts; see {@link RequestPipeline}. */
+  public RequestPipeline pipeline() {
+    return pipeline;
   }
 
   /** A builder for the runtime of {@code config}. */
@@ -103,7 +110,7 @@ public final class OverloadRuntime implements AutoCloseable {
    * Holds a request of a group over its bandwidth share for its delay, on this runtime's
    * timers; {@link #shutdown} cuts it short if it is still held.
    */
-  public Delay delay(RequestTag tag, ShapingDecision shaping, Delay.Target target) {
+  Delay delay(RequestTag tag, ShapingDecision shaping, Delay.Target target) {
     return delays.start(engine, tag, shaping, target);
   }
 
@@ -244,7 +251,7 @@ public final class OverloadRuntime implements AutoCloseable {
           bandwidth = null;
         }
         OverloadRuntime runtime = new OverloadRuntime(config, engine, timers, own, virtualQueue,
-            bandwidth, manager);
+            bandwidth, manager, wallClock);
         if (cluster != ClusterCoordinator.STANDALONE) {
           runtime.cluster = cluster;
           runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * cookie's own label keeps a session tag from standing in for a queue token), else a random key
  * with a warning (cookies then die with the process and differ between nodes).
  */
-public final class SessionKeys {
+final class SessionKeys {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionKeys.class);
 

@@ -8,7 +8,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
@@ -109,7 +108,7 @@ public final class QueueSettings {
     singleCapacity = s.parse("singleCapacity", ConfigSection::positiveInt, 100);
     browsingCapacity = s.parse("browsingCapacity", ConfigSection::positiveInt, 50);
     transactionCapacity = s.parse("transactionCapacity", ConfigSection::positiveInt, 25);
-    maxWaitNanos = s.parse("maxWait", QueueSettings::positiveDuration, 10_000_000_000L);
+    maxWaitNanos = s.parse("maxWait", ConfigSection::positiveDuration, 10_000_000_000L);
     nonAsync = s.parse("nonAsync", v -> switch (v.toLowerCase(Locale.ROOT)) {
       case "block" -> NonAsync.BLOCK;
       case "reject" -> NonAsync.REJECT;
@@ -120,10 +119,10 @@ public final class QueueSettings {
       case "cpu" -> Signal.CPU;
       default -> throw new IllegalArgumentException("allowed: queue-delay, cpu");
     }, Signal.QUEUE_DELAY);
-    windowNanos = s.parse("overload.window", QueueSettings::positiveDuration, 1_000_000_000L);
-    enterDelayNanos = s.parse("overload.enterDelay", QueueSettings::positiveDuration,
+    windowNanos = s.parse("overload.window", ConfigSection::positiveDuration, 1_000_000_000L);
+    enterDelayNanos = s.parse("overload.enterDelay", ConfigSection::positiveDuration,
         200_000_000L);
-    exitDelayNanos = s.parse("overload.exitDelay", QueueSettings::positiveDuration, 50_000_000L);
+    exitDelayNanos = s.parse("overload.exitDelay", ConfigSection::positiveDuration, 50_000_000L);
     if (exitDelayNanos > enterDelayNanos) {
       throw s.error("overload.exitDelay", "must not exceed queue.overload.enterDelay ("
           + Duration.ofNanos(enterDelayNanos) + "): the switch needs hysteresis");
@@ -149,7 +148,7 @@ public final class QueueSettings {
         if (m.group(2).equals("capacity")) {
           classCapacity.put(m.group(1), s.parse(key, ConfigSection::positiveInt, 0));
         } else {
-          classMaxWait.put(m.group(1), s.parse(key, QueueSettings::positiveDuration, 0L));
+          classMaxWait.put(m.group(1), s.parse(key, ConfigSection::positiveDuration, 0L));
         }
         continue;
       }
@@ -211,20 +210,12 @@ public final class QueueSettings {
   private static long durationKey(ConfigSection s, Map<String, String> keys, String name,
       long fallback) {
     String key = keys.get(name);
-    return key == null ? fallback : s.parse(key, QueueSettings::positiveDuration, fallback);
+    return key == null ? fallback : s.parse(key, ConfigSection::positiveDuration, fallback);
   }
 
   /** Parses the {@code queue.} section of {@code config}. */
   public static QueueSettings from(OverloadConfig config) {
     return new QueueSettings(config.section("queue"), config);
-  }
-
-  private static long positiveDuration(String v) {
-    Duration d = Durations.parse(v);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("must be a positive duration");
-    }
-    return d.toNanos();
   }
 
   private static double fraction(String v) {

@@ -17,4 +17,25 @@ public record TokenCookie(String value, String path, int maxAgeSeconds, boolean 
   public static final String NAME = TokenUrls.PARAMETER;
   /** The cookie's {@code SameSite} attribute. */
   public static final String SAME_SITE = "Lax";
+
+  /** When a cleared cookie expired: the epoch, for clients that ignore {@code Max-Age=0}. */
+  private static final String EPOCH = "Thu, 01 Jan 1970 00:00:00 GMT";
+
+  /**
+   * This cookie as a whole {@code Set-Cookie} header value (RFC 6265 §4.1), rendered here so
+   * that every container sends the same bytes and none can refuse a path it thinks invalid (a
+   * servlet container's {@code Cookie} class rejects a path holding {@code ;x=1}).
+   */
+  public String setCookie() {
+    StringBuilder sb = new StringBuilder(NAME).append('=').append(value)
+        .append("; Path=").append(path).append("; Max-Age=").append(maxAgeSeconds);
+    if (maxAgeSeconds == 0) {
+      sb.append("; Expires=").append(EPOCH);
+    }
+    sb.append("; HttpOnly; SameSite=").append(SAME_SITE);
+    if (secure) {
+      sb.append("; Secure");
+    }
+    return sb.toString();
+  }
 }

@@ -6,7 +6,7 @@ package org.overloadcontrol.virtualqueue;
  * it first asked for. Works on the raw (still percent-encoded) query, so nothing is decoded and
  * re-encoded differently on the way back.
  */
-public final class TokenUrls {
+final class TokenUrls {
 
   /** The query parameter and cookie name that carry the token. */
   public static final String PARAMETER = "oc_token";

@@ -105,31 +105,31 @@ public final class VirtualQueue implements ClusterPart {
    * @param requestType the request's type, for its hardness
    * @param nowNanos the ticker reading at arrival
    */
-  public QueueDecision decide(String clientAddress, String url, String token,
+  public VirtualQueueDecision decide(String clientAddress, String url, String token,
       String requestType, long nowNanos) {
     long nowSecond = clock.epochSecond(nowNanos);
     if (token != null) {
       TokenCheck check = checker.check(token, clientAddress, url, nowSecond);
       if (!check.admitted()) {
-        return new QueueDecision.Refuse(check.refusal(), check.retryAfterSeconds());
+        return new VirtualQueueDecision.Refuse(check.refusal(), check.retryAfterSeconds());
       }
       passed(requestType, nowNanos);
-      return new QueueDecision.Pass(true);
+      return new VirtualQueueDecision.Pass(true);
     }
     Reservation r = schedule.reserve(nowSecond, capacity.hardness(requestType),
         capacityNow(nowNanos));
     if (!r.granted()) {
       checker.count(RefusalReason.QUEUE_FULL);
-      return new QueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
+      return new VirtualQueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
     }
     if (r.waitSeconds() == 0) {
       passed(requestType, nowNanos);
-      return new QueueDecision.Pass(false);
+      return new VirtualQueueDecision.Pass(false);
     }
     waitCount.increment();
     QueueToken issued = signer.issue(clientAddress, url, nowSecond, r.waitSeconds(),
         ThreadLocalRandom.current().nextLong());
-    return new QueueDecision.Wait(issued.encode(), r.waitSeconds(), r.position());
+    return new VirtualQueueDecision.Wait(issued.encode(), r.waitSeconds(), r.position());
   }
 
   private double capacityNow(long nowNanos) {

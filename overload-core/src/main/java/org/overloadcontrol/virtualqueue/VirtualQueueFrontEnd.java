@@ -15,14 +15,14 @@ import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.RefusalBody;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.base.Ticker;
 
 /**
  * The virtual queue (WebQ, Suresh et al.: TokenGen and TokenCheck, §II-C and §V-A) as one
- * adapter-neutral front end: from the facts of a request ({@link QueueVisit}) it decides whether
- * the request goes on, and renders the answer when it does not. The servlet filter and the Jetty
- * handler only read their request into a {@link QueueVisit} and write the {@link QueueAnswer}.
+ * adapter-neutral front end: from the facts of a request ({@link VirtualQueueVisit}) it decides
+ * whether the request goes on, and renders the {@link Answer} when it does not. The engine's
+ * request pipeline calls it for every adapter.
  *
  * <p>The token travels in the query parameter {@code oc_token} and in a cookie of the same name
  * ({@link TokenCookie}). A query token is authoritative: if it fails, the request is refused. A
@@ -140,9 +140,9 @@ public final class VirtualQueueFrontEnd {
   }
 
   /** Decides for one request: it goes on, or it is told to wait, or it is refused. */
-  public QueueVerdict visit(QueueVisit visit) {
+  public VisitVerdict visit(VirtualQueueVisit visit) {
     if (!protects(visit.path())) {
-      return QueueVerdict.UNPROTECTED;
+      return VisitVerdict.UNPROTECTED;
     }
     String address = visit.clientAddress();
     String url = TokenUrls.bound(visit.requestUri(), visit.rawQuery());
@@ -151,19 +151,20 @@ public final class VirtualQueueFrontEnd {
     String queryToken = TokenUrls.token(visit.rawQuery());
     String cookieToken = visit.cookieToken();
     String token = queryToken != null ? queryToken : cookieToken;
-    QueueDecision decision = queue.decide(address, url, token, type, now);
-    if (queryToken == null && cookieToken != null && decision instanceof QueueDecision.Refuse r
+    VirtualQueueDecision decision = queue.decide(address, url, token, type, now);
+    if (queryToken == null && cookieToken != null
+        && decision instanceof VirtualQueueDecision.Refuse r
         && r.reason().tokenFault()) {
       // A stale cookie (used, expired, or set for another page under this path): join afresh.
       decision = queue.decide(address, url, null, type, now);
     }
-    if (decision instanceof QueueDecision.Pass pass) {
+    if (decision instanceof VirtualQueueDecision.Pass pass) {
       TokenCookie clear = pass.byToken() && cookieToken != null
           ? new TokenCookie("", TokenUrls.cookiePath(visit.requestUri()), 0, visit.secure())
           : null;
-      return new QueueVerdict.Pass(type, clear, pass.byToken());
+      return new VisitVerdict.Pass(type, clear, pass.byToken());
     }
-    return new QueueVerdict.Stop(decision, url, token);
+    return new VisitVerdict.Stop(decision, url, token);
   }
 
   /**
@@ -171,8 +172,8 @@ public final class VirtualQueueFrontEnd {
    * the url-encoded form body (at most {@link #repostMaxBytes()}) and pass its fields to
    * {@link #answer}: a browser's form POST told to wait whose declared length is within bounds.
    */
-  public boolean keepsForm(QueueVisit visit, QueueVerdict.Stop stop) {
-    return stop.waiting() && RefusalBody.wantsHtml(visit.accept())
+  public boolean keepsForm(VirtualQueueVisit visit, VisitVerdict.Stop stop) {
+    return stop.waiting() && Answer.wantsHtml(visit.accept())
         && visit.method().toUpperCase(Locale.ROOT).equals("POST")
         && UrlEncodedForm.isForm(visit.contentType())
         && visit.contentLength() <= settings.repostMaxBytes();
@@ -189,52 +190,53 @@ public final class VirtualQueueFrontEnd {
    * @param formFields the form's fields when {@link #keepsForm} was true and the body could be
    *     read within bounds; null otherwise (the user is asked to send it again)
    */
-  public QueueAnswer answer(QueueVisit visit, QueueVerdict.Stop stop,
+  public Answer answer(VirtualQueueVisit visit, VisitVerdict.Stop stop,
       List<Map.Entry<String, String>> formFields) {
-    boolean browser = RefusalBody.wantsHtml(visit.accept());
-    if (stop.decision() instanceof QueueDecision.Wait wait) {
+    boolean browser = Answer.wantsHtml(visit.accept());
+    if (stop.decision() instanceof VirtualQueueDecision.Wait wait) {
       TokenCookie cookie = new TokenCookie(wait.token(),
           TokenUrls.cookiePath(visit.requestUri()),
           wait.waitSeconds() + settings.graceSeconds() + 1, visit.secure());
       String retryUrl = TokenUrls.withToken(stop.boundUrl(), wait.token());
       String method = visit.method().toUpperCase(Locale.ROOT);
       if (!browser) {
-        return answer(true, UNAVAILABLE, wait.waitSeconds(), cookie, JSON,
+        return answer(UNAVAILABLE, wait.waitSeconds(), cookie, JSON,
             WaitingPage.waitingJson(wait, retryUrl));
       }
       if (method.equals("GET") || method.equals("HEAD")) {
-        return answer(true, OK, 0, cookie, RefusalBody.HTML,
+        return answer(OK, 0, cookie, Answer.HTML,
             WaitingPage.waitingHtml(wait.waitSeconds(), wait.position(), retryUrl));
       }
       if (formFields != null && keepsForm(visit, stop)) {
-        return answer(true, OK, 0, cookie, RefusalBody.HTML,
+        return answer(OK, 0, cookie, Answer.HTML,
             WaitingPage.repostHtml(wait.waitSeconds(), wait.position(), retryUrl, formFields));
       }
-      return answer(true, UNAVAILABLE, wait.waitSeconds(), cookie, RefusalBody.HTML,
+      return answer(UNAVAILABLE, wait.waitSeconds(), cookie, Answer.HTML,
           WaitingPage.resubmitHtml(wait.waitSeconds()));
     }
-    QueueDecision.Refuse refuse = (QueueDecision.Refuse) stop.decision();
+    VirtualQueueDecision.Refuse refuse = (VirtualQueueDecision.Refuse) stop.decision();
     boolean fault = refuse.reason().tokenFault();
     int status = fault ? FORBIDDEN : UNAVAILABLE;
     long retry = fault ? 0 : Math.max(1, refuse.retryAfterSeconds());
     String url = stop.boundUrl();
     if (browser) {
       String retryUrl = stop.token() == null ? url : TokenUrls.withToken(url, stop.token());
-      return answer(false, status, retry, null, RefusalBody.HTML,
+      return answer(status, retry, null, Answer.HTML,
           WaitingPage.refusalHtml(refuse, url, retryUrl));
     }
-    return answer(false, status, retry, null, RefusalBody.PROBLEM_JSON,
+    return answer(status, retry, null, Answer.PROBLEM_JSON,
         WaitingPage.refusalJson(refuse, status, url));
   }
 
-  private static QueueAnswer answer(boolean waiting, int status, long retryAfterSeconds,
-      TokenCookie cookie, String contentType, String body) {
-    return new QueueAnswer(waiting, status, retryAfterSeconds, cookie, contentType,
+  private static Answer answer(int status, long retryAfterSeconds, TokenCookie cookie,
+      String contentType, String body) {
+    return new Answer(status, retryAfterSeconds,
+        cookie == null ? List.of() : List.of(cookie.setCookie()), contentType,
         body.getBytes(StandardCharsets.UTF_8));
   }
 
   /**
-   * Reports the completion of a request that passed ({@link QueueVerdict.Pass#type()}), for the
+   * Reports the completion of a request that passed ({@link VisitVerdict.Pass#type()}), for the
    * passive capacity estimate (§IV); call once, when its response is complete.
    */
   public void complete(String type, long responseNanos, boolean success) {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.overloadcontrol.classify.PathPattern;
@@ -89,7 +88,7 @@ public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
    */
   public static VirtualQueueSettings from(ConfigSection s) {
     s.requireOnly(KEYS);
-    boolean enabled = s.parse("enabled", VirtualQueueSettings::bool, false);
+    boolean enabled = s.parse("enabled", ConfigSection::bool, false);
     List<PathPattern> paths = s.parse("paths", VirtualQueueSettings::patterns, List.of());
     if (enabled && paths.isEmpty()) {
       throw s.error("paths", "required when virtualQueue.enabled is true: list the path"
@@ -130,14 +129,6 @@ public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
     int repost = s.parse("repostMaxBytes", v -> (int) integer(v, 0, 10_000_000), 65_536);
     return new VirtualQueueSettings(enabled, paths, capacity, maxWait, grace, keyFile, keyEnv,
         types, hardness, epoch, trainingEpochs, replay, repost);
-  }
-
-  private static boolean bool(String v) {
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false");
-    };
   }
 
   private static List<PathPattern> patterns(String v) {

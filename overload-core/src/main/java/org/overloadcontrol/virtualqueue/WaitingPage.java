@@ -24,7 +24,7 @@ import java.util.Map;
  *
  * <p>Every value placed in markup is escaped; the token is URL-safe Base64 by construction.
  */
-public final class WaitingPage {
+final class WaitingPage {
 
   private WaitingPage() {}
 
@@ -75,7 +75,7 @@ public final class WaitingPage {
   }
 
   /** The JSON body for an API client told to wait. */
-  public static String waitingJson(QueueDecision.Wait wait, String retryUrl) {
+  public static String waitingJson(VirtualQueueDecision.Wait wait, String retryUrl) {
     return "{\"status\":\"waiting\",\"waitSeconds\":" + wait.waitSeconds()
         + ",\"retryAfterSeconds\":" + wait.waitSeconds()
         + ",\"position\":" + wait.position()
@@ -90,7 +90,7 @@ public final class WaitingPage {
    * @param rejoinUrl the URL without a token (to join the queue again)
    * @param retryUrl for an early token, the URL with it (refreshed when its slot comes)
    */
-  public static String refusalHtml(QueueDecision.Refuse refuse, String rejoinUrl,
+  public static String refusalHtml(VirtualQueueDecision.Refuse refuse, String rejoinUrl,
       String retryUrl) {
     RefusalReason reason = refuse.reason();
     long retry = refuse.retryAfterSeconds();
@@ -114,7 +114,8 @@ public final class WaitingPage {
   }
 
   /** The RFC 9457 problem body for a refusal. */
-  public static String refusalJson(QueueDecision.Refuse refuse, int status, String rejoinUrl) {
+  public static String refusalJson(VirtualQueueDecision.Refuse refuse, int status,
+      String rejoinUrl) {
     return "{\"type\":\"about:blank\",\"title\":\"" + (status == 403 ? "Forbidden"
         : "Service Unavailable") + "\",\"status\":" + status
         + ",\"detail\":" + json(capitalised(refuse.reason().message()) + ".")

@@ -12,7 +12,7 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.virtualqueue.EpochClock;
 import org.overloadcontrol.virtualqueue.KeyRing;
-import org.overloadcontrol.virtualqueue.QueueDecision;
+import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
@@ -54,7 +54,7 @@ class ClusterVirtualQueueTest {
           List.of(queue));
     }
 
-    QueueDecision arrive(String client, String token) {
+    VirtualQueueDecision arrive(String client, String token) {
       return queue.decide(client, URL, token, "default", ticker.read());
     }
   }
@@ -70,21 +70,21 @@ class ClusterVirtualQueueTest {
   void aTokenIssuedOnOneNodeAdmitsOnAnotherExactlyOnce() {
     Node a = new Node("a");
     Node b = new Node("b");
-    List<QueueDecision.Wait> waits = new ArrayList<>();
+    List<VirtualQueueDecision.Wait> waits = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
-      if (a.arrive("192.0.2." + i, null) instanceof QueueDecision.Wait w) {
+      if (a.arrive("192.0.2." + i, null) instanceof VirtualQueueDecision.Wait w) {
         waits.add(w);
       }
     }
-    QueueDecision.Wait first = waits.get(0);
+    VirtualQueueDecision.Wait first = waits.get(0);
     assertThat(first.waitSeconds()).isEqualTo(1);
     nextSecond(a, b);
     String client = "192.0.2." + (30 - waits.size());
-    assertThat(b.arrive(client, first.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(b.arrive(client, first.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(b.arrive(client, first.token())).isEqualTo(
-        new QueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+        new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
     assertThat(a.arrive(client, first.token())).isEqualTo(
-        new QueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+        new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
     assertThat(a.queue.refusalCount(RefusalReason.REPLAYED)
         + b.queue.refusalCount(RefusalReason.REPLAYED)).isEqualTo(2);
   }
@@ -96,16 +96,16 @@ class ClusterVirtualQueueTest {
         new FixedCapacity(CAPACITY, Map.of()), clock);
     VirtualQueue b = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
         new FixedCapacity(CAPACITY, Map.of()), clock);
-    QueueDecision d = null;
+    VirtualQueueDecision d = null;
     for (int i = 0; i < 21; i++) {
       d = a.decide("192.0.2.1", URL, null, "default", ticker.read());
     }
-    String token = ((QueueDecision.Wait) d).token();
+    String token = ((VirtualQueueDecision.Wait) d).token();
     ticker.nanos += 1_000_000_000L;
     assertThat(a.decide("192.0.2.1", URL, token, "default", ticker.read()))
-        .isEqualTo(new QueueDecision.Pass(true));
+        .isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(b.decide("192.0.2.1", URL, token, "default", ticker.read()))
-        .isEqualTo(new QueueDecision.Pass(true));
+        .isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
   /** Per second, what the two nodes let in: newcomers at slot 0 plus tokens whose slot came. */
@@ -136,7 +136,7 @@ class ClusterVirtualQueueTest {
       }
       for (String[] back : returning.get(s)) {
         Node n = bGone || random.nextBoolean() ? a : b;
-        if (n.arrive(back[0], back[1]) instanceof QueueDecision.Pass) {
+        if (n.arrive(back[0], back[1]) instanceof VirtualQueueDecision.Pass) {
           letIn[s]++;
         }
       }
@@ -145,10 +145,10 @@ class ClusterVirtualQueueTest {
         Node n = bGone || i % 4 != 0 ? a : b;
         String address = "198.51." + (client / 250) + "." + (client % 250);
         client++;
-        QueueDecision d = n.arrive(address, null);
-        if (d instanceof QueueDecision.Pass) {
+        VirtualQueueDecision d = n.arrive(address, null);
+        if (d instanceof VirtualQueueDecision.Pass) {
           letIn[s]++;
-        } else if (d instanceof QueueDecision.Wait w) {
+        } else if (d instanceof VirtualQueueDecision.Wait w) {
           returning.get(s + w.waitSeconds()).add(new String[] {address, w.token()});
         }
       }

@@ -92,6 +92,7 @@ class StatusAccessTest {
         Map.of("period", "2s", "overloadQuietPeriod", "1s"))))
         .hasMessageContaining("metrics.overloadQuietPeriod");
     assertThatThrownBy(() -> MetricsSettings.from(ConfigSection.of("metrics",
-        Map.of("jmx", "yes")))).hasMessageContaining("metrics.jmx");
+        Map.of("jmx", "maybe")))).hasMessageContaining("metrics.jmx")
+        .hasMessageContaining("allowed: true, false");
   }
 }

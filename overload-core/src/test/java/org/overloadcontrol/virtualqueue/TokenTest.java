@@ -38,31 +38,31 @@ class TokenTest {
   }
 
   /** Fills slot 0, then returns the token of the next arrival (told to wait 1 s). */
-  private QueueDecision.Wait waitingToken(VirtualQueue q) {
+  private VirtualQueueDecision.Wait waitingToken(VirtualQueue q) {
     assertThat(q.decide(CLIENT, URL, null, "default", ticker.read()))
-        .isEqualTo(new QueueDecision.Pass(false));
-    QueueDecision d = q.decide(CLIENT, URL, null, "default", ticker.read());
-    assertThat(d).isInstanceOf(QueueDecision.Wait.class);
-    return (QueueDecision.Wait) d;
+        .isEqualTo(new VirtualQueueDecision.Pass(false));
+    VirtualQueueDecision d = q.decide(CLIENT, URL, null, "default", ticker.read());
+    assertThat(d).isInstanceOf(VirtualQueueDecision.Wait.class);
+    return (VirtualQueueDecision.Wait) d;
   }
 
-  private QueueDecision present(VirtualQueue q, String token) {
+  private VirtualQueueDecision present(VirtualQueue q, String token) {
     return q.decide(CLIENT, URL, token, "default", ticker.read());
   }
 
-  private static QueueDecision refused(RefusalReason reason) {
-    return new QueueDecision.Refuse(reason, 0);
+  private static VirtualQueueDecision refused(RefusalReason reason) {
+    return new VirtualQueueDecision.Refuse(reason, 0);
   }
 
   @Test
   void tokenAdmitsOnceItsSlotHasCome() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait wait = waitingToken(q);
+    VirtualQueueDecision.Wait wait = waitingToken(q);
     assertThat(wait.waitSeconds()).isEqualTo(1);
     assertThat(wait.position()).isEqualTo(2);
     assertThat(wait.token()).matches("[A-Za-z0-9_-]+").hasSizeLessThan(100);
     ticker.advanceSeconds(1);
-    assertThat(present(q, wait.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(q.tokenAdmittedCount()).isEqualTo(1);
   }
 
@@ -72,25 +72,25 @@ class TokenTest {
     for (int i = 0; i < 4; i++) {
       q.decide(CLIENT, URL, null, "default", ticker.read());
     }
-    QueueDecision.Wait wait = (QueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
-        ticker.read());
+    VirtualQueueDecision.Wait wait =
+        (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
     assertThat(wait.waitSeconds()).isEqualTo(4);
     ticker.advanceSeconds(1.5);
-    assertThat(present(q, wait.token())).isEqualTo(new QueueDecision.Refuse(
+    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Refuse(
         RefusalReason.EARLY, 3));
     assertThat(q.refusalCount(RefusalReason.EARLY)).isEqualTo(1);
     ticker.advanceSeconds(2.5);
-    assertThat(present(q, wait.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
   @Test
   void tokenWithinTheGraceWindowAdmitsAndAfterItExpires() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait a = waitingToken(q);
-    QueueDecision.Wait b = (QueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
+    VirtualQueueDecision.Wait a = waitingToken(q);
+    VirtualQueueDecision.Wait b = (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
         ticker.read());
     ticker.advanceSeconds(b.waitSeconds() + 5);
-    assertThat(present(q, b.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, b.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     ticker.advanceSeconds(1);
     assertThat(present(q, a.token())).isEqualTo(refused(RefusalReason.EXPIRED));
     assertThat(q.refusalCount(RefusalReason.EXPIRED)).isEqualTo(1);
@@ -105,11 +105,11 @@ class TokenTest {
     assertThat(present(q, "A".repeat(500))).isEqualTo(refused(RefusalReason.FORGED));
     // Well formed, but signed with a key this site does not hold.
     VirtualQueue other = queue(KeyRing.newEntry("k1", random));
-    QueueDecision.Wait foreign = waitingToken(other);
+    VirtualQueueDecision.Wait foreign = waitingToken(other);
     ticker.advanceSeconds(1);
     assertThat(present(q, foreign.token())).isEqualTo(refused(RefusalReason.ALTERED));
     VirtualQueue unknownId = queue(KeyRing.newEntry("zz", random));
-    QueueDecision.Wait unknown = waitingToken(unknownId);
+    VirtualQueueDecision.Wait unknown = waitingToken(unknownId);
     ticker.advanceSeconds(1);
     assertThat(present(q, unknown.token())).isEqualTo(refused(RefusalReason.FORGED));
     assertThat(q.refusalCount(RefusalReason.FORGED)).isEqualTo(4);
@@ -118,7 +118,7 @@ class TokenTest {
   @Test
   void editingTheWaitOrCheckInTimeIsDetected() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait wait = waitingToken(q);
+    VirtualQueueDecision.Wait wait = waitingToken(q);
     QueueToken t = QueueToken.decode(wait.token());
     String shorter = new QueueToken(t.keyId(), t.checkInSecond(), 0, t.nonce(), t.seal(),
         t.urlTag(), t.addressTag()).encode();
@@ -131,13 +131,13 @@ class TokenTest {
     ticker.advanceSeconds(1);
     assertThat(present(q, Base64.getUrlEncoder().withoutPadding().encodeToString(raw)))
         .isIn(refused(RefusalReason.ALTERED), refused(RefusalReason.WRONG_URL));
-    assertThat(present(q, wait.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
   @Test
   void tokenForAnotherUrlIsRefused() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait wait = waitingToken(q);
+    VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advanceSeconds(1);
     assertThat(q.decide(CLIENT, "/shop/checkout?cart=43", wait.token(), "default",
         ticker.read())).isEqualTo(refused(RefusalReason.WRONG_URL));
@@ -147,20 +147,20 @@ class TokenTest {
   @Test
   void tokenFromAnotherAddressIsRefused() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait wait = waitingToken(q);
+    VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advanceSeconds(1);
     assertThat(q.decide("198.51.100.1", URL, wait.token(), "default", ticker.read()))
         .isEqualTo(refused(RefusalReason.FOREIGN_ADDRESS));
     assertThat(q.refusalCount(RefusalReason.FOREIGN_ADDRESS)).isEqualTo(1);
-    assertThat(present(q, wait.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
   @Test
   void aTokenAdmitsOnlyOnceWithinItsWindow() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait wait = waitingToken(q);
+    VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advanceSeconds(1);
-    assertThat(present(q, wait.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(present(q, wait.token())).isEqualTo(refused(RefusalReason.REPLAYED));
     ticker.advanceSeconds(4);
     assertThat(present(q, wait.token())).isEqualTo(refused(RefusalReason.REPLAYED));
@@ -172,22 +172,22 @@ class TokenTest {
   @Test
   void twoUsersBehindOneAddressGetDistinctTokens() {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait a = waitingToken(q);
+    VirtualQueueDecision.Wait a = waitingToken(q);
     // Slot 1 is now full (capacity 1); the next arrival waits 2 s.
-    QueueDecision.Wait b = (QueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
+    VirtualQueueDecision.Wait b = (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
         ticker.read());
     VirtualQueue q2 = queue(k1);
     assertThat(a.token()).isNotEqualTo(b.token());
     ticker.advanceSeconds(2);
-    assertThat(present(q, a.token())).isEqualTo(new QueueDecision.Pass(true));
-    assertThat(present(q, b.token())).isEqualTo(new QueueDecision.Pass(true));
-    assertThat(present(q2, a.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(q, a.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
+    assertThat(present(q, b.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
+    assertThat(present(q2, a.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
   @Test
   void racingRequestsWithOneTokenAdmitExactlyOne() throws Exception {
     VirtualQueue q = queue(k1);
-    QueueDecision.Wait wait = waitingToken(q);
+    VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advanceSeconds(1);
     CountDownLatch start = new CountDownLatch(1);
     AtomicInteger passed = new AtomicInteger();
@@ -200,7 +200,7 @@ class TokenTest {
           return;
         }
         for (int j = 0; j < 50; j++) {
-          if (present(q, wait.token()) instanceof QueueDecision.Pass) {
+          if (present(q, wait.token()) instanceof VirtualQueueDecision.Pass) {
             passed.incrementAndGet();
           }
         }
@@ -219,13 +219,13 @@ class TokenTest {
   @Test
   void keyRotationOldKeysVerifyTheCurrentOneSigns() {
     VirtualQueue before = queue(k1);
-    QueueDecision.Wait old = waitingToken(before);
+    VirtualQueueDecision.Wait old = waitingToken(before);
     VirtualQueue rotated = queue(k2 + "\n" + k1);
-    QueueDecision.Wait fresh = waitingToken(rotated);
+    VirtualQueueDecision.Wait fresh = waitingToken(rotated);
     assertThat(QueueToken.decode(fresh.token()).keyId()).isEqualTo("k2");
     ticker.advanceSeconds(1);
-    assertThat(present(rotated, old.token())).isEqualTo(new QueueDecision.Pass(true));
-    assertThat(present(rotated, fresh.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(present(rotated, old.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
+    assertThat(present(rotated, fresh.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     VirtualQueue retired = queue(k2);
     assertThat(present(retired, old.token())).isEqualTo(refused(RefusalReason.FORGED));
   }
@@ -238,7 +238,7 @@ class TokenTest {
       q.decide(CLIENT, URL, null, "default", ticker.read());
     }
     assertThat(q.decide(CLIENT, URL, null, "default", ticker.read()))
-        .isEqualTo(new QueueDecision.Refuse(RefusalReason.QUEUE_FULL, 2));
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.QUEUE_FULL, 2));
     assertThat(q.refusalCount(RefusalReason.QUEUE_FULL)).isEqualTo(1);
     assertThat(q.waitCount()).isEqualTo(2);
     assertThat(q.passCount()).isEqualTo(1);
@@ -250,10 +250,10 @@ class TokenTest {
         new FixedCapacity(10, Map.of("book", 4.0)), clock);
     for (int i = 0; i < 3; i++) {
       assertThat(q.decide(CLIENT, URL, null, "book", ticker.read()))
-          .isInstanceOf(QueueDecision.Pass.class);
+          .isInstanceOf(VirtualQueueDecision.Pass.class);
     }
     assertThat(q.decide(CLIENT, URL, null, "browse", ticker.read()))
-        .isInstanceOf(QueueDecision.Wait.class);
+        .isInstanceOf(VirtualQueueDecision.Wait.class);
   }
 
   @Test

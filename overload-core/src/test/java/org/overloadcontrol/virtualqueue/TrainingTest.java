@@ -19,7 +19,7 @@ class TrainingTest {
         EpochClock.fixed(ticker, ticker.read(), 1_767_225_600L));
     for (int i = 0; i < 10_000; i++) {
       assertThat(q.decide("192.0.2.1", "/book", null, "book", ticker.read()))
-          .isEqualTo(new QueueDecision.Pass(false));
+          .isEqualTo(new VirtualQueueDecision.Pass(false));
       q.complete("book", 50_000_000, true, ticker.read());
     }
     assertThat(q.waitCount()).isZero();

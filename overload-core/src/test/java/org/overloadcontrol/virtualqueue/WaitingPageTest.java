@@ -18,7 +18,7 @@ class WaitingPageTest {
 
   @Test
   void jsonIsEscaped() {
-    String json = WaitingPage.waitingJson(new QueueDecision.Wait("t0k", 4, 9),
+    String json = WaitingPage.waitingJson(new VirtualQueueDecision.Wait("t0k", 4, 9),
         "/a?q=\"</script>");
     assertThat(json).isEqualTo("{\"status\":\"waiting\",\"waitSeconds\":4,"
         + "\"retryAfterSeconds\":4,\"position\":9,\"token\":\"t0k\","

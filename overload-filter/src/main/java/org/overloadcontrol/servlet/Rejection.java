@@ -18,6 +18,6 @@ public record Rejection(String endpoint, String requestClass, String reason,
 
   /** {@link #retryAfter()} in whole seconds, rounded up, at least 1: the Retry-After value. */
   public long retryAfterSeconds() {
-    return org.overloadcontrol.engine.RefusalBody.retryAfterSeconds(retryAfter.toNanos());
+    return org.overloadcontrol.engine.Answer.retryAfterSeconds(retryAfter.toNanos());
   }
 }

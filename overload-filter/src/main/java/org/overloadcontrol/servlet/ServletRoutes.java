@@ -54,7 +54,7 @@ final class ServletRoutes {
    * The endpoint and class of every request to {@code servlet}, or null for a status servlet.
    * Only when {@link OverloadEngine#routesByEndpointOnly()}: otherwise rules read each request.
    */
-  EndpointClass stage(String servlet) {
+  EndpointClass route(String servlet) {
     String key = servlet == null ? "" : servlet;
     Object route = routes.get(key);
     if (route == null) {
@@ -62,6 +62,6 @@ final class ServletRoutes {
       route = routes.computeIfAbsent(key, name -> isStatus(servlet) ? STATUS
           : engine.route(endpointOf(servlet), null));
     }
-    return route instanceof EndpointClass stage ? stage : null;
+    return route instanceof EndpointClass resolved ? resolved : null;
   }
 }

@@ -132,7 +132,7 @@ class FeatureWiringTest {
   /** A shaped 10 KB request that goes async into {@code async}. */
   private static HttpServletRequest shapedRequest(FilterHarness.Req req, AsyncContext async)
       throws Exception {
-    req.attributes.put(BandwidthGate.SIZE_ATTRIBUTE, 10_000L);
+    req.attributes.put(org.overloadcontrol.bandwidth.BandwidthShaper.SIZE_ATTRIBUTE, 10_000L);
     HttpServletRequest request = req.build();
     when(request.isAsyncSupported()).thenReturn(true);
     when(request.startAsync(any(), any())).thenReturn(async);
@@ -162,6 +162,39 @@ class FeatureWiringTest {
     assertThat(res.bodyText()).contains("oc_token");
     assertThat(stage(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
     assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void aBrowsersFormToldToWaitIsReadAndKeptOnTheWaitingPage() throws Exception {
+    harness.initParams.put("virtualQueue.enabled", "true");
+    harness.initParams.put("virtualQueue.paths", "/s");
+    harness.initParams.put("virtualQueue.capacity", "1");
+    OverloadFilter filter = start();
+    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+        mock(FilterChain.class));
+    FilterHarness.Req post = new FilterHarness.Req()
+        .header("Accept", "text/html")
+        .header("Content-Type", "application/x-www-form-urlencoded");
+    post.method = "POST";
+    HttpServletRequest request = post.build();
+    byte[] body = "item=42".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(body);
+    when(request.getContentLengthLong()).thenReturn((long) body.length);
+    when(request.getInputStream()).thenReturn(new jakarta.servlet.ServletInputStream() {
+      @Override public int read() { return in.read(); }
+      @Override public boolean isFinished() { return in.available() == 0; }
+      @Override public boolean isReady() { return true; }
+      @Override public void setReadListener(jakarta.servlet.ReadListener listener) { }
+    });
+    FilterHarness.Res res = new FilterHarness.Res();
+    FilterChain chain = mock(FilterChain.class);
+
+    filter.doFilter(request, res.mock, chain);
+
+    verify(chain, never()).doFilter(any(), any());
+    assertThat(res.status).isEqualTo(200);
+    assertThat(res.bodyText()).contains("name=\"item\"").contains("value=\"42\"");
+    assertThat(stage(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
   }
 
   // ---- observability: the status JSON and the registry show both features ----

@@ -22,27 +22,27 @@ class ServletRoutesTest {
   @Test
   void aServletsRequestsGoToItsEndpointAndThatEndpointsClass() {
     assertThat(engine.routesByEndpointOnly()).isTrue();
-    EndpointClass pay = routes.stage("PayServlet");
+    EndpointClass pay = routes.route("PayServlet");
     assertThat(pay.endpoint().name()).isEqualTo("checkout");
     assertThat(pay.requestClass().name()).isEqualTo("buyer");
     // Resolved once: the same stage as the engine's own routing, every time.
-    assertThat(routes.stage("PayServlet")).isSameAs(pay).isSameAs(engine.route("checkout", null));
-    EndpointClass browse = routes.stage("BrowseServlet");
+    assertThat(routes.route("PayServlet")).isSameAs(pay).isSameAs(engine.route("checkout", null));
+    EndpointClass browse = routes.route("BrowseServlet");
     assertThat(browse.endpoint().name()).isEqualTo("BrowseServlet");
     assertThat(browse.requestClass().name()).isEqualTo("default");
   }
 
   @Test
   void requestsNoServletMapsGoToTheUnmappedEndpoint() {
-    assertThat(routes.stage(null).endpoint().name()).isEqualTo(ServletRoutes.UNMAPPED);
-    assertThat(routes.stage("").endpoint().name()).isEqualTo(ServletRoutes.UNMAPPED);
+    assertThat(routes.route(null).endpoint().name()).isEqualTo(ServletRoutes.UNMAPPED);
+    assertThat(routes.route("").endpoint().name()).isEqualTo(ServletRoutes.UNMAPPED);
     assertThat(routes.endpointOf(null)).isEqualTo(ServletRoutes.UNMAPPED);
   }
 
   @Test
   void aStatusServletHasNoStage() {
     assertThat(routes.isStatus("overload-status")).isTrue();
-    assertThat(routes.stage("overload-status")).isNull();
+    assertThat(routes.route("overload-status")).isNull();
     assertThat(routes.isStatus(null)).isFalse();
   }
 

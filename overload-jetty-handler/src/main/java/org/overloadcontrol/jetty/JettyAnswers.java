@@ -1,66 +1,46 @@
 package org.overloadcontrol.jetty;
 
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.overloadcontrol.engine.RefusalBody;
-import org.overloadcontrol.virtualqueue.QueueAnswer;
-import org.overloadcontrol.virtualqueue.TokenCookie;
+import org.overloadcontrol.engine.Answer;
+import org.overloadcontrol.engine.RequestTag;
 
 /**
- * Writes the engine's container-free answers ({@link RefusalBody}, the virtual queue's
- * {@link QueueAnswer}) onto a Jetty core {@link Response}, so the handler sends the bytes the
- * servlet filter sends.
+ * Writes the engine's container-free {@link Answer}s (refusals, virtual-queue pages) onto a
+ * Jetty core {@link Response}, so the handler sends the bytes the servlet filter sends.
  */
 final class JettyAnswers {
 
   private JettyAnswers() {}
 
-  /** A 503, 429 or 403 refusal; completes {@code callback}. */
-  static void write(Response response, RefusalBody refusal, Callback callback) {
-    if (response.isCommitted()) {
-      callback.failed(new IllegalStateException("response committed before the refusal"));
-      return;
-    }
-    response.reset();
-    response.setStatus(refusal.status());
-    if (refusal.retryAfterSeconds() > 0) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER,
-          Long.toString(refusal.retryAfterSeconds()));
-    }
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, RefusalBody.CACHE_CONTROL);
-    body(response, refusal.contentType(), refusal.body(), callback);
-  }
-
-  /** The virtual queue's waiting page, JSON or refusal; completes {@code callback}. */
-  static void write(Response response, QueueAnswer answer, Callback callback) {
+  /**
+   * The engine's {@link Answer} (a refusal, a virtual-queue page); completes {@code callback}.
+   */
+  static void write(Response response, Answer answer, Callback callback) {
     if (response.isCommitted()) {
       callback.failed(new IllegalStateException("response committed before the answer"));
       return;
     }
     response.reset();
     response.setStatus(answer.status());
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, QueueAnswer.CACHE_CONTROL);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, Answer.CACHE_CONTROL);
     if (answer.retryAfterSeconds() > 0) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER,
           Long.toString(answer.retryAfterSeconds()));
     }
-    if (answer.cookie() != null) {
-      Response.addCookie(response, cookie(answer.cookie()));
+    for (String cookie : answer.setCookies()) {
+      response.getHeaders().add(HttpHeader.SET_COOKIE, cookie);
     }
     body(response, answer.contentType(), answer.body(), callback);
   }
 
-  static HttpCookie cookie(TokenCookie token) {
-    return HttpCookie.build(TokenCookie.NAME, token.value())
-        .path(token.path())
-        .maxAge(token.maxAgeSeconds())
-        .httpOnly(true)
-        .secure(token.secure())
-        .sameSite(HttpCookie.SameSite.from(TokenCookie.SAME_SITE))
-        .build();
+  /** The default answer to a refused or expired request: 503 and the engine's body. */
+  static void refusal(Request request, Response response, Callback callback, RequestTag tag) {
+    write(response, Answer.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
+        request.getHttpURI().getPath()), callback);
   }
 
   private static void body(Response response, String contentType, byte[] body,

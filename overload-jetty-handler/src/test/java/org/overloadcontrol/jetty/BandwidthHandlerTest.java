@@ -67,7 +67,7 @@ class BandwidthHandlerTest {
   }
 
   private void start(String... extra) throws Exception {
-    OverloadHandler.Builder b = OverloadHandler.builder()
+    OverloadHandlerBuilder b = OverloadHandler.builder()
         .put("bandwidth.total", "100KB/s")
         .put("bandwidth.alpha", "1")
         .put("bandwidth.groups.bots.share", "0%")

@@ -152,7 +152,7 @@ class ExactlyOnceTest {
   @Test
   void everyRequestGetsExactlyOneOutcomeThroughTheVirtualQueueAndBandwidthShares()
       throws Exception {
-    OverloadHandler.Builder features = OverloadHandler.builder()
+    OverloadHandlerBuilder features = OverloadHandler.builder()
         .put("virtualQueue.enabled", "true")
         .put("virtualQueue.paths", "/q/*")
         .put("virtualQueue.capacity", "10")
@@ -175,14 +175,14 @@ class ExactlyOnceTest {
     assertThat(statuses).as("a group over its share refused").containsKey(429);
   }
 
-  private Map<Outcome, Long> run(OverloadHandler.Builder builder, Application app,
+  private Map<Outcome, Long> run(OverloadHandlerBuilder builder, Application app,
       java.util.function.IntFunction<String> pathOf,
       java.util.function.IntPredicate bot) throws Exception {
     return run(builder, app, pathOf, bot, new java.util.concurrent.ConcurrentHashMap<>());
   }
 
   /** Sends 600 requests, stops the server midway, and checks one outcome for each. */
-  private Map<Outcome, Long> run(OverloadHandler.Builder builder, Application app,
+  private Map<Outcome, Long> run(OverloadHandlerBuilder builder, Application app,
       java.util.function.IntFunction<String> pathOf, java.util.function.IntPredicate bot,
       Map<Integer, AtomicInteger> statuses) throws Exception {
     FIVE_HUNDREDS.clear();

@@ -2,7 +2,9 @@ package org.overloadcontrol.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
@@ -273,5 +276,64 @@ class AdapterContractIT {
         refused, totals);
     assertThat(refusedWhileRunning).as("503s written under running requests").isZero();
     assertThat(refused).as("waiting requests answered at the stop").isPositive();
+  }
+
+  /**
+   * Break 3: clients that reset their connection while waiting stayed in the queue and were
+   * later served. 100 raw HTTP/1.1 connections each send one request, wait in the queue behind
+   * a request that holds the only permit for 5 s, then reset (RST). A request whose container
+   * reports the reset leaves its queue at once, counted abandoned; one whose container cannot
+   * tell (neither servlet container reads a connection whose request is suspended) leaves by its
+   * deadline ({@code queue.maxWait}, here 1 s, so that all have left before the permit frees
+   * even when opening 100 connections takes seconds on a busy machine). Either way each has one
+   * outcome, EXPIRED, and none reaches the application; the printed counts say which way.
+   */
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void clientsThatResetWhileWaitingNeverReachTheApplication(Adapter adapter) throws Exception {
+    try (Target target = adapter.start("reset", Map.of("queue.permits", "1",
+        "queue.maxWait", "1s", "queue.browsingCapacity", "200"))) {
+      OverloadEngine engine = target.engine();
+      CompletableFuture<Answer> holder = MishandledRequestsIT.send(client.newRequest(
+          target.work("ms=5000&id=holder")).timeout(30, TimeUnit.SECONDS));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      List<Socket> sockets = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        URI uri = target.work("id=w" + i);
+        Socket socket = new Socket(uri.getHost(), uri.getPort());
+        socket.getOutputStream().write(("GET " + uri.getRawPath() + "?" + uri.getRawQuery()
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        sockets.add(socket);
+      }
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (Totals.of(engine).arrivals() < 101 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(Totals.of(engine).arrivals()).as("arrived before the resets").isEqualTo(101);
+      for (Socket socket : sockets) {
+        socket.setSoLinger(true, 0); // close with a reset, as a client that gave up
+        socket.close();
+      }
+      // Detected resets empty the queue at once; otherwise the deadline does.
+      Thread.sleep(100);
+      EndpointClass work = engine.endpoint("work").classes().get(0);
+      System.out.printf("[%s] 100 ms after 100 resets: %d still waiting, %d abandoned%n",
+          adapter, engine.queues().waitingCount(), work.abandonedCount());
+      assertThat(holder.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+      long ranAfterReset = MishapServlet.STARTED.stream().filter(id -> id.startsWith("w"))
+          .count();
+      System.out.printf("[%s] after the holder: run by the application %d, expired %d,"
+          + " abandoned %d%n", adapter, ranAfterReset, work.outcomeCount(Outcome.EXPIRED),
+          work.abandonedCount());
+      assertThat(ranAfterReset).as("reached the application after leaving").isZero();
+      assertThat(work.outcomeCount(Outcome.EXPIRED)).as("left by deadline or as abandoned")
+          .isEqualTo(100);
+      Totals.of(engine).assertAtRest(engine, 101);
+    }
   }
 }

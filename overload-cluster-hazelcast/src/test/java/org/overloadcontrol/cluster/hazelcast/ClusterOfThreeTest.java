@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.virtualqueue.KeyRing;
-import org.overloadcontrol.virtualqueue.QueueDecision;
+import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
@@ -116,28 +116,28 @@ class ClusterOfThreeTest {
     return nodes.get(node).virtualQueue().queue();
   }
 
-  static QueueDecision decide(int node, String client, String token) {
+  static VirtualQueueDecision decide(int node, String client, String token) {
     return queue(node).decide(client, URL, token, "default", System.nanoTime());
   }
 
   @Test
   @Order(1)
   void aTokenIssuedOnOneNodePassesOnAnotherExactlyOnce() throws InterruptedException {
-    QueueDecision.Wait wait = null;
+    VirtualQueueDecision.Wait wait = null;
     String client = null;
     for (int i = 0; wait == null && i < 500; i++) {
       client = "192.0.2." + (i % 250);
-      if (decide(0, client, null) instanceof QueueDecision.Wait w) {
+      if (decide(0, client, null) instanceof VirtualQueueDecision.Wait w) {
         wait = w;
       }
     }
     assertThat(wait).as("node 0 told someone to wait").isNotNull();
     Thread.sleep(wait.waitSeconds() * 1000L + 200);
-    assertThat(decide(1, client, wait.token())).isEqualTo(new QueueDecision.Pass(true));
+    assertThat(decide(1, client, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(decide(2, client, wait.token()))
-        .isEqualTo(new QueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
     assertThat(decide(0, client, wait.token()))
-        .isEqualTo(new QueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
   }
 
   @Test

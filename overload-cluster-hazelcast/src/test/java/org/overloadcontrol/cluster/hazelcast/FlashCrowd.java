@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
-import org.overloadcontrol.virtualqueue.QueueDecision;
+import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
 /**
@@ -64,17 +64,17 @@ final class FlashCrowd {
       }
       shares.append(']');
       for (String[] back : returning.getOrDefault(second, List.of())) {
-        if (send(back[0], back[1]) instanceof QueueDecision.Pass) {
+        if (send(back[0], back[1]) instanceof VirtualQueueDecision.Pass) {
           letIn[s]++;
         }
       }
       for (int i = 0; i < overload * capacity; i++) {
         String address = "198.51." + (client / 250 % 250) + "." + (client % 250);
         client++;
-        QueueDecision d = send(address, null);
-        if (d instanceof QueueDecision.Pass) {
+        VirtualQueueDecision d = send(address, null);
+        if (d instanceof VirtualQueueDecision.Pass) {
           letIn[s]++;
-        } else if (d instanceof QueueDecision.Wait w) {
+        } else if (d instanceof VirtualQueueDecision.Wait w) {
           returning.computeIfAbsent(second + w.waitSeconds(), k -> new ArrayList<>())
               .add(new String[] {address, w.token()});
         }
@@ -92,10 +92,10 @@ final class FlashCrowd {
     up.remove(Integer.valueOf(node));
   }
 
-  private QueueDecision send(String address, String token) {
+  private VirtualQueueDecision send(String address, String token) {
     int node = up.get(Math.floorMod(next++, up.size()));
     long start = System.nanoTime();
-    QueueDecision d = queues.get(node).decide(address, ClusterOfThreeTest.URL, token, "default",
+    VirtualQueueDecision d = queues.get(node).decide(address, ClusterOfThreeTest.URL, token, "default",
         start);
     long took = System.nanoTime() - start;
     if (took > slowestNanos[node]) {

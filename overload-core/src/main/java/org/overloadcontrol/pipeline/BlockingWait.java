@@ -1,4 +1,4 @@
-package org.overloadcontrol.servlet;
+package org.overloadcontrol.pipeline;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,11 +1,17 @@
 package org.overloadcontrol.engine;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
- * The answer to a refused request, free of any container type, so that the servlet filter and
- * the Jetty handler send the same bytes. Three kinds:
+ * A complete response the engine decided on, free of any container type, so that the servlet
+ * filter and the Jetty handler send the same bytes: each adapter resets its response, writes
+ * {@link #status()}, {@code Cache-Control: no-store}, {@code Retry-After} when
+ * {@link #retryAfterSeconds()} is positive, each {@code Set-Cookie} value, the content type and
+ * the body. The virtual queue's pages are answers (WebQ §V-A, {@code VirtualQueueFrontEnd}), and
+ * so are the refusals made here:
  * <ul>
  *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #of}): overload control
  *       refused or expired the request (Welsh &amp; Culler 2003, §3.3);</li>
@@ -13,18 +19,18 @@ import java.util.Locale;
  *       bandwidth share (Li &amp; Jamin §V.C; the server is not down, so not 503);</li>
  *   <li>403 Forbidden ({@link #forbidden}): the client's group has a 0 % share.</li>
  * </ul>
- * All carry {@code Cache-Control: no-store}; all but the 403 carry {@code Retry-After}. A client
- * that accepts {@code text/html} (a browser) gets a short page, any other an RFC 9457
- * {@code application/problem+json} body. Each adapter only copies {@link #status()}, the
- * headers ({@code Retry-After} when {@link #retryAfterSeconds()} is positive) and
- * {@link #body()} onto its own response.
+ * All refusals but the 403 carry {@code Retry-After}. A client that accepts {@code text/html}
+ * (a browser) gets a short page, any other an RFC 9457 {@code application/problem+json} body.
  *
  * @param status the HTTP status
  * @param retryAfterSeconds the {@code Retry-After} value in whole seconds; 0 for none
+ * @param setCookies whole {@code Set-Cookie} header values
  * @param contentType the body's media type
  * @param body the encoded body
  */
-public record RefusalBody(int status, long retryAfterSeconds, String contentType, byte[] body) {
+public record Answer(int status, long retryAfterSeconds, List<String> setCookies,
+    String contentType, byte[] body) {
+
 
   /** 503: the server, or this endpoint, is overloaded. */
   public static final int SERVICE_UNAVAILABLE = 503;
@@ -32,12 +38,23 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
   public static final int TOO_MANY_REQUESTS = 429;
   /** 403: the client's group has no share. */
   public static final int FORBIDDEN = 403;
-  /** The {@code Cache-Control} value of every refusal. */
+  /** The {@code Cache-Control} value of every answer: it is personal and brief. */
   public static final String CACHE_CONTROL = "no-store";
   /** Media type of the HTML page. */
   public static final String HTML = "text/html;charset=UTF-8";
   /** Media type of the RFC 9457 body. */
   public static final String PROBLEM_JSON = "application/problem+json";
+
+  public Answer {
+    setCookies = List.copyOf(setCookies);
+    Objects.requireNonNull(contentType, "contentType");
+    Objects.requireNonNull(body, "body");
+  }
+
+  /** An answer that sets no cookie. */
+  public Answer(int status, long retryAfterSeconds, String contentType, byte[] body) {
+    this(status, retryAfterSeconds, List.of(), contentType, body);
+  }
 
   /**
    * The 503 for a request overload control refused.
@@ -49,13 +66,13 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
    * @param reason the machine-readable reason ({@code admission-rate}, {@code expired}, ...)
    * @param retryAfterSeconds the {@code Retry-After} value in whole seconds
    */
-  public static RefusalBody serviceUnavailable(String accept, String instance, String endpoint,
+  public static Answer serviceUnavailable(String accept, String instance, String endpoint,
       String requestClass, String reason, long retryAfterSeconds) {
     if (wantsHtml(accept)) {
-      return new RefusalBody(SERVICE_UNAVAILABLE, retryAfterSeconds, HTML,
+      return new Answer(SERVICE_UNAVAILABLE, retryAfterSeconds, HTML,
           html(retryAfterSeconds).getBytes(StandardCharsets.UTF_8));
     }
-    return new RefusalBody(SERVICE_UNAVAILABLE, retryAfterSeconds, PROBLEM_JSON,
+    return new Answer(SERVICE_UNAVAILABLE, retryAfterSeconds, PROBLEM_JSON,
         problemJson(endpoint, requestClass, reason, retryAfterSeconds, instance)
             .getBytes(StandardCharsets.UTF_8));
   }
@@ -64,7 +81,7 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
    * The 503 for a refused or expired request, from what the engine recorded on its tag: its
    * reason ({@code admission-rate} when none was given) and retry time.
    */
-  public static RefusalBody of(RequestTag tag, String accept, String instance) {
+  public static Answer of(RequestTag tag, String accept, String instance) {
     String reason = tag.reason() == null ? "admission-rate" : tag.reason();
     return serviceUnavailable(accept, instance, tag.endpoint(), tag.requestClass(), reason,
         retryAfterSeconds(tag.retryAfterNanos()));
@@ -79,7 +96,7 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
    * @param reason the machine-readable reason ({@code bandwidth-standby-full}, ...)
    * @param retryAfterSeconds the {@code Retry-After} value in whole seconds (at least 1)
    */
-  public static RefusalBody tooManyRequests(String accept, String instance, String reason,
+  public static Answer tooManyRequests(String accept, String instance, String reason,
       long retryAfterSeconds) {
     return shareRefusal(TOO_MANY_REQUESTS, accept, instance, reason,
         Math.max(1L, retryAfterSeconds));
@@ -89,17 +106,17 @@ public record RefusalBody(int status, long retryAfterSeconds, String contentType
    * The 403 for a client group with a 0 % bandwidth share; no {@code Retry-After}, since
    * trying again will not help.
    */
-  public static RefusalBody forbidden(String accept, String instance, String reason) {
+  public static Answer forbidden(String accept, String instance, String reason) {
     return shareRefusal(FORBIDDEN, accept, instance, reason, 0L);
   }
 
-  private static RefusalBody shareRefusal(int status, String accept, String instance,
+  private static Answer shareRefusal(int status, String accept, String instance,
       String reason, long retryAfterSeconds) {
     if (wantsHtml(accept)) {
-      return new RefusalBody(status, retryAfterSeconds, HTML,
+      return new Answer(status, retryAfterSeconds, HTML,
           shareHtml(status, retryAfterSeconds).getBytes(StandardCharsets.UTF_8));
     }
-    return new RefusalBody(status, retryAfterSeconds, PROBLEM_JSON,
+    return new Answer(status, retryAfterSeconds, PROBLEM_JSON,
         shareProblemJson(status, reason, retryAfterSeconds, instance)
             .getBytes(StandardCharsets.UTF_8));
   }

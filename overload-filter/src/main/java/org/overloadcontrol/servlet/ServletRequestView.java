@@ -2,17 +2,23 @@ package org.overloadcontrol.servlet;
 
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.pipeline.RequestView;
+import org.overloadcontrol.virtualqueue.UrlEncodedForm;
 
-/** A servlet request seen through the engine's {@link RequestAttributes}. */
-final class ServletRequestAttributes implements RequestAttributes {
+/** A servlet request seen through the engine's {@link RequestView}. */
+final class ServletRequestView implements RequestView {
 
   private final HttpServletRequest request;
   private final ClientAddressResolver clients;
   private String clientAddress;
 
-  ServletRequestAttributes(HttpServletRequest request, ClientAddressResolver clients) {
+  ServletRequestView(HttpServletRequest request, ClientAddressResolver clients) {
     this.request = request;
     this.clients = clients;
   }
@@ -72,5 +78,64 @@ final class ServletRequestAttributes implements RequestAttributes {
     java.util.Enumeration<String> values = request.getHeaders(name);
     return values == null || !values.hasMoreElements() ? null
         : String.join(",", java.util.Collections.list(values));
+  }
+
+  @Override
+  public String peerAddress() {
+    return request.getRemoteAddr();
+  }
+
+  @Override
+  public String requestUri() {
+    return request.getRequestURI();
+  }
+
+  @Override
+  public String rawQuery() {
+    return request.getQueryString();
+  }
+
+  @Override
+  public boolean secure() {
+    return request.isSecure();
+  }
+
+  @Override
+  public String contextPath() {
+    return request.getContextPath();
+  }
+
+  @Override
+  public long contentLength() {
+    return request.getContentLengthLong();
+  }
+
+  @Override
+  public String containerSessionId() {
+    return request.isRequestedSessionIdValid() ? request.getRequestedSessionId() : null;
+  }
+
+  @Override
+  public long declaredResponseSize() {
+    return BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE));
+  }
+
+  @Override
+  public boolean canSuspend() {
+    return request.isAsyncSupported();
+  }
+
+  /**
+   * The url-encoded form body's fields in order, read on the request's thread (at most
+   * {@code maxBytes + 1} bytes, as a servlet reads a body); null when it is larger or malformed.
+   */
+  static List<Map.Entry<String, String>> formFields(HttpServletRequest request, int maxBytes)
+      throws IOException {
+    byte[] body;
+    try (InputStream in = request.getInputStream()) {
+      body = in.readNBytes(maxBytes + 1);
+    }
+    return body.length > maxBytes ? null
+        : UrlEncodedForm.parse(body, request.getCharacterEncoding());
   }
 }

@@ -22,11 +22,12 @@ import java.util.Objects;
  * @param cookieToken the value of the {@code oc_token} cookie, or null
  * @param secure whether the request came over HTTPS (the cookie is then {@code Secure})
  */
-public record QueueVisit(String clientAddress, String path, String requestUri, String rawQuery,
+public record VirtualQueueVisit(String clientAddress, String path, String requestUri,
+    String rawQuery,
     String method, String accept, String contentType, long contentLength, String cookieToken,
     boolean secure) {
 
-  public QueueVisit {
+  public VirtualQueueVisit {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(requestUri, "requestUri");
     Objects.requireNonNull(method, "method");

@@ -4,7 +4,7 @@ package org.overloadcontrol.virtualqueue;
  * What {@link VirtualQueueFrontEnd#visit} made of one request: it may go on ({@link Pass}), or
  * it stops here ({@link Stop}) and the adapter writes {@link VirtualQueueFrontEnd#answer}.
  */
-public sealed interface QueueVerdict {
+public sealed interface VisitVerdict {
 
   /** A request to a path the queue does not protect (or the queue is off): nothing to do. */
   Pass UNPROTECTED = new Pass(null, null, false);
@@ -17,7 +17,7 @@ public sealed interface QueueVerdict {
    * @param clearCookie a cookie to set that deletes a token cookie just used, or null
    * @param byToken whether it passed on a token whose time had come (it admits its session)
    */
-  record Pass(String type, TokenCookie clearCookie, boolean byToken) implements QueueVerdict {
+  record Pass(String type, TokenCookie clearCookie, boolean byToken) implements VisitVerdict {
 
     /** Whether the request passed the queue (its completion feeds the capacity estimate). */
     public boolean protectedPath() {
@@ -28,15 +28,17 @@ public sealed interface QueueVerdict {
   /**
    * The request was told to wait or refused.
    *
-   * @param decision the queue's {@link QueueDecision.Wait} or {@link QueueDecision.Refuse}
+   * @param decision the queue's {@link VirtualQueueDecision.Wait} or
+   *     {@link VirtualQueueDecision.Refuse}
    * @param boundUrl the raw URL without the token, the one tokens are bound to
    * @param token the token the request presented, or null
    */
-  record Stop(QueueDecision decision, String boundUrl, String token) implements QueueVerdict {
+  record Stop(VirtualQueueDecision decision, String boundUrl, String token)
+      implements VisitVerdict {
 
     /** True when told to wait (outcome {@code REDIRECTED}), false when refused. */
     public boolean waiting() {
-      return decision instanceof QueueDecision.Wait;
+      return decision instanceof VirtualQueueDecision.Wait;
     }
   }
 }

@@ -6,11 +6,12 @@ import java.net.SocketAddress;
 import java.util.List;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.server.Request;
+import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.pipeline.RequestView;
 
-/** A Jetty core request seen through the engine's {@link RequestAttributes}. */
-final class JettyRequestAttributes implements RequestAttributes {
+/** A Jetty core request seen through the engine's {@link RequestView}. */
+final class JettyRequestView implements RequestView {
 
   private final Request request;
   private final ClientAddressResolver clients;
@@ -18,7 +19,7 @@ final class JettyRequestAttributes implements RequestAttributes {
   private String peerAddress;
   private String clientAddress;
 
-  JettyRequestAttributes(Request request, ClientAddressResolver clients) {
+  JettyRequestView(Request request, ClientAddressResolver clients) {
     this.request = request;
     this.clients = clients;
   }
@@ -37,7 +38,8 @@ final class JettyRequestAttributes implements RequestAttributes {
   }
 
   /** The connection's peer address (before any trusted-proxy header is applied). */
-  String peerAddress() {
+  @Override
+  public String peerAddress() {
     if (peerAddress == null) {
       peerAddress = peerAddress(request);
     }
@@ -84,5 +86,48 @@ final class JettyRequestAttributes implements RequestAttributes {
   private String joined(String name) {
     List<String> values = request.getHeaders().getValuesList(name);
     return values.isEmpty() ? null : String.join(",", values);
+  }
+
+  @Override
+  public String requestUri() {
+    return request.getHttpURI().getPath();
+  }
+
+  @Override
+  public String rawQuery() {
+    return request.getHttpURI().getQuery();
+  }
+
+  @Override
+  public boolean secure() {
+    return request.isSecure();
+  }
+
+  @Override
+  public String contextPath() {
+    String context = Request.getContextPath(request);
+    return context == null ? "" : context;
+  }
+
+  @Override
+  public long contentLength() {
+    return request.getLength();
+  }
+
+  /** Core Jetty has no container session. */
+  @Override
+  public String containerSessionId() {
+    return null;
+  }
+
+  @Override
+  public long declaredResponseSize() {
+    return BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE));
+  }
+
+  /** A core request is held by returning true from {@code handle}: always. */
+  @Override
+  public boolean canSuspend() {
+    return true;
   }
 }

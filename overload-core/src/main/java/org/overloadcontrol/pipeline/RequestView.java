@@ -1,0 +1,46 @@
+package org.overloadcontrol.pipeline;
+
+import org.overloadcontrol.classify.RequestAttributes;
+
+/**
+ * One request as the engine's pipeline reads it, free of any container type: each adapter
+ * (servlet filter, Jetty handler) reads its own request into this view and hands it to
+ * {@link RequestPipeline#start}. Beyond what classification rules see
+ * ({@link RequestAttributes}), it carries what the virtual queue (WebQ §II-C), session-aware
+ * admission (Cherkasova &amp; Phaal §4) and bandwidth shares (Li &amp; Jamin §V) ask of a
+ * request.
+ */
+public interface RequestView extends RequestAttributes {
+
+  /** The connection's peer address (compared with the trusted proxies), or null. */
+  String peerAddress();
+
+  /** The raw, still percent-encoded request path, with the context path. */
+  String requestUri();
+
+  /** The raw query string, or null. */
+  String rawQuery();
+
+  /** Whether the request came over HTTPS (cookies set on it are then {@code Secure}). */
+  boolean secure();
+
+  /** The context path the application is deployed under, "" for the root. */
+  String contextPath();
+
+  /** The declared body length, or −1 when unknown. */
+  long contentLength();
+
+  /** The session id the container has for the request (a valid one), or null. */
+  String containerSessionId();
+
+  /** The response size the application declared in advance, or −1 when unknown. */
+  long declaredResponseSize();
+
+  /**
+   * Whether the adapter can hold the request without its thread (servlet async support; always
+   * for Jetty's core API): when it cannot, a delay is refused and a wait blocks the thread or is
+   * refused, by {@code queue.nonAsync}.
+   */
+  boolean canSuspend();
+
+}

@@ -1,0 +1,178 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.Step;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out the engine's first {@link Step} for a servlet request with the servlet API's own
+ * primitives: runs the chain ({@code RUN}), suspends with {@link AsyncContext} ({@code DELAY},
+ * {@code WAIT}; {@link SuspendedRequest} carries out the later step), writes an
+ * {@code ANSWER}, or answers a {@code REFUSE} through the {@link RejectionHandler}; and reports
+ * the end to the {@link Exchange}, once.
+ */
+final class ServletSteps {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServletSteps.class);
+  private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
+  private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
+
+  private final RejectionHandler rejectionHandler;
+  private final SuspendedRequest.Registry suspended;
+
+  ServletSteps(RejectionHandler rejectionHandler, SuspendedRequest.Registry suspended) {
+    this.rejectionHandler = rejectionHandler;
+    this.suspended = suspended;
+  }
+
+  /** Carries out {@code exchange.step()}, a controlled one (not {@code PASS}). */
+  void carry(Exchange exchange, HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain) throws IOException, ServletException {
+    Step step = exchange.step();
+    switch (step.kind()) {
+      case RUN -> run(request, response, chain, exchange);
+      case DELAY, WAIT -> hold(request, response, exchange);
+      case ANSWER -> {
+        try {
+          int formMax = exchange.formMaxBytes();
+          ServletAnswers.write(response, formMax < 0 ? step.answer()
+              : exchange.answerKeeping(ServletRequestView.formFields(request, formMax)));
+        } finally {
+          finish(response, exchange, step.outcome());
+        }
+      }
+      default -> refuse(request, response, exchange, step.outcome());
+    }
+  }
+
+  /** Reports the outcome once, with the bytes counted when a feature measures them. */
+  private static void finish(HttpServletResponse response, Exchange exchange, Outcome outcome) {
+    exchange.finish(outcome,
+        response instanceof CountingResponse counting ? counting.byteCount() : -1L);
+  }
+
+  /**
+   * Suspends a request the engine holds (a bandwidth delay or a wait for a permit) without
+   * holding the container's thread; {@link SuspendedRequest} carries out the engine's later
+   * step.
+   */
+  private void hold(HttpServletRequest request, HttpServletResponse response, Exchange exchange)
+      throws IOException, ServletException {
+    AsyncContext async;
+    SuspendedRequest held;
+    try {
+      async = request.isAsyncStarted() ? request.getAsyncContext()
+          : request.startAsync(request, response);
+      // The engine's timers end the hold; the container's timeout is only a safety net, set
+      // later so that it never races them.
+      async.setTimeout(TimeUnit.NANOSECONDS.toMillis(exchange.heldAtMostNanos())
+          + ASYNC_TIMEOUT_MARGIN_MILLIS);
+      held = SuspendedRequest.held(exchange, async, request, response, this::answerRefusal,
+          suspended);
+      async.addListener(held);
+    } catch (IllegalStateException e) {
+      // The container would not suspend the request (it is stopping, or the response is
+      // already committed): refuse it now rather than leave it without an outcome.
+      refuse(request, response, exchange, exchange.notCarried("no-async").outcome());
+      return;
+    }
+    request.setAttribute(SuspendedRequest.ATTRIBUTE, held);
+    exchange.hold(held);
+  }
+
+  /**
+   * A dispatch after the first (async, forward, include, error): run it untouched, but note an
+   * exception from a resumed request so its completion counts as failed.
+   */
+  static void passThrough(HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain) throws IOException, ServletException {
+    try {
+      chain.doFilter(request, response);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      if (request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
+        q.markFailed();
+      }
+      throw e;
+    }
+  }
+
+  /** Runs the application for an admitted request and reports its completion. */
+  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+      Exchange exchange) throws IOException, ServletException {
+    Outcome outcome = Outcome.FAILED;
+    try {
+      chain.doFilter(request, response);
+      outcome = Outcome.COMPLETED;
+      if (request.isAsyncStarted()) {
+        // The response is not done: its time and outcome are reported when it completes.
+        SuspendedRequest running = null;
+        try {
+          AsyncContext async = request.getAsyncContext();
+          running = SuspendedRequest.running(exchange, async, request, response,
+              this::answerRefusal, suspended);
+          async.addListener(running);
+          outcome = null;
+        } catch (IllegalStateException e) {
+          // The async cycle already ended (completed on another thread, or the container is
+          // stopping): nothing will call the listener, so the outcome is settled here.
+          if (running != null) {
+            running.forget();
+          }
+        }
+      }
+    } finally {
+      if (outcome != null) {
+        finish(response, exchange, outcome);
+      }
+    }
+  }
+
+  private void refuse(HttpServletRequest request, HttpServletResponse response,
+      Exchange exchange, Outcome outcome) {
+    try {
+      answerRefusal(request, response, exchange);
+    } finally {
+      finish(response, exchange, outcome);
+    }
+  }
+
+  /** Answers a refused or expired request through the rejection handler (never hangs). */
+  private void answerRefusal(HttpServletRequest request, HttpServletResponse response,
+      Exchange exchange) {
+    RequestTag tag = exchange.tag();
+    String reason = tag.reason() == null ? Rejection.ADMISSION_RATE : tag.reason();
+    Rejection rejection = new Rejection(tag.endpoint(), tag.requestClass(), reason,
+        Duration.ofNanos(tag.retryAfterNanos()));
+    try {
+      rejectionHandler.reject(request, response, rejection);
+    } catch (IOException e) {
+      // Almost always a client that reset its connection while its 503 was written: nothing
+      // more can reach it, and a stack trace at warn for each would let any client flood the
+      // log (measured: 258 in one chaos run).
+      LOG.debug("overload-control: could not write a refusal: {}", e.toString());
+    } catch (ServletException | RuntimeException e) {
+      LOG.warn("overload-control: rejection handler {} failed; sending the default 503",
+          rejectionHandler.getClass().getName(), e);
+      if (!response.isCommitted()) {
+        // A handler that failed must not leave the client without an answer.
+        try {
+          DEFAULT_REJECTION.reject(request, response, rejection);
+        } catch (IOException | ServletException | RuntimeException again) {
+          LOG.debug("overload-control: could not write the default refusal: {}",
+              again.toString());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package org.overloadcontrol.jetty;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OperatorConfigFile;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.config.YamlConfigLoader;
+import org.overloadcontrol.pipeline.Settings;
+
+/**
+ * Reads the Jetty handler's configuration, the counterpart of the filter's
+ * {@code FilterConfiguration}: the keys given in Java or Jetty XML, the YAML file, the
+ * operator's file, validated as one model ({@link Settings}) with the filter's strictness.
+ */
+final class HandlerConfiguration {
+
+  private HandlerConfiguration() {}
+
+  /**
+   * Parses and validates the configuration as {@link #doStart} will: the keys given in Java or
+   * XML, then the YAML file, then the operator's file ({@value OperatorConfigFile#PROPERTY}).
+   * Every feature's section is validated too, as the filter does; the virtual queue's keys
+   * (file or environment variable) are read when the handler starts.
+   *
+   * @throws OverloadConfigException naming the key, value and origin of the first problem
+   */
+  static OverloadConfig parse(Map<String, String> settings, String configFile,
+      String baseDirectory, String defaultEndpoint) {
+    List<ConfigSource> layers = new ArrayList<>();
+    layers.add(ConfigSource.of(OverloadHandler.SETTINGS_ORIGIN, settings));
+    String file = configFile != null ? configFile : settings.get("configFile");
+    if (file != null && !file.isBlank()) {
+      layers.add(loadYaml(file.trim(), baseDirectory));
+    }
+    ConfigSource operator = OperatorConfigFile.fromSystemProperty();
+    if (operator != null) {
+      layers.add(operator);
+    }
+    OverloadConfig config = OverloadConfig.parse(layers);
+    String rejection = config.rejectionHandler();
+    if (rejection != null && !rejection.isBlank()) {
+      throw OverloadConfigException.of("rejectionHandler", rejection, null, "names a servlet"
+          + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
+          + " yourself, subclass OverloadHandler and override reject(...)");
+    }
+    // Without servlets, requests reach the default endpoint or one a paths rule names.
+    Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
+    return config;
+  }
+
+  private static ConfigSource loadYaml(String file, String baseDirectory) {
+    Path path = Path.of(file);
+    if (!path.isAbsolute() && baseDirectory != null) {
+      path = Path.of(baseDirectory).resolve(path);
+    }
+    if (!Files.isRegularFile(path)) {
+      throw OverloadConfigException.of("configFile", file, OverloadHandler.SETTINGS_ORIGIN,
+          "no such file (" + path.toAbsolutePath() + ")");
+    }
+    try (InputStream in = Files.newInputStream(path)) {
+      return YamlConfigLoader.load(in, path.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("overload-control: cannot read " + path + ": " + e, e);
+    }
+  }
+}

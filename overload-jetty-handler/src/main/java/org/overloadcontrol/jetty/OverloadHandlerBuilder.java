@@ -1,0 +1,166 @@
+package org.overloadcontrol.jetty;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.eclipse.jetty.server.Handler;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.queue.QueueListener;
+
+/**
+ * Builds an {@link OverloadHandler} in Java ({@link OverloadHandler#builder()}). Typed methods
+ * produce the same flat keys as {@link OverloadHandler#put}, so anything the YAML file can say,
+ * the builder can say; {@link #build} validates the whole configuration at once and throws
+ * naming the first bad key.
+ */
+public final class OverloadHandlerBuilder {
+
+  private final Map<String, String> settings = new LinkedHashMap<>();
+  private String configFile;
+  private String baseDirectory;
+  private String defaultEndpoint = OverloadHandler.DEFAULT_ENDPOINT;
+  private Ticker ticker;
+  private Clock wallClock;
+  private Scheduler scheduler;
+  private AdmissionListener admissionListener;
+  private QueueListener queueListener;
+  private Handler handler;
+
+  OverloadHandlerBuilder() {}
+
+  /** One flat key, e.g. {@code put("endpoints.search.target", "500ms")}. */
+  public OverloadHandlerBuilder put(String key, String value) {
+    settings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    return this;
+  }
+
+  /** Every entry of {@code keys}, as by {@link OverloadHandler#put}. */
+  public OverloadHandlerBuilder putAll(Map<String, String> keys) {
+    keys.forEach(this::put);
+    return this;
+  }
+
+  /** {@code endpoints.<endpoint>.target}: the p90 response-time target of an endpoint. */
+  public OverloadHandlerBuilder target(String endpoint, Duration p90Target) {
+    return put("endpoints." + endpoint + ".target", p90Target.toString());
+  }
+
+  /** {@code endpoints.<endpoint>.paths}: path patterns routed to an endpoint. */
+  public OverloadHandlerBuilder paths(String endpoint, String... patterns) {
+    return put("endpoints." + endpoint + ".paths", String.join(",", patterns));
+  }
+
+  /** {@code classes.<name>.rank/kind/utility}: defines a request class. */
+  public OverloadHandlerBuilder requestClass(String name, int rank, RequestKind kind,
+      double utility) {
+    put("classes." + name + ".rank", Integer.toString(rank));
+    put("classes." + name + ".kind", kind.name().toLowerCase(Locale.ROOT));
+    return put("classes." + name + ".utility", Double.toString(utility));
+  }
+
+  /**
+   * {@code classes.<name>.match.<condition>}: a classification rule; condition is
+   * {@code path}, {@code method}, {@code header}, {@code cookie} or {@code client}.
+   */
+  public OverloadHandlerBuilder match(String className, String condition, String value) {
+    return put("classes." + className + ".match." + condition, value);
+  }
+
+  /** {@code queue.permits}: requests executing at once; more wait in the LIFO-Pri queues. */
+  public OverloadHandlerBuilder permits(int permits) {
+    return put("queue.permits", Integer.toString(permits));
+  }
+
+  /** {@code trustedProxies}: proxies whose forwarded headers are believed. */
+  public OverloadHandlerBuilder trustedProxies(String... addressesOrCidrs) {
+    return put("trustedProxies", String.join(",", addressesOrCidrs));
+  }
+
+  /** The YAML file, whose keys override those given here. */
+  public OverloadHandlerBuilder configFile(Path file) {
+    this.configFile = file.toString();
+    return this;
+  }
+
+  /** The directory a relative config file is resolved against. */
+  public OverloadHandlerBuilder baseDirectory(Path directory) {
+    this.baseDirectory = directory.toString();
+    return this;
+  }
+
+  /** The endpoint of requests that no path rule routes (default {@code "default"}). */
+  public OverloadHandlerBuilder defaultEndpoint(String name) {
+    this.defaultEndpoint = name;
+    return this;
+  }
+
+  public OverloadHandlerBuilder ticker(Ticker value) {
+    this.ticker = value;
+    return this;
+  }
+
+  public OverloadHandlerBuilder wallClock(Clock value) {
+    this.wallClock = value;
+    return this;
+  }
+
+  public OverloadHandlerBuilder scheduler(Scheduler value) {
+    this.scheduler = value;
+    return this;
+  }
+
+  public OverloadHandlerBuilder admissionListener(AdmissionListener value) {
+    this.admissionListener = value;
+    return this;
+  }
+
+  public OverloadHandlerBuilder queueListener(QueueListener value) {
+    this.queueListener = value;
+    return this;
+  }
+
+  /** The handler to protect. */
+  public OverloadHandlerBuilder handler(Handler value) {
+    this.handler = value;
+    return this;
+  }
+
+  /**
+   * The handler, its configuration validated.
+   *
+   * @throws OverloadConfigException naming the first bad key, its value and origin
+   */
+  public OverloadHandler build() {
+    OverloadHandler h = new OverloadHandler();
+    settings.forEach(h::put);
+    h.setConfigFile(configFile);
+    h.setBaseDirectory(baseDirectory);
+    h.setDefaultEndpoint(defaultEndpoint);
+    if (ticker != null) {
+      h.setTicker(ticker);
+    }
+    if (wallClock != null) {
+      h.setWallClock(wallClock);
+    }
+    h.setScheduler(scheduler);
+    if (admissionListener != null) {
+      h.setAdmissionListener(admissionListener);
+    }
+    if (queueListener != null) {
+      h.setQueueListener(queueListener);
+    }
+    h.parseConfig();
+    if (handler != null) {
+      h.setHandler(handler);
+    }
+    return h;
+  }
+}
