@@ -145,6 +145,10 @@ class JettyHomeIT {
     HttpResponse<String> status = jetty.get("/overload/status", "Accept", "application/json");
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body()).contains("\"name\":\"search\"", "\"name\":\"site\"");
+    // The dashboard ships in lib/overload with the module.
+    HttpResponse<String> page = jetty.get("/overload/", "Accept", "text/html");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(jetty.get("/overload/chart.umd.js", "Accept", "*/*").body()).contains("Chart");
   }
 
   @Test
