@@ -9,8 +9,7 @@ import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.base.Scheduler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * A request of a client group over its bandwidth share, held for its delay (Li &amp; Jamin §V,
@@ -42,7 +41,7 @@ final class Delay {
     void cutShort();
   }
 
-  private static final Logger LOG = LoggerFactory.getLogger(Delay.class);
+  private static final OverloadLog LOG = OverloadLog.get(Delay.class);
 
   private final OverloadEngine engine;
   private final RequestTag tag;

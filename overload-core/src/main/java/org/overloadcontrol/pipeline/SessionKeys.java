@@ -10,8 +10,7 @@ import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.virtualqueue.KeyRing;
 import org.overloadcontrol.virtualqueue.KeyRingLoader;
 import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * The keys that sign session cookies: {@code sessions.keyFile} or {@code sessions.keyEnv}, else
@@ -21,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionKeys {
 
-  private static final Logger LOG = LoggerFactory.getLogger(SessionKeys.class);
+  private static final OverloadLog LOG = OverloadLog.get(SessionKeys.class);
 
   private SessionKeys() {}
 

@@ -33,8 +33,7 @@ import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.Step;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * The drop-in Jakarta Servlet filter. Declared once in web.xml, it tags every request with its
@@ -69,7 +68,7 @@ public class OverloadFilter implements Filter {
   /** Where the YAML file is looked for when no {@code configFile} init-param is given. */
   public static final String DEFAULT_CONFIG_FILE = "/WEB-INF/overload.yaml";
 
-  private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
+  private static final OverloadLog LOG = OverloadLog.get(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;

@@ -12,8 +12,7 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Carries out the engine's first {@link Step} for a servlet request with the servlet API's own
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ServletSteps {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ServletSteps.class);
+  private static final OverloadLog LOG = OverloadLog.get(ServletSteps.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
   private static final long ASYNC_TIMEOUT_MARGIN_MILLIS = 30_000L;
 

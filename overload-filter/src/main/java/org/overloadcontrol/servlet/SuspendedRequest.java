@@ -14,8 +14,7 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * A request the filter suspended with servlet async, from the suspension to its one outcome:
@@ -46,7 +45,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     void answer(HttpServletRequest request, HttpServletResponse response, Exchange exchange);
   }
 
-  private static final Logger LOG = LoggerFactory.getLogger(SuspendedRequest.class);
+  private static final OverloadLog LOG = OverloadLog.get(SuspendedRequest.class);
 
   private enum State { HELD, RUNNING, SETTLED }
 

@@ -11,8 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Makes the resource methods of a Jakarta REST application endpoints of the overload filter,
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
 @HandlesTypes({Path.class, ApplicationPath.class, Application.class})
 public final class OverloadRestInitializer implements ServletContainerInitializer {
 
-  private static final Logger LOG = LoggerFactory.getLogger(OverloadRestInitializer.class);
+  private static final OverloadLog LOG = OverloadLog.get(OverloadRestInitializer.class);
 
   @Override
   public void onStartup(Set<Class<?>> classes, ServletContext context) {

@@ -16,8 +16,7 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * One request under overload control on Jetty's core API: it carries out the engine's steps
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ControlledRequest implements Carrier {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ControlledRequest.class);
+  private static final OverloadLog LOG = OverloadLog.get(ControlledRequest.class);
 
   private final OverloadHandler handler;
   private final Exchange exchange;

@@ -31,8 +31,7 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Overload control for a Jetty 12 server without servlets: the engine the servlet filter uses,
@@ -72,7 +71,7 @@ public class OverloadHandler extends Handler.Wrapper {
   /** The endpoint of requests no path rule routes, unless configured otherwise. */
   public static final String DEFAULT_ENDPOINT = "default";
 
-  private static final Logger LOG = LoggerFactory.getLogger(OverloadHandler.class);
+  private static final OverloadLog LOG = OverloadLog.get(OverloadHandler.class);
 
   private final Map<String, String> settings = new LinkedHashMap<>();
   private String configFile;

@@ -22,8 +22,7 @@ import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * The {@link ClusterCoordinator} on an embedded Hazelcast member (WebQ's replica exchange,
@@ -48,7 +47,7 @@ import org.slf4j.LoggerFactory;
  */
 final class HazelcastCoordinator implements ClusterCoordinator {
 
-  private static final Logger LOG = LoggerFactory.getLogger(HazelcastCoordinator.class);
+  private static final OverloadLog LOG = OverloadLog.get(HazelcastCoordinator.class);
   static final String REPORTS = "overload-control.reports";
   static final String USED_TOKENS = "overload-control.used-tokens";
 

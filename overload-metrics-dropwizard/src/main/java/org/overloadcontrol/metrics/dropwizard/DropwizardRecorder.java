@@ -9,8 +9,7 @@ import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import org.overloadcontrol.metrics.MetricId;
 import org.overloadcontrol.metrics.MetricsRecorder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Records the engine's metrics as Dropwizard {@link Gauge}s. Counts are gauges too: a Dropwizard
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DropwizardRecorder implements MetricsRecorder {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DropwizardRecorder.class);
+  private static final OverloadLog LOG = OverloadLog.get(DropwizardRecorder.class);
 
   private final MetricRegistry registry;
   private final JmxReporter jmx;

@@ -16,8 +16,7 @@ import java.util.function.LongSupplier;
 import org.overloadcontrol.metrics.MetricId;
 import org.overloadcontrol.metrics.MetricsRecorder;
 import org.overloadcontrol.metrics.Scrape;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Records the engine's metrics as Prometheus families with callbacks: one collector per family
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PrometheusRecorder implements MetricsRecorder {
 
-  private static final Logger LOG = LoggerFactory.getLogger(PrometheusRecorder.class);
+  private static final OverloadLog LOG = OverloadLog.get(PrometheusRecorder.class);
 
   private final PrometheusRegistry registry;
   private final Map<String, Family> families = new ConcurrentHashMap<>();
