@@ -19,13 +19,16 @@ import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.ThreadPool;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
@@ -267,6 +270,10 @@ public class OverloadHandler extends Handler.Wrapper {
     if (operator != null) {
       layers.add(operator);
     }
+    ConfigSource threads = serverThreads(layers);
+    if (threads != null) {
+      layers.add(0, threads);
+    }
     OverloadConfig config = OverloadConfig.parse(layers);
     String rejection = config.rejectionHandler();
     if (rejection != null && !rejection.isBlank()) {
@@ -277,6 +284,21 @@ public class OverloadHandler extends Handler.Wrapper {
     // Without servlets, requests reach the default endpoint or one a paths rule names.
     Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
     return config;
+  }
+
+  /**
+   * The server's thread pool as the lowest layer, {@code admission.maxLimit}; null before the
+   * handler is on a server or for a pool of unknown size.
+   */
+  private ConfigSource serverThreads(List<ConfigSource> layers) {
+    Server server = getServer();
+    if (server == null
+        || !(server.getThreadPool() instanceof ThreadPool.SizedThreadPool pool)
+        || pool.getMaxThreads() <= 0) {
+      return null;
+    }
+    return AdmissionSettings.containerThreads("the server's thread pool", pool.getMaxThreads(),
+        layers);
   }
 
   private ConfigSource loadYaml(String file) {
