@@ -35,14 +35,19 @@ class ConcurrencyGroupTest {
     group.tick(now);
   }
 
+  /** {@code p} takes {@code permits} and holds them at a window's end: it reserves them. */
+  private void holdThroughAWindow(ConcurrencyGroup.Partition p, int permits) {
+    for (int i = 0; i < permits; i++) {
+      assertThat(p.tryAcquire(0)).isTrue();
+    }
+    window(p);
+  }
+
   @Test
   void aHigherClassKeepsItsShareAndFreesItWithinOneWindowOfLeaving() {
     ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
-    for (int i = 0; i < 6; i++) {
-      assertThat(high.tryAcquire(0)).isTrue();
-    }
-    window(high);
+    holdThroughAWindow(high, 6);
     assertThat(rounds).hasSize(1);
     assertThat(group.limit()).isEqualTo(10);
     // The high class reserved its 6; it frees 3 of them for a moment, and the low class may
@@ -83,10 +88,7 @@ class ConcurrencyGroupTest {
   void reservationsNeverHoldBackALowerClassUnderHalfTheLimit() {
     ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
-    for (int i = 0; i < 8; i++) {
-      assertThat(high.tryAcquire(0)).isTrue();
-    }
-    window(high);
+    holdThroughAWindow(high, 8);
     // The high class reserved 8 of 10 and then holds none: the resource would sit idle while
     // the low class waits. Under half the limit the low class takes permits regardless.
     for (int i = 0; i < 8; i++) {
