@@ -45,7 +45,14 @@ import org.overloadcontrol.base.RequestClass;
  * So a higher class keeps its share against lower classes that grab every permit it frees, a
  * lower class borrows whatever higher classes do not use, and when a higher class leaves, its
  * reservation is gone at the next window's end: no class starves at a rate floor, and none
- * waits for a controller to climb back.
+ * waits for a controller to climb back. Reservations bind only the upper half of the limit:
+ * while fewer than half the limit's permits are taken, any class takes one. Sparse higher
+ * classes (the shop's checkout steps) reserve permits they then leave unused for most of a
+ * window; binding the whole limit, those reservations kept the shop's one database
+ * connection idle 3–4 % of the time while requests waited for it, and the waiters' expiry cut
+ * goodput at 2× capacity to 0.92 (shop-like case of the shared-bottleneck simulation). The
+ * upper half still keeps a higher class's share against lower classes that grab every
+ * permit it frees, and its waiters go first in the wait queues anyway.
  *
  * <p>Concurrency. Acquire is a CAS loop on one in-flight counter (the limit is a hard bound,
  * which a striped count could not give), a striped add for the class's own count, and a
@@ -180,6 +187,14 @@ public final class ConcurrencyGroup {
    */
   public boolean tick(long now) {
     return dueByTime(now - windowStartNanos) && runRoundIfFree(now);
+  }
+
+  /**
+   * The in-flight count from which reservations bind: under half the limit the resource is
+   * underused, and holding a request back for a higher class that may never come only idles it.
+   */
+  private static int reservable(int limit) {
+    return (limit + 1) / 2;
   }
 
   private boolean dueByTime(long elapsed) {
@@ -374,7 +389,7 @@ public final class ConcurrencyGroup {
       boolean exact = heldBack == 0;
       for (;;) {
         int n = inFlight.get();
-        if (n >= lim - heldBack) {
+        if (n >= lim - heldBack && n >= reservable(lim)) {
           if (!exact && n < lim) {
             // The fast bound counts higher classes' whole reservations; only near the limit
             // is it worth reading how much of them they actually use.
@@ -403,7 +418,8 @@ public final class ConcurrencyGroup {
     public boolean hasRoom() {
       int n = inFlight.get();
       int lim = limit;
-      return n < lim - reservedAbove || reservedAbove > 0 && n < lim - unusedAbove();
+      return n < reservable(lim) || n < lim - reservedAbove
+          || reservedAbove > 0 && n < lim - unusedAbove();
     }
 
     private int unusedAbove() {

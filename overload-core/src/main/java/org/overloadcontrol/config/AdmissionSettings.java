@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -18,7 +19,7 @@ import java.util.regex.Pattern;
  *   admission.controller            concurrency (default) | rate
  *   admission.groups.&lt;g&gt;.endpoints  endpoints behind one resource, e.g. search,browse
  *   admission.groups.&lt;g&gt;.controller / .maxLimit / .initialLimit
- *   admission.maxLimit              200     the highest limit (a container's usual threads)
+ *   admission.maxLimit              200     the highest limit; adapters default it to the container's threads
  *   admission.initialLimit          maxLimit
  *   admission.window                100ms   a window closes after this ...
  *   admission.windowSamples         100     ... or after this many samples
@@ -121,6 +122,36 @@ public final class AdmissionSettings {
   }
 
   /** Parses the {@code admission.} section of {@code config}. */
+  /**
+   * A configuration layer, to go lowest in precedence, that sets {@code admission.maxLimit} to
+   * the container's request threads (a limit above them could never be reached, so it would
+   * never be judged); null when one of {@code configured} sets an initial limit above them, so
+   * that a configuration that started before still starts.
+   *
+   * @param origin where the number came from, for messages
+   */
+  public static ConfigSource containerThreads(String origin, int threads,
+      List<ConfigSource> configured) {
+    for (ConfigSource c : configured) {
+      for (Map.Entry<String, String> e : c.values().entrySet()) {
+        if (e.getKey().startsWith("admission.") && e.getKey().endsWith("initialLimit")
+            && above(e.getValue(), threads)) {
+          return null;
+        }
+      }
+    }
+    return ConfigSource.of(origin + " (" + threads + " threads)",
+        Map.of("admission.maxLimit", Integer.toString(threads)));
+  }
+
+  private static boolean above(String value, int threads) {
+    try {
+      return Integer.parseInt(value.trim()) > threads;
+    } catch (NumberFormatException e) {
+      return false; // the configuration's own parse names the bad value
+    }
+  }
+
   public static AdmissionSettings from(OverloadConfig config) {
     return new AdmissionSettings(config.section("admission"));
   }

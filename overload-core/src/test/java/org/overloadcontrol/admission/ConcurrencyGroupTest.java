@@ -35,14 +35,19 @@ class ConcurrencyGroupTest {
     group.tick(now);
   }
 
+  /** {@code p} takes {@code permits} and holds them at a window's end: it reserves them. */
+  private void holdThroughAWindow(ConcurrencyGroup.Partition p, int permits) {
+    for (int i = 0; i < permits; i++) {
+      assertThat(p.tryAcquire(0)).isTrue();
+    }
+    window(p);
+  }
+
   @Test
   void aHigherClassKeepsItsShareAndFreesItWithinOneWindowOfLeaving() {
     ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
-    for (int i = 0; i < 6; i++) {
-      assertThat(high.tryAcquire(0)).isTrue();
-    }
-    window(high);
+    holdThroughAWindow(high, 6);
     assertThat(rounds).hasSize(1);
     assertThat(group.limit()).isEqualTo(10);
     // The high class reserved its 6; it frees 3 of them for a moment, and the low class may
@@ -57,10 +62,13 @@ class ConcurrencyGroupTest {
     assertThat(lowTaken).isEqualTo(4);
     assertThat(high.tryAcquire(0)).isTrue(); // its reservation is still there for it
     high.release(0);
-    // The high class leaves altogether; the next window's end frees its reservation.
+    // The high class leaves altogether. Its reservation binds until the next window's end,
+    // but only the upper half of the limit: the low class, holding 4, may fill the lower half.
     for (int i = 0; i < 3; i++) {
       high.release(0);
     }
+    assertThat(low.tryAcquire(0)).isTrue();
+    lowTaken++;
     assertThat(low.tryAcquire(0)).isFalse();
     window(low);
     assertThat(rounds).hasSize(2);
@@ -74,6 +82,29 @@ class ConcurrencyGroupTest {
     assertThat(group.inFlight()).isZero();
     assertThat(high.inFlightNow()).isZero();
     assertThat(low.inFlightNow()).isZero();
+  }
+
+  @Test
+  void reservationsNeverHoldBackALowerClassUnderHalfTheLimit() {
+    ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
+    holdThroughAWindow(high, 8);
+    // The high class reserved 8 of 10 and then holds none: the resource would sit idle while
+    // the low class waits. Under half the limit the low class takes permits regardless.
+    for (int i = 0; i < 8; i++) {
+      high.release(0);
+    }
+    int lowTaken = 0;
+    while (low.tryAcquire(0)) {
+      lowTaken++;
+    }
+    assertThat(lowTaken).isEqualTo(5);
+    assertThat(high.tryAcquire(0)).isTrue(); // the upper half is still the high class's
+    high.release(0);
+    for (int i = 0; i < lowTaken; i++) {
+      low.release(0);
+    }
+    assertThat(group.inFlight()).isZero();
   }
 
   @Test

@@ -93,16 +93,27 @@ class RateControllerMendsTest {
   }
 
   @Test
-  void aLowerClassGetsItsRateBackThreeTimeoutsAfterTheHigherClassLeft() {
+  void aLowerClassGetsItsRateBackWithinThreeRoundsOfTheHigherClassLeaving() {
     ClassController bronze = goldCutsBronzeToTheMinimum()[1];
     long goldLeft = ticker.read();
-    List<Action> actions = bronzeRefusedFor(bronze, 4);
-    // Bronze's rounds come at 1, 2, 3 and 4 s after it was created, gold's last at 0.4 s.
+    List<Action> actions = bronzeRefusedFor(bronze, 3);
+    // Bronze's rounds come at 1, 2 and 3 s after it was created, gold's last at 0.4 s: the
+    // third is two timeouts after gold's last sample.
     assertThat(actions).containsExactly(Action.SUPPRESSED_WITHOUT_SAMPLES,
-        Action.DOUBLE_WITHOUT_SAMPLES, Action.DOUBLE_WITHOUT_SAMPLES, Action.RESTORED);
+        Action.DOUBLE_WITHOUT_SAMPLES, Action.RESTORED);
     ControllerRound restored = rounds.get(rounds.size() - 1);
-    assertThat(restored.nowNanos() - goldLeft).isEqualTo(3_600 * MS);
+    assertThat(restored.nowNanos() - goldLeft).isEqualTo(2_600 * MS);
     assertThat(bronze.rate()).isEqualTo(100.0);
+    // From there bronze's bucket admits at its old rate: over half of its 50/s offered in the
+    // next round (it was refused nearly all before).
+    int admitted = 0;
+    for (int i = 0; i < 50; i++) {
+      ticker.advance(Duration.ofMillis(20));
+      if (controller.tryAdmit(bronze, ticker.read())) {
+        admitted++;
+      }
+    }
+    assertThat(admitted).isGreaterThanOrEqualTo(25);
   }
 
   /** Two rounds of 100 samples a millisecond apart (1,000/s), both over the target. */

@@ -62,12 +62,13 @@ public final class SharedBottleneck {
   /** What a run measured over its steady part. */
   public record Result(double goodputOfCapacity, double p90OfTarget, double worstEndpointP90,
       long completed, long refused, long expired, double waitP90OfTarget,
-      double executionP90OfTarget) {
+      double executionP90OfTarget, double purchasesPerMinute) {
     @Override
     public String toString() {
       return String.format(java.util.Locale.ROOT, "goodput %.2f, p90 %.2f (worst endpoint %.2f;"
-          + " wait %.2f, execution %.2f)", goodputOfCapacity, p90OfTarget, worstEndpointP90,
-          waitP90OfTarget, executionP90OfTarget);
+          + " wait %.2f, execution %.2f), completed %d, refused %d, expired %d, purchases/min"
+          + " %.1f", goodputOfCapacity, p90OfTarget, worstEndpointP90, waitP90OfTarget,
+          executionP90OfTarget, completed, refused, expired, purchasesPerMinute);
     }
   }
 
@@ -81,6 +82,14 @@ public final class SharedBottleneck {
   private int busy;
   private long sequence;
   private final long targetNanos;
+  /** Per endpoint: its target, and its fixed service time (0: exponential, mean 50 ms). */
+  private final long[] targetOf;
+  private final long[] serviceOf;
+  /** The shop's session chain, null for independent arrivals. */
+  private final ShopSessions shop;
+  private long busyNanos;
+  private long idleWhileWaiting;
+  private long purchases;
   private long measureFrom;
   private long measureTo;
   private final List<Long>[] responses;
@@ -106,12 +115,26 @@ public final class SharedBottleneck {
   @SuppressWarnings("unchecked")
   public SharedBottleneck(Variant variant, int servers, long targetMillis, long seed,
       Map<String, String> extra, AdmissionListener listener) {
+    this(variant, servers * WORKERS_PER_SERVER, targetMillis, seed, extra, listener, null);
+  }
+
+  @SuppressWarnings("unchecked")
+  private SharedBottleneck(Variant variant, int workers, long targetMillis, long seed,
+      Map<String, String> extra, AdmissionListener listener, ShopSessions shop) {
     this.random = new Random(seed);
-    this.workers = servers * WORKERS_PER_SERVER;
+    this.workers = workers;
     this.targetNanos = targetMillis * MS;
+    this.shop = shop;
+    this.targetOf = new long[SHARES.length];
+    this.serviceOf = new long[SHARES.length];
     Map<String, String> keys = new LinkedHashMap<>();
     for (int i = 0; i < SHARES.length; i++) {
-      keys.put("endpoints.e" + i + ".target", targetMillis + "ms");
+      targetOf[i] = shop == null ? targetNanos : ShopSessions.TARGETS[i] * MS;
+      serviceOf[i] = shop == null ? 0 : ShopSessions.SERVICE[i] * MS;
+      keys.put("endpoints.e" + i + ".target", targetOf[i] / MS + "ms");
+    }
+    if (shop != null) {
+      keys.putAll(ShopSessions.classes());
     }
     keys.putAll(variant.keys);
     keys.putAll(extra);
@@ -126,6 +149,18 @@ public final class SharedBottleneck {
     for (int i = 0; i < SHARES.length; i++) {
       responses[i] = new ArrayList<>();
     }
+  }
+
+  /**
+   * The shop-like case: the sample shop's eight pages on one database connection (its service
+   * times at time scale 0.1, 20–50 ms; targets 200 ms for the browsing pages, 150 ms for the
+   * checkout pages; every page its own class, checkout ranked above browsing; 6 wait-queue
+   * permits as the shop ships), offered as sessions of users who leave at their first refusal
+   * (see {@link ShopSessions}). Run it with {@link #runSessions}.
+   */
+  public static SharedBottleneck shop(Variant variant, long seed, Map<String, String> extra,
+      AdmissionListener listener) {
+    return new SharedBottleneck(variant, 1, 200, seed, extra, listener, new ShopSessions());
   }
 
   public OverloadEngine engine() {
@@ -155,17 +190,27 @@ public final class SharedBottleneck {
     completed = 0;
     refused = 0;
     expired = 0;
+    busyNanos = 0;
+    idleWhileWaiting = 0;
+    purchases = 0;
     long start = clock.read();
     long end = start + seconds * SECOND;
     measureFrom = start + warmupSeconds * SECOND;
     measureTo = end;
+    if (shop != null) {
+      // Sessions, each worth meanWork of the server: the load is the offered work.
+      rate = load * workers / (shop.meanWorkNanos / (double) SECOND);
+    }
     long next = start + interArrival(rate);
     while (next < end) {
       advanceTo(next);
-      arrive(pickEndpoint());
+      arrive(shop == null ? pickEndpoint() : ShopSessions.HOME);
       next += interArrival(rate);
     }
     advanceTo(end + drainSeconds * SECOND); // let the measured requests finish
+    if (shop != null) {
+      return shopResult();
+    }
     List<Long> all = new ArrayList<>();
     double worst = 0;
     for (List<Long> r : responses) {
@@ -179,7 +224,29 @@ public final class SharedBottleneck {
     return new Result(measured / seconds2 / capacity(workers / WORKERS_PER_SERVER),
         all.isEmpty() ? Double.NaN : p90(all) / (double) targetNanos, worst, measured, refused,
         expired, waits.isEmpty() ? Double.NaN : p90(waits) / (double) targetNanos,
-        executions.isEmpty() ? Double.NaN : p90(executions) / (double) targetNanos);
+        executions.isEmpty() ? Double.NaN : p90(executions) / (double) targetNanos, 0);
+  }
+
+  private Result shopResult() {
+    // Response times in thousandths of their page's target, so pages of two targets mix.
+    List<Long> all = new ArrayList<>();
+    double worst = 0;
+    for (int i = 0; i < SHARES.length; i++) {
+      for (long r : responses[i]) {
+        all.add(r * 1000 / targetOf[i]);
+      }
+      if (responses[i].size() >= 20) {
+        worst = Math.max(worst, p90(responses[i]) / (double) targetOf[i]);
+      }
+    }
+    double seconds = (measureTo - measureFrom) / (double) SECOND;
+    // Goodput: the server's time spent on measured requests that completed, as a share of
+    // all its time, so that pages of different cost count by their cost.
+    return new Result(busyNanos / (seconds * SECOND * workers),
+        all.isEmpty() ? Double.NaN : p90(all) / 1000.0, worst, all.size(),
+        refused, expired, waits.isEmpty() ? Double.NaN : p90(waits) / (double) targetNanos,
+        executions.isEmpty() ? Double.NaN : p90(executions) / (double) targetNanos,
+        purchases * 60.0 / seconds);
   }
 
   private static long p90(List<Long> values) {
@@ -232,14 +299,16 @@ public final class SharedBottleneck {
   private void start(RequestTag tag) {
     if (busy < workers) {
       busy++;
-      schedule(clock.read() + serviceTime(), () -> done(tag));
+      schedule(clock.read() + serviceTime(tag), () -> done(tag));
     } else {
       serverQueue.addLast(tag);
     }
   }
 
-  private long serviceTime() {
-    return Math.max(1L, (long) (-Math.log(1 - random.nextDouble()) * MEAN_SERVICE));
+  private long serviceTime(RequestTag tag) {
+    long fixed = serviceOf[endpointOf.get(tag)];
+    return fixed > 0 ? fixed
+        : Math.max(1L, (long) (-Math.log(1 - random.nextDouble()) * MEAN_SERVICE));
   }
 
   private void done(RequestTag tag) {
@@ -247,7 +316,7 @@ public final class SharedBottleneck {
     RequestTag next = serverQueue.pollFirst();
     if (next != null) {
       busy++;
-      schedule(clock.read() + serviceTime(), () -> done(next));
+      schedule(clock.read() + serviceTime(next), () -> done(next));
     }
     finish(tag, Outcome.COMPLETED);
   }
@@ -264,12 +333,24 @@ public final class SharedBottleneck {
           long waited = tag.waited().toNanos();
           waits.add(waited);
           executions.add(clock.read() - arrival - waited);
+          busyNanos += serviceOf[endpoint];
+          if (endpoint == ShopSessions.CONFIRM && shop != null) {
+            purchases++;
+          }
         }
         case EXPIRED -> expired++;
         default -> refused++;
       }
     }
     engine.complete(tag, outcome, -1);
+    if (shop != null && outcome == Outcome.COMPLETED && clock.read() < measureTo) {
+      // The user thinks, then asks for the next page; a refused user has left.
+      int nextPage = shop.next(endpoint, random);
+      if (nextPage >= 0) {
+        schedule(clock.read() + interArrival(1.0 / ShopSessions.THINK_SECONDS),
+            () -> arrive(nextPage));
+      }
+    }
   }
 
   /** Requests the engine has not seen an outcome for. */
@@ -292,10 +373,25 @@ public final class SharedBottleneck {
       if (e.cancelled != null && e.cancelled[0]) {
         continue;
       }
+      noteIdle(e.at);
       clock.now = Math.max(clock.now, e.at);
       e.body.run();
     }
+    noteIdle(t);
     clock.now = Math.max(clock.now, t);
+  }
+
+  /** Counts the time the server sat idle while requests waited for admission. */
+  private void noteIdle(long until) {
+    if (until > clock.now && busy < workers && clock.now >= measureFrom && clock.now < measureTo
+        && engine.queues().waitingCount() > 0) {
+      idleWhileWaiting += (until - clock.now) * (workers - busy);
+    }
+  }
+
+  /** Worker time idle while some request waited for admission, over the last run's length. */
+  public double idleWhileWaitingShare() {
+    return idleWhileWaiting / (double) ((measureTo - measureFrom) * workers);
   }
 
   private record Event(long at, long seq, Runnable body, boolean[] cancelled)

@@ -24,7 +24,8 @@ import org.overloadcontrol.pipeline.Settings;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first
- * (annotations on the registered servlets, the filter's init-params, the YAML file named by
+ * (the container's request threads as {@code admission.maxLimit} when JMX tells them,
+ * annotations on the registered servlets, the filter's init-params, the YAML file named by
  * {@code configFile} or else {@link OverloadFilter#DEFAULT_CONFIG_FILE}, the operator's file
  * named by {@link OverloadFilter#CONFIG_FILE_PROPERTY}), every section validated, endpoints
  * checked against the servlets, and the rejection handler created. Kept apart from the filter
@@ -68,7 +69,12 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     if (operator != null) {
       layers.add(operator);
     }
-    annotations.requireResolved(key -> layers.subList(aboveAnnotations, layers.size()).stream()
+    ConfigSource threads = ContainerThreads.layer(layers);
+    if (threads != null) {
+      layers.add(0, threads);
+    }
+    int firstConfigured = aboveAnnotations + (threads != null ? 1 : 0);
+    annotations.requireResolved(key -> layers.subList(firstConfigured, layers.size()).stream()
         .anyMatch(layer -> layer.values().containsKey(key)));
     OverloadConfig config = OverloadConfig.parse(layers);
     // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.

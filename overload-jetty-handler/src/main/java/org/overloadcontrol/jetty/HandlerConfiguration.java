@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
@@ -26,14 +27,15 @@ final class HandlerConfiguration {
 
   /**
    * Parses and validates the configuration as {@link #doStart} will: the keys given in Java or
-   * XML, then the YAML file, then the operator's file ({@value OperatorConfigFile#PROPERTY}).
+   * XML, then the YAML file, then the operator's file ({@value OperatorConfigFile#PROPERTY}),
+   * over the server's thread count as the default of {@code admission.maxLimit}.
    * Every feature's section is validated too, as the filter does; the virtual queue's keys
    * (file or environment variable) are read when the handler starts.
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
   static OverloadConfig parse(Map<String, String> settings, String configFile,
-      String baseDirectory, String defaultEndpoint) {
+      String baseDirectory, String defaultEndpoint, int serverThreads) {
     List<ConfigSource> layers = new ArrayList<>();
     layers.add(ConfigSource.of(OverloadHandler.SETTINGS_ORIGIN, settings));
     String file = configFile != null ? configFile : settings.get("configFile");
@@ -43,6 +45,14 @@ final class HandlerConfiguration {
     ConfigSource operator = OperatorConfigFile.fromSystemProperty();
     if (operator != null) {
       layers.add(operator);
+    }
+    if (serverThreads > 0) {
+      // The lowest layer: admission.maxLimit defaults to the server's thread pool.
+      ConfigSource threads = AdmissionSettings.containerThreads("the server's thread pool",
+          serverThreads, layers);
+      if (threads != null) {
+        layers.add(0, threads);
+      }
     }
     OverloadConfig config = OverloadConfig.parse(layers);
     String rejection = config.rejectionHandler();

@@ -8,7 +8,9 @@ import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.ThreadPool;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
@@ -208,7 +210,18 @@ public class OverloadHandler extends Handler.Wrapper {
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
   public OverloadConfig parseConfig() {
-    return HandlerConfiguration.parse(settings, configFile, baseDirectory, defaultEndpoint);
+    return HandlerConfiguration.parse(settings, configFile, baseDirectory, defaultEndpoint,
+        serverThreads());
+  }
+
+  /**
+   * The size of the server's thread pool, the default of {@code admission.maxLimit}; 0 before
+   * the handler is on a server or for a pool of unknown size.
+   */
+  private int serverThreads() {
+    Server server = getServer();
+    return server != null && server.getThreadPool() instanceof ThreadPool.SizedThreadPool pool
+        ? Math.max(0, pool.getMaxThreads()) : 0;
   }
 
   // ---- life cycle ----

@@ -1,0 +1,63 @@
+package org.overloadcontrol.servlet;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.OptionalInt;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.overloadcontrol.config.AdmissionSettings;
+import org.overloadcontrol.config.ConfigSource;
+
+/**
+ * The container's request threads, read where the servlet API does not say: from the JMX beans
+ * Tomcat registers for its connectors' thread pools and executors ({@code maxThreads}), and
+ * Jetty's {@code QueuedThreadPool} when Jetty's JMX is on. They bound a concurrency limit
+ * (docs/controller.md): a limit above them can never be reached, so it would never be judged,
+ * and requests over it would wait for a thread in the container instead of in the wait queues.
+ */
+final class ContainerThreads {
+
+  /** Bean name patterns whose {@code maxThreads} is a pool of request threads. */
+  private static final String[] POOLS = {"*:type=ThreadPool,*", "*:type=Executor,*",
+      "*:type=queuedthreadpool,*"};
+
+  private ContainerThreads() {}
+
+  /**
+   * A configuration layer, lowest in precedence, setting {@code admission.maxLimit} to the
+   * container's threads; null when they cannot be read (the key's own default then holds) or
+   * a layer of {@code configured} sets an initial limit above them.
+   */
+  static ConfigSource layer(MBeanServer server, List<ConfigSource> configured) {
+    OptionalInt threads = maxThreads(server);
+    return threads.isEmpty() ? null : AdmissionSettings.containerThreads(
+        "the container's request threads", threads.getAsInt(), configured);
+  }
+
+  static ConfigSource layer(List<ConfigSource> configured) {
+    return layer(ManagementFactory.getPlatformMBeanServer(), configured);
+  }
+
+  /** The largest {@code maxThreads} of the container's pools, if any is registered. */
+  static OptionalInt maxThreads(MBeanServer server) {
+    int largest = 0;
+    for (String pattern : POOLS) {
+      java.util.Set<ObjectName> names;
+      try {
+        names = server.queryNames(new ObjectName(pattern), null);
+      } catch (javax.management.MalformedObjectNameException e) {
+        throw new IllegalStateException(e);
+      }
+      for (ObjectName name : names) {
+        try {
+          if (server.getAttribute(name, "maxThreads") instanceof Integer n) {
+            largest = Math.max(largest, n);
+          }
+        } catch (javax.management.JMException | RuntimeException e) {
+          // A bean without the attribute, or one that went away: not a pool we can read.
+        }
+      }
+    }
+    return largest > 0 ? OptionalInt.of(largest) : OptionalInt.empty();
+  }
+}

@@ -1,0 +1,99 @@
+package org.overloadcontrol.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.AttributeNotFoundException;
+import javax.management.DynamicMBean;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.config.AdmissionSettings;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OverloadConfig;
+
+/** The concurrency limit's maximum from the container's thread pool, read over JMX. */
+class ContainerThreadsTest {
+
+  /** What Tomcat registers for a connector's pool: an attribute {@code maxThreads}. */
+  private static final class Pool implements DynamicMBean {
+    private final int maxThreads;
+
+    Pool(int maxThreads) {
+      this.maxThreads = maxThreads;
+    }
+
+    @Override
+    public Object getAttribute(String attribute) throws AttributeNotFoundException {
+      if (!"maxThreads".equals(attribute)) {
+        throw new AttributeNotFoundException(attribute);
+      }
+      return maxThreads;
+    }
+
+    @Override
+    public void setAttribute(Attribute attribute) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public AttributeList getAttributes(String[] attributes) {
+      return new AttributeList();
+    }
+
+    @Override
+    public AttributeList setAttributes(AttributeList attributes) {
+      return new AttributeList();
+    }
+
+    @Override
+    public Object invoke(String actionName, Object[] params, String[] signature) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public MBeanInfo getMBeanInfo() {
+      return new MBeanInfo(Pool.class.getName(), "pool", new MBeanAttributeInfo[] {
+          new MBeanAttributeInfo("maxThreads", "int", "max threads", true, false, false)},
+          null, null, null);
+    }
+  }
+
+  private final MBeanServer server = MBeanServerFactory.newMBeanServer();
+
+  @Test
+  void theLargestPoolBoundsTheLimit() throws Exception {
+    server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
+    server.registerMBean(new Pool(75), new ObjectName("Catalina:type=Executor,name=\"b\""));
+    ConfigSource layer = ContainerThreads.layer(server, List.of());
+    assertThat(layer.values()).containsEntry("admission.maxLimit", "75");
+    OverloadConfig config = OverloadConfig.parse(List.of(layer,
+        ConfigSource.of("test", Map.of("endpoints.e.target", "100ms"))));
+    assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(75);
+    assertThat(AdmissionSettings.from(config).groupOf("e").initialLimit()).isEqualTo(75);
+  }
+
+  @Test
+  void withoutAPoolTheDefaultHolds() {
+    assertThat(ContainerThreads.layer(server, List.of())).isNull();
+  }
+
+  @Test
+  void theOperatorsKeysWin() throws Exception {
+    server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
+    ConfigSource operator = ConfigSource.of("operator", Map.of("admission.maxLimit", "30",
+        "endpoints.e.target", "100ms"));
+    OverloadConfig config = OverloadConfig.parse(List.of(
+        ContainerThreads.layer(server, List.of(operator)), operator));
+    assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(30);
+    // An initial limit above the threads started before: it still starts, at the old default.
+    ConfigSource high = ConfigSource.of("operator", Map.of("admission.initialLimit", "150"));
+    assertThat(ContainerThreads.layer(server, List.of(high))).isNull();
+  }
+}

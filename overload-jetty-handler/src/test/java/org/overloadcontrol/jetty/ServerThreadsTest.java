@@ -1,0 +1,34 @@
+package org.overloadcontrol.jetty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.config.AdmissionSettings;
+
+/** The concurrency limit's maximum from the server's thread pool. */
+class ServerThreadsTest {
+
+  @Test
+  void theServersThreadPoolBoundsTheLimit() {
+    OverloadHandler handler = OverloadHandler.builder()
+        .put("endpoints.default.target", "100ms").build();
+    // Not on a server yet: the key's default.
+    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
+        .isEqualTo(200);
+    Server server = new Server(new QueuedThreadPool(48));
+    server.setHandler(handler);
+    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
+        .isEqualTo(48);
+  }
+
+  @Test
+  void theOperatorsKeyWins() {
+    OverloadHandler handler = OverloadHandler.builder()
+        .put("endpoints.default.target", "100ms").put("admission.maxLimit", "20").build();
+    new Server(new QueuedThreadPool(48)).setHandler(handler);
+    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
+        .isEqualTo(20);
+  }
+}
