@@ -1,13 +1,16 @@
 package org.overloadcontrol.metrics;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfigException;
 
 /**
@@ -16,6 +19,8 @@ import org.overloadcontrol.config.OverloadConfigException;
  * {@code /overload/metrics}.
  */
 final class BoundRecorders implements MetricsRecorder {
+
+  private static final OverloadLog LOG = OverloadLog.get(BoundRecorders.class);
 
   private final List<MetricsRecorder> recorders;
 
@@ -30,8 +35,22 @@ final class BoundRecorders implements MetricsRecorder {
    */
   static MetricsRecorder open(BindingContext context) {
     Map<String, MetricsBinding> found = new LinkedHashMap<>();
-    for (MetricsBinding b : ServiceLoader.load(MetricsBinding.class,
-        MetricsBinding.class.getClassLoader())) {
+    Iterator<MetricsBinding> bindings = ServiceLoader.load(MetricsBinding.class,
+        MetricsBinding.class.getClassLoader()).iterator();
+    while (true) {
+      MetricsBinding b;
+      try {
+        if (!bindings.hasNext()) {
+          break;
+        }
+        b = bindings.next();
+      } catch (ServiceConfigurationError e) {
+        // A binding another class loader sees (a WAR carrying the core while the container's
+        // class path has a binding module) is not ours to use; the others still are.
+        LOG.warn("overload-control: a metrics binding on the class path cannot be used: {}",
+            e.getMessage());
+        continue;
+      }
       found.putIfAbsent(b.name(), b);
     }
     List<String> names = context.settings().bindings().orElse(List.copyOf(found.keySet()));

@@ -22,8 +22,11 @@ import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.LogCapture;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
+import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.slf4j.LoggerFactory;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.HdrHistogram.Histogram;
 
 /**
  * Issue 21, logging that cannot vanish: a WAR that carries the filter and {@code slf4j-api} in
@@ -47,7 +50,9 @@ class NoSlf4jProviderIT {
         .withServlet("work", SleepServlet.class, Map.of("serviceTimeMillis", "300"), "/work")
         .writeUnder(apps, "war-" + kind.name());
     Path lib = Files.createDirectories(dir.resolve("WEB-INF/lib"));
-    for (Class<?> inWar : List.of(OverloadFilter.class, LoggerFactory.class)) {
+    // What a WAR with only the filter carries: the filter, the core and their two libraries.
+    for (Class<?> inWar : List.of(OverloadFilter.class, OverloadEngine.class, Caffeine.class,
+        Histogram.class, LoggerFactory.class)) {
       Path jar = Path.of(inWar.getProtectionDomain().getCodeSource().getLocation().toURI());
       Files.copy(jar, lib.resolve(jar.getFileName()));
     }
