@@ -61,6 +61,8 @@ public final class WaitQueues {
    */
   private final boolean globalLimited;
   private final AtomicInteger waitingCount = new AtomicInteger();
+  /** Requests of admitted sessions among {@link #waitingCount}, read lock-free. */
+  private final AtomicInteger sessionWaitingCount = new AtomicInteger();
   private final int globalLimit;
   private final ConcurrentHashMap<String, EndpointPermits> endpoints = new ConcurrentHashMap<>();
   private final Map<String, AdaptivePermitController> adaptive = new ConcurrentHashMap<>();
@@ -179,17 +181,21 @@ public final class WaitQueues {
    */
   public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
       EndpointPermits endpoint, Waiter.Listener waiterListener) {
-    return enqueue(requestClass, partition, endpoint, false, waiterListener);
+    return enqueue(requestClass, partition, endpoint, 0L, waiterListener);
   }
 
   /**
    * {@link #enqueue(RequestClass, ConcurrencyGroup.Partition, EndpointPermits, Waiter.Listener)}
-   * for a request of an admitted session when {@code sessionPrecedence}: it goes before the
-   * other waiters of its class, and browsing queues holding such requests are served first
-   * (session-aware admission).
+   * for a request of an admitted session when {@code sessionMaxWaitNanos} is above 0: it goes
+   * before the other waiters of its class, browsing queues holding such requests are served
+   * first, and it may wait for its share of the concurrency limit up to
+   * {@code sessionMaxWaitNanos} instead of the share's own bound (session-aware admission:
+   * refusing it now would lose the work already done for its session, so it gets the whole
+   * time its target leaves). 0 for any other request.
    */
   public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
-      EndpointPermits endpoint, boolean sessionPrecedence, Waiter.Listener waiterListener) {
+      EndpointPermits endpoint, long sessionMaxWaitNanos, Waiter.Listener waiterListener) {
+    boolean sessionPrecedence = sessionMaxWaitNanos > 0;
     ClassQueue q = single != null ? single : byClass.get(requestClass.name());
     if (q == null) {
       throw new IllegalStateException("no queue for class " + requestClass.name());
@@ -205,11 +211,16 @@ public final class WaitQueues {
       if (partition != null) {
         // Waiting for a share of a concurrency limit: past this, the request could not meet
         // its target any more, and serving it late would only delay the next one.
-        maxWait = Math.min(maxWait, partition.maxWaitNanos());
+        long shareWait = sessionPrecedence
+            ? Math.max(partition.maxWaitNanos(), sessionMaxWaitNanos) : partition.maxWaitNanos();
+        maxWait = Math.min(maxWait, shareWait);
       }
       w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait,
           sessionPrecedence);
       q.add(w);
+      if (sessionPrecedence) {
+        sessionWaitingCount.incrementAndGet();
+      }
       endpoint.waiterAdded();
       waitingCount.incrementAndGet();
       orderSwitch.onWaiting(now, true);
@@ -328,6 +339,9 @@ public final class WaitQueues {
   private void leave(Waiter w, int newState, long now) {
     w.state.set(newState);
     waitingCount.decrementAndGet();
+    if (w.sessionPrecedence) {
+      sessionWaitingCount.decrementAndGet();
+    }
     w.endpoint().waiterRemoved();
     orderSwitch.onLeave(now - w.enqueuedNanos);
     orderSwitch.onWaiting(now, waitingCount.get() > 0);
@@ -445,6 +459,14 @@ public final class WaitQueues {
   /** Requests waiting in all queues. */
   public int waitingCount() {
     return waitingCount.get();
+  }
+
+  /**
+   * Requests of admitted sessions waiting in all queues: above 0, the admitted sessions do
+   * not fit under the limits now, and session-aware admission takes no new one.
+   */
+  public int sessionWaitingCount() {
+    return sessionWaitingCount.get();
   }
 
   /** Requests executing with an overall permit. */

@@ -110,7 +110,9 @@ class SessionAdmissionTest {
     OverloadEngine engine = engine("queue.order", "lifo");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
-    Request b1 = send(engine, "browse", null);   // the newest: LIFO alone would take it
+    // The newest: LIFO alone would take it. A new session comes in while an admitted one
+    // waits only with a virtual-queue token that came due.
+    Request b1 = send(engine, "browse", null, true);
 
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
 
@@ -126,8 +128,8 @@ class SessionAdmissionTest {
         "classes.home.rank", "1");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
-    Request b1 = send(engine, "home", null);
-    Request c1 = send(engine, "home", null);
+    Request b1 = send(engine, "home", null, true);
+    Request c1 = send(engine, "home", null, true);
 
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
 
@@ -141,12 +143,74 @@ class SessionAdmissionTest {
     OverloadEngine engine = engine("queue.order", "fifo");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
-    Request b1 = send(engine, "buy", null);
+    Request b1 = send(engine, "buy", null, true);
 
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
 
     assertThat(resumed).containsExactly(b1.tag());
     assertThat(a2.tag().waiter().waiting()).isTrue();
+  }
+
+  @Test
+  void noNewSessionIsAdmittedWhileARequestOfAnAdmittedSessionWaits() {
+    // Nothing measured yet, so the throughput rule alone would admit: the waiting request
+    // says the admitted sessions do not fit now.
+    OverloadEngine engine = engine();
+    Request a1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+    assertThat(a2.decision()).isEqualTo(Decision.WAIT);
+
+    Request b1 = send(engine, "browse", null);
+
+    assertThat(b1.answer().refused()).isTrue();
+    assertThat(b1.tag().reason()).isEqualTo("new-session");
+    assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(1);
+    // A waiting request of a new session does not close the door: only admitted ones do.
+    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    assertThat(resumed).containsExactly(a2.tag());
+    Request c1 = send(engine, "browse", null);
+    assertThat(c1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
+    assertThat(c1.decision()).isEqualTo(Decision.WAIT);
+    Request d1 = send(engine, "browse", null);
+    assertThat(d1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
+  }
+
+  @Test
+  void anAdmittedSessionsRequestWaitsLongerThanANewSessionsFirst() {
+    // Target 1 s: a new session's first request waits up to the limit's 0.5 of it, a request
+    // of an admitted session up to sessions.maxWait's 0.8 of it.
+    OverloadEngine engine = engine("queue.order", "fifo");
+    Request a1 = send(engine, "browse", null);
+    Request b1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+
+    ticker.advance(Duration.ofMillis(501));
+    scheduler.runDue();
+    assertThat(b1.tag().waiter().waiting()).isFalse();
+    assertThat(b1.tag().reason()).isEqualTo("expired");
+    assertThat(a2.tag().waiter().waiting()).isTrue();
+
+    ticker.advance(Duration.ofMillis(300));
+    scheduler.runDue();
+    assertThat(a2.tag().waiter().waiting()).isFalse();
+    assertThat(a2.tag().reason()).isEqualTo("expired");
+    assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);
+    assertThat(engine.queues().waitingCount()).isZero();
+    assertThat(engine.queues().sessionWaitingCount()).isZero();
+  }
+
+  @Test
+  void anAdmittedSessionsWaitFollowsSessionsMaxWait() {
+    OverloadEngine engine = engine("sessions.maxWait", "0.6");
+    Request a1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+    ticker.advance(Duration.ofMillis(599));
+    scheduler.runDue();
+    assertThat(a2.tag().waiter().waiting()).isTrue();
+    ticker.advance(Duration.ofMillis(2));
+    scheduler.runDue();
+    assertThat(a2.tag().waiter().waiting()).isFalse();
+    assertThat(engine.queues().sessionWaitingCount()).isZero();
   }
 
   @Test
@@ -310,6 +374,8 @@ class SessionAdmissionTest {
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxSession");
     assertThatThrownBy(() -> engine("sessions.headroom", "1.5"))
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.headroom");
+    assertThatThrownBy(() -> engine("sessions.maxWait", "0"))
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxWait");
     assertThatThrownBy(() -> engine("sessions.idleTimeout", "1h", "sessions.maxLifetime", "1m"))
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxLifetime");
   }
