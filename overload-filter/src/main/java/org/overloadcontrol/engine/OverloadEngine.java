@@ -126,7 +126,7 @@ public final class OverloadEngine {
         b.sessionKeys != null ? b.sessionKeys
             : CookieKeys.random(new java.security.SecureRandom()),
         new java.security.SecureRandom(), ticker,
-        queues == null ? () -> 0 : queues::sessionWaitingCount) : null;
+        queues == null ? () -> false : queues::sessionOverdue) : null;
     this.periodic = queues != null || degradeSettings.enabled()
         ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
   }

@@ -102,6 +102,23 @@ final class ClassQueue {
     }
   }
 
+  /**
+   * Whether a waiter of an admitted session has waited past its share's own bound by
+   * {@code now} (under the lock).
+   */
+  boolean sessionOverdue(long now) {
+    if (sessionWaiters == 0) {
+      return false;
+    }
+    for (Waiter w : waiters) {
+      if (w.sessionPrecedence && w.partition() != null
+          && now - w.enqueuedNanos > w.partition().maxWaitNanos()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   boolean hasEligible() {
     for (Waiter w : waiters) {
       if (w.endpoint().hasRoom(w.partition())) {

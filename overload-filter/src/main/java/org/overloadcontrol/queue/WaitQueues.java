@@ -461,12 +461,34 @@ public final class WaitQueues {
     return waitingCount.get();
   }
 
-  /**
-   * Requests of admitted sessions waiting in all queues: above 0, the admitted sessions do
-   * not fit under the limits now, and session-aware admission takes no new one.
-   */
+  /** Requests of admitted sessions waiting in all queues. */
   public int sessionWaitingCount() {
     return sessionWaitingCount.get();
+  }
+
+  /**
+   * Whether a request of an admitted session has waited longer than its share of the
+   * concurrency limit lets any other request wait: it is living on the time session-aware
+   * admission adds, and the admitted sessions do not fit now. A shorter wait says nothing (at a
+   * small limit, a request of somebody's session waits most of the time). Takes the lock only
+   * while such requests wait.
+   */
+  public boolean sessionOverdue() {
+    if (sessionWaitingCount.get() == 0) {
+      return false;
+    }
+    lock.lock();
+    try {
+      long now = ticker.read();
+      for (ClassQueue q : allQueues()) {
+        if (q.sessionOverdue(now)) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Requests executing with an overall permit. */

@@ -4,7 +4,7 @@ import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntSupplier;
+import java.util.function.BooleanSupplier;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.SessionRole;
@@ -19,8 +19,10 @@ import org.overloadcontrol.base.Ticker;
  * to the concurrency limit as {@link SessionRole#ADMITTED}, ahead of new sessions' requests of
  * the same class in the wait queues.
  *
- * <p>How many: new sessions are admitted only while no request of an admitted session waits
- * for a permit (then the admitted ones do not fit now, whatever the estimate says) and while
+ * <p>How many: new sessions are admitted only while no request of an admitted session has
+ * waited longer than a new session's request may (then the admitted ones do not fit now,
+ * whatever the estimate says; {@link org.overloadcontrol.queue.WaitQueues#sessionOverdue}) and
+ * while
  * they leave room under the group's measured throughput ({@link SessionLoad}); a virtual-queue
  * token coming due admits its session all the same (the waiting room already metered it); a
  * full table refuses. An admitted session's request, once it waits, may wait longer than a new
@@ -46,8 +48,8 @@ public final class SessionGate {
   private final SessionTable table;
   private final SessionCookie cookies;
   private final Ticker ticker;
-  /** Requests of admitted sessions waiting for a permit now (the wait queues'). */
-  private final IntSupplier sessionsWaiting;
+  /** Whether a request of an admitted session waits past a new one's bound now. */
+  private final BooleanSupplier sessionOverdue;
   private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads =
       new ConcurrentHashMap<>();
   private final LongAdder admitted = new LongAdder();
@@ -62,12 +64,13 @@ public final class SessionGate {
   private long windowStart;
 
   /**
-   * @param sessionsWaiting requests of admitted sessions waiting for a permit now
+   * @param sessionOverdue whether a request of an admitted session has waited longer than a
+   *     new session's request may, now (the wait queues')
    */
   public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker,
-      IntSupplier sessionsWaiting) {
+      BooleanSupplier sessionOverdue) {
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.sessionsWaiting = Objects.requireNonNull(sessionsWaiting, "sessionsWaiting");
+    this.sessionOverdue = Objects.requireNonNull(sessionOverdue, "sessionOverdue");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.cookies = new SessionCookie(keys, random);
     this.table = new SessionTable(ticker, settings.idleTimeoutNanos(),
@@ -102,7 +105,7 @@ public final class SessionGate {
       load.sessionArrival();
       return new Answer(false, null, null, SessionRole.ADMITTED, known, completes);
     }
-    if (!visit.dueQueueToken() && (sessionsWaiting.getAsInt() > 0
+    if (!visit.dueQueueToken() && (sessionOverdue.getAsBoolean()
         || !load.roomForNew(activeSessions(), saturated, settings.headroom()))) {
       newRefused.increment();
       return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
