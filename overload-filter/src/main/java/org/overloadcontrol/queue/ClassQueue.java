@@ -103,7 +103,7 @@ final class ClassQueue {
   }
 
   /**
-   * Whether a waiter of an admitted session has waited past its share's own bound by
+   * Whether a waiter of an admitted session has waited more than half its bound by
    * {@code now} (under the lock).
    */
   boolean sessionOverdue(long now) {
@@ -111,8 +111,8 @@ final class ClassQueue {
       return false;
     }
     for (Waiter w : waiters) {
-      if (w.sessionPrecedence && w.partition() != null
-          && now - w.enqueuedNanos > w.partition().maxWaitNanos()) {
+      if (w.sessionPrecedence
+          && now - w.enqueuedNanos > (w.deadlineNanos - w.enqueuedNanos) / 2) {
         return true;
       }
     }

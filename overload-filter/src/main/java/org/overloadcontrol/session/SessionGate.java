@@ -20,7 +20,7 @@ import org.overloadcontrol.base.Ticker;
  * the same class in the wait queues.
  *
  * <p>How many: new sessions are admitted only while no request of an admitted session has
- * waited longer than a new session's request may (then the admitted ones do not fit now,
+ * waited more than half the time it may (then the admitted ones do not fit now,
  * whatever the estimate says; {@link org.overloadcontrol.queue.WaitQueues#sessionOverdue}) and
  * while
  * they leave room under the group's measured throughput ({@link SessionLoad}); a virtual-queue
@@ -48,7 +48,7 @@ public final class SessionGate {
   private final SessionTable table;
   private final SessionCookie cookies;
   private final Ticker ticker;
-  /** Whether a request of an admitted session waits past a new one's bound now. */
+  /** Whether a request of an admitted session has waited more than half its bound now. */
   private final BooleanSupplier sessionOverdue;
   private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads =
       new ConcurrentHashMap<>();
@@ -64,8 +64,8 @@ public final class SessionGate {
   private long windowStart;
 
   /**
-   * @param sessionOverdue whether a request of an admitted session has waited longer than a
-   *     new session's request may, now (the wait queues')
+   * @param sessionOverdue whether a request of an admitted session has waited more than half
+   *     the time it may, now (the wait queues')
    */
   public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker,
       BooleanSupplier sessionOverdue) {

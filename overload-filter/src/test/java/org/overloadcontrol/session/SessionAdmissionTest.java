@@ -152,15 +152,16 @@ class SessionAdmissionTest {
   }
 
   @Test
-  void noNewSessionIsAdmittedWhileARequestOfAnAdmittedSessionWaitsPastANewOnesBound() {
+  void noNewSessionIsAdmittedWhileARequestOfAnAdmittedSessionHasWaitedHalfItsBound() {
     // Nothing measured yet, so the throughput rule alone would admit. A request of an admitted
-    // session that has waited longer than a new session's may (0.5 of the 1 s target) says the
-    // admitted sessions do not fit now; a shorter wait says nothing.
+    // session that has waited more than half of its 500 ms (0.5 of the 1 s target) is on its
+    // way to a mid-session refusal: the admitted sessions do not fit now. A shorter wait says
+    // nothing.
     OverloadEngine engine = engine();
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
     assertThat(a2.decision()).isEqualTo(Decision.WAIT);
-    ticker.advance(Duration.ofMillis(500));
+    ticker.advance(Duration.ofMillis(250));
     Request b1 = send(engine, "browse", null);
     assertThat(b1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
 
@@ -170,10 +171,9 @@ class SessionAdmissionTest {
     assertThat(c1.answer().refused()).isTrue();
     assertThat(c1.tag().reason()).isEqualTo("new-session");
     assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(1);
-    // Once it got its permit, new sessions come in again (b1 waits, as a new session's does).
+    // Once it got its permit, new sessions come in again (b1, a new session's, still waits).
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly(a2.tag());
-    ticker.advance(Duration.ofMillis(400));
     Request d1 = send(engine, "browse", null);
     assertThat(d1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     assertThat(engine.queues().sessionWaitingCount()).isZero();
@@ -183,7 +183,7 @@ class SessionAdmissionTest {
   void anAdmittedSessionsRequestWaitsLongerThanANewSessionsFirst() {
     // Target 1 s: a new session's first request waits up to the limit's 0.5 of it, a request
     // of an admitted session up to sessions.maxWait's 0.8 of it.
-    OverloadEngine engine = engine("queue.order", "fifo");
+    OverloadEngine engine = engine("queue.order", "fifo", "sessions.maxWait", "0.8");
     Request a1 = send(engine, "browse", null);
     Request b1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
@@ -294,7 +294,7 @@ class SessionAdmissionTest {
   @Test
   void underSaturationNewSessionsAreRefusedOnceTheAdmittedOnesFillTheThroughput() {
     // Limit 1; session a sends its requests back to back, 250 ms each: 4 a second, all the
-    // group completes at its limit. After one window 1 × 4/s ≥ 0.9 × 4/s: no room for more.
+    // group completes at its limit. After one window 1 × 4/s ≥ 1.0 × 4/s: no room for more.
     OverloadEngine engine = engine("sessions.completionPaths", "/buy");
     Request a = send(engine, "browse", null);
     Request current = a;

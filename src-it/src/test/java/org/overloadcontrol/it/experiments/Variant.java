@@ -90,11 +90,11 @@ record Variant(String name, String description, String overloadYaml,
     String paper = rate
         + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
     Duration maxSuspend = Duration.ofNanos(Math.round(BROWSING_TARGET.toNanos() * timeScale));
-    // -Dexperiment.sessions.headroom tries another sessions.headroom on `shipped` (default the
-    // library's).
-    String headroom = System.getProperty("experiment.sessions.headroom", "");
-    String shipped = targets + (headroom.isBlank() ? ""
-        : "sessions: {headroom: " + headroom.trim() + "}\n");
+    // -Dexperiment.sessions="headroom: 0.7, maxWait: 0.5" tries other sessions.* values on
+    // `shipped` (default the shop's).
+    String sessionKeys = System.getProperty("experiment.sessions", "");
+    String shipped = targets + (sessionKeys.isBlank() ? ""
+        : "sessions: {" + sessionKeys.trim() + "}\n");
     List<Variant> v = new ArrayList<>();
     v.add(new Variant("none", "no guard (our filter `enabled: false`)", OFF, h -> h));
     v.add(new Variant("shipped", "our filter, the shop's shipped configuration (session-aware"
