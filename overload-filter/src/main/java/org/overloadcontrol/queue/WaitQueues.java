@@ -307,22 +307,35 @@ public final class WaitQueues {
       }
     }
     // Among browsing queues, those holding requests of admitted sessions first (session-aware
-    // admission: an admitted session's browsing goes before a new session's), scored by
-    // utility × those requests; without any, LIFO-Pri's utility × length over all.
+    // admission: an admitted session's browsing goes before a new session's), the one whose
+    // such request is closest to its deadline: its expiry would be a refusal mid-session, which
+    // is what session-aware admission exists to avoid (scored by utility × those requests, the
+    // lowest-utility queue's expired, measured on the shop). Without any, LIFO-Pri's utility ×
+    // length over all.
     ClassQueue best = null;
+    long bestDeadline = Long.MAX_VALUE;
+    for (ClassQueue q : browsingQueues) {
+      if (q.sessionWaiters() == 0 || !q.hasEligible()) {
+        continue;
+      }
+      long deadline = q.earliestSessionDeadline();
+      if (best == null || deadline < bestDeadline) {
+        best = q;
+        bestDeadline = deadline;
+      }
+    }
+    if (best != null) {
+      return best.takeEligible(browsingLifo());
+    }
     double bestScore = -1;
-    boolean bestHasSessions = false;
     for (ClassQueue q : browsingQueues) {
       if (q.isEmpty() || !q.hasEligible()) {
         continue;
       }
-      int sessions = q.sessionWaiters();
-      boolean hasSessions = sessions > 0;
-      double score = q.requestClass.utility() * (hasSessions ? sessions : q.size());
-      if (hasSessions && !bestHasSessions || hasSessions == bestHasSessions && score > bestScore) {
+      double score = q.requestClass.utility() * q.size();
+      if (score > bestScore) {
         best = q;
         bestScore = score;
-        bestHasSessions = hasSessions;
       }
     }
     return best == null ? null : best.takeEligible(browsingLifo());

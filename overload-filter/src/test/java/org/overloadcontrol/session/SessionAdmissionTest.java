@@ -139,6 +139,31 @@ class SessionAdmissionTest {
   }
 
   @Test
+  void admittedSessionsWaitersAreServedClosestToTheirDeadlineFirstAcrossBrowsingQueues() {
+    // LIFO order, and home's utility × its admitted waiters (73 × 2) beats browse's (1 × 1):
+    // LIFO-Pri's scoring would serve b3, the newest of home. The oldest admitted waiter, a2,
+    // is the one a wait's expiry would refuse mid-session.
+    OverloadEngine engine = engine("queue.order", "lifo", "endpoints.home.target", "1s",
+        "endpoints.home.class", "home", "classes.home.utility", "73",
+        "classes.home.rank", "1");
+    Request a1 = send(engine, "browse", null);
+    Request b1 = send(engine, "home", null, true);          // session b, admitted by a token
+    Request a2 = send(engine, "browse", a1.cookie());
+    ticker.advance(Duration.ofMillis(10));
+    Request b2 = send(engine, "home", b1.cookie());
+    Request b3 = send(engine, "home", b1.cookie());
+    assertThat(b3.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
+
+    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    assertThat(resumed).containsExactly(a2.tag());
+    engine.complete(a2.tag(), Outcome.COMPLETED, 0);
+    // Within home too: the older of b's two admitted requests first, LIFO or not.
+    assertThat(resumed).containsExactly(a2.tag(), b2.tag());
+    assertThat(b3.tag().waiter().waiting()).isTrue();
+    assertThat(b1.tag().waiter().waiting()).isTrue();
+  }
+
+  @Test
   void aCheckoutStepOfANewSessionStillGoesBeforeAnAdmittedSessionsBrowsing() {
     OverloadEngine engine = engine("queue.order", "fifo");
     Request a1 = send(engine, "browse", null);
