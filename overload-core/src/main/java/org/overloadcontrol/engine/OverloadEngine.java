@@ -125,7 +125,8 @@ public final class OverloadEngine {
     this.sessions = sessionSettings.enabled() ? new SessionGate(sessionSettings,
         b.sessionKeys != null ? b.sessionKeys
             : CookieKeys.random(new java.security.SecureRandom()),
-        new java.security.SecureRandom(), ticker) : null;
+        new java.security.SecureRandom(), ticker,
+        queues == null ? () -> false : queues::sessionOverdue) : null;
     this.periodic = queues != null || degradeSettings.enabled()
         ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
   }
@@ -432,7 +433,8 @@ public final class OverloadEngine {
     }
     EndpointClass stage = tag.stage();
     Waiter w = queues.enqueue(stage.requestClass(), stage.concurrency(),
-        stage.endpoint().permits(), tag.sessionRole() == SessionRole.ADMITTED,
+        stage.endpoint().permits(), tag.sessionRole() == SessionRole.ADMITTED
+            ? sessions.settings().maxWaitNanos(stage.controller().targetNanos()) : 0L,
         new Waiter.Listener() {
       @Override
       public void resumed(Waiter waiter) {

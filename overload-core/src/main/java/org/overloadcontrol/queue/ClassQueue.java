@@ -66,12 +66,14 @@ final class ClassQueue {
   /**
    * The oldest (FIFO) or newest (LIFO) waiter whose endpoint has a free permit, removed; a
    * waiter of an admitted session before any other of this class (Cherkasova &amp; Phaal 2002:
-   * an admitted session keeps precedence over new ones). The precedence stays inside the class,
-   * so class priorities hold: a checkout step still goes before another session's browsing.
+   * an admitted session keeps precedence over new ones), the oldest first whatever the order:
+   * the one closest to its deadline, whose expiry would be a refusal mid-session. The
+   * precedence stays inside the class, so class priorities hold: a checkout step still goes
+   * before another session's browsing.
    */
   Waiter takeEligible(boolean lifo) {
     if (sessionWaiters > 0) {
-      Waiter w = take(lifo, true);
+      Waiter w = take(false, true);
       if (w != null) {
         return w;
       }
@@ -96,10 +98,40 @@ final class ClassQueue {
     return null;
   }
 
+  /** The earliest deadline of this queue's waiters of admitted sessions (under the lock). */
+  long earliestSessionDeadline() {
+    long earliest = Long.MAX_VALUE;
+    if (sessionWaiters > 0) {
+      for (Waiter w : waiters) {
+        if (w.sessionPrecedence) {
+          earliest = Math.min(earliest, w.deadlineNanos);
+        }
+      }
+    }
+    return earliest;
+  }
+
   private void counted(Waiter w, int delta) {
     if (w.sessionPrecedence) {
       sessionWaiters += delta;
     }
+  }
+
+  /**
+   * Whether a waiter of an admitted session has waited more than half its bound by
+   * {@code now} (under the lock).
+   */
+  boolean sessionOverdue(long now) {
+    if (sessionWaiters == 0) {
+      return false;
+    }
+    for (Waiter w : waiters) {
+      if (w.sessionPrecedence
+          && now - w.enqueuedNanos > (w.deadlineNanos - w.enqueuedNanos) / 2) {
+        return true;
+      }
+    }
+    return false;
   }
 
   boolean hasEligible() {

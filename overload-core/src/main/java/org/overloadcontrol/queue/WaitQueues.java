@@ -61,6 +61,8 @@ public final class WaitQueues {
    */
   private final boolean globalLimited;
   private final AtomicInteger waitingCount = new AtomicInteger();
+  /** Requests of admitted sessions among {@link #waitingCount}, read lock-free. */
+  private final AtomicInteger sessionWaitingCount = new AtomicInteger();
   private final int globalLimit;
   private final ConcurrentHashMap<String, EndpointPermits> endpoints = new ConcurrentHashMap<>();
   private final Map<String, AdaptivePermitController> adaptive = new ConcurrentHashMap<>();
@@ -179,17 +181,21 @@ public final class WaitQueues {
    */
   public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
       EndpointPermits endpoint, Waiter.Listener waiterListener) {
-    return enqueue(requestClass, partition, endpoint, false, waiterListener);
+    return enqueue(requestClass, partition, endpoint, 0L, waiterListener);
   }
 
   /**
    * {@link #enqueue(RequestClass, ConcurrencyGroup.Partition, EndpointPermits, Waiter.Listener)}
-   * for a request of an admitted session when {@code sessionPrecedence}: it goes before the
-   * other waiters of its class, and browsing queues holding such requests are served first
-   * (session-aware admission).
+   * for a request of an admitted session when {@code sessionMaxWaitNanos} is above 0: it goes
+   * before the other waiters of its class, browsing queues holding such requests are served
+   * first, and it may wait for its share of the concurrency limit up to
+   * {@code sessionMaxWaitNanos} instead of the share's own bound (session-aware admission:
+   * refusing it now would lose the work already done for its session, so it gets the whole
+   * time its target leaves). 0 for any other request.
    */
   public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
-      EndpointPermits endpoint, boolean sessionPrecedence, Waiter.Listener waiterListener) {
+      EndpointPermits endpoint, long sessionMaxWaitNanos, Waiter.Listener waiterListener) {
+    boolean sessionPrecedence = sessionMaxWaitNanos > 0;
     ClassQueue q = single != null ? single : byClass.get(requestClass.name());
     if (q == null) {
       throw new IllegalStateException("no queue for class " + requestClass.name());
@@ -205,11 +211,16 @@ public final class WaitQueues {
       if (partition != null) {
         // Waiting for a share of a concurrency limit: past this, the request could not meet
         // its target any more, and serving it late would only delay the next one.
-        maxWait = Math.min(maxWait, partition.maxWaitNanos());
+        long shareWait = sessionPrecedence
+            ? Math.max(partition.maxWaitNanos(), sessionMaxWaitNanos) : partition.maxWaitNanos();
+        maxWait = Math.min(maxWait, shareWait);
       }
       w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait,
           sessionPrecedence);
       q.add(w);
+      if (sessionPrecedence) {
+        sessionWaitingCount.incrementAndGet();
+      }
       endpoint.waiterAdded();
       waitingCount.incrementAndGet();
       orderSwitch.onWaiting(now, true);
@@ -296,22 +307,35 @@ public final class WaitQueues {
       }
     }
     // Among browsing queues, those holding requests of admitted sessions first (session-aware
-    // admission: an admitted session's browsing goes before a new session's), scored by
-    // utility × those requests; without any, LIFO-Pri's utility × length over all.
+    // admission: an admitted session's browsing goes before a new session's), the one whose
+    // such request is closest to its deadline: its expiry would be a refusal mid-session, which
+    // is what session-aware admission exists to avoid (scored by utility × those requests, the
+    // lowest-utility queue's expired, measured on the shop). Without any, LIFO-Pri's utility ×
+    // length over all.
     ClassQueue best = null;
+    long bestDeadline = Long.MAX_VALUE;
+    for (ClassQueue q : browsingQueues) {
+      if (q.sessionWaiters() == 0 || !q.hasEligible()) {
+        continue;
+      }
+      long deadline = q.earliestSessionDeadline();
+      if (best == null || deadline < bestDeadline) {
+        best = q;
+        bestDeadline = deadline;
+      }
+    }
+    if (best != null) {
+      return best.takeEligible(browsingLifo());
+    }
     double bestScore = -1;
-    boolean bestHasSessions = false;
     for (ClassQueue q : browsingQueues) {
       if (q.isEmpty() || !q.hasEligible()) {
         continue;
       }
-      int sessions = q.sessionWaiters();
-      boolean hasSessions = sessions > 0;
-      double score = q.requestClass.utility() * (hasSessions ? sessions : q.size());
-      if (hasSessions && !bestHasSessions || hasSessions == bestHasSessions && score > bestScore) {
+      double score = q.requestClass.utility() * q.size();
+      if (score > bestScore) {
         best = q;
         bestScore = score;
-        bestHasSessions = hasSessions;
       }
     }
     return best == null ? null : best.takeEligible(browsingLifo());
@@ -328,6 +352,9 @@ public final class WaitQueues {
   private void leave(Waiter w, int newState, long now) {
     w.state.set(newState);
     waitingCount.decrementAndGet();
+    if (w.sessionPrecedence) {
+      sessionWaitingCount.decrementAndGet();
+    }
     w.endpoint().waiterRemoved();
     orderSwitch.onLeave(now - w.enqueuedNanos);
     orderSwitch.onWaiting(now, waitingCount.get() > 0);
@@ -445,6 +472,35 @@ public final class WaitQueues {
   /** Requests waiting in all queues. */
   public int waitingCount() {
     return waitingCount.get();
+  }
+
+  /** Requests of admitted sessions waiting in all queues. */
+  public int sessionWaitingCount() {
+    return sessionWaitingCount.get();
+  }
+
+  /**
+   * Whether a request of an admitted session has waited more than half the time it may: it
+   * is on its way to a refusal mid-session, and the admitted sessions do not fit now. A shorter
+   * wait says nothing (at a small limit, a request of somebody's session waits most of the
+   * time). Takes the lock only while such requests wait.
+   */
+  public boolean sessionOverdue() {
+    if (sessionWaitingCount.get() == 0) {
+      return false;
+    }
+    lock.lock();
+    try {
+      long now = ticker.read();
+      for (ClassQueue q : allQueues()) {
+        if (q.sessionOverdue(now)) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Requests executing with an overall permit. */

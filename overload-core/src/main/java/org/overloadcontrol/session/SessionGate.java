@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.SessionRole;
@@ -18,9 +19,14 @@ import org.overloadcontrol.base.Ticker;
  * to the concurrency limit as {@link SessionRole#ADMITTED}, ahead of new sessions' requests of
  * the same class in the wait queues.
  *
- * <p>How many: new sessions are admitted only while the admitted ones leave room under the
- * group's measured throughput ({@link SessionLoad}); a virtual-queue token coming due admits its
- * session whatever the estimate (the waiting room already metered it); a full table refuses.
+ * <p>How many: new sessions are admitted only while no request of an admitted session has
+ * waited more than half the time it may (then the admitted ones do not fit now,
+ * whatever the estimate says; {@link org.overloadcontrol.queue.WaitQueues#sessionOverdue}) and
+ * while
+ * they leave room under the group's measured throughput ({@link SessionLoad}); a virtual-queue
+ * token coming due admits its session all the same (the waiting room already metered it); a
+ * full table refuses. An admitted session's request, once it waits, may wait longer than a new
+ * session's ({@link SessionSettings#maxWaitNanos}).
  *
  * <p>States of a session: admitted (in the {@link SessionTable}) → completed (a request on a
  * completion path, or the application's call, completed), expired (idle, or past its
@@ -42,6 +48,8 @@ public final class SessionGate {
   private final SessionTable table;
   private final SessionCookie cookies;
   private final Ticker ticker;
+  /** Whether a request of an admitted session has waited more than half its bound now. */
+  private final BooleanSupplier sessionOverdue;
   private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads =
       new ConcurrentHashMap<>();
   private final LongAdder admitted = new LongAdder();
@@ -55,8 +63,14 @@ public final class SessionGate {
   private volatile long window;
   private long windowStart;
 
-  public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker) {
+  /**
+   * @param sessionOverdue whether a request of an admitted session has waited more than half
+   *     the time it may, now (the wait queues')
+   */
+  public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker,
+      BooleanSupplier sessionOverdue) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.sessionOverdue = Objects.requireNonNull(sessionOverdue, "sessionOverdue");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.cookies = new SessionCookie(keys, random);
     this.table = new SessionTable(ticker, settings.idleTimeoutNanos(),
@@ -91,8 +105,8 @@ public final class SessionGate {
       load.sessionArrival();
       return new Answer(false, null, null, SessionRole.ADMITTED, known, completes);
     }
-    if (!visit.dueQueueToken()
-        && !load.roomForNew(activeSessions(), saturated, settings.headroom())) {
+    if (!visit.dueQueueToken() && (sessionOverdue.getAsBoolean()
+        || !load.roomForNew(activeSessions(), saturated, settings.headroom()))) {
       newRefused.increment();
       return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
     }

@@ -16,6 +16,13 @@ import java.util.concurrent.atomic.LongAdder;
  * group has not reached its limit for three windows, and not now, there is room whatever the
  * estimate says: a capacity measured below saturation is only a lower bound.
  *
+ * <p>The capacity follows a saturated window's completions up at once and down slowly
+ * ({@link #FALL_WEIGHT}): while new sessions are being refused, the group's throughput is what
+ * the gate let in, not what the group can do, and an estimate that followed it down as fast
+ * would admit less in each window than in the one before (measured on the shop: the gate held
+ * it at 0.5 of its capacity). A group that really slowed down is caught sooner by its waiting
+ * requests ({@link SessionGate}).
+ *
  * <p>Sessions counted are the active ones (a request in the window): an admitted user who left
  * stays in the table until his idle timeout, and counting him would dilute the rate per session
  * so that each new session looked cheaper than it is.
@@ -27,6 +34,8 @@ final class SessionLoad {
 
   /** EWMA weight of the newest window. */
   private static final double WEIGHT = 0.5;
+  /** EWMA weight of a saturated window whose completions fell below the capacity. */
+  private static final double FALL_WEIGHT = 0.05;
   /** Windows after the last saturated one during which the estimate still governs. */
   private static final int SATURATED_WINDOWS = 3;
 
@@ -72,7 +81,8 @@ final class SessionLoad {
     }
     double c = capacity;
     if (saturated) {
-      capacity = Double.isNaN(c) ? done : (1 - WEIGHT) * c + WEIGHT * done;
+      capacity = Double.isNaN(c) || done >= c ? done
+          : (1 - FALL_WEIGHT) * c + FALL_WEIGHT * done;
       windowsSinceSaturated = 0;
     } else {
       if (Double.isNaN(c) || done > c) {

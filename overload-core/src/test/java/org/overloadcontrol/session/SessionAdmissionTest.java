@@ -110,7 +110,9 @@ class SessionAdmissionTest {
     OverloadEngine engine = engine("queue.order", "lifo");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
-    Request b1 = send(engine, "browse", null);   // the newest: LIFO alone would take it
+    // The newest: LIFO alone would take it. A new session comes in while an admitted one
+    // waits only with a virtual-queue token that came due.
+    Request b1 = send(engine, "browse", null, true);
 
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
 
@@ -126,8 +128,8 @@ class SessionAdmissionTest {
         "classes.home.rank", "1");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
-    Request b1 = send(engine, "home", null);
-    Request c1 = send(engine, "home", null);
+    Request b1 = send(engine, "home", null, true);
+    Request c1 = send(engine, "home", null, true);
 
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
 
@@ -137,16 +139,107 @@ class SessionAdmissionTest {
   }
 
   @Test
+  void admittedSessionsWaitersAreServedClosestToTheirDeadlineFirstAcrossBrowsingQueues() {
+    // LIFO order, and home's utility × its admitted waiters (73 × 2) beats browse's (1 × 1):
+    // LIFO-Pri's scoring would serve b3, the newest of home. The oldest admitted waiter, a2,
+    // is the one a wait's expiry would refuse mid-session.
+    OverloadEngine engine = engine("queue.order", "lifo", "endpoints.home.target", "1s",
+        "endpoints.home.class", "home", "classes.home.utility", "73",
+        "classes.home.rank", "1");
+    Request a1 = send(engine, "browse", null);
+    Request b1 = send(engine, "home", null, true);          // session b, admitted by a token
+    Request a2 = send(engine, "browse", a1.cookie());
+    ticker.advance(Duration.ofMillis(10));
+    Request b2 = send(engine, "home", b1.cookie());
+    Request b3 = send(engine, "home", b1.cookie());
+    assertThat(b3.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
+
+    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    assertThat(resumed).containsExactly(a2.tag());
+    engine.complete(a2.tag(), Outcome.COMPLETED, 0);
+    // Within home too: the older of b's two admitted requests first, LIFO or not.
+    assertThat(resumed).containsExactly(a2.tag(), b2.tag());
+    assertThat(b3.tag().waiter().waiting()).isTrue();
+    assertThat(b1.tag().waiter().waiting()).isTrue();
+  }
+
+  @Test
   void aCheckoutStepOfANewSessionStillGoesBeforeAnAdmittedSessionsBrowsing() {
     OverloadEngine engine = engine("queue.order", "fifo");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
-    Request b1 = send(engine, "buy", null);
+    Request b1 = send(engine, "buy", null, true);
 
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
 
     assertThat(resumed).containsExactly(b1.tag());
     assertThat(a2.tag().waiter().waiting()).isTrue();
+  }
+
+  @Test
+  void noNewSessionIsAdmittedWhileARequestOfAnAdmittedSessionHasWaitedHalfItsBound() {
+    // Nothing measured yet, so the throughput rule alone would admit. A request of an admitted
+    // session that has waited more than half of its 500 ms (0.5 of the 1 s target) is on its
+    // way to a mid-session refusal: the admitted sessions do not fit now. A shorter wait says
+    // nothing.
+    OverloadEngine engine = engine();
+    Request a1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+    assertThat(a2.decision()).isEqualTo(Decision.WAIT);
+    ticker.advance(Duration.ofMillis(250));
+    Request b1 = send(engine, "browse", null);
+    assertThat(b1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
+
+    ticker.advance(Duration.ofMillis(1));
+    Request c1 = send(engine, "browse", null);
+
+    assertThat(c1.answer().refused()).isTrue();
+    assertThat(c1.tag().reason()).isEqualTo("new-session");
+    assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(1);
+    // Once it got its permit, new sessions come in again (b1, a new session's, still waits).
+    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    assertThat(resumed).containsExactly(a2.tag());
+    Request d1 = send(engine, "browse", null);
+    assertThat(d1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
+    assertThat(engine.queues().sessionWaitingCount()).isZero();
+  }
+
+  @Test
+  void anAdmittedSessionsRequestWaitsLongerThanANewSessionsFirst() {
+    // Target 1 s: a new session's first request waits up to the limit's 0.5 of it, a request
+    // of an admitted session up to sessions.maxWait's 0.8 of it.
+    OverloadEngine engine = engine("queue.order", "fifo", "sessions.maxWait", "0.8");
+    Request a1 = send(engine, "browse", null);
+    Request b1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+
+    ticker.advance(Duration.ofMillis(501));
+    scheduler.runDue();
+    assertThat(b1.tag().waiter().waiting()).isFalse();
+    assertThat(b1.tag().reason()).isEqualTo("expired");
+    assertThat(a2.tag().waiter().waiting()).isTrue();
+
+    ticker.advance(Duration.ofMillis(300));
+    scheduler.runDue();
+    assertThat(a2.tag().waiter().waiting()).isFalse();
+    assertThat(a2.tag().reason()).isEqualTo("expired");
+    assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);
+    assertThat(engine.queues().waitingCount()).isZero();
+    assertThat(engine.queues().sessionWaitingCount()).isZero();
+  }
+
+  @Test
+  void anAdmittedSessionsWaitFollowsSessionsMaxWait() {
+    OverloadEngine engine = engine("sessions.maxWait", "0.6");
+    Request a1 = send(engine, "browse", null);
+    Request a2 = send(engine, "browse", a1.cookie());
+    ticker.advance(Duration.ofMillis(599));
+    scheduler.runDue();
+    assertThat(a2.tag().waiter().waiting()).isTrue();
+    ticker.advance(Duration.ofMillis(2));
+    scheduler.runDue();
+    assertThat(a2.tag().waiter().waiting()).isFalse();
+    assertThat(engine.queues().sessionWaitingCount()).isZero();
   }
 
   @Test
@@ -226,7 +319,7 @@ class SessionAdmissionTest {
   @Test
   void underSaturationNewSessionsAreRefusedOnceTheAdmittedOnesFillTheThroughput() {
     // Limit 1; session a sends its requests back to back, 250 ms each: 4 a second, all the
-    // group completes at its limit. After one window 1 × 4/s ≥ 0.9 × 4/s: no room for more.
+    // group completes at its limit. After one window 1 × 4/s ≥ 1.0 × 4/s: no room for more.
     OverloadEngine engine = engine("sessions.completionPaths", "/buy");
     Request a = send(engine, "browse", null);
     Request current = a;
@@ -310,6 +403,8 @@ class SessionAdmissionTest {
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxSession");
     assertThatThrownBy(() -> engine("sessions.headroom", "1.5"))
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.headroom");
+    assertThatThrownBy(() -> engine("sessions.maxWait", "0"))
+        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxWait");
     assertThatThrownBy(() -> engine("sessions.idleTimeout", "1h", "sessions.maxLifetime", "1m"))
         .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxLifetime");
   }

@@ -59,6 +59,26 @@ class SessionLoadTest {
     assertThat(load.capacity()).isEqualTo(160.0);
   }
 
+  @Test
+  void aSaturatedWindowRaisesTheCapacityAtOnceAndLowersItSlowly() {
+    // While the gate refuses new sessions the group completes only what it let in: following
+    // that down at once would admit less in every window than in the one before.
+    SessionLoad load = new SessionLoad();
+    load.saturated();
+    window(load, 10, 100);
+    load.closeWindow(1.0, 10);
+    for (int w = 0; w < 5; w++) {
+      load.saturated();
+      window(load, 10, 50);
+      load.closeWindow(1.0, 10);
+    }
+    assertThat(load.capacity()).isBetween(88.0, 89.0);      // 50 + 50 × 0.95^5 = 88.7
+    load.saturated();
+    window(load, 10, 120);
+    load.closeWindow(1.0, 10);
+    assertThat(load.capacity()).isEqualTo(120.0);
+  }
+
   private static void window(SessionLoad load, int sessionArrivals, int completions) {
     for (int i = 0; i < sessionArrivals; i++) {
       load.sessionArrival();

@@ -77,7 +77,7 @@ class GuardedRunTest {
   void everyVariantHasItsOwnNameAndOurFiltersAreOffForThePeers() {
     List<Variant> all = Variant.all(0.1, 1);
     assertThat(all).extracting(Variant::name).doesNotHaveDuplicates()
-        .containsExactly("none", "shipped", "sessions", "sessions-all", "default", "rate",
+        .containsExactly("none", "shipped", "no-sessions", "default", "rate",
             "paper", "qos", "ncl-vegas", "ncl-gradient2");
     for (Variant v : all) {
       boolean peer = v.name().equals("none") || v.name().equals("qos")

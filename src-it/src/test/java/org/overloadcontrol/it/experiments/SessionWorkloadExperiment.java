@@ -25,7 +25,10 @@ import org.overloadcontrol.it.load.UserBehaviour;
  * {@code -Dexperiment.multiples} the loads as multiples of capacity (default 1.4; e.g.
  * {@code 1,1.4,2,4}),
  * {@code -Dexperiment.variants} which guards run (default all), {@code -Dexperiment.users}
- * whether users leave at the first refusal (default) or retry once.
+ * whether users leave at the first refusal (default) or retry once,
+ * {@code -Dexperiment.seed} the workload's random seed (default 42; another seed makes a repeat
+ * an independent sample), and {@code -Dexperiment.baseline=true} runs {@code none} at 1× first,
+ * in the same invocation, and reports every run's orders per minute over it.
  */
 class SessionWorkloadExperiment {
 
@@ -44,9 +47,24 @@ class SessionWorkloadExperiment {
       multiples.add(Double.parseDouble(m.trim()));
     }
     List<Variant> variants = Variant.selected(TIME_SCALE, 1);
+    long seed = Long.getLong("experiment.seed", 42L);
+    double baseline = Double.NaN;
+    if (Boolean.getBoolean("experiment.baseline")) {
+      Variant none = Variant.all(TIME_SCALE, 1).get(0);
+      GuardedRun base = GuardedRun.run("session", none, TIME_SCALE, 1, model, users,
+          StepSchedule.constant(capacity / model.requestsPerSession()),
+          Duration.ofSeconds(seconds), seed);
+      baseline = base.window(SETTLE_SECONDS, seconds).ordersPerMinute();
+      System.out.println("session baseline 1.0x none: " + RunReport.summary(base.run()));
+    }
     StringBuilder summary = new StringBuilder("| load | variant | purchases without refusal"
-        + " | sessions refused at entry / mid-session | " + GuardedRun.Window.summaryHeader()
-        + "\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " | sessions refused at entry / mid-session | mid-session % of admitted"
+        + " | orders/min ÷ 1× none | " + GuardedRun.Window.summaryHeader()
+        + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    if (!Double.isNaN(baseline)) {
+      summary.insert(0, String.format(Locale.ROOT, "Orders per minute at 1× without a guard"
+          + " (`none`, this invocation): %.1f%n%n", baseline));
+    }
     StringBuilder pages = new StringBuilder(GuardedRun.Window.pageHeader("load | variant | ")
         + "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     StringBuilder runs = new StringBuilder();
@@ -60,11 +78,16 @@ class SessionWorkloadExperiment {
       for (Variant v : variants) {
         String load = ExperimentShop.load();
         GuardedRun run = GuardedRun.run("session", v, TIME_SCALE, 1, model, users, sessions,
-            Duration.ofSeconds(seconds), 42L);
+            Duration.ofSeconds(seconds), seed);
         GuardedRun.Window win = run.window(SETTLE_SECONDS, seconds);
-        summary.append(String.format(Locale.ROOT, "| %s | %s | %d | %d / %d | %s%n", at,
-            v.name(), run.run().purchasesWithoutRefusal(), run.run().sessionsRefusedAtEntry(),
-            run.run().sessionsRefusedMidSession(), win.summaryCells()));
+        long admitted = run.run().sessionsStarted() - run.run().sessionsRefusedAtEntry();
+        summary.append(String.format(Locale.ROOT, "| %s | %s | %d | %d / %d | %.1f | %s | %s%n",
+            at, v.name(), run.run().purchasesWithoutRefusal(), run.run().sessionsRefusedAtEntry(),
+            run.run().sessionsRefusedMidSession(),
+            admitted == 0 ? 0.0 : 100.0 * run.run().sessionsRefusedMidSession() / admitted,
+            Double.isNaN(baseline) ? "-"
+                : String.format(Locale.ROOT, "%.2f", win.ordersPerMinute() / baseline),
+            win.summaryCells()));
         win.pageRows(at + " | " + v.name() + " | ").forEach(r -> pages.append(r).append('\n'));
         orders.computeIfAbsent(v.name(), k -> new ArrayList<>())
             .add(Math.round(win.ordersPerMinute() * 10) / 10.0);

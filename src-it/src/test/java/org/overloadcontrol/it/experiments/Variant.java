@@ -48,19 +48,16 @@ record Variant(String name, String description, String overloadYaml,
    * <ul>
    *   <li>{@code none}: no guard at all (our filter {@code enabled: false});
    *   <li>{@code shipped}: our filter with the shop's shipped configuration (its
-   *       {@code overload.yaml}: 6 execution permits in LIFO-Pri queues, the virtual queue on
-   *       confirm, bandwidth shares on images; search degradable; admission by the library's
-   *       default controller, the concurrency limit), with the targets scaled to the time
-   *       scale as the workload is;
-   *   <li>{@code sessions}: {@code shipped} with session-aware admission on, the confirm
-   *       page completing a session;
-   *   <li>{@code sessions-all}: {@code sessions} with every page in one concurrency group
-   *       (the degradable search page otherwise keeps its token bucket);
+   *       {@code overload.yaml}: session-aware admission with the confirm page completing a
+   *       session, every page with a target in one concurrency group, 6 execution permits in
+   *       LIFO-Pri queues, the virtual queue on confirm, bandwidth shares on images; search
+   *       degradable), with the targets scaled to the time scale as the workload is;
+   *   <li>{@code no-sessions}: {@code shipped} with session-aware admission off;
    *   <li>{@code default}: the same with the admission controller named explicitly as the
-   *       library's default ({@code admission.controller: concurrency}, every {@code admission}
-   *       key at its default) and search not degradable (its database time does not depend on
-   *       its quality, and a degradable endpoint is outside the concurrency limit): what a
-   *       user gets who only sets targets;
+   *       library's default ({@code admission.controller: concurrency}, the shop's group kept)
+   *       and search not degradable (its database time does not depend on
+   *       its quality, and a degradable endpoint is outside the concurrency limit),
+   *       session-aware admission off: what a user gets who only sets targets;
    *   <li>{@code rate}: {@code default} with {@code admission.controller: rate}, the mended token
    *       bucket controller with the shop's parameters (initial rate 20/s, bucket depth 10);
    *   <li>{@code paper}: {@code rate} with the published parameters (initial rate 100/s,
@@ -85,30 +82,25 @@ record Variant(String name, String description, String overloadYaml,
     // quality: degrading it only lowers its result count, and a degradable endpoint is
     // outside the concurrency limit (its token buckets are off until quality reaches q_min),
     // so it would take the database from under the limit. `shipped` keeps it as shipped.
-    String ours = targets + "degrade: {endpoints: {search: {enabled: false}}}\n";
+    // These variants compare admission controllers request by request: sessions off.
+    String ours = targets + "degrade: {endpoints: {search: {enabled: false}}}\n"
+        + "sessions: {enabled: false}\n";
     String defaults = ours + "admission: {controller: concurrency}\n";
     String rate = ours + "admission: {controller: rate}\n";
     String paper = rate
         + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
     Duration maxSuspend = Duration.ofNanos(Math.round(BROWSING_TARGET.toNanos() * timeScale));
-    // -Dexperiment.sessions.headroom tries another sessions.headroom (default the library's).
-    String headroom = System.getProperty("experiment.sessions.headroom", "");
-    String sessionsYaml = "sessions: {enabled: true, completionPaths: [/confirm]"
-        + (headroom.isBlank() ? "" : ", headroom: " + headroom.trim()) + "}\n";
+    // -Dexperiment.sessions="headroom: 0.7, maxWait: 0.5" tries other sessions.* values on
+    // `shipped` (default the shop's).
+    String sessionKeys = System.getProperty("experiment.sessions", "");
+    String shipped = targets + (sessionKeys.isBlank() ? ""
+        : "sessions: {" + sessionKeys.trim() + "}\n");
     List<Variant> v = new ArrayList<>();
     v.add(new Variant("none", "no guard (our filter `enabled: false`)", OFF, h -> h));
-    v.add(new Variant("shipped", "our filter, the shop's shipped configuration (targets"
-        + " scaled)", targets, h -> h));
-    v.add(new Variant("sessions", "our filter, `shipped` with session-aware admission"
-        + " (`sessions.enabled`, the confirm page completes a session)", targets
-        + sessionsYaml, h -> h));
-    StringBuilder group = new StringBuilder("admission: {groups: {shop: {endpoints: [");
-    group.append(String.join(", ", ShopRequest.PAGES.stream().filter(r -> r != ShopRequest.CART)
-        .map(ShopRequest::endpoint).toList())).append("]}}}\n");
-    v.add(new Variant("sessions-all", "our filter, `sessions` with every page in one"
-        + " concurrency group (search, degradable, would otherwise keep its token bucket,"
-        + " which knows no sessions)", targets
-        + sessionsYaml + group, h -> h));
+    v.add(new Variant("shipped", "our filter, the shop's shipped configuration (session-aware"
+        + " admission, every page in one concurrency group; targets scaled)", shipped, h -> h));
+    v.add(new Variant("no-sessions", "our filter, `shipped` with session-aware admission off",
+        targets + "sessions: {enabled: false}\n", h -> h));
     v.add(new Variant("default", "our filter, admission by the library's default controller"
         + " (`admission.controller: concurrency`, targets scaled, search not degradable)",
         defaults, h -> h));
