@@ -15,25 +15,33 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-  private final JavaClasses classes = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      // the test-jars of other modules (FakeTicker ...) once Maven has packaged them
-      .withImportOption(location -> !location.contains("-tests.jar"))
-      .importPackages("org.overloadcontrol");
+  private final JavaClasses classes =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          // the test-jars of other modules (FakeTicker ...) once Maven has packaged them
+          .withImportOption(location -> !location.contains("-tests.jar"))
+          .importPackages("org.overloadcontrol");
 
   @Test
   void engineImportsNeitherServletNorJetty() {
-    noClasses().that().resideOutsideOfPackage("org.overloadcontrol.servlet..")
-        .should().dependOnClassesThat()
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("org.overloadcontrol.servlet..")
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage("jakarta.servlet..", "org.eclipse.jetty..")
         .check(classes);
   }
 
   @Test
   void engineDoesNotReadTheWallClockOrSleep() {
-    noClasses().that().resideOutsideOfPackage("org.overloadcontrol.servlet..")
-        .should().callMethod(System.class, "currentTimeMillis")
-        .orShould().callMethod(Thread.class, "sleep", long.class)
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("org.overloadcontrol.servlet..")
+        .should()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(Thread.class, "sleep", long.class)
         .check(classes);
   }
 

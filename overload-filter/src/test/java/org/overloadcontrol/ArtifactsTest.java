@@ -20,9 +20,16 @@ import org.w3c.dom.Node;
 class ArtifactsTest {
 
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
   /** Modules that are built but not published. */
-  private static final Set<String> UNPUBLISHED = Set.of("sample-webapp", "src-it", "overload-bom", "it-tomcat11", "sample-spring-boot",
-      "it-jetty121");
+  private static final Set<String> UNPUBLISHED =
+      Set.of(
+          "sample-webapp",
+          "src-it",
+          "overload-bom",
+          "it-tomcat11",
+          "sample-spring-boot",
+          "it-jetty121");
 
   private static Document pom(String module) throws Exception {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
@@ -63,11 +70,14 @@ class ArtifactsTest {
 
   @Test
   void aWarWithOnlyTheFilterGetsTheCoreAndItsSmallLibraries() throws Exception {
-    assertThat(runtimeDependencies("overload-filter")).containsExactlyInAnyOrder(
-        "io.github.overloadcontrol:overload-core", "org.slf4j:slf4j-api");
-    assertThat(runtimeDependencies("overload-core")).containsExactlyInAnyOrder(
-        "com.github.ben-manes.caffeine:caffeine", "org.hdrhistogram:HdrHistogram",
-        "org.slf4j:slf4j-api");
+    assertThat(runtimeDependencies("overload-filter"))
+        .containsExactlyInAnyOrder(
+            "io.github.overloadcontrol:overload-core", "org.slf4j:slf4j-api");
+    assertThat(runtimeDependencies("overload-core"))
+        .containsExactlyInAnyOrder(
+            "com.github.ben-manes.caffeine:caffeine",
+            "org.hdrhistogram:HdrHistogram",
+            "org.slf4j:slf4j-api");
   }
 
   @Test
@@ -92,7 +102,8 @@ class ArtifactsTest {
       }
     }
     assertThat(listed).containsExactlyInAnyOrderElementsOf(published);
-    assertThat(text(bom, "version", "")).as("the BOM's version is the project's")
+    assertThat(text(bom, "version", ""))
+        .as("the BOM's version is the project's")
         .isEqualTo(text(parent, "version", ""));
   }
 }

@@ -36,8 +36,9 @@ class DocumentationLinksTest {
 
   /** The repository root: surefire runs in the module's directory. */
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Parser MARKDOWN = Parser.builder()
-      .extensions(List.of(TablesExtension.create())).build();
+
+  private static final Parser MARKDOWN =
+      Parser.builder().extensions(List.of(TablesExtension.create())).build();
 
   private static List<Path> documents() throws IOException {
     List<Path> docs = new ArrayList<>();
@@ -51,8 +52,10 @@ class DocumentationLinksTest {
   @Test
   void everyRelativeLinkAndAnchorExists() throws IOException {
     List<Path> docs = documents();
-    assertThat(docs).as("README.md and docs/*.md under %s", ROOT)
-        .allMatch(Files::isRegularFile).hasSizeGreaterThan(5);
+    assertThat(docs)
+        .as("README.md and docs/*.md under %s", ROOT)
+        .allMatch(Files::isRegularFile)
+        .hasSizeGreaterThan(5);
     Map<Path, Set<String>> anchors = new HashMap<>();
     List<String> broken = new ArrayList<>();
     int checked = 0;
@@ -65,8 +68,12 @@ class DocumentationLinksTest {
         int hash = target.indexOf('#');
         String file = hash < 0 ? target : target.substring(0, hash);
         String anchor = hash < 0 ? null : target.substring(hash + 1);
-        Path resolved = file.isEmpty() ? doc
-            : doc.getParent().resolve(URLDecoder.decode(file, StandardCharsets.UTF_8)).normalize();
+        Path resolved =
+            file.isEmpty()
+                ? doc
+                : doc.getParent()
+                    .resolve(URLDecoder.decode(file, StandardCharsets.UTF_8))
+                    .normalize();
         String where = ROOT.relativize(doc) + ": (" + target + ")";
         if (!resolved.startsWith(ROOT) || !Files.exists(resolved)) {
           broken.add(where + " -> no such file in the repository");
@@ -75,8 +82,12 @@ class DocumentationLinksTest {
         if (anchor != null && !anchor.isEmpty()) {
           Set<String> known = anchors.computeIfAbsent(resolved, DocumentationLinksTest::anchors);
           if (!known.contains(anchor)) {
-            broken.add(where + " -> no heading with anchor #" + anchor + " in "
-                + ROOT.relativize(resolved));
+            broken.add(
+                where
+                    + " -> no heading with anchor #"
+                    + anchor
+                    + " in "
+                    + ROOT.relativize(resolved));
           }
         }
       }
@@ -97,19 +108,20 @@ class DocumentationLinksTest {
   private static List<String> links(Path doc) throws IOException {
     Node root = MARKDOWN.parse(Files.readString(doc, StandardCharsets.UTF_8));
     List<String> targets = new ArrayList<>();
-    root.accept(new AbstractVisitor() {
-      @Override
-      public void visit(Link link) {
-        targets.add(link.getDestination());
-        visitChildren(link);
-      }
+    root.accept(
+        new AbstractVisitor() {
+          @Override
+          public void visit(Link link) {
+            targets.add(link.getDestination());
+            visitChildren(link);
+          }
 
-      @Override
-      public void visit(Image image) {
-        targets.add(image.getDestination());
-        visitChildren(image);
-      }
-    });
+          @Override
+          public void visit(Image image) {
+            targets.add(image.getDestination());
+            visitChildren(image);
+          }
+        });
     return targets;
   }
 
@@ -126,26 +138,28 @@ class DocumentationLinksTest {
       throw new java.io.UncheckedIOException(e);
     }
     Map<String, Integer> seen = new HashMap<>();
-    root.accept(new AbstractVisitor() {
-      @Override
-      public void visit(Heading heading) {
-        StringBuilder text = new StringBuilder();
-        heading.accept(new AbstractVisitor() {
+    root.accept(
+        new AbstractVisitor() {
           @Override
-          public void visit(Text t) {
-            text.append(t.getLiteral());
-          }
+          public void visit(Heading heading) {
+            StringBuilder text = new StringBuilder();
+            heading.accept(
+                new AbstractVisitor() {
+                  @Override
+                  public void visit(Text t) {
+                    text.append(t.getLiteral());
+                  }
 
-          @Override
-          public void visit(Code c) {
-            text.append(c.getLiteral());
+                  @Override
+                  public void visit(Code c) {
+                    text.append(c.getLiteral());
+                  }
+                });
+            String slug = slug(text.toString());
+            int n = seen.merge(slug, 1, Integer::sum);
+            anchors.add(n == 1 ? slug : slug + "-" + (n - 1));
           }
         });
-        String slug = slug(text.toString());
-        int n = seen.merge(slug, 1, Integer::sum);
-        anchors.add(n == 1 ? slug : slug + "-" + (n - 1));
-      }
-    });
     return anchors;
   }
 
@@ -154,7 +168,9 @@ class DocumentationLinksTest {
    * hyphen or underscore dropped, spaces turned into hyphens.
    */
   static String slug(String heading) {
-    return heading.strip().toLowerCase(Locale.ROOT)
+    return heading
+        .strip()
+        .toLowerCase(Locale.ROOT)
         .replaceAll("[^\\p{L}\\p{N} _-]", "")
         .replace(' ', '-');
   }

@@ -25,23 +25,36 @@ class PublicApiTest {
 
   @Test
   void thePublicTypesAreTheListedOnes() throws IOException {
-    List<String> actual = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        // the test-jars of other modules (FakeTicker ...) once Maven has packaged them
-        .withImportOption(location -> !location.contains("-tests.jar"))
-        .importPackages("org.overloadcontrol").stream()
-        .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC))
-        .filter(c -> !c.isAnonymousClass() && !c.isLocalClass())
-        .filter(c -> c.getEnclosingClass().map(e -> e.getModifiers()
-            .contains(JavaModifier.PUBLIC)).orElse(true))
-        .map(JavaClass::getName).sorted().collect(Collectors.toList());
+    List<String> actual =
+        new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // the test-jars of other modules (FakeTicker ...) once Maven has packaged them
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("org.overloadcontrol")
+                .stream()
+                .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC))
+                .filter(c -> !c.isAnonymousClass() && !c.isLocalClass())
+                .filter(
+                    c ->
+                        c.getEnclosingClass()
+                            .map(e -> e.getModifiers().contains(JavaModifier.PUBLIC))
+                            .orElse(true))
+                .map(JavaClass::getName)
+                .sorted()
+                .collect(Collectors.toList());
     List<String> listed;
     try (InputStream in = PublicApiTest.class.getResourceAsStream("public-api.txt")) {
-      listed = in == null ? List.of() : Arrays.stream(new String(in.readAllBytes(),
-              StandardCharsets.UTF_8).split("\n")).map(String::trim)
-          .filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted().collect(Collectors.toList());
+      listed =
+          in == null
+              ? List.of()
+              : Arrays.stream(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n"))
+                  .map(String::trim)
+                  .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                  .sorted()
+                  .collect(Collectors.toList());
     }
-    assertThat(actual).as("public types (update public-api.txt when the change is meant)")
+    assertThat(actual)
+        .as("public types (update public-api.txt when the change is meant)")
         .containsExactlyElementsOf(listed);
   }
 }

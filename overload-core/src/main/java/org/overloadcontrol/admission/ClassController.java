@@ -54,9 +54,12 @@ public final class ClassController {
 
   private static final int SUM_EVERY = 4;
   private static final long MIN_ROUND_INTERVAL_NANOS = 10_000_000L;
+
   /** The histogram's range: 1 µs to an hour, longer times recorded as an hour. */
   static final long MAX_RECORDED_MICROS = 3_600_000_000L;
+
   private static final long NO_CUT_AGE_NANOS = 1L << 62;
+
   /**
    * Recorded samples a second a class aims for when it completes more: p = min(1, this /
    * completions per second). Every measured-only round (one per timeout, 1 s) still gets
@@ -68,23 +71,30 @@ public final class ClassController {
    * 155 to 134 ns on one thread (docs/sampling.md).
    */
   public static final int TARGET_SAMPLES_PER_SECOND = 2_000;
+
   /** The scale of {@link #sampleThreshold}: a power of two, for a fast bounded nextInt. */
   static final int SAMPLE_ALL = 1 << 24;
+
   private static final int SAMPLE_BITS = Integer.numberOfTrailingZeros(SAMPLE_ALL);
 
   private final String endpoint;
   private final RequestClass requestClass;
   private final ClassSettings settings;
+
   /** The settings' timeout, kept here: every arrival reads it, next to lastRoundNanos. */
   private final long timeoutNanos;
+
   private final TokenBucket bucket;
+
   /**
    * The samples since the last round, striped so that writers on different stripes share no
    * cache line. Their count is summed only every {@link #SUM_EVERY} samples of a stripe.
    */
   private final SampleBuffer samples = new SampleBuffer();
+
   /** Whether samples from before the last cut are kept out of the rounds. */
   private final boolean freshOnly;
+
   /**
    * Requests that arrived before this time are stale. Written only by rounds (under the
    * endpoint's guard) and by {@link EndpointAdmissionController#restartRate}; read by every
@@ -92,6 +102,7 @@ public final class ClassController {
    * overflow-safe difference {@code arrival − cut} stays positive without a second field.
    */
   private volatile long cutNanos;
+
   /**
    * A completion is recorded when {@code nextInt(SAMPLE_ALL) < sampleThreshold}; at
    * {@link #SAMPLE_ALL} (p = 1) every one is, without drawing a number. Written only by rounds
@@ -101,35 +112,45 @@ public final class ClassController {
   private volatile int sampleThreshold = SAMPLE_ALL;
 
   private volatile long lastRoundNanos;
+
   /** The earliest time a round may start because nreq samples are waiting. */
   private volatile long countedRoundAllowedNanos;
+
   private volatile long estimateNanos = -1;
   private volatile long lastSampleP90Nanos = -1;
   // Round state: guarded by the endpoint controller's round guard.
   private final Histogram recycled = new Histogram(1, MAX_RECORDED_MICROS, 2);
   private final java.util.function.LongConsumer intoRecycled = recycled::recordValue;
+
   /** Whether rounds also come every nreq samples (controlled classes), not only by time. */
   private final boolean counted;
+
   private double cur = Double.NaN;
   private int lc;
   private boolean suppressIncrease;
+
   /** The rate before a higher class first cut this one, NaN if none since (round state). */
   private double rateBeforeCutFromAbove = Double.NaN;
+
   /** When a round last saw samples, fresh or stale (round state, read by other classes'). */
   private volatile long sampledAtNanos;
+
   /** Whether the bucket refused an arrival since the last round (set by request threads). */
   private volatile boolean refused;
+
   /**
    * Set by a cut: the next round with fresh samples starts the estimate from them. Volatile
    * because {@link EndpointAdmissionController#restartRate} sets it outside the round guard.
    */
   private volatile boolean restartEstimate;
+
   /**
    * Consecutive rounds that saw only stale samples. A restart outside the round guard may race
    * with a round over it; either result is a count off by one, which shifts when a cut is
    * forgotten by a round.
    */
   private int staleRoundCount;
+
   /** Completions per second in the last round, fresh and stale, scaled by 1/p (round state). */
   private double completionsPerSecond;
 
@@ -234,8 +255,7 @@ public final class ClassController {
     if (threshold >= SAMPLE_ALL) {
       return true;
     }
-    long z = (arrivalNumber * Stripes.COUNT + (stripe & (Stripes.COUNT - 1)))
-        * 0x9e3779b97f4a7c15L;
+    long z = (arrivalNumber * Stripes.COUNT + (stripe & (Stripes.COUNT - 1))) * 0x9e3779b97f4a7c15L;
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
     z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
     z ^= z >>> 31;
@@ -257,8 +277,8 @@ public final class ClassController {
       samples.countStale(stripe);
       return false;
     }
-    long written = samples.add(stripe,
-        Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
+    long written =
+        samples.add(stripe, Math.max(0L, Math.min(MAX_RECORDED_MICROS, responseTimeNanos / 1000L)));
     if (!counted) {
       // Measured only: nothing reacts to its rounds, so they come by time alone (one per
       // timeout) and the request path skips the count (measured: counted rounds every
@@ -267,7 +287,8 @@ public final class ClassController {
     }
     // With one writer the sum is exact at every multiple of SUM_EVERY (the published nreq of
     // 100 is one); with several, a round may start up to SUM_EVERY samples per stripe late.
-    return (written % SUM_EVERY) == 0 && now - countedRoundAllowedNanos >= 0
+    return (written % SUM_EVERY) == 0
+        && now - countedRoundAllowedNanos >= 0
         && samples.pending() >= settings.parameters().nreq();
   }
 
@@ -316,8 +337,8 @@ public final class ClassController {
     completionsPerSecond = recordedCount / p * 1e9 / Math.max(1, elapsedNanos);
     if (elapsedNanos >= MIN_ROUND_INTERVAL_NANOS) {
       double next = Math.min(1.0, TARGET_SAMPLES_PER_SECOND / completionsPerSecond);
-      sampleThreshold = next >= 1.0 ? SAMPLE_ALL
-          : (int) Math.max(1L, Math.round(next * SAMPLE_ALL));
+      sampleThreshold =
+          next >= 1.0 ? SAMPLE_ALL : (int) Math.max(1L, Math.round(next * SAMPLE_ALL));
     }
   }
 

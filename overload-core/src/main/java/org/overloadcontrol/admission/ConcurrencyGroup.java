@@ -64,26 +64,35 @@ public final class ConcurrencyGroup {
 
   /** Ratios are recorded in units of 1/10,000 of the target. */
   private static final double RATIO_UNIT = 10_000.0;
+
   private static final long MAX_RATIO_UNITS = 1_000L * 10_000L;
   private static final long MIN_WINDOW_NANOS = 10_000_000L;
   private static final int SUM_EVERY = 4;
+
   /**
    * Samples a window needs before its time closes it; with fewer it runs on, up to
    * {@link #LONGEST_WINDOWS} windows. At 40 completions a second a 100 ms window holds four
    * execution times, whose p90 swings the limit by ±25 % on noise alone.
    */
   static final int MIN_SAMPLES = 20;
+
   static final int LONGEST_WINDOWS = 10;
+
   /** A class's scale after a response over its target (see the class comment). */
   static final double MISS_STEP = 0.7;
+
   /** A class's scale after a response within its target. */
   static final double MEET_STEP = 1.04;
+
   /** The lowest scale: the group's p90 is never aimed under 0.6 of the setpoint. */
   static final double MIN_SCALE = 0.6;
+
   /** Windows a class's scale counts after its last sample. */
   static final int CLASS_MEMORY_WINDOWS = 50;
+
   /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
   static final int MISS_SHARE_SAMPLES = 20;
+
   private static final long UNITS_MASK = (1L << 24) - 1;
   private static final long MISS_BIT = 1L << 24;
   private static final int CLASS_SHIFT = 32;
@@ -98,25 +107,36 @@ public final class ConcurrencyGroup {
   private final SampleBuffer samples = new SampleBuffer();
   private final Histogram histogram = new Histogram(1, MAX_RATIO_UNITS, 3);
   private final java.util.function.LongConsumer intoRound = this::drained;
+
   /** Highest rank first; replaced, never mutated. */
   private volatile Partition[] partitions = new Partition[0];
+
   /** By {@link Partition#index}; replaced, never mutated. */
   private volatile Partition[] byIndex = new Partition[0];
+
   /** Round state: the windows closed so far. */
   private long windowCount;
+
   /** Round state: the smallest scale of the classes seen lately, read by the round. */
   private double scale = 1.0;
+
   /** The p90 of execution time over target of the last window with samples; NaN before. */
   private volatile double lastP90OfTarget = Double.NaN;
+
   /** The enforced limit, the floor of {@link #exactLimit}. */
   private volatile int limit;
+
   /** Whether the in-flight count reached the limit since the window began. */
   private volatile boolean reached;
+
   /** Whether a request of the group waited for a permit since the window began. */
   private volatile boolean pressed;
+
   /** The largest in-flight count since the window began (raced: a hint, not a count). */
   private volatile int peak;
+
   private volatile long windowStartNanos;
+
   /** Round state (under the guard). */
   private double exactLimit;
 
@@ -129,8 +149,14 @@ public final class ConcurrencyGroup {
    * @param listener told about every window
    * @param now the ticker now
    */
-  public ConcurrencyGroup(String name, ConcurrencyLimit algorithm, int initialLimit,
-      long windowNanos, int windowSamples, AdmissionListener listener, long now) {
+  public ConcurrencyGroup(
+      String name,
+      ConcurrencyLimit algorithm,
+      int initialLimit,
+      long windowNanos,
+      int windowSamples,
+      AdmissionListener listener,
+      long now) {
     this.name = name;
     this.algorithm = algorithm;
     this.windowNanos = windowNanos;
@@ -168,8 +194,7 @@ public final class ConcurrencyGroup {
           return p;
         }
       }
-      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos,
-          byIndex.length);
+      Partition created = new Partition(requestClass, targetNanos, maxWaitNanos, byIndex.length);
       Partition[] indexed = Arrays.copyOf(byIndex, byIndex.length + 1);
       indexed[created.index] = created;
       byIndex = indexed;
@@ -218,8 +243,10 @@ public final class ConcurrencyGroup {
     histogram.reset();
     windowCount++;
     long count = samples.drain(intoRound)[0];
-    double p90 = histogram.getTotalCount() == 0 ? Double.NaN
-        : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(90.0)) / RATIO_UNIT;
+    double p90 =
+        histogram.getTotalCount() == 0
+            ? Double.NaN
+            : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(90.0)) / RATIO_UNIT;
     if (!Double.isNaN(p90)) {
       lastP90OfTarget = p90;
     }
@@ -239,8 +266,9 @@ public final class ConcurrencyGroup {
     // Only a window in which requests waited is judged against a class's scale: in one
     // without waits the limit is cut only for the target itself (see ConcurrencyLimit), and
     // a class's chance misses never throttle a healthy load.
-    exactLimit = algorithm.next(before, wasPressed ? p90 / scale : p90, wasReached,
-        wasPressed, peakInFlight);
+    exactLimit =
+        algorithm.next(
+            before, wasPressed ? p90 / scale : p90, wasReached, wasPressed, peakInFlight);
     int old = limit;
     limit = (int) exactLimit;
     // Each class reserves what it holds now; a class that has left holds nothing and frees
@@ -337,24 +365,31 @@ public final class ConcurrencyGroup {
     private final long maxWaitNanos;
     private final int index;
     private final StripedCounts inFlightCount = new StripedCounts(1);
+
     /** Round state: this class's own scale (see the group's class comment). */
     private double scale = 1.0;
+
     /** Round state: this window's responses of this class over and within its target. */
     private int windowMisses;
+
     private int windowMeets;
+
     /** The share of this class's recent responses over its target (round thread writes). */
     private volatile double missShare;
+
     /** Round state: samples tracked, up to {@link #MISS_SHARE_SAMPLES}. */
     private int tracked;
+
     /** Round state: the window of this class's last sample (none: far in the past). */
     private long lastSampleWindow = -CLASS_MEMORY_WINDOWS - 1;
+
     /** What this class held at the last window's end (round state, read by acquirers). */
     private volatile int reserve;
+
     /** The reservations of higher-ranked classes at the last window's end. */
     private volatile int reservedAbove;
 
-    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos,
-        int index) {
+    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos, int index) {
       this.index = index;
       this.requestClass = requestClass;
       this.targetNanos = targetNanos;
@@ -387,7 +422,7 @@ public final class ConcurrencyGroup {
       int lim = limit;
       int heldBack = reservedAbove;
       boolean exact = heldBack == 0;
-      for (;;) {
+      for (; ; ) {
         int n = inFlight.get();
         if (n >= lim - heldBack && n >= reservable(lim)) {
           if (!exact && n < lim) {
@@ -418,7 +453,8 @@ public final class ConcurrencyGroup {
     public boolean hasRoom() {
       int n = inFlight.get();
       int lim = limit;
-      return n < reservable(lim) || n < lim - reservedAbove
+      return n < reservable(lim)
+          || n < lim - reservedAbove
           || reservedAbove > 0 && n < lim - unusedAbove();
     }
 
@@ -478,14 +514,17 @@ public final class ConcurrencyGroup {
      * hand the new permits to waiters.
      */
     public boolean record(long executionNanos, long responseNanos, long now, int stripe) {
-      long units = Math.max(1L, Math.min(MAX_RATIO_UNITS,
-          Math.round(executionNanos * RATIO_UNIT / targetNanos)));
-      long sample = units | (responseNanos > targetNanos ? MISS_BIT : 0L)
-          | (long) index << CLASS_SHIFT;
+      long units =
+          Math.max(
+              1L, Math.min(MAX_RATIO_UNITS, Math.round(executionNanos * RATIO_UNIT / targetNanos)));
+      long sample =
+          units | (responseNanos > targetNanos ? MISS_BIT : 0L) | (long) index << CLASS_SHIFT;
       long written = samples.add(stripe & (Stripes.COUNT - 1), sample);
       long elapsed = now - windowStartNanos;
-      boolean due = (written % SUM_EVERY) == 0 && (elapsed >= windowNanos && dueByTime(elapsed)
-          || elapsed >= MIN_WINDOW_NANOS && samples.pending() >= windowSamples);
+      boolean due =
+          (written % SUM_EVERY) == 0
+              && (elapsed >= windowNanos && dueByTime(elapsed)
+                  || elapsed >= MIN_WINDOW_NANOS && samples.pending() >= windowSamples);
       return due && runRoundIfFree(now);
     }
 

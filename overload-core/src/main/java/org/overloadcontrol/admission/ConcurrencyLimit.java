@@ -64,13 +64,25 @@ public final class ConcurrencyLimit {
    * @param minLimit the lowest limit (1)
    * @param maxLimit the highest limit (the container's threads)
    */
-  public ConcurrencyLimit(double setpoint, double minFactor, double maxFactor, int minLimit,
-      int maxLimit) {
-    if (!(setpoint > 0) || !(minFactor > 0 && minFactor < 1) || !(maxFactor > 1)
-        || minLimit < 1 || maxLimit < minLimit) {
-      throw new IllegalArgumentException("need setpoint > 0, 0 < minFactor < 1 < maxFactor,"
-          + " 1 <= minLimit <= maxLimit; was " + setpoint + ", " + minFactor + ", " + maxFactor
-          + ", " + minLimit + ", " + maxLimit);
+  public ConcurrencyLimit(
+      double setpoint, double minFactor, double maxFactor, int minLimit, int maxLimit) {
+    if (!(setpoint > 0)
+        || !(minFactor > 0 && minFactor < 1)
+        || !(maxFactor > 1)
+        || minLimit < 1
+        || maxLimit < minLimit) {
+      throw new IllegalArgumentException(
+          "need setpoint > 0, 0 < minFactor < 1 < maxFactor,"
+              + " 1 <= minLimit <= maxLimit; was "
+              + setpoint
+              + ", "
+              + minFactor
+              + ", "
+              + maxFactor
+              + ", "
+              + minLimit
+              + ", "
+              + maxLimit);
     }
     this.setpoint = setpoint;
     this.minFactor = minFactor;
@@ -101,13 +113,15 @@ public final class ConcurrencyLimit {
    *     limit was reached)
    * @param peakInFlight the largest in-flight count in the window
    */
-  public double next(double limit, double p90OfTarget, boolean reachedLimit, boolean pressed,
-      int peakInFlight) {
+  public double next(
+      double limit, double p90OfTarget, boolean reachedLimit, boolean pressed, int peakInFlight) {
     if (Double.isNaN(p90OfTarget)) {
       return clamp(limit);
     }
-    double factor = p90OfTarget <= 0 ? maxFactor
-        : Math.max(minFactor, Math.min(maxFactor, setpoint / p90OfTarget));
+    double factor =
+        p90OfTarget <= 0
+            ? maxFactor
+            : Math.max(minFactor, Math.min(maxFactor, setpoint / p90OfTarget));
     if (reachedLimit) {
       return clamp(limit * factor);
     }

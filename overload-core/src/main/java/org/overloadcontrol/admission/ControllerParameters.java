@@ -171,29 +171,80 @@ public final class ControllerParameters {
   @Override
   public boolean equals(Object o) {
     return o instanceof ControllerParameters p
-        && p.alpha == alpha && p.nreq == nreq && p.timeoutNanos == timeoutNanos
-        && p.errD == errD && p.errI == errI && p.cI == cI && p.adjI == adjI && p.adjD == adjD
-        && p.adjLoD == adjLoD && p.lcThresh == lcThresh && p.rateMin == rateMin
-        && p.rateMax == rateMax && p.initialRate == initialRate && p.bucketDepth == bucketDepth
+        && p.alpha == alpha
+        && p.nreq == nreq
+        && p.timeoutNanos == timeoutNanos
+        && p.errD == errD
+        && p.errI == errI
+        && p.cI == cI
+        && p.adjI == adjI
+        && p.adjD == adjD
+        && p.adjLoD == adjLoD
+        && p.lcThresh == lcThresh
+        && p.rateMin == rateMin
+        && p.rateMax == rateMax
+        && p.initialRate == initialRate
+        && p.bucketDepth == bucketDepth
         && p.judgeOnFreshSamples == judgeOnFreshSamples
         && p.proportionalIncrease == proportionalIncrease;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(alpha, nreq, timeoutNanos, errD, errI, cI, adjI, adjD, adjLoD, lcThresh,
-        rateMin, rateMax, initialRate, bucketDepth, judgeOnFreshSamples, proportionalIncrease);
+    return Objects.hash(
+        alpha,
+        nreq,
+        timeoutNanos,
+        errD,
+        errI,
+        cI,
+        adjI,
+        adjD,
+        adjLoD,
+        lcThresh,
+        rateMin,
+        rateMax,
+        initialRate,
+        bucketDepth,
+        judgeOnFreshSamples,
+        proportionalIncrease);
   }
 
   @Override
   public String toString() {
-    return "ControllerParameters{alpha=" + alpha + ", nreq=" + nreq
-        + ", timeout=" + Duration.ofNanos(timeoutNanos) + ", errD=" + errD + ", errI=" + errI
-        + ", cI=" + cI + ", adjI=" + adjI + ", adjD=" + adjD + ", adjLoD=" + adjLoD
-        + ", lcThresh=" + lcThresh + ", rateMin=" + rateMin + ", rateMax=" + rateMax
-        + ", initialRate=" + initialRate + ", bucketDepth=" + bucketDepth
-        + ", judgeOnFreshSamples=" + judgeOnFreshSamples
-        + ", proportionalIncrease=" + proportionalIncrease + "}";
+    return "ControllerParameters{alpha="
+        + alpha
+        + ", nreq="
+        + nreq
+        + ", timeout="
+        + Duration.ofNanos(timeoutNanos)
+        + ", errD="
+        + errD
+        + ", errI="
+        + errI
+        + ", cI="
+        + cI
+        + ", adjI="
+        + adjI
+        + ", adjD="
+        + adjD
+        + ", adjLoD="
+        + adjLoD
+        + ", lcThresh="
+        + lcThresh
+        + ", rateMin="
+        + rateMin
+        + ", rateMax="
+        + rateMax
+        + ", initialRate="
+        + initialRate
+        + ", bucketDepth="
+        + bucketDepth
+        + ", judgeOnFreshSamples="
+        + judgeOnFreshSamples
+        + ", proportionalIncrease="
+        + proportionalIncrease
+        + "}";
   }
 
   /**
@@ -345,16 +396,26 @@ public final class ControllerParameters {
 
     public ControllerParameters build() {
       if (rateMax < rateMin) {
-        throw new IllegalArgumentException("rateMax (" + rateMax
-            + ") must not be below rateMin (" + rateMin + ")");
+        throw new IllegalArgumentException(
+            "rateMax (" + rateMax + ") must not be below rateMin (" + rateMin + ")");
       }
       if (initialRate < rateMin || initialRate > rateMax) {
-        throw new IllegalArgumentException("initialRate (" + initialRate
-            + ") must lie in [rateMin, rateMax] = [" + rateMin + ", " + rateMax + "]");
+        throw new IllegalArgumentException(
+            "initialRate ("
+                + initialRate
+                + ") must lie in [rateMin, rateMax] = ["
+                + rateMin
+                + ", "
+                + rateMax
+                + "]");
       }
       if (errI > errD) {
-        throw new IllegalArgumentException("errI (" + errI
-            + ") must not be above errD (" + errD + "): the rate would rise and fall at once");
+        throw new IllegalArgumentException(
+            "errI ("
+                + errI
+                + ") must not be above errD ("
+                + errD
+                + "): the rate would rise and fall at once");
       }
       return new ControllerParameters(this);
     }

@@ -79,11 +79,15 @@ public final class EndpointAdmissionController {
   private final ConcurrentHashMap<String, ClassController> byName = new ConcurrentHashMap<>();
   private final AtomicBoolean roundGuard = new AtomicBoolean();
   private final long[] countScratch = new long[3];
+
   /** The classes seen at this endpoint, highest rank first; replaced, never mutated. */
   private volatile ClassController[] ordered = new ClassController[0];
+
   private volatile boolean admissionEnabled = true;
+
   /** False when the endpoint's concurrency group admits instead: rounds then only measure. */
   private final boolean rateControlled;
+
   /** Whether other endpoints with a target share this one's bottleneck (its resource group). */
   private final BooleanSupplier sharesBottleneck;
 
@@ -92,8 +96,8 @@ public final class EndpointAdmissionController {
    * @param settings the settings of each class at this endpoint
    * @param listener told about every round
    */
-  public EndpointAdmissionController(String endpoint,
-      Function<RequestClass, ClassSettings> settings, AdmissionListener listener) {
+  public EndpointAdmissionController(
+      String endpoint, Function<RequestClass, ClassSettings> settings, AdmissionListener listener) {
     this(endpoint, settings, listener, true, () -> false);
   }
 
@@ -102,8 +106,10 @@ public final class EndpointAdmissionController {
    *     token buckets then admit everything and the rounds only measure (p90 estimates and
    *     the sampling probability)
    */
-  public EndpointAdmissionController(String endpoint,
-      Function<RequestClass, ClassSettings> settings, AdmissionListener listener,
+  public EndpointAdmissionController(
+      String endpoint,
+      Function<RequestClass, ClassSettings> settings,
+      AdmissionListener listener,
       boolean rateControlled) {
     this(endpoint, settings, listener, rateControlled, () -> false);
   }
@@ -113,9 +119,12 @@ public final class EndpointAdmissionController {
    *     bottleneck (its resource group): then a class's cut is not floored at its own
    *     completions (see {@link #selfCut})
    */
-  public EndpointAdmissionController(String endpoint,
-      Function<RequestClass, ClassSettings> settings, AdmissionListener listener,
-      boolean rateControlled, BooleanSupplier sharesBottleneck) {
+  public EndpointAdmissionController(
+      String endpoint,
+      Function<RequestClass, ClassSettings> settings,
+      AdmissionListener listener,
+      boolean rateControlled,
+      BooleanSupplier sharesBottleneck) {
     this.rateControlled = rateControlled;
     this.sharesBottleneck = sharesBottleneck;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
@@ -139,8 +148,8 @@ public final class EndpointAdmissionController {
       if (existing != null) {
         return existing;
       }
-      ClassController created = new ClassController(endpoint, requestClass,
-          settings.apply(requestClass), now);
+      ClassController created =
+          new ClassController(endpoint, requestClass, settings.apply(requestClass), now);
       ClassController[] next = Arrays.copyOf(ordered, ordered.length + 1);
       next[next.length - 1] = created;
       Arrays.sort(next, (a, b) -> a.requestClass().compareTo(b.requestClass()));
@@ -199,8 +208,7 @@ public final class EndpointAdmissionController {
     if (c.dueByTime(now)) {
       runRoundIfFree(c, now);
     }
-    if (!c.controlled() || !rateControlled || !admissionEnabled
-        || c.tryAcquire(now, stripe)) {
+    if (!c.controlled() || !rateControlled || !admissionEnabled || c.tryAcquire(now, stripe)) {
       return true;
     }
     c.noteRefused();
@@ -229,14 +237,19 @@ public final class EndpointAdmissionController {
    * {@link ClassController#drawSample()}: an unsampled completion only gives a round due by
    * time its chance to run.
    */
-  public void record(ClassController c, boolean sampled, long responseTimeNanos,
-      long arrivalNanos, long now) {
+  public void record(
+      ClassController c, boolean sampled, long responseTimeNanos, long arrivalNanos, long now) {
     record(c, sampled, responseTimeNanos, arrivalNanos, now, StripedCounts.currentStripe());
   }
 
   /** As {@link #record(ClassController, boolean, long, long, long)}, into {@code stripe}. */
-  public void record(ClassController c, boolean sampled, long responseTimeNanos,
-      long arrivalNanos, long now, int stripe) {
+  public void record(
+      ClassController c,
+      boolean sampled,
+      long responseTimeNanos,
+      long arrivalNanos,
+      long now,
+      int stripe) {
     if (sampled && c.recordDrawn(responseTimeNanos, arrivalNanos, now, stripe)
         || c.dueByTime(now)) {
       runRoundIfFree(c, now);
@@ -301,8 +314,8 @@ public final class EndpointAdmissionController {
       // at its own share, the floors together held the total above capacity (the
       // shared-bottleneck simulation, one server, 2× to 10×: p90 1.12–1.28 of the target with
       // the floor, 0.92–0.99 without, goodput alike), so the cut is the paper's there.
-      double floor = ordered.length > 1 || sharesBottleneck.getAsBoolean() ? 0.0
-          : c.completionsPerSecond();
+      double floor =
+          ordered.length > 1 || sharesBottleneck.getAsBoolean() ? 0.0 : c.completionsPerSecond();
       action = missedTarget(c, floor, heldRounds, now);
     } else {
       c.resetLc();
@@ -314,8 +327,7 @@ public final class EndpointAdmissionController {
           // Proportional: the same step in per cent at any rate, so a controller at 4× the
           // capacity climbs as many rounds as at 1× (the paper's absolute step of ~2/s was
           // still climbing after 120 s there, and sawtoothed by ±10 % at 80/s).
-          c.setRate(p.proportionalIncrease() ? c.rate() * (1 + step * 0.1) : c.rate() + step,
-              now);
+          c.setRate(p.proportionalIncrease() ? c.rate() * (1 + step * 0.1) : c.rate() + step, now);
           action = Action.INCREASE;
         }
       } else {
@@ -373,8 +385,8 @@ public final class EndpointAdmissionController {
     return true;
   }
 
-  private Action missedTarget(ClassController c, double completedPerSecond, int heldRounds,
-      long now) {
+  private Action missedTarget(
+      ClassController c, double completedPerSecond, int heldRounds, long now) {
     ControllerParameters p = c.settings().parameters();
     ClassController[] all = ordered;
     boolean anyLower = false;
@@ -422,8 +434,8 @@ public final class EndpointAdmissionController {
    * {@code DeadTimeTest}. Returns DECREASE, or HOLD_AT_THROUGHPUT when the floor left the rate
    * where it was.
    */
-  private static Action selfCut(ClassController c, double completedPerSecond, int heldRounds,
-      long now) {
+  private static Action selfCut(
+      ClassController c, double completedPerSecond, int heldRounds, long now) {
     ControllerParameters p = c.settings().parameters();
     double before = c.rate();
     if (!p.judgeOnFreshSamples()) {
@@ -452,9 +464,26 @@ public final class EndpointAdmissionController {
     c.markCut(now);
   }
 
-  private void report(ClassController c, long now, long count, long samp, double err,
-      double rateBefore, Action action) {
-    listener.onRound(new ControllerRound(endpoint, c.requestClass().name(), now, count, samp,
-        c.estimateNanos(), c.targetNanos(), err, rateBefore, c.rate(), action));
+  private void report(
+      ClassController c,
+      long now,
+      long count,
+      long samp,
+      double err,
+      double rateBefore,
+      Action action) {
+    listener.onRound(
+        new ControllerRound(
+            endpoint,
+            c.requestClass().name(),
+            now,
+            count,
+            samp,
+            c.estimateNanos(),
+            c.targetNanos(),
+            err,
+            rateBefore,
+            c.rate(),
+            action));
   }
 }

@@ -11,12 +11,25 @@ package org.overloadcontrol.admission;
  * @param limitBefore the limit before the round
  * @param limitAfter the limit after it
  */
-public record LimitRound(String group, long nanos, long samples, double p90OfTarget,
-    boolean reachedLimit, double limitBefore, double limitAfter) {
+public record LimitRound(
+    String group,
+    long nanos,
+    long samples,
+    double p90OfTarget,
+    boolean reachedLimit,
+    double limitBefore,
+    double limitAfter) {
 
   @Override
   public String toString() {
-    return String.format(java.util.Locale.ROOT, "%s n=%4d p90/target=%5.2f%s limit %6.1f -> %6.1f",
-        group, samples, p90OfTarget, reachedLimit ? " (at limit)" : "", limitBefore, limitAfter);
+    return String.format(
+        java.util.Locale.ROOT,
+        "%s n=%4d p90/target=%5.2f%s limit %6.1f -> %6.1f",
+        group,
+        samples,
+        p90OfTarget,
+        reachedLimit ? " (at limit)" : "",
+        limitBefore,
+        limitAfter);
   }
 }

@@ -34,8 +34,15 @@ public final class QueueThresholdController {
   /**
    * @param targetNanos the mean response-time target; 0 leaves the threshold fixed
    */
-  public QueueThresholdController(String endpoint, long targetNanos, int initial, int step,
-      double divisor, int maxThreshold, long periodNanos, long now) {
+  public QueueThresholdController(
+      String endpoint,
+      long targetNanos,
+      int initial,
+      int step,
+      double divisor,
+      int maxThreshold,
+      long periodNanos,
+      long now) {
     this.periodNanos = periodNanos;
     this.lastTickNanos = now;
     this.endpoint = endpoint;
@@ -77,8 +84,8 @@ public final class QueueThresholdController {
     long mean = sum / count;
     lastMeanNanos = mean;
     int t = threshold;
-    threshold = mean > targetNanos ? Math.max(1, (int) (t / divisor))
-        : Math.min(maxThreshold, t + step);
+    threshold =
+        mean > targetNanos ? Math.max(1, (int) (t / divisor)) : Math.min(maxThreshold, t + step);
   }
 
   public int threshold() {

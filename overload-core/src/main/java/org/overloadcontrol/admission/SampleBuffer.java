@@ -31,18 +31,22 @@ final class SampleBuffer {
 
   /** Samples kept per stripe between two rounds: a power of two. */
   static final int CAPACITY = 512;
+
   private static final int MASK = CAPACITY - 1;
   private static final VarHandle LONGS = Stripes.SLOTS;
 
   /** Per stripe, its ring of {@link #CAPACITY} values; rings one padding block apart. */
   private final long[] values = new long[Stripes.PAD + Stripes.COUNT * (CAPACITY + Stripes.PAD)];
+
   /**
    * Per stripe, in its own padded line: at {@code slot} the samples ever written, at
    * {@code slot + 1} the stale completions since the last round (see {@link #countStale}).
    */
   private final long[] counts = Stripes.paddedSlots();
+
   /** A stripe's values as a round copies them, before it checks that none was overwritten. */
   private final long[] scratch = new long[CAPACITY];
+
   /** Per stripe, the written count up to which the last round read (round state). */
   private final long[] read = Stripes.paddedSlots();
 

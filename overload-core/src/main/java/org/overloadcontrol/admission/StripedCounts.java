@@ -37,8 +37,9 @@ public final class StripedCounts {
    * @return the stripe's count before the add (not the counter's total)
    */
   public long add(int stripe, int counter, long delta) {
-    return (long) Stripes.SLOTS.getAndAdd(slots,
-        Stripes.slot(stripe & (Stripes.COUNT - 1)) + checked(counter), delta);
+    return (long)
+        Stripes.SLOTS.getAndAdd(
+            slots, Stripes.slot(stripe & (Stripes.COUNT - 1)) + checked(counter), delta);
   }
 
   /**

@@ -13,21 +13,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Stripes {
 
   /** Stripes: a power of two at least twice the processors, at most 16. */
-  static final int COUNT = Math.min(16,
-      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
+  static final int COUNT =
+      Math.min(
+          16,
+          Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1)
+              << 1);
+
   /**
    * Longs between two stripes' slots in a padded array: 128 bytes, so that no two slots, and no
    * slot and the array's header, share a cache line (or an adjacent-line prefetch pair).
    */
   static final int PAD = 16;
+
   /** Element access to a long[]: a {@link #paddedSlots} array, or a sample ring. */
   static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
 
   private static final AtomicInteger NEXT = new AtomicInteger();
   private static final ThreadLocal<Integer> STRIPE = ThreadLocal.withInitial(NEXT::getAndIncrement);
 
-  private Stripes() {
-  }
+  private Stripes() {}
 
   /** The calling thread's stripe, in [0, COUNT). */
   static int index() {

@@ -40,12 +40,15 @@ public final class TokenBucket {
 
   private final int depth;
   private final AtomicLong tat;
+
   /** Tokens leased to each stripe, padded slots; null when the bucket is too shallow to lease. */
   private final long[] pockets;
+
   private final int maxLease;
   private volatile double rate;
   private volatile long intervalNanos;
   private volatile long toleranceNanos;
+
   /** Tokens per lease; 1 means no leasing at the current rate. */
   private volatile int leaseSize = 1;
 
@@ -81,7 +84,7 @@ public final class TokenBucket {
     int lease = leaseSize;
     if (lease > 1) {
       int slot = Stripes.slot(stripe & (Stripes.COUNT - 1));
-      for (;;) {
+      for (; ; ) {
         long have = (long) POCKET.getVolatile(pockets, slot);
         if (have <= 0) {
           break;
@@ -102,7 +105,7 @@ public final class TokenBucket {
   /** Takes {@code n} tokens from the bucket if all of them are available at {@code now}. */
   private boolean take(long now, int n) {
     long interval = intervalNanos;
-    for (;;) {
+    for (; ; ) {
       long current = tat.get();
       long start = Math.max(current, now);
       if (start + (n - 1) * interval - now > toleranceNanos) {
@@ -151,7 +154,7 @@ public final class TokenBucket {
       }
     }
     double ratio = (double) newInterval / oldInterval;
-    for (;;) {
+    for (; ; ) {
       long current = tat.get();
       if (current <= now) {
         return;
@@ -169,8 +172,8 @@ public final class TokenBucket {
       throw new IllegalArgumentException("rate must be a finite number > 0, was " + newRate);
     }
     long interval = Math.max(1L, Math.round(1e9 / newRate));
-    int lease = pockets == null ? 1
-        : (int) Math.max(1L, Math.min(maxLease, LEASE_SPAN_NANOS / interval));
+    int lease =
+        pockets == null ? 1 : (int) Math.max(1L, Math.min(maxLease, LEASE_SPAN_NANOS / interval));
     this.rate = newRate;
     this.intervalNanos = interval;
     this.toleranceNanos = interval * (depth - 1L);

@@ -3,8 +3,8 @@ package org.overloadcontrol.annotation;
 import java.lang.reflect.Method;
 import java.util.Locale;
 import java.util.Objects;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfigException;
 
 /**
@@ -44,8 +44,12 @@ public final class HandlerRoutes {
     if (e != null) {
       String name = e.value().trim();
       if (name.isEmpty()) {
-        throw new OverloadConfigException("@Endpoint", "overload-control configuration:"
-            + " @Endpoint on " + describe(type, method) + " has an empty name");
+        throw new OverloadConfigException(
+            "@Endpoint",
+            "overload-control configuration:"
+                + " @Endpoint on "
+                + describe(type, method)
+                + " has an empty name");
       }
       return name;
     }
@@ -63,8 +67,8 @@ public final class HandlerRoutes {
    * @return the endpoint's name
    * @throws OverloadConfigException when the annotations disagree with another method's
    */
-  public String handler(String httpMethod, Iterable<String> templates, Class<?> type,
-      Method method) {
+  public String handler(
+      String httpMethod, Iterable<String> templates, Class<?> type, Method method) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(method, "method");
     String endpoint = endpointName(type, method);
@@ -72,8 +76,9 @@ public final class HandlerRoutes {
       try {
         routes.route(httpMethod, template, endpoint);
       } catch (IllegalArgumentException e) {
-        throw new OverloadConfigException("paths", "overload-control configuration: "
-            + describe(type, method) + ": " + e.getMessage());
+        throw new OverloadConfigException(
+            "paths",
+            "overload-control configuration: " + describe(type, method) + ": " + e.getMessage());
       }
     }
     String origin = describe(type, method);
@@ -84,9 +89,13 @@ public final class HandlerRoutes {
     Degradable degradable = find(Degradable.class, type, method);
     if (degradable != null) {
       String prefix = "degrade.endpoints." + endpoint + ".";
-      put(prefix + "minQuality", Double.toString(degradable.minQuality()),
+      put(
+          prefix + "minQuality",
+          Double.toString(degradable.minQuality()),
           "@Degradable on " + origin);
-      put(prefix + "mode", degradable.withAdmissionControl() ? "combined" : "alone",
+      put(
+          prefix + "mode",
+          degradable.withAdmissionControl() ? "combined" : "alone",
           "@Degradable on " + origin);
     }
     RequestClass rc = find(RequestClass.class, type, method);
@@ -111,8 +120,8 @@ public final class HandlerRoutes {
     return routes.annotations(layer.build()).build();
   }
 
-  private static <A extends java.lang.annotation.Annotation> A find(Class<A> annotation,
-      Class<?> type, Method method) {
+  private static <A extends java.lang.annotation.Annotation> A find(
+      Class<A> annotation, Class<?> type, Method method) {
     A onMethod = method.getAnnotation(annotation);
     return onMethod != null ? onMethod : type.getAnnotation(annotation);
   }
@@ -120,9 +129,16 @@ public final class HandlerRoutes {
   private void put(String key, String value, String origin) {
     String existing = layer.get(key);
     if (existing != null && !existing.equals(value)) {
-      throw OverloadConfigException.of(key, value, origin, "conflicts with '" + existing
-          + "' from " + layer.originOf(key) + "; handler methods that share an endpoint or a"
-          + " class must agree");
+      throw OverloadConfigException.of(
+          key,
+          value,
+          origin,
+          "conflicts with '"
+              + existing
+              + "' from "
+              + layer.originOf(key)
+              + "; handler methods that share an endpoint or a"
+              + " class must agree");
     }
     layer.put(key, value, origin);
   }

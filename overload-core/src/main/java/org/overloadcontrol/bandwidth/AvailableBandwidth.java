@@ -34,8 +34,7 @@ final class AvailableBandwidth {
    * @param allocations b_j per group
    * @param active active_j per group
    */
-  public static boolean unsatisfaction(double[] averages, double[] allocations,
-      boolean[] active) {
+  public static boolean unsatisfaction(double[] averages, double[] allocations, boolean[] active) {
     for (int j = 0; j < averages.length; j++) {
       if (active[j] && averages[j] < allocations[j]) {
         return true;
@@ -53,8 +52,12 @@ final class AvailableBandwidth {
    * @param utilized equation 6, the sum of all b̂_j
    * @param totalBytesPerSecond B
    */
-  public static double available(boolean unsatisfaction, double average, double allocation,
-      double utilized, double totalBytesPerSecond) {
+  public static double available(
+      boolean unsatisfaction,
+      double average,
+      double allocation,
+      double utilized,
+      double totalBytesPerSecond) {
     double d;
     if (unsatisfaction) {
       // (5) A group below its share pushes harder; one at or above it is held to its share.

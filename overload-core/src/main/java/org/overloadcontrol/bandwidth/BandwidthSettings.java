@@ -29,18 +29,32 @@ public final class BandwidthSettings {
 
   /** EWMA weight of a new perceived-bandwidth sample (the paper found 0.05 to 0.30 good). */
   public static final double DEFAULT_ALPHA = 0.2;
+
   /** Weight of the zero the manager averages into an idle group's bandwidth each period. */
   public static final double DEFAULT_IDLE_ALPHA = 0.3;
+
   /** The manager's period; the paper: "once every half to one second". */
   public static final Duration DEFAULT_MANAGER_PERIOD = Duration.ofMillis(500);
+
   public static final int DEFAULT_STANDBY_LIMIT = 4;
   public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(10);
   public static final Duration DEFAULT_CACHE_EXPIRY = Duration.ofMinutes(10);
 
-  static final Set<String> KEYS = Set.of("enabled", "total", "alpha", "idleAlpha",
-      "managerPeriod", "measure", "standbyLimit", "maxDelay", "cacheExpiry", "defaultGroup",
-      "paths",
-      "groups\\.[^.]+\\.share", "groups\\.[^.]+\\.match\\.(client|header|cookie)");
+  static final Set<String> KEYS =
+      Set.of(
+          "enabled",
+          "total",
+          "alpha",
+          "idleAlpha",
+          "managerPeriod",
+          "measure",
+          "standbyLimit",
+          "maxDelay",
+          "cacheExpiry",
+          "defaultGroup",
+          "paths",
+          "groups\\.[^.]+\\.share",
+          "groups\\.[^.]+\\.match\\.(client|header|cookie)");
   private static final Pattern GROUP_KEY = Pattern.compile("groups\\.([^.]+)\\.(.+)");
   private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
@@ -93,26 +107,33 @@ public final class BandwidthSettings {
     Builder b = new Builder();
     b.enabled = section.parse("enabled", ConfigSection::bool, true);
     if (section.get("total") == null) {
-      throw section.error("total", "is required when bandwidth shaping is configured; "
-          + ByteRates.ALLOWED);
+      throw section.error(
+          "total", "is required when bandwidth shaping is configured; " + ByteRates.ALLOWED);
     }
     b.totalBytesPerSecond = section.parse("total", ByteRates::parseBytesPerSecond, null);
     b.alpha = section.parse("alpha", v -> fraction(v, "alpha"), DEFAULT_ALPHA);
     b.idleAlpha = section.parse("idleAlpha", v -> fraction(v, "idleAlpha"), DEFAULT_IDLE_ALPHA);
-    b.managerPeriodNanos = section.parse("managerPeriod",
-        v -> durationBetween(v, Duration.ofMillis(10), Duration.ofSeconds(60)),
-        DEFAULT_MANAGER_PERIOD.toNanos());
+    b.managerPeriodNanos =
+        section.parse(
+            "managerPeriod",
+            v -> durationBetween(v, Duration.ofMillis(10), Duration.ofSeconds(60)),
+            DEFAULT_MANAGER_PERIOD.toNanos());
     b.measure = section.parse("measure", BandwidthSettings::measure, Measure.THROUGHPUT);
-    b.standbyLimit = section.parse("standbyLimit", ConfigSection::positiveInt,
-        DEFAULT_STANDBY_LIMIT);
-    b.maxDelayNanos = section.parse("maxDelay",
-        v -> durationBetween(v, Duration.ofMillis(1), Duration.ofHours(1)),
-        DEFAULT_MAX_DELAY.toNanos());
-    b.cacheExpiryNanos = section.parse("cacheExpiry",
-        v -> durationBetween(v, Duration.ofMillis(1), Duration.ofDays(1)),
-        DEFAULT_CACHE_EXPIRY.toNanos());
+    b.standbyLimit =
+        section.parse("standbyLimit", ConfigSection::positiveInt, DEFAULT_STANDBY_LIMIT);
+    b.maxDelayNanos =
+        section.parse(
+            "maxDelay",
+            v -> durationBetween(v, Duration.ofMillis(1), Duration.ofHours(1)),
+            DEFAULT_MAX_DELAY.toNanos());
+    b.cacheExpiryNanos =
+        section.parse(
+            "cacheExpiry",
+            v -> durationBetween(v, Duration.ofMillis(1), Duration.ofDays(1)),
+            DEFAULT_CACHE_EXPIRY.toNanos());
     if (b.cacheExpiryNanos < 2 * b.managerPeriodNanos) {
-      throw section.error(section.get("cacheExpiry") != null ? "cacheExpiry" : "managerPeriod",
+      throw section.error(
+          section.get("cacheExpiry") != null ? "cacheExpiry" : "managerPeriod",
           "cacheExpiry must be at least twice managerPeriod, or a group's state would expire"
               + " between two manager rounds");
     }
@@ -121,8 +142,8 @@ public final class BandwidthSettings {
           new java.util.ArrayList<>();
       for (String p : section.get("paths").split(",")) {
         if (!p.isBlank()) {
-          patterns.add(section.parse("paths",
-              v -> org.overloadcontrol.classify.PathPattern.parse(p), null));
+          patterns.add(
+              section.parse("paths", v -> org.overloadcontrol.classify.PathPattern.parse(p), null));
         }
       }
       b.paths = patterns;
@@ -137,15 +158,17 @@ public final class BandwidthSettings {
       Matcher m = GROUP_KEY.matcher(key);
       if (m.matches()) {
         if (!GROUP_NAME.matcher(m.group(1)).matches()) {
-          throw section.error(key, "group name '" + m.group(1)
-              + "' may use only letters, digits, '_' and '-'");
+          throw section.error(
+              key, "group name '" + m.group(1) + "' may use only letters, digits, '_' and '-'");
         }
         byGroup.computeIfAbsent(m.group(1), k -> new LinkedHashMap<>()).put(m.group(2), key);
       }
     }
     if (byGroup.isEmpty()) {
-      throw section.error("total", "no client groups; define at least one with"
-          + " bandwidth.groups.<group>.share and bandwidth.groups.<group>.match.client");
+      throw section.error(
+          "total",
+          "no client groups; define at least one with"
+              + " bandwidth.groups.<group>.share and bandwidth.groups.<group>.match.client");
     }
     String defaultName = section.get("defaultGroup");
     double sum = 0;
@@ -155,39 +178,48 @@ public final class BandwidthSettings {
       Map<String, String> keys = e.getValue();
       String shareKey = "groups." + name + ".share";
       if (!keys.containsKey("share")) {
-        throw section.error(keys.values().iterator().next(), "group '" + name
-            + "' has no share; set " + section.fullKey(shareKey) + " to a percentage such as"
-            + " 25%");
+        throw section.error(
+            keys.values().iterator().next(),
+            "group '"
+                + name
+                + "' has no share; set "
+                + section.fullKey(shareKey)
+                + " to a percentage such as"
+                + " 25%");
       }
       double share = section.parse(shareKey, BandwidthSettings::percent, null);
       sum += share;
       lastShareKey = shareKey;
-      AddressMatcher clients = section.parse("groups." + name + ".match.client",
-          v -> AddressMatcher.parse(Arrays.asList(v.split(","))), AddressMatcher.none());
-      NameValue header = section.parse("groups." + name + ".match.header", NameValue::parse,
-          null);
-      NameValue cookie = section.parse("groups." + name + ".match.cookie", NameValue::parse,
-          null);
+      AddressMatcher clients =
+          section.parse(
+              "groups." + name + ".match.client",
+              v -> AddressMatcher.parse(Arrays.asList(v.split(","))),
+              AddressMatcher.none());
+      NameValue header = section.parse("groups." + name + ".match.header", NameValue::parse, null);
+      NameValue cookie = section.parse("groups." + name + ".match.cookie", NameValue::parse, null);
       GroupRule rule = new GroupRule(clients, header, cookie);
       if (rule.isEmpty() && !name.equals(defaultName)) {
-        throw section.error(shareKey, "group '" + name + "' matches no request; set"
-            + " match.client, match.header or match.cookie, or name it in "
-            + section.fullKey("defaultGroup"));
+        throw section.error(
+            shareKey,
+            "group '"
+                + name
+                + "' matches no request; set"
+                + " match.client, match.header or match.cookie, or name it in "
+                + section.fullKey("defaultGroup"));
       }
-      ClientGroup group = new ClientGroup(name, share, b.totalBytesPerSecond * share / 100.0,
-          rule);
+      ClientGroup group = new ClientGroup(name, share, b.totalBytesPerSecond * share / 100.0, rule);
       b.groups.add(group);
       if (name.equals(defaultName)) {
         b.defaultGroup = group;
       }
     }
     if (sum > 100.0 + 1e-9) {
-      throw section.error(lastShareKey, "the shares add up to " + trim(sum)
-          + " %; they must not exceed 100 %");
+      throw section.error(
+          lastShareKey, "the shares add up to " + trim(sum) + " %; they must not exceed 100 %");
     }
     if (defaultName != null && b.defaultGroup == null) {
-      throw section.error("defaultGroup", "no group '" + defaultName + "'; the groups are "
-          + byGroup.keySet());
+      throw section.error(
+          "defaultGroup", "no group '" + defaultName + "'; the groups are " + byGroup.keySet());
     }
   }
 
@@ -207,8 +239,8 @@ public final class BandwidthSettings {
       v = Double.NaN;
     }
     if (!(v >= 0 && v <= 100)) {
-      throw new IllegalArgumentException("a share is a percentage from 0% to 100%, such as 25%"
-          + " (0% refuses the group)");
+      throw new IllegalArgumentException(
+          "a share is a percentage from 0% to 100%, such as 25%" + " (0% refuses the group)");
     }
     return v;
   }
@@ -221,8 +253,8 @@ public final class BandwidthSettings {
       v = Double.NaN;
     }
     if (!(v > 0 && v <= 1)) {
-      throw new IllegalArgumentException(name + " is a weight in (0, 1]; the paper found 0.05"
-          + " to 0.30 good");
+      throw new IllegalArgumentException(
+          name + " is a weight in (0, 1]; the paper found 0.05" + " to 0.30 good");
     }
     return v;
   }
@@ -338,8 +370,8 @@ public final class BandwidthSettings {
 
     /** Adds a group with {@code sharePercent} of the total. */
     public Builder group(String name, double sharePercent, GroupRule rule) {
-      groups.add(new ClientGroup(name, sharePercent, totalBytesPerSecond * sharePercent / 100,
-          rule));
+      groups.add(
+          new ClientGroup(name, sharePercent, totalBytesPerSecond * sharePercent / 100, rule));
       return this;
     }
 
@@ -380,12 +412,24 @@ public final class BandwidthSettings {
 
     public BandwidthSettings build() {
       double sum = groups.stream().mapToDouble(ClientGroup::sharePercent).sum();
-      if (!(totalBytesPerSecond > 0) || sum > 100.0 + 1e-9 || !(alpha > 0 && alpha <= 1)
-          || !(idleAlpha > 0 && idleAlpha <= 1) || standbyLimit < 1 || managerPeriodNanos <= 0
+      if (!(totalBytesPerSecond > 0)
+          || sum > 100.0 + 1e-9
+          || !(alpha > 0 && alpha <= 1)
+          || !(idleAlpha > 0 && idleAlpha <= 1)
+          || standbyLimit < 1
+          || managerPeriodNanos <= 0
           || cacheExpiryNanos < 2 * managerPeriodNanos) {
-        throw new IllegalArgumentException("invalid bandwidth settings: total="
-            + totalBytesPerSecond + " B/s, shares=" + sum + " %, alpha=" + alpha
-            + ", idleAlpha=" + idleAlpha + ", standbyLimit=" + standbyLimit);
+        throw new IllegalArgumentException(
+            "invalid bandwidth settings: total="
+                + totalBytesPerSecond
+                + " B/s, shares="
+                + sum
+                + " %, alpha="
+                + alpha
+                + ", idleAlpha="
+                + idleAlpha
+                + ", standbyLimit="
+                + standbyLimit);
       }
       return new BandwidthSettings(this);
     }

@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterPart;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.base.Ticker;
 
 /**
  * Per-group bandwidth shares by measured delay injection: Li &amp; Jamin, "A Measurement-Based
@@ -75,18 +75,21 @@ public final class BandwidthShaper implements ClusterPart {
   // Written only in the synchronized manager round, read by every decision.
   private volatile double maxMeasuredBytesPerSecond;
   private long lastRoundNanos = Long.MIN_VALUE; // guarded by this
+
   /** The other nodes' groups, by group index; written by the exchange, read by decisions. */
   private volatile Farm farm;
+
   private final long[] reportedArrivals; // guarded by this
+
   /**
    * Each group's arrivals here per exchange, averaged with weight {@link #ARRIVALS_ALPHA}: one
    * exchange period holds too few requests to split a group's bandwidth by. Replaced whole,
    * never written.
    */
   private volatile double[] localArrivals;
+
   /** An average over about 2.5 s, whatever the exchange period. */
-  private static final double ARRIVALS_ALPHA =
-      1 - Math.exp(-ClusterExchange.PERIOD_NANOS / 2.5e9);
+  private static final double ARRIVALS_ALPHA = 1 - Math.exp(-ClusterExchange.PERIOD_NANOS / 2.5e9);
 
   /**
    * The other nodes' part of each group: b̂ summed (for {@code per-request}, b̂ × arrivals
@@ -99,16 +102,18 @@ public final class BandwidthShaper implements ClusterPart {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.groups = settings.groups();
     this.maxMeasuredBytesPerSecond = settings.totalBytesPerSecond();
-    this.farm = new Farm(new double[groups.size()], new double[groups.size()],
-        new boolean[groups.size()], 0);
+    this.farm =
+        new Farm(
+            new double[groups.size()], new double[groups.size()], new boolean[groups.size()], 0);
     this.reportedArrivals = new long[groups.size()];
     this.localArrivals = new double[groups.size()];
-    this.meters = Caffeine.newBuilder()
-        .expireAfterAccess(settings.cacheExpiryNanos(), TimeUnit.NANOSECONDS)
-        .maximumSize(Math.max(1, groups.size()))
-        .ticker(ticker::read)
-        .executor(Runnable::run) // maintenance on the caller: deterministic, no pool threads
-        .build();
+    this.meters =
+        Caffeine.newBuilder()
+            .expireAfterAccess(settings.cacheExpiryNanos(), TimeUnit.NANOSECONDS)
+            .maximumSize(Math.max(1, groups.size()))
+            .ticker(ticker::read)
+            .executor(Runnable::run) // maintenance on the caller: deterministic, no pool threads
+            .build();
   }
 
   /**
@@ -175,26 +180,25 @@ public final class BandwidthShaper implements ClusterPart {
     long delayNanos = delayNanos(meter, size);
     if (delayNanos == 0) {
       meter.admittedCount.increment();
-      return ShapingDecision.admit(new BandwidthTicket(meter, ticker, settings.alpha(), now,
-          false));
+      return ShapingDecision.admit(
+          new BandwidthTicket(meter, ticker, settings.alpha(), now, false));
     }
     long waitNanos = saturatedAdd(meter.laneWaitNanos(now), delayNanos);
     if (waitNanos > settings.maxDelayNanos()) {
       meter.refusedCount.increment();
-      return ShapingDecision.refuse(429, settings.maxDelayNanos(),
-          ShapingDecision.DELAY_TOO_LONG);
+      return ShapingDecision.refuse(429, settings.maxDelayNanos(), ShapingDecision.DELAY_TOO_LONG);
     }
     if (!meter.tryEnterStandby(settings.standbyLimit())) {
       meter.refusedCount.increment();
-      return ShapingDecision.refuse(429, Math.max(waitNanos, ONE_SECOND_NANOS),
-          ShapingDecision.STANDBY_FULL);
+      return ShapingDecision.refuse(
+          429, Math.max(waitNanos, ONE_SECOND_NANOS), ShapingDecision.STANDBY_FULL);
     }
     long sendNanos = Math.round(size / maxMeasuredBytesPerSecond * 1e9);
     waitNanos = meter.scheduleDelayed(now, delayNanos, sendNanos);
     meter.admittedCount.increment();
     meter.delayedTotalCount.increment();
-    return ShapingDecision.delay(waitNanos, new BandwidthTicket(meter, ticker,
-        settings.alpha(), now, true));
+    return ShapingDecision.delay(
+        waitNanos, new BandwidthTicket(meter, ticker, settings.alpha(), now, true));
   }
 
   private static long saturatedAdd(long a, long b) {
@@ -217,8 +221,10 @@ public final class BandwidthShaper implements ClusterPart {
     for (int j = 0; j < n; j++) {
       ClientGroup g = groups.get(j);
       allocations[j] = g.allocatedBytesPerSecond();
-      GroupMeter m = g == meter.group() ? meter
-          : meters.policy().getIfPresentQuietly(g.name()); // a read must not renew expiry
+      GroupMeter m =
+          g == meter.group()
+              ? meter
+              : meters.policy().getIfPresentQuietly(g.name()); // a read must not renew expiry
       if (g == meter.group()) {
         ownIndex = j;
       }
@@ -229,8 +235,13 @@ public final class BandwidthShaper implements ClusterPart {
     }
     double own = ownIndex < 0 ? meter.averageBytesPerSecond() : averages[ownIndex];
     boolean unsatisfaction = AvailableBandwidth.unsatisfaction(averages, allocations, active);
-    double available = AvailableBandwidth.available(unsatisfaction, own,
-        meter.group().allocatedBytesPerSecond(), utilized, settings.totalBytesPerSecond());
+    double available =
+        AvailableBandwidth.available(
+            unsatisfaction,
+            own,
+            meter.group().allocatedBytesPerSecond(),
+            utilized,
+            settings.totalBytesPerSecond());
     if (f.nodes > 0 && ownIndex >= 0 && settings.measure() == Measure.THROUGHPUT) {
       available *= localPart(f, ownIndex);
     }
@@ -268,14 +279,15 @@ public final class BandwidthShaper implements ClusterPart {
     for (int j = 0; j < groups.size(); j++) {
       ClientGroup g = groups.get(j);
       GroupMeter m = meters.policy().getIfPresentQuietly(g.name());
-      long total = m == null ? reportedArrivals[j]
-          : m.admittedCount.sum() + m.refusedCount.sum();
+      long total = m == null ? reportedArrivals[j] : m.admittedCount.sum() + m.refusedCount.sum();
       long recent = Math.max(0, total - reportedArrivals[j]);
       reportedArrivals[j] = total;
       arrivals[j] = ARRIVALS_ALPHA * recent + (1 - ARRIVALS_ALPHA) * arrivals[j];
       if (m != null) {
-        report.group(g.name(), new NodeReport.Group(m.averageBytesPerSecond(), arrivals[j],
-            m.isActive() || recent > 0));
+        report.group(
+            g.name(),
+            new NodeReport.Group(
+                m.averageBytesPerSecond(), arrivals[j], m.isActive() || recent > 0));
       }
     }
     localArrivals = arrivals;
@@ -292,8 +304,10 @@ public final class BandwidthShaper implements ClusterPart {
       for (int j = 0; j < n; j++) {
         NodeReport.Group g = r.groups().get(groups.get(j).name());
         if (g != null) {
-          rates[j] += settings.measure() == Measure.THROUGHPUT ? g.bytesPerSecond()
-              : g.bytesPerSecond() * g.arrivals();
+          rates[j] +=
+              settings.measure() == Measure.THROUGHPUT
+                  ? g.bytesPerSecond()
+                  : g.bytesPerSecond() * g.arrivals();
           arrivals[j] += g.arrivals();
           active[j] |= g.active();
         }
@@ -308,8 +322,8 @@ public final class BandwidthShaper implements ClusterPart {
    */
   public synchronized void managerRound() {
     long now = ticker.read();
-    long elapsedNanos = lastRoundNanos == Long.MIN_VALUE ? settings.managerPeriodNanos()
-        : now - lastRoundNanos;
+    long elapsedNanos =
+        lastRoundNanos == Long.MIN_VALUE ? settings.managerPeriodNanos() : now - lastRoundNanos;
     lastRoundNanos = now;
     double utilized = 0;
     for (ClientGroup g : groups) {
@@ -341,10 +355,17 @@ public final class BandwidthShaper implements ClusterPart {
     List<GroupSnapshot> out = new ArrayList<>(groups.size());
     for (ClientGroup g : groups) {
       GroupMeter m = meters.policy().getIfPresentQuietly(g.name());
-      out.add(m == null
-          ? new GroupSnapshot(g.name(), g.allocatedBytesPerSecond(), 0, false, 0, 0, 0)
-          : new GroupSnapshot(g.name(), g.allocatedBytesPerSecond(), m.averageBytesPerSecond(),
-              m.isActive(), m.delayedCount(), m.admittedCount.sum(), m.refusedCount.sum()));
+      out.add(
+          m == null
+              ? new GroupSnapshot(g.name(), g.allocatedBytesPerSecond(), 0, false, 0, 0, 0)
+              : new GroupSnapshot(
+                  g.name(),
+                  g.allocatedBytesPerSecond(),
+                  m.averageBytesPerSecond(),
+                  m.isActive(),
+                  m.delayedCount(),
+                  m.admittedCount.sum(),
+                  m.refusedCount.sum()));
     }
     return out;
   }

@@ -24,8 +24,8 @@ public final class BandwidthTicket {
   private final AtomicBoolean inStandby;
   private final AtomicBoolean finished = new AtomicBoolean();
 
-  BandwidthTicket(GroupMeter meter, Ticker ticker, double alpha, long startNanos,
-      boolean inStandby) {
+  BandwidthTicket(
+      GroupMeter meter, Ticker ticker, double alpha, long startNanos, boolean inStandby) {
     this.meter = meter;
     this.ticker = ticker;
     this.alpha = alpha;

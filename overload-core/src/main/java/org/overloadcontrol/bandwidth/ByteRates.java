@@ -13,9 +13,10 @@ import java.util.Locale;
 final class ByteRates {
 
   /** What the error messages offer as the allowed form. */
-  public static final String ALLOWED = "a rate such as 100KB/s, 1.5MB/s, 512KiB/s or 100Mbit/s"
-      + " (units B, KB, MB, GB = 1000^n bytes; KiB, MiB, GiB = 1024^n bytes;"
-      + " kbit, Mbit, Gbit = 1000^n bits; each followed by /s)";
+  public static final String ALLOWED =
+      "a rate such as 100KB/s, 1.5MB/s, 512KiB/s or 100Mbit/s"
+          + " (units B, KB, MB, GB = 1000^n bytes; KiB, MiB, GiB = 1024^n bytes;"
+          + " kbit, Mbit, Gbit = 1000^n bits; each followed by /s)";
 
   private ByteRates() {}
 
@@ -44,19 +45,20 @@ final class ByteRates {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not " + ALLOWED);
     }
-    double bytesPerUnit = switch (s.substring(unitStart).trim()) {
-      case "B" -> 1;
-      case "KB", "kB" -> 1e3;
-      case "MB" -> 1e6;
-      case "GB" -> 1e9;
-      case "KiB" -> 1024;
-      case "MiB" -> 1024 * 1024;
-      case "GiB" -> 1024.0 * 1024 * 1024;
-      case "kbit", "Kbit" -> 1e3 / 8;
-      case "Mbit" -> 1e6 / 8;
-      case "Gbit" -> 1e9 / 8;
-      default -> throw new IllegalArgumentException("not " + ALLOWED);
-    };
+    double bytesPerUnit =
+        switch (s.substring(unitStart).trim()) {
+          case "B" -> 1;
+          case "KB", "kB" -> 1e3;
+          case "MB" -> 1e6;
+          case "GB" -> 1e9;
+          case "KiB" -> 1024;
+          case "MiB" -> 1024 * 1024;
+          case "GiB" -> 1024.0 * 1024 * 1024;
+          case "kbit", "Kbit" -> 1e3 / 8;
+          case "Mbit" -> 1e6 / 8;
+          case "Gbit" -> 1e9 / 8;
+          default -> throw new IllegalArgumentException("not " + ALLOWED);
+        };
     double rate = number.doubleValue() * bytesPerUnit;
     if (!(rate > 0) || Double.isInfinite(rate)) {
       throw new IllegalArgumentException("must be a positive rate; " + ALLOWED);

@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param allocatedBytesPerSecond b<sub>i</sub> = share × B
  * @param rule which requests belong to the group
  */
-public record ClientGroup(String name, double sharePercent, double allocatedBytesPerSecond,
-    GroupRule rule) {
+public record ClientGroup(
+    String name, double sharePercent, double allocatedBytesPerSecond, GroupRule rule) {
 
   public ClientGroup {
     Objects.requireNonNull(name, "name");

@@ -47,8 +47,7 @@ final class GroupMeter {
 
   /** b̂_i in bytes per second, as the configured {@link Measure}. */
   double averageBytesPerSecond() {
-    return measure == Measure.THROUGHPUT ? throughputBytesPerSecond()
-        : perceivedBytesPerSecond();
+    return measure == Measure.THROUGHPUT ? throughputBytesPerSecond() : perceivedBytesPerSecond();
   }
 
   /** The group's delivered bandwidth, averaged per manager period. */

@@ -11,6 +11,11 @@ package org.overloadcontrol.bandwidth;
  * @param admittedCount requests admitted (at once or after a delay) so far
  * @param refusedCount requests refused so far
  */
-public record GroupSnapshot(String name, double allocatedBytesPerSecond,
-    double averageBytesPerSecond, boolean active, int delayedCount, long admittedCount,
+public record GroupSnapshot(
+    String name,
+    double allocatedBytesPerSecond,
+    double averageBytesPerSecond,
+    boolean active,
+    int delayedCount,
+    long admittedCount,
     long refusedCount) {}

@@ -16,16 +16,27 @@ import org.overloadcontrol.engine.Answer;
  * @param reason a short machine-readable reason of a refusal, else null
  * @param ticket what the adapter reports back through; {@link BandwidthTicket#NONE} if refused
  */
-public record ShapingDecision(Kind kind, long delayNanos, int status, long retryAfterNanos,
-    String reason, BandwidthTicket ticket) {
+public record ShapingDecision(
+    Kind kind,
+    long delayNanos,
+    int status,
+    long retryAfterNanos,
+    String reason,
+    BandwidthTicket ticket) {
 
   /** The three verdicts. */
-  public enum Kind { ADMIT, DELAY, REFUSE }
+  public enum Kind {
+    ADMIT,
+    DELAY,
+    REFUSE
+  }
 
   /** Reason of a 429: the group has its standby limit of delayed requests already. */
   public static final String STANDBY_FULL = "bandwidth-standby-full";
+
   /** Reason of a 429: the delay the share asks for is longer than {@code maxDelay}. */
   public static final String DELAY_TOO_LONG = "bandwidth-delay-too-long";
+
   /** Reason of a 403: the group's share is 0 %. */
   public static final String ZERO_SHARE = "bandwidth-zero-share";
 
@@ -43,8 +54,8 @@ public record ShapingDecision(Kind kind, long delayNanos, int status, long retry
   }
 
   static ShapingDecision refuse(int status, long retryAfterNanos, String reason) {
-    return new ShapingDecision(Kind.REFUSE, 0, status, retryAfterNanos, reason,
-        BandwidthTicket.NONE);
+    return new ShapingDecision(
+        Kind.REFUSE, 0, status, retryAfterNanos, reason, BandwidthTicket.NONE);
   }
 
   /**
@@ -63,8 +74,8 @@ public record ShapingDecision(Kind kind, long delayNanos, int status, long retry
     if (status == Answer.FORBIDDEN) {
       return Answer.forbidden(accept, instance, reason);
     }
-    return Answer.tooManyRequests(accept, instance, reason,
-        Answer.retryAfterSeconds(retryAfterNanos));
+    return Answer.tooManyRequests(
+        accept, instance, reason, Answer.retryAfterSeconds(retryAfterNanos));
   }
 
   /** The decision for a request no group claims: run it, measure nothing. */

@@ -60,7 +60,10 @@ public final class RequestClass implements Comparable<RequestClass> {
   @Override
   public boolean equals(Object o) {
     return o instanceof RequestClass c
-        && c.name.equals(name) && c.rank == rank && c.kind == kind && c.utility == utility;
+        && c.name.equals(name)
+        && c.rank == rank
+        && c.kind == kind
+        && c.utility == utility;
   }
 
   @Override
@@ -70,7 +73,13 @@ public final class RequestClass implements Comparable<RequestClass> {
 
   @Override
   public String toString() {
-    return name + "(rank " + rank + ", " + kind.name().toLowerCase(java.util.Locale.ROOT)
-        + ", utility " + utility + ")";
+    return name
+        + "(rank "
+        + rank
+        + ", "
+        + kind.name().toLowerCase(java.util.Locale.ROOT)
+        + ", utility "
+        + utility
+        + ")";
   }
 }

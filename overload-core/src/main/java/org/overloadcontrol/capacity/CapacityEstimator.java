@@ -38,6 +38,7 @@ public final class CapacityEstimator {
 
   /** The paper's search box for relative hardness. */
   public static final double MIN_HARDNESS = 1;
+
   public static final double MAX_HARDNESS = 100;
 
   private final double dropBelow;
@@ -75,16 +76,21 @@ public final class CapacityEstimator {
   public CapacityEstimate estimate(List<EpochSample> samples) {
     TreeSet<String> names = new TreeSet<>();
     for (EpochSample s : samples) {
-      s.types().forEach((type, c) -> {
-        if (c.arrivals() > 0) {
-          names.add(type);
-        }
-      });
+      s.types()
+          .forEach(
+              (type, c) -> {
+                if (c.arrivals() > 0) {
+                  names.add(type);
+                }
+              });
     }
     ScaledSamples scaled = new ScaledSamples(new ArrayList<>(names), samples);
     if (scaled.size() < PowerRatioCurve.DEGREE + 2) {
-      throw new IllegalArgumentException("need at least " + (PowerRatioCurve.DEGREE + 2)
-          + " epochs with traffic, got " + scaled.size());
+      throw new IllegalArgumentException(
+          "need at least "
+              + (PowerRatioCurve.DEGREE + 2)
+              + " epochs with traffic, got "
+              + scaled.size());
     }
     int n = names.size();
     double[] best = new double[n];
@@ -118,20 +124,29 @@ public final class CapacityEstimator {
     // which is also the answer when the evaluation budget runs out.
     double[] bestPoint = start.clone();
     double[] bestValue = {relativeResidual(scaled, start)};
-    ObjectiveFunction objective = new ObjectiveFunction(h -> {
-      double v = relativeResidual(scaled, h);
-      if (v < bestValue[0]) {
-        bestValue[0] = v;
-        System.arraycopy(h, 0, bestPoint, 0, n);
-      }
-      return v;
-    });
-    CMAESOptimizer optimizer = new CMAESOptimizer(maxEvaluations / population, 0, true, 0, 0,
-        new MersenneTwister(seed), false, null);
+    ObjectiveFunction objective =
+        new ObjectiveFunction(
+            h -> {
+              double v = relativeResidual(scaled, h);
+              if (v < bestValue[0]) {
+                bestValue[0] = v;
+                System.arraycopy(h, 0, bestPoint, 0, n);
+              }
+              return v;
+            });
+    CMAESOptimizer optimizer =
+        new CMAESOptimizer(
+            maxEvaluations / population, 0, true, 0, 0, new MersenneTwister(seed), false, null);
     try {
-      PointValuePair result = optimizer.optimize(new MaxEval(maxEvaluations), objective,
-          GoalType.MINIMIZE, new InitialGuess(start), new SimpleBounds(lower, upper),
-          new CMAESOptimizer.Sigma(sigma), new CMAESOptimizer.PopulationSize(population));
+      PointValuePair result =
+          optimizer.optimize(
+              new MaxEval(maxEvaluations),
+              objective,
+              GoalType.MINIMIZE,
+              new InitialGuess(start),
+              new SimpleBounds(lower, upper),
+              new CMAESOptimizer.Sigma(sigma),
+              new CMAESOptimizer.PopulationSize(population));
       if (result.getValue() <= bestValue[0]) {
         return result.getPoint();
       }

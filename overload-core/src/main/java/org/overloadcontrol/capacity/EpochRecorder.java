@@ -89,8 +89,12 @@ final class EpochRecorder {
 
     EpochSample sample(double seconds) {
       Map<String, EpochSample.TypeCounts> counts = new LinkedHashMap<>();
-      types.forEach((type, c) -> counts.put(type, new EpochSample.TypeCounts(c.arrivals.sum(),
-          c.completions.sum(), c.responseSeconds.sum())));
+      types.forEach(
+          (type, c) ->
+              counts.put(
+                  type,
+                  new EpochSample.TypeCounts(
+                      c.arrivals.sum(), c.completions.sum(), c.responseSeconds.sum())));
       return new EpochSample(seconds, counts);
     }
   }

@@ -35,7 +35,11 @@ public final class PassiveCapacity implements CapacitySource {
   private static final OverloadLog LOG = OverloadLog.get(PassiveCapacity.class);
 
   /** What the source is doing. */
-  public enum State { TRAINING, ESTIMATING, SHAPING }
+  public enum State {
+    TRAINING,
+    ESTIMATING,
+    SHAPING
+  }
 
   private record Shaping(State state, double capacity, CapacityEstimate estimate) {}
 
@@ -47,8 +51,7 @@ public final class PassiveCapacity implements CapacitySource {
   private final List<EpochSample> training = new ArrayList<>();
   private final Deque<Double> residuals = new ArrayDeque<>();
   private final AtomicBoolean estimating = new AtomicBoolean();
-  private volatile Shaping shaping =
-      new Shaping(State.TRAINING, Double.POSITIVE_INFINITY, null);
+  private volatile Shaping shaping = new Shaping(State.TRAINING, Double.POSITIVE_INFINITY, null);
   private long estimateCount;
 
   /**
@@ -57,11 +60,16 @@ public final class PassiveCapacity implements CapacitySource {
    * @param changeWindow epochs whose residuals are compared with the fit error
    * @param executor where the estimate runs
    */
-  public PassiveCapacity(long epochNanos, int trainingEpochs, int changeWindow,
-      CapacityEstimator estimator, Executor executor, long nowNanos) {
+  public PassiveCapacity(
+      long epochNanos,
+      int trainingEpochs,
+      int changeWindow,
+      CapacityEstimator estimator,
+      Executor executor,
+      long nowNanos) {
     if (trainingEpochs < PowerRatioCurve.DEGREE + 2) {
-      throw new IllegalArgumentException("trainingEpochs must be >= "
-          + (PowerRatioCurve.DEGREE + 2) + ": " + trainingEpochs);
+      throw new IllegalArgumentException(
+          "trainingEpochs must be >= " + (PowerRatioCurve.DEGREE + 2) + ": " + trainingEpochs);
     }
     if (changeWindow < 1) {
       throw new IllegalArgumentException("changeWindow must be >= 1: " + changeWindow);
@@ -153,9 +161,11 @@ public final class PassiveCapacity implements CapacitySource {
     }
     double rms = Math.sqrt(residuals.stream().mapToDouble(r -> r * r).sum() / changeWindow);
     if (rms > 2 * estimate.curve().rmsError()) {
-      LOG.warn("virtual queue: the server's power ratio left the fitted curve (residual {} >"
-          + " 2 x {}); capacity is re-estimated and nobody waits until then",
-          rms, estimate.curve().rmsError());
+      LOG.warn(
+          "virtual queue: the server's power ratio left the fitted curve (residual {} >"
+              + " 2 x {}); capacity is re-estimated and nobody waits until then",
+          rms,
+          estimate.curve().rmsError());
       residuals.clear();
       training.clear();
       shaping = new Shaping(State.TRAINING, Double.POSITIVE_INFINITY, null);
@@ -179,8 +189,10 @@ public final class PassiveCapacity implements CapacitySource {
       training.clear();
       residuals.clear();
       shaping = new Shaping(State.SHAPING, result.capacity(), result);
-      LOG.info("virtual queue: capacity {} subunits/s, hardness {} ({} epochs)",
-          String.format("%.1f", result.capacity()), Map.copyOf(result.hardness()),
+      LOG.info(
+          "virtual queue: capacity {} subunits/s, hardness {} ({} epochs)",
+          String.format("%.1f", result.capacity()),
+          Map.copyOf(result.hardness()),
           result.sampleCount());
     }
   }

@@ -25,8 +25,14 @@ final class PowerRatioCurve {
   private final double sumSquaredDeviation;
   private final int pointCount;
 
-  private PowerRatioCurve(PolynomialFunction polynomial, double loadScale, double minLoad,
-      double maxLoad, double sse, double sst, int pointCount) {
+  private PowerRatioCurve(
+      PolynomialFunction polynomial,
+      double loadScale,
+      double minLoad,
+      double maxLoad,
+      double sse,
+      double sst,
+      int pointCount) {
     this.polynomial = polynomial;
     this.loadScale = loadScale;
     this.minLoad = minLoad;
@@ -99,8 +105,10 @@ final class PowerRatioCurve {
       roots = Math.abs(b) < 1e-300 ? new double[0] : new double[] {-k / b};
     } else {
       double disc = b * b - 4 * a * k;
-      roots = disc < 0 ? new double[0] : new double[] {
-          (-b + Math.sqrt(disc)) / (2 * a), (-b - Math.sqrt(disc)) / (2 * a)};
+      roots =
+          disc < 0
+              ? new double[0]
+              : new double[] {(-b + Math.sqrt(disc)) / (2 * a), (-b - Math.sqrt(disc)) / (2 * a)};
     }
     for (double r : roots) {
       double x = r * loadScale;

@@ -64,8 +64,11 @@ public final class AddressMatcher {
       String host = slash < 0 ? entry : entry.substring(0, slash);
       byte[] bytes = literal(host);
       if (bytes == null) {
-        throw new IllegalArgumentException("'" + entry + "' is not an IP address or CIDR block"
-            + " (for example 10.0.0.0/8, 192.168.1.7 or 2001:db8::/32)");
+        throw new IllegalArgumentException(
+            "'"
+                + entry
+                + "' is not an IP address or CIDR block"
+                + " (for example 10.0.0.0/8, 192.168.1.7 or 2001:db8::/32)");
       }
       int maxBits = bytes.length * 8;
       int bits = maxBits;
@@ -76,8 +79,8 @@ public final class AddressMatcher {
           bits = -1;
         }
         if (bits < 0 || bits > maxBits) {
-          throw new IllegalArgumentException("'" + entry + "' has a prefix length outside 0.."
-              + maxBits);
+          throw new IllegalArgumentException(
+              "'" + entry + "' has a prefix length outside 0.." + maxBits);
         }
       }
       blocks.add(new Block(bytes, bits));
@@ -122,8 +125,10 @@ public final class AddressMatcher {
     boolean v6 = s.indexOf(':') >= 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      boolean ok = (c >= '0' && c <= '9') || c == '.'
-          || (v6 && (c == ':' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '%'));
+      boolean ok =
+          (c >= '0' && c <= '9')
+              || c == '.'
+              || (v6 && (c == ':' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '%'));
       if (!ok) {
         return null;
       }

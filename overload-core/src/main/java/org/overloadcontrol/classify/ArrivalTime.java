@@ -62,8 +62,7 @@ public final class ArrivalTime {
       if (v.indexOf('.') >= 0) {
         // BigDecimal: a double has only ~256 ns of resolution at today's epoch seconds.
         java.math.BigDecimal seconds = new java.math.BigDecimal(v);
-        return seconds.signum() > 0
-            ? seconds.movePointRight(9).longValue() : -1;
+        return seconds.signum() > 0 ? seconds.movePointRight(9).longValue() : -1;
       }
       long n = Long.parseLong(v);
       if (n <= 0) {

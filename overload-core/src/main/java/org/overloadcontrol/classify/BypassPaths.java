@@ -21,9 +21,17 @@ import java.util.Set;
 public final class BypassPaths {
 
   /** The probe paths of Kubernetes conventions, Spring Boot Actuator and Prometheus. */
-  public static final List<String> DEFAULTS = List.of("/health/*", "/healthz", "/livez",
-      "/readyz", "/ready", "/metrics", "/actuator/health/*", "/actuator/prometheus",
-      "/actuator/metrics/*");
+  public static final List<String> DEFAULTS =
+      List.of(
+          "/health/*",
+          "/healthz",
+          "/livez",
+          "/readyz",
+          "/ready",
+          "/metrics",
+          "/actuator/health/*",
+          "/actuator/prometheus",
+          "/actuator/metrics/*");
 
   /** Nothing bypasses. */
   public static final BypassPaths NONE = new BypassPaths(Set.of(), List.of(), false);

@@ -45,12 +45,19 @@ public final class ClassRule {
     }
   }
 
-  public ClassRule(RequestClass requestClass, List<PathPattern> paths, Set<String> methods,
-      NameValue header, NameValue cookie, AddressMatcher clients) {
+  public ClassRule(
+      RequestClass requestClass,
+      List<PathPattern> paths,
+      Set<String> methods,
+      NameValue header,
+      NameValue cookie,
+      AddressMatcher clients) {
     this.requestClass = Objects.requireNonNull(requestClass, "requestClass");
     this.paths = List.copyOf(paths);
-    this.methods = methods.stream().map(m -> m.toUpperCase(Locale.ROOT))
-        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    this.methods =
+        methods.stream()
+            .map(m -> m.toUpperCase(Locale.ROOT))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
     this.header = header;
     this.cookie = cookie;
     this.clients = Objects.requireNonNull(clients, "clients");
@@ -79,7 +86,18 @@ public final class ClassRule {
 
   @Override
   public String toString() {
-    return "ClassRule{" + requestClass.name() + ": paths=" + paths + ", methods=" + methods
-        + ", header=" + header + ", cookie=" + cookie + ", clients=" + clients + "}";
+    return "ClassRule{"
+        + requestClass.name()
+        + ": paths="
+        + paths
+        + ", methods="
+        + methods
+        + ", header="
+        + header
+        + ", cookie="
+        + cookie
+        + ", clients="
+        + clients
+        + "}";
   }
 }

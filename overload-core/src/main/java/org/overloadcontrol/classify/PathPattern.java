@@ -9,7 +9,12 @@ import java.util.Objects;
  */
 public final class PathPattern {
 
-  private enum Type { EXACT, PREFIX, EXTENSION, ALL }
+  private enum Type {
+    EXACT,
+    PREFIX,
+    EXTENSION,
+    ALL
+  }
 
   private final String source;
   private final Type type;
@@ -41,8 +46,11 @@ public final class PathPattern {
     if (p.startsWith("/") && p.endsWith("/*") && p.indexOf('*') == p.length() - 1) {
       return new PathPattern(p, Type.PREFIX, p.substring(0, p.length() - 2));
     }
-    throw new IllegalArgumentException("'" + pattern + "' is not a path pattern; use an exact"
-        + " path (/checkout), a prefix (/api/*), an extension (*.jpg) or /*");
+    throw new IllegalArgumentException(
+        "'"
+            + pattern
+            + "' is not a path pattern; use an exact"
+            + " path (/checkout), a prefix (/api/*), an extension (*.jpg) or /*");
   }
 
   /** Whether {@code path} (within the application, starting with "/") matches. */
@@ -53,11 +61,13 @@ public final class PathPattern {
     return switch (type) {
       case ALL -> true;
       case EXACT -> path.equals(value);
-      case PREFIX -> path.equals(value)
-          || (path.startsWith(value) && path.length() > value.length()
-              && path.charAt(value.length()) == '/');
-      case EXTENSION -> path.endsWith(value) && path.lastIndexOf('/') < path.length()
-          - value.length();
+      case PREFIX ->
+          path.equals(value)
+              || (path.startsWith(value)
+                  && path.length() > value.length()
+                  && path.charAt(value.length()) == '/');
+      case EXTENSION ->
+          path.endsWith(value) && path.lastIndexOf('/') < path.length() - value.length();
     };
   }
 

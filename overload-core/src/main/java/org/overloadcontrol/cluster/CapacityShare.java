@@ -48,8 +48,8 @@ public final class CapacityShare {
    *     {@code estimated} this node's own estimate
    * @param estimated whether capacities are estimated per node (then C is their sum)
    */
-  public synchronized Share compute(long nowSecond, double[] ownLoad, double ownCapacity,
-      boolean estimated, ClusterView view) {
+  public synchronized Share compute(
+      long nowSecond, double[] ownLoad, double ownCapacity, boolean estimated, ClusterView view) {
     double capacity = ownCapacity;
     java.util.List<NodeReport> members = view.members();
     boolean whole = view.receivedSecond() >= nowSecond - staleSeconds;

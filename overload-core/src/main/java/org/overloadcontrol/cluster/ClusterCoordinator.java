@@ -18,33 +18,34 @@ import java.time.Duration;
 public interface ClusterCoordinator extends AutoCloseable {
 
   /** One node alone: no other reports, every token claim is left to the node's own set. */
-  ClusterCoordinator STANDALONE = new ClusterCoordinator() {
-    @Override
-    public String node() {
-      return "standalone";
-    }
+  ClusterCoordinator STANDALONE =
+      new ClusterCoordinator() {
+        @Override
+        public String node() {
+          return "standalone";
+        }
 
-    @Override
-    public void publish(NodeReport report) {}
+        @Override
+        public void publish(NodeReport report) {}
 
-    @Override
-    public ClusterView view() {
-      return ClusterView.EMPTY;
-    }
+        @Override
+        public ClusterView view() {
+          return ClusterView.EMPTY;
+        }
 
-    @Override
-    public TokenClaim claim(String tokenKey, Duration keepFor) {
-      return TokenClaim.FIRST;
-    }
+        @Override
+        public TokenClaim claim(String tokenKey, Duration keepFor) {
+          return TokenClaim.FIRST;
+        }
 
-    @Override
-    public int expectedNodes() {
-      return 1;
-    }
+        @Override
+        public int expectedNodes() {
+          return 1;
+        }
 
-    @Override
-    public void close() {}
-  };
+        @Override
+        public void close() {}
+      };
 
   /** This node's id, unique in the cluster. */
   String node();

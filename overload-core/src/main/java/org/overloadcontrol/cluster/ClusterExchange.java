@@ -28,8 +28,8 @@ public final class ClusterExchange implements Runnable {
   /**
    * @param epochSecond the current Unix second (the virtual queue's clock)
    */
-  public ClusterExchange(ClusterCoordinator coordinator, LongSupplier epochSecond,
-      List<ClusterPart> parts) {
+  public ClusterExchange(
+      ClusterCoordinator coordinator, LongSupplier epochSecond, List<ClusterPart> parts) {
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     this.epochSecond = Objects.requireNonNull(epochSecond, "epochSecond");
     this.parts = List.copyOf(parts);

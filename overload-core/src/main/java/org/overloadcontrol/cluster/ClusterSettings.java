@@ -28,17 +28,41 @@ import org.overloadcontrol.config.Durations;
  * cluster.tls.trustStorePassword -
  * </pre>
  */
-public record ClusterSettings(boolean enabled, String name, List<String> members, String address,
-    int port, boolean multicast, int expectedNodes, Duration callTimeout, Duration forgetAfter,
-    String configFile, String keyStore, String keyStorePassword, String trustStore,
+public record ClusterSettings(
+    boolean enabled,
+    String name,
+    List<String> members,
+    String address,
+    int port,
+    boolean multicast,
+    int expectedNodes,
+    Duration callTimeout,
+    Duration forgetAfter,
+    String configFile,
+    String keyStore,
+    String keyStorePassword,
+    String trustStore,
     String trustStorePassword) {
 
   /** The section with nothing configured: one node, no cluster. */
   public static final ClusterSettings OFF = from(ConfigSection.empty("cluster"));
 
-  private static final Set<String> KEYS = Set.of("enabled", "name", "members", "address", "port",
-      "multicast", "expectedNodes", "callTimeout", "forgetAfter", "configFile", "tls\\.keyStore",
-      "tls\\.keyStorePassword", "tls\\.trustStore", "tls\\.trustStorePassword");
+  private static final Set<String> KEYS =
+      Set.of(
+          "enabled",
+          "name",
+          "members",
+          "address",
+          "port",
+          "multicast",
+          "expectedNodes",
+          "callTimeout",
+          "forgetAfter",
+          "configFile",
+          "tls\\.keyStore",
+          "tls\\.keyStorePassword",
+          "tls\\.trustStore",
+          "tls\\.trustStorePassword");
 
   public ClusterSettings {
     members = List.copyOf(members);
@@ -60,31 +84,55 @@ public record ClusterSettings(boolean enabled, String name, List<String> members
     String name = s.parse("name", ClusterSettings::nonBlank, "overload-control");
     List<String> members = s.parse("members", ClusterSettings::members, List.of());
     String address = s.parse("address", ClusterSettings::nonBlank, null);
-    int port = s.parse("port", v -> {
-      int p = ConfigSection.positiveInt(v);
-      if (p > 65_535) {
-        throw new IllegalArgumentException("must be a port from 1 to 65535");
-      }
-      return p;
-    }, 5701);
+    int port =
+        s.parse(
+            "port",
+            v -> {
+              int p = ConfigSection.positiveInt(v);
+              if (p > 65_535) {
+                throw new IllegalArgumentException("must be a port from 1 to 65535");
+              }
+              return p;
+            },
+            5701);
     boolean multicast = s.parse("multicast", ConfigSection::bool, false);
     if (enabled && !multicast && members.isEmpty()) {
-      throw s.error("members", "required when cluster.enabled is true and cluster.multicast is"
-          + " false: list the members, e.g. 10.0.0.1:5701,10.0.0.2:5701");
+      throw s.error(
+          "members",
+          "required when cluster.enabled is true and cluster.multicast is"
+              + " false: list the members, e.g. 10.0.0.1:5701,10.0.0.2:5701");
     }
-    int expected = s.parse("expectedNodes", ConfigSection::positiveInt,
-        Math.max(1, members.size()));
-    Duration callTimeout = s.parse("callTimeout",
-        v -> between(v, Duration.ofMillis(1), Duration.ofSeconds(10)), Duration.ofMillis(50));
-    Duration forgetAfter = s.parse("forgetAfter",
-        v -> between(v, Duration.ofSeconds(5), Duration.ofHours(1)), Duration.ofSeconds(30));
+    int expected =
+        s.parse("expectedNodes", ConfigSection::positiveInt, Math.max(1, members.size()));
+    Duration callTimeout =
+        s.parse(
+            "callTimeout",
+            v -> between(v, Duration.ofMillis(1), Duration.ofSeconds(10)),
+            Duration.ofMillis(50));
+    Duration forgetAfter =
+        s.parse(
+            "forgetAfter",
+            v -> between(v, Duration.ofSeconds(5), Duration.ofHours(1)),
+            Duration.ofSeconds(30));
     String configFile = s.parse("configFile", ClusterSettings::nonBlank, null);
     String keyStore = s.parse("tls.keyStore", ClusterSettings::nonBlank, null);
     String keyStorePassword = s.parse("tls.keyStorePassword", v -> v, null);
     String trustStore = s.parse("tls.trustStore", ClusterSettings::nonBlank, null);
     String trustStorePassword = s.parse("tls.trustStorePassword", v -> v, null);
-    return new ClusterSettings(enabled, name, members, address, port, multicast, expected,
-        callTimeout, forgetAfter, configFile, keyStore, keyStorePassword, trustStore,
+    return new ClusterSettings(
+        enabled,
+        name,
+        members,
+        address,
+        port,
+        multicast,
+        expected,
+        callTimeout,
+        forgetAfter,
+        configFile,
+        keyStore,
+        keyStorePassword,
+        trustStore,
         trustStorePassword);
   }
 
@@ -109,8 +157,8 @@ public record ClusterSettings(boolean enabled, String name, List<String> members
   private static Duration between(String v, Duration min, Duration max) {
     Duration d = Durations.parse(v);
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-      throw new IllegalArgumentException("must be between " + min.toMillis() + "ms and "
-          + max.toMillis() + "ms");
+      throw new IllegalArgumentException(
+          "must be between " + min.toMillis() + "ms and " + max.toMillis() + "ms");
     }
     return d;
   }

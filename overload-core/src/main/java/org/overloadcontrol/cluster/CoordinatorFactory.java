@@ -28,7 +28,10 @@ public interface CoordinatorFactory {
     for (CoordinatorFactory f : java.util.ServiceLoader.load(CoordinatorFactory.class, loader)) {
       return f.join(settings);
     }
-    throw org.overloadcontrol.config.OverloadConfigException.of("cluster.enabled", "true", null,
+    throw org.overloadcontrol.config.OverloadConfigException.of(
+        "cluster.enabled",
+        "true",
+        null,
         "no cluster coordinator on the class path: add overload-cluster-hazelcast");
   }
 }

@@ -24,9 +24,16 @@ import java.util.Objects;
  * @param leaving whether this is the node's last report before it leaves cleanly: its
  *     promises still stand, but its share is the others' to take at once
  */
-public record NodeReport(String node, long second, double load, double loadBefore,
+public record NodeReport(
+    String node,
+    long second,
+    double load,
+    double loadBefore,
     double capacityEstimate,
-    long scheduledFrom, double[] scheduled, Map<String, Group> groups, boolean leaving)
+    long scheduledFrom,
+    double[] scheduled,
+    Map<String, Group> groups,
+    boolean leaving)
     implements Serializable {
 
   private static final long serialVersionUID = 1L;
@@ -81,8 +88,12 @@ public record NodeReport(String node, long second, double load, double loadBefor
      * The virtual queue's part: L_i of the last two whole seconds, its capacity estimate (NaN
      * if configured), N_i.
      */
-    public Builder queue(double load, double loadBefore, double capacityEstimate,
-        long scheduledFrom, double[] scheduled) {
+    public Builder queue(
+        double load,
+        double loadBefore,
+        double capacityEstimate,
+        long scheduledFrom,
+        double[] scheduled) {
       this.load = load;
       this.loadBefore = loadBefore;
       this.capacityEstimate = capacityEstimate;
@@ -104,8 +115,16 @@ public record NodeReport(String node, long second, double load, double loadBefor
     }
 
     public NodeReport build() {
-      return new NodeReport(node, second, load, loadBefore, capacityEstimate, scheduledFrom, scheduled,
-          groups, leaving);
+      return new NodeReport(
+          node,
+          second,
+          load,
+          loadBefore,
+          capacityEstimate,
+          scheduledFrom,
+          scheduled,
+          groups,
+          leaving);
     }
   }
 }

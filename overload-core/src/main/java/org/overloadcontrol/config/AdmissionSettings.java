@@ -3,8 +3,8 @@ package org.overloadcontrol.config;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -47,9 +47,16 @@ public final class AdmissionSettings {
   /** One group's settings. */
   public record Group(String name, Controller controller, int maxLimit, int initialLimit) {}
 
-  private static final Set<String> KEYS = Set.of("controller", "maxLimit", "initialLimit",
-      "window", "windowSamples", "setpoint", "maxWait",
-      "groups\\.[^.]+\\.(endpoints|controller|maxLimit|initialLimit)");
+  private static final Set<String> KEYS =
+      Set.of(
+          "controller",
+          "maxLimit",
+          "initialLimit",
+          "window",
+          "windowSamples",
+          "setpoint",
+          "maxWait",
+          "groups\\.[^.]+\\.(endpoints|controller|maxLimit|initialLimit)");
   private static final Pattern GROUP_KEY =
       Pattern.compile("groups\\.([^.]+)\\.(endpoints|controller|maxLimit|initialLimit)");
 
@@ -70,13 +77,17 @@ public final class AdmissionSettings {
     if (initialLimit > maxLimit) {
       throw s.error("initialLimit", "must not exceed admission.maxLimit (" + maxLimit + ")");
     }
-    windowNanos = s.parse("window", v -> {
-      Duration d = Durations.parse(v);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("must be a positive duration");
-      }
-      return d.toNanos();
-    }, 100_000_000L);
+    windowNanos =
+        s.parse(
+            "window",
+            v -> {
+              Duration d = Durations.parse(v);
+              if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("must be a positive duration");
+              }
+              return d.toNanos();
+            },
+            100_000_000L);
     windowSamples = s.parse("windowSamples", ConfigSection::positiveInt, 100);
     setpoint = s.parse("setpoint", v -> fraction(v, false), 0.9);
     maxWaitOfTarget = s.parse("maxWait", v -> fraction(v, true), 0.5);
@@ -88,37 +99,44 @@ public final class AdmissionSettings {
         perGroup.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), key);
       }
     }
-    perGroup.forEach((name, keys) -> {
-      String endpointsKey = keys.get("endpoints");
-      if (endpointsKey == null) {
-        throw s.error(keys.values().iterator().next(), "group '" + name
-            + "' needs admission.groups." + name + ".endpoints");
-      }
-      Controller c = s.parse(keys.getOrDefault("controller", "-"),
-          AdmissionSettings::controller, controller);
-      int max = s.parse(keys.getOrDefault("maxLimit", "-"), ConfigSection::positiveInt,
-          maxLimit);
-      int initial = s.parse(keys.getOrDefault("initialLimit", "-"),
-          ConfigSection::positiveInt, Math.min(max, initialLimit == maxLimit ? max
-              : initialLimit));
-      if (initial > max) {
-        throw s.error(keys.getOrDefault("initialLimit", endpointsKey),
-            "must not exceed the group's maxLimit (" + max + ")");
-      }
-      Group g = new Group(name, c, max, initial);
-      groups.put(name, g);
-      for (String e : s.get(endpointsKey).split(",")) {
-        String endpoint = e.trim();
-        if (endpoint.isEmpty()) {
-          continue;
-        }
-        Group before = byEndpoint.put(endpoint, g);
-        if (before != null) {
-          throw s.error(endpointsKey, "endpoint '" + endpoint + "' is already in group '"
-              + before.name() + "'");
-        }
-      }
-    });
+    perGroup.forEach(
+        (name, keys) -> {
+          String endpointsKey = keys.get("endpoints");
+          if (endpointsKey == null) {
+            throw s.error(
+                keys.values().iterator().next(),
+                "group '" + name + "' needs admission.groups." + name + ".endpoints");
+          }
+          Controller c =
+              s.parse(
+                  keys.getOrDefault("controller", "-"), AdmissionSettings::controller, controller);
+          int max =
+              s.parse(keys.getOrDefault("maxLimit", "-"), ConfigSection::positiveInt, maxLimit);
+          int initial =
+              s.parse(
+                  keys.getOrDefault("initialLimit", "-"),
+                  ConfigSection::positiveInt,
+                  Math.min(max, initialLimit == maxLimit ? max : initialLimit));
+          if (initial > max) {
+            throw s.error(
+                keys.getOrDefault("initialLimit", endpointsKey),
+                "must not exceed the group's maxLimit (" + max + ")");
+          }
+          Group g = new Group(name, c, max, initial);
+          groups.put(name, g);
+          for (String e : s.get(endpointsKey).split(",")) {
+            String endpoint = e.trim();
+            if (endpoint.isEmpty()) {
+              continue;
+            }
+            Group before = byEndpoint.put(endpoint, g);
+            if (before != null) {
+              throw s.error(
+                  endpointsKey,
+                  "endpoint '" + endpoint + "' is already in group '" + before.name() + "'");
+            }
+          }
+        });
   }
 
   /** Parses the {@code admission.} section of {@code config}. */
@@ -130,17 +148,19 @@ public final class AdmissionSettings {
    *
    * @param origin where the number came from, for messages
    */
-  public static ConfigSource containerThreads(String origin, int threads,
-      List<ConfigSource> configured) {
+  public static ConfigSource containerThreads(
+      String origin, int threads, List<ConfigSource> configured) {
     for (ConfigSource c : configured) {
       for (Map.Entry<String, String> e : c.values().entrySet()) {
-        if (e.getKey().startsWith("admission.") && e.getKey().endsWith("initialLimit")
+        if (e.getKey().startsWith("admission.")
+            && e.getKey().endsWith("initialLimit")
             && above(e.getValue(), threads)) {
           return null;
         }
       }
     }
-    return ConfigSource.of(origin + " (" + threads + " threads)",
+    return ConfigSource.of(
+        origin + " (" + threads + " threads)",
         Map.of("admission.maxLimit", Integer.toString(threads)));
   }
 

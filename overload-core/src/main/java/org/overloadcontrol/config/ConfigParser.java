@@ -14,12 +14,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.PathPattern;
-import org.overloadcontrol.base.RequestClass;
-import org.overloadcontrol.base.RequestKind;
 
 /**
  * Turns layers of flat keys into an {@link OverloadConfig}, refusing anything it does not
@@ -30,18 +30,20 @@ import org.overloadcontrol.base.RequestKind;
 public final class ConfigParser {
 
   /** Key forms, for the message about an unknown key. */
-  static final String KEY_FORMS = "enabled, configFile, trustedProxies, requestStart.header,"
-      + " requestStart.maxAge, defaultClass, rejectionHandler, retryAfter.min, retryAfter.max,"
-      + " controller.<parameter>, classes.<class>.(rank|kind|utility|target),"
-      + " classes.<class>.controller.<parameter>,"
-      + " classes.<class>.match.(path|method|header|cookie|client),"
-      + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
-      + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
-      + " and the feature sections admission.*, bandwidth.*, virtualQueue.*, queue.*,"
-      + " sessions.*,"
-      + " degrade.*, metrics.*,"
-      + " status.*;"
-      + " parameters: " + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
+  static final String KEY_FORMS =
+      "enabled, configFile, trustedProxies, requestStart.header,"
+          + " requestStart.maxAge, defaultClass, rejectionHandler, retryAfter.min, retryAfter.max,"
+          + " controller.<parameter>, classes.<class>.(rank|kind|utility|target),"
+          + " classes.<class>.controller.<parameter>,"
+          + " classes.<class>.match.(path|method|header|cookie|client),"
+          + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
+          + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
+          + " and the feature sections admission.*, bandwidth.*, virtualQueue.*, queue.*,"
+          + " sessions.*,"
+          + " degrade.*, metrics.*,"
+          + " status.*;"
+          + " parameters: "
+          + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
 
   private static final String CLASS = "([^.]+)";
   private static final Pattern CONTROLLER = Pattern.compile("controller\\.([^.]+)");
@@ -60,9 +62,17 @@ public final class ConfigParser {
   private static final Pattern ENDPOINT_ATTR =
       Pattern.compile("endpoints\\.(.+?)\\.(target|paths|class)");
   private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z0-9_-]+");
-  private static final Set<String> GLOBAL_KEYS = Set.of("enabled", "configFile", "trustedProxies",
-      "requestStart.header", "requestStart.maxAge", "defaultClass", "rejectionHandler",
-      "retryAfter.min", "retryAfter.max");
+  private static final Set<String> GLOBAL_KEYS =
+      Set.of(
+          "enabled",
+          "configFile",
+          "trustedProxies",
+          "requestStart.header",
+          "requestStart.maxAge",
+          "defaultClass",
+          "rejectionHandler",
+          "retryAfter.min",
+          "retryAfter.max");
 
   private record Value(String key, String value, String origin) {}
 
@@ -70,9 +80,18 @@ public final class ConfigParser {
    * Prefixes whose keys belong to a feature that parses them itself (see
    * {@link OverloadConfig#section}); the features validate them when they start.
    */
-  public static final Set<String> SECTIONS = Set.of("admission", "bandwidth", "virtualQueue",
-      "queue", "degrade", "metrics", "status", "sessions",
-      "bypass", "cluster");
+  public static final Set<String> SECTIONS =
+      Set.of(
+          "admission",
+          "bandwidth",
+          "virtualQueue",
+          "queue",
+          "degrade",
+          "metrics",
+          "status",
+          "sessions",
+          "bypass",
+          "cluster");
 
   private ConfigParser() {}
 
@@ -93,8 +112,7 @@ public final class ConfigParser {
   private final Map<String, Map<String, Value>> endpointAttrs = new LinkedHashMap<>();
   private final Map<String, ParameterLayer> endpointControllers = new HashMap<>();
   private final Map<String, Map<String, Value>> endpointClassTargets = new HashMap<>();
-  private final Map<String, Map<String, ParameterLayer>> endpointClassControllers =
-      new HashMap<>();
+  private final Map<String, Map<String, ParameterLayer>> endpointClassControllers = new HashMap<>();
   private final ParameterLayer globalController = new ParameterLayer();
   private final Map<String, Map<String, Value>> sections = new HashMap<>();
 
@@ -107,16 +125,17 @@ public final class ConfigParser {
     RequestClass defaultClass = classes.get(defaultName);
     if (defaultClass == null) {
       Value v = globals.get("defaultClass");
-      throw OverloadConfigException.of("defaultClass", defaultName, v.origin(),
-          unknownClass(defaultName, classes));
+      throw OverloadConfigException.of(
+          "defaultClass", defaultName, v.origin(), unknownClass(defaultName, classes));
     }
     Map<String, Long> classTargets = new HashMap<>();
-    classAttrs.forEach((name, attrs) -> {
-      Value t = attrs.get("target");
-      if (t != null) {
-        classTargets.put(name, target(t));
-      }
-    });
+    classAttrs.forEach(
+        (name, attrs) -> {
+          Value t = attrs.get("target");
+          if (t != null) {
+            classTargets.put(name, target(t));
+          }
+        });
     List<ClassRule> rules = classRules(classes);
     Map<String, EndpointSettings> endpoints = new LinkedHashMap<>();
     List<EndpointRule> endpointRules = new ArrayList<>();
@@ -132,46 +151,61 @@ public final class ConfigParser {
       if (cls != null) {
         endpointClass = classes.get(cls.value());
         if (endpointClass == null) {
-          throw OverloadConfigException.of(cls.key(), cls.value(), cls.origin(),
-              unknownClass(cls.value(), classes));
+          throw OverloadConfigException.of(
+              cls.key(), cls.value(), cls.origin(), unknownClass(cls.value(), classes));
         }
       }
       Map<String, Long> perClassTargets = new HashMap<>();
-      endpointClassTargets.getOrDefault(name, Map.of()).forEach((c, v) -> {
-        requireClass(c, v, classes);
-        perClassTargets.put(c, target(v));
-      });
+      endpointClassTargets
+          .getOrDefault(name, Map.of())
+          .forEach(
+              (c, v) -> {
+                requireClass(c, v, classes);
+                perClassTargets.put(c, target(v));
+              });
       Map<String, ParameterLayer> perClassControllers =
           endpointClassControllers.getOrDefault(name, Map.of());
-      endpoints.put(name, new EndpointSettings(name, target, endpointClass,
-          endpointControllers.getOrDefault(name, ParameterLayer.EMPTY), perClassTargets,
-          perClassControllers));
+      endpoints.put(
+          name,
+          new EndpointSettings(
+              name,
+              target,
+              endpointClass,
+              endpointControllers.getOrDefault(name, ParameterLayer.EMPTY),
+              perClassTargets,
+              perClassControllers));
       Value paths = attrs.get("paths");
       if (paths != null) {
         endpointRules.add(new EndpointRule(name, pathPatterns(paths)));
       }
     }
-    OverloadConfig config = new OverloadConfig(
-        bool(globals.get("enabled"), true),
-        classes,
-        defaultClass,
-        rules,
-        endpointRules,
-        endpoints,
-        addresses(globals.get("trustedProxies")),
-        valueOr("requestStart.header", "X-Request-Start"),
-        positiveDuration(globals.get("requestStart.maxAge"), Duration.ofMinutes(1)),
-        positiveDuration(globals.get("retryAfter.min"), Duration.ofSeconds(1)),
-        positiveDuration(globals.get("retryAfter.max"), Duration.ofSeconds(60)),
-        globals.containsKey("rejectionHandler") ? globals.get("rejectionHandler").value() : null,
-        globalController,
-        classControllers,
-        classTargets,
-        sections());
+    OverloadConfig config =
+        new OverloadConfig(
+            bool(globals.get("enabled"), true),
+            classes,
+            defaultClass,
+            rules,
+            endpointRules,
+            endpoints,
+            addresses(globals.get("trustedProxies")),
+            valueOr("requestStart.header", "X-Request-Start"),
+            positiveDuration(globals.get("requestStart.maxAge"), Duration.ofMinutes(1)),
+            positiveDuration(globals.get("retryAfter.min"), Duration.ofSeconds(1)),
+            positiveDuration(globals.get("retryAfter.max"), Duration.ofSeconds(60)),
+            globals.containsKey("rejectionHandler")
+                ? globals.get("rejectionHandler").value()
+                : null,
+            globalController,
+            classControllers,
+            classTargets,
+            sections());
     if (config.retryAfterMaxNanos() < config.retryAfterMinNanos()) {
       Value v = globals.get("retryAfter.max");
-      throw OverloadConfigException.of("retryAfter.max", v == null ? "60s" : v.value(),
-          v == null ? "default" : v.origin(), "must not be below retryAfter.min");
+      throw OverloadConfigException.of(
+          "retryAfter.max",
+          v == null ? "60s" : v.value(),
+          v == null ? "default" : v.origin(),
+          "must not be below retryAfter.min");
     }
     validateSettings(config, classes);
     return config;
@@ -185,7 +219,8 @@ public final class ConfigParser {
     }
     int dot = key.indexOf('.');
     if (dot > 0 && SECTIONS.contains(key.substring(0, dot))) {
-      sections.computeIfAbsent(key.substring(0, dot), k -> new LinkedHashMap<>())
+      sections
+          .computeIfAbsent(key.substring(0, dot), k -> new LinkedHashMap<>())
           .put(key.substring(dot + 1), v);
       return;
     }
@@ -193,8 +228,7 @@ public final class ConfigParser {
     if ((m = CONTROLLER.matcher(key)).matches()) {
       putParameter(globalController, m.group(1), v);
     } else if ((m = CLASS_ATTR.matcher(key)).matches()) {
-      classAttrs.computeIfAbsent(className(m.group(1), v), k -> new HashMap<>())
-          .put(m.group(2), v);
+      classAttrs.computeIfAbsent(className(m.group(1), v), k -> new HashMap<>()).put(m.group(2), v);
     } else if ((m = CLASS_CONTROLLER.matcher(key)).matches()) {
       String c = className(m.group(1), v);
       classAttrs.computeIfAbsent(c, k -> new HashMap<>());
@@ -204,36 +238,52 @@ public final class ConfigParser {
       classAttrs.computeIfAbsent(c, k -> new HashMap<>());
       classMatch.computeIfAbsent(c, k -> new HashMap<>()).put(m.group(2), v);
     } else if ((m = ENDPOINT_CLASS_TARGET.matcher(key)).matches()) {
-      endpointClassTargets.computeIfAbsent(m.group(1), k -> new HashMap<>())
+      endpointClassTargets
+          .computeIfAbsent(m.group(1), k -> new HashMap<>())
           .put(className(m.group(2), v), v);
     } else if ((m = ENDPOINT_CLASS_CONTROLLER.matcher(key)).matches()) {
       String c = className(m.group(2), v);
-      putParameter(endpointClassControllers.computeIfAbsent(m.group(1), k -> new HashMap<>())
-          .computeIfAbsent(c, k -> new ParameterLayer()), m.group(3), v);
+      putParameter(
+          endpointClassControllers
+              .computeIfAbsent(m.group(1), k -> new HashMap<>())
+              .computeIfAbsent(c, k -> new ParameterLayer()),
+          m.group(3),
+          v);
     } else if ((m = ENDPOINT_CONTROLLER.matcher(key)).matches()) {
-      putParameter(endpointControllers.computeIfAbsent(m.group(1), k -> new ParameterLayer()),
-          m.group(2), v);
+      putParameter(
+          endpointControllers.computeIfAbsent(m.group(1), k -> new ParameterLayer()),
+          m.group(2),
+          v);
     } else if ((m = ENDPOINT_ATTR.matcher(key)).matches()) {
       endpointAttrs.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), v);
     } else {
-      throw OverloadConfigException.of(key, v.value(), v.origin(),
-          "unknown key; the keys are " + KEY_FORMS);
+      throw OverloadConfigException.of(
+          key, v.value(), v.origin(), "unknown key; the keys are " + KEY_FORMS);
     }
   }
 
   private static void putParameter(ParameterLayer layer, String name, Value v) {
     if (!ParameterLayer.NAMES.contains(name)) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(), "unknown controller"
-          + " parameter '" + name + "'; the parameters are "
-          + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES)));
+      throw OverloadConfigException.of(
+          v.key(),
+          v.value(),
+          v.origin(),
+          "unknown controller"
+              + " parameter '"
+              + name
+              + "'; the parameters are "
+              + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES)));
     }
     layer.put(name, v.key(), v.value(), v.origin());
   }
 
   private static String className(String name, Value v) {
     if (!CLASS_NAME.matcher(name).matches()) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(), "class name '" + name
-          + "' may use only letters, digits, '_' and '-'");
+      throw OverloadConfigException.of(
+          v.key(),
+          v.value(),
+          v.origin(),
+          "class name '" + name + "' may use only letters, digits, '_' and '-'");
     }
     return name;
   }
@@ -241,82 +291,87 @@ public final class ConfigParser {
   private Map<String, RequestClass> defineClasses() {
     Map<String, RequestClass> classes = new LinkedHashMap<>();
     classes.put(RequestClass.DEFAULT_NAME, RequestClass.defaultClass());
-    classAttrs.forEach((name, attrs) -> {
-      int rank = 0;
-      Value r = attrs.get("rank");
-      if (r != null) {
-        try {
-          rank = Integer.parseInt(r.value());
-        } catch (NumberFormatException e) {
-          throw OverloadConfigException.of(r.key(), r.value(), r.origin(), "not a whole number");
-        }
-      }
-      RequestKind kind = RequestKind.BROWSING;
-      Value k = attrs.get("kind");
-      if (k != null) {
-        try {
-          kind = RequestKind.valueOf(k.value().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-          throw OverloadConfigException.of(k.key(), k.value(), k.origin(),
-              "allowed: browsing, transaction");
-        }
-      }
-      double utility = 1.0;
-      Value u = attrs.get("utility");
-      if (u != null) {
-        try {
-          utility = Double.parseDouble(u.value());
-        } catch (NumberFormatException e) {
-          utility = -1;
-        }
-        if (!(utility >= 0) || Double.isInfinite(utility)) {
-          throw OverloadConfigException.of(u.key(), u.value(), u.origin(),
-              "must be a number >= 0");
-        }
-      }
-      classes.put(name, new RequestClass(name, rank, kind, utility));
-    });
+    classAttrs.forEach(
+        (name, attrs) -> {
+          int rank = 0;
+          Value r = attrs.get("rank");
+          if (r != null) {
+            try {
+              rank = Integer.parseInt(r.value());
+            } catch (NumberFormatException e) {
+              throw OverloadConfigException.of(
+                  r.key(), r.value(), r.origin(), "not a whole number");
+            }
+          }
+          RequestKind kind = RequestKind.BROWSING;
+          Value k = attrs.get("kind");
+          if (k != null) {
+            try {
+              kind = RequestKind.valueOf(k.value().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+              throw OverloadConfigException.of(
+                  k.key(), k.value(), k.origin(), "allowed: browsing, transaction");
+            }
+          }
+          double utility = 1.0;
+          Value u = attrs.get("utility");
+          if (u != null) {
+            try {
+              utility = Double.parseDouble(u.value());
+            } catch (NumberFormatException e) {
+              utility = -1;
+            }
+            if (!(utility >= 0) || Double.isInfinite(utility)) {
+              throw OverloadConfigException.of(
+                  u.key(), u.value(), u.origin(), "must be a number >= 0");
+            }
+          }
+          classes.put(name, new RequestClass(name, rank, kind, utility));
+        });
     return classes;
   }
 
   private List<ClassRule> classRules(Map<String, RequestClass> classes) {
     List<ClassRule> rules = new ArrayList<>();
-    classMatch.forEach((name, conditions) -> {
-      List<PathPattern> paths = conditions.containsKey("path")
-          ? pathPatterns(conditions.get("path")) : List.of();
-      Set<String> methods = new LinkedHashSet<>();
-      Value m = conditions.get("method");
-      if (m != null) {
-        for (String s : m.value().split(",")) {
-          if (!s.isBlank()) {
-            if (!s.trim().matches("[A-Za-z]+")) {
-              throw OverloadConfigException.of(m.key(), m.value(), m.origin(),
-                  "methods are words such as GET, POST");
+    classMatch.forEach(
+        (name, conditions) -> {
+          List<PathPattern> paths =
+              conditions.containsKey("path") ? pathPatterns(conditions.get("path")) : List.of();
+          Set<String> methods = new LinkedHashSet<>();
+          Value m = conditions.get("method");
+          if (m != null) {
+            for (String s : m.value().split(",")) {
+              if (!s.isBlank()) {
+                if (!s.trim().matches("[A-Za-z]+")) {
+                  throw OverloadConfigException.of(
+                      m.key(), m.value(), m.origin(), "methods are words such as GET, POST");
+                }
+                methods.add(s.trim());
+              }
             }
-            methods.add(s.trim());
           }
-        }
-      }
-      ClassRule.NameValue header = nameValue(conditions.get("header"));
-      ClassRule.NameValue cookie = nameValue(conditions.get("cookie"));
-      AddressMatcher clients = addresses(conditions.get("client"));
-      rules.add(new ClassRule(classes.get(name), paths, methods, header, cookie, clients));
-    });
+          ClassRule.NameValue header = nameValue(conditions.get("header"));
+          ClassRule.NameValue cookie = nameValue(conditions.get("cookie"));
+          AddressMatcher clients = addresses(conditions.get("client"));
+          rules.add(new ClassRule(classes.get(name), paths, methods, header, cookie, clients));
+        });
     rules.sort(Comparator.comparing(ClassRule::requestClass));
     return rules;
   }
 
   private Map<String, ConfigSection> sections() {
     Map<String, ConfigSection> out = new HashMap<>();
-    sections.forEach((prefix, entries) -> {
-      Map<String, String> values = new LinkedHashMap<>();
-      Map<String, String> origins = new LinkedHashMap<>();
-      entries.forEach((k, v) -> {
-        values.put(k, v.value());
-        origins.put(k, v.origin());
-      });
-      out.put(prefix, new ConfigSection(prefix, values, origins));
-    });
+    sections.forEach(
+        (prefix, entries) -> {
+          Map<String, String> values = new LinkedHashMap<>();
+          Map<String, String> origins = new LinkedHashMap<>();
+          entries.forEach(
+              (k, v) -> {
+                values.put(k, v.value());
+                origins.put(k, v.origin());
+              });
+          out.put(prefix, new ConfigSection(prefix, values, origins));
+        });
     return out;
   }
 
@@ -344,8 +399,8 @@ public final class ConfigParser {
       }
     }
     if (patterns.isEmpty()) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(),
-          "needs at least one path pattern, such as /api/*");
+      throw OverloadConfigException.of(
+          v.key(), v.value(), v.origin(), "needs at least one path pattern, such as /api/*");
     }
     return patterns;
   }
@@ -371,11 +426,14 @@ public final class ConfigParser {
     try {
       d = Durations.parse(v.value());
     } catch (IllegalArgumentException e) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(),
-          e.getMessage() + ", or none");
+      throw OverloadConfigException.of(
+          v.key(), v.value(), v.origin(), e.getMessage() + ", or none");
     }
     if (d.isNegative() || d.isZero()) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(),
+      throw OverloadConfigException.of(
+          v.key(),
+          v.value(),
+          v.origin(),
           "a target must be a positive duration such as 500ms, or none");
     }
     return d.toNanos();
@@ -392,7 +450,6 @@ public final class ConfigParser {
     }
   }
 
-
   private static boolean bool(Value v, boolean fallback) {
     if (v == null) {
       return fallback;
@@ -404,7 +461,6 @@ public final class ConfigParser {
     }
   }
 
-
   private String valueOr(String key, String fallback) {
     Value v = globals.get(key);
     return v == null || v.value().isBlank() ? fallback : v.value().trim();
@@ -412,19 +468,26 @@ public final class ConfigParser {
 
   private static void requireClass(String name, Value v, Map<String, RequestClass> classes) {
     if (!classes.containsKey(name)) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(),
-          unknownClass(name, classes));
+      throw OverloadConfigException.of(v.key(), v.value(), v.origin(), unknownClass(name, classes));
     }
   }
 
   private void validateSettings(OverloadConfig config, Map<String, RequestClass> classes) {
-    endpointClassControllers.forEach((endpoint, perClass) -> perClass.forEach((c, layer) -> {
-      if (!classes.containsKey(c)) {
-        throw new OverloadConfigException("endpoints." + endpoint + ".classes." + c,
-            "overload-control configuration: endpoints." + endpoint + ".classes." + c
-                + ".controller: " + unknownClass(c, classes));
-      }
-    }));
+    endpointClassControllers.forEach(
+        (endpoint, perClass) ->
+            perClass.forEach(
+                (c, layer) -> {
+                  if (!classes.containsKey(c)) {
+                    throw new OverloadConfigException(
+                        "endpoints." + endpoint + ".classes." + c,
+                        "overload-control configuration: endpoints."
+                            + endpoint
+                            + ".classes."
+                            + c
+                            + ".controller: "
+                            + unknownClass(c, classes));
+                  }
+                }));
     // Build every combination once so a contradiction fails now, not at the first request.
     for (RequestClass c : classes.values()) {
       config.settingsFor("", c);
@@ -435,8 +498,12 @@ public final class ConfigParser {
   }
 
   private static String unknownClass(String name, Map<String, RequestClass> classes) {
-    return "unknown request class '" + name + "'; defined classes: "
+    return "unknown request class '"
+        + name
+        + "'; defined classes: "
         + String.join(", ", new java.util.TreeSet<>(classes.keySet()))
-        + " (define one with classes." + name + ".rank, or @RequestClass)";
+        + " (define one with classes."
+        + name
+        + ".rank, or @RequestClass)";
   }
 }

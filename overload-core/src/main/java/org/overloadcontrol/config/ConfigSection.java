@@ -69,8 +69,8 @@ public final class ConfigSection {
 
   /** An error about {@code relativeKey}, naming the full key, its value and origin. */
   public OverloadConfigException error(String relativeKey, String problem) {
-    return OverloadConfigException.of(fullKey(relativeKey), get(relativeKey),
-        origin(relativeKey), problem);
+    return OverloadConfigException.of(
+        fullKey(relativeKey), get(relativeKey), origin(relativeKey), problem);
   }
 
   /**
@@ -138,8 +138,9 @@ public final class ConfigSection {
     for (String key : values.keySet()) {
       boolean ok = allowedPatterns.stream().anyMatch(key::matches);
       if (!ok) {
-        throw error(key, "unknown key; under " + prefix + ". the keys are "
-            + new TreeSet<>(allowedPatterns));
+        throw error(
+            key,
+            "unknown key; under " + prefix + ". the keys are " + new TreeSet<>(allowedPatterns));
       }
     }
   }

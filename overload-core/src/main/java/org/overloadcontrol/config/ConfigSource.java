@@ -27,10 +27,11 @@ public final class ConfigSource {
     Objects.requireNonNull(name, "name");
     Map<String, String> copy = new LinkedHashMap<>();
     Map<String, String> origins = new LinkedHashMap<>();
-    values.forEach((k, v) -> {
-      copy.put(k.trim(), v == null ? "" : v.trim());
-      origins.put(k.trim(), name);
-    });
+    values.forEach(
+        (k, v) -> {
+          copy.put(k.trim(), v == null ? "" : v.trim());
+          origins.put(k.trim(), name);
+        });
     return new ConfigSource(name, copy, origins);
   }
 

@@ -37,7 +37,8 @@ public final class Durations {
     }
     int unitStart = 0;
     while (unitStart < s.length()
-        && (Character.isDigit(s.charAt(unitStart)) || s.charAt(unitStart) == '.'
+        && (Character.isDigit(s.charAt(unitStart))
+            || s.charAt(unitStart) == '.'
             || (unitStart == 0 && s.charAt(0) == '-'))) {
       unitStart++;
     }
@@ -50,16 +51,18 @@ public final class Durations {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not " + ALLOWED);
     }
-    long nanosPerUnit = switch (s.substring(unitStart).trim()) {
-      case "ns" -> 1L;
-      case "us", "µs" -> 1_000L;
-      case "ms" -> 1_000_000L;
-      case "s" -> 1_000_000_000L;
-      case "m", "min" -> 60_000_000_000L;
-      case "h" -> 3_600_000_000_000L;
-      default -> throw new IllegalArgumentException("not " + ALLOWED
-          + " (units: ns, us, ms, s, m, h)");
-    };
+    long nanosPerUnit =
+        switch (s.substring(unitStart).trim()) {
+          case "ns" -> 1L;
+          case "us", "µs" -> 1_000L;
+          case "ms" -> 1_000_000L;
+          case "s" -> 1_000_000_000L;
+          case "m", "min" -> 60_000_000_000L;
+          case "h" -> 3_600_000_000_000L;
+          default ->
+              throw new IllegalArgumentException(
+                  "not " + ALLOWED + " (units: ns, us, ms, s, m, h)");
+        };
     BigDecimal nanos = number.multiply(BigDecimal.valueOf(nanosPerUnit));
     if (nanos.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
       throw new IllegalArgumentException(TOO_LONG);

@@ -18,8 +18,12 @@ public final class EndpointSettings {
   final Map<String, Long> classTargets;
   final Map<String, ParameterLayer> classControllers;
 
-  EndpointSettings(String name, Long targetNanos, RequestClass defaultClass,
-      ParameterLayer controller, Map<String, Long> classTargets,
+  EndpointSettings(
+      String name,
+      Long targetNanos,
+      RequestClass defaultClass,
+      ParameterLayer controller,
+      Map<String, Long> classTargets,
       Map<String, ParameterLayer> classControllers) {
     this.name = Objects.requireNonNull(name, "name");
     this.targetNanos = targetNanos;

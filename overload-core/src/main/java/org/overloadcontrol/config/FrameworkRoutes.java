@@ -42,8 +42,10 @@ public final class FrameworkRoutes {
 
   private final String framework;
   private final Route[] routes;
+
   /** The routes as a tree of their segments: what a request's path is walked through. */
   private final RouteTree tree;
+
   private final ConfigSource annotations;
   private final ConfigSource properties;
   private final Set<String> endpoints;
@@ -51,13 +53,15 @@ public final class FrameworkRoutes {
   private FrameworkRoutes(Builder b) {
     this.framework = b.framework;
     List<Route> sorted = new ArrayList<>(b.routes);
-    sorted.sort(Comparator.comparingInt((Route r) -> -r.template.literalCount())
-        .thenComparingInt(r -> r.template.variableCount())
-        .thenComparing(r -> r.method == null));
+    sorted.sort(
+        Comparator.comparingInt((Route r) -> -r.template.literalCount())
+            .thenComparingInt(r -> r.template.variableCount())
+            .thenComparing(r -> r.method == null));
     this.routes = sorted.toArray(Route[]::new);
-    this.tree = new RouteTree(
-        sorted.stream().map(Route::method).toArray(String[]::new),
-        sorted.stream().map(Route::template).toArray(PathTemplate[]::new));
+    this.tree =
+        new RouteTree(
+            sorted.stream().map(Route::method).toArray(String[]::new),
+            sorted.stream().map(Route::template).toArray(PathTemplate[]::new));
     this.annotations = b.annotations;
     this.properties = b.properties;
     Set<String> names = new LinkedHashSet<>();
@@ -162,8 +166,11 @@ public final class FrameworkRoutes {
       if (endpoint.isBlank()) {
         throw new IllegalArgumentException("route " + template + ": empty endpoint name");
       }
-      routes.add(new Route(method == null ? null : method.toUpperCase(Locale.ROOT),
-          PathTemplate.compile(template), endpoint));
+      routes.add(
+          new Route(
+              method == null ? null : method.toUpperCase(Locale.ROOT),
+              PathTemplate.compile(template),
+              endpoint));
       return this;
     }
 

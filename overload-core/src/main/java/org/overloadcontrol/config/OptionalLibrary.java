@@ -17,9 +17,10 @@ public record OptionalLibrary(String className, String coordinates) {
       new OptionalLibrary("org.yaml.snakeyaml.Yaml", "org.yaml:snakeyaml");
 
   /** Apache Commons Math, for the passive capacity estimator. */
-  public static final OptionalLibrary COMMONS_MATH = new OptionalLibrary(
-      "org.apache.commons.math3.optim.nonlinear.scalar.noderiv.CMAESOptimizer",
-      "org.apache.commons:commons-math3");
+  public static final OptionalLibrary COMMONS_MATH =
+      new OptionalLibrary(
+          "org.apache.commons.math3.optim.nonlinear.scalar.noderiv.CMAESOptimizer",
+          "org.apache.commons:commons-math3");
 
   /** Whether the library is on the class path of the core. */
   public boolean present() {
@@ -40,9 +41,16 @@ public record OptionalLibrary(String className, String coordinates) {
    */
   public void require(String key, String feature) {
     if (!present()) {
-      throw new OverloadConfigException(key, "overload-control configuration: " + feature
-          + " (" + key + ") needs " + coordinates + " on the class path; add it to the"
-          + " application's dependencies");
+      throw new OverloadConfigException(
+          key,
+          "overload-control configuration: "
+              + feature
+              + " ("
+              + key
+              + ") needs "
+              + coordinates
+              + " on the class path; add it to the"
+              + " application's dependencies");
     }
   }
 }

@@ -6,11 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.admission.ControllerParameters;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
-import org.overloadcontrol.base.RequestClass;
 
 /**
  * The whole configuration of one filter or handler, immutable and validated once, when it
@@ -42,12 +42,22 @@ public final class OverloadConfig {
   private final Map<String, Long> classTargets;
   private final Map<String, ConfigSection> sections;
 
-  OverloadConfig(boolean enabled, Map<String, RequestClass> classes, RequestClass defaultClass,
-      List<ClassRule> classRules, List<EndpointRule> endpointRules,
-      Map<String, EndpointSettings> endpoints, AddressMatcher trustedProxies,
-      String requestStartHeader, long requestStartMaxAgeNanos, long retryAfterMinNanos,
-      long retryAfterMaxNanos, String rejectionHandler, ParameterLayer globalController,
-      Map<String, ParameterLayer> classControllers, Map<String, Long> classTargets,
+  OverloadConfig(
+      boolean enabled,
+      Map<String, RequestClass> classes,
+      RequestClass defaultClass,
+      List<ClassRule> classRules,
+      List<EndpointRule> endpointRules,
+      Map<String, EndpointSettings> endpoints,
+      AddressMatcher trustedProxies,
+      String requestStartHeader,
+      long requestStartMaxAgeNanos,
+      long retryAfterMinNanos,
+      long retryAfterMaxNanos,
+      String rejectionHandler,
+      ParameterLayer globalController,
+      Map<String, ParameterLayer> classControllers,
+      Map<String, Long> classTargets,
       Map<String, ConfigSection> sections) {
     this.enabled = enabled;
     this.classes = Map.copyOf(classes);
@@ -194,9 +204,15 @@ public final class OverloadConfig {
     try {
       parameters = b.build();
     } catch (IllegalArgumentException ex) {
-      throw new OverloadConfigException("controller", "overload-control configuration: the"
-          + " controller of class '" + c.name() + "' at endpoint '" + endpoint + "': "
-          + ex.getMessage());
+      throw new OverloadConfigException(
+          "controller",
+          "overload-control configuration: the"
+              + " controller of class '"
+              + c.name()
+              + "' at endpoint '"
+              + endpoint
+              + "': "
+              + ex.getMessage());
     }
     return new ClassSettings(target == null ? 0L : target, parameters);
   }

@@ -16,10 +16,10 @@ public final class OverloadConfigException extends IllegalArgumentException {
   }
 
   /** Builds the message "key 'k' = 'v' (from origin): problem; allowed: ...". */
-  public static OverloadConfigException of(String key, String value, String origin,
-      String problem) {
-    StringBuilder sb = new StringBuilder("overload-control configuration: key '").append(key)
-        .append('\'');
+  public static OverloadConfigException of(
+      String key, String value, String origin, String problem) {
+    StringBuilder sb =
+        new StringBuilder("overload-control configuration: key '").append(key).append('\'');
     if (value != null) {
       sb.append(" = '").append(value).append('\'');
     }

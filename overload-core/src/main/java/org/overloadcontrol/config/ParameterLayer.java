@@ -13,9 +13,24 @@ import org.overloadcontrol.admission.ControllerParameters;
  */
 final class ParameterLayer {
 
-  static final Set<String> NAMES = Set.of("alpha", "nreq", "timeout", "errD", "errI", "cI",
-      "adjI", "adjD", "adjLoD", "lcThresh", "rateMin", "rateMax", "initialRate", "bucketDepth",
-      "judgeOnFreshSamples", "proportionalIncrease");
+  static final Set<String> NAMES =
+      Set.of(
+          "alpha",
+          "nreq",
+          "timeout",
+          "errD",
+          "errI",
+          "cI",
+          "adjI",
+          "adjD",
+          "adjLoD",
+          "lcThresh",
+          "rateMin",
+          "rateMax",
+          "initialRate",
+          "bucketDepth",
+          "judgeOnFreshSamples",
+          "proportionalIncrease");
 
   static final ParameterLayer EMPTY = new ParameterLayer();
 
@@ -58,8 +73,8 @@ final class ParameterLayer {
       } catch (OverloadConfigException ex) {
         throw ex;
       } catch (IllegalArgumentException ex) {
-        throw OverloadConfigException.of(entry.key(), entry.value(), entry.origin(),
-            ex.getMessage());
+        throw OverloadConfigException.of(
+            entry.key(), entry.value(), entry.origin(), ex.getMessage());
       }
     }
   }

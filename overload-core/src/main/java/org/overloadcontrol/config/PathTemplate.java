@@ -14,20 +14,25 @@ import java.util.regex.PatternSyntaxException;
 final class PathTemplate {
 
   private final String source;
+
   /** The compiled expression; used only when {@link #segments} is null. */
   private final Pattern pattern;
+
   /**
    * The template as whole segments (a literal, {@link #ONE} or {@link #REST}), when it has
    * no regular expression and no variable inside a segment: matched by a scan of the path, with
    * no allocation and no regular expression (measured in the FrameworkRouting benchmark).
    */
   private final String[] segments;
+
   /** Literal characters: more of them is a more specific template (Jakarta REST 3.1 §3.7.2). */
   private final int literalCount;
+
   private final int variableCount;
 
   /** A segment that is one variable: any non-empty segment. */
   private static final String ONE = new String("{}");
+
   /** The rest of the path, possibly nothing. */
   private static final String REST = new String("**");
 
@@ -67,8 +72,14 @@ final class PathTemplate {
           try {
             Pattern.compile(expression);
           } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("path template '" + template + "': '"
-                + expression + "' is not a regular expression: " + e.getDescription(), e);
+            throw new IllegalArgumentException(
+                "path template '"
+                    + template
+                    + "': '"
+                    + expression
+                    + "' is not a regular expression: "
+                    + e.getDescription(),
+                e);
           }
           regex.append("(?:").append(expression).append(')');
         } else {
@@ -119,8 +130,8 @@ final class PathTemplate {
         return j;
       }
     }
-    throw new IllegalArgumentException("path template '" + template + "': '{' at " + open
-        + " is never closed");
+    throw new IllegalArgumentException(
+        "path template '" + template + "': '{' at " + open + " is never closed");
   }
 
   boolean matches(String path) {
@@ -191,15 +202,20 @@ final class PathTemplate {
         }
         return null;
       }
-      if (part.equals("**") || (part.startsWith("{*") && part.endsWith("}")
-          && part.indexOf('}') == part.length() - 1)) {
+      if (part.equals("**")
+          || (part.startsWith("{*")
+              && part.endsWith("}")
+              && part.indexOf('}') == part.length() - 1)) {
         if (!last) {
           return null;
         }
         out.add(REST);
-      } else if (part.equals("*") || (part.startsWith("{") && part.endsWith("}")
-          && part.indexOf(':') < 0 && part.indexOf('{', 1) < 0
-          && part.indexOf('}') == part.length() - 1)) {
+      } else if (part.equals("*")
+          || (part.startsWith("{")
+              && part.endsWith("}")
+              && part.indexOf(':') < 0
+              && part.indexOf('{', 1) < 0
+              && part.indexOf('}') == part.length() - 1)) {
         out.add(ONE);
       } else if (part.indexOf('{') < 0 && part.indexOf('}') < 0 && part.indexOf('*') < 0) {
         out.add(part);

@@ -22,6 +22,7 @@ final class RouteTree {
   private final Node root = new Node();
   private final String[] methods;
   private final PathTemplate[] templates;
+
   /** The routes matched by a regular expression, in match order. */
   private final int[] expressionRoutes;
 
@@ -60,7 +61,8 @@ final class RouteTree {
 
   /** Whether a route of {@code routeMethod} (null: any) takes a request of {@code method}. */
   static boolean accepts(String routeMethod, String method) {
-    return routeMethod == null || routeMethod.equals(method)
+    return routeMethod == null
+        || routeMethod.equals(method)
         || (routeMethod.equals("GET") && "HEAD".equals(method));
   }
 
@@ -111,8 +113,10 @@ final class RouteTree {
     int n = end - start;
     for (int k = 0; k < node.literalCount; k++) {
       Node child = node.literalChildren[k];
-      if (node.literalHashes[k] == hash && child.lowest < best
-          && node.literals[k].length() == n && path.regionMatches(start, node.literals[k], 0, n)) {
+      if (node.literalHashes[k] == hash
+          && child.lowest < best
+          && node.literals[k].length() == n
+          && path.regionMatches(start, node.literals[k], 0, n)) {
         best = walk(child, method, path, end, best);
         break;
       }
@@ -149,10 +153,13 @@ final class RouteTree {
     private String[] literals = new String[0];
     private Node[] literalChildren = new Node[0];
     private Node variable;
+
     /** Routes ending here, ascending. */
     private int[] end = new int[0];
+
     /** Routes ending in "**" here, ascending. */
     private int[] rest = new int[0];
+
     /** The lowest route number at or below this node. */
     private int lowest = Integer.MAX_VALUE;
 

@@ -19,8 +19,9 @@ final class SnakeYaml {
     try {
       return new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
     } catch (YAMLException e) {
-      throw new OverloadConfigException(name, "overload-control configuration: " + name
-          + " is not valid YAML: " + e.getMessage());
+      throw new OverloadConfigException(
+          name,
+          "overload-control configuration: " + name + " is not valid YAML: " + e.getMessage());
     }
   }
 }

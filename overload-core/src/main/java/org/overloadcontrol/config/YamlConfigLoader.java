@@ -25,8 +25,11 @@ public final class YamlConfigLoader {
     Map<String, String> flat = new LinkedHashMap<>();
     if (root != null) {
       if (!(root instanceof Map<?, ?> map)) {
-        throw new OverloadConfigException(name, "overload-control configuration: " + name
-            + " must hold a map of keys at its top level");
+        throw new OverloadConfigException(
+            name,
+            "overload-control configuration: "
+                + name
+                + " must hold a map of keys at its top level");
       }
       flatten("", map, flat);
     }
@@ -35,8 +38,7 @@ public final class YamlConfigLoader {
 
   private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {
     for (Map.Entry<?, ?> e : map.entrySet()) {
-      String key = prefix.isEmpty() ? String.valueOf(e.getKey())
-          : prefix + "." + e.getKey();
+      String key = prefix.isEmpty() ? String.valueOf(e.getKey()) : prefix + "." + e.getKey();
       Object v = e.getValue();
       if (v instanceof Map<?, ?> nested) {
         flatten(key, nested, out);

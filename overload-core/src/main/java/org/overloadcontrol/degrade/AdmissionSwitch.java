@@ -38,21 +38,22 @@ public interface AdmissionSwitch {
   boolean limiting(long periodNanos);
 
   /** For endpoints that have no admission control to switch. */
-  AdmissionSwitch NONE = new AdmissionSwitch() {
-    @Override
-    public boolean enabled() {
-      return false;
-    }
+  AdmissionSwitch NONE =
+      new AdmissionSwitch() {
+        @Override
+        public boolean enabled() {
+          return false;
+        }
 
-    @Override
-    public void enable(double throughputPerSecond, long nowNanos) {}
+        @Override
+        public void enable(double throughputPerSecond, long nowNanos) {}
 
-    @Override
-    public void disable() {}
+        @Override
+        public void disable() {}
 
-    @Override
-    public boolean limiting(long periodNanos) {
-      return false;
-    }
-  };
+        @Override
+        public boolean limiting(long periodNanos) {
+          return false;
+        }
+      };
 }

@@ -37,8 +37,8 @@ public final class DegradeSettings {
       "minQuality|mode|decrease|step|raiseStep|raiseBelow|period";
   private static final Pattern ENDPOINT_KEY =
       Pattern.compile("endpoints\\.(.+?)\\.(" + PARAMETERS + "|target|enabled)");
-  private static final Set<String> KEYS = Set.of("(" + PARAMETERS + ")",
-      "endpoints\\..+\\.(" + PARAMETERS + "|target|enabled)");
+  private static final Set<String> KEYS =
+      Set.of("(" + PARAMETERS + ")", "endpoints\\..+\\.(" + PARAMETERS + "|target|enabled)");
 
   private static final double DEFAULT_MIN_QUALITY = 0.2;
   private static final double DEFAULT_STEP = 0.2;
@@ -58,12 +58,13 @@ public final class DegradeSettings {
       }
     }
     Map<String, EndpointDegradeSettings> out = new LinkedHashMap<>();
-    byEndpoint.forEach((name, keys) -> {
-      boolean enabled = s.parse(keys.getOrDefault("enabled", "-"), ConfigSection::bool, true);
-      if (enabled) {
-        out.put(name, endpoint(s, config, name, keys));
-      }
-    });
+    byEndpoint.forEach(
+        (name, keys) -> {
+          boolean enabled = s.parse(keys.getOrDefault("enabled", "-"), ConfigSection::bool, true);
+          if (enabled) {
+            out.put(name, endpoint(s, config, name, keys));
+          }
+        });
     this.endpoints = Map.copyOf(out);
   }
 
@@ -87,40 +88,57 @@ public final class DegradeSettings {
     return !endpoints.isEmpty();
   }
 
-  private static EndpointDegradeSettings endpoint(ConfigSection s, OverloadConfig config,
-      String name, Map<String, String> keys) {
+  private static EndpointDegradeSettings endpoint(
+      ConfigSection s, OverloadConfig config, String name, Map<String, String> keys) {
     double minQuality = value(s, keys, "minQuality", v -> fraction(v, true), DEFAULT_MIN_QUALITY);
-    DegradeMode mode = value(s, keys, "mode", v -> switch (v.toLowerCase(Locale.ROOT)) {
-      case "combined" -> DegradeMode.COMBINED;
-      case "alone" -> DegradeMode.ALONE;
-      default -> throw new IllegalArgumentException("allowed: combined, alone");
-    }, DegradeMode.COMBINED);
-    DecreaseRule decrease = value(s, keys, "decrease", v -> switch (v.toLowerCase(Locale.ROOT)) {
-      case "multiplicative" -> DecreaseRule.MULTIPLICATIVE;
-      case "additive" -> DecreaseRule.ADDITIVE;
-      default -> throw new IllegalArgumentException("allowed: multiplicative, additive");
-    }, DecreaseRule.MULTIPLICATIVE);
+    DegradeMode mode =
+        value(
+            s,
+            keys,
+            "mode",
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "combined" -> DegradeMode.COMBINED;
+                  case "alone" -> DegradeMode.ALONE;
+                  default -> throw new IllegalArgumentException("allowed: combined, alone");
+                },
+            DegradeMode.COMBINED);
+    DecreaseRule decrease =
+        value(
+            s,
+            keys,
+            "decrease",
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "multiplicative" -> DecreaseRule.MULTIPLICATIVE;
+                  case "additive" -> DecreaseRule.ADDITIVE;
+                  default ->
+                      throw new IllegalArgumentException("allowed: multiplicative, additive");
+                },
+            DecreaseRule.MULTIPLICATIVE);
     double step = value(s, keys, "step", v -> openFraction(v), DEFAULT_STEP);
     double raiseStep = value(s, keys, "raiseStep", v -> fraction(v, false), DEFAULT_RAISE_STEP);
-    double raiseBelow = value(s, keys, "raiseBelow", v -> fraction(v, false),
-        DEFAULT_RAISE_BELOW);
-    long period = value(s, keys, "period", ConfigSection::positiveDuration,
-        DEFAULT_PERIOD_NANOS);
+    double raiseBelow = value(s, keys, "raiseBelow", v -> fraction(v, false), DEFAULT_RAISE_BELOW);
+    long period = value(s, keys, "period", ConfigSection::positiveDuration, DEFAULT_PERIOD_NANOS);
     long target = targetNanos(s, config, name, keys);
-    return new EndpointDegradeSettings(name, target, minQuality, decrease, step, raiseStep,
-        raiseBelow, period, mode);
+    return new EndpointDegradeSettings(
+        name, target, minQuality, decrease, step, raiseStep, raiseBelow, period, mode);
   }
 
   /** The endpoint's own key if set, else the section-wide default key, else {@code fallback}. */
-  private static <T> T value(ConfigSection s, Map<String, String> keys, String name,
-      Function<String, T> parser, T fallback) {
+  private static <T> T value(
+      ConfigSection s,
+      Map<String, String> keys,
+      String name,
+      Function<String, T> parser,
+      T fallback) {
     T global = s.parse(name, parser, fallback);
     String own = keys.get(name);
     return own == null ? global : s.parse(own, parser, global);
   }
 
-  private static long targetNanos(ConfigSection s, OverloadConfig config, String name,
-      Map<String, String> keys) {
+  private static long targetNanos(
+      ConfigSection s, OverloadConfig config, String name, Map<String, String> keys) {
     String own = keys.get("target");
     if (own != null) {
       return s.parse(own, ConfigSection::positiveDuration, 0L);
@@ -131,9 +149,15 @@ public final class DegradeSettings {
     }
     // Name the key that made the endpoint degradable, so the message points at the cause.
     String cause = keys.values().iterator().next();
-    throw s.error(cause, "endpoint '" + name + "' degrades but has no response-time target;"
-        + " set endpoints." + name + ".target (or @ResponseTimeTarget on its servlet), or "
-        + s.fullKey("endpoints." + name + ".target"));
+    throw s.error(
+        cause,
+        "endpoint '"
+            + name
+            + "' degrades but has no response-time target;"
+            + " set endpoints."
+            + name
+            + ".target (or @ResponseTimeTarget on its servlet), or "
+            + s.fullKey("endpoints." + name + ".target"));
   }
 
   private static double number(String v) {
@@ -148,8 +172,7 @@ public final class DegradeSettings {
   private static double fraction(String v, boolean zeroAllowed) {
     double d = number(v);
     if (!(d <= 1) || !(zeroAllowed ? d >= 0 : d > 0)) {
-      throw new IllegalArgumentException(zeroAllowed ? "must lie in [0, 1]"
-          : "must lie in (0, 1]");
+      throw new IllegalArgumentException(zeroAllowed ? "must lie in [0, 1]" : "must lie in (0, 1]");
     }
     return d;
   }
@@ -157,8 +180,9 @@ public final class DegradeSettings {
   private static double openFraction(String v) {
     double d = number(v);
     if (!(d > 0 && d < 1)) {
-      throw new IllegalArgumentException("must lie in (0, 1): a step of 1 would skip every"
-          + " quality between full and the minimum");
+      throw new IllegalArgumentException(
+          "must lie in (0, 1): a step of 1 would skip every"
+              + " quality between full and the minimum");
     }
     return d;
   }

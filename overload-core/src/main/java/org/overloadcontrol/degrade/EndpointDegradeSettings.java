@@ -15,6 +15,13 @@ package org.overloadcontrol.degrade;
  * @param periodNanos how often the controller compares p90 with the target
  * @param mode degradation alone or combined with admission control
  */
-public record EndpointDegradeSettings(String endpoint, long targetNanos, double minQuality,
-    DecreaseRule decrease, double step, double raiseStep, double raiseBelow, long periodNanos,
+public record EndpointDegradeSettings(
+    String endpoint,
+    long targetNanos,
+    double minQuality,
+    DecreaseRule decrease,
+    double step,
+    double raiseStep,
+    double raiseBelow,
+    long periodNanos,
     DegradeMode mode) {}

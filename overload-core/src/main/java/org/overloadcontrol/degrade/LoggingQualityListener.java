@@ -20,15 +20,29 @@ public final class LoggingQualityListener implements QualityListener {
     long p90Millis = Duration.ofNanos(r.p90Nanos()).toMillis();
     long targetMillis = Duration.ofNanos(r.targetNanos()).toMillis();
     switch (r.action()) {
-      case ADMISSION_ON -> LOG.info("overload-control: endpoint '{}' at minimum quality {} and"
-          + " p90 {} ms over target {} ms: admission control on", r.endpoint(),
-          fmt(r.qualityAfter()), p90Millis, targetMillis);
-      case ADMISSION_OFF -> LOG.info("overload-control: endpoint '{}' p90 {} ms under target {}"
-          + " ms and admission no longer limiting: admission control off", r.endpoint(),
-          p90Millis, targetMillis);
-      default -> LOG.info("overload-control: endpoint '{}' quality {} -> {} (p90 {} ms, target"
-          + " {} ms)", r.endpoint(), fmt(r.qualityBefore()), fmt(r.qualityAfter()), p90Millis,
-          targetMillis);
+      case ADMISSION_ON ->
+          LOG.info(
+              "overload-control: endpoint '{}' at minimum quality {} and"
+                  + " p90 {} ms over target {} ms: admission control on",
+              r.endpoint(),
+              fmt(r.qualityAfter()),
+              p90Millis,
+              targetMillis);
+      case ADMISSION_OFF ->
+          LOG.info(
+              "overload-control: endpoint '{}' p90 {} ms under target {}"
+                  + " ms and admission no longer limiting: admission control off",
+              r.endpoint(),
+              p90Millis,
+              targetMillis);
+      default ->
+          LOG.info(
+              "overload-control: endpoint '{}' quality {} -> {} (p90 {} ms, target" + " {} ms)",
+              r.endpoint(),
+              fmt(r.qualityBefore()),
+              fmt(r.qualityAfter()),
+              p90Millis,
+              targetMillis);
     }
   }
 

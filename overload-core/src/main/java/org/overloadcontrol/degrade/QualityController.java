@@ -67,6 +67,7 @@ public final class QualityController {
   // Period state: touched by tick only.
   private Histogram recycled;
   private long periodStartNanos;
+
   /** Since admission came on, until the first period that does not raise its buckets. */
   private boolean raising;
 
@@ -76,8 +77,11 @@ public final class QualityController {
    * @param listener told about every period
    * @param nowNanos the ticker reading at creation: the first period starts now
    */
-  public QualityController(EndpointDegradeSettings settings, AdmissionSwitch admission,
-      QualityListener listener, long nowNanos) {
+  public QualityController(
+      EndpointDegradeSettings settings,
+      AdmissionSwitch admission,
+      QualityListener listener,
+      long nowNanos) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.admission = Objects.requireNonNull(admission, "admission");
     this.listener = Objects.requireNonNull(listener, "listener");
@@ -136,14 +140,15 @@ public final class QualityController {
     Action action;
     if (p90 > target) {
       if (before > settings.minQuality() + EPSILON) {
-        quality = Math.max(settings.minQuality(),
-            settings.decrease().lower(before, settings.step()));
+        quality =
+            Math.max(settings.minQuality(), settings.decrease().lower(before, settings.step()));
         action = Action.LOWER;
       } else if (settings.mode() == DegradeMode.COMBINED && !admission.enabled()) {
         admission.enable(count * 1e9 / elapsedNanos, now);
         raising = true;
         action = Action.ADMISSION_ON;
-      } else if (raising && admission.enabled()
+      } else if (raising
+          && admission.enabled()
           && admission.raise(count * 1e9 / elapsedNanos, now)) {
         action = Action.ADMISSION_RAISED;
       } else {
@@ -174,7 +179,15 @@ public final class QualityController {
   }
 
   private QualityRound round(long now, long count, long p90, double before, Action action) {
-    return new QualityRound(settings.endpoint(), now, count, p90, settings.targetNanos(),
-        before, quality, admission.enabled(), action);
+    return new QualityRound(
+        settings.endpoint(),
+        now,
+        count,
+        p90,
+        settings.targetNanos(),
+        before,
+        quality,
+        admission.enabled(),
+        action);
   }
 }

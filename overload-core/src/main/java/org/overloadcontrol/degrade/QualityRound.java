@@ -14,8 +14,15 @@ package org.overloadcontrol.degrade;
  * @param admissionEnabled whether admission control applies from now on
  * @param action what the period did
  */
-public record QualityRound(String endpoint, long nowNanos, long sampleCount, long p90Nanos,
-    long targetNanos, double qualityBefore, double qualityAfter, boolean admissionEnabled,
+public record QualityRound(
+    String endpoint,
+    long nowNanos,
+    long sampleCount,
+    long p90Nanos,
+    long targetNanos,
+    double qualityBefore,
+    double qualityAfter,
+    boolean admissionEnabled,
     Action action) {
 
   /** What a period did. */
@@ -46,7 +53,9 @@ public record QualityRound(String endpoint, long nowNanos, long sampleCount, lon
 
   /** Whether this period changed the quality or switched admission control. */
   public boolean changed() {
-    return action == Action.LOWER || action == Action.RAISE || action == Action.ADMISSION_ON
+    return action == Action.LOWER
+        || action == Action.RAISE
+        || action == Action.ADMISSION_ON
         || action == Action.ADMISSION_OFF;
   }
 }

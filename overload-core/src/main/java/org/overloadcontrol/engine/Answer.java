@@ -28,20 +28,24 @@ import java.util.Objects;
  * @param contentType the body's media type
  * @param body the encoded body
  */
-public record Answer(int status, long retryAfterSeconds, List<String> setCookies,
-    String contentType, byte[] body) {
-
+public record Answer(
+    int status, long retryAfterSeconds, List<String> setCookies, String contentType, byte[] body) {
 
   /** 503: the server, or this endpoint, is overloaded. */
   public static final int SERVICE_UNAVAILABLE = 503;
+
   /** 429: the client's group is over its bandwidth share. */
   public static final int TOO_MANY_REQUESTS = 429;
+
   /** 403: the client's group has no share. */
   public static final int FORBIDDEN = 403;
+
   /** The {@code Cache-Control} value of every answer: it is personal and brief. */
   public static final String CACHE_CONTROL = "no-store";
+
   /** Media type of the HTML page. */
   public static final String HTML = "text/html;charset=UTF-8";
+
   /** Media type of the RFC 9457 body. */
   public static final String PROBLEM_JSON = "application/problem+json";
 
@@ -66,13 +70,24 @@ public record Answer(int status, long retryAfterSeconds, List<String> setCookies
    * @param reason the machine-readable reason ({@code admission-rate}, {@code expired}, ...)
    * @param retryAfterSeconds the {@code Retry-After} value in whole seconds
    */
-  public static Answer serviceUnavailable(String accept, String instance, String endpoint,
-      String requestClass, String reason, long retryAfterSeconds) {
+  public static Answer serviceUnavailable(
+      String accept,
+      String instance,
+      String endpoint,
+      String requestClass,
+      String reason,
+      long retryAfterSeconds) {
     if (wantsHtml(accept)) {
-      return new Answer(SERVICE_UNAVAILABLE, retryAfterSeconds, HTML,
+      return new Answer(
+          SERVICE_UNAVAILABLE,
+          retryAfterSeconds,
+          HTML,
           html(retryAfterSeconds).getBytes(StandardCharsets.UTF_8));
     }
-    return new Answer(SERVICE_UNAVAILABLE, retryAfterSeconds, PROBLEM_JSON,
+    return new Answer(
+        SERVICE_UNAVAILABLE,
+        retryAfterSeconds,
+        PROBLEM_JSON,
         problemJson(endpoint, requestClass, reason, retryAfterSeconds, instance)
             .getBytes(StandardCharsets.UTF_8));
   }
@@ -83,7 +98,12 @@ public record Answer(int status, long retryAfterSeconds, List<String> setCookies
    */
   public static Answer of(RequestTag tag, String accept, String instance) {
     String reason = tag.reason() == null ? "admission-rate" : tag.reason();
-    return serviceUnavailable(accept, instance, tag.endpoint(), tag.requestClass(), reason,
+    return serviceUnavailable(
+        accept,
+        instance,
+        tag.endpoint(),
+        tag.requestClass(),
+        reason,
         retryAfterSeconds(tag.retryAfterNanos()));
   }
 
@@ -96,10 +116,10 @@ public record Answer(int status, long retryAfterSeconds, List<String> setCookies
    * @param reason the machine-readable reason ({@code bandwidth-standby-full}, ...)
    * @param retryAfterSeconds the {@code Retry-After} value in whole seconds (at least 1)
    */
-  public static Answer tooManyRequests(String accept, String instance, String reason,
-      long retryAfterSeconds) {
-    return shareRefusal(TOO_MANY_REQUESTS, accept, instance, reason,
-        Math.max(1L, retryAfterSeconds));
+  public static Answer tooManyRequests(
+      String accept, String instance, String reason, long retryAfterSeconds) {
+    return shareRefusal(
+        TOO_MANY_REQUESTS, accept, instance, reason, Math.max(1L, retryAfterSeconds));
   }
 
   /**
@@ -110,13 +130,19 @@ public record Answer(int status, long retryAfterSeconds, List<String> setCookies
     return shareRefusal(FORBIDDEN, accept, instance, reason, 0L);
   }
 
-  private static Answer shareRefusal(int status, String accept, String instance,
-      String reason, long retryAfterSeconds) {
+  private static Answer shareRefusal(
+      int status, String accept, String instance, String reason, long retryAfterSeconds) {
     if (wantsHtml(accept)) {
-      return new Answer(status, retryAfterSeconds, HTML,
+      return new Answer(
+          status,
+          retryAfterSeconds,
+          HTML,
           shareHtml(status, retryAfterSeconds).getBytes(StandardCharsets.UTF_8));
     }
-    return new Answer(status, retryAfterSeconds, PROBLEM_JSON,
+    return new Answer(
+        status,
+        retryAfterSeconds,
+        PROBLEM_JSON,
         shareProblemJson(status, reason, retryAfterSeconds, instance)
             .getBytes(StandardCharsets.UTF_8));
   }
@@ -127,29 +153,47 @@ public record Answer(int status, long retryAfterSeconds, List<String> setCookies
 
   /** The page for browsers refused by bandwidth shares (429 or 403). */
   static String shareHtml(int status, long retrySeconds) {
-    String text = status == TOO_MANY_REQUESTS
-        ? "You are using more than your share of this server right now. Please try again in "
-            + retrySeconds + (retrySeconds == 1 ? " second" : " seconds") + "."
-        : "This server does not serve requests from your network.";
+    String text =
+        status == TOO_MANY_REQUESTS
+            ? "You are using more than your share of this server right now. Please try again in "
+                + retrySeconds
+                + (retrySeconds == 1 ? " second" : " seconds")
+                + "."
+            : "This server does not serve requests from your network.";
     return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        + "<title>" + shareTitle(status) + "</title>"
+        + "<title>"
+        + shareTitle(status)
+        + "</title>"
         + "<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;"
         + "padding:0 1em;color:#222}</style></head><body>"
-        + "<h1>" + shareTitle(status) + "</h1><p>" + text + "</p></body></html>\n";
+        + "<h1>"
+        + shareTitle(status)
+        + "</h1><p>"
+        + text
+        + "</p></body></html>\n";
   }
 
   /** The RFC 9457 problem document for API clients refused by bandwidth shares. */
-  static String shareProblemJson(int status, String reason, long retrySeconds,
-      String instance) {
-    String detail = status == TOO_MANY_REQUESTS
-        ? "Your client group is over its bandwidth share; retry after " + retrySeconds + " s."
-        : "Your client group has no share of this server.";
-    return "{\"type\":\"about:blank\",\"title\":\"" + shareTitle(status) + "\",\"status\":"
-        + status + ",\"detail\":" + JsonText.quote(detail) + ","
-        + "\"instance\":" + JsonText.quote(instance) + ","
-        + "\"reason\":" + JsonText.quote(reason)
-        + (retrySeconds > 0 ? ",\"retryAfterSeconds\":" + retrySeconds : "") + "}";
+  static String shareProblemJson(int status, String reason, long retrySeconds, String instance) {
+    String detail =
+        status == TOO_MANY_REQUESTS
+            ? "Your client group is over its bandwidth share; retry after " + retrySeconds + " s."
+            : "Your client group has no share of this server.";
+    return "{\"type\":\"about:blank\",\"title\":\""
+        + shareTitle(status)
+        + "\",\"status\":"
+        + status
+        + ",\"detail\":"
+        + JsonText.quote(detail)
+        + ","
+        + "\"instance\":"
+        + JsonText.quote(instance)
+        + ","
+        + "\"reason\":"
+        + JsonText.quote(reason)
+        + (retrySeconds > 0 ? ",\"retryAfterSeconds\":" + retrySeconds : "")
+        + "}";
   }
 
   /** A wait in nanoseconds as a {@code Retry-After} value: whole seconds rounded up, at least 1. */
@@ -172,19 +216,33 @@ public record Answer(int status, long retryAfterSeconds, List<String> setCookies
         + "padding:0 1em;color:#222}</style></head><body>"
         + "<h1>We are very busy right now</h1>"
         + "<p>Your request could not be served at this moment. Please try again in "
-        + retrySeconds + (retrySeconds == 1 ? " second" : " seconds") + ".</p>"
+        + retrySeconds
+        + (retrySeconds == 1 ? " second" : " seconds")
+        + ".</p>"
         + "</body></html>\n";
   }
 
   /** The RFC 9457 problem document for API clients. */
-  public static String problemJson(String endpoint, String requestClass, String reason,
-      long retrySeconds, String instance) {
+  public static String problemJson(
+      String endpoint, String requestClass, String reason, long retrySeconds, String instance) {
     return "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
-        + "\"detail\":\"The server is overloaded; retry after " + retrySeconds + " s.\","
-        + "\"instance\":" + JsonText.quote(instance) + ","
-        + "\"endpoint\":" + JsonText.quote(endpoint) + ","
-        + "\"requestClass\":" + JsonText.quote(requestClass) + ","
-        + "\"reason\":" + JsonText.quote(reason) + ","
-        + "\"retryAfterSeconds\":" + retrySeconds + "}";
+        + "\"detail\":\"The server is overloaded; retry after "
+        + retrySeconds
+        + " s.\","
+        + "\"instance\":"
+        + JsonText.quote(instance)
+        + ","
+        + "\"endpoint\":"
+        + JsonText.quote(endpoint)
+        + ","
+        + "\"requestClass\":"
+        + JsonText.quote(requestClass)
+        + ","
+        + "\"reason\":"
+        + JsonText.quote(reason)
+        + ","
+        + "\"retryAfterSeconds\":"
+        + retrySeconds
+        + "}";
   }
 }

@@ -3,12 +3,12 @@ package org.overloadcontrol.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import org.overloadcontrol.base.RequestClass;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.degrade.EndpointDegradeSettings;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.degrade.QualityListener;
@@ -31,8 +31,13 @@ public final class Endpoint {
   private final double maxWaitOfTarget;
   private final ConcurrentHashMap<String, EndpointClass> classes = new ConcurrentHashMap<>();
 
-  Endpoint(String name, EndpointAdmissionController admission, EndpointPermits permits,
-      QueueThresholdController queueThreshold, Ticker ticker, EndpointDegradeSettings degrade,
+  Endpoint(
+      String name,
+      EndpointAdmissionController admission,
+      EndpointPermits permits,
+      QueueThresholdController queueThreshold,
+      Ticker ticker,
+      EndpointDegradeSettings degrade,
       QualityListener qualityListener) {
     this(name, admission, permits, queueThreshold, ticker, degrade, qualityListener, null, 0);
   }
@@ -43,9 +48,16 @@ public final class Endpoint {
    * @param maxWaitOfTarget a request of the group waits for a permit at most this fraction of
    *     its target
    */
-  Endpoint(String name, EndpointAdmissionController admission, EndpointPermits permits,
-      QueueThresholdController queueThreshold, Ticker ticker, EndpointDegradeSettings degrade,
-      QualityListener qualityListener, ConcurrencyGroup group, double maxWaitOfTarget) {
+  Endpoint(
+      String name,
+      EndpointAdmissionController admission,
+      EndpointPermits permits,
+      QueueThresholdController queueThreshold,
+      Ticker ticker,
+      EndpointDegradeSettings degrade,
+      QualityListener qualityListener,
+      ConcurrencyGroup group,
+      double maxWaitOfTarget) {
     this.group = group;
     this.maxWaitOfTarget = maxWaitOfTarget;
     this.name = name;
@@ -53,8 +65,11 @@ public final class Endpoint {
     this.permits = permits;
     this.queueThreshold = queueThreshold;
     this.ticker = ticker;
-    this.quality = degrade == null ? null : new QualityController(degrade,
-        new EndpointAdmissionSwitch(this), qualityListener, ticker.read());
+    this.quality =
+        degrade == null
+            ? null
+            : new QualityController(
+                degrade, new EndpointAdmissionSwitch(this), qualityListener, ticker.read());
   }
 
   public String name() {
@@ -104,10 +119,12 @@ public final class Endpoint {
     if (existing != null) {
       return existing;
     }
-    return classes.computeIfAbsent(requestClass.name(), n -> {
-      ClassController c = admission.forClass(requestClass, ticker.read());
-      return new EndpointClass(this, c);
-    });
+    return classes.computeIfAbsent(
+        requestClass.name(),
+        n -> {
+          ClassController c = admission.forClass(requestClass, ticker.read());
+          return new EndpointClass(this, c);
+        });
   }
 
   /** The concurrency group that admits this endpoint's requests, or null. */

@@ -42,8 +42,10 @@ final class EndpointAdmissionSwitch implements AdmissionSwitch {
     for (EndpointClass c : controlled) {
       // Each class restarts at its share of what the endpoint just completed; the multiclass
       // rounds of §3.3 then sort out priorities from there.
-      double share = total == 0 ? 1.0 / controlled.size()
-          : (double) arrivalsInLastPeriod.getOrDefault(c, 0L) / total;
+      double share =
+          total == 0
+              ? 1.0 / controlled.size()
+              : (double) arrivalsInLastPeriod.getOrDefault(c, 0L) / total;
       admission.restartRate(c.controller(), throughputPerSecond * share, nowNanos);
     }
     admission.setAdmissionEnabled(true);
@@ -59,8 +61,10 @@ final class EndpointAdmissionSwitch implements AdmissionSwitch {
     }
     boolean raised = false;
     for (EndpointClass c : controlled) {
-      double share = total == 0 ? 1.0 / controlled.size()
-          : (double) arrivalsInLastPeriod.getOrDefault(c, 0L) / total;
+      double share =
+          total == 0
+              ? 1.0 / controlled.size()
+              : (double) arrivalsInLastPeriod.getOrDefault(c, 0L) / total;
       double rate = throughputPerSecond * share;
       if (rate > c.controller().rate()) {
         admission.restartRate(c.controller(), rate, nowNanos);
@@ -101,7 +105,9 @@ final class EndpointAdmissionSwitch implements AdmissionSwitch {
     StringBuilder b = new StringBuilder();
     for (EndpointClass c : controlledClasses()) {
       ClassController cc = c.controller();
-      b.append(b.length() == 0 ? "" : ", ").append(cc.requestClass().name()).append('=')
+      b.append(b.length() == 0 ? "" : ", ")
+          .append(cc.requestClass().name())
+          .append('=')
           .append(String.format("%.2f/s", cc.rate()));
     }
     return b.toString();

@@ -1,12 +1,12 @@
 package org.overloadcontrol.engine;
 
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.queue.EndpointPermits;
 
@@ -25,14 +25,18 @@ public final class EndpointClass {
   final QueueThresholdController threshold;
   final QualityController quality;
   final EndpointPermits permits;
+
   /** The class's share of its endpoint's concurrency group, or null (rate, or no target). */
   final ConcurrencyGroup.Partition partition;
+
   private static final int ARRIVALS = 0;
   private static final int ENQUEUED = 1;
   private static final int ABANDONED = 2;
   private static final int WAIT_NANOS = 3;
+
   /** Outcome {@code o} is counted at {@code OUTCOMES + o.ordinal()}. */
   private static final int OUTCOMES = 4;
+
   /**
    * All counters of a stripe in one padded line: a request bumps two (arrival, outcome), which
    * as two {@code LongAdder}s were two lines. The profile could not resolve the difference

@@ -16,26 +16,29 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
 
   public ExecutorScheduler(String threadName) {
-    executor = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
     executor.setRemoveOnCancelPolicy(true);
     executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
   }
 
   @Override
   public Cancellable schedule(Runnable task, long delayNanos) {
-    ScheduledFuture<?> f = executor.schedule(guard(task), Math.max(0L, delayNanos),
-        TimeUnit.NANOSECONDS);
+    ScheduledFuture<?> f =
+        executor.schedule(guard(task), Math.max(0L, delayNanos), TimeUnit.NANOSECONDS);
     return () -> f.cancel(false);
   }
 
   @Override
   public Cancellable scheduleAtFixedRate(Runnable task, long periodNanos) {
-    ScheduledFuture<?> f = executor.scheduleAtFixedRate(guard(task), periodNanos, periodNanos,
-        TimeUnit.NANOSECONDS);
+    ScheduledFuture<?> f =
+        executor.scheduleAtFixedRate(guard(task), periodNanos, periodNanos, TimeUnit.NANOSECONDS);
     return () -> f.cancel(false);
   }
 

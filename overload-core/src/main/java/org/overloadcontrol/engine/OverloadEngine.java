@@ -5,24 +5,24 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.SessionRole;
-import org.overloadcontrol.base.RequestClass;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.EndpointSettings;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.DegradeSettings;
 import org.overloadcontrol.degrade.QualityController;
@@ -73,22 +73,29 @@ public final class OverloadEngine {
   private final Scheduler.Cancellable periodic;
   private final AdmissionSettings admissionSettings;
   private final ConcurrentHashMap<String, ConcurrencyGroup> groups = new ConcurrentHashMap<>();
+
   /** Endpoints seen where some class has a target, by the name of their resource group. */
   private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
+
   private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
+
   /** Session-aware admission, or null when {@code sessions.enabled} is false. */
   private final SessionGate sessions;
+
   /** Routes a framework module contributed; consulted after the configured path rules. */
   private final FrameworkRoutes frameworkRoutes;
+
   /** Probe paths no adapter puts under control ({@code bypass.paths}). */
   private final BypassPaths bypass;
+
   /**
    * What each framework route resolved to, when no class rule reads the request (else null).
    * Racing requests may both resolve a route; both get the same endpoint's same class.
    */
   private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass> frameworkStages;
+
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -103,32 +110,52 @@ public final class OverloadEngine {
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
     this.bypass = config.bypassPaths();
-    this.frameworkStages = config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
-        ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size()) : null;
-    this.routeNeedsRequest = !config.classRules().isEmpty() || !config.endpointRules().isEmpty()
-        || !frameworkRoutes.isEmpty();
+    this.frameworkStages =
+        config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
+            ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size())
+            : null;
+    this.routeNeedsRequest =
+        !config.classRules().isEmpty()
+            || !config.endpointRules().isEmpty()
+            || !frameworkRoutes.isEmpty();
     this.queueSettings = QueueSettings.from(config);
     this.degradeSettings = DegradeSettings.from(config);
     this.qualityListener = b.qualityListener;
     if ((queueSettings.enabled() || degradeSettings.enabled()) && b.scheduler == null) {
-      throw new IllegalStateException("wait queues (queue.*) or degradation (degrade.*) are"
-          + " configured but the adapter gave the engine no scheduler");
+      throw new IllegalStateException(
+          "wait queues (queue.*) or degradation (degrade.*) are"
+              + " configured but the adapter gave the engine no scheduler");
     }
     this.admissionSettings = AdmissionSettings.from(config);
     // Requests over a concurrency limit wait in the queues, whose deadlines need timers: an
     // engine built without a scheduler (admission alone, tests) admits by rate everywhere.
     boolean concurrency = admissionSettings.anyConcurrency() && b.scheduler != null;
-    this.queues = queueSettings.enabled() || concurrency ? new WaitQueues(queueSettings,
-        config.classes().values(), ticker, b.scheduler, b.cpuUtilisation, b.queueListener)
-        : null;
+    this.queues =
+        queueSettings.enabled() || concurrency
+            ? new WaitQueues(
+                queueSettings,
+                config.classes().values(),
+                ticker,
+                b.scheduler,
+                b.cpuUtilisation,
+                b.queueListener)
+            : null;
     SessionSettings sessionSettings = SessionSettings.from(config.section("sessions"));
-    this.sessions = sessionSettings.enabled() ? new SessionGate(sessionSettings,
-        b.sessionKeys != null ? b.sessionKeys
-            : CookieKeys.random(new java.security.SecureRandom()),
-        new java.security.SecureRandom(), ticker,
-        queues == null ? () -> false : queues::sessionOverdue) : null;
-    this.periodic = queues != null || degradeSettings.enabled()
-        ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS) : null;
+    this.sessions =
+        sessionSettings.enabled()
+            ? new SessionGate(
+                sessionSettings,
+                b.sessionKeys != null
+                    ? b.sessionKeys
+                    : CookieKeys.random(new java.security.SecureRandom()),
+                new java.security.SecureRandom(),
+                ticker,
+                queues == null ? () -> false : queues::sessionOverdue)
+            : null;
+    this.periodic =
+        queues != null || degradeSettings.enabled()
+            ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS)
+            : null;
   }
 
   /** A builder for an engine over {@code config}. */
@@ -164,11 +191,12 @@ public final class OverloadEngine {
    * {@link Outcome#REJECTED}). The answer may carry a cookie value to set.
    */
   public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
-    SessionGate.Answer answer = sessions.arrive(tag.stage().endpoint().concurrencyGroup(),
-        visit);
+    SessionGate.Answer answer = sessions.arrive(tag.stage().endpoint().concurrencyGroup(), visit);
     if (answer.refused()) {
-      tag.decide(Decision.REJECT, Math.max(config.retryAfterMinNanos(),
-          sessions.settings().windowNanos()), answer.reason());
+      tag.decide(
+          Decision.REJECT,
+          Math.max(config.retryAfterMinNanos(), sessions.settings().windowNanos()),
+          answer.reason());
     } else {
       tag.session(answer.role(), answer.key());
       if (answer.completes()) {
@@ -194,22 +222,41 @@ public final class OverloadEngine {
     if (hasTarget(name)) {
       controlledGroupOf.put(name, groupName);
     }
-    EndpointAdmissionController admission = new EndpointAdmissionController(name,
-        c -> config.settingsFor(name, c), listener, group == null,
-        () -> controlledGroupOf.entrySet().stream().anyMatch(
-            e -> !e.getKey().equals(name) && e.getValue().equals(groupName)));
-    EndpointPermits permits = queues == null || !queueSettings.enabled() && group == null
-        ? null : queues.endpoint(name);
+    EndpointAdmissionController admission =
+        new EndpointAdmissionController(
+            name,
+            c -> config.settingsFor(name, c),
+            listener,
+            group == null,
+            () ->
+                controlledGroupOf.entrySet().stream()
+                    .anyMatch(e -> !e.getKey().equals(name) && e.getValue().equals(groupName)));
+    EndpointPermits permits =
+        queues == null || !queueSettings.enabled() && group == null ? null : queues.endpoint(name);
     QueueThresholdController threshold = null;
     if (qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD) {
       EndpointSettings es = config.endpoints().get(name);
       long target = es == null || es.targetNanos() == null ? 0L : es.targetNanos();
-      threshold = new QueueThresholdController(name, target, qs.thresholdInitial(),
-          qs.thresholdStep(), qs.thresholdDivisor(), 100_000, qs.thresholdPeriodNanos(),
-          ticker.read());
+      threshold =
+          new QueueThresholdController(
+              name,
+              target,
+              qs.thresholdInitial(),
+              qs.thresholdStep(),
+              qs.thresholdDivisor(),
+              100_000,
+              qs.thresholdPeriodNanos(),
+              ticker.read());
     }
-    return new Endpoint(name, admission, permits, threshold, ticker,
-        degradeSettings.endpoint(name), qualityListener, group,
+    return new Endpoint(
+        name,
+        admission,
+        permits,
+        threshold,
+        ticker,
+        degradeSettings.endpoint(name),
+        qualityListener,
+        group,
         admissionSettings.maxWaitOfTarget());
   }
 
@@ -232,10 +279,17 @@ public final class OverloadEngine {
       // and the endpoint's requests skip the permit counts altogether.)
       return null;
     }
-    return groups.computeIfAbsent(g.name(), n -> new ConcurrencyGroup(n,
-        new ConcurrencyLimit(admissionSettings.setpoint(), 0.8, 1.05, 1, g.maxLimit()),
-        g.initialLimit(), admissionSettings.windowNanos(), admissionSettings.windowSamples(),
-        listener, ticker.read()));
+    return groups.computeIfAbsent(
+        g.name(),
+        n ->
+            new ConcurrencyGroup(
+                n,
+                new ConcurrencyLimit(admissionSettings.setpoint(), 0.8, 1.05, 1, g.maxLimit()),
+                g.initialLimit(),
+                admissionSettings.windowNanos(),
+                admissionSettings.windowSamples(),
+                listener,
+                ticker.read()));
   }
 
   /** Whether some class has a target at endpoint {@code name}. */
@@ -394,7 +448,8 @@ public final class OverloadEngine {
       // bucket look further in debt than it is (measured: a few spurious 503s a second on a
       // busy 2-core machine at 10^5 requests/s). The second try costs the refusal path only.
       long wait = stage.controller().nanosUntilToken(now);
-      tag.decide(Decision.REJECT,
+      tag.decide(
+          Decision.REJECT,
           Math.max(config.retryAfterMinNanos(), Math.min(config.retryAfterMaxNanos(), wait)),
           "admission-rate");
       return Decision.REJECT;
@@ -432,29 +487,34 @@ public final class OverloadEngine {
       throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
     }
     EndpointClass stage = tag.stage();
-    Waiter w = queues.enqueue(stage.requestClass(), stage.concurrency(),
-        stage.endpoint().permits(), tag.sessionRole() == SessionRole.ADMITTED
-            ? sessions.settings().maxWaitNanos(stage.controller().targetNanos()) : 0L,
-        new Waiter.Listener() {
-      @Override
-      public void resumed(Waiter waiter) {
-        long waited = ticker.read() - waiter.enqueuedNanos();
-        tag.holdPermit(stage.endpoint().permits());
-        tag.waited(waited);
-        stage.addWait(waited);
-        tag.captureQuality();
-        adapterListener.resumed(waiter);
-      }
+    Waiter w =
+        queues.enqueue(
+            stage.requestClass(),
+            stage.concurrency(),
+            stage.endpoint().permits(),
+            tag.sessionRole() == SessionRole.ADMITTED
+                ? sessions.settings().maxWaitNanos(stage.controller().targetNanos())
+                : 0L,
+            new Waiter.Listener() {
+              @Override
+              public void resumed(Waiter waiter) {
+                long waited = ticker.read() - waiter.enqueuedNanos();
+                tag.holdPermit(stage.endpoint().permits());
+                tag.waited(waited);
+                stage.addWait(waited);
+                tag.captureQuality();
+                adapterListener.resumed(waiter);
+              }
 
-      @Override
-      public void expired(Waiter waiter) {
-        long waited = ticker.read() - waiter.enqueuedNanos();
-        tag.waited(waited);
-        stage.addWait(waited);
-        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "expired");
-        adapterListener.expired(waiter);
-      }
-    });
+              @Override
+              public void expired(Waiter waiter) {
+                long waited = ticker.read() - waiter.enqueuedNanos();
+                tag.waited(waited);
+                stage.addWait(waited);
+                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "expired");
+                adapterListener.expired(waiter);
+              }
+            });
     if (w == null) {
       tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
       return false;
@@ -516,8 +576,12 @@ public final class OverloadEngine {
     EndpointClass stage = tag.stage();
     stage.countOutcome(tag.stripe, outcome);
     if (sessions != null) {
-      sessions.finished(stage.endpoint().concurrencyGroup(), tag.sessionRole(),
-          tag.sessionKey(), tag.completesSession(), outcome);
+      sessions.finished(
+          stage.endpoint().concurrencyGroup(),
+          tag.sessionRole(),
+          tag.sessionKey(),
+          tag.completesSession(),
+          outcome);
     }
     EndpointPermits permit = tag.permit();
     if (permit != null) {
@@ -538,8 +602,8 @@ public final class OverloadEngine {
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
       // delay) must not make a request admitted before a rate cut look admitted after it.
-      stage.admission.record(stage.controller(), sampled, responseTime, tag.arrivalNanos(), now,
-          tag.stripe);
+      stage.admission.record(
+          stage.controller(), sampled, responseTime, tag.arrivalNanos(), now, tag.stripe);
       if (threshold != null) {
         threshold.record(responseTime);
       }
@@ -547,9 +611,11 @@ public final class OverloadEngine {
         quality.record(responseTime);
       }
       ConcurrencyGroup.Partition partition = stage.partition;
-      if (sampled && partition != null && permit != null
-          && partition.record(Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now,
-              tag.stripe)) {
+      if (sampled
+          && partition != null
+          && permit != null
+          && partition.record(
+              Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe)) {
         queues.wake();
       }
     }

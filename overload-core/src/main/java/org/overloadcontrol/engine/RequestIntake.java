@@ -23,8 +23,8 @@ public final class RequestIntake {
   private final ArrivalTime arrivalTime;
   private final String requestStartHeader;
 
-  public RequestIntake(OverloadEngine engine, ClientAddressResolver clients,
-      ArrivalTime arrivalTime) {
+  public RequestIntake(
+      OverloadEngine engine, ClientAddressResolver clients, ArrivalTime arrivalTime) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.clients = Objects.requireNonNull(clients, "clients");
     this.arrivalTime = Objects.requireNonNull(arrivalTime, "arrivalTime");
@@ -33,7 +33,8 @@ public final class RequestIntake {
 
   /** An intake for {@code engine} with its configured trusted proxies and the wall clock. */
   public static RequestIntake of(OverloadEngine engine, Clock wallClock) {
-    return new RequestIntake(engine,
+    return new RequestIntake(
+        engine,
         new ClientAddressResolver(engine.config().trustedProxies()),
         new ArrivalTime(engine.ticker(), wallClock, engine.config().requestStartMaxAgeNanos()));
   }
@@ -53,11 +54,11 @@ public final class RequestIntake {
    *     trusted proxies)
    * @param attributes the request as the classification rules see it
    */
-  public RequestTag tag(String defaultEndpoint, String remoteAddress,
-      RequestAttributes attributes) {
+  public RequestTag tag(
+      String defaultEndpoint, String remoteAddress, RequestAttributes attributes) {
     long now = engine.ticker().read();
-    return engine.tag(engine.route(defaultEndpoint, attributes),
-        arrival(now, remoteAddress, attributes), now);
+    return engine.tag(
+        engine.route(defaultEndpoint, attributes), arrival(now, remoteAddress, attributes), now);
   }
 
   /**
@@ -69,8 +70,7 @@ public final class RequestIntake {
    * @param attributes read only for the request-start header of a trusted proxy: may be null
    *     when {@code remoteAddress} is
    */
-  public RequestTag tag(EndpointClass route, String remoteAddress,
-      RequestAttributes attributes) {
+  public RequestTag tag(EndpointClass route, String remoteAddress, RequestAttributes attributes) {
     long now = engine.ticker().read();
     return engine.tag(route, arrival(now, remoteAddress, attributes), now);
   }

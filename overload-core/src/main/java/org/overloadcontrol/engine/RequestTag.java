@@ -4,12 +4,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.SessionRole;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.SessionRole;
 
 /**
  * One request as the engine sees it: its endpoint and class, its arrival time, the decision it
@@ -27,8 +27,9 @@ public final class RequestTag implements OverloadContext {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       OUTCOME = lookup.findVarHandle(RequestTag.class, "outcome", Outcome.class);
-      PERMIT = lookup.findVarHandle(RequestTag.class, "permit",
-          org.overloadcontrol.queue.EndpointPermits.class);
+      PERMIT =
+          lookup.findVarHandle(
+              RequestTag.class, "permit", org.overloadcontrol.queue.EndpointPermits.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -36,24 +37,29 @@ public final class RequestTag implements OverloadContext {
 
   private final EndpointClass stage;
   private final long arrivalNanos;
+
   /**
    * The ticker when the request was tagged: the first admission try uses it rather than a clock
    * read of its own (a refusal is still decided on a fresh reading).
    */
   final long taggedNanos;
+
   /**
    * The tagging thread's stripe ({@code StripedCounts.currentStripe()}): looked up once, it
    * serves every striped count of the request (any stripe is correct; the thread's own is fast).
    */
   final int stripe;
+
   /**
    * Whether its response time is one of its class's samples: drawn at arrival, before anything
    * about the response is known (see {@code ClassController.drawSample(long, int)}).
    */
   final boolean sampled;
+
   private Decision decision;
   private long retryAfterNanos;
   private String reason;
+
   /**
    * The endpoint permits this request holds while it executes; released once, on completion.
    * Release stores and acquire loads ({@link #holdPermit}, {@link #permit()}): a volatile
@@ -61,24 +67,29 @@ public final class RequestTag implements OverloadContext {
    * sees the store through the container's dispatch or the outcome's CAS anyway.
    */
   private org.overloadcontrol.queue.EndpointPermits permit;
+
   volatile org.overloadcontrol.queue.Waiter waiter;
   private volatile long waitedNanos;
+
   /** Deliberate delays (bandwidth shaping) left out of the response time the controller sees. */
   volatile long excludedNanos;
+
   // Plain, like the decision: set before the request runs, and published to another thread by
   // the container's dispatch. Volatile, the two stores cost two fences per request.
   private double quality = 1.0;
   private QualityLevel qualityLevel = QualityLevel.FULL;
+
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
+
   // Plain: set on the request's thread before admission, read by the queues under their lock
   // and at completion, after the outcome's CAS.
   private SessionRole sessionRole = SessionRole.NONE;
   private String sessionKey;
   private boolean sessionCompleted;
 
-  RequestTag(EndpointClass stage, long arrivalNanos, long taggedNanos, int stripe,
-      boolean sampled) {
+  RequestTag(
+      EndpointClass stage, long arrivalNanos, long taggedNanos, int stripe, boolean sampled) {
     this.stage = stage;
     this.stripe = stripe;
     this.sampled = sampled;
@@ -233,9 +244,11 @@ public final class RequestTag implements OverloadContext {
   @Override
   public double admissionRate() {
     ClassController c = stage.controller();
-    return c.settings().controlled() && stage.endpoint().admission().rateControlled()
-        && stage.endpoint().admission().admissionEnabled()
-        ? c.rate() : Double.POSITIVE_INFINITY;
+    return c.settings().controlled()
+            && stage.endpoint().admission().rateControlled()
+            && stage.endpoint().admission().admissionEnabled()
+        ? c.rate()
+        : Double.POSITIVE_INFINITY;
   }
 
   @Override
@@ -250,7 +263,14 @@ public final class RequestTag implements OverloadContext {
 
   @Override
   public String toString() {
-    return "RequestTag{" + endpoint() + "/" + requestClass() + ", decision=" + decision
-        + ", outcome=" + outcome + "}";
+    return "RequestTag{"
+        + endpoint()
+        + "/"
+        + requestClass()
+        + ", decision="
+        + decision
+        + ", outcome="
+        + outcome
+        + "}";
   }
 }

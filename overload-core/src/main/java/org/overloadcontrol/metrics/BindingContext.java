@@ -10,5 +10,5 @@ package org.overloadcontrol.metrics;
  * @param contextPath the application's context path, "" for the root (for JMX domains)
  * @param settings the {@code metrics.} section
  */
-public record BindingContext(Object applicationRegistry, String contextPath,
-    MetricsSettings settings) {}
+public record BindingContext(
+    Object applicationRegistry, String contextPath, MetricsSettings settings) {}

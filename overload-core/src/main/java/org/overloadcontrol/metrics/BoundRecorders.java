@@ -35,8 +35,8 @@ final class BoundRecorders implements MetricsRecorder {
    */
   static MetricsRecorder open(BindingContext context) {
     Map<String, MetricsBinding> found = new LinkedHashMap<>();
-    Iterator<MetricsBinding> bindings = ServiceLoader.load(MetricsBinding.class,
-        MetricsBinding.class.getClassLoader()).iterator();
+    Iterator<MetricsBinding> bindings =
+        ServiceLoader.load(MetricsBinding.class, MetricsBinding.class.getClassLoader()).iterator();
     while (true) {
       MetricsBinding b;
       try {
@@ -47,7 +47,8 @@ final class BoundRecorders implements MetricsRecorder {
       } catch (ServiceConfigurationError e) {
         // A binding another class loader sees (a WAR carrying the core while the container's
         // class path has a binding module) is not ours to use; the others still are.
-        LOG.warn("overload-control: a metrics binding on the class path cannot be used: {}",
+        LOG.warn(
+            "overload-control: a metrics binding on the class path cannot be used: {}",
             e.getMessage());
         continue;
       }
@@ -58,9 +59,15 @@ final class BoundRecorders implements MetricsRecorder {
     for (String name : names) {
       MetricsBinding b = found.get(name);
       if (b == null) {
-        throw OverloadConfigException.of("metrics.binding", name, null, "no metrics binding of"
-            + " that name is on the class path (add the module overload-metrics-" + name
-            + "); found: " + (found.isEmpty() ? "none" : String.join(", ", found.keySet())));
+        throw OverloadConfigException.of(
+            "metrics.binding",
+            name,
+            null,
+            "no metrics binding of"
+                + " that name is on the class path (add the module overload-metrics-"
+                + name
+                + "); found: "
+                + (found.isEmpty() ? "none" : String.join(", ", found.keySet())));
       }
       opened.add(b.open(context));
     }
@@ -83,8 +90,7 @@ final class BoundRecorders implements MetricsRecorder {
 
   @Override
   public Optional<Scrape> scrape() {
-    return recorders.stream().map(MetricsRecorder::scrape).flatMap(Optional::stream)
-        .findFirst();
+    return recorders.stream().map(MetricsRecorder::scrape).flatMap(Optional::stream).findFirst();
   }
 
   @Override

@@ -18,15 +18,21 @@ public final class DashboardAssets {
   public static final String CHART_JS = "chart.umd.js";
 
   /** What an adapter answers, with 404, when the dashboard module is not in the application. */
-  public static final String MISSING = "404: the overload-control dashboard is not in this"
-      + " application; add the module overload-dashboard.";
+  public static final String MISSING =
+      "404: the overload-control dashboard is not in this"
+          + " application; add the module overload-dashboard.";
 
   private static final String DASHBOARD = "/org/overloadcontrol/servlet/dashboard/";
-  private static final Map<String, String> TYPES = Map.of(
-      "index.html", "text/html; charset=utf-8",
-      "dashboard.js", "text/javascript; charset=utf-8",
-      "dashboard.css", "text/css; charset=utf-8",
-      CHART_JS, "text/javascript; charset=utf-8");
+  private static final Map<String, String> TYPES =
+      Map.of(
+          "index.html",
+          "text/html; charset=utf-8",
+          "dashboard.js",
+          "text/javascript; charset=utf-8",
+          "dashboard.css",
+          "text/css; charset=utf-8",
+          CHART_JS,
+          "text/javascript; charset=utf-8");
 
   private DashboardAssets() {}
 
@@ -65,14 +71,17 @@ public final class DashboardAssets {
    */
   static String chartJsPath() throws IOException {
     Properties pom = new Properties();
-    try (InputStream in = DashboardAssets.class.getResourceAsStream(
-        "/META-INF/maven/org.webjars.npm/chart.js/pom.properties")) {
+    try (InputStream in =
+        DashboardAssets.class.getResourceAsStream(
+            "/META-INF/maven/org.webjars.npm/chart.js/pom.properties")) {
       if (in == null) {
         return null;
       }
       pom.load(in);
     }
-    return "/META-INF/resources/webjars/chart.js/" + pom.getProperty("version") + "/dist/"
+    return "/META-INF/resources/webjars/chart.js/"
+        + pom.getProperty("version")
+        + "/dist/"
         + CHART_JS;
   }
 }

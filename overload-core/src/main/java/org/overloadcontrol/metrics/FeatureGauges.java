@@ -20,53 +20,73 @@ final class FeatureGauges {
 
   /** The shaper-wide gauges. */
   static void registerBandwidth(BandwidthView view, MetricsRecorder register) {
-    register.gauge(MetricNames.bandwidth(MetricNames.TOTAL_BYTES_PER_SECOND),
-        view::totalBytesPerSecond);
-    register.gauge(MetricNames.bandwidth(MetricNames.MAX_MEASURED_BYTES_PER_SECOND),
+    register.gauge(
+        MetricNames.bandwidth(MetricNames.TOTAL_BYTES_PER_SECOND), view::totalBytesPerSecond);
+    register.gauge(
+        MetricNames.bandwidth(MetricNames.MAX_MEASURED_BYTES_PER_SECOND),
         view::maxMeasuredBytesPerSecond);
   }
 
   /** The gauges of one client group. */
   static void registerGroup(BandwidthView view, String group, MetricsRecorder register) {
-    groupGauge(view, group, MetricNames.ALLOCATED_BYTES_PER_SECOND,
-        GroupSnapshot::allocatedBytesPerSecond, register);
-    groupGauge(view, group, MetricNames.AVERAGE_BYTES_PER_SECOND,
-        GroupSnapshot::averageBytesPerSecond, register);
+    groupGauge(
+        view,
+        group,
+        MetricNames.ALLOCATED_BYTES_PER_SECOND,
+        GroupSnapshot::allocatedBytesPerSecond,
+        register);
+    groupGauge(
+        view,
+        group,
+        MetricNames.AVERAGE_BYTES_PER_SECOND,
+        GroupSnapshot::averageBytesPerSecond,
+        register);
     groupGauge(view, group, MetricNames.ACTIVE, g -> g.active() ? 1 : 0, register);
     groupGauge(view, group, MetricNames.DELAYED_NOW, GroupSnapshot::delayedCount, register);
     groupCount(view, group, MetricNames.ADMITTED, GroupSnapshot::admittedCount, register);
     groupCount(view, group, MetricNames.REFUSED, GroupSnapshot::refusedCount, register);
   }
 
-  private static void groupGauge(BandwidthView view, String group, String metric,
-      ToDoubleFunction<GroupSnapshot> reading, MetricsRecorder register) {
-    register.gauge(MetricNames.bandwidthGroup(group, metric), () -> {
-      GroupSnapshot g = Readings.group(view, group);
-      return g == null ? Double.NaN : reading.applyAsDouble(g);
-    });
+  private static void groupGauge(
+      BandwidthView view,
+      String group,
+      String metric,
+      ToDoubleFunction<GroupSnapshot> reading,
+      MetricsRecorder register) {
+    register.gauge(
+        MetricNames.bandwidthGroup(group, metric),
+        () -> {
+          GroupSnapshot g = Readings.group(view, group);
+          return g == null ? Double.NaN : reading.applyAsDouble(g);
+        });
   }
 
-  private static void groupCount(BandwidthView view, String group, String metric,
-      ToLongFunction<GroupSnapshot> reading, MetricsRecorder register) {
-    register.count(MetricNames.bandwidthGroup(group, metric), () -> {
-      GroupSnapshot g = Readings.group(view, group);
-      return g == null ? 0 : reading.applyAsLong(g);
-    });
+  private static void groupCount(
+      BandwidthView view,
+      String group,
+      String metric,
+      ToLongFunction<GroupSnapshot> reading,
+      MetricsRecorder register) {
+    register.count(
+        MetricNames.bandwidthGroup(group, metric),
+        () -> {
+          GroupSnapshot g = Readings.group(view, group);
+          return g == null ? 0 : reading.applyAsLong(g);
+        });
   }
 
   /** The virtual queue's gauges, one refusal count per {@link RefusalReason}. */
   static void registerVirtualQueue(VirtualQueueView view, MetricsRecorder register) {
     register.count(MetricNames.virtualQueue(MetricNames.PASSED), view::passCount);
-    register.count(MetricNames.virtualQueue(MetricNames.TOKEN_ADMITTED),
-        view::tokenAdmittedCount);
+    register.count(MetricNames.virtualQueue(MetricNames.TOKEN_ADMITTED), view::tokenAdmittedCount);
     register.count(MetricNames.virtualQueue(MetricNames.TOLD_TO_WAIT), view::waitCount);
     for (RefusalReason r : RefusalReason.values()) {
       register.count(MetricNames.virtualQueueRefusals(r.code()), () -> view.refusalCount(r));
     }
-    register.gauge(MetricNames.virtualQueue(MetricNames.CURRENT_WAIT_SECONDS),
-        view::currentWaitSeconds);
-    register.gauge(MetricNames.virtualQueue(MetricNames.CAPACITY_SUBUNITS_PER_SECOND),
-        view::capacity);
+    register.gauge(
+        MetricNames.virtualQueue(MetricNames.CURRENT_WAIT_SECONDS), view::currentWaitSeconds);
+    register.gauge(
+        MetricNames.virtualQueue(MetricNames.CAPACITY_SUBUNITS_PER_SECOND), view::capacity);
   }
 
   /**
@@ -76,10 +96,9 @@ final class FeatureGauges {
   static void registerSessions(SessionGate gate, MetricsRecorder register) {
     register.gauge(MetricNames.sessions(MetricNames.ADMITTED_NOW), gate::admittedSessions);
     register.count(MetricNames.sessions(MetricNames.ADMITTED), gate::admittedCount);
-    register.count(MetricNames.sessions(MetricNames.NEW_REFUSED),
-        gate::newSessionsRefusedCount);
-    register.count(MetricNames.sessions(MetricNames.MID_SESSION_REFUSALS),
-        gate::midSessionRefusalCount);
+    register.count(MetricNames.sessions(MetricNames.NEW_REFUSED), gate::newSessionsRefusedCount);
+    register.count(
+        MetricNames.sessions(MetricNames.MID_SESSION_REFUSALS), gate::midSessionRefusalCount);
     register.count(MetricNames.sessions(MetricNames.COMPLETED), gate::completedCount);
   }
 }

@@ -9,8 +9,10 @@ package org.overloadcontrol.metrics;
 final class JsonWriter {
 
   private final StringBuilder out = new StringBuilder(1024);
+
   /** Per nesting level: whether the next value needs a comma before it. */
   private boolean[] comma = new boolean[16];
+
   private int depth;
   private boolean afterName;
 

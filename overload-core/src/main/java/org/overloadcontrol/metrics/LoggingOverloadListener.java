@@ -19,13 +19,22 @@ public final class LoggingOverloadListener implements OverloadEvent.Listener {
   public void onOverloadChange(OverloadEvent event) {
     String name = event.endpoint().name();
     if (event.entered()) {
-      LOG.info("overload-control: endpoint '{}' entered overload: shed {} of {} requests in {}"
-          + "{}", name, event.shedCount(), event.arrivalCount(),
-          seconds(event.periodNanos()), controllers(event));
+      LOG.info(
+          "overload-control: endpoint '{}' entered overload: shed {} of {} requests in {}" + "{}",
+          name,
+          event.shedCount(),
+          event.arrivalCount(),
+          seconds(event.periodNanos()),
+          controllers(event));
     } else {
-      LOG.info("overload-control: endpoint '{}' left overload after {}: shed {} of {} requests;"
-          + " none shed while over target for {}", name, seconds(event.periodNanos()),
-          event.shedCount(), event.arrivalCount(), seconds(event.quietNanos()));
+      LOG.info(
+          "overload-control: endpoint '{}' left overload after {}: shed {} of {} requests;"
+              + " none shed while over target for {}",
+          name,
+          seconds(event.periodNanos()),
+          event.shedCount(),
+          event.arrivalCount(),
+          seconds(event.quietNanos()));
     }
   }
 
@@ -38,8 +47,13 @@ public final class LoggingOverloadListener implements OverloadEvent.Listener {
     StringBuilder sb = new StringBuilder();
     ConcurrencyGroup g = event.endpoint().concurrencyGroup();
     if (g != null) {
-      sb.append(String.format(Locale.ROOT, "; group '%s' limit %d, %d in flight", g.name(),
-          g.limit(), g.inFlight()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "; group '%s' limit %d, %d in flight",
+              g.name(),
+              g.limit(),
+              g.inFlight()));
     }
     for (EndpointClass ec : event.endpoint().classes()) {
       ClassController c = ec.controller();
@@ -47,16 +61,22 @@ public final class LoggingOverloadListener implements OverloadEvent.Listener {
         continue;
       }
       if (ec.concurrency() != null) {
-        sb.append(", ").append(c.requestClass().name()).append(String.format(Locale.ROOT,
-            " %.0f %% of recent responses over target %.3f s",
-            100 * ec.concurrency().missShare(), Readings.targetSeconds(c)));
+        sb.append(", ")
+            .append(c.requestClass().name())
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    " %.0f %% of recent responses over target %.3f s",
+                    100 * ec.concurrency().missShare(),
+                    Readings.targetSeconds(c)));
         continue;
       }
       sb.append(sb.length() == 0 ? "; " : ", ").append(c.requestClass().name()).append(" p90 ");
       double est = Readings.p90EstimateSeconds(c);
       sb.append(Double.isNaN(est) ? "unknown" : String.format(Locale.ROOT, "%.3f s", est))
-          .append(String.format(Locale.ROOT, " vs target %.3f s at %.1f/s",
-              Readings.targetSeconds(c), c.rate()));
+          .append(
+              String.format(
+                  Locale.ROOT, " vs target %.3f s at %.1f/s", Readings.targetSeconds(c), c.rate()));
     }
     return sb.toString();
   }

@@ -12,8 +12,8 @@ import java.util.List;
  * @param labelNames e.g. {@code [endpoint, class]}
  * @param labelValues e.g. {@code [search, search]}
  */
-public record MetricId(String dropwizardName, String family, List<String> labelNames,
-    List<String> labelValues) {
+public record MetricId(
+    String dropwizardName, String family, List<String> labelNames, List<String> labelValues) {
 
   public MetricId {
     labelNames = List.copyOf(labelNames);

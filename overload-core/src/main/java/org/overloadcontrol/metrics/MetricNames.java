@@ -90,7 +90,9 @@ public final class MetricNames {
   public static MetricId endpointClass(String endpoint, String requestClass, String metric) {
     return new MetricId(
         name(PREFIX, "endpoint", endpoint, "class", requestClass, metric),
-        PREFIX + "_" + metric, List.of("endpoint", "class"), List.of(endpoint, requestClass));
+        PREFIX + "_" + metric,
+        List.of("endpoint", "class"),
+        List.of(endpoint, requestClass));
   }
 
   /** The count of one outcome of one class at one endpoint. */
@@ -98,55 +100,71 @@ public final class MetricNames {
     String name = outcome.name().toLowerCase(Locale.ROOT);
     return new MetricId(
         name(PREFIX, "endpoint", endpoint, "class", requestClass, OUTCOMES, name),
-        PREFIX + "_" + OUTCOMES, List.of("endpoint", "class", "outcome"),
+        PREFIX + "_" + OUTCOMES,
+        List.of("endpoint", "class", "outcome"),
         List.of(endpoint, requestClass, name));
   }
 
   /** A metric of one endpoint. */
   public static MetricId endpoint(String endpoint, String metric) {
-    return new MetricId(name(PREFIX, "endpoint", endpoint, metric),
-        PREFIX + "_endpoint_" + metric, List.of("endpoint"), List.of(endpoint));
+    return new MetricId(
+        name(PREFIX, "endpoint", endpoint, metric),
+        PREFIX + "_endpoint_" + metric,
+        List.of("endpoint"),
+        List.of(endpoint));
   }
 
   /** The length of one class's wait queue. */
   public static MetricId queueLength(String requestClass) {
-    return new MetricId(name(PREFIX, "queue", "class", requestClass, LENGTH),
-        PREFIX + "_queue_" + LENGTH, List.of("class"), List.of(requestClass));
+    return new MetricId(
+        name(PREFIX, "queue", "class", requestClass, LENGTH),
+        PREFIX + "_queue_" + LENGTH,
+        List.of("class"),
+        List.of(requestClass));
   }
 
   /** A metric of the wait queues as a whole. */
   public static MetricId queues(String metric) {
-    return new MetricId(name(PREFIX, "queue", metric), PREFIX + "_queue_" + metric,
-        List.of(), List.of());
+    return new MetricId(
+        name(PREFIX, "queue", metric), PREFIX + "_queue_" + metric, List.of(), List.of());
   }
 
   /** A metric of one bandwidth client group. */
   public static MetricId bandwidthGroup(String group, String metric) {
-    return new MetricId(name(PREFIX, "bandwidth", "group", group, metric),
-        PREFIX + "_bandwidth_" + metric, List.of("group"), List.of(group));
+    return new MetricId(
+        name(PREFIX, "bandwidth", "group", group, metric),
+        PREFIX + "_bandwidth_" + metric,
+        List.of("group"),
+        List.of(group));
   }
 
   /** A metric of the bandwidth shaper as a whole. */
   public static MetricId bandwidth(String metric) {
-    return new MetricId(name(PREFIX, "bandwidth", metric),
-        PREFIX + "_bandwidth_" + metric, List.of(), List.of());
+    return new MetricId(
+        name(PREFIX, "bandwidth", metric), PREFIX + "_bandwidth_" + metric, List.of(), List.of());
   }
 
   /** The count of the virtual queue's refusals for one reason ({@code RefusalReason.code()}). */
   public static MetricId virtualQueueRefusals(String reason) {
-    return new MetricId(name(PREFIX, "virtual_queue", REFUSALS, reason),
-        PREFIX + "_virtual_queue_" + REFUSALS, List.of("reason"), List.of(reason));
+    return new MetricId(
+        name(PREFIX, "virtual_queue", REFUSALS, reason),
+        PREFIX + "_virtual_queue_" + REFUSALS,
+        List.of("reason"),
+        List.of(reason));
   }
 
   /** A metric of the virtual queue. */
   public static MetricId virtualQueue(String metric) {
-    return new MetricId(name(PREFIX, "virtual_queue", metric),
-        PREFIX + "_virtual_queue_" + metric, List.of(), List.of());
+    return new MetricId(
+        name(PREFIX, "virtual_queue", metric),
+        PREFIX + "_virtual_queue_" + metric,
+        List.of(),
+        List.of());
   }
 
   /** A metric of session-aware admission. */
   public static MetricId sessions(String metric) {
-    return new MetricId(name(PREFIX, "sessions", metric),
-        PREFIX + "_sessions_" + metric, List.of(), List.of());
+    return new MetricId(
+        name(PREFIX, "sessions", metric), PREFIX + "_sessions_" + metric, List.of(), List.of());
   }
 }

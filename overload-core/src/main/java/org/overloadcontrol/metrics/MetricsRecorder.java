@@ -13,16 +13,17 @@ import java.util.function.LongSupplier;
 public interface MetricsRecorder extends AutoCloseable {
 
   /** A recorder that records nothing: the default when no binding is on the class path. */
-  MetricsRecorder NONE = new MetricsRecorder() {
-    @Override
-    public void count(MetricId id, LongSupplier count) {}
+  MetricsRecorder NONE =
+      new MetricsRecorder() {
+        @Override
+        public void count(MetricId id, LongSupplier count) {}
 
-    @Override
-    public void gauge(MetricId id, DoubleSupplier value) {}
+        @Override
+        public void gauge(MetricId id, DoubleSupplier value) {}
 
-    @Override
-    public void close() {}
-  };
+        @Override
+        public void close() {}
+      };
 
   /** A count that only grows (arrivals, outcomes, refusals): a counter where the library has one. */
   void count(MetricId id, LongSupplier count);

@@ -27,8 +27,8 @@ import org.overloadcontrol.config.ConfigSection;
  */
 public final class MetricsSettings {
 
-  private static final Set<String> KEYS = Set.of("enabled", "binding", "jmx", "jmxDomain", "period",
-      "overloadQuietPeriod");
+  private static final Set<String> KEYS =
+      Set.of("enabled", "binding", "jmx", "jmxDomain", "period", "overloadQuietPeriod");
   private static final long DEFAULT_PERIOD_NANOS = 1_000_000_000L;
   private static final long DEFAULT_QUIET_NANOS = 5_000_000_000L;
 
@@ -39,7 +39,12 @@ public final class MetricsSettings {
   private final long periodNanos;
   private final long overloadQuietNanos;
 
-  private MetricsSettings(boolean enabled, List<String> bindings, Boolean jmx, String jmxDomain, long periodNanos,
+  private MetricsSettings(
+      boolean enabled,
+      List<String> bindings,
+      Boolean jmx,
+      String jmxDomain,
+      long periodNanos,
       long overloadQuietNanos) {
     this.enabled = enabled;
     this.bindings = bindings;
@@ -64,13 +69,15 @@ public final class MetricsSettings {
     List<String> bindings = section.parse("binding", MetricsSettings::names, null);
     Boolean jmx = section.parse("jmx", ConfigSection::bool, null);
     String domain = section.parse("jmxDomain", MetricsSettings::domain, null);
-    long period = section.parse("period", ConfigSection::positiveDuration,
-        DEFAULT_PERIOD_NANOS);
-    long quiet = section.parse("overloadQuietPeriod", ConfigSection::positiveDuration,
-        DEFAULT_QUIET_NANOS);
+    long period = section.parse("period", ConfigSection::positiveDuration, DEFAULT_PERIOD_NANOS);
+    long quiet =
+        section.parse("overloadQuietPeriod", ConfigSection::positiveDuration, DEFAULT_QUIET_NANOS);
     if (quiet < period) {
-      throw section.error("overloadQuietPeriod", "must be at least metrics.period ("
-          + period / 1_000_000 + " ms): overload is judged once per period");
+      throw section.error(
+          "overloadQuietPeriod",
+          "must be at least metrics.period ("
+              + period / 1_000_000
+              + " ms): overload is judged once per period");
     }
     return new MetricsSettings(enabled, bindings, jmx, domain, period, quiet);
   }
@@ -85,8 +92,8 @@ public final class MetricsSettings {
 
   private static String domain(String v) {
     if (v.isEmpty() || v.chars().anyMatch(c -> c == ':' || c == '*' || c == '?' || c == '\n')) {
-      throw new IllegalArgumentException("must be a JMX domain: not empty, without ':', '*', '?'"
-          + " or line breaks");
+      throw new IllegalArgumentException(
+          "must be a JMX domain: not empty, without ':', '*', '?'" + " or line breaks");
     }
     return v;
   }

@@ -3,9 +3,9 @@ package org.overloadcontrol.metrics;
 import java.util.Objects;
 import java.util.Optional;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
+import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
 /**
@@ -51,14 +51,23 @@ public final class Observability implements AutoCloseable {
     this.bandwidth = b.bandwidth;
     this.virtualQueue = b.virtualQueue;
     StatusAccess.from(statusSection, null, null); // fail at start, not at the first status read
-    this.watch = new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(),
-        b.listener);
-    this.metrics = settings.enabled() ? new OverloadMetrics(engine,
-        b.recorder != null ? b.recorder
-            : BoundRecorders.open(new BindingContext(b.registry, b.contextPath, settings)),
-        watch, bandwidth, virtualQueue) : null;
-    this.task = settings.enabled() && b.scheduler != null
-        ? b.scheduler.scheduleAtFixedRate(this::tick, settings.periodNanos()) : null;
+    this.watch =
+        new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(), b.listener);
+    this.metrics =
+        settings.enabled()
+            ? new OverloadMetrics(
+                engine,
+                b.recorder != null
+                    ? b.recorder
+                    : BoundRecorders.open(new BindingContext(b.registry, b.contextPath, settings)),
+                watch,
+                bandwidth,
+                virtualQueue)
+            : null;
+    this.task =
+        settings.enabled() && b.scheduler != null
+            ? b.scheduler.scheduleAtFixedRate(this::tick, settings.periodNanos())
+            : null;
   }
 
   /**

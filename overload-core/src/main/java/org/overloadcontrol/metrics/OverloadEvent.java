@@ -15,8 +15,13 @@ import org.overloadcontrol.engine.Endpoint;
  * @param quietNanos when leaving, how long it had not shed while missing its target; 0 when
  *     entering
  */
-public record OverloadEvent(Endpoint endpoint, boolean entered, long shedCount,
-    long arrivalCount, long periodNanos, long quietNanos) {
+public record OverloadEvent(
+    Endpoint endpoint,
+    boolean entered,
+    long shedCount,
+    long arrivalCount,
+    long periodNanos,
+    long quietNanos) {
 
   /** Observes overload episodes; called on the filter's scheduler thread. */
   @FunctionalInterface

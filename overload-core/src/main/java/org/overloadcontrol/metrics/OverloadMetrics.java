@@ -7,11 +7,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.queue.WaitQueues;
@@ -49,8 +49,12 @@ public final class OverloadMetrics implements AutoCloseable {
    * @param bandwidth the bandwidth shares, or null when they are off
    * @param virtualQueue the virtual queue, or null when it is off
    */
-  public OverloadMetrics(OverloadEngine engine, MetricsRecorder recorder, OverloadWatch watch,
-      BandwidthView bandwidth, VirtualQueueView virtualQueue) {
+  public OverloadMetrics(
+      OverloadEngine engine,
+      MetricsRecorder recorder,
+      OverloadWatch watch,
+      BandwidthView bandwidth,
+      VirtualQueueView virtualQueue) {
     this.engine = engine;
     this.recorder = recorder;
     this.watch = watch;
@@ -103,8 +107,8 @@ public final class OverloadMetrics implements AutoCloseable {
     recorder.gauge(MetricNames.queues(MetricNames.LIFO), () -> queues.lifo() ? 1 : 0);
     recorder.gauge(MetricNames.queues(MetricNames.WAITING), queues::waitingCount);
     recorder.gauge(MetricNames.queues(MetricNames.PERMITS_IN_USE), queues::permitsInUse);
-    recorder.gauge(MetricNames.queues(MetricNames.PERMITS_LIMIT),
-        () -> Readings.limit(queues.permitLimit()));
+    recorder.gauge(
+        MetricNames.queues(MetricNames.PERMITS_LIMIT), () -> Readings.limit(queues.permitLimit()));
     for (String name : queueNames(engine)) {
       recorder.gauge(MetricNames.queueLength(name), () -> queues.queueLength(name));
     }
@@ -121,17 +125,18 @@ public final class OverloadMetrics implements AutoCloseable {
 
   private void registerEndpoint(Endpoint e) {
     String n = e.name();
-    recorder.gauge(MetricNames.endpoint(n, MetricNames.ADMISSION_ENABLED),
+    recorder.gauge(
+        MetricNames.endpoint(n, MetricNames.ADMISSION_ENABLED),
         () -> e.admission().admissionEnabled() ? 1 : 0);
     recorder.gauge(MetricNames.endpoint(n, MetricNames.QUALITY), e::quality);
     recorder.gauge(MetricNames.endpoint(n, MetricNames.MIN_QUALITY), e::minQuality);
-    recorder.gauge(MetricNames.endpoint(n, MetricNames.OVERLOADED),
-        () -> watch.overloaded(n) ? 1 : 0);
+    recorder.gauge(
+        MetricNames.endpoint(n, MetricNames.OVERLOADED), () -> watch.overloaded(n) ? 1 : 0);
     EndpointPermits p = e.permits();
     if (p != null) {
       recorder.gauge(MetricNames.endpoint(n, MetricNames.PERMITS_IN_USE), p::inUse);
-      recorder.gauge(MetricNames.endpoint(n, MetricNames.PERMITS_LIMIT),
-          () -> Readings.permitLimit(p));
+      recorder.gauge(
+          MetricNames.endpoint(n, MetricNames.PERMITS_LIMIT), () -> Readings.permitLimit(p));
       recorder.gauge(MetricNames.endpoint(n, MetricNames.WAITING), p::waiting);
     }
     QueueThresholdController t = e.queueThreshold();
@@ -150,15 +155,19 @@ public final class OverloadMetrics implements AutoCloseable {
     }
     recorder.count(MetricNames.endpointClass(e, c, MetricNames.ENQUEUED), ec::enqueuedCount);
     recorder.count(MetricNames.endpointClass(e, c, MetricNames.ABANDONED), ec::abandonedCount);
-    recorder.gauge(MetricNames.endpointClass(e, c, MetricNames.WAIT_SECONDS),
-        () -> Readings.waitSeconds(ec));
-    recorder.gauge(MetricNames.endpointClass(e, c, MetricNames.P90_ESTIMATE_SECONDS),
+    recorder.gauge(
+        MetricNames.endpointClass(e, c, MetricNames.WAIT_SECONDS), () -> Readings.waitSeconds(ec));
+    recorder.gauge(
+        MetricNames.endpointClass(e, c, MetricNames.P90_ESTIMATE_SECONDS),
         () -> Readings.p90EstimateSeconds(cc));
-    recorder.gauge(MetricNames.endpointClass(e, c, MetricNames.P90_SAMPLE_SECONDS),
+    recorder.gauge(
+        MetricNames.endpointClass(e, c, MetricNames.P90_SAMPLE_SECONDS),
         () -> Readings.p90SampleSeconds(cc));
-    recorder.gauge(MetricNames.endpointClass(e, c, MetricNames.P90_TARGET_SECONDS),
+    recorder.gauge(
+        MetricNames.endpointClass(e, c, MetricNames.P90_TARGET_SECONDS),
         () -> Readings.targetSeconds(cc));
-    recorder.gauge(MetricNames.endpointClass(e, c, MetricNames.ADMISSION_RATE),
+    recorder.gauge(
+        MetricNames.endpointClass(e, c, MetricNames.ADMISSION_RATE),
         () -> Readings.admissionRate(ec));
   }
 

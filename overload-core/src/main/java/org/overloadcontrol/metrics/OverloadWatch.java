@@ -124,11 +124,14 @@ public final class OverloadWatch {
    */
   public synchronized void check(List<Endpoint> endpoints, long now) {
     for (Endpoint e : endpoints) {
-      State s = states.computeIfAbsent(e.name(), n -> {
-        State fresh = new State();
-        fresh.lastCheckNanos = now - periodNanos;
-        return fresh;
-      });
+      State s =
+          states.computeIfAbsent(
+              e.name(),
+              n -> {
+                State fresh = new State();
+                fresh.lastCheckNanos = now - periodNanos;
+                return fresh;
+              });
       s.endpoint = e;
       long shed = 0;
       long arrivals = 0;
@@ -158,8 +161,9 @@ public final class OverloadWatch {
         long quiet = now - s.lastTroubleNanos;
         if (quiet >= quietNanos) {
           s.inEpisode = false;
-          listener.onOverloadChange(new OverloadEvent(e, false, s.episodeShed,
-              s.episodeArrivals, now - s.episodeStartNanos, quiet));
+          listener.onOverloadChange(
+              new OverloadEvent(
+                  e, false, s.episodeShed, s.episodeArrivals, now - s.episodeStartNanos, quiet));
         }
       } else if (trouble) {
         s.inEpisode = true;

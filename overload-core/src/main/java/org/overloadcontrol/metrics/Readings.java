@@ -2,8 +2,8 @@ package org.overloadcontrol.metrics;
 
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
-import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**

@@ -26,8 +26,8 @@ import org.overloadcontrol.config.OverloadConfigException;
 public final class StatusAccess {
 
   private static final Set<String> KEYS = Set.of("allow", "role");
-  private static final AddressMatcher LOOPBACK = AddressMatcher.parse(List.of("127.0.0.0/8",
-      "::1"));
+  private static final AddressMatcher LOOPBACK =
+      AddressMatcher.parse(List.of("127.0.0.0/8", "::1"));
 
   private final AddressMatcher allow;
   private final String role;
@@ -50,8 +50,8 @@ public final class StatusAccess {
       try {
         allow = parseList(allowParam);
       } catch (IllegalArgumentException e) {
-        throw OverloadConfigException.of("allow", allowParam,
-            "init-param of the status servlet", e.getMessage());
+        throw OverloadConfigException.of(
+            "allow", allowParam, "init-param of the status servlet", e.getMessage());
       }
     } else {
       allow = section.parse("allow", StatusAccess::parseList, AddressMatcher.none());
@@ -73,7 +73,10 @@ public final class StatusAccess {
    *     trusted proxy, so its real client is unknown
    * @param inRole whether the authenticated user has a role
    */
-  public boolean allows(String peerAddress, String clientAddress, boolean forwardedByUntrusted,
+  public boolean allows(
+      String peerAddress,
+      String clientAddress,
+      boolean forwardedByUntrusted,
       Predicate<String> inRole) {
     if (role != null && inRole.test(role)) {
       return true;

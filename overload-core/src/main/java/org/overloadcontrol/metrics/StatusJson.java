@@ -6,11 +6,11 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.WaitQueues;
 import org.overloadcontrol.session.SessionGate;
@@ -64,8 +64,11 @@ public final class StatusJson {
    * @param bandwidth the bandwidth shares, or null when off
    * @param virtualQueue the virtual queue, or null when off
    */
-  public static String write(OverloadEngine engine, OverloadWatch watch,
-      BandwidthView bandwidth, VirtualQueueView virtualQueue) {
+  public static String write(
+      OverloadEngine engine,
+      OverloadWatch watch,
+      BandwidthView bandwidth,
+      VirtualQueueView virtualQueue) {
     JsonWriter w = new JsonWriter().beginObject();
     w.field("tickerSeconds", engine.ticker().read() / 1e9);
     w.name("queues");
@@ -79,7 +82,8 @@ public final class StatusJson {
           .field("waiting", queues.waitingCount())
           .field("permitsInUse", queues.permitsInUse())
           .field("permitsLimit", Readings.limit(queues.permitLimit()))
-          .name("lengths").beginObject();
+          .name("lengths")
+          .beginObject();
       for (String q : OverloadMetrics.queueNames(engine)) {
         w.field(q, queues.queueLength(q));
       }
@@ -106,7 +110,8 @@ public final class StatusJson {
     w.beginObject()
         .field("totalBytesPerSecond", view.totalBytesPerSecond())
         .field("maxMeasuredBytesPerSecond", view.maxMeasuredBytesPerSecond())
-        .name("groups").beginArray();
+        .name("groups")
+        .beginArray();
     for (GroupSnapshot g : view.groups()) {
       w.beginObject()
           .field("name", g.name())
@@ -148,7 +153,8 @@ public final class StatusJson {
         .field("full", waitSeconds < 0)
         .field("currentWaitSeconds", waitSeconds < 0 ? Double.NaN : waitSeconds)
         .field("capacitySubunitsPerSecond", view.capacity()) // +Inf (training) writes null
-        .name("refusals").beginObject();
+        .name("refusals")
+        .beginObject();
     for (RefusalReason r : RefusalReason.values()) {
       w.field(r.code(), view.refusalCount(r));
     }
@@ -209,7 +215,8 @@ public final class StatusJson {
         .field("enqueued", ec.enqueuedCount())
         .field("abandoned", ec.abandonedCount())
         .field("waitSeconds", Readings.waitSeconds(ec))
-        .name("outcomes").beginObject();
+        .name("outcomes")
+        .beginObject();
     for (Outcome o : Outcome.values()) {
       w.field(o.name().toLowerCase(java.util.Locale.ROOT), ec.outcomeCount(o));
     }

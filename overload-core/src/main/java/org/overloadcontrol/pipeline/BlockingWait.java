@@ -33,8 +33,8 @@ final class BlockingWait implements Waiter.Listener {
    * it), false if it expired or was abandoned (answer 503, outcome EXPIRED).
    */
   boolean await(OverloadEngine engine, RequestTag tag) {
-    long bound = tag.waiter() == null ? 0L
-        : tag.waiter().deadlineNanos() - tag.waiter().enqueuedNanos();
+    long bound =
+        tag.waiter() == null ? 0L : tag.waiter().deadlineNanos() - tag.waiter().enqueuedNanos();
     boolean interrupted = false;
     try {
       while (true) {

@@ -6,10 +6,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * A request of a client group over its bandwidth share, held for its delay (Li &amp; Jamin §V,
@@ -52,7 +52,11 @@ final class Delay {
   private final AtomicBoolean settled = new AtomicBoolean();
   private volatile Scheduler.Cancellable timer;
 
-  private Delay(OverloadEngine engine, RequestTag tag, ShapingDecision shaping, Target target,
+  private Delay(
+      OverloadEngine engine,
+      RequestTag tag,
+      ShapingDecision shaping,
+      Target target,
       Delays pending) {
     this.engine = engine;
     this.tag = tag;
@@ -123,8 +127,7 @@ final class Delay {
      * client leaving registers for it before calling this, and calls {@link Delay#cut} with
      * {@code abandoned}.
      */
-    Delay start(OverloadEngine engine, RequestTag tag, ShapingDecision shaping,
-        Target target) {
+    Delay start(OverloadEngine engine, RequestTag tag, ShapingDecision shaping, Target target) {
       Delay delay = new Delay(engine, tag, shaping, target, this);
       delays.add(delay);
       delay.timer = scheduler.schedule(delay::end, shaping.delayNanos());

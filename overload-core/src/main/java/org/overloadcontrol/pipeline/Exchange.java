@@ -72,7 +72,10 @@ public final class Exchange {
     this(engine, tag, virtualQueue, null);
   }
 
-  Exchange(OverloadEngine engine, RequestTag tag, VirtualQueueFrontEnd virtualQueue,
+  Exchange(
+      OverloadEngine engine,
+      RequestTag tag,
+      VirtualQueueFrontEnd virtualQueue,
       OverloadRuntime runtime) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.tag = Objects.requireNonNull(tag, "tag");
@@ -179,17 +182,21 @@ public final class Exchange {
     this.carrier = Objects.requireNonNull(later, "carrier");
     switch (step.kind()) {
       case DELAY -> {
-        delay = runtime.delay(tag, shaping, new Delay.Target() {
-          @Override
-          public void delayEnded() {
-            afterDelay();
-          }
+        delay =
+            runtime.delay(
+                tag,
+                shaping,
+                new Delay.Target() {
+                  @Override
+                  public void delayEnded() {
+                    afterDelay();
+                  }
 
-          @Override
-          public void cutShort() {
-            later.carry(Step.EXPIRED);
-          }
-        });
+                  @Override
+                  public void cutShort() {
+                    later.carry(Step.EXPIRED);
+                  }
+                });
         if (left) {
           delay.cut("abandoned");
         }
@@ -210,17 +217,20 @@ public final class Exchange {
 
   private void enqueue() {
     Carrier later = carrier;
-    boolean queued = engine.enqueue(tag, new Waiter.Listener() {
-      @Override
-      public void resumed(Waiter waiter) {
-        later.carry(Step.RUN);
-      }
+    boolean queued =
+        engine.enqueue(
+            tag,
+            new Waiter.Listener() {
+              @Override
+              public void resumed(Waiter waiter) {
+                later.carry(Step.RUN);
+              }
 
-      @Override
-      public void expired(Waiter waiter) {
-        later.carry(Step.EXPIRED);
-      }
-    });
+              @Override
+              public void expired(Waiter waiter) {
+                later.carry(Step.EXPIRED);
+              }
+            });
     if (!queued) {
       later.carry(Step.REJECTED);
     } else if (left && engine.abandon(tag)) {
@@ -280,8 +290,8 @@ public final class Exchange {
       ticket.complete(Math.max(0L, bytes));
       String type = queueType;
       if (type != null && virtualQueue != null) {
-        virtualQueue.complete(type, engine.ticker().read() - tag.arrivalNanos(),
-            outcome == Outcome.COMPLETED);
+        virtualQueue.complete(
+            type, engine.ticker().read() - tag.arrivalNanos(), outcome == Outcome.COMPLETED);
       }
     } else {
       ticket.cancel();

@@ -18,8 +18,8 @@ import org.overloadcontrol.config.OverloadConfigException;
  */
 final class KnownEndpoints {
 
-  private static final List<String> PREFIXES = List.of("endpoints.", "queue.endpoints.",
-      "degrade.endpoints.");
+  private static final List<String> PREFIXES =
+      List.of("endpoints.", "queue.endpoints.", "degrade.endpoints.");
 
   private KnownEndpoints() {}
 
@@ -43,19 +43,23 @@ final class KnownEndpoints {
     }
   }
 
-  private static OverloadConfigException unknown(String name, List<ConfigSource> layers,
-      Set<String> exist) {
+  private static OverloadConfigException unknown(
+      String name, List<ConfigSource> layers, Set<String> exist) {
     String closest = closest(name, exist);
-    String problem = "no servlet, @Endpoint or endpoints.<e>.paths rule names an endpoint '"
-        + name + "'" + (closest != null ? "; did you mean '" + closest + "'?"
-            : exist.isEmpty() ? "" : "; known endpoints: " + String.join(", ", exist));
+    String problem =
+        "no servlet, @Endpoint or endpoints.<e>.paths rule names an endpoint '"
+            + name
+            + "'"
+            + (closest != null
+                ? "; did you mean '" + closest + "'?"
+                : exist.isEmpty() ? "" : "; known endpoints: " + String.join(", ", exist));
     for (int i = layers.size() - 1; i >= 0; i--) {
       ConfigSource layer = layers.get(i);
       for (String key : layer.values().keySet()) {
         for (String prefix : PREFIXES) {
           if (key.startsWith(prefix + name + ".")) {
-            return OverloadConfigException.of(key, layer.values().get(key), layer.origin(key),
-                problem);
+            return OverloadConfigException.of(
+                key, layer.values().get(key), layer.origin(key), problem);
           }
         }
       }
@@ -94,7 +98,9 @@ final class KnownEndpoints {
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
             && a.charAt(i - 2) == b.charAt(j - 1)) {
           d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
         }

@@ -7,6 +7,8 @@ import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterPart;
@@ -20,8 +22,6 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
@@ -59,9 +59,15 @@ public final class OverloadRuntime implements AutoCloseable {
   private Scheduler.Cancellable clusterTimer;
   private final RequestPipeline pipeline;
 
-  private OverloadRuntime(OverloadConfig config, OverloadEngine engine, Scheduler scheduler,
-      ExecutorScheduler ownScheduler, VirtualQueueFrontEnd virtualQueue,
-      BandwidthShaper bandwidth, Scheduler.Cancellable bandwidthManager, Clock wallClock) {
+  private OverloadRuntime(
+      OverloadConfig config,
+      OverloadEngine engine,
+      Scheduler scheduler,
+      ExecutorScheduler ownScheduler,
+      VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth,
+      Scheduler.Cancellable bandwidthManager,
+      Clock wallClock) {
     this.config = config;
     this.engine = engine;
     this.scheduler = scheduler;
@@ -164,8 +170,7 @@ public final class OverloadRuntime implements AutoCloseable {
     private QueueListener queueListener = new LoggingQueueListener();
     private QualityListener qualityListener = new LoggingQualityListener();
     private Function<String, InputStream> webAppResources = path -> null;
-    private FrameworkRoutes frameworkRoutes =
-        FrameworkRoutes.NONE;
+    private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -232,31 +237,47 @@ public final class OverloadRuntime implements AutoCloseable {
       OverloadEngine engine = null;
       ClusterCoordinator cluster = ClusterCoordinator.STANDALONE;
       try {
-        cluster = CoordinatorFactory.forSettings(
-            ClusterSettings.from(config.section("cluster")), OverloadRuntime.class.getClassLoader());
-        engine = OverloadEngine.builder(config).ticker(ticker).scheduler(timers)
-            .admissionListener(admissionListener).queueListener(queueListener)
-            .qualityListener(qualityListener).cpuUtilisation(new ProcessCpuUtilisation())
-            .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
-            .frameworkRoutes(frameworkRoutes).build();
+        cluster =
+            CoordinatorFactory.forSettings(
+                ClusterSettings.from(config.section("cluster")),
+                OverloadRuntime.class.getClassLoader());
+        engine =
+            OverloadEngine.builder(config)
+                .ticker(ticker)
+                .scheduler(timers)
+                .admissionListener(admissionListener)
+                .queueListener(queueListener)
+                .qualityListener(qualityListener)
+                .cpuUtilisation(new ProcessCpuUtilisation())
+                .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
+                .frameworkRoutes(frameworkRoutes)
+                .build();
         // A capacity estimate is slow work: it runs on the timer thread, never a request's.
-        VirtualQueueFrontEnd virtualQueue = VirtualQueueFrontEnd.create(config, ticker,
-            wallClock, task -> timers.schedule(task, 0L), webAppResources, cluster);
+        VirtualQueueFrontEnd virtualQueue =
+            VirtualQueueFrontEnd.create(
+                config,
+                ticker,
+                wallClock,
+                task -> timers.schedule(task, 0L),
+                webAppResources,
+                cluster);
         BandwidthShaper bandwidth = BandwidthShaper.from(config, ticker);
         Scheduler.Cancellable manager = null;
         if (bandwidth.settings().enabled()) {
-          manager = timers.scheduleAtFixedRate(bandwidth::managerRound,
-              bandwidth.settings().managerPeriodNanos());
+          manager =
+              timers.scheduleAtFixedRate(
+                  bandwidth::managerRound, bandwidth.settings().managerPeriodNanos());
         } else {
           bandwidth = null;
         }
-        OverloadRuntime runtime = new OverloadRuntime(config, engine, timers, own, virtualQueue,
-            bandwidth, manager, wallClock);
+        OverloadRuntime runtime =
+            new OverloadRuntime(
+                config, engine, timers, own, virtualQueue, bandwidth, manager, wallClock);
         if (cluster != ClusterCoordinator.STANDALONE) {
           runtime.cluster = cluster;
           runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);
-          runtime.clusterTimer = timers.scheduleAtFixedRate(runtime.clusterExchange,
-              ClusterExchange.PERIOD_NANOS);
+          runtime.clusterTimer =
+              timers.scheduleAtFixedRate(runtime.clusterExchange, ClusterExchange.PERIOD_NANOS);
         }
         return runtime;
       } catch (RuntimeException | Error e) {
@@ -272,8 +293,8 @@ public final class OverloadRuntime implements AutoCloseable {
     }
 
     /** WebQ's exchange between replicas (§III-B) for the parts that are on. */
-    private ClusterExchange clusterExchange(ClusterCoordinator cluster,
-        VirtualQueueFrontEnd virtualQueue, BandwidthShaper bandwidth) {
+    private ClusterExchange clusterExchange(
+        ClusterCoordinator cluster, VirtualQueueFrontEnd virtualQueue, BandwidthShaper bandwidth) {
       java.util.List<ClusterPart> parts = new java.util.ArrayList<>();
       if (virtualQueue.enabled()) {
         parts.add(virtualQueue.queue());

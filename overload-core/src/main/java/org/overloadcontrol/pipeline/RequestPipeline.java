@@ -13,10 +13,10 @@ import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.session.SessionGate;
 import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.session.SessionVisit;
-import org.overloadcontrol.virtualqueue.VisitVerdict;
-import org.overloadcontrol.virtualqueue.VirtualQueueVisit;
 import org.overloadcontrol.virtualqueue.TokenCookie;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
+import org.overloadcontrol.virtualqueue.VirtualQueueVisit;
+import org.overloadcontrol.virtualqueue.VisitVerdict;
 
 /**
  * The request life cycle, once, for every adapter (docs/design.md): {@link #start} takes a
@@ -105,8 +105,10 @@ public final class RequestPipeline {
           // for the page holding it; this answer (send the form again) is its fallback.
           exchange.keepForm(virtualQueue, visit, stop);
         }
-        return exchange.first(Step.answer(virtualQueue.answer(visit, stop, null),
-            stop.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED));
+        return exchange.first(
+            Step.answer(
+                virtualQueue.answer(visit, stop, null),
+                stop.waiting() ? Outcome.REDIRECTED : Outcome.REJECTED));
       }
       if (pass.clearCookie() != null) {
         exchange.setCookie(pass.clearCookie().setCookie());
@@ -120,17 +122,25 @@ public final class RequestPipeline {
     if (bandwidth != null && bandwidth.shapes(view.path())) {
       ShapingDecision shaping = bandwidth.decide(view, view.declaredResponseSize());
       if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
-        return exchange.first(Step.answer(
-            shaping.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
+        return exchange.first(
+            Step.answer(
+                shaping.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
       }
       exchange.shaped(shaping.ticket());
       if (shaping.kind() == ShapingDecision.Kind.DELAY) {
         if (!view.canSuspend()) {
           // Nothing can hold it without a thread: refused as a group whose standby is full.
-          ShapingDecision refusal = new ShapingDecision(ShapingDecision.Kind.REFUSE, 0, 429,
-              shaping.delayNanos(), ShapingDecision.STANDBY_FULL, shaping.ticket());
-          return exchange.first(Step.answer(
-              refusal.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
+          ShapingDecision refusal =
+              new ShapingDecision(
+                  ShapingDecision.Kind.REFUSE,
+                  0,
+                  429,
+                  shaping.delayNanos(),
+                  ShapingDecision.STANDBY_FULL,
+                  shaping.ticket());
+          return exchange.first(
+              Step.answer(
+                  refusal.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
         }
         exchange.delayFor(shaping);
         return exchange.first(Step.DELAY);
@@ -165,21 +175,34 @@ public final class RequestPipeline {
   }
 
   private static VirtualQueueVisit visit(RequestView view) {
-    return new VirtualQueueVisit(view.clientAddress(), view.path(), view.requestUri(),
+    return new VirtualQueueVisit(
+        view.clientAddress(),
+        view.path(),
+        view.requestUri(),
         view.rawQuery(),
-        view.method(), view.header("Accept"), view.header("Content-Type"),
-        view.contentLength(), view.cookie(TokenCookie.NAME), view.secure());
+        view.method(),
+        view.header("Accept"),
+        view.header("Content-Type"),
+        view.contentLength(),
+        view.cookie(TokenCookie.NAME),
+        view.secure());
   }
 
-  private boolean refusedAsNewSession(RequestView view, RequestTag tag, Exchange exchange,
-      boolean dueToken) {
+  private boolean refusedAsNewSession(
+      RequestView view, RequestTag tag, Exchange exchange, boolean dueToken) {
     SessionSettings s = engine.sessions().settings();
-    SessionGate.Answer answer = engine.admitSession(tag, new SessionVisit(
-        view.cookie(s.cookieName()), s.header() == null ? null : view.header(s.header()),
-        s.containerSession() ? view.containerSessionId() : null, view.path(), dueToken));
+    SessionGate.Answer answer =
+        engine.admitSession(
+            tag,
+            new SessionVisit(
+                view.cookie(s.cookieName()),
+                s.header() == null ? null : view.header(s.header()),
+                s.containerSession() ? view.containerSessionId() : null,
+                view.path(),
+                dueToken));
     if (answer.setCookie() != null) {
-      exchange.setCookie(SetCookie.session(s.cookieName(), answer.setCookie(),
-          view.contextPath(), view.secure()));
+      exchange.setCookie(
+          SetCookie.session(s.cookieName(), answer.setCookie(), view.contextPath(), view.secure()));
     }
     return answer.refused();
   }

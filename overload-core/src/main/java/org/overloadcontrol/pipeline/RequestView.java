@@ -42,5 +42,4 @@ public interface RequestView extends RequestAttributes {
    * refused, by {@code queue.nonAsync}.
    */
   boolean canSuspend();
-
 }

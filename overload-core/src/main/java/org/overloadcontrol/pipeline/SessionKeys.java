@@ -4,13 +4,13 @@ import java.io.InputStream;
 import java.security.SecureRandom;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.session.CookieKeys;
 import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.virtualqueue.KeyRing;
 import org.overloadcontrol.virtualqueue.KeyRingLoader;
 import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * The keys that sign session cookies: {@code sessions.keyFile} or {@code sessions.keyEnv}, else
@@ -30,23 +30,28 @@ final class SessionKeys {
    * @throws org.overloadcontrol.config.OverloadConfigException naming the key when a key file
    *     or variable is missing or bad
    */
-  public static CookieKeys load(OverloadConfig config, UnaryOperator<String> environment,
+  public static CookieKeys load(
+      OverloadConfig config,
+      UnaryOperator<String> environment,
       Function<String, InputStream> webAppResources) {
     SessionSettings settings = SessionSettings.from(config.section("sessions"));
     if (!settings.enabled()) {
       return null;
     }
-    KeyRing ring = KeyRingLoader.load("sessions", settings.keyFile(), settings.keyEnv(),
-        environment, webAppResources);
+    KeyRing ring =
+        KeyRingLoader.load(
+            "sessions", settings.keyFile(), settings.keyEnv(), environment, webAppResources);
     if (ring == null) {
       VirtualQueueSettings vq = VirtualQueueSettings.from(config.section("virtualQueue"));
-      ring = KeyRingLoader.load("virtualQueue", vq.keyFile(), vq.keyEnv(), environment,
-          webAppResources);
+      ring =
+          KeyRingLoader.load(
+              "virtualQueue", vq.keyFile(), vq.keyEnv(), environment, webAppResources);
     }
     if (ring == null) {
-      LOG.warn("*** sessions: NO KEY CONFIGURED (sessions.keyFile or sessions.keyEnv, or the"
-          + " virtual queue's). A random key was generated: session cookies will not survive a"
-          + " restart and will not verify on other nodes. Use this in development only. ***");
+      LOG.warn(
+          "*** sessions: NO KEY CONFIGURED (sessions.keyFile or sessions.keyEnv, or the"
+              + " virtual queue's). A random key was generated: session cookies will not survive a"
+              + " restart and will not verify on other nodes. Use this in development only. ***");
       ring = KeyRing.random(new SecureRandom());
     }
     KeyRing keys = ring;

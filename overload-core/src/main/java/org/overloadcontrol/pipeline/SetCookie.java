@@ -14,8 +14,12 @@ final class SetCookie {
    * real ones) for the whole application.
    */
   static String session(String name, String value, String contextPath, boolean secure) {
-    StringBuilder sb = new StringBuilder(name).append('=').append(value).append("; Path=")
-        .append(contextPath == null || contextPath.isEmpty() ? "/" : contextPath);
+    StringBuilder sb =
+        new StringBuilder(name)
+            .append('=')
+            .append(value)
+            .append("; Path=")
+            .append(contextPath == null || contextPath.isEmpty() ? "/" : contextPath);
     sb.append("; HttpOnly; SameSite=Lax");
     if (secure) {
       sb.append("; Secure");

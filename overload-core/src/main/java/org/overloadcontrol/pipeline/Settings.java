@@ -3,12 +3,12 @@ package org.overloadcontrol.pipeline;
 import java.util.List;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthSettings;
+import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.DegradeSettings;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.metrics.MetricsSettings;
 import org.overloadcontrol.metrics.StatusAccess;
 import org.overloadcontrol.queue.QueueSettings;
@@ -22,9 +22,14 @@ import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
  *
  * @param config the core keys (classes, endpoints, targets, controller parameters)
  */
-public record Settings(OverloadConfig config, AdmissionSettings admission, QueueSettings queue,
+public record Settings(
+    OverloadConfig config,
+    AdmissionSettings admission,
+    QueueSettings queue,
     DegradeSettings degrade,
-    VirtualQueueSettings virtualQueue, BandwidthSettings bandwidth, MetricsSettings metrics) {
+    VirtualQueueSettings virtualQueue,
+    BandwidthSettings bandwidth,
+    MetricsSettings metrics) {
 
   public Settings {
     Objects.requireNonNull(config, "config");
@@ -46,19 +51,23 @@ public record Settings(OverloadConfig config, AdmissionSettings admission, Queue
    *
    * @param layers the layers this configuration was parsed from, for the key to quote
    */
-  public Settings requireKnownEndpoints(List<ConfigSource> layers,
-      java.util.Collection<String> known) {
+  public Settings requireKnownEndpoints(
+      List<ConfigSource> layers, java.util.Collection<String> known) {
     KnownEndpoints.require(this, layers, known);
     return this;
   }
 
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
-    Settings settings = new Settings(config, AdmissionSettings.from(config),
-        QueueSettings.from(config),
-        DegradeSettings.from(config), VirtualQueueSettings.from(config.section("virtualQueue")),
-        BandwidthSettings.from(config.section("bandwidth")),
-        MetricsSettings.from(config.section("metrics")));
+    Settings settings =
+        new Settings(
+            config,
+            AdmissionSettings.from(config),
+            QueueSettings.from(config),
+            DegradeSettings.from(config),
+            VirtualQueueSettings.from(config.section("virtualQueue")),
+            BandwidthSettings.from(config.section("bandwidth")),
+            MetricsSettings.from(config.section("metrics")));
     // The status servlet may override these keys with its own init-params; the section itself
     // must still be valid, whoever reads it.
     StatusAccess.from(config.section("status"), null, null);

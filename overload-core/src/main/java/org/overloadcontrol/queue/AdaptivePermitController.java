@@ -16,8 +16,11 @@ final class AdaptivePermitController {
   private final QueueListener listener;
   private long lastSample;
 
-  AdaptivePermitController(EndpointPermits permits, QueueSettings.EndpointQueueSettings settings,
-      QueueListener listener, long now) {
+  AdaptivePermitController(
+      EndpointPermits permits,
+      QueueSettings.EndpointQueueSettings settings,
+      QueueListener listener,
+      long now) {
     this.permits = permits;
     this.settings = settings;
     this.listener = listener;

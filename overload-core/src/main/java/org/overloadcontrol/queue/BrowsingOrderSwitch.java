@@ -44,21 +44,23 @@ final class BrowsingOrderSwitch {
   private long windowStart;
   private long minWait = Long.MAX_VALUE;
   private long maxWait;
+
   /** Time in the window during which some request waited, up to {@link #changedAt}. */
   private long nonEmptyNanos;
+
   private long changedAt;
   private boolean nonEmpty;
   private int quietWindows;
   private volatile boolean lifo;
 
-  BrowsingOrderSwitch(QueueSettings settings, DoubleSupplier cpu, QueueListener listener,
-      long now) {
+  BrowsingOrderSwitch(
+      QueueSettings settings, DoubleSupplier cpu, QueueListener listener, long now) {
     this.order = settings.order();
     this.signal = settings.signal();
-    this.upper = signal == QueueSettings.Signal.CPU ? settings.cpuUpper()
-        : settings.enterDelayNanos();
-    this.lower = signal == QueueSettings.Signal.CPU ? settings.cpuLower()
-        : settings.exitDelayNanos();
+    this.upper =
+        signal == QueueSettings.Signal.CPU ? settings.cpuUpper() : settings.enterDelayNanos();
+    this.lower =
+        signal == QueueSettings.Signal.CPU ? settings.cpuLower() : settings.exitDelayNanos();
     this.enterShare = settings.enterShare();
     this.dwell = settings.dwell();
     this.windowNanos = settings.windowNanos();

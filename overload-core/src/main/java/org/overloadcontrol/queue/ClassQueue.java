@@ -18,6 +18,7 @@ final class ClassQueue {
   final long maxWaitNanos;
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
   private volatile int size;
+
   /** Waiters of admitted sessions: none, and a take is one pass as before. */
   private int sessionWaiters;
 
@@ -126,8 +127,7 @@ final class ClassQueue {
       return false;
     }
     for (Waiter w : waiters) {
-      if (w.sessionPrecedence
-          && now - w.enqueuedNanos > (w.deadlineNanos - w.enqueuedNanos) / 2) {
+      if (w.sessionPrecedence && now - w.enqueuedNanos > (w.deadlineNanos - w.enqueuedNanos) / 2) {
         return true;
       }
     }

@@ -21,10 +21,13 @@ public final class EndpointPermits {
 
   private final String endpoint;
   private final AtomicInteger inUse = new AtomicInteger();
+
   /** The in-use count of an endpoint without a limit (null when {@link #inUse} counts). */
   private final StripedCounts unlimitedInUse;
+
   private final AtomicInteger waiting = new AtomicInteger();
   private volatile int limit;
+
   /** Ticker time since which at least one permit has been free, or −1 while all are busy. */
   volatile long freeSinceNanos = -1;
 
@@ -107,7 +110,7 @@ public final class EndpointPermits {
       unlimitedInUse.add(stripe, 0, 1L);
       return true;
     }
-    for (;;) {
+    for (; ; ) {
       int current = inUse.get();
       if (current >= limit) {
         return false;

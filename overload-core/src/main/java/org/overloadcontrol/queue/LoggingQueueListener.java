@@ -13,10 +13,14 @@ public final class LoggingQueueListener implements QueueListener {
 
   @Override
   public void onOrderChange(boolean lifo, double signal, String unit) {
-    String value = unit.equals("ns") ? Duration.ofNanos((long) signal).toMillis() + " ms wait"
-        : String.format("%.2f cpu", signal);
-    LOG.info("overload-control: browsing queues now {} ({})", lifo ? "LIFO (overloaded)"
-        : "FIFO", value);
+    String value =
+        unit.equals("ns")
+            ? Duration.ofNanos((long) signal).toMillis() + " ms wait"
+            : String.format("%.2f cpu", signal);
+    LOG.info(
+        "overload-control: browsing queues now {} ({})",
+        lifo ? "LIFO (overloaded)" : "FIFO",
+        value);
   }
 
   @Override

@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.OverloadConfig;
 
 /**
  * The wait-queue configuration (keys under {@code queue.}), immutable and validated when the
@@ -53,23 +53,48 @@ public final class QueueSettings {
   }
 
   /** Per-endpoint settings. */
-  public record EndpointQueueSettings(int permits, int minPermits, int maxPermits,
-      boolean adaptive, int queueThreshold, long samplePeriodNanos, long idleNanos,
-      AdmissionPolicy admission, int thresholdInitial, int thresholdStep,
-      double thresholdDivisor, long thresholdPeriodNanos) {}
+  public record EndpointQueueSettings(
+      int permits,
+      int minPermits,
+      int maxPermits,
+      boolean adaptive,
+      int queueThreshold,
+      long samplePeriodNanos,
+      long idleNanos,
+      AdmissionPolicy admission,
+      int thresholdInitial,
+      int thresholdStep,
+      double thresholdDivisor,
+      long thresholdPeriodNanos) {}
 
-  private static final Set<String> KEYS = Set.of("permits", "layout", "order", "singleCapacity",
-      "browsingCapacity", "transactionCapacity", "maxWait", "nonAsync",
-      "overload\\.signal", "overload\\.window", "overload\\.enterDelay", "overload\\.exitDelay",
-      "overload\\.cpuUpper", "overload\\.cpuLower", "overload\\.enterShare",
-      "overload\\.dwell",
-      "classes\\.[^.]+\\.(capacity|maxWait)",
-      "endpoints\\..+\\.(permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod"
-          + "|idleTime|admission|threshold\\.(initial|step|divisor|period))");
-  private static final Pattern CLASS_KEY = Pattern.compile("classes\\.([^.]+)\\.(capacity|maxWait)");
-  private static final Pattern ENDPOINT_KEY = Pattern.compile("endpoints\\.(.+?)\\.("
-      + "permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod|idleTime|admission"
-      + "|threshold\\.(?:initial|step|divisor|period))");
+  private static final Set<String> KEYS =
+      Set.of(
+          "permits",
+          "layout",
+          "order",
+          "singleCapacity",
+          "browsingCapacity",
+          "transactionCapacity",
+          "maxWait",
+          "nonAsync",
+          "overload\\.signal",
+          "overload\\.window",
+          "overload\\.enterDelay",
+          "overload\\.exitDelay",
+          "overload\\.cpuUpper",
+          "overload\\.cpuLower",
+          "overload\\.enterShare",
+          "overload\\.dwell",
+          "classes\\.[^.]+\\.(capacity|maxWait)",
+          "endpoints\\..+\\.(permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod"
+              + "|idleTime|admission|threshold\\.(initial|step|divisor|period))");
+  private static final Pattern CLASS_KEY =
+      Pattern.compile("classes\\.([^.]+)\\.(capacity|maxWait)");
+  private static final Pattern ENDPOINT_KEY =
+      Pattern.compile(
+          "endpoints\\.(.+?)\\.("
+              + "permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod|idleTime|admission"
+              + "|threshold\\.(?:initial|step|divisor|period))");
 
   private final int permits;
   private final Layout layout;
@@ -94,44 +119,67 @@ public final class QueueSettings {
   private QueueSettings(ConfigSection s, OverloadConfig config) {
     s.requireOnly(KEYS);
     permits = s.parse("permits", ConfigSection::positiveInt, 0);
-    layout = s.parse("layout", v -> switch (v.toLowerCase(Locale.ROOT)) {
-      case "per-class" -> Layout.PER_CLASS;
-      case "single" -> Layout.SINGLE;
-      default -> throw new IllegalArgumentException("allowed: per-class, single");
-    }, Layout.PER_CLASS);
-    order = s.parse("order", v -> switch (v.toLowerCase(Locale.ROOT)) {
-      case "lifo-at-overload" -> QueueOrder.LIFO_AT_OVERLOAD;
-      case "fifo" -> QueueOrder.FIFO;
-      case "lifo" -> QueueOrder.LIFO;
-      default -> throw new IllegalArgumentException("allowed: lifo-at-overload, fifo, lifo");
-    }, QueueOrder.LIFO_AT_OVERLOAD);
+    layout =
+        s.parse(
+            "layout",
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "per-class" -> Layout.PER_CLASS;
+                  case "single" -> Layout.SINGLE;
+                  default -> throw new IllegalArgumentException("allowed: per-class, single");
+                },
+            Layout.PER_CLASS);
+    order =
+        s.parse(
+            "order",
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "lifo-at-overload" -> QueueOrder.LIFO_AT_OVERLOAD;
+                  case "fifo" -> QueueOrder.FIFO;
+                  case "lifo" -> QueueOrder.LIFO;
+                  default ->
+                      throw new IllegalArgumentException("allowed: lifo-at-overload, fifo, lifo");
+                },
+            QueueOrder.LIFO_AT_OVERLOAD);
     singleCapacity = s.parse("singleCapacity", ConfigSection::positiveInt, 100);
     browsingCapacity = s.parse("browsingCapacity", ConfigSection::positiveInt, 50);
     transactionCapacity = s.parse("transactionCapacity", ConfigSection::positiveInt, 25);
     maxWaitNanos = s.parse("maxWait", ConfigSection::positiveDuration, 10_000_000_000L);
-    nonAsync = s.parse("nonAsync", v -> switch (v.toLowerCase(Locale.ROOT)) {
-      case "block" -> NonAsync.BLOCK;
-      case "reject" -> NonAsync.REJECT;
-      default -> throw new IllegalArgumentException("allowed: block, reject");
-    }, NonAsync.BLOCK);
-    signal = s.parse("overload.signal", v -> switch (v.toLowerCase(Locale.ROOT)) {
-      case "queue-delay" -> Signal.QUEUE_DELAY;
-      case "cpu" -> Signal.CPU;
-      default -> throw new IllegalArgumentException("allowed: queue-delay, cpu");
-    }, Signal.QUEUE_DELAY);
+    nonAsync =
+        s.parse(
+            "nonAsync",
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "block" -> NonAsync.BLOCK;
+                  case "reject" -> NonAsync.REJECT;
+                  default -> throw new IllegalArgumentException("allowed: block, reject");
+                },
+            NonAsync.BLOCK);
+    signal =
+        s.parse(
+            "overload.signal",
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "queue-delay" -> Signal.QUEUE_DELAY;
+                  case "cpu" -> Signal.CPU;
+                  default -> throw new IllegalArgumentException("allowed: queue-delay, cpu");
+                },
+            Signal.QUEUE_DELAY);
     windowNanos = s.parse("overload.window", ConfigSection::positiveDuration, 1_000_000_000L);
-    enterDelayNanos = s.parse("overload.enterDelay", ConfigSection::positiveDuration,
-        200_000_000L);
+    enterDelayNanos = s.parse("overload.enterDelay", ConfigSection::positiveDuration, 200_000_000L);
     exitDelayNanos = s.parse("overload.exitDelay", ConfigSection::positiveDuration, 50_000_000L);
     if (exitDelayNanos > enterDelayNanos) {
-      throw s.error("overload.exitDelay", "must not exceed queue.overload.enterDelay ("
-          + Duration.ofNanos(enterDelayNanos) + "): the switch needs hysteresis");
+      throw s.error(
+          "overload.exitDelay",
+          "must not exceed queue.overload.enterDelay ("
+              + Duration.ofNanos(enterDelayNanos)
+              + "): the switch needs hysteresis");
     }
     cpuUpper = s.parse("overload.cpuUpper", QueueSettings::fraction, 0.99);
     cpuLower = s.parse("overload.cpuLower", QueueSettings::fraction, 0.95);
     if (cpuLower > cpuUpper) {
-      throw s.error("overload.cpuLower", "must not exceed queue.overload.cpuUpper (" + cpuUpper
-          + ")");
+      throw s.error(
+          "overload.cpuLower", "must not exceed queue.overload.cpuUpper (" + cpuUpper + ")");
     }
     enterShare = s.parse("overload.enterShare", QueueSettings::fraction, 0.5);
     dwell = s.parse("overload.dwell", ConfigSection::positiveInt, 3);
@@ -142,8 +190,12 @@ public final class QueueSettings {
       Matcher m = CLASS_KEY.matcher(key);
       if (m.matches()) {
         if (config.requestClass(m.group(1)).isEmpty()) {
-          throw s.error(key, "unknown request class '" + m.group(1) + "'; defined classes: "
-              + new java.util.TreeSet<>(config.classes().keySet()));
+          throw s.error(
+              key,
+              "unknown request class '"
+                  + m.group(1)
+                  + "'; defined classes: "
+                  + new java.util.TreeSet<>(config.classes().keySet()));
         }
         if (m.group(2).equals("capacity")) {
           classCapacity.put(m.group(1), s.parse(key, ConfigSection::positiveInt, 0));
@@ -163,35 +215,58 @@ public final class QueueSettings {
 
   private static EndpointQueueSettings endpoint(ConfigSection s, Map<String, String> keys) {
     int permits = intKey(s, keys, "permits", 0);
-    boolean adaptive = s.parse(keys.getOrDefault("adaptive", "-"), v -> switch (v) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("allowed: true, false");
-    }, false);
+    boolean adaptive =
+        s.parse(
+            keys.getOrDefault("adaptive", "-"),
+            v ->
+                switch (v) {
+                  case "true" -> true;
+                  case "false" -> false;
+                  default -> throw new IllegalArgumentException("allowed: true, false");
+                },
+            false);
     int max = intKey(s, keys, "maxPermits", adaptive ? 20 : Math.max(permits, 0));
     int min = intKey(s, keys, "minPermits", 1);
     if (adaptive && permits == 0) {
       permits = min;
     }
     if (adaptive && (min > max || permits < min || permits > max)) {
-      throw s.error(keys.getOrDefault("permits", keys.get("adaptive")),
-          "adaptive permits need minPermits <= permits <= maxPermits (here " + min + ", "
-              + permits + ", " + max + ")");
+      throw s.error(
+          keys.getOrDefault("permits", keys.get("adaptive")),
+          "adaptive permits need minPermits <= permits <= maxPermits (here "
+              + min
+              + ", "
+              + permits
+              + ", "
+              + max
+              + ")");
     }
-    AdmissionPolicy admission = s.parse(keys.getOrDefault("admission", "-"),
-        v -> switch (v.toLowerCase(Locale.ROOT)) {
-          case "rate" -> AdmissionPolicy.RATE;
-          case "queue-threshold" -> AdmissionPolicy.QUEUE_THRESHOLD;
-          default -> throw new IllegalArgumentException("allowed: rate, queue-threshold");
-        }, AdmissionPolicy.RATE);
-    double divisor = s.parse(keys.getOrDefault("threshold.divisor", "-"), v -> {
-      double d = Double.parseDouble(v);
-      if (!(d > 1)) {
-        throw new IllegalArgumentException("must be a number > 1");
-      }
-      return d;
-    }, 2.0);
-    return new EndpointQueueSettings(permits, min, max, adaptive,
+    AdmissionPolicy admission =
+        s.parse(
+            keys.getOrDefault("admission", "-"),
+            v ->
+                switch (v.toLowerCase(Locale.ROOT)) {
+                  case "rate" -> AdmissionPolicy.RATE;
+                  case "queue-threshold" -> AdmissionPolicy.QUEUE_THRESHOLD;
+                  default -> throw new IllegalArgumentException("allowed: rate, queue-threshold");
+                },
+            AdmissionPolicy.RATE);
+    double divisor =
+        s.parse(
+            keys.getOrDefault("threshold.divisor", "-"),
+            v -> {
+              double d = Double.parseDouble(v);
+              if (!(d > 1)) {
+                throw new IllegalArgumentException("must be a number > 1");
+              }
+              return d;
+            },
+            2.0);
+    return new EndpointQueueSettings(
+        permits,
+        min,
+        max,
+        adaptive,
         intKey(s, keys, "queueThreshold", 10),
         durationKey(s, keys, "samplePeriod", 2_000_000_000L),
         durationKey(s, keys, "idleTime", 5_000_000_000L),
@@ -207,8 +282,8 @@ public final class QueueSettings {
     return key == null ? fallback : s.parse(key, ConfigSection::positiveInt, fallback);
   }
 
-  private static long durationKey(ConfigSection s, Map<String, String> keys, String name,
-      long fallback) {
+  private static long durationKey(
+      ConfigSection s, Map<String, String> keys, String name, long fallback) {
     String key = keys.get(name);
     return key == null ? fallback : s.parse(key, ConfigSection::positiveDuration, fallback);
   }
@@ -233,8 +308,9 @@ public final class QueueSettings {
 
   /** Whether any limit on execution is configured, so that requests may wait. */
   public boolean enabled() {
-    return permits > 0 || endpoints.values().stream().anyMatch(e -> e.permits() > 0
-        || e.admission() == AdmissionPolicy.QUEUE_THRESHOLD);
+    return permits > 0
+        || endpoints.values().stream()
+            .anyMatch(e -> e.permits() > 0 || e.admission() == AdmissionPolicy.QUEUE_THRESHOLD);
   }
 
   /** Overall execution permits; 0 means no overall limit. */

@@ -53,6 +53,7 @@ public final class WaitQueues {
   private final QueueListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicInteger globalInUse = new AtomicInteger();
+
   /**
    * Whether an overall limit is set. Without one {@link #globalInUse} is not kept: only
    * metrics read it, and they sum the endpoints' counts instead; kept, it was one more shared
@@ -60,9 +61,12 @@ public final class WaitQueues {
    * any {@code queue.*} key).
    */
   private final boolean globalLimited;
+
   private final AtomicInteger waitingCount = new AtomicInteger();
+
   /** Requests of admitted sessions among {@link #waitingCount}, read lock-free. */
   private final AtomicInteger sessionWaitingCount = new AtomicInteger();
+
   private final int globalLimit;
   private final ConcurrentHashMap<String, EndpointPermits> endpoints = new ConcurrentHashMap<>();
   private final Map<String, AdaptivePermitController> adaptive = new ConcurrentHashMap<>();
@@ -73,8 +77,13 @@ public final class WaitQueues {
   private final BrowsingOrderSwitch orderSwitch;
   private volatile boolean closed;
 
-  public WaitQueues(QueueSettings settings, Collection<RequestClass> classes, Ticker ticker,
-      Scheduler scheduler, DoubleSupplier cpuUtilisation, QueueListener listener) {
+  public WaitQueues(
+      QueueSettings settings,
+      Collection<RequestClass> classes,
+      Ticker ticker,
+      Scheduler scheduler,
+      DoubleSupplier cpuUtilisation,
+      QueueListener listener) {
     this.settings = settings;
     this.ticker = ticker;
     this.scheduler = scheduler;
@@ -84,9 +93,11 @@ public final class WaitQueues {
     long now = ticker.read();
     this.orderSwitch = new BrowsingOrderSwitch(settings, cpuUtilisation, listener, now);
     if (settings.layout() == QueueSettings.Layout.SINGLE) {
-      single = new ClassQueue(new RequestClass("all", 0,
-          org.overloadcontrol.base.RequestKind.BROWSING, 1), settings.singleCapacity(),
-          settings.longestMaxWaitNanos());
+      single =
+          new ClassQueue(
+              new RequestClass("all", 0, org.overloadcontrol.base.RequestKind.BROWSING, 1),
+              settings.singleCapacity(),
+              settings.longestMaxWaitNanos());
     } else {
       single = null;
       List<RequestClass> sorted = new ArrayList<>(classes);
@@ -109,15 +120,17 @@ public final class WaitQueues {
     if (existing != null) {
       return existing;
     }
-    return endpoints.computeIfAbsent(name, n -> {
-      QueueSettings.EndpointQueueSettings e = settings.endpoint(n);
-      int limit = e == null || e.permits() == 0 ? Integer.MAX_VALUE : e.permits();
-      EndpointPermits permits = new EndpointPermits(n, limit, e != null && e.adaptive());
-      if (e != null && e.adaptive()) {
-        adaptive.put(n, new AdaptivePermitController(permits, e, listener, ticker.read()));
-      }
-      return permits;
-    });
+    return endpoints.computeIfAbsent(
+        name,
+        n -> {
+          QueueSettings.EndpointQueueSettings e = settings.endpoint(n);
+          int limit = e == null || e.permits() == 0 ? Integer.MAX_VALUE : e.permits();
+          EndpointPermits permits = new EndpointPermits(n, limit, e != null && e.adaptive());
+          if (e != null && e.adaptive()) {
+            adaptive.put(n, new AdaptivePermitController(permits, e, listener, ticker.read()));
+          }
+          return permits;
+        });
   }
 
   /**
@@ -133,13 +146,13 @@ public final class WaitQueues {
    * {@link #tryAcquire(EndpointPermits, int)} that also takes a permit of the class's share
    * of its concurrency group ({@code partition}, or null when it has none).
    */
-  public boolean tryAcquire(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
-      int stripe) {
+  public boolean tryAcquire(
+      EndpointPermits endpoint, ConcurrencyGroup.Partition partition, int stripe) {
     return waitingCount.get() == 0 && acquire(endpoint, partition, stripe);
   }
 
-  private boolean acquire(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
-      int stripe) {
+  private boolean acquire(
+      EndpointPermits endpoint, ConcurrencyGroup.Partition partition, int stripe) {
     if (!acquireGlobal()) {
       return false;
     }
@@ -160,7 +173,7 @@ public final class WaitQueues {
     if (!globalLimited) {
       return true;
     }
-    for (;;) {
+    for (; ; ) {
       int current = globalInUse.get();
       if (current >= globalLimit) {
         return false;
@@ -179,8 +192,11 @@ public final class WaitQueues {
    *
    * @return the waiter, or null when the queue is full or the queues are closed (reject)
    */
-  public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
-      EndpointPermits endpoint, Waiter.Listener waiterListener) {
+  public Waiter enqueue(
+      RequestClass requestClass,
+      ConcurrencyGroup.Partition partition,
+      EndpointPermits endpoint,
+      Waiter.Listener waiterListener) {
     return enqueue(requestClass, partition, endpoint, 0L, waiterListener);
   }
 
@@ -193,8 +209,12 @@ public final class WaitQueues {
    * refusing it now would lose the work already done for its session, so it gets the whole
    * time its target leaves). 0 for any other request.
    */
-  public Waiter enqueue(RequestClass requestClass, ConcurrencyGroup.Partition partition,
-      EndpointPermits endpoint, long sessionMaxWaitNanos, Waiter.Listener waiterListener) {
+  public Waiter enqueue(
+      RequestClass requestClass,
+      ConcurrencyGroup.Partition partition,
+      EndpointPermits endpoint,
+      long sessionMaxWaitNanos,
+      Waiter.Listener waiterListener) {
     boolean sessionPrecedence = sessionMaxWaitNanos > 0;
     ClassQueue q = single != null ? single : byClass.get(requestClass.name());
     if (q == null) {
@@ -211,12 +231,13 @@ public final class WaitQueues {
       if (partition != null) {
         // Waiting for a share of a concurrency limit: past this, the request could not meet
         // its target any more, and serving it late would only delay the next one.
-        long shareWait = sessionPrecedence
-            ? Math.max(partition.maxWaitNanos(), sessionMaxWaitNanos) : partition.maxWaitNanos();
+        long shareWait =
+            sessionPrecedence
+                ? Math.max(partition.maxWaitNanos(), sessionMaxWaitNanos)
+                : partition.maxWaitNanos();
         maxWait = Math.min(maxWait, shareWait);
       }
-      w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait,
-          sessionPrecedence);
+      w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait, sessionPrecedence);
       q.add(w);
       if (sessionPrecedence) {
         sessionWaitingCount.incrementAndGet();
@@ -247,8 +268,7 @@ public final class WaitQueues {
    * Returns a permit taken with
    * {@link #tryAcquire(EndpointPermits, ConcurrencyGroup.Partition, int)}.
    */
-  public void release(EndpointPermits endpoint, ConcurrencyGroup.Partition partition,
-      int stripe) {
+  public void release(EndpointPermits endpoint, ConcurrencyGroup.Partition partition, int stripe) {
     endpoint.release(stripe, partition);
     releaseGlobal();
     if (waitingCount.get() > 0) {

@@ -41,8 +41,14 @@ public final class Waiter {
   /** A request of an admitted session: it goes before new sessions' (session-aware admission). */
   final boolean sessionPrecedence;
 
-  Waiter(ConcurrencyGroup.Partition partition, Listener listener, EndpointPermits endpoint, ClassQueue queue,
-      long enqueuedNanos, long deadlineNanos, boolean sessionPrecedence) {
+  Waiter(
+      ConcurrencyGroup.Partition partition,
+      Listener listener,
+      EndpointPermits endpoint,
+      ClassQueue queue,
+      long enqueuedNanos,
+      long deadlineNanos,
+      boolean sessionPrecedence) {
     this.sessionPrecedence = sessionPrecedence;
     this.partition = partition;
     this.listener = listener;

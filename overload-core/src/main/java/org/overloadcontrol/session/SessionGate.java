@@ -39,8 +39,13 @@ public final class SessionGate {
    * or on its way as {@code role} of the session {@code key}, with a cookie value to set for a
    * session admitted now; {@code completes} when its path completes its session.
    */
-  public record Answer(boolean refused, String reason, String setCookie, SessionRole role,
-      String key, boolean completes) {
+  public record Answer(
+      boolean refused,
+      String reason,
+      String setCookie,
+      SessionRole role,
+      String key,
+      boolean completes) {
     static final Answer PASS = new Answer(false, null, null, SessionRole.NONE, null, false);
   }
 
@@ -48,33 +53,46 @@ public final class SessionGate {
   private final SessionTable table;
   private final SessionCookie cookies;
   private final Ticker ticker;
+
   /** Whether a request of an admitted session has waited more than half its bound now. */
   private final BooleanSupplier sessionOverdue;
-  private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads =
-      new ConcurrentHashMap<>();
+
+  private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads = new ConcurrentHashMap<>();
   private final LongAdder admitted = new LongAdder();
   private final LongAdder newRefused = new LongAdder();
   private final LongAdder midSessionRefused = new LongAdder();
   private final LongAdder completed = new LongAdder();
+
   /** Distinct admitted sessions seen in the current window, and in the last one. */
   private final LongAdder activeNow = new LongAdder();
+
   private volatile int activeBefore;
+
   /** The window's number, stamped on each session seen in it. */
   private volatile long window;
+
   private long windowStart;
 
   /**
    * @param sessionOverdue whether a request of an admitted session has waited more than half
    *     the time it may, now (the wait queues')
    */
-  public SessionGate(SessionSettings settings, CookieKeys keys, SecureRandom random, Ticker ticker,
+  public SessionGate(
+      SessionSettings settings,
+      CookieKeys keys,
+      SecureRandom random,
+      Ticker ticker,
       BooleanSupplier sessionOverdue) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.sessionOverdue = Objects.requireNonNull(sessionOverdue, "sessionOverdue");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.cookies = new SessionCookie(keys, random);
-    this.table = new SessionTable(ticker, settings.idleTimeoutNanos(),
-        settings.maxLifetimeNanos(), settings.maxSessions());
+    this.table =
+        new SessionTable(
+            ticker,
+            settings.idleTimeoutNanos(),
+            settings.maxLifetimeNanos(),
+            settings.maxSessions());
     this.windowStart = ticker.read();
   }
 
@@ -105,8 +123,9 @@ public final class SessionGate {
       load.sessionArrival();
       return new Answer(false, null, null, SessionRole.ADMITTED, known, completes);
     }
-    if (!visit.dueQueueToken() && (sessionOverdue.getAsBoolean()
-        || !load.roomForNew(activeSessions(), saturated, settings.headroom()))) {
+    if (!visit.dueQueueToken()
+        && (sessionOverdue.getAsBoolean()
+            || !load.roomForNew(activeSessions(), saturated, settings.headroom()))) {
       newRefused.increment();
       return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
     }
@@ -137,9 +156,11 @@ public final class SessionGate {
    */
   private String admittedKey(SessionVisit visit, SessionTable.Entry[] found) {
     String id = cookies.verify(visit.cookie());
-    String[] keys = {id == null ? null : "c:" + id,
-        visit.header() == null ? null : "h:" + visit.header(),
-        visit.containerSession() == null ? null : "s:" + visit.containerSession()};
+    String[] keys = {
+      id == null ? null : "c:" + id,
+      visit.header() == null ? null : "h:" + visit.header(),
+      visit.containerSession() == null ? null : "s:" + visit.containerSession()
+    };
     for (String key : keys) {
       SessionTable.Entry e = table.touch(key);
       if (e != null) {
@@ -177,8 +198,7 @@ public final class SessionGate {
 
   private SessionLoad load(ConcurrencyGroup group) {
     SessionLoad load = loads.get(group);
-    return load != null ? load : loads.computeIfAbsent(group,
-        g -> new SessionLoad());
+    return load != null ? load : loads.computeIfAbsent(group, g -> new SessionLoad());
   }
 
   /**
@@ -186,8 +206,8 @@ public final class SessionGate {
    * {@link Answer#key} and completion its {@link #arrive} gave (or {@code completes} when the
    * application marked it since).
    */
-  public void finished(ConcurrencyGroup group, SessionRole role, String key, boolean completes,
-      Outcome outcome) {
+  public void finished(
+      ConcurrencyGroup group, SessionRole role, String key, boolean completes, Outcome outcome) {
     if (group != null && outcome.executed()) {
       SessionLoad load = load(group);
       load.completion();

@@ -34,8 +34,10 @@ final class SessionLoad {
 
   /** EWMA weight of the newest window. */
   private static final double WEIGHT = 0.5;
+
   /** EWMA weight of a saturated window whose completions fell below the capacity. */
   private static final double FALL_WEIGHT = 0.05;
+
   /** Windows after the last saturated one during which the estimate still governs. */
   private static final int SATURATED_WINDOWS = 3;
 
@@ -45,6 +47,7 @@ final class SessionLoad {
   private volatile double ratePerSession = Double.NaN;
   private volatile double capacity = Double.NaN;
   private volatile int windowsSinceSaturated = Integer.MAX_VALUE;
+
   SessionLoad() {}
 
   /** A request of an admitted session arrived at the group. */
@@ -81,8 +84,7 @@ final class SessionLoad {
     }
     double c = capacity;
     if (saturated) {
-      capacity = Double.isNaN(c) || done >= c ? done
-          : (1 - FALL_WEIGHT) * c + FALL_WEIGHT * done;
+      capacity = Double.isNaN(c) || done >= c ? done : (1 - FALL_WEIGHT) * c + FALL_WEIGHT * done;
       windowsSinceSaturated = 0;
     } else {
       if (Double.isNaN(c) || done > c) {

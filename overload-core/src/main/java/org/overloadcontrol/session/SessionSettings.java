@@ -30,14 +30,37 @@ import org.overloadcontrol.config.Durations;
  * sessions.keyFile / keyEnv  -            HMAC keys of the cookie (else the virtual queue's, else random)
  * </pre>
  */
-public record SessionSettings(boolean enabled, String cookieName, String header,
-    boolean containerSession, long idleTimeoutNanos, long maxLifetimeNanos, int maxSessions,
-    double headroom, double maxWaitOfTarget, long windowNanos, List<PathPattern> completionPaths, String keyFile,
+public record SessionSettings(
+    boolean enabled,
+    String cookieName,
+    String header,
+    boolean containerSession,
+    long idleTimeoutNanos,
+    long maxLifetimeNanos,
+    int maxSessions,
+    double headroom,
+    double maxWaitOfTarget,
+    long windowNanos,
+    List<PathPattern> completionPaths,
+    String keyFile,
     String keyEnv) {
 
-  private static final Set<String> KEYS = Set.of("enabled", "cookie", "header",
-      "containerSession", "idleTimeout", "maxLifetime", "maxSessions", "headroom", "maxWait", "window",
-      "completionPaths", "keyFile", "keyEnv");
+  private static final Set<String> KEYS =
+      Set.of(
+          "enabled",
+          "cookie",
+          "header",
+          "containerSession",
+          "idleTimeout",
+          "maxLifetime",
+          "maxSessions",
+          "headroom",
+          "maxWait",
+          "window",
+          "completionPaths",
+          "keyFile",
+          "keyEnv");
+
   /** RFC 6265 token characters, so the name needs no quoting. */
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
 
@@ -56,27 +79,48 @@ public record SessionSettings(boolean enabled, String cookieName, String header,
     String cookie = s.parse("cookie", v -> token(v, "a cookie name"), "oc_session");
     String header = s.parse("header", v -> token(v, "a header name"), null);
     boolean container = s.parse("containerSession", SessionSettings::bool, false);
-    long idle = s.parse("idleTimeout", v -> nanos(v, "1s", "24h", Duration.ofSeconds(1), Duration.ofDays(1)),
-        Duration.ofMinutes(10).toNanos());
-    long life = s.parse("maxLifetime", v -> nanos(v, "1s", "720h", Duration.ofSeconds(1), Duration.ofDays(30)),
-        Duration.ofHours(2).toNanos());
+    long idle =
+        s.parse(
+            "idleTimeout",
+            v -> nanos(v, "1s", "24h", Duration.ofSeconds(1), Duration.ofDays(1)),
+            Duration.ofMinutes(10).toNanos());
+    long life =
+        s.parse(
+            "maxLifetime",
+            v -> nanos(v, "1s", "720h", Duration.ofSeconds(1), Duration.ofDays(30)),
+            Duration.ofHours(2).toNanos());
     if (life < idle && s.get("maxLifetime") != null) {
-      throw s.error("maxLifetime", "must be at least sessions.idleTimeout ("
-          + Duration.ofNanos(idle) + ")");
+      throw s.error(
+          "maxLifetime", "must be at least sessions.idleTimeout (" + Duration.ofNanos(idle) + ")");
     }
     int max = s.parse("maxSessions", v -> (int) integer(v, 1, 10_000_000), 10_000);
     double headroom = s.parse("headroom", SessionSettings::fraction, 1.0);
     double maxWait = s.parse("maxWait", SessionSettings::fraction, 0.5);
-    long window = s.parse("window", v -> nanos(v, "100ms", "1m", Duration.ofMillis(100), Duration.ofMinutes(1)),
-        Duration.ofSeconds(1).toNanos());
+    long window =
+        s.parse(
+            "window",
+            v -> nanos(v, "100ms", "1m", Duration.ofMillis(100), Duration.ofMinutes(1)),
+            Duration.ofSeconds(1).toNanos());
     List<PathPattern> paths = s.parse("completionPaths", SessionSettings::patterns, List.of());
     String keyFile = s.parse("keyFile", SessionSettings::nonBlank, null);
     String keyEnv = s.parse("keyEnv", SessionSettings::nonBlank, null);
     if (keyFile != null && keyEnv != null) {
       throw s.error("keyEnv", "give either sessions.keyFile or sessions.keyEnv, not both");
     }
-    return new SessionSettings(enabled, cookie, header, container, idle, Math.max(idle, life),
-        max, headroom, maxWait, window, paths, keyFile, keyEnv);
+    return new SessionSettings(
+        enabled,
+        cookie,
+        header,
+        container,
+        idle,
+        Math.max(idle, life),
+        max,
+        headroom,
+        maxWait,
+        window,
+        paths,
+        keyFile,
+        keyEnv);
   }
 
   /**
@@ -89,7 +133,8 @@ public record SessionSettings(boolean enabled, String cookieName, String header,
    * it, to half.
    */
   public long maxWaitNanos(long targetNanos) {
-    return targetNanos > 0 ? Math.max(1L, Math.round(targetNanos * maxWaitOfTarget))
+    return targetNanos > 0
+        ? Math.max(1L, Math.round(targetNanos * maxWaitOfTarget))
         : Long.MAX_VALUE;
   }
 
@@ -113,18 +158,17 @@ public record SessionSettings(boolean enabled, String cookieName, String header,
 
   private static String token(String v, String what) {
     if (!TOKEN.matcher(v).matches()) {
-      throw new IllegalArgumentException("must be " + what + ": 1-64 letters, digits or"
-          + " !#$%&'*+.^_`|~-");
+      throw new IllegalArgumentException(
+          "must be " + what + ": 1-64 letters, digits or" + " !#$%&'*+.^_`|~-");
     }
     return v;
   }
 
-  private static long nanos(String v, String minText, String maxText, Duration min,
-      Duration max) {
+  private static long nanos(String v, String minText, String maxText, Duration min, Duration max) {
     Duration d = Durations.parse(v);
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-      throw new IllegalArgumentException("must be a duration between " + minText + " and "
-          + maxText);
+      throw new IllegalArgumentException(
+          "must be a duration between " + minText + " and " + maxText);
     }
     return d.toNanos();
   }

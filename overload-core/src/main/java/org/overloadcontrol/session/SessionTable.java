@@ -30,30 +30,31 @@ final class SessionTable {
 
   SessionTable(Ticker ticker, long idleNanos, long lifetimeNanos, int maxSessions) {
     this.maxSessions = maxSessions;
-    this.admitted = Caffeine.newBuilder()
-        .ticker(ticker::read)
-        .executor(Runnable::run)
-        .expireAfter(new Expiry<String, Entry>() {
-          @Override
-          public long expireAfterCreate(String key, Entry e, long now) {
-            return Math.min(idleNanos, lifetimeNanos);
-          }
+    this.admitted =
+        Caffeine.newBuilder()
+            .ticker(ticker::read)
+            .executor(Runnable::run)
+            .expireAfter(
+                new Expiry<String, Entry>() {
+                  @Override
+                  public long expireAfterCreate(String key, Entry e, long now) {
+                    return Math.min(idleNanos, lifetimeNanos);
+                  }
 
-          @Override
-          public long expireAfterUpdate(String key, Entry e, long now,
-              long current) {
-            return current;
-          }
+                  @Override
+                  public long expireAfterUpdate(String key, Entry e, long now, long current) {
+                    return current;
+                  }
 
-          @Override
-          public long expireAfterRead(String key, Entry e, long now,
-              long current) {
-            return Math.max(0L, Math.min(idleNanos, e.createdNanos + lifetimeNanos - now));
-          }
-        })
-        .removalListener((String key, Entry e, com.github.benmanes.caffeine.cache
-            .RemovalCause cause) -> reserved.decrementAndGet())
-        .build();
+                  @Override
+                  public long expireAfterRead(String key, Entry e, long now, long current) {
+                    return Math.max(0L, Math.min(idleNanos, e.createdNanos + lifetimeNanos - now));
+                  }
+                })
+            .removalListener(
+                (String key, Entry e, com.github.benmanes.caffeine.cache.RemovalCause cause) ->
+                    reserved.decrementAndGet())
+            .build();
   }
 
   /** An admitted session: when it was admitted, and the last window it was seen in. */

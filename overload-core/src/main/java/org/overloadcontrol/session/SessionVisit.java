@@ -11,5 +11,5 @@ package org.overloadcontrol.session;
  * @param dueQueueToken whether the request passed the virtual queue on a token whose time had
  *     come: such a request admits its session (WebQ's wait was the admission)
  */
-public record SessionVisit(String cookie, String header, String containerSession, String path,
-    boolean dueQueueToken) {}
+public record SessionVisit(
+    String cookie, String header, String containerSession, String path, boolean dueQueueToken) {}

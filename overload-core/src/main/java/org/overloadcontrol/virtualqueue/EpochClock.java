@@ -30,8 +30,8 @@ public final class EpochClock {
   /** Anchors {@code ticker} to the wall clock {@code wall}, read once now. */
   public static EpochClock anchored(Ticker ticker, Clock wall) {
     Instant now = wall.instant();
-    long wallNanos = Math.addExact(Math.multiplyExact(now.getEpochSecond(), NANOS_PER_SECOND),
-        now.getNano());
+    long wallNanos =
+        Math.addExact(Math.multiplyExact(now.getEpochSecond(), NANOS_PER_SECOND), now.getNano());
     return new EpochClock(ticker, wallNanos - ticker.read());
   }
 

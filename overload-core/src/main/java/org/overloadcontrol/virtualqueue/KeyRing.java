@@ -24,6 +24,7 @@ public final class KeyRing {
 
   /** The shortest key accepted, in bytes. */
   public static final int MIN_KEY_BYTES = 32;
+
   static final String ALGORITHM = "HmacSHA256";
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,16}");
 
@@ -57,22 +58,31 @@ public final class KeyRing {
         int colon = entry.indexOf(':');
         String id = colon < 0 ? entry : entry.substring(0, colon);
         if (colon < 0 || !ID.matcher(id).matches()) {
-          throw new IllegalArgumentException("entry " + (keys.size() + 1)
-              + " is not id:base64-key with an id of 1-16 letters, digits, _ or -");
+          throw new IllegalArgumentException(
+              "entry "
+                  + (keys.size() + 1)
+                  + " is not id:base64-key with an id of 1-16 letters, digits, _ or -");
         }
         if (keys.containsKey(id)) {
           throw new IllegalArgumentException("key id '" + id + "' appears twice");
         }
         byte[] bytes;
         try {
-          bytes = Base64.getDecoder().decode(entry.substring(colon + 1)
-              .replace('-', '+').replace('_', '/'));
+          bytes =
+              Base64.getDecoder()
+                  .decode(entry.substring(colon + 1).replace('-', '+').replace('_', '/'));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException("key '" + id + "' is not Base64");
         }
         if (bytes.length < MIN_KEY_BYTES) {
-          throw new IllegalArgumentException("key '" + id + "' has " + bytes.length
-              + " bytes; at least " + MIN_KEY_BYTES + " are required");
+          throw new IllegalArgumentException(
+              "key '"
+                  + id
+                  + "' has "
+                  + bytes.length
+                  + " bytes; at least "
+                  + MIN_KEY_BYTES
+                  + " are required");
         }
         keys.put(id, new SecretKeySpec(bytes, ALGORITHM));
       }

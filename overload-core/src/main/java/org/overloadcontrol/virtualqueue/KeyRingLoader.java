@@ -23,8 +23,10 @@ import org.overloadcontrol.config.OverloadConfigException;
 public final class KeyRingLoader {
 
   private static final OverloadLog LOG = OverloadLog.get(KeyRingLoader.class);
+
   /** Where a key file may be a resource of the web application: never served to clients. */
   static final String WEB_APP_PRIVATE = "/WEB-INF/";
+
   /** No web application: a key file is always on disk. */
   public static final Function<String, InputStream> NO_WEB_APP = path -> null;
 
@@ -36,8 +38,8 @@ public final class KeyRingLoader {
    * @param environment reads an environment variable ({@code System::getenv} in production)
    * @throws OverloadConfigException naming the key when the file or variable is missing or bad
    */
-  public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
-      SecureRandom random) {
+  public static KeyRing load(
+      VirtualQueueSettings settings, UnaryOperator<String> environment, SecureRandom random) {
     return load(settings, environment, NO_WEB_APP, random);
   }
 
@@ -49,8 +51,11 @@ public final class KeyRingLoader {
    *     null when there is none ({@code ServletContext::getResourceAsStream} in the filter)
    * @throws OverloadConfigException naming the key when the file or variable is missing or bad
    */
-  public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
-      Function<String, InputStream> webAppResources, SecureRandom random) {
+  public static KeyRing load(
+      VirtualQueueSettings settings,
+      UnaryOperator<String> environment,
+      Function<String, InputStream> webAppResources,
+      SecureRandom random) {
     return load(settings, environment, webAppResources, random, false);
   }
 
@@ -61,21 +66,29 @@ public final class KeyRingLoader {
    * @param clustered whether {@code cluster.enabled} is true
    * @throws OverloadConfigException as above, and in cluster mode when no key is configured
    */
-  public static KeyRing load(VirtualQueueSettings settings, UnaryOperator<String> environment,
-      Function<String, InputStream> webAppResources, SecureRandom random, boolean clustered) {
-    KeyRing ring = load("virtualQueue", settings.keyFile(), settings.keyEnv(), environment,
-        webAppResources);
+  public static KeyRing load(
+      VirtualQueueSettings settings,
+      UnaryOperator<String> environment,
+      Function<String, InputStream> webAppResources,
+      SecureRandom random,
+      boolean clustered) {
+    KeyRing ring =
+        load("virtualQueue", settings.keyFile(), settings.keyEnv(), environment, webAppResources);
     if (ring != null) {
       return ring;
     }
     if (clustered) {
-      throw problem("virtualQueue.keyFile", null, "required with cluster.enabled = true (or"
-          + " virtualQueue.keyEnv): every node must hold the same keys, or a token issued on"
-          + " one node is refused as forged on the others");
+      throw problem(
+          "virtualQueue.keyFile",
+          null,
+          "required with cluster.enabled = true (or"
+              + " virtualQueue.keyEnv): every node must hold the same keys, or a token issued on"
+              + " one node is refused as forged on the others");
     }
-    LOG.warn("*** virtual queue: NO KEY CONFIGURED (virtualQueue.keyFile or virtualQueue.keyEnv)."
-        + " A random key was generated: tokens will not survive a restart and will not verify"
-        + " on other nodes. Use this in development only. ***");
+    LOG.warn(
+        "*** virtual queue: NO KEY CONFIGURED (virtualQueue.keyFile or virtualQueue.keyEnv)."
+            + " A random key was generated: tokens will not survive a restart and will not verify"
+            + " on other nodes. Use this in development only. ***");
     return KeyRing.random(random);
   }
 
@@ -85,14 +98,20 @@ public final class KeyRingLoader {
    *
    * @throws OverloadConfigException naming the key when the file or variable is missing or bad
    */
-  public static KeyRing load(String section, String keyFile, String keyEnv,
-      UnaryOperator<String> environment, Function<String, InputStream> webAppResources) {
+  public static KeyRing load(
+      String section,
+      String keyFile,
+      String keyEnv,
+      UnaryOperator<String> environment,
+      Function<String, InputStream> webAppResources) {
     if (keyFile != null) {
       String text;
       try {
         text = read(keyFile, webAppResources);
       } catch (IOException | RuntimeException e) {
-        throw problem(section + ".keyFile", keyFile,
+        throw problem(
+            section + ".keyFile",
+            keyFile,
             "cannot read the key file: " + e.getClass().getSimpleName());
       }
       return parse(section + ".keyFile", keyFile, text);
@@ -100,8 +119,7 @@ public final class KeyRingLoader {
     if (keyEnv != null) {
       String text = environment.apply(keyEnv);
       if (text == null || text.isBlank()) {
-        throw problem(section + ".keyEnv", keyEnv,
-            "the environment variable is not set or empty");
+        throw problem(section + ".keyEnv", keyEnv, "the environment variable is not set or empty");
       }
       return parse(section + ".keyEnv", keyEnv, text);
     }
@@ -126,8 +144,10 @@ public final class KeyRingLoader {
     try {
       return KeyRing.parse(text);
     } catch (IllegalArgumentException e) {
-      throw problem(key, value, e.getMessage() + " (the format is id:base64-key entries,"
-          + " current key first)");
+      throw problem(
+          key,
+          value,
+          e.getMessage() + " (the format is id:base64-key entries," + " current key first)");
     }
   }
 

@@ -19,8 +19,14 @@ import java.util.Base64;
  * <p>The nonce makes two tickets issued in the same second to the same address for the same
  * URL distinct, so replay protection does not refuse the second of two users behind one NAT.
  */
-record QueueToken(String keyId, long checkInSecond, int waitSeconds, long nonce, byte[] seal,
-    byte[] urlTag, byte[] addressTag) {
+record QueueToken(
+    String keyId,
+    long checkInSecond,
+    int waitSeconds,
+    long nonce,
+    byte[] seal,
+    byte[] urlTag,
+    byte[] addressTag) {
 
   static final byte VERSION = 1;
   static final int TAG_BYTES = 16;
@@ -34,8 +40,14 @@ record QueueToken(String keyId, long checkInSecond, int waitSeconds, long nonce,
   /** The signed core bytes. */
   static byte[] core(String keyId, long checkInSecond, int waitSeconds, long nonce) {
     byte[] id = keyId.getBytes(StandardCharsets.US_ASCII);
-    return ByteBuffer.allocate(2 + id.length + 8 + 4 + 8).put(VERSION).put((byte) id.length)
-        .put(id).putLong(checkInSecond).putInt(waitSeconds).putLong(nonce).array();
+    return ByteBuffer.allocate(2 + id.length + 8 + 4 + 8)
+        .put(VERSION)
+        .put((byte) id.length)
+        .put(id)
+        .putLong(checkInSecond)
+        .putInt(waitSeconds)
+        .putLong(nonce)
+        .array();
   }
 
   byte[] core() {
@@ -44,8 +56,13 @@ record QueueToken(String keyId, long checkInSecond, int waitSeconds, long nonce,
 
   String encode() {
     byte[] core = core();
-    byte[] all = ByteBuffer.allocate(core.length + 3 * TAG_BYTES).put(core).put(seal)
-        .put(urlTag).put(addressTag).array();
+    byte[] all =
+        ByteBuffer.allocate(core.length + 3 * TAG_BYTES)
+            .put(core)
+            .put(seal)
+            .put(urlTag)
+            .put(addressTag)
+            .array();
     return Base64.getUrlEncoder().withoutPadding().encodeToString(all);
   }
 
@@ -80,8 +97,8 @@ record QueueToken(String keyId, long checkInSecond, int waitSeconds, long nonce,
     byte[] urlTag = new byte[TAG_BYTES];
     byte[] addressTag = new byte[TAG_BYTES];
     in.get(seal).get(urlTag).get(addressTag);
-    return new QueueToken(new String(id, StandardCharsets.US_ASCII), checkIn, wait, nonce, seal,
-        urlTag, addressTag);
+    return new QueueToken(
+        new String(id, StandardCharsets.US_ASCII), checkIn, wait, nonce, seal, urlTag, addressTag);
   }
 
   /** A key for the replay set: the key id and seal identify one issued token. */
@@ -91,9 +108,14 @@ record QueueToken(String keyId, long checkInSecond, int waitSeconds, long nonce,
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof QueueToken t && keyId.equals(t.keyId) && checkInSecond == t.checkInSecond
-        && waitSeconds == t.waitSeconds && nonce == t.nonce && Arrays.equals(seal, t.seal)
-        && Arrays.equals(urlTag, t.urlTag) && Arrays.equals(addressTag, t.addressTag);
+    return o instanceof QueueToken t
+        && keyId.equals(t.keyId)
+        && checkInSecond == t.checkInSecond
+        && waitSeconds == t.waitSeconds
+        && nonce == t.nonce
+        && Arrays.equals(seal, t.seal)
+        && Arrays.equals(urlTag, t.urlTag)
+        && Arrays.equals(addressTag, t.addressTag);
   }
 
   @Override

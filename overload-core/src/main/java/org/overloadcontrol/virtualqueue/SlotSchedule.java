@@ -40,22 +40,32 @@ public final class SlotSchedule {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final int slotCount;
+
   /** Subunits scheduled for absolute second s live in slot {@code s mod slotCount}. */
   private final double[] work;
+
   /** Requests scheduled per slot (fractional after a capacity cut re-buckets them). */
   private final double[] requests;
+
   private long baseSecond;
   private double capacity;
+
   /** Relative index below which every slot is full; a search starts here. */
   private int firstOpen;
+
   /** S_i of equation 1; +∞ alone. */
   private double share = Double.POSITIVE_INFINITY;
+
   private double clusterCapacity = Double.POSITIVE_INFINITY;
+
   /** Σ_{j≠i} N_j for the seconds from {@link #othersFrom}. */
   private double[] others = new double[0];
+
   private long othersFrom;
+
   /** Subunits of arrivals per Unix second: L_i of equation 1, this second and the two before. */
   private long arrivalSecond;
+
   private final double[] arrivals = new double[3];
 
   /**
@@ -129,8 +139,8 @@ public final class SlotSchedule {
    * This replica's share of a cluster (§III-B): S_i, the cluster capacity C and the work the
    * other replicas promised for each second from {@code othersFrom}.
    */
-  public void share(long nowSecond, double share, double clusterCapacity, long othersFrom,
-      double[] others) {
+  public void share(
+      long nowSecond, double share, double clusterCapacity, long othersFrom, double[] others) {
     lock.lock();
     try {
       advance(nowSecond);

@@ -42,18 +42,23 @@ final class TokenChecker {
   private final ClusterCoordinator cluster;
   private final Duration keepFor;
 
-  TokenChecker(TokenSigner signer, long graceSeconds, long replayCacheSize,
-      EpochClock clock, ClusterCoordinator cluster) {
+  TokenChecker(
+      TokenSigner signer,
+      long graceSeconds,
+      long replayCacheSize,
+      EpochClock clock,
+      ClusterCoordinator cluster) {
     this.signer = Objects.requireNonNull(signer, "signer");
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.keepFor = Duration.ofSeconds(graceSeconds + 2);
     this.graceSeconds = graceSeconds;
-    this.used = Caffeine.newBuilder()
-        .ticker(clock.ticker()::read)
-        .expireAfterWrite(keepFor)
-        .maximumSize(replayCacheSize)
-        .executor(Runnable::run)
-        .build();
+    this.used =
+        Caffeine.newBuilder()
+            .ticker(clock.ticker()::read)
+            .expireAfterWrite(keepFor)
+            .maximumSize(replayCacheSize)
+            .executor(Runnable::run)
+            .build();
     for (RefusalReason r : RefusalReason.values()) {
       refusals.put(r, new LongAdder());
     }

@@ -15,6 +15,7 @@ public record TokenCookie(String value, String path, int maxAgeSeconds, boolean 
 
   /** The cookie's name, the same as the query parameter's. */
   public static final String NAME = TokenUrls.PARAMETER;
+
   /** The cookie's {@code SameSite} attribute. */
   public static final String SAME_SITE = "Lax";
 
@@ -27,8 +28,14 @@ public record TokenCookie(String value, String path, int maxAgeSeconds, boolean 
    * servlet container's {@code Cookie} class rejects a path holding {@code ;x=1}).
    */
   public String setCookie() {
-    StringBuilder sb = new StringBuilder(NAME).append('=').append(value)
-        .append("; Path=").append(path).append("; Max-Age=").append(maxAgeSeconds);
+    StringBuilder sb =
+        new StringBuilder(NAME)
+            .append('=')
+            .append(value)
+            .append("; Path=")
+            .append(path)
+            .append("; Max-Age=")
+            .append(maxAgeSeconds);
     if (maxAgeSeconds == 0) {
       sb.append("; Expires=").append(EPOCH);
     }

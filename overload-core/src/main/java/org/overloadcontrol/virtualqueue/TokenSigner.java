@@ -29,13 +29,19 @@ final class TokenSigner {
   }
 
   /** Issues a token with the current key. */
-  QueueToken issue(String clientAddress, String url, long checkInSecond, int waitSeconds,
-      long nonce) {
+  QueueToken issue(
+      String clientAddress, String url, long checkInSecond, int waitSeconds, long nonce) {
     String keyId = keys.currentId();
     SecretKeySpec key = keys.key(keyId);
     byte[] core = QueueToken.core(keyId, checkInSecond, waitSeconds, nonce);
-    return new QueueToken(keyId, checkInSecond, waitSeconds, nonce, tag(key, SEAL, core, null),
-        tag(key, URL, core, url), tag(key, ADDRESS, core, clientAddress));
+    return new QueueToken(
+        keyId,
+        checkInSecond,
+        waitSeconds,
+        nonce,
+        tag(key, SEAL, core, null),
+        tag(key, URL, core, url),
+        tag(key, ADDRESS, core, clientAddress));
   }
 
   /** Whether this ring holds the token's key. */

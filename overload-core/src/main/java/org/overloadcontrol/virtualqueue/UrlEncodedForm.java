@@ -46,8 +46,10 @@ public final class UrlEncodedForm {
 
   /** Whether a request with this {@code Content-Type} carries a url-encoded form. */
   public static boolean isForm(String contentType) {
-    return contentType != null && contentType.toLowerCase(java.util.Locale.ROOT)
-        .startsWith("application/x-www-form-urlencoded");
+    return contentType != null
+        && contentType
+            .toLowerCase(java.util.Locale.ROOT)
+            .startsWith("application/x-www-form-urlencoded");
   }
 
   private static Charset charset(String name) {

@@ -46,14 +46,27 @@ public final class VirtualQueue implements ClusterPart {
   private final LongAdder waitCount = new LongAdder();
   private final boolean estimated;
   private final CapacityShare share;
+
   /** C while in a cluster (NaN alone): configured, or the sum of the members' estimates. */
   private volatile double clusterCapacity = Double.NaN;
 
   /** A queue alone: see {@link #VirtualQueue(int, int, long, KeyRing, CapacitySource, EpochClock, ClusterCoordinator, boolean)}. */
-  public VirtualQueue(int maxWaitSeconds, int graceSeconds, long replayCacheSize, KeyRing keys,
-      CapacitySource capacity, EpochClock clock) {
-    this(maxWaitSeconds, graceSeconds, replayCacheSize, keys, capacity, clock,
-        ClusterCoordinator.STANDALONE, false);
+  public VirtualQueue(
+      int maxWaitSeconds,
+      int graceSeconds,
+      long replayCacheSize,
+      KeyRing keys,
+      CapacitySource capacity,
+      EpochClock clock) {
+    this(
+        maxWaitSeconds,
+        graceSeconds,
+        replayCacheSize,
+        keys,
+        capacity,
+        clock,
+        ClusterCoordinator.STANDALONE,
+        false);
   }
 
   /**
@@ -64,14 +77,20 @@ public final class VirtualQueue implements ClusterPart {
    * @param estimated whether {@code capacity} is this node's own estimate (in a cluster C is then
    *     the members' sum) rather than the configured capacity of the whole cluster
    */
-  public VirtualQueue(int maxWaitSeconds, int graceSeconds, long replayCacheSize, KeyRing keys,
-      CapacitySource capacity, EpochClock clock, ClusterCoordinator cluster,
+  public VirtualQueue(
+      int maxWaitSeconds,
+      int graceSeconds,
+      long replayCacheSize,
+      KeyRing keys,
+      CapacitySource capacity,
+      EpochClock clock,
+      ClusterCoordinator cluster,
       boolean estimated) {
     this.capacity = Objects.requireNonNull(capacity, "capacity");
     this.clock = Objects.requireNonNull(clock, "clock");
     long now = clock.nanos();
-    this.schedule = new SlotSchedule(maxWaitSeconds, capacity.capacity(now),
-        clock.epochSecond(now));
+    this.schedule =
+        new SlotSchedule(maxWaitSeconds, capacity.capacity(now), clock.epochSecond(now));
     this.signer = new TokenSigner(keys);
     this.checker = new TokenChecker(signer, graceSeconds, replayCacheSize, clock, cluster);
     this.estimated = estimated;
@@ -84,16 +103,27 @@ public final class VirtualQueue implements ClusterPart {
   }
 
   /** A queue built from validated settings. */
-  public static VirtualQueue of(VirtualQueueSettings settings, KeyRing keys,
-      CapacitySource capacity, EpochClock clock) {
+  public static VirtualQueue of(
+      VirtualQueueSettings settings, KeyRing keys, CapacitySource capacity, EpochClock clock) {
     return of(settings, keys, capacity, clock, ClusterCoordinator.STANDALONE);
   }
 
   /** A queue built from validated settings, one replica of {@code cluster}. */
-  public static VirtualQueue of(VirtualQueueSettings settings, KeyRing keys,
-      CapacitySource capacity, EpochClock clock, ClusterCoordinator cluster) {
-    return new VirtualQueue(settings.maxWaitSeconds(), settings.graceSeconds(),
-        settings.replayCacheSize(), keys, capacity, clock, cluster, settings.capacityAuto());
+  public static VirtualQueue of(
+      VirtualQueueSettings settings,
+      KeyRing keys,
+      CapacitySource capacity,
+      EpochClock clock,
+      ClusterCoordinator cluster) {
+    return new VirtualQueue(
+        settings.maxWaitSeconds(),
+        settings.graceSeconds(),
+        settings.replayCacheSize(),
+        keys,
+        capacity,
+        clock,
+        cluster,
+        settings.capacityAuto());
   }
 
   /**
@@ -105,8 +135,8 @@ public final class VirtualQueue implements ClusterPart {
    * @param requestType the request's type, for its hardness
    * @param nowNanos the ticker reading at arrival
    */
-  public VirtualQueueDecision decide(String clientAddress, String url, String token,
-      String requestType, long nowNanos) {
+  public VirtualQueueDecision decide(
+      String clientAddress, String url, String token, String requestType, long nowNanos) {
     long nowSecond = clock.epochSecond(nowNanos);
     if (token != null) {
       TokenCheck check = checker.check(token, clientAddress, url, nowSecond);
@@ -116,8 +146,8 @@ public final class VirtualQueue implements ClusterPart {
       passed(requestType, nowNanos);
       return new VirtualQueueDecision.Pass(true);
     }
-    Reservation r = schedule.reserve(nowSecond, capacity.hardness(requestType),
-        capacityNow(nowNanos));
+    Reservation r =
+        schedule.reserve(nowSecond, capacity.hardness(requestType), capacityNow(nowNanos));
     if (!r.granted()) {
       checker.count(RefusalReason.QUEUE_FULL);
       return new VirtualQueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
@@ -127,8 +157,9 @@ public final class VirtualQueue implements ClusterPart {
       return new VirtualQueueDecision.Pass(false);
     }
     waitCount.increment();
-    QueueToken issued = signer.issue(clientAddress, url, nowSecond, r.waitSeconds(),
-        ThreadLocalRandom.current().nextLong());
+    QueueToken issued =
+        signer.issue(
+            clientAddress, url, nowSecond, r.waitSeconds(), ThreadLocalRandom.current().nextLong());
     return new VirtualQueueDecision.Wait(issued.encode(), r.waitSeconds(), r.position());
   }
 
@@ -140,8 +171,11 @@ public final class VirtualQueue implements ClusterPart {
   @Override
   public void report(NodeReport.Builder report, long nowSecond) {
     double[] load = schedule.arrivals(nowSecond);
-    report.queue(load[0], load[1],
-        estimated ? capacity.capacity(clock.nanos()) : Double.NaN, nowSecond,
+    report.queue(
+        load[0],
+        load[1],
+        estimated ? capacity.capacity(clock.nanos()) : Double.NaN,
+        nowSecond,
         schedule.promised(nowSecond));
   }
 
@@ -150,12 +184,20 @@ public final class VirtualQueue implements ClusterPart {
     if (share == null) {
       return;
     }
-    CapacityShare.Share s = share.compute(nowSecond, schedule.arrivals(nowSecond),
-        capacity.capacity(clock.nanos()),
-        estimated, view);
+    CapacityShare.Share s =
+        share.compute(
+            nowSecond,
+            schedule.arrivals(nowSecond),
+            capacity.capacity(clock.nanos()),
+            estimated,
+            view);
     clusterCapacity = s.clusterCapacity();
     schedule.capacity(nowSecond, s.clusterCapacity());
-    schedule.share(nowSecond, s.share(), s.clusterCapacity(), nowSecond,
+    schedule.share(
+        nowSecond,
+        s.share(),
+        s.clusterCapacity(),
+        nowSecond,
         CapacityShare.othersScheduled(view, nowSecond, schedule.maxWaitSeconds() + 1));
   }
 

@@ -8,15 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.capacity.CapacityEstimator;
-import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.capacity.CapacitySource;
 import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
 import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Answer;
-import org.overloadcontrol.base.Ticker;
 
 /**
  * The virtual queue (WebQ, Suresh et al.: TokenGen and TokenCheck, §II-C and §V-A) as one
@@ -76,8 +76,8 @@ public final class VirtualQueueFrontEnd {
    * @param slowWork where a capacity estimate runs (the adapter's timer thread)
    * @throws org.overloadcontrol.config.OverloadConfigException on a bad setting or key
    */
-  public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
-      Executor slowWork) {
+  public static VirtualQueueFrontEnd create(
+      OverloadConfig config, Ticker ticker, Clock wallClock, Executor slowWork) {
     return create(config, ticker, wallClock, slowWork, KeyRingLoader.NO_WEB_APP);
   }
 
@@ -87,10 +87,14 @@ public final class VirtualQueueFrontEnd {
    *
    * @param webAppResources opens a web-application resource by path, null when there is none
    */
-  public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
-      Executor slowWork, java.util.function.Function<String, java.io.InputStream> webAppResources) {
-    return create(config, ticker, wallClock, slowWork, webAppResources,
-        ClusterCoordinator.STANDALONE);
+  public static VirtualQueueFrontEnd create(
+      OverloadConfig config,
+      Ticker ticker,
+      Clock wallClock,
+      Executor slowWork,
+      java.util.function.Function<String, java.io.InputStream> webAppResources) {
+    return create(
+        config, ticker, wallClock, slowWork, webAppResources, ClusterCoordinator.STANDALONE);
   }
 
   /**
@@ -98,8 +102,12 @@ public final class VirtualQueueFrontEnd {
    * one replica of a cluster: the schedule takes its share of {@code cluster}'s capacity, tokens
    * are claimed cluster-wide, and a shared key is required.
    */
-  public static VirtualQueueFrontEnd create(OverloadConfig config, Ticker ticker, Clock wallClock,
-      Executor slowWork, java.util.function.Function<String, java.io.InputStream> webAppResources,
+  public static VirtualQueueFrontEnd create(
+      OverloadConfig config,
+      Ticker ticker,
+      Clock wallClock,
+      Executor slowWork,
+      java.util.function.Function<String, java.io.InputStream> webAppResources,
       ClusterCoordinator cluster) {
     VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
     if (!settings.enabled()) {
@@ -108,15 +116,28 @@ public final class VirtualQueueFrontEnd {
     if (settings.capacityAuto()) {
       OptionalLibrary.COMMONS_MATH.require("virtualQueue.capacity", "the capacity estimator");
     }
-    CapacitySource capacity = settings.capacityAuto()
-        ? new PassiveCapacity(settings.epoch().toNanos(), settings.trainingEpochs(), 6,
-            CapacityEstimator.defaults(), slowWork, ticker.read())
-        : new FixedCapacity(settings.capacity(), settings.hardness());
-    VirtualQueue queue = VirtualQueue.of(settings,
-        KeyRingLoader.load(settings, System::getenv, webAppResources, new SecureRandom(),
-            cluster != ClusterCoordinator.STANDALONE),
-        capacity,
-        EpochClock.anchored(ticker, wallClock), cluster);
+    CapacitySource capacity =
+        settings.capacityAuto()
+            ? new PassiveCapacity(
+                settings.epoch().toNanos(),
+                settings.trainingEpochs(),
+                6,
+                CapacityEstimator.defaults(),
+                slowWork,
+                ticker.read())
+            : new FixedCapacity(settings.capacity(), settings.hardness());
+    VirtualQueue queue =
+        VirtualQueue.of(
+            settings,
+            KeyRingLoader.load(
+                settings,
+                System::getenv,
+                webAppResources,
+                new SecureRandom(),
+                cluster != ClusterCoordinator.STANDALONE),
+            capacity,
+            EpochClock.anchored(ticker, wallClock),
+            cluster);
     return new VirtualQueueFrontEnd(settings, queue, ticker);
   }
 
@@ -152,16 +173,18 @@ public final class VirtualQueueFrontEnd {
     String cookieToken = visit.cookieToken();
     String token = queryToken != null ? queryToken : cookieToken;
     VirtualQueueDecision decision = queue.decide(address, url, token, type, now);
-    if (queryToken == null && cookieToken != null
+    if (queryToken == null
+        && cookieToken != null
         && decision instanceof VirtualQueueDecision.Refuse r
         && r.reason().tokenFault()) {
       // A stale cookie (used, expired, or set for another page under this path): join afresh.
       decision = queue.decide(address, url, null, type, now);
     }
     if (decision instanceof VirtualQueueDecision.Pass pass) {
-      TokenCookie clear = pass.byToken() && cookieToken != null
-          ? new TokenCookie("", TokenUrls.cookiePath(visit.requestUri()), 0, visit.secure())
-          : null;
+      TokenCookie clear =
+          pass.byToken() && cookieToken != null
+              ? new TokenCookie("", TokenUrls.cookiePath(visit.requestUri()), 0, visit.secure())
+              : null;
       return new VisitVerdict.Pass(type, clear, pass.byToken());
     }
     return new VisitVerdict.Stop(decision, url, token);
@@ -173,7 +196,8 @@ public final class VirtualQueueFrontEnd {
    * {@link #answer}: a browser's form POST told to wait whose declared length is within bounds.
    */
   public boolean keepsForm(VirtualQueueVisit visit, VisitVerdict.Stop stop) {
-    return stop.waiting() && Answer.wantsHtml(visit.accept())
+    return stop.waiting()
+        && Answer.wantsHtml(visit.accept())
         && visit.method().toUpperCase(Locale.ROOT).equals("POST")
         && UrlEncodedForm.isForm(visit.contentType())
         && visit.contentLength() <= settings.repostMaxBytes();
@@ -190,28 +214,43 @@ public final class VirtualQueueFrontEnd {
    * @param formFields the form's fields when {@link #keepsForm} was true and the body could be
    *     read within bounds; null otherwise (the user is asked to send it again)
    */
-  public Answer answer(VirtualQueueVisit visit, VisitVerdict.Stop stop,
-      List<Map.Entry<String, String>> formFields) {
+  public Answer answer(
+      VirtualQueueVisit visit, VisitVerdict.Stop stop, List<Map.Entry<String, String>> formFields) {
     boolean browser = Answer.wantsHtml(visit.accept());
     if (stop.decision() instanceof VirtualQueueDecision.Wait wait) {
-      TokenCookie cookie = new TokenCookie(wait.token(),
-          TokenUrls.cookiePath(visit.requestUri()),
-          wait.waitSeconds() + settings.graceSeconds() + 1, visit.secure());
+      TokenCookie cookie =
+          new TokenCookie(
+              wait.token(),
+              TokenUrls.cookiePath(visit.requestUri()),
+              wait.waitSeconds() + settings.graceSeconds() + 1,
+              visit.secure());
       String retryUrl = TokenUrls.withToken(stop.boundUrl(), wait.token());
       String method = visit.method().toUpperCase(Locale.ROOT);
       if (!browser) {
-        return answer(UNAVAILABLE, wait.waitSeconds(), cookie, JSON,
-            WaitingPage.waitingJson(wait, retryUrl));
+        return answer(
+            UNAVAILABLE, wait.waitSeconds(), cookie, JSON, WaitingPage.waitingJson(wait, retryUrl));
       }
       if (method.equals("GET") || method.equals("HEAD")) {
-        return answer(OK, 0, cookie, Answer.HTML,
+        return answer(
+            OK,
+            0,
+            cookie,
+            Answer.HTML,
             WaitingPage.waitingHtml(wait.waitSeconds(), wait.position(), retryUrl));
       }
       if (formFields != null && keepsForm(visit, stop)) {
-        return answer(OK, 0, cookie, Answer.HTML,
+        return answer(
+            OK,
+            0,
+            cookie,
+            Answer.HTML,
             WaitingPage.repostHtml(wait.waitSeconds(), wait.position(), retryUrl, formFields));
       }
-      return answer(UNAVAILABLE, wait.waitSeconds(), cookie, Answer.HTML,
+      return answer(
+          UNAVAILABLE,
+          wait.waitSeconds(),
+          cookie,
+          Answer.HTML,
           WaitingPage.resubmitHtml(wait.waitSeconds()));
     }
     VirtualQueueDecision.Refuse refuse = (VirtualQueueDecision.Refuse) stop.decision();
@@ -221,17 +260,20 @@ public final class VirtualQueueFrontEnd {
     String url = stop.boundUrl();
     if (browser) {
       String retryUrl = stop.token() == null ? url : TokenUrls.withToken(url, stop.token());
-      return answer(status, retry, null, Answer.HTML,
-          WaitingPage.refusalHtml(refuse, url, retryUrl));
+      return answer(
+          status, retry, null, Answer.HTML, WaitingPage.refusalHtml(refuse, url, retryUrl));
     }
-    return answer(status, retry, null, Answer.PROBLEM_JSON,
-        WaitingPage.refusalJson(refuse, status, url));
+    return answer(
+        status, retry, null, Answer.PROBLEM_JSON, WaitingPage.refusalJson(refuse, status, url));
   }
 
-  private static Answer answer(int status, long retryAfterSeconds, TokenCookie cookie,
-      String contentType, String body) {
-    return new Answer(status, retryAfterSeconds,
-        cookie == null ? List.of() : List.of(cookie.setCookie()), contentType,
+  private static Answer answer(
+      int status, long retryAfterSeconds, TokenCookie cookie, String contentType, String body) {
+    return new Answer(
+        status,
+        retryAfterSeconds,
+        cookie == null ? List.of() : List.of(cookie.setCookie()),
+        contentType,
         body.getBytes(StandardCharsets.UTF_8));
   }
 

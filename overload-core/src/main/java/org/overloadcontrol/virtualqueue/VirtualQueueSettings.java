@@ -31,19 +31,42 @@ import org.overloadcontrol.config.Durations;
  * virtualQueue.repostMaxBytes   65536       largest form body the waiting page re-posts
  * </pre>
  */
-public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
-    double capacity, int maxWaitSeconds, int graceSeconds, String keyFile, String keyEnv,
-    Map<String, List<PathPattern>> types, Map<String, Double> hardness, Duration epoch,
-    int trainingEpochs, long replayCacheSize, int repostMaxBytes) {
+public record VirtualQueueSettings(
+    boolean enabled,
+    List<PathPattern> paths,
+    double capacity,
+    int maxWaitSeconds,
+    int graceSeconds,
+    String keyFile,
+    String keyEnv,
+    Map<String, List<PathPattern>> types,
+    Map<String, Double> hardness,
+    Duration epoch,
+    int trainingEpochs,
+    long replayCacheSize,
+    int repostMaxBytes) {
 
   /** {@link #capacity} when it is estimated. */
   public static final double AUTO = Double.NaN;
+
   /** The type of a request that matches no {@code types.*} pattern. */
   public static final String DEFAULT_TYPE = "default";
 
-  private static final Set<String> KEYS = Set.of("enabled", "paths", "capacity", "maxWait",
-      "grace", "keyFile", "keyEnv", "types\\.[A-Za-z0-9_-]+", "hardness\\.[A-Za-z0-9_-]+",
-      "epoch", "trainingEpochs", "replayCacheSize", "repostMaxBytes");
+  private static final Set<String> KEYS =
+      Set.of(
+          "enabled",
+          "paths",
+          "capacity",
+          "maxWait",
+          "grace",
+          "keyFile",
+          "keyEnv",
+          "types\\.[A-Za-z0-9_-]+",
+          "hardness\\.[A-Za-z0-9_-]+",
+          "epoch",
+          "trainingEpochs",
+          "replayCacheSize",
+          "repostMaxBytes");
 
   public VirtualQueueSettings {
     paths = List.copyOf(paths);
@@ -91,8 +114,10 @@ public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
     boolean enabled = s.parse("enabled", ConfigSection::bool, false);
     List<PathPattern> paths = s.parse("paths", VirtualQueueSettings::patterns, List.of());
     if (enabled && paths.isEmpty()) {
-      throw s.error("paths", "required when virtualQueue.enabled is true: list the path"
-          + " patterns to protect, e.g. /checkout,/api/book/*");
+      throw s.error(
+          "paths",
+          "required when virtualQueue.enabled is true: list the path"
+              + " patterns to protect, e.g. /checkout,/api/book/*");
     }
     double capacity = s.parse("capacity", VirtualQueueSettings::capacity, AUTO);
     int maxWait = s.parse("maxWait", v -> seconds(v, 1, 3600), 300);
@@ -100,8 +125,10 @@ public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
     String keyFile = s.parse("keyFile", VirtualQueueSettings::nonBlank, null);
     String keyEnv = s.parse("keyEnv", VirtualQueueSettings::nonBlank, null);
     if (keyFile != null && keyEnv != null) {
-      throw s.error("keyEnv", "give either virtualQueue.keyFile or virtualQueue.keyEnv, not"
-          + " both (put all keys, current first, in one of them)");
+      throw s.error(
+          "keyEnv",
+          "give either virtualQueue.keyFile or virtualQueue.keyEnv, not"
+              + " both (put all keys, current first, in one of them)");
     }
     Map<String, List<PathPattern>> types = new LinkedHashMap<>();
     Map<String, Double> hardness = new LinkedHashMap<>();
@@ -113,22 +140,41 @@ public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
       }
     }
     if (Double.isNaN(capacity) && !hardness.isEmpty()) {
-      throw s.error("hardness." + hardness.keySet().iterator().next(), "with virtualQueue"
-          + ".capacity = auto the hardness is estimated; give hardness only with a numeric"
-          + " capacity");
+      throw s.error(
+          "hardness." + hardness.keySet().iterator().next(),
+          "with virtualQueue"
+              + ".capacity = auto the hardness is estimated; give hardness only with a numeric"
+              + " capacity");
     }
-    Duration epoch = s.parse("epoch", v -> {
-      Duration d = Durations.parse(v);
-      if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw new IllegalArgumentException("must be between 1s and 10m");
-      }
-      return d;
-    }, Duration.ofSeconds(10));
+    Duration epoch =
+        s.parse(
+            "epoch",
+            v -> {
+              Duration d = Durations.parse(v);
+              if (d.compareTo(Duration.ofSeconds(1)) < 0
+                  || d.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new IllegalArgumentException("must be between 1s and 10m");
+              }
+              return d;
+            },
+            Duration.ofSeconds(10));
     int trainingEpochs = s.parse("trainingEpochs", v -> (int) integer(v, 5, 100_000), 84);
     long replay = s.parse("replayCacheSize", v -> integer(v, 100, 100_000_000), 100_000L);
     int repost = s.parse("repostMaxBytes", v -> (int) integer(v, 0, 10_000_000), 65_536);
-    return new VirtualQueueSettings(enabled, paths, capacity, maxWait, grace, keyFile, keyEnv,
-        types, hardness, epoch, trainingEpochs, replay, repost);
+    return new VirtualQueueSettings(
+        enabled,
+        paths,
+        capacity,
+        maxWait,
+        grace,
+        keyFile,
+        keyEnv,
+        types,
+        hardness,
+        epoch,
+        trainingEpochs,
+        replay,
+        repost);
   }
 
   private static List<PathPattern> patterns(String v) {
@@ -155,8 +201,9 @@ public record VirtualQueueSettings(boolean enabled, List<PathPattern> paths,
       c = Double.NaN;
     }
     if (!(c > 0) || Double.isInfinite(c)) {
-      throw new IllegalArgumentException("must be 'auto' or a positive number of subunits per"
-          + " second (requests per second when every type has hardness 1)");
+      throw new IllegalArgumentException(
+          "must be 'auto' or a positive number of subunits per"
+              + " second (requests per second when every type has hardness 1)");
     }
     return c;
   }

@@ -22,9 +22,16 @@ import java.util.Objects;
  * @param cookieToken the value of the {@code oc_token} cookie, or null
  * @param secure whether the request came over HTTPS (the cookie is then {@code Secure})
  */
-public record VirtualQueueVisit(String clientAddress, String path, String requestUri,
+public record VirtualQueueVisit(
+    String clientAddress,
+    String path,
+    String requestUri,
     String rawQuery,
-    String method, String accept, String contentType, long contentLength, String cookieToken,
+    String method,
+    String accept,
+    String contentType,
+    long contentLength,
+    String cookieToken,
     boolean secure) {
 
   public VirtualQueueVisit {

@@ -30,33 +30,49 @@ final class WaitingPage {
 
   /** The browser page for a GET told to wait. */
   public static String waitingHtml(int waitSeconds, long position, String retryUrl) {
-    return head("Waiting in line", "<meta http-equiv=\"refresh\" content=\"" + waitSeconds
-        + ";url=" + attr(retryUrl) + "\">")
+    return head(
+            "Waiting in line",
+            "<meta http-equiv=\"refresh\" content=\""
+                + waitSeconds
+                + ";url="
+                + attr(retryUrl)
+                + "\">")
         + "<h1>You are in line</h1>"
-        + "<p>The site is busy. Your place is kept: about <strong>" + position
+        + "<p>The site is busy. Your place is kept: about <strong>"
+        + position
         + "</strong> requests are ahead of yours, including it.</p>"
         + countdown(waitSeconds)
-        + "<p>If nothing happens, <a href=\"" + attr(retryUrl) + "\">continue</a> when the"
+        + "<p>If nothing happens, <a href=\""
+        + attr(retryUrl)
+        + "\">continue</a> when the"
         + " countdown ends.</p>"
         + countdownScript(waitSeconds, null)
         + "</body></html>\n";
   }
 
   /** The browser page for a form POST told to wait: re-posts the fields when its turn comes. */
-  public static String repostHtml(int waitSeconds, long position, String actionUrl,
-      List<Map.Entry<String, String>> fields) {
-    StringBuilder form = new StringBuilder("<form id=\"oc-form\" method=\"post\" action=\"")
-        .append(attr(actionUrl)).append("\">");
+  public static String repostHtml(
+      int waitSeconds, long position, String actionUrl, List<Map.Entry<String, String>> fields) {
+    StringBuilder form =
+        new StringBuilder("<form id=\"oc-form\" method=\"post\" action=\"")
+            .append(attr(actionUrl))
+            .append("\">");
     for (Map.Entry<String, String> f : fields) {
-      form.append("<input type=\"hidden\" name=\"").append(attr(f.getKey()))
-          .append("\" value=\"").append(attr(f.getValue())).append("\">");
+      form.append("<input type=\"hidden\" name=\"")
+          .append(attr(f.getKey()))
+          .append("\" value=\"")
+          .append(attr(f.getValue()))
+          .append("\">");
     }
-    form.append("<noscript><button type=\"submit\">Send again when the countdown ends"
-        + "</button></noscript></form>");
+    form.append(
+        "<noscript><button type=\"submit\">Send again when the countdown ends"
+            + "</button></noscript></form>");
     return head("Waiting in line", "")
         + "<h1>You are in line</h1>"
         + "<p>The site is busy. Your form is kept on this page and is sent when your turn"
-        + " comes: about <strong>" + position + "</strong> requests are ahead of yours,"
+        + " comes: about <strong>"
+        + position
+        + "</strong> requests are ahead of yours,"
         + " including it.</p>"
         + countdown(waitSeconds)
         + form
@@ -69,19 +85,29 @@ final class WaitingPage {
     return head("Please send again shortly", "")
         + "<h1>Your submission was not sent yet</h1>"
         + "<p>The site is busy and could not keep what you submitted. Your place in line is"
-        + " kept: please go back and submit again in <strong>" + waitSeconds + "</strong>"
-        + (waitSeconds == 1 ? " second" : " seconds") + ".</p>"
+        + " kept: please go back and submit again in <strong>"
+        + waitSeconds
+        + "</strong>"
+        + (waitSeconds == 1 ? " second" : " seconds")
+        + ".</p>"
         + "</body></html>\n";
   }
 
   /** The JSON body for an API client told to wait. */
   public static String waitingJson(VirtualQueueDecision.Wait wait, String retryUrl) {
-    return "{\"status\":\"waiting\",\"waitSeconds\":" + wait.waitSeconds()
-        + ",\"retryAfterSeconds\":" + wait.waitSeconds()
-        + ",\"position\":" + wait.position()
-        + ",\"token\":" + json(wait.token())
-        + ",\"tokenParameter\":" + json(TokenUrls.PARAMETER)
-        + ",\"retryUrl\":" + json(retryUrl) + "}";
+    return "{\"status\":\"waiting\",\"waitSeconds\":"
+        + wait.waitSeconds()
+        + ",\"retryAfterSeconds\":"
+        + wait.waitSeconds()
+        + ",\"position\":"
+        + wait.position()
+        + ",\"token\":"
+        + json(wait.token())
+        + ",\"tokenParameter\":"
+        + json(TokenUrls.PARAMETER)
+        + ",\"retryUrl\":"
+        + json(retryUrl)
+        + "}";
   }
 
   /**
@@ -90,45 +116,63 @@ final class WaitingPage {
    * @param rejoinUrl the URL without a token (to join the queue again)
    * @param retryUrl for an early token, the URL with it (refreshed when its slot comes)
    */
-  public static String refusalHtml(VirtualQueueDecision.Refuse refuse, String rejoinUrl,
-      String retryUrl) {
+  public static String refusalHtml(
+      VirtualQueueDecision.Refuse refuse, String rejoinUrl, String retryUrl) {
     RefusalReason reason = refuse.reason();
     long retry = refuse.retryAfterSeconds();
     if (reason == RefusalReason.EARLY) {
-      return head("Not yet", "<meta http-equiv=\"refresh\" content=\"" + retry + ";url="
-          + attr(retryUrl) + "\">")
+      return head(
+              "Not yet",
+              "<meta http-equiv=\"refresh\" content=\"" + retry + ";url=" + attr(retryUrl) + "\">")
           + "<h1>Your turn has not come yet</h1>"
           + countdown(retry)
           + countdownScript(retry, null)
           + "</body></html>\n";
     }
-    String next = reason == RefusalReason.QUEUE_FULL
-        ? "<p>The line is full. Please <a href=\"" + attr(rejoinUrl) + "\">try again</a> in "
-            + retry + (retry == 1 ? " second" : " seconds") + ".</p>"
-        : "<p><a href=\"" + attr(rejoinUrl) + "\">Join the line again</a>.</p>";
+    String next =
+        reason == RefusalReason.QUEUE_FULL
+            ? "<p>The line is full. Please <a href=\""
+                + attr(rejoinUrl)
+                + "\">try again</a> in "
+                + retry
+                + (retry == 1 ? " second" : " seconds")
+                + ".</p>"
+            : "<p><a href=\"" + attr(rejoinUrl) + "\">Join the line again</a>.</p>";
     return head("Cannot continue", "")
         + "<h1>We cannot let this request through</h1>"
-        + "<p>" + text(capitalised(reason.message())) + ".</p>"
+        + "<p>"
+        + text(capitalised(reason.message()))
+        + ".</p>"
         + next
         + "</body></html>\n";
   }
 
   /** The RFC 9457 problem body for a refusal. */
-  public static String refusalJson(VirtualQueueDecision.Refuse refuse, int status,
-      String rejoinUrl) {
-    return "{\"type\":\"about:blank\",\"title\":\"" + (status == 403 ? "Forbidden"
-        : "Service Unavailable") + "\",\"status\":" + status
-        + ",\"detail\":" + json(capitalised(refuse.reason().message()) + ".")
-        + ",\"reason\":" + json(refuse.reason().code())
-        + ",\"retryAfterSeconds\":" + refuse.retryAfterSeconds()
-        + ",\"rejoinUrl\":" + json(rejoinUrl) + "}";
+  public static String refusalJson(
+      VirtualQueueDecision.Refuse refuse, int status, String rejoinUrl) {
+    return "{\"type\":\"about:blank\",\"title\":\""
+        + (status == 403 ? "Forbidden" : "Service Unavailable")
+        + "\",\"status\":"
+        + status
+        + ",\"detail\":"
+        + json(capitalised(refuse.reason().message()) + ".")
+        + ",\"reason\":"
+        + json(refuse.reason().code())
+        + ",\"retryAfterSeconds\":"
+        + refuse.retryAfterSeconds()
+        + ",\"rejoinUrl\":"
+        + json(rejoinUrl)
+        + "}";
   }
 
   private static String head(String title, String extra) {
     return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        + "<meta name=\"robots\" content=\"noindex\">" + extra
-        + "<title>" + text(title) + "</title>"
+        + "<meta name=\"robots\" content=\"noindex\">"
+        + extra
+        + "<title>"
+        + text(title)
+        + "</title>"
         + "<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;"
         + "padding:0 1em;color:#222}#oc-wait{font-size:2em}</style></head><body>";
   }
@@ -139,7 +183,9 @@ final class WaitingPage {
 
   /** Counts down once a second; at zero submits {@code formId} if given (else does nothing). */
   private static String countdownScript(long seconds, String formId) {
-    return "<script>(function(){var n=" + seconds + ",e=document.getElementById('oc-wait');"
+    return "<script>(function(){var n="
+        + seconds
+        + ",e=document.getElementById('oc-wait');"
         + "var t=setInterval(function(){n--;e.textContent=Math.max(n,0);if(n<=0){"
         + "clearInterval(t);"
         + (formId == null ? "" : "document.getElementById('" + formId + "').submit();")

@@ -17,14 +17,20 @@ class ConcurrencyGroupTest {
   private final RequestClass browse = new RequestClass("browse", 1, RequestKind.BROWSING, 1);
   private final List<LimitRound> rounds = new ArrayList<>();
   private long now = 1_000_000 * MS;
-  private final ConcurrencyGroup group = new ConcurrencyGroup("db",
-      new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 10), 10, 100 * MS, 100,
-      new AdmissionListener() {
-        @Override
-        public void onLimitRound(LimitRound round) {
-          rounds.add(round);
-        }
-      }, now);
+  private final ConcurrencyGroup group =
+      new ConcurrencyGroup(
+          "db",
+          new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 10),
+          10,
+          100 * MS,
+          100,
+          new AdmissionListener() {
+            @Override
+            public void onLimitRound(LimitRound round) {
+              rounds.add(round);
+            }
+          },
+          now);
 
   /** Closes a window in which every request ran at 0.5 of its target: the limit holds. */
   private void window(ConcurrencyGroup.Partition recordInto) {
@@ -145,8 +151,11 @@ class ConcurrencyGroupTest {
    * (the setpoint) and, when {@code buyMillis} is positive, one purchase (target 150 ms) ran
    * that long. Returns the limit after the window.
    */
-  private int pressedWindow(ConcurrencyGroup g, ConcurrencyGroup.Partition browsing,
-      ConcurrencyGroup.Partition buying, long buyMillis) {
+  private int pressedWindow(
+      ConcurrencyGroup g,
+      ConcurrencyGroup.Partition browsing,
+      ConcurrencyGroup.Partition buying,
+      long buyMillis) {
     int taken = 0;
     while (browsing.tryAcquire(0)) {
       taken++;
@@ -167,8 +176,15 @@ class ConcurrencyGroupTest {
 
   @Test
   void aSparseClassThatMissesItsTighterTargetHoldsTheLimitDown() {
-    ConcurrencyGroup g = new ConcurrencyGroup("db", new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-        40, 100 * MS, 100, AdmissionListener.NONE, now);
+    ConcurrencyGroup g =
+        new ConcurrencyGroup(
+            "db",
+            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
+            40,
+            100 * MS,
+            100,
+            AdmissionListener.NONE,
+            now);
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
     // The browsing pages sit at the setpoint; one purchase in five windows runs 180 ms, 1.2
@@ -194,8 +210,15 @@ class ConcurrencyGroupTest {
 
   @Test
   void aClassGoneForFiftyWindowsNoLongerHoldsTheLimitDown() {
-    ConcurrencyGroup g = new ConcurrencyGroup("db", new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-        40, 100 * MS, 100, AdmissionListener.NONE, now);
+    ConcurrencyGroup g =
+        new ConcurrencyGroup(
+            "db",
+            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
+            40,
+            100 * MS,
+            100,
+            AdmissionListener.NONE,
+            now);
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
     for (int w = 0; w < 10; w++) {

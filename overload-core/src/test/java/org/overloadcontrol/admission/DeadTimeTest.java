@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * The dead time after a rate cut, on a fake clock: {@code AdmissionControlIT}'s server (4
@@ -32,11 +32,13 @@ class DeadTimeTest {
   private final List<ControllerRound> rounds = new ArrayList<>();
 
   /** The published parameters but a 10 s timeout, so that rounds here come by count. */
-  private static final ControllerParameters SLOW_TIMEOUT = ControllerParameters.custom()
-      .timeout(Duration.ofSeconds(10)).build();
+  private static final ControllerParameters SLOW_TIMEOUT =
+      ControllerParameters.custom().timeout(Duration.ofSeconds(10)).build();
 
   private EndpointAdmissionController controller(ControllerParameters p) {
-    return new EndpointAdmissionController("work", x -> new ClassSettings(TARGET, p),
+    return new EndpointAdmissionController(
+        "work",
+        x -> new ClassSettings(TARGET, p),
         new AdmissionListener() {
           @Override
           public void onRound(ControllerRound round) {
@@ -47,8 +49,12 @@ class DeadTimeTest {
 
   /** As in AdmissionControlIT: initial rate 120/s (above capacity), bucket depth 4. */
   private QueueingServer stepToTwiceCapacity(boolean judgeOnFreshSamples) {
-    ControllerParameters p = ControllerParameters.custom().initialRate(120).bucketDepth(4)
-        .judgeOnFreshSamples(judgeOnFreshSamples).build();
+    ControllerParameters p =
+        ControllerParameters.custom()
+            .initialRate(120)
+            .bucketDepth(4)
+            .judgeOnFreshSamples(judgeOnFreshSamples)
+            .build();
     EndpointAdmissionController controller = controller(p);
     ClassController c = controller.forClass(ONLY, ticker.read());
     QueueingServer server = new QueueingServer(ticker, controller, c, 4, 50 * MS, 42);
@@ -64,11 +70,12 @@ class DeadTimeTest {
     long to = start + 40 * SECOND;
     double admitted = server.admittedPerSecond(from, to);
     // Documents the problem: ~38/s of 80/s, climbing back by adj_i per round.
-    assertThat(admitted).as("admitted/s, 10-40 s: %s", server.perSecond(from, to))
+    assertThat(admitted)
+        .as("admitted/s, 10-40 s: %s", server.perSecond(from, to))
         .isLessThan(0.55 * CAPACITY);
     // It cut nine times in a row, though the first four cuts alone (120 → 58/s) were enough.
-    List<ControllerRound> cuts = rounds.stream().takeWhile(r -> r.action() == Action.DECREASE)
-        .toList();
+    List<ControllerRound> cuts =
+        rounds.stream().takeWhile(r -> r.action() == Action.DECREASE).toList();
     assertThat(cuts).hasSizeGreaterThanOrEqualTo(8);
     assertThat(cuts.get(cuts.size() - 1).rateAfter()).isLessThan(0.35 * CAPACITY);
     // The last cuts came on fresh samples far under the target: the smoothed estimate still
@@ -83,12 +90,15 @@ class DeadTimeTest {
     long from = start + 10 * SECOND;
     long to = start + 60 * SECOND;
     double admitted = server.admittedPerSecond(from, to);
-    assertThat(admitted).as("admitted/s, 10-60 s: %s", server.perSecond(from, to))
+    assertThat(admitted)
+        .as("admitted/s, 10-60 s: %s", server.perSecond(from, to))
         .isBetween(0.85 * CAPACITY, CAPACITY);
-    assertThat(server.p90ResponseNanos(from, to)).as("p90 of admitted requests, 10-60 s")
+    assertThat(server.p90ResponseNanos(from, to))
+        .as("p90 of admitted requests, 10-60 s")
         .isLessThanOrEqualTo(TARGET * 3 / 2);
     // No cut went below what the server completed in its round divided by adj_d.
-    assertThat(rounds).filteredOn(r -> r.action() == Action.DECREASE)
+    assertThat(rounds)
+        .filteredOn(r -> r.action() == Action.DECREASE)
         .allSatisfy(r -> assertThat(r.rateAfter()).isGreaterThan(CAPACITY / 1.2 - 5));
   }
 
@@ -119,8 +129,8 @@ class DeadTimeTest {
 
   @Test
   void theSameSamplesInThePapersModeCutAgain() {
-    EndpointAdmissionController controller = controller(
-        ControllerParameters.from(SLOW_TIMEOUT).paperExact().build());
+    EndpointAdmissionController controller =
+        controller(ControllerParameters.from(SLOW_TIMEOUT).paperExact().build());
     ClassController c = controller.forClass(ONLY, ticker.read());
     feed(controller, c, 100, 400 * MS);
     long cutAt = ticker.read();
@@ -131,7 +141,8 @@ class DeadTimeTest {
       controller.record(c, 900 * MS, cutAt - MS, now);
       controller.record(c, 20 * MS, now - 20 * MS, now);
     }
-    assertThat(rounds).extracting(ControllerRound::action)
+    assertThat(rounds)
+        .extracting(ControllerRound::action)
         .containsExactly(Action.DECREASE, Action.DECREASE);
     assertThat(rounds.get(1).sampleCount()).isEqualTo(100);
   }
@@ -169,8 +180,7 @@ class DeadTimeTest {
     ClassController high = controller.forClass(HIGH, ticker.read());
     ClassController low = controller.forClass(LOW, ticker.read());
     feed(controller, high, 100, 400 * MS); // high misses: low is cut by adjlo_d
-    assertThat(rounds).extracting(ControllerRound::action)
-        .containsExactly(Action.DECREASE_LOWER);
+    assertThat(rounds).extracting(ControllerRound::action).containsExactly(Action.DECREASE_LOWER);
     long cutAt = ticker.read();
     double lowRate = low.rate();
     assertThat(lowRate).isEqualTo(100.0 / 10);
@@ -193,8 +203,8 @@ class DeadTimeTest {
   }
 
   /** n samples 20 ms apart (50/s, below the initial rate of 100/s). */
-  private void feed(EndpointAdmissionController controller, ClassController c, int n,
-      long responseTime) {
+  private void feed(
+      EndpointAdmissionController controller, ClassController c, int n, long responseTime) {
     for (int i = 0; i < n; i++) {
       ticker.advance(Duration.ofMillis(20));
       controller.record(c, responseTime, ticker.read());

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * Class-based differentiation, Welsh &amp; Culler 2003 §3.3, with the paper's exact controller
@@ -26,14 +26,16 @@ class MulticlassControllerTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
-  private final EndpointAdmissionController controller = new EndpointAdmissionController("stage",
-      c -> new ClassSettings(100 * MS, ControllerParameters.custom().paperExact().build()),
-      new AdmissionListener() {
-        @Override
-        public void onRound(ControllerRound round) {
-          rounds.add(round);
-        }
-      });
+  private final EndpointAdmissionController controller =
+      new EndpointAdmissionController(
+          "stage",
+          c -> new ClassSettings(100 * MS, ControllerParameters.custom().paperExact().build()),
+          new AdmissionListener() {
+            @Override
+            public void onRound(ControllerRound round) {
+              rounds.add(round);
+            }
+          });
 
   @Test
   void lowerClassIsCutFirstAndTheHigherOnlyAfterLcThreshRounds() {
@@ -108,10 +110,10 @@ class MulticlassControllerTest {
     SimulatedService service = new SimulatedService(ticker, controller, 100, 10 * MS);
     service.run(new ClassController[] {gold, bronze}, new double[] {60, 300}, 120);
 
-    List<ControllerRound> goldRounds = rounds.stream()
-        .filter(r -> r.requestClass().equals("gold")).collect(Collectors.toList());
-    List<ControllerRound> bronzeRounds = rounds.stream()
-        .filter(r -> r.requestClass().equals("bronze")).collect(Collectors.toList());
+    List<ControllerRound> goldRounds =
+        rounds.stream().filter(r -> r.requestClass().equals("gold")).collect(Collectors.toList());
+    List<ControllerRound> bronzeRounds =
+        rounds.stream().filter(r -> r.requestClass().equals("bronze")).collect(Collectors.toList());
     assertThat(goldRounds).isNotEmpty();
     assertThat(bronzeRounds).isNotEmpty();
     // Gold offers 60/s, within capacity: its rate must end well above bronze's.

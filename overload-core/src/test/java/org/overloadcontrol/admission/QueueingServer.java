@@ -31,15 +31,22 @@ final class QueueingServer {
   private final long serviceNanos;
   private final Random random;
   private final ArrayDeque<Long> queued = new ArrayDeque<>();
+
   /** Completion times of the requests in service, with their arrival times. */
   private final PriorityQueue<long[]> inService =
       new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+
   final List<Served> served = new ArrayList<>();
   final List<Long> admittedArrivals = new ArrayList<>();
   long offeredCount;
 
-  QueueingServer(FakeTicker ticker, EndpointAdmissionController controller, ClassController c,
-      int permits, long serviceNanos, long seed) {
+  QueueingServer(
+      FakeTicker ticker,
+      EndpointAdmissionController controller,
+      ClassController c,
+      int permits,
+      long serviceNanos,
+      long seed) {
     this.ticker = ticker;
     this.controller = controller;
     this.c = c;
@@ -96,8 +103,12 @@ final class QueueingServer {
 
   /** The p90 response time of the requests that arrived in [from, to) and were served. */
   long p90ResponseNanos(long from, long to) {
-    long[] r = served.stream().filter(s -> s.arrivalNanos() >= from && s.arrivalNanos() < to)
-        .mapToLong(Served::responseNanos).sorted().toArray();
+    long[] r =
+        served.stream()
+            .filter(s -> s.arrivalNanos() >= from && s.arrivalNanos() < to)
+            .mapToLong(Served::responseNanos)
+            .sorted()
+            .toArray();
     return r.length == 0 ? -1 : r[(int) Math.ceil(0.9 * r.length) - 1];
   }
 

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * The rate controller's mended defects (issue 16, item 2), with the default parameters (judging
@@ -30,7 +30,9 @@ class RateControllerMendsTest {
   private EndpointAdmissionController controller(
       UnaryOperator<ControllerParameters.Builder> tuning) {
     ControllerParameters p = tuning.apply(ControllerParameters.custom()).build();
-    return new EndpointAdmissionController("stage", c -> new ClassSettings(100 * MS, p),
+    return new EndpointAdmissionController(
+        "stage",
+        c -> new ClassSettings(100 * MS, p),
         new AdmissionListener() {
           @Override
           public void onRound(ControllerRound round) {
@@ -62,7 +64,9 @@ class RateControllerMendsTest {
       controller.tryAdmit(bronze, ticker.read());
     }
     return rounds.subList(before, rounds.size()).stream()
-        .filter(r -> r.requestClass().equals("bronze")).map(ControllerRound::action).toList();
+        .filter(r -> r.requestClass().equals("bronze"))
+        .map(ControllerRound::action)
+        .toList();
   }
 
   @Test
@@ -87,8 +91,8 @@ class RateControllerMendsTest {
     ClassController bronze = goldCutsBronzeToTheMinimum()[1];
     // Bronze's bucket refuses nearly all; what it admits never reports back within the test.
     // The paper's rounds would change nothing, and keep gold's flag for a round with samples.
-    assertThat(bronzeRefusedFor(bronze, 2)).containsExactly(
-        Action.SUPPRESSED_WITHOUT_SAMPLES, Action.DOUBLE_WITHOUT_SAMPLES);
+    assertThat(bronzeRefusedFor(bronze, 2))
+        .containsExactly(Action.SUPPRESSED_WITHOUT_SAMPLES, Action.DOUBLE_WITHOUT_SAMPLES);
     assertThat(bronze.rate()).isCloseTo(0.1, within(1e-9));
   }
 
@@ -99,8 +103,9 @@ class RateControllerMendsTest {
     List<Action> actions = bronzeRefusedFor(bronze, 3);
     // Bronze's rounds come at 1, 2 and 3 s after it was created, gold's last at 0.4 s: the
     // third is two timeouts after gold's last sample.
-    assertThat(actions).containsExactly(Action.SUPPRESSED_WITHOUT_SAMPLES,
-        Action.DOUBLE_WITHOUT_SAMPLES, Action.RESTORED);
+    assertThat(actions)
+        .containsExactly(
+            Action.SUPPRESSED_WITHOUT_SAMPLES, Action.DOUBLE_WITHOUT_SAMPLES, Action.RESTORED);
     ControllerRound restored = rounds.get(rounds.size() - 1);
     assertThat(restored.nowNanos() - goldLeft).isEqualTo(2_600 * MS);
     assertThat(bronze.rate()).isEqualTo(100.0);
@@ -131,21 +136,24 @@ class RateControllerMendsTest {
   @Test
   void theCompletionsFloorHoldsOnlyAClassAloneOnItsBottleneck() {
     ControllerParameters p = ControllerParameters.custom().build();
-    AdmissionListener record = new AdmissionListener() {
-      @Override
-      public void onRound(ControllerRound round) {
-        rounds.add(round);
-      }
-    };
+    AdmissionListener record =
+        new AdmissionListener() {
+          @Override
+          public void onRound(ControllerRound round) {
+            rounds.add(round);
+          }
+        };
     // Alone: 1,000 completions a second over a rate of 100 mean the queue is draining; hold.
-    EndpointAdmissionController alone = new EndpointAdmissionController("a",
-        c -> new ClassSettings(100 * MS, p), record, true, () -> false);
+    EndpointAdmissionController alone =
+        new EndpointAdmissionController(
+            "a", c -> new ClassSettings(100 * MS, p), record, true, () -> false);
     ClassController a = alone.forClass(BRONZE, ticker.read());
     assertThat(missAtHighCompletions(alone, a)).isEqualTo(Action.HOLD_AT_THROUGHPUT);
     assertThat(a.rate()).isEqualTo(100.0);
     // Beside other endpoints on one resource, its completions are only its share: it cuts.
-    EndpointAdmissionController shared = new EndpointAdmissionController("b",
-        c -> new ClassSettings(100 * MS, p), record, true, () -> true);
+    EndpointAdmissionController shared =
+        new EndpointAdmissionController(
+            "b", c -> new ClassSettings(100 * MS, p), record, true, () -> true);
     ClassController b = shared.forClass(BRONZE, ticker.read());
     assertThat(missAtHighCompletions(shared, b)).isEqualTo(Action.DECREASE);
     assertThat(b.rate()).isCloseTo(100 / 1.2 / 1.2, within(1e-9)); // both rounds missed

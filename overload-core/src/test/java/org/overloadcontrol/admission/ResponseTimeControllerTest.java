@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * The single-class controller of Welsh &amp; Culler 2003 §3.2, driven through a simulated
@@ -24,14 +24,16 @@ class ResponseTimeControllerTest {
   private static final RequestClass ONLY = new RequestClass("only", 0, RequestKind.BROWSING, 1);
 
   /** The paper's exact controller, for the tests that check its arithmetic round by round. */
-  private static final ControllerParameters PAPER = ControllerParameters.custom().paperExact()
-      .build();
+  private static final ControllerParameters PAPER =
+      ControllerParameters.custom().paperExact().build();
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
 
   private EndpointAdmissionController controller(long targetNanos, ControllerParameters p) {
-    return new EndpointAdmissionController("stage", c -> new ClassSettings(targetNanos, p),
+    return new EndpointAdmissionController(
+        "stage",
+        c -> new ClassSettings(targetNanos, p),
         new AdmissionListener() {
           @Override
           public void onRound(ControllerRound round) {
@@ -54,10 +56,11 @@ class ResponseTimeControllerTest {
 
     List<ControllerRound> afterStep = rounds.subList(stepIndex, rounds.size());
     // Right after the step, the rate falls by adj_d = 1.2 in each round while over target.
-    List<ControllerRound> firstDecreases = afterStep.stream()
-        .dropWhile(r -> r.action() != Action.DECREASE)
-        .takeWhile(r -> r.action() == Action.DECREASE)
-        .collect(Collectors.toList());
+    List<ControllerRound> firstDecreases =
+        afterStep.stream()
+            .dropWhile(r -> r.action() != Action.DECREASE)
+            .takeWhile(r -> r.action() == Action.DECREASE)
+            .collect(Collectors.toList());
     assertThat(firstDecreases).hasSizeGreaterThanOrEqualTo(3);
     for (ControllerRound r : firstDecreases) {
       assertThat(r.rateAfter()).isCloseTo(r.rateBefore() / 1.2, within(1e-9));
@@ -65,20 +68,25 @@ class ResponseTimeControllerTest {
     // Multiplicative: the rate after k cuts is the rate before them over 1.2^k.
     ControllerRound first = firstDecreases.get(0);
     ControllerRound last = firstDecreases.get(firstDecreases.size() - 1);
-    assertThat(last.rateAfter()).isCloseTo(
-        first.rateBefore() / Math.pow(1.2, firstDecreases.size()), within(1e-6));
+    assertThat(last.rateAfter())
+        .isCloseTo(first.rateBefore() / Math.pow(1.2, firstDecreases.size()), within(1e-6));
 
     // The estimate comes back under the target and stays near it over the last minute.
-    List<ControllerRound> lastMinute = afterStep.stream()
-        .filter(r -> r.nowNanos() > ticker.read() - 60_000 * MS).collect(Collectors.toList());
+    List<ControllerRound> lastMinute =
+        afterStep.stream()
+            .filter(r -> r.nowNanos() > ticker.read() - 60_000 * MS)
+            .collect(Collectors.toList());
     assertThat(lastMinute).anyMatch(r -> r.estimateNanos() <= 100 * MS);
-    double meanEstimate = lastMinute.stream().mapToLong(ControllerRound::estimateNanos)
-        .average().orElseThrow();
+    double meanEstimate =
+        lastMinute.stream().mapToLong(ControllerRound::estimateNanos).average().orElseThrow();
     assertThat(meanEstimate).isLessThan(150.0 * MS);
     // And it admits close to what the service can take at the target, shedding the rest.
-    long[] totals = service.admittedPerSecond.subList(service.admittedPerSecond.size() - 60,
-        service.admittedPerSecond.size()).stream()
-        .reduce(new long[2], (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+    long[] totals =
+        service
+            .admittedPerSecond
+            .subList(service.admittedPerSecond.size() - 60, service.admittedPerSecond.size())
+            .stream()
+            .reduce(new long[2], (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
     double admittedPerSecond = totals[1] / 60.0;
     assertThat(admittedPerSecond).isBetween(60.0, 95.0);
     assertThat(totals[0] / 60.0).isCloseTo(400.0, within(1.0));
@@ -91,8 +99,8 @@ class ResponseTimeControllerTest {
     SimulatedService service = new SimulatedService(ticker, controller, 1000, 10 * MS);
     service.run(new ClassController[] {c}, new double[] {200}, 20);
 
-    List<ControllerRound> increases = rounds.stream()
-        .filter(r -> r.action() == Action.INCREASE).collect(Collectors.toList());
+    List<ControllerRound> increases =
+        rounds.stream().filter(r -> r.action() == Action.INCREASE).collect(Collectors.toList());
     assertThat(increases).hasSizeGreaterThan(10);
     for (ControllerRound r : increases) {
       // rate += −(err − c_i)·adj_i with c_i = −0.1, adj_i = 2.0
@@ -102,8 +110,7 @@ class ResponseTimeControllerTest {
     }
     // Far below target (err near −1), each round adds about 1.8 requests per second.
     ControllerRound firstIncrease = increases.get(0);
-    assertThat(firstIncrease.rateAfter() - firstIncrease.rateBefore()).isCloseTo(1.8,
-        within(0.05));
+    assertThat(firstIncrease.rateAfter() - firstIncrease.rateBefore()).isCloseTo(1.8, within(0.05));
   }
 
   @Test
@@ -208,8 +215,8 @@ class ResponseTimeControllerTest {
 
   @Test
   void disabledAdmissionAdmitsButKeepsMeasuring() {
-    EndpointAdmissionController controller = controller(100 * MS,
-        ControllerParameters.custom().rateMin(0.05).initialRate(0.05).build());
+    EndpointAdmissionController controller =
+        controller(100 * MS, ControllerParameters.custom().rateMin(0.05).initialRate(0.05).build());
     ClassController c = controller.forClass(ONLY, ticker.read());
     assertThat(controller.tryAdmit(c, ticker.read())).isTrue();
     assertThat(controller.tryAdmit(c, ticker.read())).isFalse();
@@ -219,8 +226,8 @@ class ResponseTimeControllerTest {
     assertThat(rounds).hasSize(1);
   }
 
-  private void feed(EndpointAdmissionController controller, ClassController c, int n,
-      long responseTime) {
+  private void feed(
+      EndpointAdmissionController controller, ClassController c, int n, long responseTime) {
     for (int i = 0; i < n; i++) {
       ticker.advance(Duration.ofMillis(1));
       controller.record(c, responseTime, ticker.read());
@@ -229,7 +236,7 @@ class ResponseTimeControllerTest {
 
   @SuppressWarnings("unused")
   private static Map<Action, Long> histogram(List<ControllerRound> rounds) {
-    return rounds.stream().collect(Collectors.groupingBy(ControllerRound::action,
-        Collectors.counting()));
+    return rounds.stream()
+        .collect(Collectors.groupingBy(ControllerRound::action, Collectors.counting()));
   }
 }

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * Adaptive sampling of response times in {@link ClassController}: above
@@ -28,20 +28,25 @@ class ResponseTimeSamplingTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
+
   /** {@link ClassController#completionsPerSecond} as each round computed it. */
   private final List<Double> roundCompletionsPerSecond = new ArrayList<>();
+
   private final Random responseTimes = new Random(42);
   private ClassController c;
 
   private EndpointAdmissionController controller(long targetNanos, ControllerParameters p) {
-    EndpointAdmissionController controller = new EndpointAdmissionController("stage",
-        rc -> new ClassSettings(targetNanos, p), new AdmissionListener() {
-          @Override
-          public void onRound(ControllerRound round) {
-            rounds.add(round);
-            roundCompletionsPerSecond.add(c.completionsPerSecond());
-          }
-        });
+    EndpointAdmissionController controller =
+        new EndpointAdmissionController(
+            "stage",
+            rc -> new ClassSettings(targetNanos, p),
+            new AdmissionListener() {
+              @Override
+              public void onRound(ControllerRound round) {
+                rounds.add(round);
+                roundCompletionsPerSecond.add(c.completionsPerSecond());
+              }
+            });
     c = controller.forClass(ONLY, ticker.read());
     return controller;
   }
@@ -50,8 +55,12 @@ class ResponseTimeSamplingTest {
    * Completes {@code perSecond} requests a second, evenly spaced, for {@code seconds}, each
    * with a response time uniform in [minMs, maxMs); returns how many completed.
    */
-  private long complete(EndpointAdmissionController controller, int perSecond, double seconds,
-      long minMs, long maxMs) {
+  private long complete(
+      EndpointAdmissionController controller,
+      int perSecond,
+      double seconds,
+      long minMs,
+      long maxMs) {
     long gapNanos = SECOND / perSecond;
     long count = Math.round(perSecond * seconds);
     for (long i = 0; i < count; i++) {
@@ -123,14 +132,14 @@ class ResponseTimeSamplingTest {
     // Controlled, always over target: every round cuts, but never below completions / adj_d,
     // which at 100,000 completions a second is 83,333/s. Counted on the sampled counts alone
     // the floor would be 2,000 / 1.2 and the rate would fall to it.
-    ControllerParameters p = ControllerParameters.custom().rateMax(1_000_000)
-        .initialRate(100_000).build();
+    ControllerParameters p =
+        ControllerParameters.custom().rateMax(1_000_000).initialRate(100_000).build();
     EndpointAdmissionController controller = controller(1 * MS, p);
     complete(controller, 100_000, 3, 5, 15);
 
     List<ControllerRound> late = roundsAfter(SECOND);
-    List<Double> lateRates = roundCompletionsPerSecond.subList(rounds.size() - late.size(),
-        rounds.size());
+    List<Double> lateRates =
+        roundCompletionsPerSecond.subList(rounds.size() - late.size(), rounds.size());
     // Rounds still come every nreq recorded samples: about every 50 ms, not every 10.
     assertThat(late.size()).isBetween(25, 80);
     assertThat(c.samplingProbability()).isBetween(0.012, 0.03);
@@ -139,8 +148,8 @@ class ResponseTimeSamplingTest {
     // unsampled Poisson completions at 10,000/s); their mean is within a few percent.
     double mean = lateRates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
     assertThat(mean).isCloseTo(100_000.0, within(6_000.0));
-    long withinTwentyPercent = lateRates.stream()
-        .filter(perSecond -> Math.abs(perSecond - 100_000.0) <= 20_000.0).count();
+    long withinTwentyPercent =
+        lateRates.stream().filter(perSecond -> Math.abs(perSecond - 100_000.0) <= 20_000.0).count();
     assertThat(withinTwentyPercent).isGreaterThanOrEqualTo(late.size() * 8L / 10);
     assertThat(late).anyMatch(r -> r.action() == Action.HOLD_AT_THROUGHPUT);
     assertThat(c.rate()).isBetween(50_000.0, 100_000.0);
@@ -177,7 +186,10 @@ class ResponseTimeSamplingTest {
     long recorded = rounds.stream().mapToLong(ControllerRound::sampleCount).sum();
     // Up to nreq + SUM_EVERY samples may wait for the next round.
     assertThat(recorded).isBetween(completed - 110, completed);
-    assertThat(roundsAfter(SECOND)).allSatisfy(r -> assertThat(roundCompletionsPerSecond
-        .get(rounds.indexOf(r))).isCloseTo(1_900.0, within(100.0)));
+    assertThat(roundsAfter(SECOND))
+        .allSatisfy(
+            r ->
+                assertThat(roundCompletionsPerSecond.get(rounds.indexOf(r)))
+                    .isCloseTo(1_900.0, within(100.0)));
   }
 }

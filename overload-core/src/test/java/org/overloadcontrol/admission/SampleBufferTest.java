@@ -82,21 +82,26 @@ class SampleBufferTest {
     ConcurrentLinkedQueue<Long> seen = new ConcurrentLinkedQueue<>();
     long[] drainedCount = new long[1];
     AtomicBoolean writing = new AtomicBoolean(true);
-    Thread round = new Thread(() -> {
-      while (writing.get()) {
-        drainedCount[0] += buffer.drain(seen::add)[0];
-      }
-    });
+    Thread round =
+        new Thread(
+            () -> {
+              while (writing.get()) {
+                drainedCount[0] += buffer.drain(seen::add)[0];
+              }
+            });
     round.start();
-    Concurrently.run(Stripes.COUNT, perWriter, () -> {
-      int s = stripe.get();
-      long n = next.get()[0]++;
-      buffer.add(s, s * (long) perWriter + n);
-      if ((n & 63) == 63) {
-        // Give the round a chance on a machine with fewer cores than writers.
-        Thread.yield();
-      }
-    });
+    Concurrently.run(
+        Stripes.COUNT,
+        perWriter,
+        () -> {
+          int s = stripe.get();
+          long n = next.get()[0]++;
+          buffer.add(s, s * (long) perWriter + n);
+          if ((n & 63) == 63) {
+            // Give the round a chance on a machine with fewer cores than writers.
+            Thread.yield();
+          }
+        });
     writing.set(false);
     round.join();
     drainedCount[0] += buffer.drain(seen::add)[0];

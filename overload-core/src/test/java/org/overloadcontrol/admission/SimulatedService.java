@@ -31,8 +31,8 @@ final class SimulatedService {
   private long offeredThisSecond;
   private long secondStart;
 
-  SimulatedService(FakeTicker ticker, EndpointAdmissionController controller, double capacity,
-      long baseNanos) {
+  SimulatedService(
+      FakeTicker ticker, EndpointAdmissionController controller, double capacity, long baseNanos) {
     this.ticker = ticker;
     this.controller = controller;
     this.capacity = capacity;
@@ -48,7 +48,7 @@ final class SimulatedService {
     for (int i = 0; i < classes.length; i++) {
       next[i] = rates[i] > 0 ? start : Long.MAX_VALUE;
     }
-    for (;;) {
+    for (; ; ) {
       int i = argMin(next);
       long at = next[i];
       if (at >= end) {

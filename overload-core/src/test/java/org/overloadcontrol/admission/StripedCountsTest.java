@@ -13,12 +13,15 @@ class StripedCountsTest {
     StripedCounts counts = new StripedCounts(3);
     int threads = Stripes.COUNT * 4;
     int perThread = 50_000;
-    Concurrently.run(threads, perThread, () -> {
-      counts.increment(0);
-      counts.add(1, 3L);
-      counts.add(2, 1L);
-      counts.add(2, -1L);
-    });
+    Concurrently.run(
+        threads,
+        perThread,
+        () -> {
+          counts.increment(0);
+          counts.add(1, 3L);
+          counts.add(2, 1L);
+          counts.add(2, -1L);
+        });
     assertThat(counts.sum(0)).isEqualTo((long) threads * perThread);
     assertThat(counts.sum(1)).isEqualTo(3L * threads * perThread);
     assertThat(counts.sum(2)).isZero();

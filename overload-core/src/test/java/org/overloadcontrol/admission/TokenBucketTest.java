@@ -72,18 +72,20 @@ class TokenBucketTest {
       CountDownLatch start = new CountDownLatch(1);
       Thread[] threads = new Thread[4];
       for (int t = 0; t < threads.length; t++) {
-        threads[t] = new Thread(() -> {
-          try {
-            start.await();
-          } catch (InterruptedException e) {
-            return;
-          }
-          for (int i = 0; i < 100; i++) {
-            if (bucket.tryAcquire(0)) {
-              taken.incrementAndGet();
-            }
-          }
-        });
+        threads[t] =
+            new Thread(
+                () -> {
+                  try {
+                    start.await();
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                  for (int i = 0; i < 100; i++) {
+                    if (bucket.tryAcquire(0)) {
+                      taken.incrementAndGet();
+                    }
+                  }
+                });
         threads[t].start();
       }
       start.countDown();
@@ -114,16 +116,18 @@ class TokenBucketTest {
     CountDownLatch start = new CountDownLatch(1);
     Thread[] workers = new Thread[threads];
     for (int t = 0; t < threads; t++) {
-      workers[t] = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        while (bucket.tryAcquire(5)) {
-          admitted.incrementAndGet();
-        }
-      });
+      workers[t] =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                while (bucket.tryAcquire(5)) {
+                  admitted.incrementAndGet();
+                }
+              });
       workers[t].start();
     }
     start.countDown();

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.base.RequestKind;
 
 class HandlerRoutesTest {
 
@@ -62,16 +62,18 @@ class HandlerRoutesTest {
         .containsEntry("endpoints.reports.target", "2s")
         .containsEntry("degrade.endpoints.reports.minQuality", "0.3");
     assertThat(routes.annotations().origin("endpoints.Shop#order.target"))
-        .contains("@ResponseTimeTarget on").contains("Shop#order");
+        .contains("@ResponseTimeTarget on")
+        .contains("Shop#order");
   }
 
   @Test
   void methodsSharingAnEndpointMustAgree() throws Exception {
     HandlerRoutes handlers = HandlerRoutes.builder("test");
     handlers.handler("GET", List.of("/a"), Shared.class, method(Shared.class, "a"));
-    assertThatThrownBy(() -> handlers.handler("GET", List.of("/b"), Shared.class,
-        method(Shared.class, "b")))
+    assertThatThrownBy(
+            () -> handlers.handler("GET", List.of("/b"), Shared.class, method(Shared.class, "b")))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("endpoints.shared.target").hasMessageContaining("'1s'");
+        .hasMessageContaining("endpoints.shared.target")
+        .hasMessageContaining("'1s'");
   }
 }

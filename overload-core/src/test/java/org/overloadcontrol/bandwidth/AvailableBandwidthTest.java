@@ -12,14 +12,20 @@ class AvailableBandwidthTest {
   @Test
   void unsatisfactionNeedsAnActiveGroupBelowItsAllocation() {
     double[] alloc = {10_000, 40_000};
-    assertThat(AvailableBandwidth.unsatisfaction(new double[] {5_000, 50_000}, alloc,
-        new boolean[] {true, true})).isTrue();
+    assertThat(
+            AvailableBandwidth.unsatisfaction(
+                new double[] {5_000, 50_000}, alloc, new boolean[] {true, true}))
+        .isTrue();
     // Below its share but idle: it does not want more, nobody is unsatisfied.
-    assertThat(AvailableBandwidth.unsatisfaction(new double[] {5_000, 50_000}, alloc,
-        new boolean[] {false, true})).isFalse();
+    assertThat(
+            AvailableBandwidth.unsatisfaction(
+                new double[] {5_000, 50_000}, alloc, new boolean[] {false, true}))
+        .isFalse();
     // Active and at its share: satisfied.
-    assertThat(AvailableBandwidth.unsatisfaction(new double[] {10_000, 50_000}, alloc,
-        new boolean[] {true, true})).isFalse();
+    assertThat(
+            AvailableBandwidth.unsatisfaction(
+                new double[] {10_000, 50_000}, alloc, new boolean[] {true, true}))
+        .isFalse();
   }
 
   @Test
@@ -29,25 +35,20 @@ class AvailableBandwidthTest {
 
   @Test
   void equation5AtOrAboveAllocationIsHeldToTheShare() {
-    assertThat(AvailableBandwidth.available(true, 55_000, 40_000, 90_000, B))
-        .isEqualTo(40_000);
-    assertThat(AvailableBandwidth.available(true, 40_000, 40_000, 90_000, B))
-        .isEqualTo(40_000);
+    assertThat(AvailableBandwidth.available(true, 55_000, 40_000, 90_000, B)).isEqualTo(40_000);
+    assertThat(AvailableBandwidth.available(true, 40_000, 40_000, 90_000, B)).isEqualTo(40_000);
   }
 
   @Test
   void equation8WithRemainingBandwidthTheGroupMayTakeWhatOthersLeave() {
     // utilized 70 KB/s of which 30 are this group's: the others use 40, so 60 is available.
-    assertThat(AvailableBandwidth.available(false, 30_000, 10_000, 70_000, B))
-        .isEqualTo(60_000);
+    assertThat(AvailableBandwidth.available(false, 30_000, 10_000, 70_000, B)).isEqualTo(60_000);
   }
 
   @Test
   void equation8WithoutRemainingBandwidthTheGroupGetsItsShare() {
-    assertThat(AvailableBandwidth.available(false, 30_000, 20_000, 100_000, B))
-        .isEqualTo(20_000);
-    assertThat(AvailableBandwidth.available(false, 30_000, 20_000, 130_000, B))
-        .isEqualTo(20_000);
+    assertThat(AvailableBandwidth.available(false, 30_000, 20_000, 100_000, B)).isEqualTo(20_000);
+    assertThat(AvailableBandwidth.available(false, 30_000, 20_000, 130_000, B)).isEqualTo(20_000);
   }
 
   @Test

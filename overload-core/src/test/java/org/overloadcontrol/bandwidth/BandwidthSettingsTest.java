@@ -47,8 +47,8 @@ class BandwidthSettingsTest {
 
   @Test
   void defaultsAreThePapers() {
-    BandwidthSettings s = parse("total", "1MB/s", "groups.a.share", "50%",
-        "groups.a.match.client", "10.0.0.1");
+    BandwidthSettings s =
+        parse("total", "1MB/s", "groups.a.share", "50%", "groups.a.match.client", "10.0.0.1");
     assertThat(s.alpha()).isBetween(0.05, 0.30);
     assertThat(s.managerPeriodNanos()).isBetween(500_000_000L, 1_000_000_000L);
   }
@@ -65,52 +65,121 @@ class BandwidthSettingsTest {
     assertThat(ByteRates.parseBytesPerSecond("2KiB/s")).isEqualTo(2048);
     assertThat(ByteRates.parseBytesPerSecond("8kbit/s")).isEqualTo(1000);
     assertThat(ByteRates.parseBytesPerSecond("100Mbit/s")).isEqualTo(12_500_000);
-    assertThatThrownBy(() -> ByteRates.parseBytesPerSecond("100"))
-        .hasMessageContaining("100KB/s");
+    assertThatThrownBy(() -> ByteRates.parseBytesPerSecond("100")).hasMessageContaining("100KB/s");
     assertThatThrownBy(() -> ByteRates.parseBytesPerSecond("0KB/s"))
         .hasMessageContaining("positive");
   }
 
   @Test
   void errorsNameTheKeyAndWhatIsAllowed() {
-    assertThatThrownBy(() -> parse("total", "100", "groups.a.share", "10%",
-        "groups.a.match.client", "10.0.0.1"))
+    assertThatThrownBy(
+            () ->
+                parse("total", "100", "groups.a.share", "10%", "groups.a.match.client", "10.0.0.1"))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("bandwidth.total").hasMessageContaining("'100'")
+        .hasMessageContaining("bandwidth.total")
+        .hasMessageContaining("'100'")
         .hasMessageContaining("KB/s");
-    assertThatThrownBy(() -> parse("groups.a.share", "10%", "groups.a.match.client",
-        "10.0.0.1")).hasMessageContaining("bandwidth.total").hasMessageContaining("required");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "60%",
-        "groups.a.match.client", "10.0.0.1", "groups.b.share", "50%",
-        "groups.b.match.client", "10.0.0.2"))
-        .hasMessageContaining("add up to 110").hasMessageContaining("100 %");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "150%",
-        "groups.a.match.client", "10.0.0.1")).hasMessageContaining("groups.a.share");
+    assertThatThrownBy(() -> parse("groups.a.share", "10%", "groups.a.match.client", "10.0.0.1"))
+        .hasMessageContaining("bandwidth.total")
+        .hasMessageContaining("required");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "60%",
+                    "groups.a.match.client",
+                    "10.0.0.1",
+                    "groups.b.share",
+                    "50%",
+                    "groups.b.match.client",
+                    "10.0.0.2"))
+        .hasMessageContaining("add up to 110")
+        .hasMessageContaining("100 %");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "150%",
+                    "groups.a.match.client",
+                    "10.0.0.1"))
+        .hasMessageContaining("groups.a.share");
     assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.match.client", "10.0.0.1"))
         .hasMessageContaining("has no share");
     assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "10%"))
         .hasMessageContaining("matches no request");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "10%",
-        "groups.a.match.client", "example.com")).hasMessageContaining("match.client")
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "10%",
+                    "groups.a.match.client",
+                    "example.com"))
+        .hasMessageContaining("match.client")
         .hasMessageContaining("not an IP address");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "10%",
-        "groups.a.match.client", "10.0.0.1", "alpha", "1.5"))
-        .hasMessageContaining("bandwidth.alpha").hasMessageContaining("0.05");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "10%",
-        "groups.a.match.client", "10.0.0.1", "groups.a.weight", "3"))
-        .hasMessageContaining("unknown key").hasMessageContaining("groups.a.weight");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "10%",
-        "groups.a.match.client", "10.0.0.1", "defaultGroup", "z"))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "10%",
+                    "groups.a.match.client",
+                    "10.0.0.1",
+                    "alpha",
+                    "1.5"))
+        .hasMessageContaining("bandwidth.alpha")
+        .hasMessageContaining("0.05");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "10%",
+                    "groups.a.match.client",
+                    "10.0.0.1",
+                    "groups.a.weight",
+                    "3"))
+        .hasMessageContaining("unknown key")
+        .hasMessageContaining("groups.a.weight");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "10%",
+                    "groups.a.match.client",
+                    "10.0.0.1",
+                    "defaultGroup",
+                    "z"))
         .hasMessageContaining("no group 'z'");
-    assertThatThrownBy(() -> parse("total", "1MB/s", "groups.a.share", "10%",
-        "groups.a.match.client", "10.0.0.1", "managerPeriod", "1s", "cacheExpiry", "1s"))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "total",
+                    "1MB/s",
+                    "groups.a.share",
+                    "10%",
+                    "groups.a.match.client",
+                    "10.0.0.1",
+                    "managerPeriod",
+                    "1s",
+                    "cacheExpiry",
+                    "1s"))
         .hasMessageContaining("twice managerPeriod");
   }
 
   @Test
   void theDefaultGroupMayHaveNoRule() {
-    BandwidthSettings s = parse("total", "1MB/s", "groups.rest.share", "10%",
-        "defaultGroup", "rest");
+    BandwidthSettings s =
+        parse("total", "1MB/s", "groups.rest.share", "10%", "defaultGroup", "rest");
     assertThat(s.defaultGroup()).map(ClientGroup::name).contains("rest");
   }
 }

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule.NameValue;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
-import org.overloadcontrol.base.Ticker;
 
 class BandwidthShaperTest {
 
@@ -32,8 +32,11 @@ class BandwidthShaperTest {
   }
 
   static BandwidthSettings.Builder twoGroups() {
-    return BandwidthSettings.builder(100_000).alpha(0.5).idleAlpha(0.5)
-        .managerPeriod(Duration.ofMillis(500)).cacheExpiry(Duration.ofSeconds(60))
+    return BandwidthSettings.builder(100_000)
+        .alpha(0.5)
+        .idleAlpha(0.5)
+        .managerPeriod(Duration.ofMillis(500))
+        .cacheExpiry(Duration.ofSeconds(60))
         .group("small", 20, client("10.1.0.0/16"))
         .group("large", 80, client("10.2.0.0/16"));
   }
@@ -53,29 +56,34 @@ class BandwidthShaperTest {
   }
 
   ClientGroup group(BandwidthShaper s, String name) {
-    return s.settings().groups().stream().filter(g -> g.name().equals(name)).findFirst()
+    return s.settings().groups().stream()
+        .filter(g -> g.name().equals(name))
+        .findFirst()
         .orElseThrow();
   }
 
   @Test
   void groupsMatchByAddressInOrderThenTheDefault() {
-    BandwidthSettings s = BandwidthSettings.builder(100_000)
-        .group("tenant", 30, new GroupRule(AddressMatcher.none(), new NameValue("X-Tenant",
-            "gold"), null))
-        .group("net", 30, client("10.2.0.0/16")).build();
+    BandwidthSettings s =
+        BandwidthSettings.builder(100_000)
+            .group(
+                "tenant",
+                30,
+                new GroupRule(AddressMatcher.none(), new NameValue("X-Tenant", "gold"), null))
+            .group("net", 30, client("10.2.0.0/16"))
+            .build();
     BandwidthShaper shaper = new BandwidthShaper(s, ticker);
     assertThat(shaper.groupOf(from("10.2.3.4")).name()).isEqualTo("tenant");
     BandwidthShaper shaper2 = new BandwidthShaper(twoGroups().build(), ticker);
     assertThat(shaper2.groupOf(from("10.2.3.4")).name()).isEqualTo("large");
     assertThat(shaper2.groupOf(from("192.0.2.1"))).isNull();
-    assertThat(shaper2.decide(from("192.0.2.1"), 10_000).ticket())
-        .isSameAs(BandwidthTicket.NONE);
+    assertThat(shaper2.decide(from("192.0.2.1"), 10_000).ticket()).isSameAs(BandwidthTicket.NONE);
   }
 
   @Test
   void aZeroShareGroupIsRefused() {
-    BandwidthSettings s = BandwidthSettings.builder(100_000)
-        .group("blocked", 0, client("10.9.0.0/16")).build();
+    BandwidthSettings s =
+        BandwidthSettings.builder(100_000).group("blocked", 0, client("10.9.0.0/16")).build();
     ShapingDecision d = new BandwidthShaper(s, ticker).decide(from("10.9.0.1"), 10);
     assertThat(d.kind()).isEqualTo(ShapingDecision.Kind.REFUSE);
     assertThat(d.status()).isEqualTo(403);
@@ -102,12 +110,12 @@ class BandwidthShaperTest {
     double before = shaper.snapshot().get(0).averageBytesPerSecond();
     now += PERIOD;
     shaper.managerRound(); // no request, no completion since: idle → zero in with idleAlpha
-    assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isCloseTo(before * 0.5,
-        within(1e-6));
+    assertThat(shaper.snapshot().get(0).averageBytesPerSecond())
+        .isCloseTo(before * 0.5, within(1e-6));
     now += PERIOD;
     shaper.managerRound();
-    assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isCloseTo(before * 0.25,
-        within(1e-6));
+    assertThat(shaper.snapshot().get(0).averageBytesPerSecond())
+        .isCloseTo(before * 0.25, within(1e-6));
   }
 
   @Test
@@ -165,8 +173,8 @@ class BandwidthShaperTest {
 
   @Test
   void delayedResponsesOfAGroupFollowEachOtherAndTheStandbyLimitRefusesWith429() {
-    BandwidthShaper shaper = new BandwidthShaper(twoGroups().alpha(1).standbyLimit(2).build(),
-        ticker);
+    BandwidthShaper shaper =
+        new BandwidthShaper(twoGroups().alpha(1).standbyLimit(2).build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 50_000); // 100 KB/s: saturates B alone
     now += PERIOD;
@@ -190,8 +198,8 @@ class BandwidthShaperTest {
 
   @Test
   void aDelayLongerThanMaxDelayIsRefused() {
-    BandwidthShaper shaper = new BandwidthShaper(twoGroups().alpha(1)
-        .maxDelay(Duration.ofMillis(300)).build(), ticker);
+    BandwidthShaper shaper =
+        new BandwidthShaper(twoGroups().alpha(1).maxDelay(Duration.ofMillis(300)).build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 50_000);
     now += PERIOD;
@@ -217,14 +225,13 @@ class BandwidthShaperTest {
 
   @Test
   void perRequestMeasureAveragesBytesOverResponseTimeIncludingTheDelay() {
-    BandwidthShaper shaper = new BandwidthShaper(twoGroups().alpha(0.5)
-        .measure(Measure.PER_REQUEST).build(), ticker);
+    BandwidthShaper shaper =
+        new BandwidthShaper(twoGroups().alpha(0.5).measure(Measure.PER_REQUEST).build(), ticker);
     ClientGroup small = group(shaper, "small");
     ShapingDecision d = shaper.decide(small, 0);
     now += 250 * MS;
     d.ticket().complete(10_000); // 40 KB/s perceived; α 0.5 → 20 KB/s
-    assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isCloseTo(20_000,
-        within(1e-6));
+    assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isCloseTo(20_000, within(1e-6));
   }
 
   @Test

@@ -34,8 +34,10 @@ class SectionSixSimulationTest {
   static final boolean[][] SCHEDULE = new boolean[18][];
 
   static {
-    String[] rows = {"1111", "1111", "0111", "1011", "0011", "1101", "0101", "1001", "0001",
-        "1110", "0110", "1010", "0010", "1100", "0100", "1000", "1111", "1111"};
+    String[] rows = {
+      "1111", "1111", "0111", "1011", "0011", "1101", "0101", "1001", "0001", "1110", "0110",
+      "1010", "0010", "1100", "0100", "1000", "1111", "1111"
+    };
     for (int e = 0; e < 18; e++) {
       SCHEDULE[e] = new boolean[4];
       for (int c = 0; c < 4; c++) {
@@ -83,17 +85,19 @@ class SectionSixSimulationTest {
     FakeTicker ticker = new FakeTicker();
     List<BandwidthShaper> shapers = new ArrayList<>();
     List<ClusterExchange> exchanges = new ArrayList<>();
-    InMemoryCluster cluster = new InMemoryCluster(() -> Math.floorDiv(ticker.now, 1_000_000_000L),
-        nodes);
+    InMemoryCluster cluster =
+        new InMemoryCluster(() -> Math.floorDiv(ticker.now, 1_000_000_000L), nodes);
     for (int n = 0; n < nodes; n++) {
       BandwidthShaper shaper = new BandwidthShaper(settings, ticker);
       shapers.add(shaper);
-      exchanges.add(new ClusterExchange(cluster.node("node-" + n),
-          () -> Math.floorDiv(ticker.now, 1_000_000_000L), List.of(shaper)));
+      exchanges.add(
+          new ClusterExchange(
+              cluster.node("node-" + n),
+              () -> Math.floorDiv(ticker.now, 1_000_000_000L),
+              List.of(shaper)));
     }
     List<ClientGroup> groups = settings.groups();
-    PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.atNanos,
-        b.atNanos));
+    PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.atNanos, b.atNanos));
     List<List<Transfer>> links = new ArrayList<>();
     for (int n = 0; n < nodes; n++) {
       links.add(new ArrayList<>());
@@ -125,8 +129,7 @@ class SectionSixSimulationTest {
           ShapingDecision d = shapers.get(node).decide(groups.get(c), SIZE);
           switch (d.kind()) {
             case ADMIT -> links.get(node).add(new Transfer(c, d.ticket()));
-            case DELAY -> timers.add(new Timer(ticker.now + d.delayNanos(), c, node,
-                d.ticket()));
+            case DELAY -> timers.add(new Timer(ticker.now + d.delayNanos(), c, node, d.ticket()));
             case REFUSE -> refused[c]++;
             default -> throw new AssertionError(d);
           }
@@ -169,7 +172,9 @@ class SectionSixSimulationTest {
   static BandwidthSettings paperSettings(Measure measure) {
     BandwidthSettings.Builder b = BandwidthSettings.builder(B).measure(measure);
     for (int c = 0; c < 4; c++) {
-      b.group(NAMES[c], SHARES[c],
+      b.group(
+          NAMES[c],
+          SHARES[c],
           new GroupRule(AddressMatcher.parse(List.of("10.0.0." + (c + 1))), null, null));
     }
     return b.build();
@@ -200,8 +205,12 @@ class SectionSixSimulationTest {
 
   static String report(String title, Result r) {
     double epochSeconds = EPOCH_NANOS / 1e9;
-    StringBuilder out = new StringBuilder("\n" + title + "\nBandwidth per group (KB/s) per"
-        + " epoch (Figure 2 as a table)\nepoch  active      A      B      C      D  total\n");
+    StringBuilder out =
+        new StringBuilder(
+            "\n"
+                + title
+                + "\nBandwidth per group (KB/s) per"
+                + " epoch (Figure 2 as a table)\nepoch  active      A      B      C      D  total\n");
     for (int e = 0; e < 18; e++) {
       double total = 0;
       StringBuilder active = new StringBuilder();
@@ -218,17 +227,26 @@ class SectionSixSimulationTest {
     }
     double[] actual = finalAllocationPercent(r);
     double[] paperActual = {9.48, 19.05, 29.90, 41.56};
-    out.append("\nTable IV (epochs 17-18)\ngroup  allocation  actual  error | paper: actual"
-        + "  error\n");
+    out.append(
+        "\nTable IV (epochs 17-18)\ngroup  allocation  actual  error | paper: actual"
+            + "  error\n");
     for (int c = 0; c < 4; c++) {
-      out.append(String.format("%-5s  %8d %%  %6.2f  %5.2f |        %6.2f  %5.2f%n",
-          NAMES[c], SHARES[c], actual[c], Math.abs(actual[c] - SHARES[c]), paperActual[c],
-          Math.abs(paperActual[c] - SHARES[c])));
+      out.append(
+          String.format(
+              "%-5s  %8d %%  %6.2f  %5.2f |        %6.2f  %5.2f%n",
+              NAMES[c],
+              SHARES[c],
+              actual[c],
+              Math.abs(actual[c] - SHARES[c]),
+              paperActual[c],
+              Math.abs(paperActual[c] - SHARES[c])));
     }
-    out.append(String.format("MSE (equation 10)        %.4f |                0.0190%n",
-        paperMse(actual)));
-    out.append(String.format("A-hat at the end %.1f KB/s; refused A..D %s%n",
-        r.maxMeasured() / 1000, java.util.Arrays.toString(r.refused())));
+    out.append(
+        String.format("MSE (equation 10)        %.4f |                0.0190%n", paperMse(actual)));
+    out.append(
+        String.format(
+            "A-hat at the end %.1f KB/s; refused A..D %s%n",
+            r.maxMeasured() / 1000, java.util.Arrays.toString(r.refused())));
     return out.toString();
   }
 
@@ -262,8 +280,7 @@ class SectionSixSimulationTest {
     // has been active a whole epoch (even epochs: they follow an epoch of the same activity
     // or not, so check the ones where nothing changed for the group).
     for (int c = 0; c < 4; c++) {
-      assertThat(kbPerSecond(r, 1, c)).as("%s in epoch 2", NAMES[c])
-          .isGreaterThan(SHARES[c] - 2.0);
+      assertThat(kbPerSecond(r, 1, c)).as("%s in epoch 2", NAMES[c]).isGreaterThan(SHARES[c] - 2.0);
     }
     // An idle group gets nothing once its last delayed responses have drained.
     assertThat(kbPerSecond(r, 8, 0)).as("A idle in epoch 9").isLessThan(2);
@@ -298,8 +315,11 @@ class SectionSixSimulationTest {
   @Test
   void perRequestMeasureMissesTheSharesWhenAGroupHasSeveralRequestsInFlight() {
     Result r = run(paperSettings(Measure.PER_REQUEST));
-    System.out.println(report("Li & Jamin Section VI, measure=perRequest (the paper's"
-        + " per-response bytes / response time)", r));
+    System.out.println(
+        report(
+            "Li & Jamin Section VI, measure=perRequest (the paper's"
+                + " per-response bytes / response time)",
+            r));
     // Little's law: a group with n responses in flight perceives 1/n of what it receives,
     // so every group looks unsatisfied and the shares blur. This is why THROUGHPUT is the
     // default; the test fails if that stops being true.

@@ -24,14 +24,14 @@ class OverloadLogTest {
     URL library = OverloadLog.class.getProtectionDomain().getCodeSource().getLocation();
     URL slf4jApi = LoggerFactory.class.getProtectionDomain().getCodeSource().getLocation();
     List<String> sink = new CopyOnWriteArrayList<>();
-    try (URLClassLoader war = new URLClassLoader(new URL[] {library, slf4jApi},
-        ClassLoader.getPlatformClassLoader())) {
+    try (URLClassLoader war =
+        new URLClassLoader(new URL[] {library, slf4jApi}, ClassLoader.getPlatformClassLoader())) {
       Class<?> log = war.loadClass(OverloadLog.class.getName());
       assertThat((Boolean) log.getMethod("slf4jBound").invoke(null)).isFalse();
       Consumer<String> container = sink::add;
       log.getMethod("containerSink", Consumer.class).invoke(null, container);
-      Object overload = log.getMethod("get", String.class)
-          .invoke(null, "org.overloadcontrol.overload");
+      Object overload =
+          log.getMethod("get", String.class).invoke(null, "org.overloadcontrol.overload");
       Method info = log.getMethod("info", String.class, Object[].class);
       Method warn = log.getMethod("warn", String.class, Object[].class);
       info.invoke(overload, "endpoint '{}' entered overload", new Object[] {"search"});
@@ -40,9 +40,11 @@ class OverloadLogTest {
     }
     assertThat(sink).hasSize(4);
     assertThat(sink.get(0)).contains("no SLF4J provider is bound").contains("slf4j-jdk14");
-    assertThat(sink.subList(1, 4)).containsExactly("endpoint 'search' entered overload",
-        "WARNING could not read: java.lang.IllegalStateException: x",
-        "endpoint 'search' left overload");
+    assertThat(sink.subList(1, 4))
+        .containsExactly(
+            "endpoint 'search' entered overload",
+            "WARNING could not read: java.lang.IllegalStateException: x",
+            "endpoint 'search' left overload");
   }
 
   @Test

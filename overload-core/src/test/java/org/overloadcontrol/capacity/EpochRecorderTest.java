@@ -49,8 +49,8 @@ class EpochRecorderTest {
 
   @Test
   void passiveCapacityFeedsTheRecorder() {
-    PassiveCapacity pc = new PassiveCapacity(10 * S, 5, 3, CapacityEstimator.defaults(),
-        Runnable::run, 0);
+    PassiveCapacity pc =
+        new PassiveCapacity(10 * S, 5, 3, CapacityEstimator.defaults(), Runnable::run, 0);
     for (int epoch = 0; epoch < 6; epoch++) {
       long base = epoch * 10 * S;
       int n = 20 + 30 * epoch;

@@ -12,14 +12,14 @@ class PassiveCapacityTest {
   private static final long EPOCH = 10_000_000_000L;
 
   private static SyntheticServer paperServer(long seed) {
-    return new SyntheticServer(new String[] {"browse", "book"}, new double[] {1, 4.2}, 0.023,
-        140, seed);
+    return new SyntheticServer(
+        new String[] {"browse", "book"}, new double[] {1, 4.2}, 0.023, 140, seed);
   }
 
   @Test
   void nobodyIsShapedWhileTrainingThenTheEstimateIsInForce() {
-    PassiveCapacity pc = new PassiveCapacity(EPOCH, 84, 6, CapacityEstimator.defaults(),
-        Runnable::run, 0);
+    PassiveCapacity pc =
+        new PassiveCapacity(EPOCH, 84, 6, CapacityEstimator.defaults(), Runnable::run, 0);
     assertThat(pc.state()).isEqualTo(PassiveCapacity.State.TRAINING);
     assertThat(pc.capacity(0)).isInfinite();
     SyntheticServer server = paperServer(11);
@@ -39,8 +39,8 @@ class PassiveCapacityTest {
   @Test
   void theEstimateRunsOnTheGivenExecutorNotTheRequestThread() {
     List<Runnable> scheduled = new ArrayList<>();
-    PassiveCapacity pc = new PassiveCapacity(EPOCH, 20, 6, CapacityEstimator.defaults(),
-        scheduled::add, 0);
+    PassiveCapacity pc =
+        new PassiveCapacity(EPOCH, 20, 6, CapacityEstimator.defaults(), scheduled::add, 0);
     SyntheticServer server = paperServer(12);
     for (int i = 0; i < 20; i++) {
       pc.offer(server.epoch());
@@ -56,8 +56,8 @@ class PassiveCapacityTest {
 
   @Test
   void samplesOnTheCurveKeepTheEstimateSamplesOffItStartTraining() {
-    PassiveCapacity pc = new PassiveCapacity(EPOCH, 84, 6, CapacityEstimator.defaults(),
-        Runnable::run, 0);
+    PassiveCapacity pc =
+        new PassiveCapacity(EPOCH, 84, 6, CapacityEstimator.defaults(), Runnable::run, 0);
     SyntheticServer server = paperServer(13);
     for (int i = 0; i < 84; i++) {
       pc.offer(server.epoch());
@@ -70,8 +70,8 @@ class PassiveCapacityTest {
     assertThat(pc.capacity(0)).isEqualTo(estimate);
 
     // The server gets twice as slow: capacity 70 subunits/s.
-    SyntheticServer slower = new SyntheticServer(new String[] {"browse", "book"},
-        new double[] {1, 4.2}, 0.046, 70, 14);
+    SyntheticServer slower =
+        new SyntheticServer(new String[] {"browse", "book"}, new double[] {1, 4.2}, 0.046, 70, 14);
     for (int i = 0; i < 6; i++) {
       pc.offer(slower.epoch());
     }

@@ -22,8 +22,8 @@ final class SyntheticServer {
   private final double serviceRate;
   private final Random random;
 
-  SyntheticServer(String[] types, double[] hardness, double subunitSeconds, double trueCapacity,
-      long seed) {
+  SyntheticServer(
+      String[] types, double[] hardness, double subunitSeconds, double trueCapacity, long seed) {
     this.types = types;
     this.hardness = hardness;
     this.subunitSeconds = subunitSeconds;
@@ -61,10 +61,10 @@ final class SyntheticServer {
     double utilisation = Math.min(0.97, work / seconds / serviceRate);
     Map<String, EpochSample.TypeCounts> counts = new LinkedHashMap<>();
     for (int i = 0; i < types.length; i++) {
-      double response = hardness[i] * subunitSeconds / (1 - utilisation)
-          * (1 + 0.10 * random.nextGaussian());
-      counts.put(types[i], new EpochSample.TypeCounts(arrivals[i], arrivals[i],
-          arrivals[i] * response));
+      double response =
+          hardness[i] * subunitSeconds / (1 - utilisation) * (1 + 0.10 * random.nextGaussian());
+      counts.put(
+          types[i], new EpochSample.TypeCounts(arrivals[i], arrivals[i], arrivals[i] * response));
     }
     return new EpochSample(seconds, counts);
   }

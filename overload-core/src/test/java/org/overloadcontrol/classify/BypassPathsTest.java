@@ -19,9 +19,7 @@ class BypassPathsTest {
 
   @Test
   void noneAndAllAreAllowed() {
-    assertThat(BypassPaths.parse("none").isEmpty())
-        .isTrue();
-    assertThat(BypassPaths.parse("/*")
-        .matches("/anything")).isTrue();
+    assertThat(BypassPaths.parse("none").isEmpty()).isTrue();
+    assertThat(BypassPaths.parse("/*").matches("/anything")).isTrue();
   }
 }

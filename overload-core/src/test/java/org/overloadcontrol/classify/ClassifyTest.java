@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
 
 class ClassifyTest {
 
@@ -27,14 +27,13 @@ class ClassifyTest {
     assertThat(PathPattern.parse("*.jpg").matches("/images/1.jpg.html")).isFalse();
     assertThat(PathPattern.parse("/*").matches("/anything")).isTrue();
     assertThatThrownBy(() -> PathPattern.parse("api/*")).hasMessageContaining("/api/*");
-    assertThatThrownBy(() -> PathPattern.parse("/a/*/b")).isInstanceOf(
-        IllegalArgumentException.class);
+    assertThatThrownBy(() -> PathPattern.parse("/a/*/b"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void addressMatcherHandlesCidrV4V6AndMappedAddresses() {
-    AddressMatcher m = AddressMatcher.parse(List.of("10.0.0.0/8", "192.168.1.7",
-        "2001:db8::/32"));
+    AddressMatcher m = AddressMatcher.parse(List.of("10.0.0.0/8", "192.168.1.7", "2001:db8::/32"));
     assertThat(m.matches("10.200.3.4")).isTrue();
     assertThat(m.matches("11.0.0.1")).isFalse();
     assertThat(m.matches("192.168.1.7")).isTrue();
@@ -55,8 +54,8 @@ class ClassifyTest {
 
   @Test
   void forwardedForIsReadRightToLeftPastTrustedProxiesOnly() {
-    ClientAddressResolver r = new ClientAddressResolver(
-        AddressMatcher.parse(List.of("10.0.0.0/8")));
+    ClientAddressResolver r =
+        new ClientAddressResolver(AddressMatcher.parse(List.of("10.0.0.0/8")));
     // From a trusted proxy: the right-most untrusted hop is the client.
     assertThat(r.resolve("10.0.0.1", "1.2.3.4, 5.6.7.8, 10.0.0.9")).isEqualTo("5.6.7.8");
     // A spoofed header from an untrusted peer is ignored.
@@ -71,29 +70,48 @@ class ClassifyTest {
   @Test
   void classRulesMatchOnEveryConditionTheySet() {
     RequestClass gold = new RequestClass("gold", 5, RequestKind.BROWSING, 1);
-    ClassRule rule = new ClassRule(gold, List.of(PathPattern.parse("/api/*")), Set.of("post"),
-        ClassRule.NameValue.parse("X-Tier=gold"), ClassRule.NameValue.parse("session"),
-        AddressMatcher.parse(List.of("10.0.0.0/8")));
-    TestRequest ok = new TestRequest("POST", "/api/buy", Map.of("X-Tier", "gold"), Map.of("session", "s"),
-        "10.1.1.1");
+    ClassRule rule =
+        new ClassRule(
+            gold,
+            List.of(PathPattern.parse("/api/*")),
+            Set.of("post"),
+            ClassRule.NameValue.parse("X-Tier=gold"),
+            ClassRule.NameValue.parse("session"),
+            AddressMatcher.parse(List.of("10.0.0.0/8")));
+    TestRequest ok =
+        new TestRequest(
+            "POST", "/api/buy", Map.of("X-Tier", "gold"), Map.of("session", "s"), "10.1.1.1");
     assertThat(rule.matches(ok)).isTrue();
-    assertThat(rule.matches(new TestRequest("GET", ok.path(), ok.headers(), ok.cookies(),
-        ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new TestRequest("POST", "/web", ok.headers(), ok.cookies(),
-        ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new TestRequest("POST", ok.path(), Map.of("X-Tier", "silver"),
-        ok.cookies(), ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new TestRequest("POST", ok.path(), ok.headers(), Map.of(),
-        ok.clientAddress()))).isFalse();
-    assertThat(rule.matches(new TestRequest("POST", ok.path(), ok.headers(), ok.cookies(),
-        "8.8.8.8"))).isFalse();
+    assertThat(
+            rule.matches(
+                new TestRequest("GET", ok.path(), ok.headers(), ok.cookies(), ok.clientAddress())))
+        .isFalse();
+    assertThat(
+            rule.matches(
+                new TestRequest("POST", "/web", ok.headers(), ok.cookies(), ok.clientAddress())))
+        .isFalse();
+    assertThat(
+            rule.matches(
+                new TestRequest(
+                    "POST",
+                    ok.path(),
+                    Map.of("X-Tier", "silver"),
+                    ok.cookies(),
+                    ok.clientAddress())))
+        .isFalse();
+    assertThat(
+            rule.matches(
+                new TestRequest("POST", ok.path(), ok.headers(), Map.of(), ok.clientAddress())))
+        .isFalse();
+    assertThat(
+            rule.matches(new TestRequest("POST", ok.path(), ok.headers(), ok.cookies(), "8.8.8.8")))
+        .isFalse();
   }
 
   @Test
   void requestStartFromAProxyBecomesAnEarlierArrival() {
     FakeTicker ticker = new FakeTicker();
-    Clock wall = Clock.fixed(Instant.ofEpochSecond(1_700_000_000L, 500_000_000),
-        ZoneOffset.UTC);
+    Clock wall = Clock.fixed(Instant.ofEpochSecond(1_700_000_000L, 500_000_000), ZoneOffset.UTC);
     ArrivalTime arrival = new ArrivalTime(ticker, wall, 60_000_000_000L);
     long now = ticker.read();
     long ms = 1_000_000L;

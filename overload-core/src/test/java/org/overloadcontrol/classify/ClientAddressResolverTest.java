@@ -21,20 +21,18 @@ class ClientAddressResolverTest {
   @Test
   void aSpoofedXForwardedForFromAnUntrustedPeerIsIgnored() {
     assertThat(resolver.resolve("198.51.100.7", "10.9.9.9")).isEqualTo("198.51.100.7");
-    assertThat(resolver.resolve("198.51.100.7", "10.9.9.9", "10.9.9.9"))
-        .isEqualTo("198.51.100.7");
+    assertThat(resolver.resolve("198.51.100.7", "10.9.9.9", "10.9.9.9")).isEqualTo("198.51.100.7");
   }
 
   @Test
   void forwardedIsReadFromItsForParameters() {
-    assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7;proto=https, for=10.2.2.2",
-        null)).isEqualTo("198.51.100.7");
+    assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7;proto=https, for=10.2.2.2", null))
+        .isEqualTo("198.51.100.7");
     assertThat(resolver.resolve("10.0.0.1", "For=\"[2001:db8:cafe::17]:4711\"", null))
         .isEqualTo("2001:db8:cafe::17"); // trusted all the way: the left-most, as for XFF
     assertThat(resolver.resolve("10.0.0.1", "for=\"[2600::17]:4711\";by=10.0.0.1", null))
         .isEqualTo("2600::17");
-    assertThat(resolver.resolve("10.0.0.1", "for=192.0.2.60:8080", null))
-        .isEqualTo("192.0.2.60");
+    assertThat(resolver.resolve("10.0.0.1", "for=192.0.2.60:8080", null)).isEqualTo("192.0.2.60");
   }
 
   @Test
@@ -47,8 +45,7 @@ class ClientAddressResolverTest {
   @Test
   void aSpoofedForwardedFromAnUntrustedPeerIsIgnored() {
     // A client claims to be a trusted address to land in a better group.
-    assertThat(resolver.resolve("198.51.100.7", "for=10.9.9.9", null))
-        .isEqualTo("198.51.100.7");
+    assertThat(resolver.resolve("198.51.100.7", "for=10.9.9.9", null)).isEqualTo("198.51.100.7");
   }
 
   @Test
@@ -60,8 +57,8 @@ class ClientAddressResolverTest {
 
   @Test
   void obfuscatedOrUnknownNodesStopTheWalk() {
-    assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7, for=_hidden, for=10.2.2.2",
-        null)).isEqualTo("10.2.2.2");
+    assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7, for=_hidden, for=10.2.2.2", null))
+        .isEqualTo("10.2.2.2");
     assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7, for=unknown", null))
         .isEqualTo("10.0.0.1");
     assertThat(resolver.resolve("10.0.0.1", "for=198.51.100.7, proto=http", null))
@@ -71,8 +68,10 @@ class ClientAddressResolverTest {
   @Test
   void onlyIpv4LiteralsParseAsIpv4AndNothingElseReachesTheResolver() {
     assertThat(AddressMatcher.literal("10.0.0.255")).containsExactly(10, 0, 0, (byte) 255);
-    for (String notALiteral : new String[] {"999.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4",
-        "1..2.3", "256.0.0.1", "1.2.3.4444"}) {
+    for (String notALiteral :
+        new String[] {
+          "999.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1..2.3", "256.0.0.1", "1.2.3.4444"
+        }) {
       assertThat(AddressMatcher.literal(notALiteral)).as(notALiteral).isNull();
     }
     assertThat(AddressMatcher.literal("::ffff:10.0.0.1")).containsExactly(10, 0, 0, 1);

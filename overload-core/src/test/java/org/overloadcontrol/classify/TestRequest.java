@@ -3,8 +3,13 @@ package org.overloadcontrol.classify;
 import java.util.Map;
 
 /** A request for engine tests: fixed method, path, headers, cookies and client address. */
-public record TestRequest(String method, String path, Map<String, String> headers,
-    Map<String, String> cookies, String clientAddress) implements RequestAttributes {
+public record TestRequest(
+    String method,
+    String path,
+    Map<String, String> headers,
+    Map<String, String> cookies,
+    String clientAddress)
+    implements RequestAttributes {
 
   /** A GET of {@code path} from {@code clientAddress}, without headers or cookies. */
   public static TestRequest get(String path, String clientAddress) {

@@ -13,8 +13,8 @@ class CapacityShareTest {
   private static final long NOW = 1_000;
 
   private static NodeReport report(String node, long second, double load, double loadBefore) {
-    return new NodeReport(node, second, load, loadBefore, Double.NaN, second, new double[0],
-        Map.of(), false);
+    return new NodeReport(
+        node, second, load, loadBefore, Double.NaN, second, new double[0], Map.of(), false);
   }
 
   private static ClusterView view(NodeReport... others) {
@@ -24,8 +24,8 @@ class CapacityShareTest {
   @Test
   void theShareFollowsTheLoad() {
     CapacityShare share = new CapacityShare(3, 2);
-    CapacityShare.Share s = share.compute(NOW, new double[] {30, 0}, 100, false,
-        view(report("b", NOW, 10, 0)));
+    CapacityShare.Share s =
+        share.compute(NOW, new double[] {30, 0}, 100, false, view(report("b", NOW, 10, 0)));
     assertThat(s.whole()).isTrue();
     assertThat(s.share()).isCloseTo(75, within(1e-9));
     assertThat(s.clusterCapacity()).isEqualTo(100);
@@ -35,16 +35,16 @@ class CapacityShareTest {
   void loadsOfOneAndTheSameSecondAreCompared() {
     // b has not yet reported for this second: its load is of NOW - 2, so ours must be too.
     CapacityShare share = new CapacityShare(3, 2);
-    CapacityShare.Share s = share.compute(NOW, new double[] {150, 50}, 100, false,
-        view(report("b", NOW - 1, 50, 0)));
+    CapacityShare.Share s =
+        share.compute(NOW, new double[] {150, 50}, 100, false, view(report("b", NOW - 1, 50, 0)));
     assertThat(s.share()).isCloseTo(50, within(1e-9));
   }
 
   @Test
   void anIdleNodeKeepsAReserve() {
     CapacityShare share = new CapacityShare(3, 2);
-    CapacityShare.Share s = share.compute(NOW, new double[] {0, 0}, 100, false,
-        view(report("b", NOW, 80, 80)));
+    CapacityShare.Share s =
+        share.compute(NOW, new double[] {0, 0}, 100, false, view(report("b", NOW, 80, 80)));
     assertThat(s.share()).isCloseTo(100 * CapacityShare.RESERVE / 2, within(1e-9));
   }
 
@@ -52,8 +52,13 @@ class CapacityShareTest {
   void aStaleMemberFreezesTheLastWholeShare() {
     CapacityShare share = new CapacityShare(3, 2);
     share.compute(NOW, new double[] {10, 10}, 100, false, view(report("b", NOW, 30, 30)));
-    CapacityShare.Share s = share.compute(NOW + 10, new double[] {40, 40}, 100, false,
-        new ClusterView(List.of(report("b", NOW, 30, 30)), NOW + 10));
+    CapacityShare.Share s =
+        share.compute(
+            NOW + 10,
+            new double[] {40, 40},
+            100,
+            false,
+            new ClusterView(List.of(report("b", NOW, 30, 30)), NOW + 10));
     assertThat(s.whole()).isFalse();
     assertThat(s.share()).isCloseTo(25, within(1e-9));
   }
@@ -61,8 +66,8 @@ class CapacityShareTest {
   @Test
   void untilTheExpectedNodesAreHeardEachTakesItsEqualPart() {
     CapacityShare share = new CapacityShare(3, 3);
-    CapacityShare.Share s = share.compute(NOW, new double[] {90, 90}, 90, false,
-        view(report("b", NOW, 0, 0)));
+    CapacityShare.Share s =
+        share.compute(NOW, new double[] {90, 90}, 90, false, view(report("b", NOW, 0, 0)));
     assertThat(s.whole()).isFalse();
     assertThat(s.share()).isCloseTo(30, within(1e-9));
   }
@@ -78,13 +83,11 @@ class CapacityShareTest {
 
   @Test
   void aLeavingMemberStillCountsItsPromisesButNotItsShare() {
-    NodeReport leaving = new NodeReport("b", NOW, 50, 50, Double.NaN, NOW,
-        new double[] {7, 8}, Map.of(), true);
+    NodeReport leaving =
+        new NodeReport("b", NOW, 50, 50, Double.NaN, NOW, new double[] {7, 8}, Map.of(), true);
     CapacityShare share = new CapacityShare(3, 1);
-    CapacityShare.Share s = share.compute(NOW, new double[] {10, 10}, 100, false,
-        view(leaving));
+    CapacityShare.Share s = share.compute(NOW, new double[] {10, 10}, 100, false, view(leaving));
     assertThat(s.share()).isCloseTo(100, within(1e-9));
-    assertThat(CapacityShare.othersScheduled(view(leaving), NOW, 3))
-        .containsExactly(7, 8, 0);
+    assertThat(CapacityShare.othersScheduled(view(leaving), NOW, 3)).containsExactly(7, 8, 0);
   }
 }

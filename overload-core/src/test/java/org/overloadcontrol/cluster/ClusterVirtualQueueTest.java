@@ -12,9 +12,9 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.virtualqueue.EpochClock;
 import org.overloadcontrol.virtualqueue.KeyRing;
-import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
+import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 
 /**
  * WebQ's distributed TokenGen (Suresh et al., §III-B) with two replicas on one fake clock
@@ -48,10 +48,18 @@ class ClusterVirtualQueueTest {
 
     Node(String id) {
       coordinator = cluster.node(id);
-      queue = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
-          new FixedCapacity(CAPACITY, Map.of()), clock, coordinator, false);
-      exchange = new ClusterExchange(coordinator, () -> clock.epochSecond(ticker.read()),
-          List.of(queue));
+      queue =
+          new VirtualQueue(
+              60,
+              5,
+              10_000,
+              KeyRing.parse(keys),
+              new FixedCapacity(CAPACITY, Map.of()),
+              clock,
+              coordinator,
+              false);
+      exchange =
+          new ClusterExchange(coordinator, () -> clock.epochSecond(ticker.read()), List.of(queue));
     }
 
     VirtualQueueDecision arrive(String client, String token) {
@@ -81,21 +89,25 @@ class ClusterVirtualQueueTest {
     nextSecond(a, b);
     String client = "192.0.2." + (30 - waits.size());
     assertThat(b.arrive(client, first.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
-    assertThat(b.arrive(client, first.token())).isEqualTo(
-        new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
-    assertThat(a.arrive(client, first.token())).isEqualTo(
-        new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
-    assertThat(a.queue.refusalCount(RefusalReason.REPLAYED)
-        + b.queue.refusalCount(RefusalReason.REPLAYED)).isEqualTo(2);
+    assertThat(b.arrive(client, first.token()))
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+    assertThat(a.arrive(client, first.token()))
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+    assertThat(
+            a.queue.refusalCount(RefusalReason.REPLAYED)
+                + b.queue.refusalCount(RefusalReason.REPLAYED))
+        .isEqualTo(2);
   }
 
   @Test
   void aloneAReplayOnAnotherNodeWouldPass() {
     // The defect the shared set fixes: two standalone nodes with one key admit a token twice.
-    VirtualQueue a = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
-        new FixedCapacity(CAPACITY, Map.of()), clock);
-    VirtualQueue b = new VirtualQueue(60, 5, 10_000, KeyRing.parse(keys),
-        new FixedCapacity(CAPACITY, Map.of()), clock);
+    VirtualQueue a =
+        new VirtualQueue(
+            60, 5, 10_000, KeyRing.parse(keys), new FixedCapacity(CAPACITY, Map.of()), clock);
+    VirtualQueue b =
+        new VirtualQueue(
+            60, 5, 10_000, KeyRing.parse(keys), new FixedCapacity(CAPACITY, Map.of()), clock);
     VirtualQueueDecision d = null;
     for (int i = 0; i < 21; i++) {
       d = a.decide("192.0.2.1", URL, null, "default", ticker.read());
@@ -201,15 +213,19 @@ class ClusterVirtualQueueTest {
   void inClusterModeAMissingKeyIsAnErrorNotAGeneratedKey() {
     org.overloadcontrol.virtualqueue.VirtualQueueSettings settings =
         org.overloadcontrol.virtualqueue.VirtualQueueSettings.from(
-            org.overloadcontrol.config.ConfigSection.of("virtualQueue",
-                Map.of("enabled", "true", "paths", URL)));
-    assertThat(org.overloadcontrol.virtualqueue.KeyRingLoader.load(settings, name -> null,
-        path -> null, new SecureRandom(), false)).isNotNull();
+            org.overloadcontrol.config.ConfigSection.of(
+                "virtualQueue", Map.of("enabled", "true", "paths", URL)));
+    assertThat(
+            org.overloadcontrol.virtualqueue.KeyRingLoader.load(
+                settings, name -> null, path -> null, new SecureRandom(), false))
+        .isNotNull();
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> org.overloadcontrol.virtualqueue.KeyRingLoader.load(settings, name -> null,
-            path -> null, new SecureRandom(), true))
+            () ->
+                org.overloadcontrol.virtualqueue.KeyRingLoader.load(
+                    settings, name -> null, path -> null, new SecureRandom(), true))
         .isInstanceOf(org.overloadcontrol.config.OverloadConfigException.class)
-        .hasMessageContaining("virtualQueue.keyFile").hasMessageContaining("cluster.enabled");
+        .hasMessageContaining("virtualQueue.keyFile")
+        .hasMessageContaining("cluster.enabled");
   }
 
   @Test

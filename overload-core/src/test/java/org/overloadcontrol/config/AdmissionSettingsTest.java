@@ -18,8 +18,10 @@ class AdmissionSettingsTest {
   void byDefaultEveryEndpointSharesOneConcurrencyLimit() {
     AdmissionSettings s = parse(Map.of());
     assertThat(s.groupOf("search")).isEqualTo(s.groupOf("browse"));
-    assertThat(s.groupOf("search")).isEqualTo(new AdmissionSettings.Group(
-        AdmissionSettings.DEFAULT_GROUP, Controller.CONCURRENCY, 200, 200));
+    assertThat(s.groupOf("search"))
+        .isEqualTo(
+            new AdmissionSettings.Group(
+                AdmissionSettings.DEFAULT_GROUP, Controller.CONCURRENCY, 200, 200));
     assertThat(s.windowNanos()).isEqualTo(100_000_000L);
     assertThat(s.windowSamples()).isEqualTo(100);
     assertThat(s.setpoint()).isEqualTo(0.9);
@@ -28,15 +30,23 @@ class AdmissionSettingsTest {
 
   @Test
   void groupsNameTheirEndpointsAndMayChooseTheirController() {
-    AdmissionSettings s = parse(Map.of("admission.maxLimit", "64",
-        "admission.groups.db.endpoints", "search, browse",
-        "admission.groups.pay.endpoints", "payment",
-        "admission.groups.pay.controller", "rate",
-        "admission.groups.pay.maxLimit", "8"));
+    AdmissionSettings s =
+        parse(
+            Map.of(
+                "admission.maxLimit",
+                "64",
+                "admission.groups.db.endpoints",
+                "search, browse",
+                "admission.groups.pay.endpoints",
+                "payment",
+                "admission.groups.pay.controller",
+                "rate",
+                "admission.groups.pay.maxLimit",
+                "8"));
     assertThat(s.groupOf("browse").name()).isEqualTo("db");
     assertThat(s.groupOf("browse").maxLimit()).isEqualTo(64);
-    assertThat(s.groupOf("payment")).isEqualTo(new AdmissionSettings.Group("pay",
-        Controller.RATE, 8, 8));
+    assertThat(s.groupOf("payment"))
+        .isEqualTo(new AdmissionSettings.Group("pay", Controller.RATE, 8, 8));
     assertThat(s.groupOf("home").name()).isEqualTo(AdmissionSettings.DEFAULT_GROUP);
     assertThat(s.grouped("search")).isTrue();
     assertThat(s.grouped("home")).isFalse();
@@ -46,10 +56,17 @@ class AdmissionSettingsTest {
   void mistakesNameTheKeyAndTheValue() {
     assertThatThrownBy(() -> parse(Map.of("admission.controller", "aimd")))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("admission.controller").hasMessageContaining("'aimd'")
+        .hasMessageContaining("admission.controller")
+        .hasMessageContaining("'aimd'")
         .hasMessageContaining("concurrency, rate");
-    assertThatThrownBy(() -> parse(Map.of("admission.groups.db.endpoints", "a,b",
-        "admission.groups.cache.endpoints", "b")))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of(
+                        "admission.groups.db.endpoints",
+                        "a,b",
+                        "admission.groups.cache.endpoints",
+                        "b")))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("endpoint 'b' is already in group");
     assertThatThrownBy(() -> parse(Map.of("admission.groups.db.maxLimit", "5")))
@@ -59,8 +76,10 @@ class AdmissionSettingsTest {
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("admission.maxLimit");
     assertThatThrownBy(() -> parse(Map.of("admission.limit", "5")))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("unknown key");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("unknown key");
     assertThatThrownBy(() -> parse(Map.of("admission.setpoint", "1.5")))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("(0, 1]");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("(0, 1]");
   }
 }

@@ -46,11 +46,19 @@ class ConfigParserTest {
 
   @Test
   void laterLayersOverrideEarlierOnes() {
-    ConfigSource annotations = ConfigSource.of("annotations", Map.of(
-        "endpoints.search.target", "2s", "endpoints.search.class", "browse",
-        "classes.browse.rank", "2"));
-    ConfigSource initParams = ConfigSource.of("init-param", Map.of(
-        "endpoints.search.target", "1s", "controller.alpha", "0.5"));
+    ConfigSource annotations =
+        ConfigSource.of(
+            "annotations",
+            Map.of(
+                "endpoints.search.target",
+                "2s",
+                "endpoints.search.class",
+                "browse",
+                "classes.browse.rank",
+                "2"));
+    ConfigSource initParams =
+        ConfigSource.of(
+            "init-param", Map.of("endpoints.search.target", "1s", "controller.alpha", "0.5"));
     ConfigSource yaml = ConfigSource.of("yaml", Map.of("endpoints.search.target", "500ms"));
     OverloadConfig config = OverloadConfig.parse(List.of(annotations, initParams, yaml));
     RequestClass browse = config.requestClass("browse").orElseThrow();
@@ -65,15 +73,17 @@ class ConfigParserTest {
 
   @Test
   void parametersResolveFromMostSpecificLevel() {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "controller.adjD", "1.5",
-        "classes.gold.rank", "5",
-        "classes.gold.controller.adjD", "1.6",
-        "endpoints.cart.controller.adjD", "1.7",
-        "endpoints.cart.classes.gold.controller.adjD", "1.8",
-        "classes.gold.target", "300ms",
-        "endpoints.cart.target", "200ms",
-        "endpoints.cart.classes.gold.target", "100ms"));
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "controller.adjD", "1.5",
+                "classes.gold.rank", "5",
+                "classes.gold.controller.adjD", "1.6",
+                "endpoints.cart.controller.adjD", "1.7",
+                "endpoints.cart.classes.gold.controller.adjD", "1.8",
+                "classes.gold.target", "300ms",
+                "endpoints.cart.target", "200ms",
+                "endpoints.cart.classes.gold.target", "100ms"));
     RequestClass gold = config.requestClass("gold").orElseThrow();
     RequestClass def = config.defaultClass();
     assertThat(config.settingsFor("other", def).parameters().adjD()).isEqualTo(1.5);
@@ -88,9 +98,11 @@ class ConfigParserTest {
 
   @Test
   void thePapersExactControllerIsOneKeyAway() {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "controller.judgeOnFreshSamples", "false",
-        "endpoints.cart.controller.judgeOnFreshSamples", "TRUE"));
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "controller.judgeOnFreshSamples", "false",
+                "endpoints.cart.controller.judgeOnFreshSamples", "TRUE"));
     RequestClass def = config.defaultClass();
     assertThat(config.settingsFor("other", def).parameters())
         .isEqualTo(ControllerParameters.custom().paperExact().build());
@@ -101,31 +113,43 @@ class ConfigParserTest {
   void judgeOnFreshSamplesTakesOnlyTrueOrFalse() {
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.judgeOnFreshSamples", "no")))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("controller.judgeOnFreshSamples").hasMessageContaining("'no'")
+        .hasMessageContaining("controller.judgeOnFreshSamples")
+        .hasMessageContaining("'no'")
         .hasMessageContaining("true or false");
   }
 
   @Test
   void classesCarryRankKindAndUtility() {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "classes.payment.rank", "7", "classes.payment.kind", "Transaction",
-        "classes.payment.utility", "4500"));
-    assertThat(config.requestClass("payment")).contains(
-        new RequestClass("payment", 7, RequestKind.TRANSACTION, 4500));
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "classes.payment.rank",
+                "7",
+                "classes.payment.kind",
+                "Transaction",
+                "classes.payment.utility",
+                "4500"));
+    assertThat(config.requestClass("payment"))
+        .contains(new RequestClass("payment", 7, RequestKind.TRANSACTION, 4500));
   }
 
   @Test
   void targetNoneTurnsControlOff() {
-    OverloadConfig config = OverloadConfig.parse(List.of(
-        ConfigSource.of("annotations", Map.of("endpoints.x.target", "1s")),
-        ConfigSource.of("yaml", Map.of("endpoints.x.target", "none"))));
+    OverloadConfig config =
+        OverloadConfig.parse(
+            List.of(
+                ConfigSource.of("annotations", Map.of("endpoints.x.target", "1s")),
+                ConfigSource.of("yaml", Map.of("endpoints.x.target", "none"))));
     assertThat(config.settingsFor("x", config.defaultClass()).controlled()).isFalse();
   }
 
   @Test
   void unknownKeyNamesTheKeyValueOriginAndTheAllowedForms() {
-    assertThatThrownBy(() -> OverloadConfig.parse(List.of(
-        ConfigSource.of("web.xml init-param", Map.of("controler.alpha", "0.5")))))
+    assertThatThrownBy(
+            () ->
+                OverloadConfig.parse(
+                    List.of(
+                        ConfigSource.of("web.xml init-param", Map.of("controler.alpha", "0.5")))))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("'controler.alpha'")
         .hasMessageContaining("'0.5'")
@@ -136,7 +160,8 @@ class ConfigParserTest {
   @Test
   void unknownControllerParameter() {
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.gain", "3")))
-        .hasMessageContaining("controller.gain").hasMessageContaining("adjD");
+        .hasMessageContaining("controller.gain")
+        .hasMessageContaining("adjD");
   }
 
   @Test
@@ -166,19 +191,30 @@ class ConfigParserTest {
   @Test
   void unparsableDuration() {
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("endpoints.cart.target", "fast")))
-        .hasMessageContaining("'fast'").hasMessageContaining("500ms");
+        .hasMessageContaining("'fast'")
+        .hasMessageContaining("500ms");
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.timeout", "1000")))
-        .hasMessageContaining("controller.timeout").hasMessageContaining("'1000'");
+        .hasMessageContaining("controller.timeout")
+        .hasMessageContaining("'1000'");
   }
 
   @Test
   void badParameterValuesAndContradictions() {
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.alpha", "1.5")))
-        .hasMessageContaining("controller.alpha").hasMessageContaining("[0, 1)");
+        .hasMessageContaining("controller.alpha")
+        .hasMessageContaining("[0, 1)");
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.nreq", "many")))
         .hasMessageContaining("not a whole number");
-    assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.rateMin", "10",
-        "controller.rateMax", "5", "controller.initialRate", "7")))
+    assertThatThrownBy(
+            () ->
+                OverloadConfig.of(
+                    Map.of(
+                        "controller.rateMin",
+                        "10",
+                        "controller.rateMax",
+                        "5",
+                        "controller.initialRate",
+                        "7")))
         .hasMessageContaining("rateMax");
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("classes.gold.kind", "vip")))
         .hasMessageContaining("browsing, transaction");
@@ -192,18 +228,29 @@ class ConfigParserTest {
 
   @Test
   void classRulesAreOrderedByRank() {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "classes.low.rank", "1", "classes.low.match.path", "/*",
-        "classes.high.rank", "9", "classes.high.match.header", "X-Tier=gold"));
-    assertThat(config.classRules()).extracting(r -> r.requestClass().name())
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "classes.low.rank",
+                "1",
+                "classes.low.match.path",
+                "/*",
+                "classes.high.rank",
+                "9",
+                "classes.high.match.header",
+                "X-Tier=gold"));
+    assertThat(config.classRules())
+        .extracting(r -> r.requestClass().name())
         .containsExactly("high", "low");
   }
 
   @Test
   void endpointNamesMayContainDots() {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "endpoints.com.example.SearchServlet.target", "750ms",
-        "endpoints.com.example.SearchServlet.controller.nreq", "50"));
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "endpoints.com.example.SearchServlet.target", "750ms",
+                "endpoints.com.example.SearchServlet.controller.nreq", "50"));
     ClassSettings s = config.settingsFor("com.example.SearchServlet", config.defaultClass());
     assertThat(s.targetNanos()).isEqualTo(750 * MS);
     assertThat(s.parameters().nreq()).isEqualTo(50);
@@ -211,7 +258,8 @@ class ConfigParserTest {
 
   @Test
   void yamlFlattensToTheSameKeys() throws Exception {
-    String yaml = """
+    String yaml =
+        """
         controller:
           alpha: 0.6
         classes:
@@ -224,9 +272,11 @@ class ConfigParserTest {
             target: 800ms
             paths: [/search, /api/search/*]
         """;
-    ConfigSource source = YamlConfigLoader.load(
-        new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "overload.yaml");
-    assertThat(source.values()).containsEntry("endpoints.search.paths", "/search,/api/search/*")
+    ConfigSource source =
+        YamlConfigLoader.load(
+            new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "overload.yaml");
+    assertThat(source.values())
+        .containsEntry("endpoints.search.paths", "/search,/api/search/*")
         .containsEntry("classes.gold.match.header", "X-Tier=gold");
     OverloadConfig config = OverloadConfig.parse(List.of(source));
     assertThat(config.endpointRules()).hasSize(1);
@@ -237,20 +287,26 @@ class ConfigParserTest {
 
   @Test
   void invalidYamlNamesTheFile() {
-    assertThatThrownBy(() -> YamlConfigLoader.load(new ByteArrayInputStream(
-        "a: [unclosed".getBytes(StandardCharsets.UTF_8)), "WEB-INF/overload.yaml"))
+    assertThatThrownBy(
+            () ->
+                YamlConfigLoader.load(
+                    new ByteArrayInputStream("a: [unclosed".getBytes(StandardCharsets.UTF_8)),
+                    "WEB-INF/overload.yaml"))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("WEB-INF/overload.yaml");
   }
 
   @Test
   void featureSectionsAreHandedOverWithOrigins() {
-    OverloadConfig config = OverloadConfig.parse(List.of(
-        ConfigSource.of("yaml", Map.of("bandwidth.total", "100KB/s"))));
+    OverloadConfig config =
+        OverloadConfig.parse(
+            List.of(ConfigSource.of("yaml", Map.of("bandwidth.total", "100KB/s"))));
     ConfigSection section = config.section("bandwidth");
     assertThat(section.get("total")).isEqualTo("100KB/s");
     assertThat(section.error("total", "bad").getMessage())
-        .contains("bandwidth.total").contains("'100KB/s'").contains("yaml");
+        .contains("bandwidth.total")
+        .contains("'100KB/s'")
+        .contains("yaml");
     assertThat(config.section("virtualQueue").isEmpty()).isTrue();
   }
 }

@@ -35,7 +35,8 @@ class ConfigSectionTest {
     assertThatThrownBy(() -> ConfigSection.positiveDuration("0s"))
         .hasMessage("must be a positive duration such as 500ms");
     assertThatThrownBy(() -> ConfigSection.positiveDuration("PT9999999999999H"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too long");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("too long");
   }
 
   @Test
@@ -49,22 +50,33 @@ class ConfigSectionTest {
   @Test
   void everySectionQuotesTheSharedReadersMessageWithItsKey() {
     assertThatThrownBy(() -> QueueSettings.from(OverloadConfig.of(Map.of("queue.maxWait", "0s"))))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("queue.maxWait")
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("queue.maxWait")
         .hasMessageContaining("must be a positive duration such as 500ms");
-    assertThatThrownBy(() -> MetricsSettings.from(ConfigSection.of("metrics",
-        Map.of("period", "-1s"))))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("metrics.period")
+    assertThatThrownBy(
+            () -> MetricsSettings.from(ConfigSection.of("metrics", Map.of("period", "-1s"))))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("metrics.period")
         .hasMessageContaining("must be a positive duration such as 500ms");
-    assertThatThrownBy(() -> VirtualQueueSettings.from(ConfigSection.of("virtualQueue",
-        Map.of("enabled", "maybe"))))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("virtualQueue.enabled")
+    assertThatThrownBy(
+            () ->
+                VirtualQueueSettings.from(
+                    ConfigSection.of("virtualQueue", Map.of("enabled", "maybe"))))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("virtualQueue.enabled")
         .hasMessageContaining("allowed: true, false");
-    assertThatThrownBy(() -> BandwidthSettings.from(ConfigSection.of("bandwidth",
-        Map.of("total", "100KB/s", "standbyLimit", "0"))))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("bandwidth.standbyLimit")
+    assertThatThrownBy(
+            () ->
+                BandwidthSettings.from(
+                    ConfigSection.of("bandwidth", Map.of("total", "100KB/s", "standbyLimit", "0"))))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("bandwidth.standbyLimit")
         .hasMessageContaining("must be >= 1");
-    assertThatThrownBy(() -> DegradeSettings.from(OverloadConfig.of(Map.of(
-        "endpoints.s.target", "1s", "degrade.endpoints.s.period", "0s"))))
+    assertThatThrownBy(
+            () ->
+                DegradeSettings.from(
+                    OverloadConfig.of(
+                        Map.of("endpoints.s.target", "1s", "degrade.endpoints.s.period", "0s"))))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("degrade.endpoints.s.period")
         .hasMessageContaining("must be a positive duration such as 500ms");

@@ -11,8 +11,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DurationsTest {
 
   @ParameterizedTest
-  @CsvSource({"500ms,500000000", "1.5s,1500000000", "2m,120000000000", "250us,250000",
-      "10ns,10", "1h,3600000000000", "PT0.5S,500000000", " 3 s ,3000000000"})
+  @CsvSource({
+    "500ms,500000000",
+    "1.5s,1500000000",
+    "2m,120000000000",
+    "250us,250000",
+    "10ns,10",
+    "1h,3600000000000",
+    "PT0.5S,500000000",
+    " 3 s ,3000000000"
+  })
   void parses(String text, long nanos) {
     assertThat(Durations.parse(text)).isEqualTo(Duration.ofNanos(nanos));
   }
@@ -24,10 +32,12 @@ class DurationsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"PT9999999999999H", "PT2562048H", "9999999999999999999ms", "99999999999h"})
+  @ValueSource(
+      strings = {"PT9999999999999H", "PT2562048H", "9999999999999999999ms", "99999999999h"})
   void refusesWhatTheTickerCannotHoldInsteadOfOverflowing(String text) {
     // Before: an ArithmeticException later from toNanos, or a value quoted wrapped negative.
-    assertThatThrownBy(() -> Durations.parse(text)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Durations.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("too long");
   }
 }

@@ -9,11 +9,12 @@ class FrameworkRoutesTest {
 
   @Test
   void jakartaRestTemplatesMatchOneSegmentPerVariableOrTheirExpression() {
-    FrameworkRoutes routes = FrameworkRoutes.builder("test")
-        .route("GET", "/orders/{id}", "order")
-        .route("GET", "/files/{name: .+}", "file")
-        .route("GET", "/items/{n: [0-9]+}", "item")
-        .build();
+    FrameworkRoutes routes =
+        FrameworkRoutes.builder("test")
+            .route("GET", "/orders/{id}", "order")
+            .route("GET", "/files/{name: .+}", "file")
+            .route("GET", "/items/{n: [0-9]+}", "item")
+            .build();
     assertThat(routes.endpointOf("GET", "/orders/42")).isEqualTo("order");
     assertThat(routes.endpointOf("GET", "/orders/42/")).isEqualTo("order");
     assertThat(routes.endpointOf("GET", "/orders/42/lines")).isNull();
@@ -25,11 +26,12 @@ class FrameworkRoutesTest {
 
   @Test
   void springPatternsMatchOneSegmentForAStarAndTheRestForTwo() {
-    FrameworkRoutes routes = FrameworkRoutes.builder("test")
-        .route("GET", "/static/*", "static")
-        .route("GET", "/docs/**", "docs")
-        .route("GET", "/raw/{*path}", "raw")
-        .build();
+    FrameworkRoutes routes =
+        FrameworkRoutes.builder("test")
+            .route("GET", "/static/*", "static")
+            .route("GET", "/docs/**", "docs")
+            .route("GET", "/raw/{*path}", "raw")
+            .build();
     assertThat(routes.endpointOf("GET", "/static/a.css")).isEqualTo("static");
     assertThat(routes.endpointOf("GET", "/static/a/b.css")).isNull();
     assertThat(routes.endpointOf("GET", "/docs")).isEqualTo("docs");
@@ -40,11 +42,12 @@ class FrameworkRoutesTest {
 
   @Test
   void theMethodSelectsTheRouteAndHeadFollowsGet() {
-    FrameworkRoutes routes = FrameworkRoutes.builder("test")
-        .route("GET", "/cart", "viewCart")
-        .route("POST", "/cart", "addToCart")
-        .route(null, "/any", "any")
-        .build();
+    FrameworkRoutes routes =
+        FrameworkRoutes.builder("test")
+            .route("GET", "/cart", "viewCart")
+            .route("POST", "/cart", "addToCart")
+            .route(null, "/any", "any")
+            .build();
     assertThat(routes.endpointOf("GET", "/cart")).isEqualTo("viewCart");
     assertThat(routes.endpointOf("HEAD", "/cart")).isEqualTo("viewCart");
     assertThat(routes.endpointOf("POST", "/cart")).isEqualTo("addToCart");
@@ -54,10 +57,11 @@ class FrameworkRoutesTest {
 
   @Test
   void theMostLiteralTemplateWinsWhateverTheOrderGiven() {
-    FrameworkRoutes routes = FrameworkRoutes.builder("test")
-        .route("GET", "/orders/{id}", "order")
-        .route("GET", "/orders/recent", "recent")
-        .build();
+    FrameworkRoutes routes =
+        FrameworkRoutes.builder("test")
+            .route("GET", "/orders/{id}", "order")
+            .route("GET", "/orders/recent", "recent")
+            .build();
     assertThat(routes.endpointOf("GET", "/orders/recent")).isEqualTo("recent");
     assertThat(routes.endpointOf("GET", "/orders/7")).isEqualTo("order");
     assertThat(routes.endpoints()).containsExactlyInAnyOrder("order", "recent");
@@ -65,12 +69,13 @@ class FrameworkRoutesTest {
 
   @Test
   void segmentsMatchWholeAndTheRootOnlyItself() {
-    FrameworkRoutes routes = FrameworkRoutes.builder("test")
-        .route("GET", "/", "home")
-        .route("GET", "/orders", "orders")
-        .route("GET", "/a/{x}/b/{y}", "deep")
-        .route("GET", "/files/{name}.txt", "text")
-        .build();
+    FrameworkRoutes routes =
+        FrameworkRoutes.builder("test")
+            .route("GET", "/", "home")
+            .route("GET", "/orders", "orders")
+            .route("GET", "/a/{x}/b/{y}", "deep")
+            .route("GET", "/files/{name}.txt", "text")
+            .build();
     assertThat(routes.endpointOf("GET", "/")).isEqualTo("home");
     assertThat(routes.endpointOf("GET", "")).isEqualTo("home");
     assertThat(routes.endpointOf("GET", "/orders")).isEqualTo("orders");
@@ -104,12 +109,13 @@ class FrameworkRoutesTest {
 
   @Test
   void aRequestTriesTheRoutesOfItsFirstSegmentAndThoseOpenToAnyInTheOneOrder() {
-    FrameworkRoutes.Builder b = FrameworkRoutes.builder("test")
-        .route("GET", "/{tenant}/orders", "tenantOrders")
-        .route("GET", "/orders/{id}", "order")
-        // "Aa" and "BB" have the same String hash: one slot, told apart by the match.
-        .route("GET", "/Aa/x", "aa")
-        .route("GET", "/BB/x", "bb");
+    FrameworkRoutes.Builder b =
+        FrameworkRoutes.builder("test")
+            .route("GET", "/{tenant}/orders", "tenantOrders")
+            .route("GET", "/orders/{id}", "order")
+            // "Aa" and "BB" have the same String hash: one slot, told apart by the match.
+            .route("GET", "/Aa/x", "aa")
+            .route("GET", "/BB/x", "bb");
     for (int i = 0; i < 40; i++) {
       b.route("GET", "/section" + i + "/{id}", "section" + i);
     }

@@ -15,27 +15,38 @@ import org.junit.jupiter.api.Test;
  */
 class OptionalLibrariesArchitectureTest {
 
-  private final JavaClasses classes = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("org.overloadcontrol");
+  private final JavaClasses classes =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("org.overloadcontrol");
 
   @Test
   void onlySnakeYamlTouchesSnakeYaml() {
-    noClasses().that().doNotHaveFullyQualifiedName(SnakeYaml.class.getName())
-        .should().dependOnClassesThat().resideInAPackage("org.yaml..")
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(SnakeYaml.class.getName())
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.yaml..")
         .check(classes);
   }
 
   @Test
   void onlyTheCapacityPackageTouchesCommonsMath() {
-    noClasses().that().resideOutsideOfPackage("org.overloadcontrol.capacity..")
-        .should().dependOnClassesThat().resideInAPackage("org.apache.commons.math3..")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("org.overloadcontrol.capacity..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.apache.commons.math3..")
         .check(classes);
   }
 
   @Test
   void noMetricsLibrary() {
-    noClasses().should().dependOnClassesThat()
+    noClasses()
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage("com.codahale.metrics..", "io.prometheus..", "io.micrometer..")
         .check(classes);
   }

@@ -14,8 +14,9 @@ class OptionalLibraryTest {
     assertThat(missing.present()).isFalse();
     assertThatThrownBy(() -> missing.require("virtualQueue.capacity", "the capacity estimator"))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("the capacity estimator (virtualQueue.capacity) needs"
-            + " org.example:parser on the class path");
+        .hasMessageContaining(
+            "the capacity estimator (virtualQueue.capacity) needs"
+                + " org.example:parser on the class path");
   }
 
   @Test

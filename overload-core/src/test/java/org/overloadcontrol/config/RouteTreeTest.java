@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 class RouteTreeTest {
 
   private static final String[] LITERALS = {"orders", "cart", "Aa", "BB", "files", "x"};
-  private static final String[] TEMPLATE_SEGMENTS = {"orders", "cart", "Aa", "BB", "files", "x",
-      "{id}", "*", "**", "{*rest}", "{n: [0-9]+}", "a{b}"};
+  private static final String[] TEMPLATE_SEGMENTS = {
+    "orders", "cart", "Aa", "BB", "files", "x", "{id}", "*", "**", "{*rest}", "{n: [0-9]+}", "a{b}"
+  };
   private static final String[] METHODS = {"GET", "POST", null};
 
   /**
@@ -41,8 +42,9 @@ class RouteTreeTest {
             break;
           }
         }
-        assertThat(tree.find(method, path)).as("%s %s against %s", method, path,
-            List.of(templates)).isEqualTo(expected);
+        assertThat(tree.find(method, path))
+            .as("%s %s against %s", method, path, List.of(templates))
+            .isEqualTo(expected);
       }
     }
   }
@@ -68,8 +70,10 @@ class RouteTreeTest {
     List<String> segments = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       int k = random.nextInt(LITERALS.length + 3);
-      segments.add(k < LITERALS.length ? LITERALS[k] : k == LITERALS.length ? "42"
-          : k == LITERALS.length + 1 ? "" : "abc");
+      segments.add(
+          k < LITERALS.length
+              ? LITERALS[k]
+              : k == LITERALS.length ? "42" : k == LITERALS.length + 1 ? "" : "abc");
     }
     String path = "/" + String.join("/", segments);
     return random.nextInt(5) == 0 ? path + "/" : path;

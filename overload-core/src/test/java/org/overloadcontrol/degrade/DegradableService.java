@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import org.HdrHistogram.Histogram;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 
@@ -34,8 +34,8 @@ final class DegradableService {
   private record Admitted(long at, double serviceNanos) {}
 
   /** What one second looked like. */
-  record Second(long offered, long rejected, double meanQuality, long p90Nanos,
-      boolean admissionEnabled) {}
+  record Second(
+      long offered, long rejected, double meanQuality, long p90Nanos, boolean admissionEnabled) {}
 
   private final FakeTicker ticker;
   private final FakeScheduler scheduler;
@@ -58,8 +58,14 @@ final class DegradableService {
   private long admitted;
   private Histogram responseTimes = new Histogram(3);
 
-  DegradableService(FakeTicker ticker, FakeScheduler scheduler, OverloadEngine engine,
-      EndpointClass stage, long baseNanos, long workNanos, int servers) {
+  DegradableService(
+      FakeTicker ticker,
+      FakeScheduler scheduler,
+      OverloadEngine engine,
+      EndpointClass stage,
+      long baseNanos,
+      long workNanos,
+      int servers) {
     this.ticker = ticker;
     this.scheduler = scheduler;
     this.engine = engine;
@@ -86,7 +92,7 @@ final class DegradableService {
 
   /** Completes requests and runs the engine's periodic task, in time order, up to {@code t}. */
   private void advanceTo(long t) {
-    for (;;) {
+    for (; ; ) {
       long completion = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().at;
       long next = Math.min(completion, nextTick);
       if (next > t) {
@@ -135,10 +141,15 @@ final class DegradableService {
 
   private void rollSeconds(long now) {
     while (now - secondStart >= SECOND) {
-      seconds.add(new Second(offered, rejected, admitted == 0 ? Double.NaN : qualitySum / admitted,
-          responseTimes.getTotalCount() == 0 ? -1
-              : responseTimes.getValueAtPercentile(90.0) * 1000L,
-          stage.endpoint().admission().admissionEnabled()));
+      seconds.add(
+          new Second(
+              offered,
+              rejected,
+              admitted == 0 ? Double.NaN : qualitySum / admitted,
+              responseTimes.getTotalCount() == 0
+                  ? -1
+                  : responseTimes.getValueAtPercentile(90.0) * 1000L,
+              stage.endpoint().admission().admissionEnabled()));
       offered = 0;
       rejected = 0;
       qualitySum = 0;

@@ -34,12 +34,18 @@ class DegradationSimulationTest {
   private final List<QualityRound> rounds = new ArrayList<>();
 
   private DegradableService service(String mode) {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "endpoints.search.target", "500ms",
-        "degrade.endpoints.search.minQuality", "0.2",
-        "degrade.endpoints.search.mode", mode));
-    OverloadEngine engine = OverloadEngine.builder(config).ticker(ticker).scheduler(scheduler)
-        .qualityListener(rounds::add).build();
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "endpoints.search.target", "500ms",
+                "degrade.endpoints.search.minQuality", "0.2",
+                "degrade.endpoints.search.mode", mode));
+    OverloadEngine engine =
+        OverloadEngine.builder(config)
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .qualityListener(rounds::add)
+            .build();
     EndpointClass stage = engine.endpoint("search").forClass(config.defaultClass());
     return new DegradableService(ticker, scheduler, engine, stage, 20 * MS, 180 * MS, 4);
   }
@@ -57,8 +63,11 @@ class DegradationSimulationTest {
   }
 
   private static double meanQuality(List<Second> seconds) {
-    return seconds.stream().mapToDouble(Second::meanQuality).filter(q -> !Double.isNaN(q))
-        .average().orElseThrow();
+    return seconds.stream()
+        .mapToDouble(Second::meanQuality)
+        .filter(q -> !Double.isNaN(q))
+        .average()
+        .orElseThrow();
   }
 
   private static long secondsOverTarget(List<Second> seconds) {
@@ -75,10 +84,10 @@ class DegradationSimulationTest {
   @Test
   void combinedDegradesThenRejectsAtMinimumThenRecoversToFullQuality() {
     DegradableService s = service("combined");
-    s.run(8, 30);     // light: 0-30 s
-    s.run(30, 60);    // a step the service can meet only degraded: 30-90 s
-    s.run(200, 60);   // more than even q_min can serve: 90-150 s
-    s.run(5, 60);     // the load falls: 150-210 s
+    s.run(8, 30); // light: 0-30 s
+    s.run(30, 60); // a step the service can meet only degraded: 30-90 s
+    s.run(200, 60); // more than even q_min can serve: 90-150 s
+    s.run(5, 60); // the load falls: 150-210 s
 
     // Light load: full quality, nothing rejected, admission off.
     List<Second> light = s.seconds(0, 30);
@@ -108,7 +117,8 @@ class DegradationSimulationTest {
     // holds the target, about every 15 s here, and the one cut that follows brings it back:
     // about three seconds over per probe, on average under the target, none past twice it.
     assertThat((offered(spikeSettled) - rejected(spikeSettled)) / 30.0)
-        .as("admitted per second, 120-150 s").isGreaterThan(45.0);
+        .as("admitted per second, 120-150 s")
+        .isGreaterThan(45.0);
     assertThat(secondsOverTarget(spikeSettled)).isLessThanOrEqualTo(6);
     assertThat(spikeSettled.stream().mapToLong(Second::p90Nanos).average().orElseThrow())
         .isLessThan(TARGET);

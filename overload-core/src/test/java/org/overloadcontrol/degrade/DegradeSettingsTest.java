@@ -30,8 +30,9 @@ class DegradeSettingsTest {
 
   @Test
   void defaults() {
-    EndpointDegradeSettings s = parse("endpoints.search.target", "2s",
-        "degrade.endpoints.search.minQuality", "0.2").endpoint("search");
+    EndpointDegradeSettings s =
+        parse("endpoints.search.target", "2s", "degrade.endpoints.search.minQuality", "0.2")
+            .endpoint("search");
     assertThat(s.targetNanos()).isEqualTo(2000 * MS);
     assertThat(s.minQuality()).isEqualTo(0.2);
     assertThat(s.mode()).isEqualTo(DegradeMode.COMBINED);
@@ -44,10 +45,24 @@ class DegradeSettingsTest {
 
   @Test
   void sectionDefaultsApplyToEveryEndpointAndTheEndpointsOwnKeysWin() {
-    DegradeSettings d = parse("endpoints.a.target", "1s", "endpoints.b.target", "1s",
-        "degrade.step", "0.1", "degrade.decrease", "additive", "degrade.period", "500ms",
-        "degrade.endpoints.a.mode", "alone",
-        "degrade.endpoints.b.step", "0.3", "degrade.endpoints.b.target", "300ms");
+    DegradeSettings d =
+        parse(
+            "endpoints.a.target",
+            "1s",
+            "endpoints.b.target",
+            "1s",
+            "degrade.step",
+            "0.1",
+            "degrade.decrease",
+            "additive",
+            "degrade.period",
+            "500ms",
+            "degrade.endpoints.a.mode",
+            "alone",
+            "degrade.endpoints.b.step",
+            "0.3",
+            "degrade.endpoints.b.target",
+            "300ms");
     assertThat(d.endpoint("a").step()).isEqualTo(0.1);
     assertThat(d.endpoint("a").decrease()).isEqualTo(DecreaseRule.ADDITIVE);
     assertThat(d.endpoint("a").mode()).isEqualTo(DegradeMode.ALONE);
@@ -59,30 +74,34 @@ class DegradeSettingsTest {
 
   @Test
   void badValuesNameTheKeyTheValueAndWhatIsAllowed() {
-    assertThatThrownBy(() -> parse("endpoints.s.target", "1s",
-        "degrade.endpoints.s.minQuality", "1.5"))
+    assertThatThrownBy(
+            () -> parse("endpoints.s.target", "1s", "degrade.endpoints.s.minQuality", "1.5"))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("degrade.endpoints.s.minQuality").hasMessageContaining("1.5")
+        .hasMessageContaining("degrade.endpoints.s.minQuality")
+        .hasMessageContaining("1.5")
         .hasMessageContaining("[0, 1]");
     assertThatThrownBy(() -> parse("endpoints.s.target", "1s", "degrade.endpoints.s.step", "1"))
-        .hasMessageContaining("degrade.endpoints.s.step").hasMessageContaining("(0, 1)");
-    assertThatThrownBy(() -> parse("endpoints.s.target", "1s",
-        "degrade.endpoints.s.mode", "sometimes"))
+        .hasMessageContaining("degrade.endpoints.s.step")
+        .hasMessageContaining("(0, 1)");
+    assertThatThrownBy(
+            () -> parse("endpoints.s.target", "1s", "degrade.endpoints.s.mode", "sometimes"))
         .hasMessageContaining("allowed: combined, alone");
-    assertThatThrownBy(() -> parse("endpoints.s.target", "1s",
-        "degrade.endpoints.s.period", "0s"))
+    assertThatThrownBy(() -> parse("endpoints.s.target", "1s", "degrade.endpoints.s.period", "0s"))
         .hasMessageContaining("positive duration");
     assertThatThrownBy(() -> parse("degrade.endpoints.s.quality", "0.5"))
-        .hasMessageContaining("degrade.endpoints.s.quality").hasMessageContaining("unknown key");
+        .hasMessageContaining("degrade.endpoints.s.quality")
+        .hasMessageContaining("unknown key");
     assertThatThrownBy(() -> parse("degrade.endpoints.s.minQuality", "0.5"))
         .hasMessageContaining("no response-time target");
   }
 
   @Test
   void anEngineWithADegradableEndpointNeedsAScheduler() {
-    OverloadConfig config = OverloadConfig.of(Map.of("endpoints.s.target", "1s",
-        "degrade.endpoints.s.minQuality", "0.5"));
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of("endpoints.s.target", "1s", "degrade.endpoints.s.minQuality", "0.5"));
     assertThatThrownBy(() -> OverloadEngine.builder(config).build())
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("degrade");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("degrade");
   }
 }

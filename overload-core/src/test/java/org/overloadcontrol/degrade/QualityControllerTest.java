@@ -62,8 +62,8 @@ class QualityControllerTest {
   private long now = 1_000 * SECOND;
 
   private QualityController controller(DecreaseRule rule, double step, DegradeMode mode) {
-    EndpointDegradeSettings s = new EndpointDegradeSettings("search", TARGET, 0.2, rule, step,
-        0.05, 0.9, SECOND, mode);
+    EndpointDegradeSettings s =
+        new EndpointDegradeSettings("search", TARGET, 0.2, rule, step, 0.05, 0.9, SECOND, mode);
     return new QualityController(s, admission, rounds::add, now);
   }
 

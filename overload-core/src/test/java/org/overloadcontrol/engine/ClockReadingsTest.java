@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
@@ -56,16 +56,30 @@ class ClockReadingsTest {
 
   @Test
   void anAdmittedRequestOfAControlledClassReadsTheClockAtArrivalAndCompletionOnly() {
-    OverloadEngine engine = engine(Map.of("endpoints.e.target", "1s",
-        "controller.initialRate", "1000", "controller.bucketDepth", "10"));
+    OverloadEngine engine =
+        engine(
+            Map.of(
+                "endpoints.e.target",
+                "1s",
+                "controller.initialRate",
+                "1000",
+                "controller.bucketDepth",
+                "10"));
     assertThat(request(engine, Duration.ofMillis(5))).isEqualTo(2);
   }
 
   @Test
   void theArrivalReadingDecidesAnAdmissionButARefusalReadsAFreshOne() {
     // 1000 tokens a second, depth 1: a token every millisecond.
-    OverloadEngine engine = engine(Map.of("endpoints.e.target", "1s",
-        "controller.initialRate", "1000", "controller.bucketDepth", "1"));
+    OverloadEngine engine =
+        engine(
+            Map.of(
+                "endpoints.e.target",
+                "1s",
+                "controller.initialRate",
+                "1000",
+                "controller.bucketDepth",
+                "1"));
     assertThat(request(engine, Duration.ZERO)).isEqualTo(2);
     ticker.clock.advance(Duration.ofMillis(1));
     // Tagged with a reading a millisecond old (a thread preempted after reading the clock):

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
@@ -29,55 +29,78 @@ class ConcurrencyLimitThreadsTest {
   void everyRequestHasOneOutcomeAndNoPermitLeaks() throws Exception {
     FakeTicker ticker = new FakeTicker();
     FakeScheduler scheduler = new FakeScheduler(ticker);
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "endpoints.a.target", "100ms", "endpoints.b.target", "100ms",
-        "endpoints.b.class", "buy", "classes.buy.rank", "5", "classes.buy.kind", "transaction",
-        "admission.maxLimit", "4", "queue.browsingCapacity", "8",
-        "queue.transactionCapacity", "8"));
-    OverloadEngine engine = OverloadEngine.builder(config).ticker(ticker).scheduler(scheduler)
-        .build();
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "endpoints.a.target",
+                "100ms",
+                "endpoints.b.target",
+                "100ms",
+                "endpoints.b.class",
+                "buy",
+                "classes.buy.rank",
+                "5",
+                "classes.buy.kind",
+                "transaction",
+                "admission.maxLimit",
+                "4",
+                "queue.browsingCapacity",
+                "8",
+                "queue.transactionCapacity",
+                "8"));
+    OverloadEngine engine =
+        OverloadEngine.builder(config).ticker(ticker).scheduler(scheduler).build();
     ConcurrentLinkedQueue<RequestTag> running = new ConcurrentLinkedQueue<>();
     AtomicInteger outcomes = new AtomicInteger();
     AtomicInteger arrivals = new AtomicInteger();
     AtomicInteger overLimit = new AtomicInteger();
     int threads = 4;
     int perThread = 5_000;
-    Concurrently.run(threads, perThread, () -> {
-      ThreadLocalRandom random = ThreadLocalRandom.current();
-      EndpointClass stage = engine.route(random.nextBoolean() ? "a" : "b", NONE);
-      RequestTag tag = engine.tag(stage, ticker.read());
-      arrivals.incrementAndGet();
-      switch (engine.arrive(tag)) {
-        case ADMIT -> running.add(tag);
-        case REJECT -> settle(engine, tag, Outcome.REJECTED, outcomes);
-        case WAIT -> {
-          boolean queued = engine.enqueue(tag, new Waiter.Listener() {
-            @Override
-            public void resumed(Waiter w) {
-              running.add(tag);
-            }
+    Concurrently.run(
+        threads,
+        perThread,
+        () -> {
+          ThreadLocalRandom random = ThreadLocalRandom.current();
+          EndpointClass stage = engine.route(random.nextBoolean() ? "a" : "b", NONE);
+          RequestTag tag = engine.tag(stage, ticker.read());
+          arrivals.incrementAndGet();
+          switch (engine.arrive(tag)) {
+            case ADMIT -> running.add(tag);
+            case REJECT -> settle(engine, tag, Outcome.REJECTED, outcomes);
+            case WAIT -> {
+              boolean queued =
+                  engine.enqueue(
+                      tag,
+                      new Waiter.Listener() {
+                        @Override
+                        public void resumed(Waiter w) {
+                          running.add(tag);
+                        }
 
-            @Override
-            public void expired(Waiter w) {
-              settle(engine, tag, Outcome.EXPIRED, outcomes);
+                        @Override
+                        public void expired(Waiter w) {
+                          settle(engine, tag, Outcome.EXPIRED, outcomes);
+                        }
+                      });
+              if (!queued) {
+                settle(engine, tag, Outcome.REJECTED, outcomes);
+              }
             }
-          });
-          if (!queued) {
-            settle(engine, tag, Outcome.REJECTED, outcomes);
           }
-        }
-      }
-      ConcurrencyGroup g = engine.endpoint("a").concurrencyGroup();
-      if (g.inFlight() > g.limit()) {
-        overLimit.incrementAndGet();
-      }
-      // Finish about one running request per arrival, so that the queues fill and drain.
-      RequestTag done = running.poll();
-      if (done != null) {
-        settle(engine, done, random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED,
-            outcomes);
-      }
-    });
+          ConcurrencyGroup g = engine.endpoint("a").concurrencyGroup();
+          if (g.inFlight() > g.limit()) {
+            overLimit.incrementAndGet();
+          }
+          // Finish about one running request per arrival, so that the queues fill and drain.
+          RequestTag done = running.poll();
+          if (done != null) {
+            settle(
+                engine,
+                done,
+                random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED,
+                outcomes);
+          }
+        });
     // Whatever still runs finishes; whatever still waits is resumed by those completions.
     for (RequestTag t; (t = running.poll()) != null; ) {
       settle(engine, t, Outcome.COMPLETED, outcomes);
@@ -106,8 +129,8 @@ class ConcurrencyLimitThreadsTest {
     assertThat(counted).isEqualTo(arrivals.get());
   }
 
-  private static void settle(OverloadEngine engine, RequestTag tag, Outcome outcome,
-      AtomicInteger outcomes) {
+  private static void settle(
+      OverloadEngine engine, RequestTag tag, Outcome outcome, AtomicInteger outcomes) {
     assertThat(engine.complete(tag, outcome, 0)).isTrue();
     outcomes.incrementAndGet();
   }

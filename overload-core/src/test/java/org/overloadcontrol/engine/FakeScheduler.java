@@ -43,7 +43,7 @@ public final class FakeScheduler implements Scheduler {
 
   /** Runs every task due by now (periodic ones once per elapsed period). */
   public void runDue() {
-    for (;;) {
+    for (; ; ) {
       Task next = null;
       synchronized (this) {
         long now = ticker.read();

@@ -5,21 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.classify.TestRequest;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 
 /** The engine routes by a framework's routes between the configured path rules and the default. */
 class FrameworkRoutingTest {
 
-  private static final FrameworkRoutes ROUTES = FrameworkRoutes.builder("test")
-      .route("GET", "/api/search", "Shop#search")
-      .route("POST", "/api/orders", "Shop#order")
-      .build();
+  private static final FrameworkRoutes ROUTES =
+      FrameworkRoutes.builder("test")
+          .route("GET", "/api/search", "Shop#search")
+          .route("POST", "/api/orders", "Shop#order")
+          .build();
 
   private static OverloadEngine engine(Map<String, String> keys) {
-    return OverloadEngine.builder(OverloadConfig.of(keys)).ticker(new FakeTicker())
-        .admissionListener(AdmissionListener.NONE).frameworkRoutes(ROUTES).build();
+    return OverloadEngine.builder(OverloadConfig.of(keys))
+        .ticker(new FakeTicker())
+        .admissionListener(AdmissionListener.NONE)
+        .frameworkRoutes(ROUTES)
+        .build();
   }
 
   private static TestRequest request(String method, String path) {
@@ -28,8 +32,15 @@ class FrameworkRoutingTest {
 
   @Test
   void eachRouteIsItsOwnEndpointWithItsOwnClass() {
-    OverloadEngine engine = engine(Map.of("classes.buy.rank", "5",
-        "endpoints.Shop#order.class", "buy", "endpoints.Shop#order.target", "1s"));
+    OverloadEngine engine =
+        engine(
+            Map.of(
+                "classes.buy.rank",
+                "5",
+                "endpoints.Shop#order.class",
+                "buy",
+                "endpoints.Shop#order.target",
+                "1s"));
     assertThat(engine.routesByEndpointOnly()).isFalse();
     EndpointClass search = engine.route("dispatcher", request("GET", "/api/search"));
     EndpointClass order = engine.route("dispatcher", request("POST", "/api/orders"));

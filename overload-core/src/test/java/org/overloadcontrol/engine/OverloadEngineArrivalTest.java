@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ControllerRound;
 import org.overloadcontrol.admission.ControllerRound.Action;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
@@ -27,14 +27,23 @@ class OverloadEngineArrivalTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
-  private final OverloadEngine engine = new OverloadEngine(OverloadConfig.of(Map.of(
-      "endpoints.e.target", "100ms", "controller.initialRate", "1000",
-      "controller.bucketDepth", "1000")), ticker, new AdmissionListener() {
-        @Override
-        public void onRound(ControllerRound round) {
-          rounds.add(round);
-        }
-      });
+  private final OverloadEngine engine =
+      new OverloadEngine(
+          OverloadConfig.of(
+              Map.of(
+                  "endpoints.e.target",
+                  "100ms",
+                  "controller.initialRate",
+                  "1000",
+                  "controller.bucketDepth",
+                  "1000")),
+          ticker,
+          new AdmissionListener() {
+            @Override
+            public void onRound(ControllerRound round) {
+              rounds.add(round);
+            }
+          });
 
   private RequestTag admitted() {
     RequestTag tag = engine.tag(engine.route("e", NONE), ticker.read());
@@ -67,7 +76,8 @@ class OverloadEngineArrivalTest {
     ticker.advance(Duration.ofSeconds(1));
     admitted(); // the timeout's round
     assertThat(rounds).hasSize(2);
-    assertThat(rounds.get(1).sampleCount()).as("only the request admitted after the cut")
+    assertThat(rounds.get(1).sampleCount())
+        .as("only the request admitted after the cut")
         .isEqualTo(1);
   }
 }

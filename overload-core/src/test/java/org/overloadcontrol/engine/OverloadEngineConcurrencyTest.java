@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
@@ -19,35 +19,45 @@ class OverloadEngineConcurrencyTest {
 
   private static final RequestAttributes NONE = TestRequest.get("/", "127.0.0.1");
 
-
   @Test
   void outcomesAddUpUnderContentionAndNoneIsCountedTwice() throws Exception {
-    OverloadConfig config = OverloadConfig.of(Map.of(
-        "endpoints.e.target", "1ms", "controller.nreq", "10", "controller.bucketDepth", "5",
-        "controller.initialRate", "5000"));
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(
+                "endpoints.e.target",
+                "1ms",
+                "controller.nreq",
+                "10",
+                "controller.bucketDepth",
+                "5",
+                "controller.initialRate",
+                "5000"));
     OverloadEngine engine = new OverloadEngine(config, Ticker.system(), AdmissionListener.NONE);
     int threads = 4;
     int perThread = 20_000;
     AtomicInteger doubleReports = new AtomicInteger();
     AtomicInteger admitted = new AtomicInteger();
     AtomicInteger rejected = new AtomicInteger();
-    Concurrently.run(threads, perThread, () -> {
-      ThreadLocalRandom random = ThreadLocalRandom.current();
-      EndpointClass stage = engine.route("e", NONE);
-      RequestTag tag = engine.tag(stage, engine.ticker().read());
-      Outcome outcome;
-      if (engine.arrive(tag) == Decision.ADMIT) {
-        admitted.incrementAndGet();
-        outcome = random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED;
-      } else {
-        rejected.incrementAndGet();
-        outcome = Outcome.REJECTED;
-      }
-      assertThat(engine.complete(tag, outcome, 0)).isTrue();
-      if (engine.complete(tag, Outcome.COMPLETED, 0)) {
-        doubleReports.incrementAndGet();
-      }
-    });
+    Concurrently.run(
+        threads,
+        perThread,
+        () -> {
+          ThreadLocalRandom random = ThreadLocalRandom.current();
+          EndpointClass stage = engine.route("e", NONE);
+          RequestTag tag = engine.tag(stage, engine.ticker().read());
+          Outcome outcome;
+          if (engine.arrive(tag) == Decision.ADMIT) {
+            admitted.incrementAndGet();
+            outcome = random.nextInt(10) == 0 ? Outcome.FAILED : Outcome.COMPLETED;
+          } else {
+            rejected.incrementAndGet();
+            outcome = Outcome.REJECTED;
+          }
+          assertThat(engine.complete(tag, outcome, 0)).isTrue();
+          if (engine.complete(tag, Outcome.COMPLETED, 0)) {
+            doubleReports.incrementAndGet();
+          }
+        });
     EndpointClass stage = engine.endpoint("e").forClass(config.defaultClass());
     long total = (long) threads * perThread;
     assertThat(doubleReports.get()).isZero();

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
@@ -40,9 +40,18 @@ class StaleClockReadingTest {
 
   private final PreemptableTicker ticker = new PreemptableTicker();
   // 1000 tokens a second, depth 1: a token every millisecond, no tolerance for early arrivals.
-  private final OverloadEngine engine = new OverloadEngine(OverloadConfig.of(Map.of(
-      "endpoints.e.target", "1s", "controller.initialRate", "1000",
-      "controller.bucketDepth", "1")), ticker, AdmissionListener.NONE);
+  private final OverloadEngine engine =
+      new OverloadEngine(
+          OverloadConfig.of(
+              Map.of(
+                  "endpoints.e.target",
+                  "1s",
+                  "controller.initialRate",
+                  "1000",
+                  "controller.bucketDepth",
+                  "1")),
+          ticker,
+          AdmissionListener.NONE);
 
   private Decision arrive(boolean staleFirstReading) {
     RequestTag tag = engine.tag(engine.route("e", GET), ticker.read());

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
@@ -19,11 +19,19 @@ import org.overloadcontrol.engine.RequestTag;
 class ConcurrencyStatusTest {
 
   /** "search" (target 1 s, so a waiter gives up after 0.5 s) under a limit of 1. */
-  private final EngineDriver driver = new EngineDriver(Map.of("admission.controller",
-      "concurrency", "admission.maxLimit", "1", "queue.permits", "100"));
+  private final EngineDriver driver =
+      new EngineDriver(
+          Map.of(
+              "admission.controller",
+              "concurrency",
+              "admission.maxLimit",
+              "1",
+              "queue.permits",
+              "100"));
+
   private final List<OverloadEvent> events = new ArrayList<>();
-  private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
-      events::add);
+  private final OverloadWatch watch =
+      new OverloadWatch(1_000_000_000L, 5_000_000_000L, events::add);
 
   /** Three requests one after another, each served in {@code responseTime}. */
   private void servedIn(Duration responseTime) {
@@ -57,8 +65,9 @@ class ConcurrencyStatusTest {
     assertThat(watch.overloaded("search")).isTrue();
     assertThat(events).extracting(OverloadEvent::entered).containsExactly(true);
     assertThat(LoggingOverloadListener.controllers(events.get(0)))
-        .isEqualTo("; group 'default' limit 1, 1 in flight, search 100 % of recent responses"
-            + " over target 1.000 s");
+        .isEqualTo(
+            "; group 'default' limit 1, 1 in flight, search 100 % of recent responses"
+                + " over target 1.000 s");
   }
 
   @Test
@@ -75,8 +84,10 @@ class ConcurrencyStatusTest {
     servedIn(Duration.ofMillis(100));
     shedOne();
     String json = StatusJson.write(driver.engine, watch);
-    assertThat(json).contains("\"concurrency\":{\"group\":\"default\",\"limit\":1,"
-        + "\"inFlight\":1,\"p90OfTarget\":0.1");
+    assertThat(json)
+        .contains(
+            "\"concurrency\":{\"group\":\"default\",\"limit\":1,"
+                + "\"inFlight\":1,\"p90OfTarget\":0.1");
     assertThat(json).contains("\"admissionRate\":null");
     assertThat(json).contains("\"missShare\":0");
   }

@@ -3,12 +3,12 @@ package org.overloadcontrol.metrics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 
@@ -28,35 +28,59 @@ final class EngineDriver {
   }
 
   EngineDriver(Map<String, String> extra) {
-    Map<String, String> config = new HashMap<>(Map.of(
-        "classes.search.rank", "1", "classes.search.utility", "36",
-        "classes.search.target", "1s",
-        "classes.confirm.rank", "8", "classes.confirm.kind", "transaction",
-        "classes.confirm.target", "1500ms",
-        "controller.initialRate", "2", "controller.bucketDepth", "2",
-        "queue.permits", "1", "admission.controller", "rate"));
+    Map<String, String> config =
+        new HashMap<>(
+            Map.of(
+                "classes.search.rank",
+                "1",
+                "classes.search.utility",
+                "36",
+                "classes.search.target",
+                "1s",
+                "classes.confirm.rank",
+                "8",
+                "classes.confirm.kind",
+                "transaction",
+                "classes.confirm.target",
+                "1500ms",
+                "controller.initialRate",
+                "2",
+                "controller.bucketDepth",
+                "2",
+                "queue.permits",
+                "1",
+                "admission.controller",
+                "rate"));
     config.putAll(extra);
-    engine = OverloadEngine.builder(OverloadConfig.of(config)).ticker(ticker)
-        .scheduler(scheduler).build();
+    engine =
+        OverloadEngine.builder(OverloadConfig.of(config))
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .build();
   }
 
   /** Offers one request of class {@code cls} at endpoint {@code cls}; returns its tag. */
   RequestTag arrive(String cls) {
-    RequestTag tag = engine.tag(engine.endpoint(cls)
-        .forClass(engine.config().requestClass(cls).orElseThrow()), ticker.read());
+    RequestTag tag =
+        engine.tag(
+            engine.endpoint(cls).forClass(engine.config().requestClass(cls).orElseThrow()),
+            ticker.read());
     Decision d = engine.arrive(tag);
     if (d == Decision.REJECT) {
       engine.complete(tag, Outcome.REJECTED, 0);
     } else if (d == Decision.WAIT) {
-      boolean queued = engine.enqueue(tag, new Waiter.Listener() {
-        @Override
-        public void resumed(Waiter w) {}
+      boolean queued =
+          engine.enqueue(
+              tag,
+              new Waiter.Listener() {
+                @Override
+                public void resumed(Waiter w) {}
 
-        @Override
-        public void expired(Waiter w) {
-          engine.complete(tag, Outcome.EXPIRED, 0);
-        }
-      });
+                @Override
+                public void expired(Waiter w) {
+                  engine.complete(tag, Outcome.EXPIRED, 0);
+                }
+              });
       if (!queued) {
         engine.complete(tag, Outcome.REJECTED, 0);
       }

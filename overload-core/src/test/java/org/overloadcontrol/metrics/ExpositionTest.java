@@ -24,8 +24,11 @@ class ExpositionTest {
 
   private final EngineDriver driver = new EngineDriver();
   private final RecordedMetrics recorded = new RecordedMetrics();
-  private final Observability observability = Observability.builder(driver.engine)
-      .recorder(recorded).overloadListener(OverloadEvent.Listener.NONE).build();
+  private final Observability observability =
+      Observability.builder(driver.engine)
+          .recorder(recorded)
+          .overloadListener(OverloadEvent.Listener.NONE)
+          .build();
 
   @org.junit.jupiter.api.AfterEach
   void close() {
@@ -81,17 +84,20 @@ class ExpositionTest {
     fields.removeAll(Set.of("search", "confirm", "default")); // queue names, not fields
     String doc = Files.readString(DOC);
     for (String f : fields) {
-      assertThat(doc).as("docs/observability.md documents status field %s", f)
+      assertThat(doc)
+          .as("docs/observability.md documents status field %s", f)
           .contains("`" + f + "`");
     }
   }
 
   static void collectFields(JsonNode node, Set<String> out) {
     if (node.isObject()) {
-      node.fields().forEachRemaining(e -> {
-        out.add(e.getKey());
-        collectFields(e.getValue(), out);
-      });
+      node.fields()
+          .forEachRemaining(
+              e -> {
+                out.add(e.getKey());
+                collectFields(e.getValue(), out);
+              });
     } else if (node.isArray()) {
       node.forEach(n -> collectFields(n, out));
     }
@@ -102,12 +108,23 @@ class ExpositionTest {
     traffic();
     Map<String, List<Map<String, String>>> families = recorded.families();
 
-    assertThat(families.get("overload_arrivals_total")).contains(
-        Map.of("endpoint", "search", "class", "search", "__value__", "3.0"),
-        Map.of("endpoint", "confirm", "class", "confirm", "__value__", "1.0"));
-    assertThat(families.get("overload_outcomes_total")).contains(
-        Map.of("endpoint", "search", "class", "search", "outcome", "rejected", "__value__", "1.0"),
-        Map.of("endpoint", "confirm", "class", "confirm", "outcome", "failed", "__value__", "1.0"));
+    assertThat(families.get("overload_arrivals_total"))
+        .contains(
+            Map.of("endpoint", "search", "class", "search", "__value__", "3.0"),
+            Map.of("endpoint", "confirm", "class", "confirm", "__value__", "1.0"));
+    assertThat(families.get("overload_outcomes_total"))
+        .contains(
+            Map.of(
+                "endpoint", "search", "class", "search", "outcome", "rejected", "__value__", "1.0"),
+            Map.of(
+                "endpoint",
+                "confirm",
+                "class",
+                "confirm",
+                "outcome",
+                "failed",
+                "__value__",
+                "1.0"));
     assertThat(families.get("overload_endpoint_overloaded"))
         .contains(Map.of("endpoint", "search", "__value__", "1.0"));
     assertThat(families.get("overload_endpoint_quality"))
@@ -126,18 +143,25 @@ class ExpositionTest {
     traffic();
     String doc = Files.readString(DOC);
     for (String family : recorded.families().keySet()) {
-      assertThat(doc).as("docs/observability.md documents %s", family)
-          .contains("`" + family + "`");
+      assertThat(doc).as("docs/observability.md documents %s", family).contains("`" + family + "`");
     }
   }
 
   @Test
   void thresholdPolicyAddsItsGauge() {
-    EngineDriver d = new EngineDriver(Map.of("queue.endpoints.search.admission",
-        "queue-threshold", "endpoints.search.target", "1s"));
+    EngineDriver d =
+        new EngineDriver(
+            Map.of(
+                "queue.endpoints.search.admission",
+                "queue-threshold",
+                "endpoints.search.target",
+                "1s"));
     RecordedMetrics r = new RecordedMetrics();
-    Observability o = Observability.builder(d.engine).recorder(r)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    Observability o =
+        Observability.builder(d.engine)
+            .recorder(r)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
     d.arrive("search");
     assertThat(o.scrape()).as("no binding writes text here").isEmpty();
     assertThat(r.families()).containsKey("overload_endpoint_queue_threshold");

@@ -100,9 +100,13 @@ class FeatureExpositionTest {
     bandwidth.groups.add(new GroupSnapshot("bronze", 10_000, 0, false, 0, 0, 0));
     queue.refusals.put(RefusalReason.QUEUE_FULL, 5L);
     queue.refusals.put(RefusalReason.REPLAYED, 1L);
-    observability = Observability.builder(driver.engine).recorder(recorded)
-        .overloadListener(OverloadEvent.Listener.NONE)
-        .bandwidth(bandwidth).virtualQueue(queue).build();
+    observability =
+        Observability.builder(driver.engine)
+            .recorder(recorded)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .bandwidth(bandwidth)
+            .virtualQueue(queue)
+            .build();
     return observability;
   }
 
@@ -129,8 +133,7 @@ class FeatureExpositionTest {
     assertThat(gauge("overload.bandwidth.group.gold.admitted").longValue()).isEqualTo(310);
     assertThat(gauge("overload.bandwidth.group.gold.refused").longValue()).isEqualTo(4);
     assertThat(gauge("overload.bandwidth.group.bronze.active").intValue()).isZero();
-    assertThat(gauge("overload.bandwidth.total_bytes_per_second").doubleValue())
-        .isEqualTo(100_000);
+    assertThat(gauge("overload.bandwidth.total_bytes_per_second").doubleValue()).isEqualTo(100_000);
     assertThat(gauge("overload.bandwidth.max_measured_bytes_per_second").doubleValue())
         .isEqualTo(120_000);
     assertThat(gauge("overload.virtual_queue.passed").longValue()).isEqualTo(40);
@@ -169,8 +172,11 @@ class FeatureExpositionTest {
 
   @Test
   void nothingIsRegisteredOrWrittenForFeaturesThatAreOff() throws IOException {
-    observability = Observability.builder(driver.engine).recorder(recorded)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    observability =
+        Observability.builder(driver.engine)
+            .recorder(recorded)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
     assertThat(recorded.names())
         .noneMatch(n -> n.startsWith("overload.bandwidth") || n.startsWith("overload.virtual"));
     JsonNode root = new ObjectMapper().readTree(observability.statusJson());
@@ -183,9 +189,13 @@ class FeatureExpositionTest {
   void metricsDisabledStillShowsTheFeaturesInTheStatus() throws IOException {
     EngineDriver off = new EngineDriver(Map.of("metrics.enabled", "false"));
     bandwidth.groups.add(new GroupSnapshot("gold", 40_000, 1, true, 0, 3, 0));
-    observability = Observability.builder(off.engine).recorder(recorded)
-        .overloadListener(OverloadEvent.Listener.NONE).bandwidth(bandwidth).virtualQueue(queue)
-        .build();
+    observability =
+        Observability.builder(off.engine)
+            .recorder(recorded)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .bandwidth(bandwidth)
+            .virtualQueue(queue)
+            .build();
     assertThat(recorded.names()).isEmpty();
     JsonNode root = new ObjectMapper().readTree(observability.statusJson());
     assertThat(root.get("bandwidth").get("groups").get(0).get("admitted").asLong()).isEqualTo(3);
@@ -239,7 +249,8 @@ class FeatureExpositionTest {
     start();
     Map<String, List<Map<String, String>>> families = recorded.families();
     assertThat(families.get("overload_bandwidth_allocated_bytes_per_second"))
-        .containsExactlyInAnyOrder(Map.of("group", "gold", "__value__", "40000.0"),
+        .containsExactlyInAnyOrder(
+            Map.of("group", "gold", "__value__", "40000.0"),
             Map.of("group", "bronze", "__value__", "10000.0"));
     assertThat(families.get("overload_bandwidth_refused_total"))
         .contains(Map.of("group", "gold", "__value__", "4.0"));
@@ -249,7 +260,8 @@ class FeatureExpositionTest {
         .containsExactly(Map.of("__value__", "120000.0"));
     assertThat(families.get("overload_virtual_queue_refusals_total"))
         .hasSize(RefusalReason.values().length)
-        .contains(Map.of("reason", "queue_full", "__value__", "5.0"),
+        .contains(
+            Map.of("reason", "queue_full", "__value__", "5.0"),
             Map.of("reason", "foreign_address", "__value__", "0.0"));
     assertThat(families.get("overload_virtual_queue_passed_total"))
         .containsExactly(Map.of("__value__", "40.0"));
@@ -262,16 +274,15 @@ class FeatureExpositionTest {
     start();
     String doc = Files.readString(DOC);
     Set<String> fields = new HashSet<>();
-    ExpositionTest.collectFields(new ObjectMapper().readTree(observability.statusJson()),
-        fields);
+    ExpositionTest.collectFields(new ObjectMapper().readTree(observability.statusJson()), fields);
     fields.removeAll(Set.of("search", "confirm", "default")); // queue names, not fields
     for (String f : fields) {
-      assertThat(doc).as("docs/observability.md documents status field %s", f)
+      assertThat(doc)
+          .as("docs/observability.md documents status field %s", f)
           .contains("`" + f + "`");
     }
     for (String family : recorded.families().keySet()) {
-      assertThat(doc).as("docs/observability.md documents %s", family)
-          .contains("`" + family + "`");
+      assertThat(doc).as("docs/observability.md documents %s", family).contains("`" + family + "`");
     }
   }
 }

@@ -16,8 +16,8 @@ class NoBindingTest {
   @Test
   void withoutABindingNothingIsRecordedAndTheStatusWorks() {
     EngineDriver driver = new EngineDriver();
-    Observability o = Observability.builder(driver.engine)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    Observability o =
+        Observability.builder(driver.engine).overloadListener(OverloadEvent.Listener.NONE).build();
     driver.traffic();
     o.tick();
     assertThat(o.metrics().recorder()).isSameAs(MetricsRecorder.NONE);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.RequestTag;
 
 /** The metrics read what the engine does: admissions, waits, rejections, controller rounds. */
@@ -13,8 +13,8 @@ class OverloadMetricsTest {
 
   private final EngineDriver driver = new EngineDriver();
   private final RecordedMetrics registry = new RecordedMetrics();
-  private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
-      OverloadEvent.Listener.NONE);
+  private final OverloadWatch watch =
+      new OverloadWatch(1_000_000_000L, 5_000_000_000L, OverloadEvent.Listener.NONE);
   private final OverloadMetrics metrics = new OverloadMetrics(driver.engine, registry, watch);
 
   private double value(String name) {
@@ -27,25 +27,38 @@ class OverloadMetricsTest {
 
   @Test
   void queueMetricsExistFromTheStartAndEndpointsAppearWhenFirstSeen() {
-    assertThat(registry.names()).contains("overload.queue.lifo",
-        "overload.queue.waiting", "overload.queue.permits_in_use",
-        "overload.queue.permits_limit", "overload.queue.class.search.length",
-        "overload.queue.class.confirm.length", "overload.queue.class.default.length");
+    assertThat(registry.names())
+        .contains(
+            "overload.queue.lifo",
+            "overload.queue.waiting",
+            "overload.queue.permits_in_use",
+            "overload.queue.permits_limit",
+            "overload.queue.class.search.length",
+            "overload.queue.class.confirm.length",
+            "overload.queue.class.default.length");
     assertThat(registry.names()).noneMatch(n -> n.startsWith("overload.endpoint."));
 
     driver.arrive("search");
     assertThat(registry.names()).noneMatch(n -> n.startsWith("overload.endpoint."));
     metrics.sync();
-    assertThat(registry.names()).contains(
-        cls("search", "search", "arrivals"), cls("search", "search", "outcomes.completed"),
-        cls("search", "search", "outcomes.rejected"), cls("search", "search", "outcomes.expired"),
-        cls("search", "search", "outcomes.failed"), cls("search", "search", "outcomes.redirected"),
-        cls("search", "search", "enqueued"), cls("search", "search", "wait_seconds"),
-        cls("search", "search", "p90_estimate_seconds"),
-        cls("search", "search", "p90_target_seconds"), cls("search", "search", "admission_rate"),
-        "overload.endpoint.search.permits_in_use", "overload.endpoint.search.waiting",
-        "overload.endpoint.search.quality", "overload.endpoint.search.overloaded",
-        "overload.endpoint.search.admission_enabled");
+    assertThat(registry.names())
+        .contains(
+            cls("search", "search", "arrivals"),
+            cls("search", "search", "outcomes.completed"),
+            cls("search", "search", "outcomes.rejected"),
+            cls("search", "search", "outcomes.expired"),
+            cls("search", "search", "outcomes.failed"),
+            cls("search", "search", "outcomes.redirected"),
+            cls("search", "search", "enqueued"),
+            cls("search", "search", "wait_seconds"),
+            cls("search", "search", "p90_estimate_seconds"),
+            cls("search", "search", "p90_target_seconds"),
+            cls("search", "search", "admission_rate"),
+            "overload.endpoint.search.permits_in_use",
+            "overload.endpoint.search.waiting",
+            "overload.endpoint.search.quality",
+            "overload.endpoint.search.overloaded",
+            "overload.endpoint.search.admission_enabled");
     assertThat(registry.names()).noneMatch(n -> n.contains(".confirm.class."));
   }
 
@@ -121,9 +134,11 @@ class OverloadMetricsTest {
 
   @Test
   void qualityFollowsTheEndpointsDegradationController() {
-    EngineDriver degrading = new EngineDriver(java.util.Map.of(
-        "degrade.endpoints.search.minQuality", "0.3",
-        "degrade.endpoints.search.target", "1s"));
+    EngineDriver degrading =
+        new EngineDriver(
+            java.util.Map.of(
+                "degrade.endpoints.search.minQuality", "0.3",
+                "degrade.endpoints.search.target", "1s"));
     RecordedMetrics r = new RecordedMetrics();
     OverloadMetrics m = new OverloadMetrics(degrading.engine, r, watch);
     RequestTag slow = degrading.arrive("search");

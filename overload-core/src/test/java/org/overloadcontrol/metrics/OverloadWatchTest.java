@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
@@ -19,9 +19,10 @@ class OverloadWatchTest {
 
   /** Enough permits that requests left running never make a later one wait. */
   private final EngineDriver driver = new EngineDriver(Map.of("queue.permits", "100"));
+
   private final List<OverloadEvent> events = new ArrayList<>();
-  private final OverloadWatch watch = new OverloadWatch(1_000_000_000L, 5_000_000_000L,
-      events::add);
+  private final OverloadWatch watch =
+      new OverloadWatch(1_000_000_000L, 5_000_000_000L, events::add);
 
   private void check() {
     watch.check(driver.engine.endpoints(), driver.ticker.read());
@@ -137,8 +138,8 @@ class OverloadWatchTest {
 
   @Test
   void withoutATargetSheddingIsOverload() {
-    EngineDriver plain = new EngineDriver(Map.of("classes.plain.rank", "0",
-        "queue.classes.plain.capacity", "1"));
+    EngineDriver plain =
+        new EngineDriver(Map.of("classes.plain.rank", "0", "queue.classes.plain.capacity", "1"));
     OverloadWatch w = new OverloadWatch(1_000_000_000L, 5_000_000_000L, events::add);
     assertThat(plain.arrive("plain").decision()).isEqualTo(Decision.ADMIT);
     assertThat(plain.arrive("plain").decision()).isEqualTo(Decision.WAIT);

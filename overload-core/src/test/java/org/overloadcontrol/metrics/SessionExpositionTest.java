@@ -8,11 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.session.SessionVisit;
@@ -23,24 +23,39 @@ class SessionExpositionTest {
   @Test
   void sessionCountsAreExposedLiveAndDocumented() throws Exception {
     FakeTicker ticker = new FakeTicker();
-    OverloadEngine engine = OverloadEngine.builder(OverloadConfig.of(Map.of(
-        "endpoints.shop.target", "1s", "sessions.enabled", "true",
-        "sessions.maxSessions", "1", "sessions.completionPaths", "/confirm")))
-        .ticker(ticker).scheduler(new FakeScheduler(ticker)).build();
+    OverloadEngine engine =
+        OverloadEngine.builder(
+                OverloadConfig.of(
+                    Map.of(
+                        "endpoints.shop.target",
+                        "1s",
+                        "sessions.enabled",
+                        "true",
+                        "sessions.maxSessions",
+                        "1",
+                        "sessions.completionPaths",
+                        "/confirm")))
+            .ticker(ticker)
+            .scheduler(new FakeScheduler(ticker))
+            .build();
     RecordedMetrics registry = new RecordedMetrics();
-    Observability observability = Observability.builder(engine).recorder(registry)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    Observability observability =
+        Observability.builder(engine)
+            .recorder(registry)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
     try {
-      RequestTag first = engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")),
-          ticker.read());
-      String cookie = engine.admitSession(first, new SessionVisit(null, null, null, "/", false))
-          .setCookie();
+      RequestTag first =
+          engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
+      String cookie =
+          engine.admitSession(first, new SessionVisit(null, null, null, "/", false)).setCookie();
       engine.arrive(first);
       engine.complete(first, Outcome.COMPLETED, 0);
-      RequestTag other = engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")),
-          ticker.read());
-      assertThat(engine.admitSession(other, new SessionVisit(null, null, null, "/", false))
-          .refused()).isTrue();   // the table holds one session
+      RequestTag other =
+          engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
+      assertThat(
+              engine.admitSession(other, new SessionVisit(null, null, null, "/", false)).refused())
+          .isTrue(); // the table holds one session
       engine.complete(other, Outcome.REJECTED, 0);
 
       assertThat(registry.value("overload.sessions.admitted_now")).isEqualTo(1);
@@ -50,8 +65,8 @@ class SessionExpositionTest {
       assertThat(s.get("admittedNow").asInt()).isEqualTo(1);
       assertThat(s.get("newRefused").asLong()).isEqualTo(1);
 
-      RequestTag confirm = engine.tag(engine.route("shop",
-          TestRequest.get("/confirm", "127.0.0.1")), ticker.read());
+      RequestTag confirm =
+          engine.tag(engine.route("shop", TestRequest.get("/confirm", "127.0.0.1")), ticker.read());
       engine.admitSession(confirm, new SessionVisit(cookie, null, null, "/confirm", false));
       engine.arrive(confirm);
       engine.complete(confirm, Outcome.COMPLETED, 0);

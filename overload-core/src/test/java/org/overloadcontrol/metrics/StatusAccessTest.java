@@ -32,22 +32,24 @@ class StatusAccessTest {
 
   @Test
   void allowListFromConfigurationAndInitParamWins() {
-    StatusAccess fromConfig = StatusAccess.from(
-        ConfigSection.of("status", Map.of("allow", "10.1.0.0/16, 192.0.2.5")), null, null);
+    StatusAccess fromConfig =
+        StatusAccess.from(
+            ConfigSection.of("status", Map.of("allow", "10.1.0.0/16, 192.0.2.5")), null, null);
     assertThat(direct(fromConfig, "10.1.200.3")).isTrue();
     assertThat(direct(fromConfig, "192.0.2.5")).isTrue();
     assertThat(direct(fromConfig, "10.2.0.1")).isFalse();
 
-    StatusAccess overridden = StatusAccess.from(
-        ConfigSection.of("status", Map.of("allow", "10.1.0.0/16")), "198.51.100.0/24", null);
+    StatusAccess overridden =
+        StatusAccess.from(
+            ConfigSection.of("status", Map.of("allow", "10.1.0.0/16")), "198.51.100.0/24", null);
     assertThat(direct(overridden, "198.51.100.77")).isTrue();
     assertThat(direct(overridden, "10.1.0.1")).isFalse();
   }
 
   @Test
   void roleGrantsAccessFromAnywhere() {
-    StatusAccess a = StatusAccess.from(ConfigSection.of("status", Map.of("role", "ops")), null,
-        null);
+    StatusAccess a =
+        StatusAccess.from(ConfigSection.of("status", Map.of("role", "ops")), null, null);
     assertThat(direct(a, "203.0.113.9", "ops")).isTrue();
     assertThat(direct(a, "203.0.113.9", "shopper")).isFalse();
   }
@@ -66,21 +68,29 @@ class StatusAccessTest {
 
   @Test
   void badEntriesAndKeysAreNamed() {
-    assertThatThrownBy(() -> StatusAccess.from(
-        ConfigSection.of("status", Map.of("allow", "intranet.example")), null, null))
+    assertThatThrownBy(
+            () ->
+                StatusAccess.from(
+                    ConfigSection.of("status", Map.of("allow", "intranet.example")), null, null))
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("status.allow").hasMessageContaining("intranet.example");
-    assertThatThrownBy(() -> StatusAccess.from(
-        ConfigSection.of("status", Map.of("password", "x")), null, null))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("status.password");
+        .hasMessageContaining("status.allow")
+        .hasMessageContaining("intranet.example");
+    assertThatThrownBy(
+            () ->
+                StatusAccess.from(ConfigSection.of("status", Map.of("password", "x")), null, null))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("status.password");
     assertThatThrownBy(() -> StatusAccess.from(EMPTY, "10.0.0.0/33", null))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("allow");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("allow");
   }
 
   @Test
   void metricsSettingsAreValidated() {
-    MetricsSettings s = MetricsSettings.from(ConfigSection.of("metrics",
-        Map.of("period", "500ms", "overloadQuietPeriod", "3s", "jmx", "false")));
+    MetricsSettings s =
+        MetricsSettings.from(
+            ConfigSection.of(
+                "metrics", Map.of("period", "500ms", "overloadQuietPeriod", "3s", "jmx", "false")));
     assertThat(s.periodNanos()).isEqualTo(500_000_000L);
     assertThat(s.overloadQuietNanos()).isEqualTo(3_000_000_000L);
     assertThat(s.jmx(true)).isFalse();
@@ -88,11 +98,15 @@ class StatusAccessTest {
     assertThat(MetricsSettings.defaults().jmx(false)).isFalse();
     assertThat(MetricsSettings.defaults().jmxDomain("/shop")).isEqualTo("org.overloadcontrol.shop");
     assertThat(MetricsSettings.defaults().jmxDomain("")).isEqualTo("org.overloadcontrol");
-    assertThatThrownBy(() -> MetricsSettings.from(ConfigSection.of("metrics",
-        Map.of("period", "2s", "overloadQuietPeriod", "1s"))))
+    assertThatThrownBy(
+            () ->
+                MetricsSettings.from(
+                    ConfigSection.of(
+                        "metrics", Map.of("period", "2s", "overloadQuietPeriod", "1s"))))
         .hasMessageContaining("metrics.overloadQuietPeriod");
-    assertThatThrownBy(() -> MetricsSettings.from(ConfigSection.of("metrics",
-        Map.of("jmx", "maybe")))).hasMessageContaining("metrics.jmx")
+    assertThatThrownBy(
+            () -> MetricsSettings.from(ConfigSection.of("metrics", Map.of("jmx", "maybe"))))
+        .hasMessageContaining("metrics.jmx")
         .hasMessageContaining("allowed: true, false");
   }
 }

@@ -25,8 +25,11 @@ class DelayTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final FakeScheduler timers = new FakeScheduler(ticker);
-  private final OverloadRuntime runtime = OverloadRuntime.builder(OverloadConfig.of(Map.of()))
-      .ticker(ticker).scheduler(timers, "unused").start();
+  private final OverloadRuntime runtime =
+      OverloadRuntime.builder(OverloadConfig.of(Map.of()))
+          .ticker(ticker)
+          .scheduler(timers, "unused")
+          .start();
   private final OverloadEngine engine = runtime.engine();
 
   /** Counts what the delay asked of the adapter. */
@@ -50,8 +53,7 @@ class DelayTest {
   }
 
   private static ShapingDecision delayFor(long nanos) {
-    return new ShapingDecision(ShapingDecision.Kind.DELAY, nanos, 0, 0, null,
-        BandwidthTicket.NONE);
+    return new ShapingDecision(ShapingDecision.Kind.DELAY, nanos, 0, 0, null, BandwidthTicket.NONE);
   }
 
   @Test
@@ -125,21 +127,24 @@ class DelayTest {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger cancelled = new AtomicInteger();
     // Four threads take turns: the timer, a leaving client, the container, the stop.
-    Concurrently.run(4, 1, () -> {
-      int role = next.getAndIncrement();
-      for (int i = 0; i < requests; i++) {
-        switch (role) {
-          case 0 -> timers.runDue();
-          case 1 -> delays[i].cut("abandoned");
-          case 2 -> {
-            if (delays[i].cancel()) {
-              cancelled.incrementAndGet();
+    Concurrently.run(
+        4,
+        1,
+        () -> {
+          int role = next.getAndIncrement();
+          for (int i = 0; i < requests; i++) {
+            switch (role) {
+              case 0 -> timers.runDue();
+              case 1 -> delays[i].cut("abandoned");
+              case 2 -> {
+                if (delays[i].cancel()) {
+                  cancelled.incrementAndGet();
+                }
+              }
+              default -> runtime.shutdown();
             }
           }
-          default -> runtime.shutdown();
-        }
-      }
-    });
+        });
 
     int acted = cancelled.get();
     for (CountingTarget t : targets) {

@@ -32,8 +32,13 @@ class DocumentedKeysTest {
 
   /** Each document, and the prefix its tables leave out (virtual-queue.md's are relative). */
   @ParameterizedTest
-  @CsvSource({"../README.md,", "../docs/bandwidth.md,", "../docs/degradation.md,",
-      "../docs/virtual-queue.md,virtualQueue.", "../docs/observability.md,"})
+  @CsvSource({
+    "../README.md,",
+    "../docs/bandwidth.md,",
+    "../docs/degradation.md,",
+    "../docs/virtual-queue.md,virtualQueue.",
+    "../docs/observability.md,"
+  })
   void everyDocumentedKeyIsOneTheModelKnows(String document, String prefix) throws IOException {
     List<String> keys = documentedKeys(Path.of(document), prefix == null ? "" : prefix);
     assertThat(keys).as("keys found in %s", document).isNotEmpty();
@@ -54,9 +59,13 @@ class DocumentedKeysTest {
     assertThat(unknown).as("documented in %s but unknown to the model", document).isEmpty();
   }
 
-  private static final List<String> DOCUMENTS = List.of("../README.md,", "../docs/bandwidth.md,",
-      "../docs/degradation.md,", "../docs/virtual-queue.md,virtualQueue.",
-      "../docs/observability.md,");
+  private static final List<String> DOCUMENTS =
+      List.of(
+          "../README.md,",
+          "../docs/bandwidth.md,",
+          "../docs/degradation.md,",
+          "../docs/virtual-queue.md,virtualQueue.",
+          "../docs/observability.md,");
 
   @Test
   void everyKeyTheModelAcceptsIsDocumented() throws IOException {
@@ -87,8 +96,11 @@ class DocumentedKeysTest {
     Matcher list = Pattern.compile("the keys are (.*?), and the feature sections").matcher(core);
     assertThat(list.find()).as("core key forms in: %s", core).isTrue();
     for (String form : list.group(1).split(",\\s*")) {
-      forms.add(form.replace(".", "\\.").replace("<class>", "[^.]+")
-          .replace("<endpoint>", ".+").replace("<parameter>", "[^.]+"));
+      forms.add(
+          form.replace(".", "\\.")
+              .replace("<class>", "[^.]+")
+              .replace("<endpoint>", ".+")
+              .replace("<parameter>", "[^.]+"));
     }
     for (String section : ConfigParser.SECTIONS) {
       String message = unknownKeyMessage(section + ".zz-unknown");
@@ -115,7 +127,7 @@ class DocumentedKeysTest {
   void aKeyTheModelDoesNotKnowWouldBeCaught() {
     Map<String, String> values = Map.of("queue.permitz", "x");
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> Settings.parse(List.of(ConfigSource.of("test", values))))
+            () -> Settings.parse(List.of(ConfigSource.of("test", values))))
         .hasMessageContaining("unknown key");
   }
 
@@ -128,8 +140,8 @@ class DocumentedKeysTest {
     }
     List<String> keys = new ArrayList<>();
     for (String choice : group.group(1).split("\\|")) {
-      keys.addAll(alternatives(plain.substring(0, group.start()) + choice
-          + plain.substring(group.end())));
+      keys.addAll(
+          alternatives(plain.substring(0, group.start()) + choice + plain.substring(group.end())));
     }
     return keys;
   }
@@ -155,13 +167,19 @@ class DocumentedKeysTest {
       Matcher m = CODE.matcher(first);
       while (m.find()) {
         String code = m.group(1);
-        String key = code.startsWith(".") && base != null
-            ? base.substring(0, base.lastIndexOf('.')) + code : code;
+        String key =
+            code.startsWith(".") && base != null
+                ? base.substring(0, base.lastIndexOf('.')) + code
+                : code;
         if (!code.startsWith(".")) {
           base = code;
         }
-        key = key.replace("<c>", "gold").replace("<e>", "e").replace("<g>", "g")
-            .replace("<parameter>", "alpha").replace("NAME", "t");
+        key =
+            key.replace("<c>", "gold")
+                .replace("<e>", "e")
+                .replace("<g>", "g")
+                .replace("<parameter>", "alpha")
+                .replace("NAME", "t");
         for (String one : alternatives(key)) {
           keys.add(table.equals("parameter") ? "controller." + one : prefix + one);
         }

@@ -12,12 +12,12 @@ import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ClientGroup;
 import org.overloadcontrol.bandwidth.GroupRule;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /** {@link Exchange#finish}: one outcome, and each feature told once, on the fake clock. */
@@ -26,10 +26,16 @@ class ExchangeTest {
   private final FakeTicker ticker = new FakeTicker();
   private final OverloadEngine engine =
       new OverloadEngine(OverloadConfig.of(Map.of()), ticker, AdmissionListener.NONE);
-  private final BandwidthShaper shaper = new BandwidthShaper(BandwidthSettings.builder(100_000)
-      .alpha(1).managerPeriod(Duration.ofMillis(500)).cacheExpiry(Duration.ofSeconds(60))
-      .group("all", 100, new GroupRule(AddressMatcher.parse(List.of("0.0.0.0/0")), null, null))
-      .build(), ticker);
+  private final BandwidthShaper shaper =
+      new BandwidthShaper(
+          BandwidthSettings.builder(100_000)
+              .alpha(1)
+              .managerPeriod(Duration.ofMillis(500))
+              .cacheExpiry(Duration.ofSeconds(60))
+              .group(
+                  "all", 100, new GroupRule(AddressMatcher.parse(List.of("0.0.0.0/0")), null, null))
+              .build(),
+          ticker);
 
   private Exchange admitted() {
     RequestTag tag = engine.tag(engine.route("e", null), ticker.read());

@@ -7,17 +7,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
-import org.overloadcontrol.base.Scheduler;
 
 /**
  * {@link OverloadRuntime}: everything the adapters start is started together and stopped
@@ -28,13 +28,15 @@ class OverloadRuntimeTest {
   private final FakeTicker ticker = new FakeTicker();
   private final RecordingScheduler timers = new RecordingScheduler();
 
-  private static final Map<String, String> BANDWIDTH = Map.of(
-      "bandwidth.total", "100KB/s",
-      "bandwidth.groups.all.share", "100%",
-      "bandwidth.groups.all.match.client", "0.0.0.0/0");
+  private static final Map<String, String> BANDWIDTH =
+      Map.of(
+          "bandwidth.total", "100KB/s",
+          "bandwidth.groups.all.share", "100%",
+          "bandwidth.groups.all.match.client", "0.0.0.0/0");
 
   private OverloadRuntime.Builder builder(Map<String, String> keys) {
-    return OverloadRuntime.builder(OverloadConfig.of(keys)).ticker(ticker)
+    return OverloadRuntime.builder(OverloadConfig.of(keys))
+        .ticker(ticker)
         .scheduler(timers, "unused");
   }
 
@@ -88,17 +90,21 @@ class OverloadRuntimeTest {
     RequestTag waiting = engine.tag(engine.route("e", null), ticker.read());
     assertThat(engine.arrive(waiting)).isEqualTo(Decision.WAIT);
     AtomicInteger expired = new AtomicInteger();
-    assertThat(engine.enqueue(waiting, new Waiter.Listener() {
-      @Override
-      public void resumed(Waiter waiter) {
-        throw new AssertionError("resumed after shutdown");
-      }
+    assertThat(
+            engine.enqueue(
+                waiting,
+                new Waiter.Listener() {
+                  @Override
+                  public void resumed(Waiter waiter) {
+                    throw new AssertionError("resumed after shutdown");
+                  }
 
-      @Override
-      public void expired(Waiter waiter) {
-        expired.incrementAndGet();
-      }
-    })).isTrue();
+                  @Override
+                  public void expired(Waiter waiter) {
+                    expired.incrementAndGet();
+                  }
+                }))
+        .isTrue();
 
     runtime.shutdown();
     runtime.close();
@@ -115,7 +121,7 @@ class OverloadRuntimeTest {
 
     @Override
     public synchronized Cancellable schedule(Runnable task, long delayNanos) {
-      return () -> { };
+      return () -> {};
     }
 
     @Override

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
@@ -28,8 +28,11 @@ class RequestPipelineTest {
   private OverloadRuntime runtime;
 
   private RequestPipeline start(Map<String, String> keys) {
-    runtime = OverloadRuntime.builder(OverloadConfig.of(keys)).ticker(ticker)
-        .scheduler(timers, "unused").start();
+    runtime =
+        OverloadRuntime.builder(OverloadConfig.of(keys))
+            .ticker(ticker)
+            .scheduler(timers, "unused")
+            .start();
     return runtime.pipeline();
   }
 
@@ -57,20 +60,75 @@ class RequestPipelineTest {
       return this;
     }
 
-    @Override public String method() { return method; }
-    @Override public String path() { return path; }
-    @Override public String header(String name) { return headers.get(name); }
-    @Override public String cookie(String name) { return cookies.get(name); }
-    @Override public String clientAddress() { return "10.0.0.1"; }
-    @Override public String peerAddress() { return "10.0.0.1"; }
-    @Override public String requestUri() { return requestUri != null ? requestUri : path; }
-    @Override public String rawQuery() { return null; }
-    @Override public boolean secure() { return false; }
-    @Override public String contextPath() { return ""; }
-    @Override public long contentLength() { return contentLength; }
-    @Override public String containerSessionId() { return null; }
-    @Override public long declaredResponseSize() { return -1; }
-    @Override public boolean canSuspend() { return canSuspend; }
+    @Override
+    public String method() {
+      return method;
+    }
+
+    @Override
+    public String path() {
+      return path;
+    }
+
+    @Override
+    public String header(String name) {
+      return headers.get(name);
+    }
+
+    @Override
+    public String cookie(String name) {
+      return cookies.get(name);
+    }
+
+    @Override
+    public String clientAddress() {
+      return "10.0.0.1";
+    }
+
+    @Override
+    public String peerAddress() {
+      return "10.0.0.1";
+    }
+
+    @Override
+    public String requestUri() {
+      return requestUri != null ? requestUri : path;
+    }
+
+    @Override
+    public String rawQuery() {
+      return null;
+    }
+
+    @Override
+    public boolean secure() {
+      return false;
+    }
+
+    @Override
+    public String contextPath() {
+      return "";
+    }
+
+    @Override
+    public long contentLength() {
+      return contentLength;
+    }
+
+    @Override
+    public String containerSessionId() {
+      return null;
+    }
+
+    @Override
+    public long declaredResponseSize() {
+      return -1;
+    }
+
+    @Override
+    public boolean canSuspend() {
+      return canSuspend;
+    }
   }
 
   /**
@@ -93,7 +151,7 @@ class RequestPipelineTest {
     public void carry(Step step) {
       steps.add(step.kind());
       switch (step.kind()) {
-        case PASS -> { }
+        case PASS -> {}
         case RUN -> running = true;
         case DELAY, WAIT -> exchange.hold(this);
         case ANSWER, REFUSE -> end(step.outcome());
@@ -196,9 +254,16 @@ class RequestPipelineTest {
     first.complete();
   }
 
-  private static final Map<String, String> SHAPING = Map.of(
-      "bandwidth.total", "100KB/s", "bandwidth.alpha", "1",
-      "bandwidth.groups.all.share", "20%", "bandwidth.defaultGroup", "all");
+  private static final Map<String, String> SHAPING =
+      Map.of(
+          "bandwidth.total",
+          "100KB/s",
+          "bandwidth.alpha",
+          "1",
+          "bandwidth.groups.all.share",
+          "20%",
+          "bandwidth.defaultGroup",
+          "all");
 
   /** Fills the shaped group's measured bandwidth so the next request is delayed. */
   private void saturate() {
@@ -256,18 +321,29 @@ class RequestPipelineTest {
 
   @Test
   void aZeroShareGroupIsAnswered403() {
-    start(Map.of("bandwidth.total", "100KB/s", "bandwidth.groups.bots.share", "0%",
-        "bandwidth.groups.bots.match.header", "X-Bot"));
+    start(
+        Map.of(
+            "bandwidth.total",
+            "100KB/s",
+            "bandwidth.groups.bots.share",
+            "0%",
+            "bandwidth.groups.bots.match.header",
+            "X-Bot"));
     Adapter bot = new Adapter(new View().header("X-Bot", "1"));
     assertThat(bot.exchange.step().answer().status()).isEqualTo(403);
     assertThat(bot.outcome).isEqualTo(Outcome.REJECTED);
   }
 
   @Test
-  void theVirtualQueueAnswersAWaitWithItsTokenCookieWhateverThePathParameter()
-      {
-    start(Map.of("virtualQueue.enabled", "true", "virtualQueue.paths", "/x",
-        "virtualQueue.capacity", "1"));
+  void theVirtualQueueAnswersAWaitWithItsTokenCookieWhateverThePathParameter() {
+    start(
+        Map.of(
+            "virtualQueue.enabled",
+            "true",
+            "virtualQueue.paths",
+            "/x",
+            "virtualQueue.capacity",
+            "1"));
     Adapter first = new Adapter(new View());
     assertThat(first.steps).containsExactly(Step.Kind.RUN);
     View withParameter = new View().header("Accept", "text/html");
@@ -275,8 +351,12 @@ class RequestPipelineTest {
     Adapter told = new Adapter(withParameter);
     Answer answer = told.exchange.step().answer();
     assertThat(answer.status()).isEqualTo(200);
-    assertThat(answer.setCookies()).singleElement().asString()
-        .startsWith("oc_token=").contains("; Path=/x;").doesNotContain("jsessionid")
+    assertThat(answer.setCookies())
+        .singleElement()
+        .asString()
+        .startsWith("oc_token=")
+        .contains("; Path=/x;")
+        .doesNotContain("jsessionid")
         .contains("HttpOnly");
     assertThat(told.outcome).isEqualTo(Outcome.REDIRECTED);
     first.complete();
@@ -284,11 +364,19 @@ class RequestPipelineTest {
 
   @Test
   void aBrowsersFormToldToWaitIsKeptWhenTheAdapterReadsItAndAskedForAgainOtherwise() {
-    start(Map.of("virtualQueue.enabled", "true", "virtualQueue.paths", "/x",
-        "virtualQueue.capacity", "1"));
+    start(
+        Map.of(
+            "virtualQueue.enabled",
+            "true",
+            "virtualQueue.paths",
+            "/x",
+            "virtualQueue.capacity",
+            "1"));
     Adapter first = new Adapter(new View());
-    View form = new View().header("Accept", "text/html")
-        .header("Content-Type", "application/x-www-form-urlencoded");
+    View form =
+        new View()
+            .header("Accept", "text/html")
+            .header("Content-Type", "application/x-www-form-urlencoded");
     form.method = "POST";
     form.contentLength = 9;
     Adapter told = new Adapter(form);
@@ -299,7 +387,8 @@ class RequestPipelineTest {
     Answer kept = told.exchange.answerKeeping(List.of(Map.entry("item", "42")));
     assertThat(kept.status()).isEqualTo(200);
     assertThat(new String(kept.body(), java.nio.charset.StandardCharsets.UTF_8))
-        .contains("name=\"item\"").contains("value=\"42\"");
+        .contains("name=\"item\"")
+        .contains("value=\"42\"");
     assertThat(told.outcome).isEqualTo(Outcome.REDIRECTED);
     assertThat(new Adapter(new View()).exchange.formMaxBytes()).isEqualTo(-1);
     first.complete();

@@ -8,12 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /** The LIFO-Pri discipline of Singhmar et al. 2004, Algorithm 1, on a fake clock. */
@@ -29,12 +29,29 @@ class WaitQueuesTest {
 
   /** The shop's classes: Table 3 utilities, ranks by purchase step. */
   private static Map<String, String> shop(Map<String, String> extra) {
-    Map<String, String> m = new HashMap<>(Map.of(
-        "classes.home.utility", "27", "classes.browse.utility", "22",
-        "classes.search.utility", "36", "classes.details.utility", "73",
-        "classes.login.rank", "5", "classes.login.kind", "transaction",
-        "classes.payment.rank", "7", "classes.payment.kind", "transaction",
-        "classes.confirm.rank", "8", "classes.confirm.kind", "transaction"));
+    Map<String, String> m =
+        new HashMap<>(
+            Map.of(
+                "classes.home.utility",
+                "27",
+                "classes.browse.utility",
+                "22",
+                "classes.search.utility",
+                "36",
+                "classes.details.utility",
+                "73",
+                "classes.login.rank",
+                "5",
+                "classes.login.kind",
+                "transaction",
+                "classes.payment.rank",
+                "7",
+                "classes.payment.kind",
+                "transaction",
+                "classes.confirm.rank",
+                "8",
+                "classes.confirm.kind",
+                "transaction"));
     m.put("classes.home.rank", "1");
     m.put("classes.browse.rank", "2");
     m.put("classes.search.rank", "3");
@@ -45,39 +62,49 @@ class WaitQueuesTest {
   }
 
   private void start(Map<String, String> config) {
-    engine = OverloadEngine.builder(OverloadConfig.of(config)).ticker(ticker)
-        .scheduler(scheduler).cpuUtilisation(() -> cpu)
-        .queueListener(new QueueListener() {
-          @Override
-          public void onOrderChange(boolean lifo, double signal, String unit) {
-            orderChanges.add(lifo ? "LIFO" : "FIFO");
-          }
-        }).build();
+    engine =
+        OverloadEngine.builder(OverloadConfig.of(config))
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .cpuUtilisation(() -> cpu)
+            .queueListener(
+                new QueueListener() {
+                  @Override
+                  public void onOrderChange(boolean lifo, double signal, String unit) {
+                    orderChanges.add(lifo ? "LIFO" : "FIFO");
+                  }
+                })
+            .build();
   }
 
   /** A request of class {@code cls} at endpoint {@code cls}, labelled for the record. */
   private final Map<String, RequestTag> tags = new HashMap<>();
 
   private RequestTag request(String cls, String label) {
-    RequestTag tag = engine.tag(engine.endpoint(cls).forClass(
-        engine.config().requestClass(cls).orElseThrow()), ticker.read());
+    RequestTag tag =
+        engine.tag(
+            engine.endpoint(cls).forClass(engine.config().requestClass(cls).orElseThrow()),
+            ticker.read());
     tags.put(label, tag);
     Decision d = engine.arrive(tag);
     if (d == Decision.REJECT) {
       engine.complete(tag, Outcome.REJECTED, 0);
     } else if (d == Decision.WAIT) {
-      boolean queued = engine.enqueue(tag, new Waiter.Listener() {
-        @Override
-        public void resumed(Waiter w) {
-          resumed.add(label);
-        }
+      boolean queued =
+          engine.enqueue(
+              tag,
+              new Waiter.Listener() {
+                @Override
+                public void resumed(Waiter w) {
+                  resumed.add(label);
+                }
 
-        @Override
-        public void expired(Waiter w) {
-          expired.add(label);
-          engine.complete(tag, Outcome.EXPIRED, 0);
-        }
-      });
+                @Override
+                public void expired(Waiter w) {
+                  expired.add(label);
+                  engine.complete(tag, Outcome.EXPIRED, 0);
+                }
+              });
       if (!queued) {
         engine.complete(tag, Outcome.REJECTED, 0);
       }
@@ -115,8 +142,20 @@ class WaitQueuesTest {
     // Transactions: confirm > payment > login, FIFO within login. Browsing, U×N: home 5×27=135
     // beats details 73 and search 2×36=72; then home 4×27=108, home 3×27=81, details 73,
     // search 72, home 2×27=54, search 36, home 27.
-    assertThat(resumed).containsExactly("confirm0", "payment0", "login0", "login1",
-        "home0", "home1", "home2", "details0", "search0", "home3", "search1", "home4");
+    assertThat(resumed)
+        .containsExactly(
+            "confirm0",
+            "payment0",
+            "login0",
+            "login1",
+            "home0",
+            "home1",
+            "home2",
+            "details0",
+            "search0",
+            "home3",
+            "search1",
+            "home4");
     engine.complete(current, Outcome.COMPLETED, 0);
     assertThat(engine.queues().permitsInUse()).isZero();
     assertThat(engine.queues().waitingCount()).isZero();
@@ -124,8 +163,15 @@ class WaitQueuesTest {
 
   @Test
   void browsingQueuesGoLifoUnderSustainedQueueingDelayAndBackWithHysteresis() {
-    start(shop(Map.of("queue.overload.enterDelay", "200ms", "queue.overload.exitDelay",
-        "50ms", "queue.overload.window", "1s")));
+    start(
+        shop(
+            Map.of(
+                "queue.overload.enterDelay",
+                "200ms",
+                "queue.overload.exitDelay",
+                "50ms",
+                "queue.overload.window",
+                "1s")));
     request("home", "running");
     assertThat(engine.queues().lifo()).isFalse();
     request("home", "a");
@@ -201,8 +247,15 @@ class WaitQueuesTest {
 
   /** LIFO after a window in which nobody left although three waited a whole window. */
   private void goLifo(Map<String, String> extra) {
-    Map<String, String> keys = new HashMap<>(Map.of("queue.overload.enterDelay", "200ms",
-        "queue.overload.exitDelay", "50ms", "queue.overload.window", "1s"));
+    Map<String, String> keys =
+        new HashMap<>(
+            Map.of(
+                "queue.overload.enterDelay",
+                "200ms",
+                "queue.overload.exitDelay",
+                "50ms",
+                "queue.overload.window",
+                "1s"));
     keys.putAll(extra);
     start(shop(keys));
     request("home", "running");
@@ -340,8 +393,8 @@ class WaitQueuesTest {
 
   @Test
   void singleQueueLayoutServesAllClassesInOneOrder() {
-    start(shop(Map.of("queue.layout", "single", "queue.order", "lifo",
-        "queue.singleCapacity", "3")));
+    start(
+        shop(Map.of("queue.layout", "single", "queue.order", "lifo", "queue.singleCapacity", "3")));
     RequestTag running = request("home", "running");
     request("confirm", "c");
     request("home", "h");
@@ -368,10 +421,23 @@ class WaitQueuesTest {
 
   @Test
   void adaptivePermitsGrowWithTheQueueAndShrinkWhenIdle() {
-    start(shop(Map.of("queue.permits", "10", "queue.endpoints.search.adaptive", "true",
-        "queue.endpoints.search.minPermits", "1", "queue.endpoints.search.maxPermits", "3",
-        "queue.endpoints.search.queueThreshold", "2",
-        "queue.endpoints.search.samplePeriod", "2s", "queue.endpoints.search.idleTime", "5s")));
+    start(
+        shop(
+            Map.of(
+                "queue.permits",
+                "10",
+                "queue.endpoints.search.adaptive",
+                "true",
+                "queue.endpoints.search.minPermits",
+                "1",
+                "queue.endpoints.search.maxPermits",
+                "3",
+                "queue.endpoints.search.queueThreshold",
+                "2",
+                "queue.endpoints.search.samplePeriod",
+                "2s",
+                "queue.endpoints.search.idleTime",
+                "5s")));
     List<RequestTag> tags = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       tags.add(request("search", "s" + i));
@@ -402,9 +468,17 @@ class WaitQueuesTest {
 
   @Test
   void queueThresholdAdmissionCutsExponentiallyAndGrowsByAStep() {
-    start(shop(Map.of("endpoints.search.target", "100ms",
-        "queue.endpoints.search.admission", "queue-threshold",
-        "queue.endpoints.search.threshold.initial", "8", "queue.permits", "100")));
+    start(
+        shop(
+            Map.of(
+                "endpoints.search.target",
+                "100ms",
+                "queue.endpoints.search.admission",
+                "queue-threshold",
+                "queue.endpoints.search.threshold.initial",
+                "8",
+                "queue.permits",
+                "100")));
     List<RequestTag> admitted = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       RequestTag t = request("search", "s" + i);

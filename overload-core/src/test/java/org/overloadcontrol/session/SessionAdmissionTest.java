@@ -10,18 +10,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.queue.Waiter;
-
 
 /**
  * Session-aware admission on the fake clock: precedence of admitted sessions in the wait queues
@@ -36,16 +35,33 @@ class SessionAdmissionTest {
   private final List<RequestTag> resumed = new ArrayList<>();
 
   private OverloadEngine engine(String... extra) {
-    Map<String, String> m = new HashMap<>(Map.of(
-        "endpoints.browse.target", "1s", "endpoints.buy.target", "1s",
-        "endpoints.buy.class", "buy", "classes.buy.rank", "5",
-        "classes.buy.kind", "transaction", "admission.maxLimit", "1",
-        "admission.initialLimit", "1", "sessions.enabled", "true"));
+    Map<String, String> m =
+        new HashMap<>(
+            Map.of(
+                "endpoints.browse.target",
+                "1s",
+                "endpoints.buy.target",
+                "1s",
+                "endpoints.buy.class",
+                "buy",
+                "classes.buy.rank",
+                "5",
+                "classes.buy.kind",
+                "transaction",
+                "admission.maxLimit",
+                "1",
+                "admission.initialLimit",
+                "1",
+                "sessions.enabled",
+                "true"));
     for (int i = 0; i < extra.length; i += 2) {
       m.put(extra[i], extra[i + 1]);
     }
-    return OverloadEngine.builder(OverloadConfig.of(m)).ticker(ticker).scheduler(scheduler)
-        .sessionKeys(keys).build();
+    return OverloadEngine.builder(OverloadConfig.of(m))
+        .ticker(ticker)
+        .scheduler(scheduler)
+        .sessionKeys(keys)
+        .build();
   }
 
   /** A request with {@code cookie} (or none) through sessions and admission. */
@@ -54,27 +70,31 @@ class SessionAdmissionTest {
   }
 
   private Request send(OverloadEngine engine, String endpoint, String cookie, boolean dueToken) {
-    RequestTag tag = engine.tag(engine.route(endpoint, TestRequest.get("/" + endpoint,
-        "127.0.0.1")), ticker.read());
-    SessionGate.Answer answer = engine.admitSession(tag,
-        new SessionVisit(cookie, null, null, "/" + endpoint, dueToken));
+    RequestTag tag =
+        engine.tag(
+            engine.route(endpoint, TestRequest.get("/" + endpoint, "127.0.0.1")), ticker.read());
+    SessionGate.Answer answer =
+        engine.admitSession(tag, new SessionVisit(cookie, null, null, "/" + endpoint, dueToken));
     if (answer.refused()) {
       engine.complete(tag, Outcome.REJECTED, 0);
       return new Request(tag, answer, Decision.REJECT);
     }
     Decision d = engine.arrive(tag);
     if (d == Decision.WAIT) {
-      boolean queued = engine.enqueue(tag, new Waiter.Listener() {
-        @Override
-        public void resumed(Waiter w) {
-          resumed.add(tag);
-        }
+      boolean queued =
+          engine.enqueue(
+              tag,
+              new Waiter.Listener() {
+                @Override
+                public void resumed(Waiter w) {
+                  resumed.add(tag);
+                }
 
-        @Override
-        public void expired(Waiter w) {
-          engine.complete(tag, Outcome.EXPIRED, 0);
-        }
-      });
+                @Override
+                public void expired(Waiter w) {
+                  engine.complete(tag, Outcome.EXPIRED, 0);
+                }
+              });
       if (!queued) {
         engine.complete(tag, Outcome.REJECTED, 0);
         return new Request(tag, answer, Decision.REJECT);
@@ -94,7 +114,7 @@ class SessionAdmissionTest {
     OverloadEngine engine = engine("queue.order", "fifo");
     Request a1 = send(engine, "browse", null);
     assertThat(a1.decision()).isEqualTo(Decision.ADMIT);
-    Request b1 = send(engine, "browse", null);   // a new session, waits first
+    Request b1 = send(engine, "browse", null); // a new session, waits first
     Request a2 = send(engine, "browse", a1.cookie());
     assertThat(b1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     assertThat(a2.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
@@ -123,9 +143,18 @@ class SessionAdmissionTest {
   @Test
   void anAdmittedSessionsBrowsingGoesBeforeANewSessionsBrowsingOfAHigherUtility() {
     // LIFO-Pri alone takes the queue with the largest utility × length: home's (utility 73).
-    OverloadEngine engine = engine("queue.order", "fifo", "endpoints.home.target", "1s",
-        "endpoints.home.class", "home", "classes.home.utility", "73",
-        "classes.home.rank", "1");
+    OverloadEngine engine =
+        engine(
+            "queue.order",
+            "fifo",
+            "endpoints.home.target",
+            "1s",
+            "endpoints.home.class",
+            "home",
+            "classes.home.utility",
+            "73",
+            "classes.home.rank",
+            "1");
     Request a1 = send(engine, "browse", null);
     Request a2 = send(engine, "browse", a1.cookie());
     Request b1 = send(engine, "home", null, true);
@@ -143,11 +172,20 @@ class SessionAdmissionTest {
     // LIFO order, and home's utility × its admitted waiters (73 × 2) beats browse's (1 × 1):
     // LIFO-Pri's scoring would serve b3, the newest of home. The oldest admitted waiter, a2,
     // is the one a wait's expiry would refuse mid-session.
-    OverloadEngine engine = engine("queue.order", "lifo", "endpoints.home.target", "1s",
-        "endpoints.home.class", "home", "classes.home.utility", "73",
-        "classes.home.rank", "1");
+    OverloadEngine engine =
+        engine(
+            "queue.order",
+            "lifo",
+            "endpoints.home.target",
+            "1s",
+            "endpoints.home.class",
+            "home",
+            "classes.home.utility",
+            "73",
+            "classes.home.rank",
+            "1");
     Request a1 = send(engine, "browse", null);
-    Request b1 = send(engine, "home", null, true);          // session b, admitted by a token
+    Request b1 = send(engine, "home", null, true); // session b, admitted by a token
     Request a2 = send(engine, "browse", a1.cookie());
     ticker.advance(Duration.ofMillis(10));
     Request b2 = send(engine, "home", b1.cookie());
@@ -249,10 +287,11 @@ class SessionAdmissionTest {
     String valid = a1.cookie();
     String[] parts = valid.split("\\.");
     char last = parts[1].charAt(0);
-    String alteredId = parts[0] + "." + (last == 'A' ? 'B' : 'A') + parts[1].substring(1)
-        + "." + parts[2];
-    String foreign = new SessionCookie(CookieKeys.random(new SecureRandom()), new SecureRandom())
-        .value(parts[1]);
+    String alteredId =
+        parts[0] + "." + (last == 'A' ? 'B' : 'A') + parts[1].substring(1) + "." + parts[2];
+    String foreign =
+        new SessionCookie(CookieKeys.random(new SecureRandom()), new SecureRandom())
+            .value(parts[1]);
     String madeUp = parts[0] + ".AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA";
 
     for (String forged : new String[] {alteredId, foreign, madeUp, valid + "x", "garbage"}) {
@@ -260,14 +299,12 @@ class SessionAdmissionTest {
       assertThat(r.tag().sessionRole()).as(forged).isEqualTo(SessionRole.NEW);
       assertThat(r.cookie()).as(forged).isNotNull().isNotEqualTo(valid);
     }
-    assertThat(send(engine, "browse", valid).tag().sessionRole())
-        .isEqualTo(SessionRole.ADMITTED);
+    assertThat(send(engine, "browse", valid).tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
   }
 
   @Test
   void anIdleSessionExpiresAndSoDoesOneOlderThanItsLifetime() {
-    OverloadEngine engine = engine("sessions.idleTimeout", "10s",
-        "sessions.maxLifetime", "30s");
+    OverloadEngine engine = engine("sessions.idleTimeout", "10s", "sessions.maxLifetime", "30s");
     Request a = send(engine, "browse", null);
     engine.complete(a.tag(), Outcome.COMPLETED, 0);
     Request b = send(engine, "browse", null);
@@ -283,19 +320,23 @@ class SessionAdmissionTest {
       engine.complete(again.tag(), Outcome.COMPLETED, 0);
     }
     assertThat(engine.sessions().admittedSessions()).isEqualTo(1);
-    assertThat(send(engine, "browse", a.cookie()).tag().sessionRole())
-        .isEqualTo(SessionRole.NEW);
+    assertThat(send(engine, "browse", a.cookie()).tag().sessionRole()).isEqualTo(SessionRole.NEW);
 
-    ticker.advance(Duration.ofSeconds(7));   // 31 s since b's admission, 7 s idle
+    ticker.advance(Duration.ofSeconds(7)); // 31 s since b's admission, 7 s idle
     scheduler.runDue();
-    assertThat(send(engine, "browse", b.cookie()).tag().sessionRole())
-        .isEqualTo(SessionRole.NEW);
+    assertThat(send(engine, "browse", b.cookie()).tag().sessionRole()).isEqualTo(SessionRole.NEW);
   }
 
   @Test
   void aFloodOfNewSessionsIsRefusedAtTheBoundAndEvictsNoAdmittedOne() {
-    OverloadEngine engine = engine("sessions.maxSessions", "50", "admission.maxLimit", "1000",
-        "admission.initialLimit", "1000");
+    OverloadEngine engine =
+        engine(
+            "sessions.maxSessions",
+            "50",
+            "admission.maxLimit",
+            "1000",
+            "admission.initialLimit",
+            "1000");
     Request first = send(engine, "browse", null);
     engine.complete(first.tag(), Outcome.COMPLETED, 0);
     int refused = 0;
@@ -326,7 +367,7 @@ class SessionAdmissionTest {
     int refusedNew = 0;
     int admittedNew = 0;
     for (int slot = 0; slot < 12; slot++) {
-      Request probe = send(engine, "browse", null);       // finds the limit reached
+      Request probe = send(engine, "browse", null); // finds the limit reached
       if (probe.answer().refused()) {
         refusedNew++;
         assertThat(probe.tag().reason()).isEqualTo("new-session");
@@ -342,7 +383,7 @@ class SessionAdmissionTest {
       assertThat(current.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
       assertThat(current.decision()).isEqualTo(Decision.ADMIT);
     }
-    assertThat(admittedNew).isEqualTo(4);     // the first window: nothing measured yet
+    assertThat(admittedNew).isEqualTo(4); // the first window: nothing measured yet
     assertThat(refusedNew).isEqualTo(8);
     assertThat(engine.sessions().admittedSessions()).isEqualTo(1);
     // A virtual-queue token that came due admits its session all the same.
@@ -374,11 +415,11 @@ class SessionAdmissionTest {
 
   @Test
   void aCompletionPathEndsTheSessionAndMidSessionRefusalsAreCounted() {
-    OverloadEngine engine = engine("sessions.completionPaths", "/buy",
-        "queue.browsingCapacity", "1");
+    OverloadEngine engine =
+        engine("sessions.completionPaths", "/buy", "queue.browsingCapacity", "1");
     Request a = send(engine, "browse", null);
-    Request b = send(engine, "browse", a.cookie());        // waits
-    Request c = send(engine, "browse", a.cookie());        // its class's queue is full
+    Request b = send(engine, "browse", a.cookie()); // waits
+    Request c = send(engine, "browse", a.cookie()); // its class's queue is full
     assertThat(c.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
     assertThat(c.decision()).isEqualTo(Decision.REJECT);
     assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);
@@ -397,15 +438,20 @@ class SessionAdmissionTest {
   @Test
   void badKeysAreNamed() {
     assertThatThrownBy(() -> engine("sessions.idleTimeout", "soon"))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.idleTimeout")
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("sessions.idleTimeout")
         .hasMessageContaining("'soon'");
     assertThatThrownBy(() -> engine("sessions.maxSession", "5"))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxSession");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("sessions.maxSession");
     assertThatThrownBy(() -> engine("sessions.headroom", "1.5"))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.headroom");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("sessions.headroom");
     assertThatThrownBy(() -> engine("sessions.maxWait", "0"))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxWait");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("sessions.maxWait");
     assertThatThrownBy(() -> engine("sessions.idleTimeout", "1h", "sessions.maxLifetime", "1m"))
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("sessions.maxLifetime");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("sessions.maxLifetime");
   }
 }

@@ -19,7 +19,7 @@ class SessionLoadTest {
     SessionLoad load = new SessionLoad();
     for (int w = 1; w <= 3; w++) {
       load.saturated();
-      window(load, 50, 100);                    // 50 sessions at 1 request/s; 100 done/s
+      window(load, 50, 100); // 50 sessions at 1 request/s; 100 done/s
       load.closeWindow(1.0, 50);
     }
     assertThat(load.ratePerSession()).isEqualTo(1.0);
@@ -36,13 +36,13 @@ class SessionLoadTest {
     load.saturated();
     window(load, 50, 50);
     load.closeWindow(1.0, 50);
-    assertThat(load.roomForNew(200, false, 0.9)).isFalse();   // saturated a window ago
+    assertThat(load.roomForNew(200, false, 0.9)).isFalse(); // saturated a window ago
     for (int w = 2; w <= 5; w++) {
       window(load, 50, 50);
       load.closeWindow(1.0, 50);
     }
     assertThat(load.roomForNew(200, false, 0.9)).isTrue();
-    assertThat(load.roomForNew(200, true, 0.9)).isFalse();    // saturated now
+    assertThat(load.roomForNew(200, true, 0.9)).isFalse(); // saturated now
   }
 
   @Test
@@ -72,7 +72,7 @@ class SessionLoadTest {
       window(load, 10, 50);
       load.closeWindow(1.0, 10);
     }
-    assertThat(load.capacity()).isBetween(88.0, 89.0);      // 50 + 50 × 0.95^5 = 88.7
+    assertThat(load.capacity()).isBetween(88.0, 89.0); // 50 + 50 × 0.95^5 = 88.7
     load.saturated();
     window(load, 10, 120);
     load.closeWindow(1.0, 10);

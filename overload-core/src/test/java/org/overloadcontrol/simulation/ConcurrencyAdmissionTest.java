@@ -20,17 +20,17 @@ import org.overloadcontrol.simulation.SharedBottleneck.Variant;
 class ConcurrencyAdmissionTest {
 
   private final List<LimitRound> rounds = new ArrayList<>();
-  private final AdmissionListener listener = new AdmissionListener() {
-    @Override
-    public void onLimitRound(LimitRound round) {
-      rounds.add(round);
-    }
-  };
+  private final AdmissionListener listener =
+      new AdmissionListener() {
+        @Override
+        public void onLimitRound(LimitRound round) {
+          rounds.add(round);
+        }
+      };
 
   @Test
   void aLoadStepDrivesTheLimitDownUntilThePercentileIsUnderTheSetpoint() {
-    SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 1, 200, 7, Map.of(),
-        listener);
+    SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 1, 200, 7, Map.of(), listener);
     // Half the capacity: nothing presses against the limit, so no request waits.
     Result calm = sim.run(0.5, 20, 5, 0);
     assertThat(calm.refused() + calm.expired()).isZero();
@@ -47,8 +47,12 @@ class ConcurrencyAdmissionTest {
     // the target), the limit near the server's two workers plus a short queue, and the server
     // is never idle.
     List<LimitRound> late = after.subList(after.size() / 2, after.size());
-    double[] p90s = late.stream().mapToDouble(LimitRound::p90OfTarget)
-        .filter(v -> !Double.isNaN(v)).sorted().toArray();
+    double[] p90s =
+        late.stream()
+            .mapToDouble(LimitRound::p90OfTarget)
+            .filter(v -> !Double.isNaN(v))
+            .sorted()
+            .toArray();
     assertThat(p90s[p90s.length / 2]).isBetween(0.45, 0.95);
     assertThat(step.executionP90OfTarget()).isLessThan(0.95);
     assertThat(step.p90OfTarget()).isLessThan(1.1);
@@ -59,8 +63,8 @@ class ConcurrencyAdmissionTest {
 
   @Test
   void aHealthyEndpointIsNeverThrottled() {
-    SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 2, 200, 11, Map.of(),
-        listener);
+    SharedBottleneck sim =
+        new SharedBottleneck(Variant.CONCURRENCY, 2, 200, 11, Map.of(), listener);
     Result r = sim.run(0.5, 60, 0);
     assertThat(r.p90OfTarget()).isLessThan(0.9);
     assertThat(r.refused()).isZero();
@@ -68,8 +72,9 @@ class ConcurrencyAdmissionTest {
     assertThat(r.waitP90OfTarget()).isZero();
     // A window's p90 of 20 samples can miss the target by chance; the limit is then cut, but
     // never below what was in flight, so it never binds a load this far under capacity.
-    assertThat(rounds).isNotEmpty().allSatisfy(round -> assertThat(round.limitAfter())
-        .isGreaterThan(20.0));
+    assertThat(rounds)
+        .isNotEmpty()
+        .allSatisfy(round -> assertThat(round.limitAfter()).isGreaterThan(20.0));
     assertSettled(sim);
   }
 
@@ -79,7 +84,8 @@ class ConcurrencyAdmissionTest {
       SharedBottleneck sim = new SharedBottleneck(Variant.CONCURRENCY, 1, 200, 42, Map.of());
       Result r = sim.run(load, 40, 10);
       assertThat(r.goodputOfCapacity()).as("goodput at %s×", load).isGreaterThanOrEqualTo(0.95);
-      assertThat(r.worstEndpointP90()).as("worst endpoint's p90 at %s×", load)
+      assertThat(r.worstEndpointP90())
+          .as("worst endpoint's p90 at %s×", load)
           .isLessThanOrEqualTo(1.1);
       assertSettled(sim);
     }

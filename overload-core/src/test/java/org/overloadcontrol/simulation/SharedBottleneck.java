@@ -10,14 +10,14 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.queue.Waiter;
 
 /**
@@ -34,8 +34,10 @@ public final class SharedBottleneck {
 
   static final long MS = 1_000_000L;
   static final long SECOND = 1_000L * MS;
+
   /** Traffic shares of the eight endpoints. */
   static final double[] SHARES = {0.30, 0.20, 0.15, 0.12, 0.08, 0.06, 0.05, 0.04};
+
   static final double PER_SERVER = 40.0;
   static final long MEAN_SERVICE = 50 * MS;
   static final int WORKERS_PER_SERVER = 2;
@@ -47,8 +49,8 @@ public final class SharedBottleneck {
     /** The rate controller as it stands, fresh-sample judging on. */
     RATE(Map.of("admission.controller", "rate")),
     /** As {@link #RATE}, increases proportional to the rate. */
-    RATE_PROPORTIONAL(Map.of("admission.controller", "rate",
-        "controller.proportionalIncrease", "true")),
+    RATE_PROPORTIONAL(
+        Map.of("admission.controller", "rate", "controller.proportionalIncrease", "true")),
     /** The paper's exact rate controller. */
     RATE_PAPER(Map.of("admission.controller", "rate", "controller.judgeOnFreshSamples", "false"));
 
@@ -60,15 +62,32 @@ public final class SharedBottleneck {
   }
 
   /** What a run measured over its steady part. */
-  public record Result(double goodputOfCapacity, double p90OfTarget, double worstEndpointP90,
-      long completed, long refused, long expired, double waitP90OfTarget,
-      double executionP90OfTarget, double purchasesPerMinute) {
+  public record Result(
+      double goodputOfCapacity,
+      double p90OfTarget,
+      double worstEndpointP90,
+      long completed,
+      long refused,
+      long expired,
+      double waitP90OfTarget,
+      double executionP90OfTarget,
+      double purchasesPerMinute) {
     @Override
     public String toString() {
-      return String.format(java.util.Locale.ROOT, "goodput %.2f, p90 %.2f (worst endpoint %.2f;"
-          + " wait %.2f, execution %.2f), completed %d, refused %d, expired %d, purchases/min"
-          + " %.1f", goodputOfCapacity, p90OfTarget, worstEndpointP90, waitP90OfTarget,
-          executionP90OfTarget, completed, refused, expired, purchasesPerMinute);
+      return String.format(
+          java.util.Locale.ROOT,
+          "goodput %.2f, p90 %.2f (worst endpoint %.2f;"
+              + " wait %.2f, execution %.2f), completed %d, refused %d, expired %d, purchases/min"
+              + " %.1f",
+          goodputOfCapacity,
+          p90OfTarget,
+          worstEndpointP90,
+          waitP90OfTarget,
+          executionP90OfTarget,
+          completed,
+          refused,
+          expired,
+          purchasesPerMinute);
     }
   }
 
@@ -82,11 +101,15 @@ public final class SharedBottleneck {
   private int busy;
   private long sequence;
   private final long targetNanos;
+
   /** Per endpoint: its target, and its fixed service time (0: exponential, mean 50 ms). */
   private final long[] targetOf;
+
   private final long[] serviceOf;
+
   /** The shop's session chain, null for independent arrivals. */
   private final ShopSessions shop;
+
   private long busyNanos;
   private long idleWhileWaiting;
   private long purchases;
@@ -106,21 +129,32 @@ public final class SharedBottleneck {
    * @param targetMillis every endpoint's p90 target
    * @param extra further keys (tests)
    */
-  public SharedBottleneck(Variant variant, int servers, long targetMillis, long seed,
-      Map<String, String> extra) {
+  public SharedBottleneck(
+      Variant variant, int servers, long targetMillis, long seed, Map<String, String> extra) {
     this(variant, servers, targetMillis, seed, extra, AdmissionListener.NONE);
   }
 
   /** As above, telling {@code listener} about every controller round. */
   @SuppressWarnings("unchecked")
-  public SharedBottleneck(Variant variant, int servers, long targetMillis, long seed,
-      Map<String, String> extra, AdmissionListener listener) {
+  public SharedBottleneck(
+      Variant variant,
+      int servers,
+      long targetMillis,
+      long seed,
+      Map<String, String> extra,
+      AdmissionListener listener) {
     this(variant, servers * WORKERS_PER_SERVER, targetMillis, seed, extra, listener, null);
   }
 
   @SuppressWarnings("unchecked")
-  private SharedBottleneck(Variant variant, int workers, long targetMillis, long seed,
-      Map<String, String> extra, AdmissionListener listener, ShopSessions shop) {
+  private SharedBottleneck(
+      Variant variant,
+      int workers,
+      long targetMillis,
+      long seed,
+      Map<String, String> extra,
+      AdmissionListener listener,
+      ShopSessions shop) {
     this.random = new Random(seed);
     this.workers = workers;
     this.targetNanos = targetMillis * MS;
@@ -138,8 +172,12 @@ public final class SharedBottleneck {
     }
     keys.putAll(variant.keys);
     keys.putAll(extra);
-    engine = OverloadEngine.builder(OverloadConfig.of(keys)).ticker(clock).scheduler(clock)
-        .admissionListener(listener).build();
+    engine =
+        OverloadEngine.builder(OverloadConfig.of(keys))
+            .ticker(clock)
+            .scheduler(clock)
+            .admissionListener(listener)
+            .build();
     for (int i = 0; i < SHARES.length; i++) {
       stages[i] = engine.route("e" + i, null);
     }
@@ -158,8 +196,8 @@ public final class SharedBottleneck {
    * permits as the shop ships), offered as sessions of users who leave at their first refusal
    * (see {@link ShopSessions}). Run it with {@link #runSessions}.
    */
-  public static SharedBottleneck shop(Variant variant, long seed, Map<String, String> extra,
-      AdmissionListener listener) {
+  public static SharedBottleneck shop(
+      Variant variant, long seed, Map<String, String> extra, AdmissionListener listener) {
     return new SharedBottleneck(variant, 1, 200, seed, extra, listener, new ShopSessions());
   }
 
@@ -221,10 +259,16 @@ public final class SharedBottleneck {
     }
     double seconds2 = (measureTo - measureFrom) / (double) SECOND;
     long measured = all.size();
-    return new Result(measured / seconds2 / capacity(workers / WORKERS_PER_SERVER),
-        all.isEmpty() ? Double.NaN : p90(all) / (double) targetNanos, worst, measured, refused,
-        expired, waits.isEmpty() ? Double.NaN : p90(waits) / (double) targetNanos,
-        executions.isEmpty() ? Double.NaN : p90(executions) / (double) targetNanos, 0);
+    return new Result(
+        measured / seconds2 / capacity(workers / WORKERS_PER_SERVER),
+        all.isEmpty() ? Double.NaN : p90(all) / (double) targetNanos,
+        worst,
+        measured,
+        refused,
+        expired,
+        waits.isEmpty() ? Double.NaN : p90(waits) / (double) targetNanos,
+        executions.isEmpty() ? Double.NaN : p90(executions) / (double) targetNanos,
+        0);
   }
 
   private Result shopResult() {
@@ -242,9 +286,14 @@ public final class SharedBottleneck {
     double seconds = (measureTo - measureFrom) / (double) SECOND;
     // Goodput: the server's time spent on measured requests that completed, as a share of
     // all its time, so that pages of different cost count by their cost.
-    return new Result(busyNanos / (seconds * SECOND * workers),
-        all.isEmpty() ? Double.NaN : p90(all) / 1000.0, worst, all.size(),
-        refused, expired, waits.isEmpty() ? Double.NaN : p90(waits) / (double) targetNanos,
+    return new Result(
+        busyNanos / (seconds * SECOND * workers),
+        all.isEmpty() ? Double.NaN : p90(all) / 1000.0,
+        worst,
+        all.size(),
+        refused,
+        expired,
+        waits.isEmpty() ? Double.NaN : p90(waits) / (double) targetNanos,
         executions.isEmpty() ? Double.NaN : p90(executions) / (double) targetNanos,
         purchases * 60.0 / seconds);
   }
@@ -279,17 +328,19 @@ public final class SharedBottleneck {
       case ADMIT -> start(tag);
       case REJECT -> finish(tag, Outcome.REJECTED);
       case WAIT -> {
-        if (!engine.enqueue(tag, new Waiter.Listener() {
-          @Override
-          public void resumed(Waiter waiter) {
-            start(tag);
-          }
+        if (!engine.enqueue(
+            tag,
+            new Waiter.Listener() {
+              @Override
+              public void resumed(Waiter waiter) {
+                start(tag);
+              }
 
-          @Override
-          public void expired(Waiter waiter) {
-            finish(tag, Outcome.EXPIRED);
-          }
-        })) {
+              @Override
+              public void expired(Waiter waiter) {
+                finish(tag, Outcome.EXPIRED);
+              }
+            })) {
           finish(tag, Outcome.REJECTED);
         }
       }
@@ -307,7 +358,8 @@ public final class SharedBottleneck {
 
   private long serviceTime(RequestTag tag) {
     long fixed = serviceOf[endpointOf.get(tag)];
-    return fixed > 0 ? fixed
+    return fixed > 0
+        ? fixed
         : Math.max(1L, (long) (-Math.log(1 - random.nextDouble()) * MEAN_SERVICE));
   }
 
@@ -347,8 +399,8 @@ public final class SharedBottleneck {
       // The user thinks, then asks for the next page; a refused user has left.
       int nextPage = shop.next(endpoint, random);
       if (nextPage >= 0) {
-        schedule(clock.read() + interArrival(1.0 / ShopSessions.THINK_SECONDS),
-            () -> arrive(nextPage));
+        schedule(
+            clock.read() + interArrival(1.0 / ShopSessions.THINK_SECONDS), () -> arrive(nextPage));
       }
     }
   }
@@ -364,7 +416,7 @@ public final class SharedBottleneck {
 
   /** Runs every event (and timer) due up to {@code t}, each at its own time. */
   private void advanceTo(long t) {
-    for (;;) {
+    for (; ; ) {
       Event e = events.peek();
       if (e == null || e.at > t) {
         break;
@@ -383,7 +435,10 @@ public final class SharedBottleneck {
 
   /** Counts the time the server sat idle while requests waited for admission. */
   private void noteIdle(long until) {
-    if (until > clock.now && busy < workers && clock.now >= measureFrom && clock.now < measureTo
+    if (until > clock.now
+        && busy < workers
+        && clock.now >= measureFrom
+        && clock.now < measureTo
         && engine.queues().waitingCount() > 0) {
       idleWhileWaiting += (until - clock.now) * (workers - busy);
     }
@@ -422,10 +477,11 @@ public final class SharedBottleneck {
     public Cancellable scheduleAtFixedRate(Runnable task, long periodNanos) {
       boolean[] cancelled = {false};
       Runnable[] self = new Runnable[1];
-      self[0] = () -> {
-        task.run();
-        events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
-      };
+      self[0] =
+          () -> {
+            task.run();
+            events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
+          };
       events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
       return () -> cancelled[0] = true;
     }
@@ -439,20 +495,29 @@ public final class SharedBottleneck {
   /** One line per variant, servers and load. */
   public static String table(double[] loads, int[] serverCounts) {
     StringBuilder out = new StringBuilder();
-    out.append("| controller | servers | load | goodput / capacity | p90 / target | worst"
-        + " endpoint's p90 / target |\n|---|---|---|---|---|---|\n");
+    out.append(
+        "| controller | servers | load | goodput / capacity | p90 / target | worst"
+            + " endpoint's p90 / target |\n|---|---|---|---|---|---|\n");
     for (Variant v : Variant.values()) {
       for (int servers : serverCounts) {
         for (double load : loads) {
           // The rate controllers start at the capacity's fair share per endpoint: from the
           // published 100/s each (800/s into a 40/s server) their backlog alone took minutes.
-          Map<String, String> start = v == Variant.CONCURRENCY ? Map.of()
-              : Map.of("controller.initialRate", Double.toString(capacity(servers) / 8));
+          Map<String, String> start =
+              v == Variant.CONCURRENCY
+                  ? Map.of()
+                  : Map.of("controller.initialRate", Double.toString(capacity(servers) / 8));
           Result r = new SharedBottleneck(v, servers, 200, 42, start).run(load, 60, 10);
-          out.append(String.format(java.util.Locale.ROOT,
-              "| %s | %d | %.0f× | %.2f | %.2f | %.2f |%n",
-              v.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), servers, load,
-              r.goodputOfCapacity(), r.p90OfTarget(), r.worstEndpointP90()));
+          out.append(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "| %s | %d | %.0f× | %.2f | %.2f | %.2f |%n",
+                  v.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                  servers,
+                  load,
+                  r.goodputOfCapacity(),
+                  r.p90OfTarget(),
+                  r.worstEndpointP90()));
         }
       }
     }

@@ -22,8 +22,8 @@ class ShopBottleneckTest {
   @Test
   void theDatabaseNeverIdlesWhileRequestsWaitAndGoodputHoldsFromTwiceTheCapacity() {
     for (double load : LOADS) {
-      SharedBottleneck sim = SharedBottleneck.shop(Variant.CONCURRENCY, 42, Map.of(),
-          AdmissionListener.NONE);
+      SharedBottleneck sim =
+          SharedBottleneck.shop(Variant.CONCURRENCY, 42, Map.of(), AdmissionListener.NONE);
       Result r = sim.run(load, 60, 10);
       // Reservations of sparse checkout classes held browsing requests back while the one
       // connection sat idle (3–4 % of the time at 2× and 4×); their expiry ended sessions.
@@ -34,7 +34,8 @@ class ShopBottleneckTest {
         assertThat(r.goodputOfCapacity()).as("goodput at %s×", load).isGreaterThanOrEqualTo(0.90);
       }
       // 1.12 at 1.4× (seed 42): the p90 of payment's twenty-odd responses in 50 s.
-      assertThat(r.worstEndpointP90()).as("worst page's p90 at %s×", load)
+      assertThat(r.worstEndpointP90())
+          .as("worst page's p90 at %s×", load)
           .isLessThanOrEqualTo(1.15);
       assertThat(r.purchasesPerMinute()).as("purchases at %s×", load).isGreaterThan(20);
       ConcurrencyAdmissionTest.assertSettled(sim);
@@ -45,17 +46,27 @@ class ShopBottleneckTest {
   @Test
   @EnabledIfSystemProperty(named = "simulation.table", matches = "true")
   void printsTheTable() {
-    StringBuilder out = new StringBuilder("| seed | load | goodput / capacity | p90 / target |"
-        + " worst page's p90 / target | idle while waiting | purchases/min |\n"
-        + "|---|---|---|---|---|---|---|\n");
+    StringBuilder out =
+        new StringBuilder(
+            "| seed | load | goodput / capacity | p90 / target |"
+                + " worst page's p90 / target | idle while waiting | purchases/min |\n"
+                + "|---|---|---|---|---|---|---|\n");
     for (long seed : new long[] {42, 7, 11}) {
       for (double load : LOADS) {
-        SharedBottleneck sim = SharedBottleneck.shop(Variant.CONCURRENCY, seed, Map.of(),
-            AdmissionListener.NONE);
+        SharedBottleneck sim =
+            SharedBottleneck.shop(Variant.CONCURRENCY, seed, Map.of(), AdmissionListener.NONE);
         Result r = sim.run(load, 60, 10);
-        out.append(String.format(Locale.ROOT, "| %d | %.1f× | %.2f | %.2f | %.2f | %.3f | %.1f |%n",
-            seed, load, r.goodputOfCapacity(), r.p90OfTarget(), r.worstEndpointP90(),
-            sim.idleWhileWaitingShare(), r.purchasesPerMinute()));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %d | %.1f× | %.2f | %.2f | %.2f | %.3f | %.1f |%n",
+                seed,
+                load,
+                r.goodputOfCapacity(),
+                r.p90OfTarget(),
+                r.worstEndpointP90(),
+                sim.idleWhileWaitingShare(),
+                r.purchasesPerMinute()));
       }
     }
     System.out.println(out);

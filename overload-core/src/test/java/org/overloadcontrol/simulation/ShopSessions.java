@@ -16,26 +16,32 @@ final class ShopSessions {
 
   static final int HOME = 0;
   static final int CONFIRM = 7;
-  static final String[] NAMES = {"home", "browse", "search", "details", "login", "shipping",
-      "payment", "confirm"};
+  static final String[] NAMES = {
+    "home", "browse", "search", "details", "login", "shipping", "payment", "confirm"
+  };
+
   /** Milliseconds of the one database connection per page (the shop's at time scale 0.1). */
   static final long[] SERVICE = {20, 30, 30, 22, 28, 42, 50, 30};
+
   /** p90 targets: browsing 200 ms, checkout 150 ms (the shop's 2 s and 1.5 s, scaled). */
   static final long[] TARGETS = {200, 200, 200, 200, 150, 150, 150, 150};
+
   /** The shop's ranks: checkout above browsing, later steps higher. */
   private static final int[] RANKS = {1, 2, 3, 4, 5, 6, 7, 8};
+
   static final double THINK_SECONDS = 0.5;
 
   /** next[i][j]: page i to page j; the rest of a row leaves. */
   private static final double[][] NEXT = {
-      {0, 0.45, 0.27, 0.18, 0, 0, 0, 0},
-      {0, 0.24, 0.16, 0.40, 0, 0, 0, 0},
-      {0, 0.08, 0.16, 0.56, 0, 0, 0, 0},
-      {0, 0.24, 0.24, 0.24, 0.08, 0, 0, 0},
-      {0, 0, 0, 0, 0, 0.89, 0, 0},
-      {0, 0, 0, 0, 0, 0, 0.91, 0},
-      {0, 0, 0, 0, 0, 0, 0, 0.90},
-      {0, 0, 0, 0, 0, 0, 0, 0}};
+    {0, 0.45, 0.27, 0.18, 0, 0, 0, 0},
+    {0, 0.24, 0.16, 0.40, 0, 0, 0, 0},
+    {0, 0.08, 0.16, 0.56, 0, 0, 0, 0},
+    {0, 0.24, 0.24, 0.24, 0.08, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0.89, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0.91, 0},
+    {0, 0, 0, 0, 0, 0, 0, 0.90},
+    {0, 0, 0, 0, 0, 0, 0, 0}
+  };
 
   /** The server's mean work per session, from the chain (estimated once, seeded). */
   final long meanWorkNanos;

@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Concurrently {
 
-  private Concurrently() {
-  }
+  private Concurrently() {}
 
   /** Runs {@code step} {@code iterations} times on each of {@code threads} threads. */
   public static void run(int threads, int iterations, Runnable step) throws InterruptedException {
@@ -21,18 +20,20 @@ public final class Concurrently {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-          for (int i = 0; i < iterations; i++) {
-            step.run();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      });
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < iterations; i++) {
+                    step.run();
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              });
       w.start();
       workers.add(w);
     }

@@ -163,11 +163,14 @@ class SlotScheduleTest {
     int perThread = 5_000;
     SlotSchedule s = new SlotSchedule(3_000, 10, T0);
     AtomicInteger granted = new AtomicInteger();
-    Concurrently.run(threads, perThread, () -> {
-      if (s.reserve(T0, 1, 10).granted()) {
-        granted.incrementAndGet();
-      }
-    });
+    Concurrently.run(
+        threads,
+        perThread,
+        () -> {
+          if (s.reserve(T0, 1, 10).granted()) {
+            granted.incrementAndGet();
+          }
+        });
     assertThat(granted.get()).isEqualTo(threads * perThread);
     // Invariant: with hardness 1 and N[k] < C, each slot holds exactly C, in order.
     int slots = threads * perThread / 10;

@@ -33,8 +33,8 @@ class TokenTest {
 
   /** A queue of capacity 1 request/s, max wait 60 s, grace 5 s. */
   private VirtualQueue queue(String keys) {
-    return new VirtualQueue(60, 5, 1000, KeyRing.parse(keys), new FixedCapacity(1, Map.of()),
-        clock);
+    return new VirtualQueue(
+        60, 5, 1000, KeyRing.parse(keys), new FixedCapacity(1, Map.of()), clock);
   }
 
   /** Fills slot 0, then returns the token of the next arrival (told to wait 1 s). */
@@ -76,8 +76,8 @@ class TokenTest {
         (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
     assertThat(wait.waitSeconds()).isEqualTo(4);
     ticker.advanceSeconds(1.5);
-    assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Refuse(
-        RefusalReason.EARLY, 3));
+    assertThat(present(q, wait.token()))
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.EARLY, 3));
     assertThat(q.refusalCount(RefusalReason.EARLY)).isEqualTo(1);
     ticker.advanceSeconds(2.5);
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
@@ -87,8 +87,8 @@ class TokenTest {
   void tokenWithinTheGraceWindowAdmitsAndAfterItExpires() {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait a = waitingToken(q);
-    VirtualQueueDecision.Wait b = (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
-        ticker.read());
+    VirtualQueueDecision.Wait b =
+        (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
     ticker.advanceSeconds(b.waitSeconds() + 5);
     assertThat(present(q, b.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     ticker.advanceSeconds(1);
@@ -120,10 +120,20 @@ class TokenTest {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait wait = waitingToken(q);
     QueueToken t = QueueToken.decode(wait.token());
-    String shorter = new QueueToken(t.keyId(), t.checkInSecond(), 0, t.nonce(), t.seal(),
-        t.urlTag(), t.addressTag()).encode();
-    String earlier = new QueueToken(t.keyId(), t.checkInSecond() - 1, t.waitSeconds(),
-        t.nonce(), t.seal(), t.urlTag(), t.addressTag()).encode();
+    String shorter =
+        new QueueToken(
+                t.keyId(), t.checkInSecond(), 0, t.nonce(), t.seal(), t.urlTag(), t.addressTag())
+            .encode();
+    String earlier =
+        new QueueToken(
+                t.keyId(),
+                t.checkInSecond() - 1,
+                t.waitSeconds(),
+                t.nonce(),
+                t.seal(),
+                t.urlTag(),
+                t.addressTag())
+            .encode();
     assertThat(present(q, shorter)).isEqualTo(refused(RefusalReason.ALTERED));
     assertThat(present(q, earlier)).isEqualTo(refused(RefusalReason.ALTERED));
     byte[] raw = Base64.getUrlDecoder().decode(wait.token());
@@ -139,8 +149,8 @@ class TokenTest {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advanceSeconds(1);
-    assertThat(q.decide(CLIENT, "/shop/checkout?cart=43", wait.token(), "default",
-        ticker.read())).isEqualTo(refused(RefusalReason.WRONG_URL));
+    assertThat(q.decide(CLIENT, "/shop/checkout?cart=43", wait.token(), "default", ticker.read()))
+        .isEqualTo(refused(RefusalReason.WRONG_URL));
     assertThat(q.refusalCount(RefusalReason.WRONG_URL)).isEqualTo(1);
   }
 
@@ -174,8 +184,8 @@ class TokenTest {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait a = waitingToken(q);
     // Slot 1 is now full (capacity 1); the next arrival waits 2 s.
-    VirtualQueueDecision.Wait b = (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default",
-        ticker.read());
+    VirtualQueueDecision.Wait b =
+        (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
     VirtualQueue q2 = queue(k1);
     assertThat(a.token()).isNotEqualTo(b.token());
     ticker.advanceSeconds(2);
@@ -193,18 +203,20 @@ class TokenTest {
     AtomicInteger passed = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      Thread t = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int j = 0; j < 50; j++) {
-          if (present(q, wait.token()) instanceof VirtualQueueDecision.Pass) {
-            passed.incrementAndGet();
-          }
-        }
-      });
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int j = 0; j < 50; j++) {
+                  if (present(q, wait.token()) instanceof VirtualQueueDecision.Pass) {
+                    passed.incrementAndGet();
+                  }
+                }
+              });
       t.start();
       threads.add(t);
     }
@@ -232,8 +244,8 @@ class TokenTest {
 
   @Test
   void fullQueueIsRefused() {
-    VirtualQueue q = new VirtualQueue(2, 5, 1000, KeyRing.parse(k1),
-        new FixedCapacity(1, Map.of()), clock);
+    VirtualQueue q =
+        new VirtualQueue(2, 5, 1000, KeyRing.parse(k1), new FixedCapacity(1, Map.of()), clock);
     for (int i = 0; i < 3; i++) {
       q.decide(CLIENT, URL, null, "default", ticker.read());
     }
@@ -246,8 +258,9 @@ class TokenTest {
 
   @Test
   void hardnessOfTheTypeIsReserved() {
-    VirtualQueue q = new VirtualQueue(60, 5, 1000, KeyRing.parse(k1),
-        new FixedCapacity(10, Map.of("book", 4.0)), clock);
+    VirtualQueue q =
+        new VirtualQueue(
+            60, 5, 1000, KeyRing.parse(k1), new FixedCapacity(10, Map.of("book", 4.0)), clock);
     for (int i = 0; i < 3; i++) {
       assertThat(q.decide(CLIENT, URL, null, "book", ticker.read()))
           .isInstanceOf(VirtualQueueDecision.Pass.class);
@@ -259,8 +272,7 @@ class TokenTest {
   @Test
   void theCookiePathHoldsNoPathParameter() {
     assertThat(TokenUrls.cookiePath("/app/checkout;x=1")).isEqualTo("/app/checkout");
-    assertThat(TokenUrls.cookiePath("/app;v=2/checkout;jsessionid=abc"))
-        .isEqualTo("/app/checkout");
+    assertThat(TokenUrls.cookiePath("/app;v=2/checkout;jsessionid=abc")).isEqualTo("/app/checkout");
     assertThat(TokenUrls.cookiePath("/app/checkout")).isEqualTo("/app/checkout");
     assertThat(TokenUrls.cookiePath(";x")).isEqualTo("/");
   }

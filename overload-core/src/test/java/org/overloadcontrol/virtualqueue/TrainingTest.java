@@ -12,11 +12,17 @@ class TrainingTest {
   @Test
   void nobodyWaitsDuringTrainingAndArrivalsAndCompletionsAreSampled() {
     FakeTicker ticker = new FakeTicker();
-    PassiveCapacity capacity = new PassiveCapacity(10_000_000_000L, 5, 3,
-        CapacityEstimator.defaults(), Runnable::run, ticker.read());
-    VirtualQueue q = new VirtualQueue(60, 10, 1000,
-        KeyRing.parse(KeyRing.newEntry("k", new SecureRandom())), capacity,
-        EpochClock.fixed(ticker, ticker.read(), 1_767_225_600L));
+    PassiveCapacity capacity =
+        new PassiveCapacity(
+            10_000_000_000L, 5, 3, CapacityEstimator.defaults(), Runnable::run, ticker.read());
+    VirtualQueue q =
+        new VirtualQueue(
+            60,
+            10,
+            1000,
+            KeyRing.parse(KeyRing.newEntry("k", new SecureRandom())),
+            capacity,
+            EpochClock.fixed(ticker, ticker.read(), 1_767_225_600L));
     for (int i = 0; i < 10_000; i++) {
       assertThat(q.decide("192.0.2.1", "/book", null, "book", ticker.read()))
           .isEqualTo(new VirtualQueueDecision.Pass(false));

@@ -11,10 +11,13 @@ class VirtualQueueArchitectureTest {
 
   @Test
   void theVirtualQueueEngineHoldsNoContainerType() {
-    JavaClasses classes = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("org.overloadcontrol.virtualqueue", "org.overloadcontrol.capacity");
-    noClasses().should().dependOnClassesThat()
+    JavaClasses classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.overloadcontrol.virtualqueue", "org.overloadcontrol.capacity");
+    noClasses()
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage("jakarta.servlet..", "org.eclipse.jetty..")
         .check(classes);
   }

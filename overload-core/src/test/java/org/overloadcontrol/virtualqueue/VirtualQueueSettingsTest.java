@@ -37,8 +37,8 @@ class VirtualQueueSettingsTest {
     v.put("virtualQueue.keyEnv", "SHOP_QUEUE_KEYS");
     v.put("virtualQueue.types.book", "/api/book/*");
     v.put("virtualQueue.hardness.book", "4.2");
-    VirtualQueueSettings s = VirtualQueueSettings.from(OverloadConfig.of(v)
-        .section("virtualQueue"));
+    VirtualQueueSettings s =
+        VirtualQueueSettings.from(OverloadConfig.of(v).section("virtualQueue"));
     assertThat(s.protects("/checkout")).isTrue();
     assertThat(s.protects("/api/book/7")).isTrue();
     assertThat(s.protects("/catalog")).isFalse();
@@ -64,14 +64,13 @@ class VirtualQueueSettingsTest {
     assertError(Map.of("grace", "0s"), "virtualQueue.grace", "between 1s and 600s");
     assertError(Map.of("keyFile", "/a", "keyEnv", "B"), "virtualQueue.keyEnv", "not both");
     assertError(Map.of("hardness.book", "4"), "virtualQueue.hardness.book", "estimated");
-    assertError(Map.of("capacity", "10", "hardness.book", "0"), "virtualQueue.hardness.book",
-        "positive");
+    assertError(
+        Map.of("capacity", "10", "hardness.book", "0"), "virtualQueue.hardness.book", "positive");
     assertError(Map.of("trainingEpochs", "2"), "virtualQueue.trainingEpochs", "from 5");
   }
 
   private static void assertError(Map<String, String> values, String key, String text) {
-    assertThatThrownBy(() -> VirtualQueueSettings.from(ConfigSection.of("virtualQueue",
-        values)))
+    assertThatThrownBy(() -> VirtualQueueSettings.from(ConfigSection.of("virtualQueue", values)))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("'" + key + "'")
         .hasMessageContaining(text);

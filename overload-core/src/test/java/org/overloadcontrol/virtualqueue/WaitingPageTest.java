@@ -10,19 +10,25 @@ class WaitingPageTest {
 
   @Test
   void everythingPlacedInMarkupIsEscaped() {
-    String html = WaitingPage.repostHtml(3, 10, "/a?x=\"><script>",
-        List.of(Map.entry("n\"", "<img src=x onerror=alert(1)>")));
-    assertThat(html).doesNotContain("<img").doesNotContain("\"><script>")
-        .contains("&lt;img src=x onerror=alert(1)&gt;").contains("name=\"n&quot;\"");
+    String html =
+        WaitingPage.repostHtml(
+            3, 10, "/a?x=\"><script>", List.of(Map.entry("n\"", "<img src=x onerror=alert(1)>")));
+    assertThat(html)
+        .doesNotContain("<img")
+        .doesNotContain("\"><script>")
+        .contains("&lt;img src=x onerror=alert(1)&gt;")
+        .contains("name=\"n&quot;\"");
   }
 
   @Test
   void jsonIsEscaped() {
-    String json = WaitingPage.waitingJson(new VirtualQueueDecision.Wait("t0k", 4, 9),
-        "/a?q=\"</script>");
-    assertThat(json).isEqualTo("{\"status\":\"waiting\",\"waitSeconds\":4,"
-        + "\"retryAfterSeconds\":4,\"position\":9,\"token\":\"t0k\","
-        + "\"tokenParameter\":\"oc_token\",\"retryUrl\":\"/a?q=\\\"\\u003c/script\\u003e\"}");
+    String json =
+        WaitingPage.waitingJson(new VirtualQueueDecision.Wait("t0k", 4, 9), "/a?q=\"</script>");
+    assertThat(json)
+        .isEqualTo(
+            "{\"status\":\"waiting\",\"waitSeconds\":4,"
+                + "\"retryAfterSeconds\":4,\"position\":9,\"token\":\"t0k\","
+                + "\"tokenParameter\":\"oc_token\",\"retryUrl\":\"/a?q=\\\"\\u003c/script\\u003e\"}");
   }
 
   @Test

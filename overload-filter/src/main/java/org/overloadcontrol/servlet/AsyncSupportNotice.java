@@ -53,12 +53,17 @@ final class AsyncSupportNotice {
   }
 
   static String message(List<String> lacking, QueueSettings.NonAsync nonAsync) {
-    String what = nonAsync == QueueSettings.NonAsync.REJECT
-        ? "is refused with 503 at once (queue.nonAsync: reject)"
-        : "waits holding its container thread, up to queue.maxWait (queue.nonAsync: block)";
-    return "overload-control: queue.permits is set, but " + String.join(", ", lacking)
-        + (lacking.size() == 1 ? " is" : " are") + " not async-supported: a request through "
-        + (lacking.size() == 1 ? "it" : "one of them") + " that must wait for a permit " + what
+    String what =
+        nonAsync == QueueSettings.NonAsync.REJECT
+            ? "is refused with 503 at once (queue.nonAsync: reject)"
+            : "waits holding its container thread, up to queue.maxWait (queue.nonAsync: block)";
+    return "overload-control: queue.permits is set, but "
+        + String.join(", ", lacking)
+        + (lacking.size() == 1 ? " is" : " are")
+        + " not async-supported: a request through "
+        + (lacking.size() == 1 ? "it" : "one of them")
+        + " that must wait for a permit "
+        + what
         + ". Declare <async-supported>true</async-supported> in web.xml (or asyncSupported = true"
         + " on @WebFilter / @WebServlet) for the filter and every servlet to wait without a"
         + " thread.";
@@ -70,17 +75,18 @@ final class AsyncSupportNotice {
     Map<String, Boolean> servletsInWebXml = new HashMap<>();
     readWebXml(context, filtersInWebXml, servletsInWebXml);
     List<String> lacking = new ArrayList<>();
-    for (Map.Entry<String, ? extends FilterRegistration> f
-        : sorted(context.getFilterRegistrations()).entrySet()) {
+    for (Map.Entry<String, ? extends FilterRegistration> f :
+        sorted(context.getFilterRegistrations()).entrySet()) {
       if (lacks(f.getKey(), f.getValue(), filtersInWebXml, context, WebFilter.class)) {
         lacking.add("filter '" + f.getKey() + "'");
       }
     }
     // The status servlets' requests pass the filter without admission: they never wait.
     java.util.Set<String> passThrough = StatusServlets.names(context);
-    for (Map.Entry<String, ? extends ServletRegistration> s
-        : sorted(context.getServletRegistrations()).entrySet()) {
-      if (!passThrough.contains(s.getKey()) && lacks(s.getKey(), s.getValue(), servletsInWebXml, context, WebServlet.class)) {
+    for (Map.Entry<String, ? extends ServletRegistration> s :
+        sorted(context.getServletRegistrations()).entrySet()) {
+      if (!passThrough.contains(s.getKey())
+          && lacks(s.getKey(), s.getValue(), servletsInWebXml, context, WebServlet.class)) {
         lacking.add("servlet '" + s.getKey() + "'");
       }
     }
@@ -91,8 +97,11 @@ final class AsyncSupportNotice {
     return registrations == null ? Map.of() : new TreeMap<>(registrations);
   }
 
-  private static boolean lacks(String name, Registration registration,
-      Map<String, Boolean> webXml, ServletContext context,
+  private static boolean lacks(
+      String name,
+      Registration registration,
+      Map<String, Boolean> webXml,
+      ServletContext context,
       Class<? extends java.lang.annotation.Annotation> annotation) {
     Boolean declared = webXml.get(name);
     if (declared != null) {
@@ -106,7 +115,9 @@ final class AsyncSupportNotice {
   }
 
   /** The annotation's asyncSupported, or null when the class has no such annotation. */
-  private static Boolean annotatedAsync(String className, ServletContext context,
+  private static Boolean annotatedAsync(
+      String className,
+      ServletContext context,
       Class<? extends java.lang.annotation.Annotation> annotation) {
     if (className == null) {
       return null;
@@ -129,8 +140,8 @@ final class AsyncSupportNotice {
    * Fills name → declared async support from web.xml: TRUE or FALSE where
    * {@code <async-supported>} is given; a name declared without it maps to null.
    */
-  private static void readWebXml(ServletContext context, Map<String, Boolean> filters,
-      Map<String, Boolean> servlets) {
+  private static void readWebXml(
+      ServletContext context, Map<String, Boolean> filters, Map<String, Boolean> servlets) {
     try (InputStream in = context.getResourceAsStream("/WEB-INF/web.xml")) {
       if (in == null) {
         return;
@@ -152,8 +163,8 @@ final class AsyncSupportNotice {
     }
   }
 
-  private static void declarations(Document doc, String element, String nameElement,
-      Map<String, Boolean> into) {
+  private static void declarations(
+      Document doc, String element, String nameElement, Map<String, Boolean> into) {
     NodeList declared = doc.getElementsByTagNameNS("*", element);
     for (int i = 0; i < declared.getLength(); i++) {
       Element e = (Element) declared.item(i);

@@ -18,8 +18,9 @@ import org.overloadcontrol.config.ConfigSource;
 final class ContainerThreads {
 
   /** Bean name patterns whose {@code maxThreads} is a pool of request threads. */
-  private static final String[] POOLS = {"*:type=ThreadPool,*", "*:type=Executor,*",
-      "*:type=queuedthreadpool,*"};
+  private static final String[] POOLS = {
+    "*:type=ThreadPool,*", "*:type=Executor,*", "*:type=queuedthreadpool,*"
+  };
 
   private ContainerThreads() {}
 
@@ -30,8 +31,10 @@ final class ContainerThreads {
    */
   static ConfigSource layer(MBeanServer server, List<ConfigSource> configured) {
     OptionalInt threads = maxThreads(server);
-    return threads.isEmpty() ? null : AdmissionSettings.containerThreads(
-        "the container's request threads", threads.getAsInt(), configured);
+    return threads.isEmpty()
+        ? null
+        : AdmissionSettings.containerThreads(
+            "the container's request threads", threads.getAsInt(), configured);
   }
 
   static ConfigSource layer(List<ConfigSource> configured) {

@@ -40,39 +40,40 @@ final class CountingResponse extends HttpServletResponseWrapper {
     }
     if (stream == null) {
       ServletOutputStream inner = super.getOutputStream();
-      stream = new ServletOutputStream() {
-        @Override
-        public void write(int b) throws IOException {
-          inner.write(b);
-          bytes.increment();
-        }
+      stream =
+          new ServletOutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+              inner.write(b);
+              bytes.increment();
+            }
 
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          inner.write(b, off, len);
-          bytes.add(len);
-        }
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+              inner.write(b, off, len);
+              bytes.add(len);
+            }
 
-        @Override
-        public void flush() throws IOException {
-          inner.flush();
-        }
+            @Override
+            public void flush() throws IOException {
+              inner.flush();
+            }
 
-        @Override
-        public void close() throws IOException {
-          inner.close();
-        }
+            @Override
+            public void close() throws IOException {
+              inner.close();
+            }
 
-        @Override
-        public boolean isReady() {
-          return inner.isReady();
-        }
+            @Override
+            public boolean isReady() {
+              return inner.isReady();
+            }
 
-        @Override
-        public void setWriteListener(WriteListener listener) {
-          inner.setWriteListener(listener);
-        }
-      };
+            @Override
+            public void setWriteListener(WriteListener listener) {
+              inner.setWriteListener(listener);
+            }
+          };
     }
     return stream;
   }
@@ -88,29 +89,31 @@ final class CountingResponse extends HttpServletResponseWrapper {
       // No buffer of our own: the container flushes its writer at the end of the request, and
       // anything held here would be lost. Bytes are counted as UTF-8 encodes the characters
       // (exact for UTF-8, one byte a character for other encodings).
-      writer = new PrintWriter(new Writer() {
-        @Override
-        public void write(char[] cbuf, int off, int len) {
-          inner.write(cbuf, off, len);
-          bytes.add(utf8 ? utf8Length(cbuf, off, len) : len);
-        }
+      writer =
+          new PrintWriter(
+              new Writer() {
+                @Override
+                public void write(char[] cbuf, int off, int len) {
+                  inner.write(cbuf, off, len);
+                  bytes.add(utf8 ? utf8Length(cbuf, off, len) : len);
+                }
 
-        @Override
-        public void write(String str, int off, int len) {
-          inner.write(str, off, len);
-          bytes.add(utf8 ? utf8Length(str, off, len) : len);
-        }
+                @Override
+                public void write(String str, int off, int len) {
+                  inner.write(str, off, len);
+                  bytes.add(utf8 ? utf8Length(str, off, len) : len);
+                }
 
-        @Override
-        public void flush() {
-          inner.flush();
-        }
+                @Override
+                public void flush() {
+                  inner.flush();
+                }
 
-        @Override
-        public void close() {
-          inner.close();
-        }
-      });
+                @Override
+                public void close() {
+                  inner.close();
+                }
+              });
     }
     return writer;
   }

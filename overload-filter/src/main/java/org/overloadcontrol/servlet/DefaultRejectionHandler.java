@@ -15,11 +15,17 @@ import org.overloadcontrol.engine.Answer;
 public final class DefaultRejectionHandler implements RejectionHandler {
 
   @Override
-  public void reject(HttpServletRequest request, HttpServletResponse response,
-      Rejection rejection) throws IOException {
-    ServletAnswers.write(response, Answer.serviceUnavailable(request.getHeader("Accept"),
-        request.getRequestURI(), rejection.endpoint(), rejection.requestClass(),
-        rejection.reason(), rejection.retryAfterSeconds()));
+  public void reject(HttpServletRequest request, HttpServletResponse response, Rejection rejection)
+      throws IOException {
+    ServletAnswers.write(
+        response,
+        Answer.serviceUnavailable(
+            request.getHeader("Accept"),
+            request.getRequestURI(),
+            rejection.endpoint(),
+            rejection.requestClass(),
+            rejection.reason(),
+            rejection.retryAfterSeconds()));
   }
 
   static boolean wantsHtml(String accept) {

@@ -33,8 +33,11 @@ import org.overloadcontrol.pipeline.Settings;
  *
  * @param endpointByServlet the {@code @Endpoint} of each servlet that has one
  */
-record FilterConfiguration(OverloadConfig config, Map<String, String> endpointByServlet,
-    RejectionHandler rejectionHandler, FrameworkRoutes frameworkRoutes) {
+record FilterConfiguration(
+    OverloadConfig config,
+    Map<String, String> endpointByServlet,
+    RejectionHandler rejectionHandler,
+    FrameworkRoutes frameworkRoutes) {
 
   /**
    * @param fallback the rejection handler when neither the context attribute
@@ -55,8 +58,9 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     layers.add(annotations.layer());
     layers.add(routes.annotations());
     int aboveAnnotations = layers.size();
-    layers.add(ConfigSource.of("web.xml init-param of filter '" + filterConfig.getFilterName()
-        + "'", params));
+    layers.add(
+        ConfigSource.of(
+            "web.xml init-param of filter '" + filterConfig.getFilterName() + "'", params));
     if (routes.properties() != null) {
       layers.add(routes.properties());
     }
@@ -64,8 +68,8 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     if (yaml != null) {
       layers.add(yaml);
     }
-    ConfigSource operator = loadOperatorYaml(System.getProperty(
-        OverloadFilter.CONFIG_FILE_PROPERTY));
+    ConfigSource operator =
+        loadOperatorYaml(System.getProperty(OverloadFilter.CONFIG_FILE_PROPERTY));
     if (operator != null) {
       layers.add(operator);
     }
@@ -74,16 +78,21 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
       layers.add(0, threads);
     }
     int firstConfigured = aboveAnnotations + (threads != null ? 1 : 0);
-    annotations.requireResolved(key -> layers.subList(firstConfigured, layers.size()).stream()
-        .anyMatch(layer -> layer.values().containsKey(key)));
+    annotations.requireResolved(
+        key ->
+            layers.subList(firstConfigured, layers.size()).stream()
+                .anyMatch(layer -> layer.values().containsKey(key)));
     OverloadConfig config = OverloadConfig.parse(layers);
     // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
     Set<String> known = new HashSet<>(context.getServletRegistrations().keySet());
     known.addAll(annotations.endpointByServlet().values());
     known.addAll(routes.endpoints());
     Settings.of(config).requireKnownEndpoints(layers, known);
-    return new FilterConfiguration(config, annotations.endpointByServlet(),
-        rejectionHandler(context, config, fallback), routes);
+    return new FilterConfiguration(
+        config,
+        annotations.endpointByServlet(),
+        rejectionHandler(context, config, fallback),
+        routes);
   }
 
   /**
@@ -97,28 +106,40 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
       return FrameworkRoutes.NONE;
     }
     if (supplied instanceof FrameworkRoutes routes) {
-      org.overloadcontrol.base.OverloadLog.get(OverloadFilter.class).info(
-          "overload-control: {} routes from {} to {} endpoints", routes.size(),
-          routes.framework(), routes.endpoints().size());
+      org.overloadcontrol.base.OverloadLog.get(OverloadFilter.class)
+          .info(
+              "overload-control: {} routes from {} to {} endpoints",
+              routes.size(),
+              routes.framework(),
+              routes.endpoints().size());
       return routes;
     }
-    throw OverloadConfigException.of(FrameworkRoutes.ATTRIBUTE, supplied.getClass().getName(),
-        "servlet-context attribute", "is not a " + FrameworkRoutes.class.getName()
+    throw OverloadConfigException.of(
+        FrameworkRoutes.ATTRIBUTE,
+        supplied.getClass().getName(),
+        "servlet-context attribute",
+        "is not a "
+            + FrameworkRoutes.class.getName()
             + " visible to the filter (is the filter's jar in the web application twice?)");
   }
 
   private static ConfigSource loadYaml(ServletContext context, String configured)
       throws ServletException {
-    String path = configured == null || configured.isBlank() ? OverloadFilter.DEFAULT_CONFIG_FILE
-        : configured.trim();
+    String path =
+        configured == null || configured.isBlank()
+            ? OverloadFilter.DEFAULT_CONFIG_FILE
+            : configured.trim();
     try {
       InputStream in = path.startsWith("/") ? context.getResourceAsStream(path) : null;
       String name = path;
       if (in == null && configured != null) {
         File file = new File(path);
         if (!file.isFile()) {
-          throw OverloadConfigException.of("configFile", configured,
-              "web.xml init-param", "no such file in the web application or on disk");
+          throw OverloadConfigException.of(
+              "configFile",
+              configured,
+              "web.xml init-param",
+              "no such file in the web application or on disk");
         }
         in = new FileInputStream(file);
         name = file.getPath();
@@ -143,8 +164,8 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     }
   }
 
-  private static RejectionHandler rejectionHandler(ServletContext context, OverloadConfig config,
-      RejectionHandler fallback) {
+  private static RejectionHandler rejectionHandler(
+      ServletContext context, OverloadConfig config, RejectionHandler fallback) {
     Object supplied = context.getAttribute(RejectionHandler.ATTRIBUTE);
     if (supplied instanceof RejectionHandler handler) {
       return handler;
@@ -156,12 +177,18 @@ record FilterConfiguration(OverloadConfig config, Map<String, String> endpointBy
     try {
       Class<?> type = Class.forName(className.trim(), true, context.getClassLoader());
       if (!RejectionHandler.class.isAssignableFrom(type)) {
-        throw OverloadConfigException.of("rejectionHandler", className, null,
+        throw OverloadConfigException.of(
+            "rejectionHandler",
+            className,
+            null,
             "the class does not implement " + RejectionHandler.class.getName());
       }
       return (RejectionHandler) type.getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException | LinkageError e) {
-      throw OverloadConfigException.of("rejectionHandler", className, null,
+      throw OverloadConfigException.of(
+          "rejectionHandler",
+          className,
+          null,
           "cannot create it (a public class with a public no-argument constructor): " + e);
     }
   }

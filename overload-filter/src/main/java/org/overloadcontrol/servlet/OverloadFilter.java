@@ -1,6 +1,5 @@
 package org.overloadcontrol.servlet;
 
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -19,21 +18,21 @@ import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OperatorConfigFile;
+import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * The drop-in Jakarta Servlet filter. Declared once in web.xml, it tags every request with its
@@ -65,11 +64,13 @@ public class OverloadFilter implements Filter {
 
   /** The servlet-context attribute holding the running {@link OverloadEngine}. */
   public static final String ENGINE_ATTRIBUTE = OverloadEngine.class.getName();
+
   /** Where the YAML file is looked for when no {@code configFile} init-param is given. */
   public static final String DEFAULT_CONFIG_FILE = "/WEB-INF/overload.yaml";
 
   private static final OverloadLog LOG = OverloadLog.get(OverloadFilter.class);
   private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
+
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
@@ -78,25 +79,35 @@ public class OverloadFilter implements Filter {
   private final AdmissionListener listener;
   private volatile OverloadEngine engine;
   private OverloadConfig config;
+
   /** Carries out the engine's steps with the servlet API. */
   private ServletSteps steps;
+
   /** The engine's request life cycle; the filter carries out its steps. */
   private RequestPipeline pipeline;
+
   private ClientAddressResolver clients;
   private Map<String, String> endpointByServlet = Map.of();
   private ServletContext servletContext;
   private final Scheduler givenScheduler;
+
   /** Owns the engine, the features and the timers; see {@link OverloadRuntime}. */
   private OverloadRuntime runtime;
+
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
+
   private Observability observability;
+
   /** What a framework module left in {@link FrameworkRoutes#ATTRIBUTE}, else none. */
   private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
+
   /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
   private TakeoverNotice takeover;
+
   /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
   private ServletRoutes routes;
+
   // Copies, made in init, of what every request asks of the configuration: read here, they
   // cost no look-up through the objects that hold them (in a server each object a request
   // touches tends to be a cache miss, docs/performance.md; too small a gain to measure alone).
@@ -127,8 +138,8 @@ public class OverloadFilter implements Filter {
    * with the wall clock that {@code X-Request-Start} values and virtual-queue tokens are
    * compared with (the Jetty handler's {@code setWallClock}).
    */
-  public OverloadFilter(Ticker ticker, Clock wallClock, AdmissionListener listener,
-      Scheduler scheduler) {
+  public OverloadFilter(
+      Ticker ticker, Clock wallClock, AdmissionListener listener, Scheduler scheduler) {
     this.ticker = ticker;
     this.wallClock = java.util.Objects.requireNonNull(wallClock, "wallClock");
     this.listener = listener;
@@ -150,11 +161,15 @@ public class OverloadFilter implements Filter {
       throw new ServletException(e.getMessage(), e);
     }
     try {
-      runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
-          .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
-          .admissionListener(listener).webAppResources(servletContext::getResourceAsStream)
-          .frameworkRoutes(frameworkRoutes)
-          .start();
+      runtime =
+          OverloadRuntime.builder(config)
+              .ticker(ticker)
+              .wallClock(wallClock)
+              .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
+              .admissionListener(listener)
+              .webAppResources(servletContext::getResourceAsStream)
+              .frameworkRoutes(frameworkRoutes)
+              .start();
     } catch (OverloadConfigException e) {
       ContainerLog.error(servletContext, e.getMessage());
       throw new ServletException(e.getMessage(), e);
@@ -166,18 +181,25 @@ public class OverloadFilter implements Filter {
     AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
     servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
     startObservability();
-    LOG.info("overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
-        filterConfig.getFilterName(), config.classes().size(), config.endpoints().size(),
+    LOG.info(
+        "overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
+        filterConfig.getFilterName(),
+        config.classes().size(),
+        config.endpoints().size(),
         config.enabled() ? "" : ", disabled");
   }
 
   /** Metrics, JMX, the overload log and the status servlet's data; see docs/observability.md. */
   private void startObservability() throws ServletException {
     try {
-      observability = Observability.builder(engine).scheduler(runtime.scheduler())
-          .registry(servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE))
-          .contextPath(servletContext.getContextPath())
-          .bandwidth(runtime.bandwidth()).virtualQueue(runtime.virtualQueue().queue()).build();
+      observability =
+          Observability.builder(engine)
+              .scheduler(runtime.scheduler())
+              .registry(servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE))
+              .contextPath(servletContext.getContextPath())
+              .bandwidth(runtime.bandwidth())
+              .virtualQueue(runtime.virtualQueue().queue())
+              .build();
     } catch (OverloadConfigException e) {
       destroy();
       ContainerLog.error(servletContext, e.getMessage());
@@ -191,7 +213,8 @@ public class OverloadFilter implements Filter {
 
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
   public List<org.overloadcontrol.bandwidth.GroupSnapshot> bandwidthSnapshot() {
-    return runtime == null || runtime.bandwidth() == null ? List.of()
+    return runtime == null || runtime.bandwidth() == null
+        ? List.of()
         : runtime.bandwidth().snapshot();
   }
 
@@ -204,7 +227,8 @@ public class OverloadFilter implements Filter {
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
     OverloadEngine engine = this.engine;
-    if (engine == null || !enabled
+    if (engine == null
+        || !enabled
         || !(req instanceof HttpServletRequest request)
         || !(res instanceof HttpServletResponse response)) {
       chain.doFilter(req, res);

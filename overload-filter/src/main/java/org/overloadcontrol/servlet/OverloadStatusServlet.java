@@ -56,8 +56,8 @@ public class OverloadStatusServlet extends HttpServlet {
   private transient volatile Cached cached;
 
   /** Access rules for one running filter (they come partly from its configuration). */
-  private record Cached(Observability observability, StatusAccess access,
-      ClientAddressResolver clients) {}
+  private record Cached(
+      Observability observability, StatusAccess access, ClientAddressResolver clients) {}
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
@@ -67,8 +67,11 @@ public class OverloadStatusServlet extends HttpServlet {
     if (!allowed(request, c)) {
       response.setStatus(HttpServletResponse.SC_FORBIDDEN);
       response.setContentType("text/plain; charset=utf-8");
-      response.getWriter().println("403 Forbidden: the overload-control status is served to"
-          + " loopback clients, to the addresses in status.allow, and to users in status.role.");
+      response
+          .getWriter()
+          .println(
+              "403 Forbidden: the overload-control status is served to"
+                  + " loopback clients, to the addresses in status.allow, and to users in status.role.");
       return;
     }
     String path = request.getPathInfo();
@@ -99,10 +102,9 @@ public class OverloadStatusServlet extends HttpServlet {
       return c;
     }
     try {
-      StatusAccess access = StatusAccess.from(o.statusSection(), getInitParameter("allow"),
-          getInitParameter("role"));
-      c = new Cached(o, access,
-          new ClientAddressResolver(o.engine().config().trustedProxies()));
+      StatusAccess access =
+          StatusAccess.from(o.statusSection(), getInitParameter("allow"), getInitParameter("role"));
+      c = new Cached(o, access, new ClientAddressResolver(o.engine().config().trustedProxies()));
     } catch (OverloadConfigException e) {
       throw new ServletException(e.getMessage(), e);
     }
@@ -119,8 +121,9 @@ public class OverloadStatusServlet extends HttpServlet {
       clients = c.clients();
     } else {
       try {
-        access = StatusAccess.from(ConfigSection.empty("status"),
-            getInitParameter("allow"), getInitParameter("role"));
+        access =
+            StatusAccess.from(
+                ConfigSection.empty("status"), getInitParameter("allow"), getInitParameter("role"));
       } catch (OverloadConfigException e) {
         throw new ServletException(e.getMessage(), e);
       }
@@ -157,8 +160,11 @@ public class OverloadStatusServlet extends HttpServlet {
     if (scrape.isEmpty()) {
       response.setStatus(HttpServletResponse.SC_NOT_FOUND);
       response.setContentType("text/plain; charset=utf-8");
-      response.getWriter().println("404: no metrics binding writes the Prometheus text format;"
-          + " add the module overload-metrics-prometheus.");
+      response
+          .getWriter()
+          .println(
+              "404: no metrics binding writes the Prometheus text format;"
+                  + " add the module overload-metrics-prometheus.");
       return;
     }
     response.setContentType(scrape.get().contentType());
@@ -184,9 +190,10 @@ public class OverloadStatusServlet extends HttpServlet {
         response.getWriter().println(DashboardAssets.MISSING);
         return;
       }
-      response.setHeader("Cache-Control",
-          DashboardAssets.CHART_JS.equals(name) ? "max-age=86400" : "no-cache");
-      response.setHeader("Content-Security-Policy",
+      response.setHeader(
+          "Cache-Control", DashboardAssets.CHART_JS.equals(name) ? "max-age=86400" : "no-cache");
+      response.setHeader(
+          "Content-Security-Policy",
           "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
       response.setContentType(DashboardAssets.contentType(name));
       in.transferTo(response.getOutputStream());

@@ -10,8 +10,7 @@ import java.time.Duration;
  * @param reason a short machine-readable reason, e.g. {@code "admission-rate"}
  * @param retryAfter when the client may try again (at least one second)
  */
-public record Rejection(String endpoint, String requestClass, String reason,
-    Duration retryAfter) {
+public record Rejection(String endpoint, String requestClass, String reason, Duration retryAfter) {
 
   /** The reason given when the endpoint's token bucket had no token for the request's class. */
   public static final String ADMISSION_RATE = "admission-rate";

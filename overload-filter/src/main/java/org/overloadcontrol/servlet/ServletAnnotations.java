@@ -29,7 +29,9 @@ final class ServletAnnotations {
    * The layer of keys, the servlet-name-to-endpoint map, and the keys on which annotations
    * disagree (each with its error), which are errors unless a higher layer sets the key.
    */
-  record Result(ConfigSource layer, Map<String, String> endpointByServlet,
+  record Result(
+      ConfigSource layer,
+      Map<String, String> endpointByServlet,
       Map<String, OverloadConfigException> conflicts) {
 
     /** Throws the first conflict whose key no higher layer decides. */
@@ -47,8 +49,8 @@ final class ServletAnnotations {
   static Result scan(ServletContext context) {
     Map<String, Class<?>> servlets = new LinkedHashMap<>();
     ClassLoader loader = context.getClassLoader();
-    for (Map.Entry<String, ? extends ServletRegistration> e
-        : context.getServletRegistrations().entrySet()) {
+    for (Map.Entry<String, ? extends ServletRegistration> e :
+        context.getServletRegistrations().entrySet()) {
       String className = e.getValue().getClassName();
       if (className == null) {
         continue;
@@ -56,8 +58,10 @@ final class ServletAnnotations {
       try {
         servlets.put(e.getKey(), Class.forName(className, false, loader));
       } catch (ClassNotFoundException | LinkageError ex) {
-        LOG.debug("overload-control: cannot load servlet class {} to read its annotations",
-            className, ex);
+        LOG.debug(
+            "overload-control: cannot load servlet class {} to read its annotations",
+            className,
+            ex);
       }
     }
     return scan(servlets);
@@ -73,48 +77,88 @@ final class ServletAnnotations {
       String endpointName = endpoint == null ? e.getKey() : endpoint.value().trim();
       if (endpoint != null) {
         if (endpointName.isEmpty()) {
-          throw new OverloadConfigException("@Endpoint", "overload-control configuration:"
-              + " @Endpoint on " + type.getName() + " has an empty name");
+          throw new OverloadConfigException(
+              "@Endpoint",
+              "overload-control configuration:"
+                  + " @Endpoint on "
+                  + type.getName()
+                  + " has an empty name");
         }
         endpointByServlet.put(e.getKey(), endpointName);
       }
       ResponseTimeTarget target = type.getAnnotation(ResponseTimeTarget.class);
       if (target != null) {
-        putAgreeing(layer, conflicts, "endpoints." + endpointName + ".target", target.value(),
+        putAgreeing(
+            layer,
+            conflicts,
+            "endpoints." + endpointName + ".target",
+            target.value(),
             "@ResponseTimeTarget on " + type.getName());
       }
       Degradable degradable = type.getAnnotation(Degradable.class);
       if (degradable != null) {
         String origin = "@Degradable on " + type.getName();
         String prefix = "degrade.endpoints." + endpointName + ".";
-        putAgreeing(layer, conflicts, prefix + "minQuality",
-            Double.toString(degradable.minQuality()), origin);
-        putAgreeing(layer, conflicts, prefix + "mode",
-            degradable.withAdmissionControl() ? "combined" : "alone", origin);
+        putAgreeing(
+            layer,
+            conflicts,
+            prefix + "minQuality",
+            Double.toString(degradable.minQuality()),
+            origin);
+        putAgreeing(
+            layer,
+            conflicts,
+            prefix + "mode",
+            degradable.withAdmissionControl() ? "combined" : "alone",
+            origin);
       }
       RequestClass rc = type.getAnnotation(RequestClass.class);
       if (rc != null) {
         String origin = "@RequestClass on " + type.getName();
         String name = rc.value().trim();
         putAgreeing(layer, conflicts, "endpoints." + endpointName + ".class", name, origin);
-        putAgreeing(layer, conflicts, "classes." + name + ".rank", Integer.toString(rc.rank()), origin);
-        putAgreeing(layer, conflicts, "classes." + name + ".kind",
-            rc.kind().name().toLowerCase(Locale.ROOT), origin);
-        putAgreeing(layer, conflicts, "classes." + name + ".utility", Double.toString(rc.utility()),
+        putAgreeing(
+            layer, conflicts, "classes." + name + ".rank", Integer.toString(rc.rank()), origin);
+        putAgreeing(
+            layer,
+            conflicts,
+            "classes." + name + ".kind",
+            rc.kind().name().toLowerCase(Locale.ROOT),
+            origin);
+        putAgreeing(
+            layer,
+            conflicts,
+            "classes." + name + ".utility",
+            Double.toString(rc.utility()),
             origin);
       }
     }
-    return new Result(layer.build(), Collections.unmodifiableMap(endpointByServlet),
+    return new Result(
+        layer.build(),
+        Collections.unmodifiableMap(endpointByServlet),
         Collections.unmodifiableMap(conflicts));
   }
 
-  private static void putAgreeing(ConfigSource.Builder layer,
-      Map<String, OverloadConfigException> conflicts, String key, String value, String origin) {
+  private static void putAgreeing(
+      ConfigSource.Builder layer,
+      Map<String, OverloadConfigException> conflicts,
+      String key,
+      String value,
+      String origin) {
     String existing = layer.get(key);
     if (existing != null && !existing.equals(value)) {
-      conflicts.putIfAbsent(key, OverloadConfigException.of(key, value, origin, "conflicts with '" + existing
-          + "' from " + layer.originOf(key) + "; annotations that share a class or endpoint"
-          + " must agree (or set the key in web.xml or overload.yaml to decide)"));
+      conflicts.putIfAbsent(
+          key,
+          OverloadConfigException.of(
+              key,
+              value,
+              origin,
+              "conflicts with '"
+                  + existing
+                  + "' from "
+                  + layer.originOf(key)
+                  + "; annotations that share a class or endpoint"
+                  + " must agree (or set the key in web.xml or overload.yaml to decide)"));
       return;
     }
     layer.put(key, value, origin);

@@ -67,8 +67,8 @@ final class ServletRequestView implements RequestView {
   @Override
   public String clientAddress() {
     if (clientAddress == null) {
-      clientAddress = clients.resolve(request.getRemoteAddr(), joined("Forwarded"),
-          joined("X-Forwarded-For"));
+      clientAddress =
+          clients.resolve(request.getRemoteAddr(), joined("Forwarded"), joined("X-Forwarded-For"));
     }
     return clientAddress;
   }
@@ -76,7 +76,8 @@ final class ServletRequestView implements RequestView {
   /** All values of a list-valued header joined by commas (a proxy may add its own line). */
   private String joined(String name) {
     java.util.Enumeration<String> values = request.getHeaders(name);
-    return values == null || !values.hasMoreElements() ? null
+    return values == null || !values.hasMoreElements()
+        ? null
         : String.join(",", java.util.Collections.list(values));
   }
 
@@ -135,7 +136,8 @@ final class ServletRequestView implements RequestView {
     try (InputStream in = request.getInputStream()) {
       body = in.readNBytes(maxBytes + 1);
     }
-    return body.length > maxBytes ? null
+    return body.length > maxBytes
+        ? null
         : UrlEncodedForm.parse(body, request.getCharacterEncoding());
   }
 }

@@ -26,11 +26,12 @@ final class ServletRoutes {
   private final OverloadEngine engine;
   private final Map<String, String> endpointByServlet;
   private final Set<String> statusServlets;
+
   /** Servlet name to its EndpointClass, or STATUS: no wrapper object to read per request. */
   private final Map<String, Object> routes = new ConcurrentHashMap<>();
 
-  ServletRoutes(OverloadEngine engine, Map<String, String> endpointByServlet,
-      Set<String> statusServlets) {
+  ServletRoutes(
+      OverloadEngine engine, Map<String, String> endpointByServlet, Set<String> statusServlets) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.endpointByServlet = Map.copyOf(endpointByServlet);
     this.statusServlets = Set.copyOf(statusServlets);
@@ -59,8 +60,9 @@ final class ServletRoutes {
     Object route = routes.get(key);
     if (route == null) {
       // Bounded by the servlets the container maps.
-      route = routes.computeIfAbsent(key, name -> isStatus(servlet) ? STATUS
-          : engine.route(endpointOf(servlet), null));
+      route =
+          routes.computeIfAbsent(
+              key, name -> isStatus(servlet) ? STATUS : engine.route(endpointOf(servlet), null));
     }
     return route instanceof EndpointClass resolved ? resolved : null;
   }

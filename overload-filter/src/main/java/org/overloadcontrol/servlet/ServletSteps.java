@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Carries out the engine's first {@link Step} for a servlet request with the servlet API's own
@@ -36,8 +36,12 @@ final class ServletSteps {
   }
 
   /** Carries out {@code exchange.step()}, a controlled one (not {@code PASS}). */
-  void carry(Exchange exchange, HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain) throws IOException, ServletException {
+  void carry(
+      Exchange exchange,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain)
+      throws IOException, ServletException {
     Step step = exchange.step();
     switch (step.kind()) {
       case RUN -> run(request, response, chain, exchange);
@@ -45,8 +49,11 @@ final class ServletSteps {
       case ANSWER -> {
         try {
           int formMax = exchange.formMaxBytes();
-          ServletAnswers.write(response, formMax < 0 ? step.answer()
-              : exchange.answerKeeping(ServletRequestView.formFields(request, formMax)));
+          ServletAnswers.write(
+              response,
+              formMax < 0
+                  ? step.answer()
+                  : exchange.answerKeeping(ServletRequestView.formFields(request, formMax)));
         } finally {
           finish(response, exchange, step.outcome());
         }
@@ -57,8 +64,8 @@ final class ServletSteps {
 
   /** Reports the outcome once, with the bytes counted when a feature measures them. */
   private static void finish(HttpServletResponse response, Exchange exchange, Outcome outcome) {
-    exchange.finish(outcome,
-        response instanceof CountingResponse counting ? counting.byteCount() : -1L);
+    exchange.finish(
+        outcome, response instanceof CountingResponse counting ? counting.byteCount() : -1L);
   }
 
   /**
@@ -71,14 +78,16 @@ final class ServletSteps {
     AsyncContext async;
     SuspendedRequest held;
     try {
-      async = request.isAsyncStarted() ? request.getAsyncContext()
-          : request.startAsync(request, response);
+      async =
+          request.isAsyncStarted()
+              ? request.getAsyncContext()
+              : request.startAsync(request, response);
       // The engine's timers end the hold; the container's timeout is only a safety net, set
       // later so that it never races them.
-      async.setTimeout(TimeUnit.NANOSECONDS.toMillis(exchange.heldAtMostNanos())
-          + ASYNC_TIMEOUT_MARGIN_MILLIS);
-      held = SuspendedRequest.held(exchange, async, request, response, this::answerRefusal,
-          suspended);
+      async.setTimeout(
+          TimeUnit.NANOSECONDS.toMillis(exchange.heldAtMostNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
+      held =
+          SuspendedRequest.held(exchange, async, request, response, this::answerRefusal, suspended);
       async.addListener(held);
     } catch (IllegalStateException e) {
       // The container would not suspend the request (it is stopping, or the response is
@@ -94,8 +103,9 @@ final class ServletSteps {
    * A dispatch after the first (async, forward, include, error): run it untouched, but note an
    * exception from a resumed request so its completion counts as failed.
    */
-  static void passThrough(HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain) throws IOException, ServletException {
+  static void passThrough(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
     try {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
@@ -107,8 +117,12 @@ final class ServletSteps {
   }
 
   /** Runs the application for an admitted request and reports its completion. */
-  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-      Exchange exchange) throws IOException, ServletException {
+  private void run(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain,
+      Exchange exchange)
+      throws IOException, ServletException {
     Outcome outcome = Outcome.FAILED;
     try {
       chain.doFilter(request, response);
@@ -118,8 +132,9 @@ final class ServletSteps {
         SuspendedRequest running = null;
         try {
           AsyncContext async = request.getAsyncContext();
-          running = SuspendedRequest.running(exchange, async, request, response,
-              this::answerRefusal, suspended);
+          running =
+              SuspendedRequest.running(
+                  exchange, async, request, response, this::answerRefusal, suspended);
           async.addListener(running);
           outcome = null;
         } catch (IllegalStateException e) {
@@ -137,8 +152,11 @@ final class ServletSteps {
     }
   }
 
-  private void refuse(HttpServletRequest request, HttpServletResponse response,
-      Exchange exchange, Outcome outcome) {
+  private void refuse(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      Exchange exchange,
+      Outcome outcome) {
     try {
       answerRefusal(request, response, exchange);
     } finally {
@@ -147,12 +165,13 @@ final class ServletSteps {
   }
 
   /** Answers a refused or expired request through the rejection handler (never hangs). */
-  private void answerRefusal(HttpServletRequest request, HttpServletResponse response,
-      Exchange exchange) {
+  private void answerRefusal(
+      HttpServletRequest request, HttpServletResponse response, Exchange exchange) {
     RequestTag tag = exchange.tag();
     String reason = tag.reason() == null ? Rejection.ADMISSION_RATE : tag.reason();
-    Rejection rejection = new Rejection(tag.endpoint(), tag.requestClass(), reason,
-        Duration.ofNanos(tag.retryAfterNanos()));
+    Rejection rejection =
+        new Rejection(
+            tag.endpoint(), tag.requestClass(), reason, Duration.ofNanos(tag.retryAfterNanos()));
     try {
       rejectionHandler.reject(request, response, rejection);
     } catch (IOException e) {
@@ -161,15 +180,16 @@ final class ServletSteps {
       // log (measured: 258 in one chaos run).
       LOG.debug("overload-control: could not write a refusal: {}", e.toString());
     } catch (ServletException | RuntimeException e) {
-      LOG.warn("overload-control: rejection handler {} failed; sending the default 503",
-          rejectionHandler.getClass().getName(), e);
+      LOG.warn(
+          "overload-control: rejection handler {} failed; sending the default 503",
+          rejectionHandler.getClass().getName(),
+          e);
       if (!response.isCommitted()) {
         // A handler that failed must not leave the client without an answer.
         try {
           DEFAULT_REJECTION.reject(request, response, rejection);
         } catch (IOException | ServletException | RuntimeException again) {
-          LOG.debug("overload-control: could not write the default refusal: {}",
-              again.toString());
+          LOG.debug("overload-control: could not write the default refusal: {}", again.toString());
         }
       }
     }

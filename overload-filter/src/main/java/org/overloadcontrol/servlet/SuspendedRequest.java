@@ -11,10 +11,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * A request the filter suspended with servlet async, from the suspension to its one outcome:
@@ -47,7 +47,11 @@ final class SuspendedRequest implements Carrier, AsyncListener {
 
   private static final OverloadLog LOG = OverloadLog.get(SuspendedRequest.class);
 
-  private enum State { HELD, RUNNING, SETTLED }
+  private enum State {
+    HELD,
+    RUNNING,
+    SETTLED
+  }
 
   private final Exchange exchange;
   private final AsyncContext async;
@@ -58,8 +62,14 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   private final AtomicReference<State> state;
   private volatile boolean failed;
 
-  private SuspendedRequest(Exchange exchange, AsyncContext async, HttpServletRequest request,
-      HttpServletResponse response, Refusal refusal, Registry pending, State initial) {
+  private SuspendedRequest(
+      Exchange exchange,
+      AsyncContext async,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      Refusal refusal,
+      Registry pending,
+      State initial) {
     this.exchange = exchange;
     this.async = async;
     this.request = request;
@@ -71,21 +81,29 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   }
 
   /** A request the engine holds: pass it to {@link Exchange#hold} next. */
-  static SuspendedRequest held(Exchange exchange, AsyncContext async, HttpServletRequest request,
-      HttpServletResponse response, Refusal refusal, Registry pending) {
-    return new SuspendedRequest(exchange, async, request, response, refusal, pending,
-        State.HELD);
+  static SuspendedRequest held(
+      Exchange exchange,
+      AsyncContext async,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      Refusal refusal,
+      Registry pending) {
+    return new SuspendedRequest(exchange, async, request, response, refusal, pending, State.HELD);
   }
 
   /**
    * A request whose application went async itself on its first dispatch: its outcome comes
    * when its response completes, and the filter's stop settles it if the container never says.
    */
-  static SuspendedRequest running(Exchange exchange, AsyncContext async,
-      HttpServletRequest request, HttpServletResponse response, Refusal refusal,
+  static SuspendedRequest running(
+      Exchange exchange,
+      AsyncContext async,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      Refusal refusal,
       Registry pending) {
-    SuspendedRequest s = new SuspendedRequest(exchange, async, request, response, refusal,
-        pending, State.RUNNING);
+    SuspendedRequest s =
+        new SuspendedRequest(exchange, async, request, response, refusal, pending, State.RUNNING);
     if (pending.stopped()) {
       // Registered after the stop looked: settle as the stop would have.
       s.settleRunningAtShutdown();
@@ -179,8 +197,8 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // Completed by the container while still held (an error it handled itself).
       exchange.left();
     } else if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-      boolean threw = failed
-          || request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable;
+      boolean threw =
+          failed || request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable;
       finish(threw ? Outcome.FAILED : Outcome.COMPLETED);
     }
   }
@@ -221,8 +239,8 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     pending.remove(this);
     // The bytes from the counter, never from the request: a container that recycled it (Jetty,
     // once stopped) must not keep an outcome from being settled.
-    exchange.finish(outcome,
-        response instanceof CountingResponse counting ? counting.byteCount() : -1L);
+    exchange.finish(
+        outcome, response instanceof CountingResponse counting ? counting.byteCount() : -1L);
   }
 
   /**

@@ -30,7 +30,9 @@ final class TakeoverNotice {
   }
 
   static String message(String filterName) {
-    return "overload-control: filter '" + filterName + "' passes every request through:"
+    return "overload-control: filter '"
+        + filterName
+        + "' passes every request through:"
         + " requests reach it already controlled by an overload-control layer in front of it"
         + " (the Jetty OverloadHandler wrapping this web application, or another OverloadFilter"
         + " earlier in the chain), which has taken over. This filter's configuration and the"

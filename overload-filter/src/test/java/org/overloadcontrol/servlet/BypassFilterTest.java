@@ -16,8 +16,7 @@ class BypassFilterTest {
 
   private final FilterHarness harness = new FilterHarness();
   private final List<Boolean> underControl = new ArrayList<>();
-  private final FilterChain chain = (rq, rs) ->
-      underControl.add(Overload.context(rq).isPresent());
+  private final FilterChain chain = (rq, rs) -> underControl.add(Overload.context(rq).isPresent());
 
   private OverloadFilter refusingFilter() throws Exception {
     harness.initParams.put("admission.controller", "rate"); // an instant refusal by the bucket
@@ -36,10 +35,17 @@ class BypassFilterTest {
   void theDefaultProbePathsPassUntouchedWhileTheirEndpointRefuses() throws Exception {
     OverloadFilter filter = refusingFilter();
     long arrivals = filter.engine().route("s", null).arrivalCount();
-    for (String probe : List.of("/healthz", "/readyz", "/livez", "/metrics",
-        "/actuator/health", "/actuator/health/readiness", "/actuator/prometheus")) {
-      filter.doFilter(new FilterHarness.Req().servlet("s", probe).build(),
-          new FilterHarness.Res().mock, chain);
+    for (String probe :
+        List.of(
+            "/healthz",
+            "/readyz",
+            "/livez",
+            "/metrics",
+            "/actuator/health",
+            "/actuator/health/readiness",
+            "/actuator/prometheus")) {
+      filter.doFilter(
+          new FilterHarness.Req().servlet("s", probe).build(), new FilterHarness.Res().mock, chain);
     }
     assertThat(underControl).hasSize(7).containsOnly(false);
     assertThat(filter.engine().route("s", null).arrivalCount()).isEqualTo(arrivals);
@@ -50,8 +56,8 @@ class BypassFilterTest {
     harness.initParams.put("bypass.paths", "/ping, /status/*");
     OverloadFilter filter = refusingFilter();
     for (String path : List.of("/ping", "/status/db", "/healthz")) {
-      filter.doFilter(new FilterHarness.Req().servlet("s", path).build(),
-          new FilterHarness.Res().mock, chain);
+      filter.doFilter(
+          new FilterHarness.Req().servlet("s", path).build(), new FilterHarness.Res().mock, chain);
     }
     // The third, no longer a probe path, is refused like any request.
     assertThat(underControl).containsExactly(false, false);
@@ -61,15 +67,18 @@ class BypassFilterTest {
   void noneControlsProbesLikeAnyRequest() throws Exception {
     harness.initParams.put("bypass.paths", "none");
     OverloadFilter filter = refusingFilter();
-    filter.doFilter(new FilterHarness.Req().servlet("s", "/healthz").build(),
-        new FilterHarness.Res().mock, chain);
+    filter.doFilter(
+        new FilterHarness.Req().servlet("s", "/healthz").build(),
+        new FilterHarness.Res().mock,
+        chain);
     assertThat(underControl).isEmpty();
   }
 
   @Test
   void aBadPatternOrKeyStopsTheFilterNamingIt() {
     harness.initParams.put("bypass.paths", "/health*");
-    assertThatThrownBy(harness::start).hasMessageContaining("bypass.paths")
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("bypass.paths")
         .hasMessageContaining("/health*");
     FilterHarness other = new FilterHarness();
     other.initParams.put("bypass.path", "/ping");

@@ -59,9 +59,15 @@ class ContainerThreadsTest {
 
     @Override
     public MBeanInfo getMBeanInfo() {
-      return new MBeanInfo(Pool.class.getName(), "pool", new MBeanAttributeInfo[] {
-          new MBeanAttributeInfo("maxThreads", "int", "max threads", true, false, false)},
-          null, null, null);
+      return new MBeanInfo(
+          Pool.class.getName(),
+          "pool",
+          new MBeanAttributeInfo[] {
+            new MBeanAttributeInfo("maxThreads", "int", "max threads", true, false, false)
+          },
+          null,
+          null,
+          null);
     }
   }
 
@@ -73,8 +79,9 @@ class ContainerThreadsTest {
     server.registerMBean(new Pool(75), new ObjectName("Catalina:type=Executor,name=\"b\""));
     ConfigSource layer = ContainerThreads.layer(server, List.of());
     assertThat(layer.values()).containsEntry("admission.maxLimit", "75");
-    OverloadConfig config = OverloadConfig.parse(List.of(layer,
-        ConfigSource.of("test", Map.of("endpoints.e.target", "100ms"))));
+    OverloadConfig config =
+        OverloadConfig.parse(
+            List.of(layer, ConfigSource.of("test", Map.of("endpoints.e.target", "100ms"))));
     assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(75);
     assertThat(AdmissionSettings.from(config).groupOf("e").initialLimit()).isEqualTo(75);
   }
@@ -87,10 +94,11 @@ class ContainerThreadsTest {
   @Test
   void theOperatorsKeysWin() throws Exception {
     server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
-    ConfigSource operator = ConfigSource.of("operator", Map.of("admission.maxLimit", "30",
-        "endpoints.e.target", "100ms"));
-    OverloadConfig config = OverloadConfig.parse(List.of(
-        ContainerThreads.layer(server, List.of(operator)), operator));
+    ConfigSource operator =
+        ConfigSource.of(
+            "operator", Map.of("admission.maxLimit", "30", "endpoints.e.target", "100ms"));
+    OverloadConfig config =
+        OverloadConfig.parse(List.of(ContainerThreads.layer(server, List.of(operator)), operator));
     assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(30);
     // An initial limit above the threads started before: it still starts, at the old default.
     ConfigSource high = ConfigSource.of("operator", Map.of("admission.initialLimit", "150"));

@@ -50,12 +50,15 @@ class DegradableFilterTest {
   private OverloadContext request(OverloadFilter filter, String servlet, long millis)
       throws Exception {
     AtomicReference<OverloadContext> seen = new AtomicReference<>();
-    FilterChain chain = (rq, rs) -> {
-      seen.set(Overload.context(rq).orElseThrow());
-      harness.ticker.advance(Duration.ofMillis(millis));
-    };
-    filter.doFilter(new FilterHarness.Req().servlet(servlet, "/" + servlet).build(),
-        new FilterHarness.Res().mock, chain);
+    FilterChain chain =
+        (rq, rs) -> {
+          seen.set(Overload.context(rq).orElseThrow());
+          harness.ticker.advance(Duration.ofMillis(millis));
+        };
+    filter.doFilter(
+        new FilterHarness.Req().servlet(servlet, "/" + servlet).build(),
+        new FilterHarness.Res().mock,
+        chain);
     return seen.get();
   }
 
@@ -97,15 +100,19 @@ class DegradableFilterTest {
     OverloadFilter filter = start();
     request(filter, "search", 400);
     AtomicReference<double[]> seen = new AtomicReference<>();
-    FilterChain chain = (rq, rs) -> {
-      double before = Overload.quality(rq);
-      // A control period ends while the request runs: the endpoint's quality moves, the
-      // request's does not.
-      nextPeriod();
-      seen.set(new double[] {before, Overload.quality(rq), Overload.quality(context, "search")});
-    };
-    filter.doFilter(new FilterHarness.Req().servlet("search", "/search").build(),
-        new FilterHarness.Res().mock, chain);
+    FilterChain chain =
+        (rq, rs) -> {
+          double before = Overload.quality(rq);
+          // A control period ends while the request runs: the endpoint's quality moves, the
+          // request's does not.
+          nextPeriod();
+          seen.set(
+              new double[] {before, Overload.quality(rq), Overload.quality(context, "search")});
+        };
+    filter.doFilter(
+        new FilterHarness.Req().servlet("search", "/search").build(),
+        new FilterHarness.Res().mock,
+        chain);
     assertThat(seen.get()[0]).isEqualTo(1.0);
     assertThat(seen.get()[1]).isEqualTo(1.0);
     assertThat(seen.get()[2]).isCloseTo(0.8, within(1e-12));
@@ -126,8 +133,8 @@ class DegradableFilterTest {
   @Test
   void configurationOverridesTheAnnotationAndCanSwitchItOff() throws Exception {
     harness.servlets.put("search", SearchServlet.class);
-    harness.yaml = "degrade:\n  endpoints:\n    search:\n      minQuality: 0.5\n"
-        + "      mode: alone\n";
+    harness.yaml =
+        "degrade:\n  endpoints:\n    search:\n      minQuality: 0.5\n" + "      mode: alone\n";
     OverloadFilter filter = start();
     var settings = filter.engine().degradeSettings().endpoint("search");
     assertThat(settings.minQuality()).isEqualTo(0.5);
@@ -136,8 +143,8 @@ class DegradableFilterTest {
     FilterHarness off = new FilterHarness();
     off.servlets.put("search", SearchServlet.class);
     off.initParams.put("degrade.endpoints.search.enabled", "false");
-    OverloadFilter filter2 = new OverloadFilter(off.ticker, AdmissionListener.NONE,
-        new FakeScheduler(off.ticker));
+    OverloadFilter filter2 =
+        new OverloadFilter(off.ticker, AdmissionListener.NONE, new FakeScheduler(off.ticker));
     filter2.init(off.filterConfig());
     assertThat(filter2.engine().degradeSettings().endpoint("search")).isNull();
   }
@@ -145,7 +152,8 @@ class DegradableFilterTest {
   @Test
   void aDegradableEndpointWithoutTargetStopsTheFilter() {
     harness.servlets.put("lookup", NoTargetServlet.class);
-    assertThatThrownBy(this::start).isInstanceOf(ServletException.class)
+    assertThatThrownBy(this::start)
+        .isInstanceOf(ServletException.class)
         .hasMessageContaining("degrade.endpoints.lookup.")
         .hasMessageContaining("@Degradable on")
         .hasMessageContaining("no response-time target")

@@ -8,21 +8,20 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.http.HttpServletRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.metrics.Observability;
 
 /** The virtual queue and bandwidth shares, as the filter wires them around admission. */
@@ -74,8 +73,7 @@ class FeatureWiringTest {
   }
 
   @Test
-  void delayedRequestWaitsOnTheTimerThenGoesToAdmissionWithoutTheDelayInItsTime()
-      throws Exception {
+  void delayedRequestWaitsOnTheTimerThenGoesToAdmissionWithoutTheDelayInItsTime() throws Exception {
     OverloadFilter filter = startSaturated();
 
     FilterHarness.Req req = new FilterHarness.Req();
@@ -85,7 +83,9 @@ class FeatureWiringTest {
     AtomicInteger dispatched = new AtomicInteger();
     lenient().doAnswer(inv -> dispatched.incrementAndGet()).when(async).dispatch();
     java.util.List<jakarta.servlet.AsyncListener> listeners = new java.util.ArrayList<>();
-    lenient().doAnswer(inv -> listeners.add(inv.getArgument(0))).when(async)
+    lenient()
+        .doAnswer(inv -> listeners.add(inv.getArgument(0)))
+        .when(async)
         .addListener(any(jakarta.servlet.AsyncListener.class));
     FilterChain chain = mock(FilterChain.class);
     filter.doFilter(request, new FilterHarness.Res().mock, chain);
@@ -113,8 +113,9 @@ class FeatureWiringTest {
     assertThat(stage.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }
 
-  private static void fireComplete(AsyncContext async,
-      java.util.List<jakarta.servlet.AsyncListener> listeners) throws Exception {
+  private static void fireComplete(
+      AsyncContext async, java.util.List<jakarta.servlet.AsyncListener> listeners)
+      throws Exception {
     for (jakarta.servlet.AsyncListener l : java.util.List.copyOf(listeners)) {
       l.onComplete(new jakarta.servlet.AsyncEvent(async));
     }
@@ -140,7 +141,9 @@ class FeatureWiringTest {
   }
 
   private void sendBytes(OverloadFilter filter, int bytes) throws Exception {
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+    filter.doFilter(
+        new FilterHarness.Req().build(),
+        new FilterHarness.Res().mock,
         (rq, rs) -> rs.getOutputStream().write(new byte[bytes]));
   }
 
@@ -155,8 +158,8 @@ class FeatureWiringTest {
     verify(chain).doFilter(any(), any());
     FilterHarness.Res res = new FilterHarness.Res();
     FilterChain second = mock(FilterChain.class);
-    filter.doFilter(new FilterHarness.Req().header("Accept", "text/html").build(), res.mock,
-        second);
+    filter.doFilter(
+        new FilterHarness.Req().header("Accept", "text/html").build(), res.mock, second);
     verify(second, never()).doFilter(any(), any());
     assertThat(res.status).isEqualTo(200);
     assertThat(res.bodyText()).contains("oc_token");
@@ -170,22 +173,38 @@ class FeatureWiringTest {
     harness.initParams.put("virtualQueue.paths", "/s");
     harness.initParams.put("virtualQueue.capacity", "1");
     OverloadFilter filter = start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
-    FilterHarness.Req post = new FilterHarness.Req()
-        .header("Accept", "text/html")
-        .header("Content-Type", "application/x-www-form-urlencoded");
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
+    FilterHarness.Req post =
+        new FilterHarness.Req()
+            .header("Accept", "text/html")
+            .header("Content-Type", "application/x-www-form-urlencoded");
     post.method = "POST";
     HttpServletRequest request = post.build();
     byte[] body = "item=42".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(body);
     when(request.getContentLengthLong()).thenReturn((long) body.length);
-    when(request.getInputStream()).thenReturn(new jakarta.servlet.ServletInputStream() {
-      @Override public int read() { return in.read(); }
-      @Override public boolean isFinished() { return in.available() == 0; }
-      @Override public boolean isReady() { return true; }
-      @Override public void setReadListener(jakarta.servlet.ReadListener listener) { }
-    });
+    when(request.getInputStream())
+        .thenReturn(
+            new jakarta.servlet.ServletInputStream() {
+              @Override
+              public int read() {
+                return in.read();
+              }
+
+              @Override
+              public boolean isFinished() {
+                return in.available() == 0;
+              }
+
+              @Override
+              public boolean isReady() {
+                return true;
+              }
+
+              @Override
+              public void setReadListener(jakarta.servlet.ReadListener listener) {}
+            });
     FilterHarness.Res res = new FilterHarness.Res();
     FilterChain chain = mock(FilterChain.class);
 
@@ -238,10 +257,8 @@ class FeatureWiringTest {
     assertThat(status().get("virtualQueue").isNull()).as("not configured").isTrue();
     assertThat(gauge("overload.bandwidth.group.all.admitted")).isEqualTo(2);
     assertThat(gauge("overload.bandwidth.group.all.delayed_now")).isEqualTo(1);
-    assertThat(gauge("overload.bandwidth.group.all.average_bytes_per_second"))
-        .isEqualTo(100_000);
-    assertThat(registry.getNames())
-        .noneMatch(n -> n.startsWith("overload.virtual_queue"));
+    assertThat(gauge("overload.bandwidth.group.all.average_bytes_per_second")).isEqualTo(100_000);
+    assertThat(registry.getNames()).noneMatch(n -> n.startsWith("overload.virtual_queue"));
   }
 
   @Test
@@ -250,11 +267,15 @@ class FeatureWiringTest {
     harness.initParams.put("virtualQueue.paths", "/s");
     harness.initParams.put("virtualQueue.capacity", "1");
     OverloadFilter filter = start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
+    filter.doFilter(
+        new FilterHarness.Req().build(),
+        new FilterHarness.Res().mock,
         mock(FilterChain.class)); // passes: slot 0
     FilterHarness.Res told = new FilterHarness.Res();
-    filter.doFilter(new FilterHarness.Req().header("Accept", "application/json").build(),
-        told.mock, mock(FilterChain.class)); // waits 1 s
+    filter.doFilter(
+        new FilterHarness.Req().header("Accept", "application/json").build(),
+        told.mock,
+        mock(FilterChain.class)); // waits 1 s
     Matcher token = Pattern.compile("\"token\":\"([^\"]+)\"").matcher(told.bodyText());
     assertThat(token.find()).as(told.bodyText()).isTrue();
     HttpServletRequest forged = new FilterHarness.Req().build();
@@ -281,7 +302,8 @@ class FeatureWiringTest {
     assertThat(gauge("overload.virtual_queue.refusals.forged")).isEqualTo(1);
     assertThat(gauge("overload.virtual_queue.current_wait_seconds")).isEqualTo(1);
     filter.destroy();
-    assertThat(registry.getNames()).as("removed with the filter")
+    assertThat(registry.getNames())
+        .as("removed with the filter")
         .noneMatch(n -> n.startsWith("overload."));
   }
 }

@@ -39,8 +39,9 @@ final class FilterHarness {
   String yaml;
 
   /** The wall clock X-Request-Start values are compared with: fixed, as the ticker is fake. */
-  final java.time.Clock wallClock = java.time.Clock.fixed(
-      java.time.Instant.ofEpochSecond(1_700_000_000L), java.time.ZoneOffset.UTC);
+  final java.time.Clock wallClock =
+      java.time.Clock.fixed(
+          java.time.Instant.ofEpochSecond(1_700_000_000L), java.time.ZoneOffset.UTC);
 
   OverloadFilter start() throws Exception {
     OverloadFilter filter = new OverloadFilter(ticker, wallClock, AdmissionListener.NONE, null);
@@ -54,28 +55,40 @@ final class FilterHarness {
     // The servlet the harness's requests are mapped to, unless a test declares its own.
     Map<String, Class<?>> declared = new LinkedHashMap<>(servlets);
     declared.putIfAbsent("s", jakarta.servlet.http.HttpServlet.class);
-    declared.forEach((name, type) -> {
-      ServletRegistration r = mock(ServletRegistration.class);
-      when(r.getClassName()).thenReturn(type.getName());
-      registrations.put(name, r);
-    });
+    declared.forEach(
+        (name, type) -> {
+          ServletRegistration r = mock(ServletRegistration.class);
+          when(r.getClassName()).thenReturn(type.getName());
+          registrations.put(name, r);
+        });
     doAnswer(i -> registrations).when(context).getServletRegistrations();
     lenient().when(context.getClassLoader()).thenReturn(getClass().getClassLoader());
-    lenient().when(context.getResourceAsStream(anyString())).thenAnswer(i ->
-        yaml != null && i.getArgument(0).equals("/WEB-INF/overload.yaml")
-            ? new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)) : null);
-    lenient().when(context.getAttribute(anyString()))
+    lenient()
+        .when(context.getResourceAsStream(anyString()))
+        .thenAnswer(
+            i ->
+                yaml != null && i.getArgument(0).equals("/WEB-INF/overload.yaml")
+                    ? new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))
+                    : null);
+    lenient()
+        .when(context.getAttribute(anyString()))
         .thenAnswer(i -> contextAttributes.get((String) i.getArgument(0)));
-    lenient().doAnswer(i -> contextAttributes.put(i.getArgument(0), i.getArgument(1)))
-        .when(context).setAttribute(anyString(), any());
-    lenient().doAnswer(i -> contextAttributes.remove((String) i.getArgument(0)))
-        .when(context).removeAttribute(anyString());
+    lenient()
+        .doAnswer(i -> contextAttributes.put(i.getArgument(0), i.getArgument(1)))
+        .when(context)
+        .setAttribute(anyString(), any());
+    lenient()
+        .doAnswer(i -> contextAttributes.remove((String) i.getArgument(0)))
+        .when(context)
+        .removeAttribute(anyString());
     FilterConfig fc = mock(FilterConfig.class);
     lenient().when(fc.getServletContext()).thenReturn(context);
     lenient().when(fc.getFilterName()).thenReturn("overload");
-    lenient().when(fc.getInitParameterNames())
+    lenient()
+        .when(fc.getInitParameterNames())
         .thenAnswer(i -> Collections.enumeration(initParams.keySet()));
-    lenient().when(fc.getInitParameter(anyString()))
+    lenient()
+        .when(fc.getInitParameter(anyString()))
         .thenAnswer(i -> initParams.get((String) i.getArgument(0)));
     return fc;
   }
@@ -113,19 +126,27 @@ final class FilterHarness {
       lenient().when(r.getPathInfo()).thenReturn(pathInfo);
       lenient().when(r.getCookies()).thenReturn(cookies);
       lenient().when(r.getHeader(anyString())).thenAnswer(i -> headers.get(i.getArgument(0)));
-      lenient().when(r.getHeaders(anyString())).thenAnswer(i -> {
-        String v = headers.get(i.getArgument(0));
-        return Collections.enumeration(v == null ? List.of() : List.of(v));
-      });
+      lenient()
+          .when(r.getHeaders(anyString()))
+          .thenAnswer(
+              i -> {
+                String v = headers.get(i.getArgument(0));
+                return Collections.enumeration(v == null ? List.of() : List.of(v));
+              });
       HttpServletMapping mapping = mock(HttpServletMapping.class);
       lenient().when(mapping.getServletName()).thenReturn(servletName);
       lenient().when(r.getHttpServletMapping()).thenReturn(mapping);
-      lenient().when(r.getAttribute(anyString()))
+      lenient()
+          .when(r.getAttribute(anyString()))
           .thenAnswer(i -> attributes.get((String) i.getArgument(0)));
-      lenient().doAnswer(i -> attributes.put(i.getArgument(0), i.getArgument(1)))
-          .when(r).setAttribute(anyString(), any());
-      lenient().doAnswer(i -> attributes.remove((String) i.getArgument(0)))
-          .when(r).removeAttribute(anyString());
+      lenient()
+          .doAnswer(i -> attributes.put(i.getArgument(0), i.getArgument(1)))
+          .when(r)
+          .setAttribute(anyString(), any());
+      lenient()
+          .doAnswer(i -> attributes.remove((String) i.getArgument(0)))
+          .when(r)
+          .removeAttribute(anyString());
       lenient().when(r.isAsyncStarted()).thenAnswer(i -> asyncStarted);
       return r;
     }
@@ -142,33 +163,41 @@ final class FilterHarness {
 
     Res() throws Exception {
       lenient().doAnswer(i -> status = i.getArgument(0)).when(mock).setStatus(anyInt());
-      lenient().doAnswer(i -> headers.put(i.getArgument(0), i.getArgument(1)))
-          .when(mock).setHeader(anyString(), anyString());
-      lenient().doAnswer(i -> contentType = i.getArgument(0)).when(mock)
+      lenient()
+          .doAnswer(i -> headers.put(i.getArgument(0), i.getArgument(1)))
+          .when(mock)
+          .setHeader(anyString(), anyString());
+      lenient()
+          .doAnswer(i -> contentType = i.getArgument(0))
+          .when(mock)
           .setContentType(anyString());
       lenient().when(mock.isCommitted()).thenAnswer(i -> committed);
       lenient().doAnswer(i -> committed = true).when(mock).flushBuffer();
-      ServletOutputStream out = new ServletOutputStream() {
-        @Override
-        public void write(int b) {
-          body.write(b);
-        }
+      ServletOutputStream out =
+          new ServletOutputStream() {
+            @Override
+            public void write(int b) {
+              body.write(b);
+            }
 
-        @Override
-        public boolean isReady() {
-          return true;
-        }
+            @Override
+            public boolean isReady() {
+              return true;
+            }
 
-        @Override
-        public void setWriteListener(WriteListener listener) {}
-      };
+            @Override
+            public void setWriteListener(WriteListener listener) {}
+          };
       lenient().when(mock.getOutputStream()).thenReturn(out);
-      java.io.PrintWriter writer = new java.io.PrintWriter(
-          new java.io.OutputStreamWriter(body, StandardCharsets.UTF_8), true);
+      java.io.PrintWriter writer =
+          new java.io.PrintWriter(
+              new java.io.OutputStreamWriter(body, StandardCharsets.UTF_8), true);
       lenient().when(mock.getWriter()).thenReturn(writer);
       lenient().doAnswer(i -> status = i.getArgument(0)).when(mock).sendError(anyInt());
-      lenient().doAnswer(i -> headers.put("Location", i.getArgument(0)))
-          .when(mock).sendRedirect(anyString());
+      lenient()
+          .doAnswer(i -> headers.put("Location", i.getArgument(0)))
+          .when(mock)
+          .sendRedirect(anyString());
     }
 
     String bodyText() {

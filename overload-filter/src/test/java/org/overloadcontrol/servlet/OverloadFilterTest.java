@@ -25,10 +25,10 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
 
 class OverloadFilterTest {
 
@@ -52,8 +52,10 @@ class OverloadFilterTest {
   /** A handler the application names by class. */
   public static final class TeapotHandler implements RejectionHandler {
     @Override
-    public void reject(jakarta.servlet.http.HttpServletRequest request,
-        jakarta.servlet.http.HttpServletResponse response, Rejection rejection) {
+    public void reject(
+        jakarta.servlet.http.HttpServletRequest request,
+        jakarta.servlet.http.HttpServletResponse response,
+        Rejection rejection) {
       response.setStatus(418);
     }
   }
@@ -107,17 +109,25 @@ class OverloadFilterTest {
     harness.initParams.put("endpoints.api.paths", "/api/*");
     OverloadFilter filter = harness.start();
 
-    assertThat(pass(filter, new FilterHarness.Req().servlet("browse", "/b")
-        .header("X-Tier", "gold")).requestClass()).isEqualTo("gold");
+    assertThat(
+            pass(filter, new FilterHarness.Req().servlet("browse", "/b").header("X-Tier", "gold"))
+                .requestClass())
+        .isEqualTo("gold");
     FilterHarness.Req vip = new FilterHarness.Req().servlet("browse", "/b");
     vip.cookies = new Cookie[] {new Cookie("vip", "yes")};
     assertThat(pass(filter, vip).requestClass()).isEqualTo("vip");
     // The client address behind the trusted proxy (127.0.0.1) is 10.1.2.3.
-    assertThat(pass(filter, new FilterHarness.Req().servlet("browse", "/b")
-        .header("X-Forwarded-For", "10.1.2.3")).requestClass()).isEqualTo("office");
+    assertThat(
+            pass(
+                    filter,
+                    new FilterHarness.Req()
+                        .servlet("browse", "/b")
+                        .header("X-Forwarded-For", "10.1.2.3"))
+                .requestClass())
+        .isEqualTo("office");
     // From an untrusted peer the same header is ignored.
-    FilterHarness.Req spoof = new FilterHarness.Req().servlet("browse", "/b")
-        .header("X-Forwarded-For", "10.1.2.3");
+    FilterHarness.Req spoof =
+        new FilterHarness.Req().servlet("browse", "/b").header("X-Forwarded-For", "10.1.2.3");
     spoof.remote = "8.8.8.8";
     assertThat(pass(filter, spoof).requestClass()).isEqualTo("browse");
     // A path rule names the endpoint, whatever the servlet.
@@ -147,8 +157,8 @@ class OverloadFilterTest {
     harness.yaml = "endpoints:\n  payment:\n    target: 700ms\n";
     System.setProperty(OverloadFilter.CONFIG_FILE_PROPERTY, file.toString());
     try {
-      assertThat(pass(harness.start(), new FilterHarness.Req().servlet("payment", "/p"))
-          .target()).contains(Duration.ofMillis(300));
+      assertThat(pass(harness.start(), new FilterHarness.Req().servlet("payment", "/p")).target())
+          .contains(Duration.ofMillis(300));
       System.setProperty(OverloadFilter.CONFIG_FILE_PROPERTY, dir.resolve("none").toString());
       assertThatThrownBy(harness::start).hasMessageContaining("overload.configFile");
     } finally {
@@ -169,8 +179,8 @@ class OverloadFilterTest {
 
     FilterChain second = mock(FilterChain.class);
     FilterHarness.Res res = new FilterHarness.Res();
-    filter.doFilter(new FilterHarness.Req().header("Accept", "text/html,*/*").build(), res.mock,
-        second);
+    filter.doFilter(
+        new FilterHarness.Req().header("Accept", "text/html,*/*").build(), res.mock, second);
     verify(second, never()).doFilter(any(), any());
     assertThat(res.status).isEqualTo(503);
     assertThat(res.headers).containsEntry("Retry-After", "10"); // one token per 10 s
@@ -188,15 +198,20 @@ class OverloadFilterTest {
     harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
     FilterHarness.Res res = new FilterHarness.Res();
-    filter.doFilter(new FilterHarness.Req().header("Accept", "application/json").build(),
-        res.mock, mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().header("Accept", "application/json").build(),
+        res.mock,
+        mock(FilterChain.class));
     assertThat(res.status).isEqualTo(503);
     assertThat(res.contentType).isEqualTo("application/problem+json");
-    assertThat(res.bodyText()).contains("\"status\":503").contains("\"retryAfterSeconds\":10")
-        .contains("\"endpoint\":\"s\"").contains("\"title\":\"Service Unavailable\"");
+    assertThat(res.bodyText())
+        .contains("\"status\":503")
+        .contains("\"retryAfterSeconds\":10")
+        .contains("\"endpoint\":\"s\"")
+        .contains("\"title\":\"Service Unavailable\"");
   }
 
   @Test
@@ -207,8 +222,8 @@ class OverloadFilterTest {
     harness.initParams.put("controller.initialRate", "0.001");
     harness.initParams.put("retryAfter.max", "30s");
     OverloadFilter filter = harness.start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
     FilterHarness.Res res = new FilterHarness.Res();
     filter.doFilter(new FilterHarness.Req().build(), res.mock, mock(FilterChain.class));
     assertThat(res.headers).containsEntry("Retry-After", "30");
@@ -221,8 +236,8 @@ class OverloadFilterTest {
     harness.initParams.put("controller.initialRate", "0.1");
     harness.initParams.put("rejectionHandler", TeapotHandler.class.getName());
     OverloadFilter filter = harness.start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
     FilterHarness.Res res = new FilterHarness.Res();
     filter.doFilter(new FilterHarness.Req().build(), res.mock, mock(FilterChain.class));
     assertThat(res.status).isEqualTo(418);
@@ -233,13 +248,15 @@ class OverloadFilterTest {
     harness.initParams.put("endpoints.s.target", "100ms");
     harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
-    harness.contextAttributes.put(RejectionHandler.ATTRIBUTE,
-        (RejectionHandler) (rq, rs, r) -> {
-          throw new IllegalStateException("boom");
-        });
+    harness.contextAttributes.put(
+        RejectionHandler.ATTRIBUTE,
+        (RejectionHandler)
+            (rq, rs, r) -> {
+              throw new IllegalStateException("boom");
+            });
     OverloadFilter filter = harness.start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
     FilterHarness.Res res = new FilterHarness.Res();
     filter.doFilter(new FilterHarness.Req().build(), res.mock, mock(FilterChain.class));
     assertThat(res.status).isEqualTo(503);
@@ -254,19 +271,22 @@ class OverloadFilterTest {
     harness.initParams.put("admission.controller", "rate");
     harness.initParams.put("controller.initialRate", "0.1");
     OverloadFilter filter = harness.start();
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
     FilterHarness.Res res = new FilterHarness.Res();
     jakarta.servlet.ServletOutputStream reset = mock(jakarta.servlet.ServletOutputStream.class);
-    org.mockito.Mockito.doThrow(new java.io.IOException("Connection reset by peer")).when(reset)
+    org.mockito.Mockito.doThrow(new java.io.IOException("Connection reset by peer"))
+        .when(reset)
         .write(any(byte[].class));
     when(res.mock.getOutputStream()).thenReturn(reset);
     java.io.PrintStream err = System.err;
     java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
     System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));
     try {
-      org.assertj.core.api.Assertions.assertThatCode(() -> filter.doFilter(
-          new FilterHarness.Req().build(), res.mock, mock(FilterChain.class)))
+      org.assertj.core.api.Assertions.assertThatCode(
+              () ->
+                  filter.doFilter(
+                      new FilterHarness.Req().build(), res.mock, mock(FilterChain.class)))
           .doesNotThrowAnyException();
     } finally {
       System.setErr(err);
@@ -279,8 +299,10 @@ class OverloadFilterTest {
   @Test
   void badConfigurationStopsInitWithAMessageNamingTheKey() {
     harness.initParams.put("endpoints.s.target", "-1s");
-    assertThatThrownBy(harness::start).isInstanceOf(ServletException.class)
-        .hasMessageContaining("endpoints.s.target").hasMessageContaining("'-1s'")
+    assertThatThrownBy(harness::start)
+        .isInstanceOf(ServletException.class)
+        .hasMessageContaining("endpoints.s.target")
+        .hasMessageContaining("'-1s'")
         .hasMessageContaining("web.xml init-param");
     harness.initParams.clear();
     harness.initParams.put("endpoints.s.target", "soon");
@@ -290,11 +312,13 @@ class OverloadFilterTest {
     assertThatThrownBy(harness::start).hasMessageContaining("unknown request class 'platinum'");
     harness.initParams.clear();
     harness.initParams.put("maxThreads", "5");
-    assertThatThrownBy(harness::start).hasMessageContaining("'maxThreads'")
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("'maxThreads'")
         .hasMessageContaining("unknown key");
     harness.initParams.clear();
     harness.initParams.put("configFile", "/nowhere/overload.yaml");
-    assertThatThrownBy(harness::start).hasMessageContaining("configFile")
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("configFile")
         .hasMessageContaining("no such file");
     harness.initParams.clear();
     harness.initParams.put("rejectionHandler", "com.example.Missing");
@@ -326,8 +350,10 @@ class OverloadFilterTest {
   void disagreeingAnnotationsAreAnErrorUnlessConfigurationDecides() throws Exception {
     harness.servlets.put("browse", BrowseServlet.class);
     harness.servlets.put("other", DisagreeingServlet.class);
-    assertThatThrownBy(harness::start).isInstanceOf(ServletException.class)
-        .hasMessageContaining("classes.browse.rank").hasMessageContaining("must agree");
+    assertThatThrownBy(harness::start)
+        .isInstanceOf(ServletException.class)
+        .hasMessageContaining("classes.browse.rank")
+        .hasMessageContaining("must agree");
     harness.initParams.put("classes.browse.rank", "2");
     assertThat(harness.start().engine().config().requestClass("browse").orElseThrow().rank())
         .isEqualTo(2);
@@ -336,11 +362,15 @@ class OverloadFilterTest {
   @Test
   void exceptionInTheApplicationIsAFailedOutcome() throws Exception {
     OverloadFilter filter = harness.start();
-    FilterChain chain = (rq, rs) -> {
-      throw new IOException("app broke");
-    };
-    assertThatThrownBy(() -> filter.doFilter(new FilterHarness.Req().build(),
-        new FilterHarness.Res().mock, chain)).hasMessage("app broke");
+    FilterChain chain =
+        (rq, rs) -> {
+          throw new IOException("app broke");
+        };
+    assertThatThrownBy(
+            () ->
+                filter.doFilter(
+                    new FilterHarness.Req().build(), new FilterHarness.Res().mock, chain))
+        .hasMessage("app broke");
     EndpointClass stage = stageOf(filter, "s");
     assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
     assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
@@ -354,7 +384,7 @@ class OverloadFilterTest {
     HttpServletRequest request = req.build();
     AsyncContext async = mock(AsyncContext.class);
     when(request.getAsyncContext()).thenReturn(async);
-    filter.doFilter(request, new FilterHarness.Res().mock, (rq, rs) -> { });
+    filter.doFilter(request, new FilterHarness.Res().mock, (rq, rs) -> {});
 
     EndpointClass stage = stageOf(filter, "s");
     assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
@@ -371,7 +401,7 @@ class OverloadFilterTest {
     HttpServletRequest failingRequest = failing.build();
     AsyncContext async2 = mock(AsyncContext.class);
     when(failingRequest.getAsyncContext()).thenReturn(async2);
-    filter.doFilter(failingRequest, new FilterHarness.Res().mock, (rq, rs) -> { });
+    filter.doFilter(failingRequest, new FilterHarness.Res().mock, (rq, rs) -> {});
     verify(async2).addListener(listener.capture());
     listener.getValue().onTimeout(new AsyncEvent(async2));
     listener.getValue().onComplete(new AsyncEvent(async2));

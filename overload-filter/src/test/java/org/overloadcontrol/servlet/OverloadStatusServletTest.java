@@ -45,13 +45,15 @@ class OverloadStatusServletTest {
     harness.initParams.put("controller.initialRate", "1");
     harness.initParams.put("controller.bucketDepth", "1");
     FilterConfig fc = harness.filterConfig();
-    filter = new OverloadFilter(harness.ticker, org.overloadcontrol.admission.AdmissionListener.NONE);
+    filter =
+        new OverloadFilter(harness.ticker, org.overloadcontrol.admission.AdmissionListener.NONE);
     filter.init(fc);
     ServletContext context = fc.getServletContext();
     ServletConfig sc = mock(ServletConfig.class);
     when(sc.getServletContext()).thenReturn(context);
     lenient().when(sc.getServletName()).thenReturn("overload-status");
-    lenient().when(sc.getInitParameter(anyString()))
+    lenient()
+        .when(sc.getInitParameter(anyString()))
         .thenAnswer(i -> servletParams.get((String) i.getArgument(0)));
     servlet = new OverloadStatusServlet();
     servlet.init(sc);
@@ -74,8 +76,10 @@ class OverloadStatusServletTest {
   }
 
   private void search() throws Exception {
-    filter.doFilter(new FilterHarness.Req().servlet("search", "/search").build(),
-        new FilterHarness.Res().mock, (rq, rs) -> {});
+    filter.doFilter(
+        new FilterHarness.Req().servlet("search", "/search").build(),
+        new FilterHarness.Res().mock,
+        (rq, rs) -> {});
   }
 
   @Test
@@ -108,8 +112,10 @@ class OverloadStatusServletTest {
   @Test
   void forwardedThroughAnUntrustedLocalProxyIsRefused() throws Exception {
     start();
-    FilterHarness.Req req = new FilterHarness.Req().servlet("overload-status", "/overload")
-        .header("X-Forwarded-For", "203.0.113.9");
+    FilterHarness.Req req =
+        new FilterHarness.Req()
+            .servlet("overload-status", "/overload")
+            .header("X-Forwarded-For", "203.0.113.9");
     req.pathInfo = "/status";
     FilterHarness.Res res = new FilterHarness.Res();
     servlet.service(req.build(), res.mock);
@@ -158,8 +164,10 @@ class OverloadStatusServletTest {
     start();
     FilterHarness.Res page = get("127.0.0.1", "/");
     assertThat(page.contentType).startsWith("text/html");
-    assertThat(page.bodyText()).contains("<script src=\"chart.umd.js\"></script>")
-        .contains("<script src=\"dashboard.js\"></script>").doesNotContain("http");
+    assertThat(page.bodyText())
+        .contains("<script src=\"chart.umd.js\"></script>")
+        .contains("<script src=\"dashboard.js\"></script>")
+        .doesNotContain("http");
     assertThat(page.headers.get("Content-Security-Policy")).startsWith("default-src 'self'");
     FilterHarness.Res chart = get("127.0.0.1", "/chart.umd.js");
     assertThat(chart.contentType).startsWith("text/javascript");
@@ -189,8 +197,8 @@ class OverloadStatusServletTest {
     AtomicInteger passed = new AtomicInteger();
     for (int i = 0; i < 20; i++) {
       FilterHarness.Req req = new FilterHarness.Req().servlet("overload-status", "/overload");
-      filter.doFilter(req.build(), new FilterHarness.Res().mock,
-          (rq, rs) -> passed.incrementAndGet());
+      filter.doFilter(
+          req.build(), new FilterHarness.Res().mock, (rq, rs) -> passed.incrementAndGet());
     }
     assertThat(passed).hasValue(20);
     assertThat(filter.engine().endpoints()).extracting(e -> e.name()).containsExactly("search");

@@ -2,7 +2,6 @@ package org.overloadcontrol.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -24,9 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.base.Outcome;
 
 /** The filter's wait path: suspend, resume by dispatch, expire, shut down, no-async fallbacks. */
 class QueuedFilterTest {
@@ -48,18 +47,26 @@ class QueuedFilterTest {
       res = new FilterHarness.Res();
       request = req.build();
       lenient().when(request.isAsyncSupported()).thenReturn(true);
-      lenient().when(request.startAsync()).thenAnswer(i -> {
-        req.asyncStarted = true;
-        return async;
-      });
-      lenient().when(request.startAsync(any(), any())).thenAnswer(i -> {
-        req.asyncStarted = true;
-        return async;
-      });
+      lenient()
+          .when(request.startAsync())
+          .thenAnswer(
+              i -> {
+                req.asyncStarted = true;
+                return async;
+              });
+      lenient()
+          .when(request.startAsync(any(), any()))
+          .thenAnswer(
+              i -> {
+                req.asyncStarted = true;
+                return async;
+              });
       lenient().when(request.getAsyncContext()).thenReturn(async);
       lenient().when(async.getRequest()).thenReturn(request);
       lenient().when(async.getResponse()).thenReturn(res.mock);
-      lenient().doAnswer(i -> listeners.add(i.getArgument(0))).when(async)
+      lenient()
+          .doAnswer(i -> listeners.add(i.getArgument(0)))
+          .when(async)
           .addListener(any(AsyncListener.class));
       lenient().doAnswer(i -> dispatches.incrementAndGet()).when(async).dispatch();
       lenient().doAnswer(i -> completions.incrementAndGet()).when(async).complete();
@@ -148,7 +155,8 @@ class QueuedFilterTest {
     assertThat(waiting.dispatches.get()).isEqualTo(1);
     assertThat(Overload.context(waiting.request)).isPresent();
 
-    waiting.req.attributes.put(jakarta.servlet.RequestDispatcher.ERROR_EXCEPTION,
+    waiting.req.attributes.put(
+        jakarta.servlet.RequestDispatcher.ERROR_EXCEPTION,
         new ServletException("the application failed"));
     waiting.fire("complete");
     assertThat(stage(filter).outcomeCount(Outcome.FAILED)).isEqualTo(1);
@@ -167,8 +175,7 @@ class QueuedFilterTest {
     // The container runs it (the filter does not see that dispatch) while the filter stops.
     EndpointClass stage = stage(filter);
     filter.destroy();
-    assertThat(resumed.res.status).as("nothing written under a running request")
-        .isNotEqualTo(503);
+    assertThat(resumed.res.status).as("nothing written under a running request").isNotEqualTo(503);
     assertThat(resumed.completions.get()).isZero();
     // Settled without touching it, since Jetty never reports a request its stop cut off.
     assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
@@ -184,13 +191,17 @@ class QueuedFilterTest {
     OverloadFilter filter = start();
     Suspended running = holdPermit(filter);
     Suspended waiting = new Suspended();
-    org.mockito.Mockito.doThrow(new IllegalStateException("stopping")).when(waiting.async)
+    org.mockito.Mockito.doThrow(new IllegalStateException("stopping"))
+        .when(waiting.async)
         .dispatch();
     filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
     running.fire("complete");
     assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
-    assertThat(((org.overloadcontrol.engine.RequestTag) Overload.context(waiting.request)
-        .orElseThrow()).reason()).isEqualTo("shutdown");
+    assertThat(
+            ((org.overloadcontrol.engine.RequestTag)
+                    Overload.context(waiting.request).orElseThrow())
+                .reason())
+        .isEqualTo("shutdown");
     assertThat(filter.engine().queues().permitsInUse()).isZero();
   }
 
@@ -209,14 +220,15 @@ class QueuedFilterTest {
   }
 
   @Test
-  void aDispatchAStoppingTomcatRefusesNeitherLosesTheOutcomeNorTheNextWaiter()
-      throws Exception {
+  void aDispatchAStoppingTomcatRefusesNeitherLosesTheOutcomeNorTheNextWaiter() throws Exception {
     OverloadFilter filter = start();
     Suspended running = holdPermit(filter);
     Suspended refused = new Suspended();
     // What a stopping Tomcat throws from AsyncContext.dispatch().
-    org.mockito.Mockito.doThrow(new UnsupportedOperationException("does not support"
-        + " asynchronous dispatching")).when(refused.async).dispatch();
+    org.mockito.Mockito.doThrow(
+            new UnsupportedOperationException("does not support" + " asynchronous dispatching"))
+        .when(refused.async)
+        .dispatch();
     filter.doFilter(refused.request, refused.res.mock, mock(FilterChain.class));
     Suspended next = new Suspended();
     filter.doFilter(next.request, next.res.mock, mock(FilterChain.class));
@@ -282,8 +294,7 @@ class QueuedFilterTest {
     harness.initParams.put("queue.classes.default.capacity", "1");
     OverloadFilter filter = start();
     holdPermit(filter);
-    filter.doFilter(new Suspended().request, new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(new Suspended().request, new FilterHarness.Res().mock, mock(FilterChain.class));
     Suspended refused = new Suspended();
     filter.doFilter(refused.request, refused.res.mock, mock(FilterChain.class));
     assertThat(refused.res.status).isEqualTo(503);
@@ -314,13 +325,15 @@ class QueuedFilterTest {
     FilterHarness.Req req = new FilterHarness.Req();
     HttpServletRequest request = req.build(); // isAsyncSupported() is false
     FilterChain chain = mock(FilterChain.class);
-    CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> {
-      try {
-        filter.doFilter(request, new FilterHarness.Res().mock, chain);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    CompletableFuture<Void> blocked =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                filter.doFilter(request, new FilterHarness.Res().mock, chain);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     while (filter.engine().queues().waitingCount() == 0) {
       Thread.onSpinWait();
     }
@@ -339,8 +352,8 @@ class QueuedFilterTest {
     holdPermit(filter);
     FilterHarness.Res res = new FilterHarness.Res();
     FilterChain chain = mock(FilterChain.class);
-    filter.doFilter(new FilterHarness.Req().header("Accept", "application/json").build(),
-        res.mock, chain);
+    filter.doFilter(
+        new FilterHarness.Req().header("Accept", "application/json").build(), res.mock, chain);
     verify(chain, never()).doFilter(any(), any());
     assertThat(res.status).isEqualTo(503);
     assertThat(res.bodyText()).contains("\"reason\":\"no-async\"");

@@ -13,11 +13,13 @@ import org.overloadcontrol.engine.OverloadEngine;
 
 class ServletRoutesTest {
 
-  private final OverloadEngine engine = new OverloadEngine(OverloadConfig.of(Map.of(
-      "classes.buyer.rank", "1", "endpoints.checkout.class", "buyer")), new FakeTicker(),
-      AdmissionListener.NONE);
-  private final ServletRoutes routes = new ServletRoutes(engine,
-      Map.of("PayServlet", "checkout"), Set.of("overload-status"));
+  private final OverloadEngine engine =
+      new OverloadEngine(
+          OverloadConfig.of(Map.of("classes.buyer.rank", "1", "endpoints.checkout.class", "buyer")),
+          new FakeTicker(),
+          AdmissionListener.NONE);
+  private final ServletRoutes routes =
+      new ServletRoutes(engine, Map.of("PayServlet", "checkout"), Set.of("overload-status"));
 
   @Test
   void aServletsRequestsGoToItsEndpointAndThatEndpointsClass() {
@@ -48,9 +50,12 @@ class ServletRoutesTest {
 
   @Test
   void rulesThatReadTheRequestTurnTheShortcutOff() {
-    OverloadEngine ruled = new OverloadEngine(OverloadConfig.of(Map.of(
-        "classes.gold.rank", "1", "classes.gold.match.header", "X-Tier=gold")),
-        new FakeTicker(), AdmissionListener.NONE);
+    OverloadEngine ruled =
+        new OverloadEngine(
+            OverloadConfig.of(
+                Map.of("classes.gold.rank", "1", "classes.gold.match.header", "X-Tier=gold")),
+            new FakeTicker(),
+            AdmissionListener.NONE);
     assertThat(ruled.routesByEndpointOnly()).isFalse();
   }
 }

@@ -28,7 +28,8 @@ import org.overloadcontrol.queue.QueueSettings;
  */
 class StartNoticesTest {
 
-  private static final String WEB_XML = """
+  private static final String WEB_XML =
+      """
       <?xml version="1.0" encoding="UTF-8"?>
       <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
         <filter><filter-name>overload</filter-name>
@@ -54,19 +55,28 @@ class StartNoticesTest {
   private final ServletContext context = mock(ServletContext.class);
 
   private void webApp() {
-    when(context.getResourceAsStream("/WEB-INF/web.xml")).thenAnswer(
-        i -> new ByteArrayInputStream(WEB_XML.getBytes(StandardCharsets.UTF_8)));
+    when(context.getResourceAsStream("/WEB-INF/web.xml"))
+        .thenAnswer(i -> new ByteArrayInputStream(WEB_XML.getBytes(StandardCharsets.UTF_8)));
     when(context.getClassLoader()).thenReturn(getClass().getClassLoader());
     FilterRegistration filter = mock(FilterRegistration.class);
     when(filter.getClassName()).thenReturn(OverloadFilter.class.getName());
     doReturn(Map.of("overload", filter)).when(context).getFilterRegistrations();
-    doReturn(Map.of("legacy", servlet("com.example.Legacy"),
-        "modern", servlet("com.example.Modern"),
-        "annotated", servlet(AnnotatedAsync.class.getName()),
-        "plain", servlet(AnnotatedPlain.class.getName()),
-        "default", servlet("org.apache.catalina.servlets.DefaultServlet"),
-        "overload-status", servlet(OverloadStatusServlet.class.getName())))
-        .when(context).getServletRegistrations();
+    doReturn(
+            Map.of(
+                "legacy",
+                servlet("com.example.Legacy"),
+                "modern",
+                servlet("com.example.Modern"),
+                "annotated",
+                servlet(AnnotatedAsync.class.getName()),
+                "plain",
+                servlet(AnnotatedPlain.class.getName()),
+                "default",
+                servlet("org.apache.catalina.servlets.DefaultServlet"),
+                "overload-status",
+                servlet(OverloadStatusServlet.class.getName())))
+        .when(context)
+        .getServletRegistrations();
   }
 
   private static ServletRegistration servlet(String className) {
@@ -95,15 +105,19 @@ class StartNoticesTest {
     AsyncSupportNotice.atStart(context, queues(Map.of("queue.permits", "4")));
     ArgumentCaptor<String> logged = ArgumentCaptor.forClass(String.class);
     verify(context).log(logged.capture());
-    assertThat(logged.getValue()).contains("queue.permits is set, but filter 'overload',"
-        + " servlet 'legacy', servlet 'plain' are not async-supported")
+    assertThat(logged.getValue())
+        .contains(
+            "queue.permits is set, but filter 'overload',"
+                + " servlet 'legacy', servlet 'plain' are not async-supported")
         .contains("queue.nonAsync: block");
 
     ServletContext other = mock(ServletContext.class);
     AsyncSupportNotice.atStart(other, queues(Map.of()));
     verify(other, never()).log(anyString());
-    assertThat(AsyncSupportNotice.message(java.util.List.of("filter 'f'"),
-        QueueSettings.NonAsync.REJECT)).contains("filter 'f' is not async-supported")
+    assertThat(
+            AsyncSupportNotice.message(
+                java.util.List.of("filter 'f'"), QueueSettings.NonAsync.REJECT))
+        .contains("filter 'f' is not async-supported")
         .contains("refused with 503");
   }
 
@@ -113,8 +127,9 @@ class StartNoticesTest {
     notice.alreadyControlled();
     notice.alreadyControlled();
     verify(context).log(TakeoverNotice.message("overload"));
-    assertThat(TakeoverNotice.message("overload")).contains("filter 'overload' passes every"
-        + " request through").contains("OverloadHandler");
+    assertThat(TakeoverNotice.message("overload"))
+        .contains("filter 'overload' passes every" + " request through")
+        .contains("OverloadHandler");
   }
 
   @Test

@@ -32,8 +32,10 @@ class WithoutOptionalLibrariesTest {
     assertThat(OptionalLibrary.SNAKEYAML.present()).isFalse();
     assertThat(OptionalLibrary.COMMONS_MATH.present()).isFalse();
     assertThat(new OptionalLibrary("com.codahale.metrics.MetricRegistry", "").present()).isFalse();
-    assertThat(new OptionalLibrary("io.prometheus.metrics.model.registry.PrometheusRegistry", "")
-        .present()).isFalse();
+    assertThat(
+            new OptionalLibrary("io.prometheus.metrics.model.registry.PrometheusRegistry", "")
+                .present())
+        .isFalse();
     assertThat(getClass().getResource("/org/overloadcontrol/servlet/dashboard/index.html"))
         .isNull();
   }
@@ -42,8 +44,8 @@ class WithoutOptionalLibrariesTest {
   void theStatusWorksAndMetricsAndDashboardNameTheirModules() throws Exception {
     harness.servlets.put("overload-status", OverloadStatusServlet.class);
     FilterConfig fc = harness.filterConfig();
-    OverloadFilter filter = new OverloadFilter(harness.ticker,
-        org.overloadcontrol.admission.AdmissionListener.NONE);
+    OverloadFilter filter =
+        new OverloadFilter(harness.ticker, org.overloadcontrol.admission.AdmissionListener.NONE);
     filter.init(fc);
     jakarta.servlet.ServletContext context = fc.getServletContext();
     ServletConfig sc = mock(ServletConfig.class);
@@ -51,8 +53,8 @@ class WithoutOptionalLibrariesTest {
     lenient().when(sc.getInitParameter(anyString())).thenReturn(null);
     OverloadStatusServlet servlet = new OverloadStatusServlet();
     servlet.init(sc);
-    filter.doFilter(new FilterHarness.Req().build(), new FilterHarness.Res().mock,
-        mock(FilterChain.class));
+    filter.doFilter(
+        new FilterHarness.Req().build(), new FilterHarness.Res().mock, mock(FilterChain.class));
 
     assertThat(get(servlet, "/status").bodyText()).contains("\"arrivals\":1");
     FilterHarness.Res metrics = get(servlet, "/metrics");
@@ -63,9 +65,12 @@ class WithoutOptionalLibrariesTest {
       assertThat(page.status).as(asset).isEqualTo(404);
       assertThat(page.bodyText()).as(asset).contains("overload-dashboard");
     }
-    assertThat(((Observability) harness.contextAttributes.get(Observability.ATTRIBUTE))
-        .metrics().recorder()).as("the no-op default").isSameAs(
-            org.overloadcontrol.metrics.MetricsRecorder.NONE);
+    assertThat(
+            ((Observability) harness.contextAttributes.get(Observability.ATTRIBUTE))
+                .metrics()
+                .recorder())
+        .as("the no-op default")
+        .isSameAs(org.overloadcontrol.metrics.MetricsRecorder.NONE);
     filter.destroy();
   }
 
@@ -95,7 +100,8 @@ class WithoutOptionalLibrariesTest {
   @Test
   void aYamlFileSaysToAddSnakeYaml() {
     harness.yaml = "endpoints:\n  s:\n    target: 1s\n";
-    assertThatThrownBy(harness::start).hasMessageContaining("/WEB-INF/overload.yaml")
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("/WEB-INF/overload.yaml")
         .hasMessageContaining("needs org.yaml:snakeyaml on the class path");
   }
 
@@ -103,7 +109,8 @@ class WithoutOptionalLibrariesTest {
   void capacityAutoSaysToAddCommonsMath() {
     harness.initParams.put("virtualQueue.enabled", "true");
     harness.initParams.put("virtualQueue.paths", "/s");
-    assertThatThrownBy(harness::start).hasMessageContaining("virtualQueue.capacity")
+    assertThatThrownBy(harness::start)
+        .hasMessageContaining("virtualQueue.capacity")
         .hasMessageContaining("needs org.apache.commons:commons-math3 on the class path");
   }
 }

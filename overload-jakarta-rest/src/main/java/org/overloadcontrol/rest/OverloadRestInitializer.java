@@ -10,8 +10,8 @@ import jakarta.ws.rs.core.Application;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.config.FrameworkRoutes;
 
 /**
  * Makes the resource methods of a Jakarta REST application endpoints of the overload filter,
@@ -33,7 +33,8 @@ public final class OverloadRestInitializer implements ServletContainerInitialize
 
   @Override
   public void onStartup(Set<Class<?>> classes, ServletContext context) {
-    if (classes == null || classes.isEmpty()
+    if (classes == null
+        || classes.isEmpty()
         || context.getAttribute(FrameworkRoutes.ATTRIBUTE) != null) {
       return;
     }
@@ -50,8 +51,8 @@ public final class OverloadRestInitializer implements ServletContainerInitialize
     if (resources.isEmpty()) {
       return;
     }
-    FrameworkRoutes routes = RestRoutes.of(applicationPath == null ? "" : applicationPath,
-        resources);
+    FrameworkRoutes routes =
+        RestRoutes.of(applicationPath == null ? "" : applicationPath, resources);
     LOG.debug("overload-control: Jakarta REST routes {}", routes);
     context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
   }

@@ -52,10 +52,12 @@ public final class RestRoutes {
       }
       String root = join(base, classPath.value());
       List<Method> methods = new ArrayList<>(List.of(type.getMethods()));
-      methods.sort(Comparator.comparing(Method::getName)
-          .thenComparing(m -> List.of(m.getParameterTypes()).toString()));
+      methods.sort(
+          Comparator.comparing(Method::getName)
+              .thenComparing(m -> List.of(m.getParameterTypes()).toString()));
       for (Method method : methods) {
-        if (method.isBridge() || method.isSynthetic()
+        if (method.isBridge()
+            || method.isSynthetic()
             || method.getDeclaringClass() == Object.class) {
           continue;
         }

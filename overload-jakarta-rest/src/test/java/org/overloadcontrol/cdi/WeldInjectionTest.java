@@ -69,16 +69,17 @@ class WeldInjectionTest {
 
   @RequestScoped
   public static class Page {
-    @Inject
-    OverloadContext context;
-    @Inject
-    @Quality
-    double quality;
-    @Inject
-    Recommendations recommendations;
+    @Inject OverloadContext context;
+    @Inject @Quality double quality;
+    @Inject Recommendations recommendations;
 
     String render() {
-      return context.endpoint() + " " + quality + " " + recommendations.forUser() + " "
+      return context.endpoint()
+          + " "
+          + quality
+          + " "
+          + recommendations.forUser()
+          + " "
           + recommendations.banner().orElse("-");
     }
   }
@@ -87,10 +88,17 @@ class WeldInjectionTest {
 
   @BeforeEach
   void start() {
-    container = new Weld().disableDiscovery()
-        .addBeanClasses(OverloadProducers.class, CurrentRequest.class,
-            SkipWhenDegradedInterceptor.class, Requests.class, Recommendations.class, Page.class)
-        .initialize();
+    container =
+        new Weld()
+            .disableDiscovery()
+            .addBeanClasses(
+                OverloadProducers.class,
+                CurrentRequest.class,
+                SkipWhenDegradedInterceptor.class,
+                Requests.class,
+                Recommendations.class,
+                Page.class)
+            .initialize();
   }
 
   @AfterEach

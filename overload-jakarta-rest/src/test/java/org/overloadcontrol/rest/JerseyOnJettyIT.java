@@ -34,8 +34,8 @@ class JerseyOnJettyIT {
     ServletContextHandler context = new ServletContextHandler("/");
     // What annotation scanning does in a WAR: the container hands the initializer the
     // @Path and Application classes.
-    context.addServletContainerInitializer(new OverloadRestInitializer(), ShopResource.class,
-        ShopApplication.class);
+    context.addServletContainerInitializer(
+        new OverloadRestInitializer(), ShopResource.class, ShopApplication.class);
     FilterHolder filter = new FilterHolder(OverloadFilter.class);
     filter.setName("overload");
     filter.setAsyncSupported(true);

@@ -47,8 +47,8 @@ class RestRoutesTest {
     assertThat(routes.endpointOf("DELETE", "/api/items/7")).isEqualTo("removal");
     assertThat(routes.endpointOf("PUT", "/api/items/7/reviews/3")).isEqualTo("Items#reviews");
     assertThat(routes.endpointOf("GET", "/items/7")).isNull();
-    assertThat(routes.endpoints()).containsExactlyInAnyOrder("Items#item", "removal",
-        "Items#reviews");
+    assertThat(routes.endpoints())
+        .containsExactlyInAnyOrder("Items#item", "removal", "Items#reviews");
   }
 
   @Test

@@ -49,8 +49,7 @@ class ResteasyOnTomcatIT {
     mapping.addURLPattern("/*");
     context.addFilterMap(mapping);
     tomcat.start();
-    base = URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort()
-        + "/api/shop/");
+    base = URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/api/shop/");
   }
 
   @AfterAll

@@ -17,22 +17,21 @@ final class ShopChecks {
 
   private ShopChecks() {}
 
-  private static HttpResponse<String> send(URI base, String method, String path)
-      throws Exception {
-    return CLIENT.send(HttpRequest.newBuilder(base.resolve(path))
-            .method(method, HttpRequest.BodyPublishers.noBody()).build(),
+  private static HttpResponse<String> send(URI base, String method, String path) throws Exception {
+    return CLIENT.send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   /** @param base the resource's URI, ending in "/" */
-  static void methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(URI base)
-      throws Exception {
+  static void methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(URI base) throws Exception {
     // The class's @RequestClass applies where a method sets none; a method's own wins.
     assertThat(send(base, "GET", "catalogue").body())
         .isEqualTo("ShopResource#catalogue browse null");
     assertThat(send(base, "GET", "search").body()).isEqualTo("ShopResource#search browse PT2S");
-    assertThat(send(base, "POST", "orders").body())
-        .isEqualTo("ShopResource#order order PT0.001S");
+    assertThat(send(base, "POST", "orders").body()).isEqualTo("ShopResource#order order PT0.001S");
 
     // Orders (a target: admitted at 5/s) arrive faster than that; the catalogue (no target)
     // is never throttled, though both are served by the one servlet of the implementation.

@@ -21,8 +21,7 @@ import org.overloadcontrol.servlet.Overload;
 @RequestClass(value = "browse", rank = 1)
 public class ShopResource {
 
-  @Context
-  HttpServletRequest request;
+  @Context HttpServletRequest request;
 
   @GET
   @Path("catalogue")

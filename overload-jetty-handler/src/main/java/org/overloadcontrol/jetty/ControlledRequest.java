@@ -13,10 +13,10 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.Promise;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * One request under overload control on Jetty's core API: it carries out the engine's steps
@@ -49,32 +49,37 @@ final class ControlledRequest implements Carrier {
   private final Callback callback;
   private final Callback completion;
 
-  ControlledRequest(OverloadHandler handler, Exchange exchange, Request request,
-      Response response, Callback callback) {
+  ControlledRequest(
+      OverloadHandler handler,
+      Exchange exchange,
+      Request request,
+      Response response,
+      Callback callback) {
     this.handler = handler;
     this.exchange = exchange;
     this.request = request;
     this.response = response;
     this.callback = callback;
-    this.completion = new Callback.Nested(callback) {
-      @Override
-      public void succeeded() {
-        try {
-          finish(Outcome.COMPLETED);
-        } finally {
-          super.succeeded();
-        }
-      }
+    this.completion =
+        new Callback.Nested(callback) {
+          @Override
+          public void succeeded() {
+            try {
+              finish(Outcome.COMPLETED);
+            } finally {
+              super.succeeded();
+            }
+          }
 
-      @Override
-      public void failed(Throwable x) {
-        try {
-          finish(Outcome.FAILED);
-        } finally {
-          super.failed(x);
-        }
-      }
-    };
+          @Override
+          public void failed(Throwable x) {
+            try {
+              finish(Outcome.FAILED);
+            } finally {
+              super.failed(x);
+            }
+          }
+        };
   }
 
   private void finish(Outcome outcome) {
@@ -101,8 +106,12 @@ final class ControlledRequest implements Carrier {
           JettyAnswers.write(response, step.answer(), callback);
         } else {
           // A browser's form to keep on the waiting page: read without holding a thread.
-          FormFields.onFields(request, FormFields.getFormEncodedCharset(request),
-              FormFields.MAX_FIELDS_DEFAULT, formMax, new Promise.Invocable<Fields>() {
+          FormFields.onFields(
+              request,
+              FormFields.getFormEncodedCharset(request),
+              FormFields.MAX_FIELDS_DEFAULT,
+              formMax,
+              new Promise.Invocable<Fields>() {
                 @Override
                 public void succeeded(Fields fields) {
                   JettyAnswers.write(response, exchange.answerKeeping(entries(fields)), callback);
@@ -117,11 +126,12 @@ final class ControlledRequest implements Carrier {
       }
       case DELAY, WAIT -> {
         // Registered before the hold: a client may leave at any moment after.
-        request.addFailureListener(failure -> {
-          if (exchange.left()) {
-            LOG.debug("overload-control: held request failed", failure);
-          }
-        });
+        request.addFailureListener(
+            failure -> {
+              if (exchange.left()) {
+                LOG.debug("overload-control: held request failed", failure);
+              }
+            });
         exchange.hold(this);
       }
       default -> refuse(step.outcome());

@@ -34,8 +34,12 @@ final class HandlerConfiguration {
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
-  static OverloadConfig parse(Map<String, String> settings, String configFile,
-      String baseDirectory, String defaultEndpoint, int serverThreads) {
+  static OverloadConfig parse(
+      Map<String, String> settings,
+      String configFile,
+      String baseDirectory,
+      String defaultEndpoint,
+      int serverThreads) {
     List<ConfigSource> layers = new ArrayList<>();
     layers.add(ConfigSource.of(OverloadHandler.SETTINGS_ORIGIN, settings));
     String file = configFile != null ? configFile : settings.get("configFile");
@@ -48,8 +52,8 @@ final class HandlerConfiguration {
     }
     if (serverThreads > 0) {
       // The lowest layer: admission.maxLimit defaults to the server's thread pool.
-      ConfigSource threads = AdmissionSettings.containerThreads("the server's thread pool",
-          serverThreads, layers);
+      ConfigSource threads =
+          AdmissionSettings.containerThreads("the server's thread pool", serverThreads, layers);
       if (threads != null) {
         layers.add(0, threads);
       }
@@ -57,9 +61,13 @@ final class HandlerConfiguration {
     OverloadConfig config = OverloadConfig.parse(layers);
     String rejection = config.rejectionHandler();
     if (rejection != null && !rejection.isBlank()) {
-      throw OverloadConfigException.of("rejectionHandler", rejection, null, "names a servlet"
-          + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
-          + " yourself, subclass OverloadHandler and override reject(...)");
+      throw OverloadConfigException.of(
+          "rejectionHandler",
+          rejection,
+          null,
+          "names a servlet"
+              + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
+              + " yourself, subclass OverloadHandler and override reject(...)");
     }
     // Without servlets, requests reach the default endpoint or one a paths rule names.
     Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
@@ -72,7 +80,10 @@ final class HandlerConfiguration {
       path = Path.of(baseDirectory).resolve(path);
     }
     if (!Files.isRegularFile(path)) {
-      throw OverloadConfigException.of("configFile", file, OverloadHandler.SETTINGS_ORIGIN,
+      throw OverloadConfigException.of(
+          "configFile",
+          file,
+          OverloadHandler.SETTINGS_ORIGIN,
           "no such file (" + path.toAbsolutePath() + ")");
     }
     try (InputStream in = Files.newInputStream(path)) {

@@ -28,8 +28,7 @@ final class JettyAnswers {
     response.setStatus(answer.status());
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, Answer.CACHE_CONTROL);
     if (answer.retryAfterSeconds() > 0) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER,
-          Long.toString(answer.retryAfterSeconds()));
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(answer.retryAfterSeconds()));
     }
     for (String cookie : answer.setCookies()) {
       response.getHeaders().add(HttpHeader.SET_COOKIE, cookie);
@@ -39,12 +38,13 @@ final class JettyAnswers {
 
   /** The default answer to a refused or expired request: 503 and the engine's body. */
   static void refusal(Request request, Response response, Callback callback, RequestTag tag) {
-    write(response, Answer.of(tag, request.getHeaders().get(HttpHeader.ACCEPT),
-        request.getHttpURI().getPath()), callback);
+    write(
+        response,
+        Answer.of(tag, request.getHeaders().get(HttpHeader.ACCEPT), request.getHttpURI().getPath()),
+        callback);
   }
 
-  private static void body(Response response, String contentType, byte[] body,
-      Callback callback) {
+  private static void body(Response response, String contentType, byte[] body, Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);

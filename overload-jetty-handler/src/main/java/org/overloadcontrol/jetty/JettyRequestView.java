@@ -15,8 +15,10 @@ final class JettyRequestView implements RequestView {
 
   private final Request request;
   private final ClientAddressResolver clients;
+
   /** Built on first use: most requests of a server without trusted proxies never need it. */
   private String peerAddress;
+
   private String clientAddress;
 
   JettyRequestView(Request request, ClientAddressResolver clients) {
@@ -76,8 +78,8 @@ final class JettyRequestView implements RequestView {
   @Override
   public String clientAddress() {
     if (clientAddress == null) {
-      clientAddress = clients.resolve(peerAddress(), joined("Forwarded"),
-          joined("X-Forwarded-For"));
+      clientAddress =
+          clients.resolve(peerAddress(), joined("Forwarded"), joined("X-Forwarded-For"));
     }
     return clientAddress;
   }

@@ -15,25 +15,25 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.degrade.LoggingQualityListener;
+import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.engine.Answer;
+import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.degrade.LoggingQualityListener;
-import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Overload control for a Jetty 12 server without servlets: the engine the servlet filter uses,
@@ -70,6 +70,7 @@ public class OverloadHandler extends Handler.Wrapper {
 
   /** The origin named in error messages for keys given in Java or Jetty XML. */
   public static final String SETTINGS_ORIGIN = "OverloadHandler settings";
+
   /** The endpoint of requests no path rule routes, unless configured otherwise. */
   public static final String DEFAULT_ENDPOINT = "default";
 
@@ -85,6 +86,7 @@ public class OverloadHandler extends Handler.Wrapper {
   private AdmissionListener admissionListener = AdmissionListener.NONE;
   private QueueListener queueListener = new LoggingQueueListener();
   private QualityListener qualityListener = new LoggingQualityListener();
+
   /** What exists only while the handler runs; null when stopped. */
   private volatile OverloadRuntime running;
 
@@ -143,8 +145,8 @@ public class OverloadHandler extends Handler.Wrapper {
   public void setDefaultEndpoint(String name) {
     checkNotStarted();
     if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("defaultEndpoint must be a non-empty name, was '"
-          + name + "'");
+      throw new IllegalArgumentException(
+          "defaultEndpoint must be a non-empty name, was '" + name + "'");
     }
     this.defaultEndpoint = name.trim();
   }
@@ -196,8 +198,8 @@ public class OverloadHandler extends Handler.Wrapper {
 
   private void checkNotStarted() {
     if (isStarted() || isStarting()) {
-      throw new IllegalStateException("the settings of a started OverloadHandler cannot"
-          + " change; stop it first");
+      throw new IllegalStateException(
+          "the settings of a started OverloadHandler cannot" + " change; stop it first");
     }
   }
 
@@ -210,8 +212,8 @@ public class OverloadHandler extends Handler.Wrapper {
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
   public OverloadConfig parseConfig() {
-    return HandlerConfiguration.parse(settings, configFile, baseDirectory, defaultEndpoint,
-        serverThreads());
+    return HandlerConfiguration.parse(
+        settings, configFile, baseDirectory, defaultEndpoint, serverThreads());
   }
 
   /**
@@ -221,7 +223,8 @@ public class OverloadHandler extends Handler.Wrapper {
   private int serverThreads() {
     Server server = getServer();
     return server != null && server.getThreadPool() instanceof ThreadPool.SizedThreadPool pool
-        ? Math.max(0, pool.getMaxThreads()) : 0;
+        ? Math.max(0, pool.getMaxThreads())
+        : 0;
   }
 
   // ---- life cycle ----
@@ -232,17 +235,27 @@ public class OverloadHandler extends Handler.Wrapper {
     OverloadRuntime runtime;
     try {
       config = parseConfig();
-      runtime = OverloadRuntime.builder(config).ticker(ticker).wallClock(wallClock)
-          .scheduler(scheduler, "overload-control-jetty").admissionListener(admissionListener)
-          .queueListener(queueListener).qualityListener(qualityListener).start();
+      runtime =
+          OverloadRuntime.builder(config)
+              .ticker(ticker)
+              .wallClock(wallClock)
+              .scheduler(scheduler, "overload-control-jetty")
+              .admissionListener(admissionListener)
+              .queueListener(queueListener)
+              .qualityListener(qualityListener)
+              .start();
     } catch (RuntimeException e) {
       LOG.error("{}", e.getMessage());
       throw e;
     }
     running = runtime;
-    LOG.info("overload-control: Jetty handler started ({} classes, {} configured endpoints,"
-        + " default endpoint '{}'{})", config.classes().size(), config.endpoints().size(),
-        defaultEndpoint, config.enabled() ? "" : ", disabled");
+    LOG.info(
+        "overload-control: Jetty handler started ({} classes, {} configured endpoints,"
+            + " default endpoint '{}'{})",
+        config.classes().size(),
+        config.endpoints().size(),
+        defaultEndpoint,
+        config.enabled() ? "" : ", disabled");
     super.doStart();
   }
 
@@ -304,24 +317,26 @@ public class OverloadHandler extends Handler.Wrapper {
     if (r == null) {
       throw new IllegalStateException("the overload handler is not running");
     }
-    return Observability.builder(r.engine()).scheduler(r.scheduler()).bandwidth(r.bandwidth())
+    return Observability.builder(r.engine())
+        .scheduler(r.scheduler())
+        .bandwidth(r.bandwidth())
         .virtualQueue(r.virtualQueue().queue());
   }
 
   // ---- requests ----
 
   @Override
-  public boolean handle(Request request, Response response, Callback callback)
-      throws Exception {
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
     OverloadRuntime r = running;
-    if (r == null || !r.config().enabled()
+    if (r == null
+        || !r.config().enabled()
         || request.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       // Stopped, switched off, or already under control (a second handler in the chain).
       return super.handle(request, response, callback);
     }
     RequestPipeline pipeline = r.pipeline();
-    Exchange exchange = pipeline.start(
-        new JettyRequestView(request, pipeline.intake().clients()), defaultEndpoint);
+    Exchange exchange =
+        pipeline.start(new JettyRequestView(request, pipeline.intake().clients()), defaultEndpoint);
     if (exchange.step().kind() == Step.Kind.PASS) {
       // A health, readiness or metrics probe: never a permit, a wait or a refusal.
       return super.handle(request, response, callback);
@@ -355,8 +370,8 @@ public class OverloadHandler extends Handler.Wrapper {
     try {
       reject(request, response, callback, tag);
     } catch (RuntimeException | Error e) {
-      LOG.warn("overload-control: {}.reject failed; sending the default 503",
-          getClass().getName(), e);
+      LOG.warn(
+          "overload-control: {}.reject failed; sending the default 503", getClass().getName(), e);
       if (response.isCommitted()) {
         callback.failed(e);
       } else {
@@ -367,7 +382,8 @@ public class OverloadHandler extends Handler.Wrapper {
 
   @Override
   public String toString() {
-    return String.format("%s@%x{%s,defaultEndpoint=%s}", getClass().getSimpleName(),
-        hashCode(), getState(), defaultEndpoint);
+    return String.format(
+        "%s@%x{%s,defaultEndpoint=%s}",
+        getClass().getSimpleName(), hashCode(), getState(), defaultEndpoint);
   }
 }

@@ -59,8 +59,8 @@ public final class OverloadHandlerBuilder {
   }
 
   /** {@code classes.<name>.rank/kind/utility}: defines a request class. */
-  public OverloadHandlerBuilder requestClass(String name, int rank, RequestKind kind,
-      double utility) {
+  public OverloadHandlerBuilder requestClass(
+      String name, int rank, RequestKind kind, double utility) {
     put("classes." + name + ".rank", Integer.toString(rank));
     put("classes." + name + ".kind", kind.name().toLowerCase(Locale.ROOT));
     return put("classes." + name + ".utility", Double.toString(utility));

@@ -49,8 +49,8 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   private String pathPrefix = "/overload";
   private volatile Running running;
 
-  private record Running(Observability observability, StatusAccess access,
-      ClientAddressResolver clients) {}
+  private record Running(
+      Observability observability, StatusAccess access, ClientAddressResolver clients) {}
 
   /** The status of {@code overload}, which this handler wraps. */
   public OverloadStatusHandler(OverloadHandler overload) {
@@ -62,8 +62,8 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   public void setPathPrefix(String prefix) {
     String p = Objects.requireNonNull(prefix, "prefix").strip();
     if (!p.startsWith("/") || p.endsWith("/")) {
-      throw new IllegalArgumentException("a path prefix starts with '/' and does not end with"
-          + " it: " + prefix);
+      throw new IllegalArgumentException(
+          "a path prefix starts with '/' and does not end with" + " it: " + prefix);
     }
     this.pathPrefix = p;
   }
@@ -83,9 +83,11 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   protected void doStart() throws Exception {
     super.doStart();
     Observability observability = overload.observabilityBuilder().build();
-    running = new Running(observability,
-        StatusAccess.from(observability.statusSection(), null, null),
-        new ClientAddressResolver(observability.engine().config().trustedProxies()));
+    running =
+        new Running(
+            observability,
+            StatusAccess.from(observability.statusSection(), null, null),
+            new ClientAddressResolver(observability.engine().config().trustedProxies()));
   }
 
   @Override
@@ -99,8 +101,7 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   }
 
   @Override
-  public boolean handle(Request request, Response response, Callback callback)
-      throws Exception {
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
     String path = Request.getPathInContext(request);
     if (!path.equals(pathPrefix) && !path.startsWith(pathPrefix + "/")) {
       return super.handle(request, response, callback);
@@ -109,11 +110,18 @@ public class OverloadStatusHandler extends Handler.Wrapper {
     if (!HttpMethod.GET.is(request.getMethod())) {
       Response.writeError(request, response, callback, HttpStatus.METHOD_NOT_ALLOWED_405);
     } else if (r == null) {
-      text(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503,
+      text(
+          response,
+          callback,
+          HttpStatus.SERVICE_UNAVAILABLE_503,
           "503: the overload-control handler is not running.");
     } else if (!allowed(request, r)) {
-      text(response, callback, HttpStatus.FORBIDDEN_403, "403 Forbidden: the overload-control"
-          + " status is served to loopback clients and to the addresses in status.allow.");
+      text(
+          response,
+          callback,
+          HttpStatus.FORBIDDEN_403,
+          "403 Forbidden: the overload-control"
+              + " status is served to loopback clients and to the addresses in status.allow.");
     } else if (path.equals(pathPrefix)) {
       // Without the trailing slash the dashboard's relative links would miss this handler.
       Response.sendRedirect(request, response, callback, pathPrefix + "/");
@@ -134,8 +142,12 @@ public class OverloadStatusHandler extends Handler.Wrapper {
       case "/metrics" -> {
         Optional<Scrape> scrape = r.observability().scrape();
         if (scrape.isEmpty()) {
-          text(response, callback, HttpStatus.NOT_FOUND_404, "404: no metrics binding writes the"
-              + " Prometheus text format; add the module overload-metrics-prometheus.");
+          text(
+              response,
+              callback,
+              HttpStatus.NOT_FOUND_404,
+              "404: no metrics binding writes the"
+                  + " Prometheus text format; add the module overload-metrics-prometheus.");
           return;
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -148,17 +160,22 @@ public class OverloadStatusHandler extends Handler.Wrapper {
     }
   }
 
-  private static void asset(String name, Response response, Callback callback)
-      throws IOException {
+  private static void asset(String name, Response response, Callback callback) throws IOException {
     try (InputStream in = DashboardAssets.open(name)) {
       if (in == null) {
         text(response, callback, HttpStatus.NOT_FOUND_404, DashboardAssets.MISSING);
         return;
       }
-      response.getHeaders().put(HttpHeader.CACHE_CONTROL,
-          DashboardAssets.CHART_JS.equals(name) ? "max-age=86400" : "no-cache");
-      response.getHeaders().put("Content-Security-Policy",
-          "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
+      response
+          .getHeaders()
+          .put(
+              HttpHeader.CACHE_CONTROL,
+              DashboardAssets.CHART_JS.equals(name) ? "max-age=86400" : "no-cache");
+      response
+          .getHeaders()
+          .put(
+              "Content-Security-Policy",
+              "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, DashboardAssets.contentType(name));
       response.write(true, ByteBuffer.wrap(in.readAllBytes()), callback);
     }
@@ -181,8 +198,9 @@ public class OverloadStatusHandler extends Handler.Wrapper {
 
   private static void write(Response response, Callback callback, String type, String body) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type.contains("charset") ? type
-        : type + "; charset=utf-8");
+    response
+        .getHeaders()
+        .put(HttpHeader.CONTENT_TYPE, type.contains("charset") ? type : type + "; charset=utf-8");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
     response.write(true, ByteBuffer.wrap(bytes), callback);
   }

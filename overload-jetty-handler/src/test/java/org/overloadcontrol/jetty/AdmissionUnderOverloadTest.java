@@ -2,17 +2,14 @@ package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Recorder;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -41,10 +38,13 @@ class AdmissionUnderOverloadTest {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
       int n = inService.getAndIncrement();
-      timer.schedule(() -> {
-        inService.decrementAndGet();
-        JettyHarness.answer(response, callback, "ok");
-      }, 20 + 4L * n, TimeUnit.MILLISECONDS);
+      timer.schedule(
+          () -> {
+            inService.decrementAndGet();
+            JettyHarness.answer(response, callback, "ok");
+          },
+          20 + 4L * n,
+          TimeUnit.MILLISECONDS);
       return true;
     }
   }
@@ -52,12 +52,14 @@ class AdmissionUnderOverloadTest {
   @Test
   void holdsTheP90OfAdmittedRequestsNearTarget() throws Exception {
     SlowerWithConcurrency service = new SlowerWithConcurrency();
-    OverloadHandler handler = OverloadHandler.builder()
-        .put("endpoints.default.target", TARGET_MILLIS + "ms")
-        .put("admission.controller", "rate") // the token bucket's parameters below
-        .put("controller.initialRate", "300")
-        .put("controller.bucketDepth", "5")
-        .handler(service).build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .put("endpoints.default.target", TARGET_MILLIS + "ms")
+            .put("admission.controller", "rate") // the token bucket's parameters below
+            .put("controller.initialRate", "300")
+            .put("controller.bucketDepth", "5")
+            .handler(service)
+            .build();
     int ratePerSecond = 300;
     // The controller cuts no lower than the completions it measures (judgeOnFreshSamples), so
     // it settles from above over a few seconds: measure the steady part after 5 s.
@@ -74,26 +76,34 @@ class AdmissionUnderOverloadTest {
       long start = System.nanoTime();
       AtomicInteger sent = new AtomicInteger();
       // Open loop: 3 requests every 10 ms whatever the server does.
-      sender.scheduleAtFixedRate(() -> {
-        for (int i = 0; i < 3 && sent.get() < total; i++) {
-          sent.incrementAndGet();
-          long t0 = System.nanoTime();
-          jetty.request("/work").send(result -> {
-            long t1 = System.nanoTime();
-            if (result.isSucceeded() && result.getResponse().getStatus() == 200) {
-              if (t0 - start > warmUpNanos) {
-                admitted.recordValue(TimeUnit.NANOSECONDS.toMicros(t1 - t0));
-                admittedCount.incrementAndGet();
-              }
-            } else if (result.isSucceeded() && result.getResponse().getStatus() == 503) {
-              refusedCount.incrementAndGet();
-            } else {
-              otherCount.incrementAndGet();
+      sender.scheduleAtFixedRate(
+          () -> {
+            for (int i = 0; i < 3 && sent.get() < total; i++) {
+              sent.incrementAndGet();
+              long t0 = System.nanoTime();
+              jetty
+                  .request("/work")
+                  .send(
+                      result -> {
+                        long t1 = System.nanoTime();
+                        if (result.isSucceeded() && result.getResponse().getStatus() == 200) {
+                          if (t0 - start > warmUpNanos) {
+                            admitted.recordValue(TimeUnit.NANOSECONDS.toMicros(t1 - t0));
+                            admittedCount.incrementAndGet();
+                          }
+                        } else if (result.isSucceeded()
+                            && result.getResponse().getStatus() == 503) {
+                          refusedCount.incrementAndGet();
+                        } else {
+                          otherCount.incrementAndGet();
+                        }
+                        done.countDown();
+                      });
             }
-            done.countDown();
-          });
-        }
-      }, 0, 10, TimeUnit.MILLISECONDS);
+          },
+          0,
+          10,
+          TimeUnit.MILLISECONDS);
       assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
     } finally {
       sender.shutdownNow();
@@ -102,17 +112,27 @@ class AdmissionUnderOverloadTest {
     Histogram h = admitted.getIntervalHistogram();
     double p90Millis = h.getValueAtPercentile(90) / 1000.0;
     double measuredSeconds = seconds - 5;
-    System.out.printf("admission under overload: offered %d req/s for %d s; after %d s warm-up:"
-        + " admitted %.0f req/s, p90 %.1f ms (target %d ms), p50 %.1f ms; refused %d in all;"
-        + " other %d%n", ratePerSecond, seconds, 5, admittedCount.get() / measuredSeconds,
-        p90Millis, TARGET_MILLIS, h.getValueAtPercentile(50) / 1000.0, refusedCount.get(),
+    System.out.printf(
+        "admission under overload: offered %d req/s for %d s; after %d s warm-up:"
+            + " admitted %.0f req/s, p90 %.1f ms (target %d ms), p50 %.1f ms; refused %d in all;"
+            + " other %d%n",
+        ratePerSecond,
+        seconds,
+        5,
+        admittedCount.get() / measuredSeconds,
+        p90Millis,
+        TARGET_MILLIS,
+        h.getValueAtPercentile(50) / 1000.0,
+        refusedCount.get(),
         otherCount.get());
     assertThat(otherCount.get()).isZero();
     assertThat(refusedCount.get()).as("the overload is shed").isGreaterThan(total / 10);
     // Near target: under it with some margin for the smoothing, and not far below it (the
     // controller raises the rate only when the p90 is under half the target, errI = -0.5).
-    assertThat(p90Millis).as("p90 of admitted requests")
-        .isLessThan(TARGET_MILLIS * 1.5).isGreaterThan(TARGET_MILLIS * 0.4);
+    assertThat(p90Millis)
+        .as("p90 of admitted requests")
+        .isLessThan(TARGET_MILLIS * 1.5)
+        .isGreaterThan(TARGET_MILLIS * 0.4);
     // It keeps serving: a fair share of the 250 req/s the service could take at most.
     assertThat(admittedCount.get() / measuredSeconds).isGreaterThan(100);
   }

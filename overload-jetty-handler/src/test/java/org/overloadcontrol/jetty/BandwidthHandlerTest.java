@@ -17,11 +17,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 
 /**
  * Bandwidth shares (Li &amp; Jamin) in the Jetty handler, over HTTP on a real server, on a fake
@@ -43,8 +43,8 @@ class BandwidthHandlerTest {
     public boolean handle(Request request, Response response, Callback callback) {
       String n = request.getHeaders().get("X-Bytes");
       ticker.advance(Duration.ofMillis(30));
-      response.write(true, ByteBuffer.wrap(new byte[n == null ? 10 : Integer.parseInt(n)]),
-          callback);
+      response.write(
+          true, ByteBuffer.wrap(new byte[n == null ? 10 : Integer.parseInt(n)]), callback);
       return true;
     }
   }
@@ -56,8 +56,7 @@ class BandwidthHandlerTest {
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback)
-        throws Exception {
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
       String size = request.getHeaders().get("X-Size");
       if (size != null) {
         request.setAttribute(BandwidthShaper.SIZE_ATTRIBUTE, Long.parseLong(size));
@@ -67,14 +66,17 @@ class BandwidthHandlerTest {
   }
 
   private void start(String... extra) throws Exception {
-    OverloadHandlerBuilder b = OverloadHandler.builder()
-        .put("bandwidth.total", "100KB/s")
-        .put("bandwidth.alpha", "1")
-        .put("bandwidth.groups.bots.share", "0%")
-        .put("bandwidth.groups.bots.match.header", "X-Bot")
-        .put("bandwidth.groups.all.share", "20%")
-        .put("bandwidth.defaultGroup", "all")
-        .ticker(ticker).scheduler(scheduler).handler(new Sender());
+    OverloadHandlerBuilder b =
+        OverloadHandler.builder()
+            .put("bandwidth.total", "100KB/s")
+            .put("bandwidth.alpha", "1")
+            .put("bandwidth.groups.bots.share", "0%")
+            .put("bandwidth.groups.bots.match.header", "X-Bot")
+            .put("bandwidth.groups.all.share", "20%")
+            .put("bandwidth.defaultGroup", "all")
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .handler(new Sender());
     for (int i = 0; i < extra.length; i += 2) {
       b.put(extra[i], extra[i + 1]);
     }
@@ -107,8 +109,11 @@ class BandwidthHandlerTest {
   }
 
   private double measuredBytesPerSecond() {
-    return handler.bandwidthSnapshot().stream().filter(g -> g.name().equals("all")).findFirst()
-        .orElseThrow().averageBytesPerSecond();
+    return handler.bandwidthSnapshot().stream()
+        .filter(g -> g.name().equals("all"))
+        .findFirst()
+        .orElseThrow()
+        .averageBytesPerSecond();
   }
 
   @Test
@@ -119,10 +124,12 @@ class BandwidthHandlerTest {
     assertThat(api.getHeaders().get("Retry-After")).isNull();
     assertThat(api.getHeaders().get("Cache-Control")).isEqualTo("no-store");
     assertThat(api.getMediaType()).isEqualTo("application/problem+json");
-    assertThat(api.getContentAsString()).contains("\"status\":403")
-        .contains("\"reason\":\"bandwidth-zero-share\"").contains("\"instance\":\"/img\"");
-    ContentResponse browser = jetty.request("/img")
-        .headers(h -> h.put("X-Bot", "1").put("Accept", "text/html")).send();
+    assertThat(api.getContentAsString())
+        .contains("\"status\":403")
+        .contains("\"reason\":\"bandwidth-zero-share\"")
+        .contains("\"instance\":\"/img\"");
+    ContentResponse browser =
+        jetty.request("/img").headers(h -> h.put("X-Bot", "1").put("Accept", "text/html")).send();
     assertThat(browser.getStatus()).isEqualTo(403);
     assertThat(browser.getContentAsString()).contains("<h1>Forbidden</h1>");
     assertThat(count(Outcome.REJECTED)).isEqualTo(2);
@@ -147,15 +154,23 @@ class BandwidthHandlerTest {
     assertThat(measuredBytesPerSecond()).isCloseTo(100_000.0, within(1.0));
 
     QueuedThreadPool pool = (QueuedThreadPool) jetty.server.getThreadPool();
-    CompletableFuture<ContentResponse> delayed = new CompletableResponseListener(
-        jetty.request("/img").headers(h -> h.put("X-Size", "10000").put("X-Bytes", "10000")))
-        .send();
+    CompletableFuture<ContentResponse> delayed =
+        new CompletableResponseListener(
+                jetty
+                    .request("/img")
+                    .headers(h -> h.put("X-Size", "10000").put("X-Bytes", "10000")))
+            .send();
     // (8) remaining 0 → d = 20 KB/s; delay = (1/20k − 1/100k)·10k = 400 ms, on the timer.
     JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
     JettyHarness.await("no server thread busy", () -> pool.getUtilizedThreads() == 0);
     assertThat(delayed).isNotDone();
-    assertThat(handler.bandwidthSnapshot().stream().filter(g -> g.name().equals("all"))
-        .findFirst().orElseThrow().delayedCount()).isEqualTo(1);
+    assertThat(
+            handler.bandwidthSnapshot().stream()
+                .filter(g -> g.name().equals("all"))
+                .findFirst()
+                .orElseThrow()
+                .delayedCount())
+        .isEqualTo(1);
 
     ticker.advance(Duration.ofMillis(399));
     scheduler.runDue();
@@ -181,14 +196,16 @@ class BandwidthHandlerTest {
     sendBytes(50_000);
     ticker.advance(Duration.ofMillis(470));
     scheduler.runDue();
-    CompletableFuture<ContentResponse> first = new CompletableResponseListener(
-        jetty.request("/img").headers(h -> h.put("X-Size", "10000"))).send();
+    CompletableFuture<ContentResponse> first =
+        new CompletableResponseListener(
+                jetty.request("/img").headers(h -> h.put("X-Size", "10000")))
+            .send();
     JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
-    ContentResponse second = jetty.request("/img").headers(h -> h.put("X-Size", "10000"))
-        .send();
+    ContentResponse second = jetty.request("/img").headers(h -> h.put("X-Size", "10000")).send();
     assertThat(second.getStatus()).isEqualTo(429);
     assertThat(Long.parseLong(second.getHeaders().get("Retry-After"))).isPositive();
-    assertThat(second.getContentAsString()).contains("\"status\":429")
+    assertThat(second.getContentAsString())
+        .contains("\"status\":429")
         .contains("\"reason\":\"bandwidth-standby-full\"");
     assertThat(first).isNotDone();
     ticker.advance(Duration.ofMillis(400));
@@ -202,11 +219,12 @@ class BandwidthHandlerTest {
     sendBytes(50_000);
     ticker.advance(Duration.ofMillis(470));
     scheduler.runDue();
-    ContentResponse page = jetty.request("/page").headers(h -> h.put("X-Size", "10000"))
-        .send();
+    ContentResponse page = jetty.request("/page").headers(h -> h.put("X-Size", "10000")).send();
     assertThat(page.getStatus()).as("not shaped: not delayed").isEqualTo(200);
-    CompletableFuture<ContentResponse> held = new CompletableResponseListener(
-        jetty.request("/img").headers(h -> h.put("X-Size", "10000"))).send();
+    CompletableFuture<ContentResponse> held =
+        new CompletableResponseListener(
+                jetty.request("/img").headers(h -> h.put("X-Size", "10000")))
+            .send();
     JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
     EndpointClass stage = stage();
     handler.stop();

@@ -16,7 +16,9 @@ class BypassHandlerTest {
   static final class Probe extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-      JettyHarness.answer(response, callback,
+      JettyHarness.answer(
+          response,
+          callback,
           request.getAttribute(OverloadContext.ATTRIBUTE) == null ? "bypassed" : "controlled");
       return true;
     }
@@ -24,12 +26,14 @@ class BypassHandlerTest {
 
   @Test
   void probesAreNeitherControlledNorRefused() throws Exception {
-    OverloadHandler handler = OverloadHandler.builder()
-        .put("admission.controller", "rate") // an instant refusal by the bucket
-        .put("endpoints.default.target", "100ms")
-        .put("controller.initialRate", "0.1")
-        .put("bypass.paths", "/healthz, /ops/*")
-        .handler(new Probe()).build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .put("admission.controller", "rate") // an instant refusal by the bucket
+            .put("endpoints.default.target", "100ms")
+            .put("controller.initialRate", "0.1")
+            .put("bypass.paths", "/healthz, /ops/*")
+            .handler(new Probe())
+            .build();
     try (JettyHarness jetty = new JettyHarness(handler)) {
       assertThat(jetty.get("/a").getContentAsString()).isEqualTo("controlled"); // one token
       assertThat(jetty.get("/a").getStatus()).isEqualTo(503);

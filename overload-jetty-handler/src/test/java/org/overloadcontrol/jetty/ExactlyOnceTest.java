@@ -19,8 +19,8 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
-import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
@@ -55,23 +55,23 @@ class ExactlyOnceTest {
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback)
-        throws Exception {
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
       Seen s = new Seen(request);
       seen.add(s);
-      Callback counting = new Callback.Nested(callback) {
-        @Override
-        public void succeeded() {
-          s.completions.incrementAndGet();
-          super.succeeded();
-        }
+      Callback counting =
+          new Callback.Nested(callback) {
+            @Override
+            public void succeeded() {
+              s.completions.incrementAndGet();
+              super.succeeded();
+            }
 
-        @Override
-        public void failed(Throwable x) {
-          s.completions.incrementAndGet();
-          super.failed(x);
-        }
-      };
+            @Override
+            public void failed(Throwable x) {
+              s.completions.incrementAndGet();
+              super.failed(x);
+            }
+          };
       try {
         return super.handle(request, response, counting);
       } catch (Throwable x) {
@@ -96,13 +96,16 @@ class ExactlyOnceTest {
       if (dice < 5) {
         throw new IllegalStateException("application bug");
       }
-      timer.schedule(() -> {
-        if (dice < 10) {
-          callback.failed(new IllegalStateException("application failure"));
-        } else {
-          JettyHarness.answer(response, callback, body);
-        }
-      }, ThreadLocalRandom.current().nextInt(31), TimeUnit.MILLISECONDS);
+      timer.schedule(
+          () -> {
+            if (dice < 10) {
+              callback.failed(new IllegalStateException("application failure"));
+            } else {
+              JettyHarness.answer(response, callback, body);
+            }
+          },
+          ThreadLocalRandom.current().nextInt(31),
+          TimeUnit.MILLISECONDS);
       return true;
     }
   }
@@ -111,35 +114,46 @@ class ExactlyOnceTest {
   private static final java.util.Set<String> FIVE_HUNDREDS =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private static void send(JettyHarness jetty, String path, long timeoutMillis, boolean gold,
-      boolean bot, Map<Integer, AtomicInteger> statuses, AtomicInteger clientFailures,
+  private static void send(
+      JettyHarness jetty,
+      String path,
+      long timeoutMillis,
+      boolean gold,
+      boolean bot,
+      Map<Integer, AtomicInteger> statuses,
+      AtomicInteger clientFailures,
       CountDownLatch answered) {
-    jetty.client.newRequest(jetty.uri(path))
-        .headers(h -> {
-          h.put("X-Tier", gold ? "gold" : "plain");
-          if (bot) {
-            h.put("X-Bot", "1");
-          }
-        })
+    jetty
+        .client
+        .newRequest(jetty.uri(path))
+        .headers(
+            h -> {
+              h.put("X-Tier", gold ? "gold" : "plain");
+              if (bot) {
+                h.put("X-Bot", "1");
+              }
+            })
         .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
-        .send(result -> {
-          if (result.isSucceeded()) {
-            statuses.computeIfAbsent(result.getResponse().getStatus(),
-                k -> new AtomicInteger()).incrementAndGet();
-            if (result.getResponse().getStatus() == 500) {
-              FIVE_HUNDREDS.add(result.getRequest().getPath());
-            }
-          } else {
-            clientFailures.incrementAndGet();
-          }
-          answered.countDown();
-        });
+        .send(
+            result -> {
+              if (result.isSucceeded()) {
+                statuses
+                    .computeIfAbsent(result.getResponse().getStatus(), k -> new AtomicInteger())
+                    .incrementAndGet();
+                if (result.getResponse().getStatus() == 500) {
+                  FIVE_HUNDREDS.add(result.getRequest().getPath());
+                }
+              } else {
+                clientFailures.incrementAndGet();
+              }
+              answered.countDown();
+            });
   }
 
   @Test
   void everyRequestGetsExactlyOneOutcome() throws Exception {
-    Map<Outcome, Long> outcomes = run(OverloadHandler.builder(), new Application(2),
-        n -> "/r" + n, n -> false);
+    Map<Outcome, Long> outcomes =
+        run(OverloadHandler.builder(), new Application(2), n -> "/r" + n, n -> false);
     assertThat(outcomes.get(Outcome.REJECTED) + outcomes.get(Outcome.EXPIRED)).isPositive();
   }
 
@@ -152,51 +166,66 @@ class ExactlyOnceTest {
   @Test
   void everyRequestGetsExactlyOneOutcomeThroughTheVirtualQueueAndBandwidthShares()
       throws Exception {
-    OverloadHandlerBuilder features = OverloadHandler.builder()
-        .put("virtualQueue.enabled", "true")
-        .put("virtualQueue.paths", "/q/*")
-        .put("virtualQueue.capacity", "10")
-        .put("virtualQueue.maxWait", "5s")
-        .put("bandwidth.total", "100KB/s")
-        .put("bandwidth.managerPeriod", "50ms")
-        .put("bandwidth.standbyLimit", "3")
-        .put("bandwidth.maxDelay", "150ms")
-        .put("bandwidth.groups.bots.share", "0%")
-        .put("bandwidth.groups.bots.match.header", "X-Bot")
-        .put("bandwidth.groups.gold.share", "60%")
-        .put("bandwidth.groups.gold.match.header", "X-Tier=gold")
-        .put("bandwidth.groups.plain.share", "20%")
-        .put("bandwidth.defaultGroup", "plain");
+    OverloadHandlerBuilder features =
+        OverloadHandler.builder()
+            .put("virtualQueue.enabled", "true")
+            .put("virtualQueue.paths", "/q/*")
+            .put("virtualQueue.capacity", "10")
+            .put("virtualQueue.maxWait", "5s")
+            .put("bandwidth.total", "100KB/s")
+            .put("bandwidth.managerPeriod", "50ms")
+            .put("bandwidth.standbyLimit", "3")
+            .put("bandwidth.maxDelay", "150ms")
+            .put("bandwidth.groups.bots.share", "0%")
+            .put("bandwidth.groups.bots.match.header", "X-Bot")
+            .put("bandwidth.groups.gold.share", "60%")
+            .put("bandwidth.groups.gold.match.header", "X-Tier=gold")
+            .put("bandwidth.groups.plain.share", "20%")
+            .put("bandwidth.defaultGroup", "plain");
     Map<Integer, AtomicInteger> statuses = new java.util.concurrent.ConcurrentHashMap<>();
-    Map<Outcome, Long> outcomes = run(features, new Application(1_000),
-        n -> n % 3 == 0 ? "/q/r" + n : "/r" + n, n -> n % 10 == 0, statuses);
+    Map<Outcome, Long> outcomes =
+        run(
+            features,
+            new Application(1_000),
+            n -> n % 3 == 0 ? "/q/r" + n : "/r" + n,
+            n -> n % 10 == 0,
+            statuses);
     assertThat(outcomes.get(Outcome.REDIRECTED)).as("told to wait").isPositive();
     assertThat(statuses).as("the 0 %% group refused").containsKey(403);
     assertThat(statuses).as("a group over its share refused").containsKey(429);
   }
 
-  private Map<Outcome, Long> run(OverloadHandlerBuilder builder, Application app,
+  private Map<Outcome, Long> run(
+      OverloadHandlerBuilder builder,
+      Application app,
       java.util.function.IntFunction<String> pathOf,
-      java.util.function.IntPredicate bot) throws Exception {
+      java.util.function.IntPredicate bot)
+      throws Exception {
     return run(builder, app, pathOf, bot, new java.util.concurrent.ConcurrentHashMap<>());
   }
 
   /** Sends 600 requests, stops the server midway, and checks one outcome for each. */
-  private Map<Outcome, Long> run(OverloadHandlerBuilder builder, Application app,
-      java.util.function.IntFunction<String> pathOf, java.util.function.IntPredicate bot,
-      Map<Integer, AtomicInteger> statuses) throws Exception {
+  private Map<Outcome, Long> run(
+      OverloadHandlerBuilder builder,
+      Application app,
+      java.util.function.IntFunction<String> pathOf,
+      java.util.function.IntPredicate bot,
+      Map<Integer, AtomicInteger> statuses)
+      throws Exception {
     FIVE_HUNDREDS.clear();
-    OverloadHandler handler = builder
-        .requestClass("gold", 5, org.overloadcontrol.base.RequestKind.TRANSACTION, 1)
-        .match("gold", "header", "X-Tier=gold")
-        .put("endpoints.default.target", "200ms")
-        .put("controller.initialRate", "400")
-        .put("controller.bucketDepth", "10")
-        .permits(6)
-        .put("queue.browsingCapacity", "12")
-        .put("queue.transactionCapacity", "6")
-        .put("queue.maxWait", "150ms")
-        .handler(app).build();
+    OverloadHandler handler =
+        builder
+            .requestClass("gold", 5, org.overloadcontrol.base.RequestKind.TRANSACTION, 1)
+            .match("gold", "header", "X-Tier=gold")
+            .put("endpoints.default.target", "200ms")
+            .put("controller.initialRate", "400")
+            .put("controller.bucketDepth", "10")
+            .permits(6)
+            .put("queue.browsingCapacity", "12")
+            .put("queue.transactionCapacity", "6")
+            .put("queue.maxWait", "150ms")
+            .handler(app)
+            .build();
     Recorder recorder = new Recorder(handler);
     int total = 600;
     CountDownLatch answered = new CountDownLatch(total);
@@ -209,24 +238,35 @@ class ExactlyOnceTest {
     try {
       engine = handler.engine();
       shaper = handler.bandwidth();
-      sender.scheduleAtFixedRate(() -> {
-        for (int i = 0; i < 1 && sent.get() < total; i++) {
-          int n = sent.incrementAndGet();
-          ThreadLocalRandom random = ThreadLocalRandom.current();
-          // One in six clients gives up after 5–40 ms: the connection closes under a request
-          // that waits, runs, or is being answered.
-          long timeoutMillis = random.nextInt(6) == 0 ? 5 + random.nextInt(36) : 20_000;
-          try {
-            send(jetty, pathOf.apply(n), timeoutMillis, random.nextBoolean(), bot.test(n),
-                statuses, clientFailures, answered);
-          } catch (RuntimeException e) {
-            // A request the client could not even start (the server is gone) is a failure
-            // too; an exception must not end the periodic sender.
-            clientFailures.incrementAndGet();
-            answered.countDown();
-          }
-        }
-      }, 0, 2, TimeUnit.MILLISECONDS);
+      sender.scheduleAtFixedRate(
+          () -> {
+            for (int i = 0; i < 1 && sent.get() < total; i++) {
+              int n = sent.incrementAndGet();
+              ThreadLocalRandom random = ThreadLocalRandom.current();
+              // One in six clients gives up after 5–40 ms: the connection closes under a request
+              // that waits, runs, or is being answered.
+              long timeoutMillis = random.nextInt(6) == 0 ? 5 + random.nextInt(36) : 20_000;
+              try {
+                send(
+                    jetty,
+                    pathOf.apply(n),
+                    timeoutMillis,
+                    random.nextBoolean(),
+                    bot.test(n),
+                    statuses,
+                    clientFailures,
+                    answered);
+              } catch (RuntimeException e) {
+                // A request the client could not even start (the server is gone) is a failure
+                // too; an exception must not end the periodic sender.
+                clientFailures.incrementAndGet();
+                answered.countDown();
+              }
+            }
+          },
+          0,
+          2,
+          TimeUnit.MILLISECONDS);
       // Stop the server in the middle of the run, with requests waiting and running.
       JettyHarness.await("250 requests at the server", () -> recorder.seen.size() >= 250);
       jetty.server.stop();
@@ -253,15 +293,17 @@ class ExactlyOnceTest {
       }
     }
     long outcomeSum = outcomes.values().stream().mapToLong(Long::longValue).sum();
-    System.out.printf("exactly once: sent %d, reached the server %d, tagged %d, outcomes %s;"
-        + " client saw statuses %s and %d failures (timeouts, closed connections);"
-        + " bandwidth groups %s%n", total, all.size(), tagged, outcomes, statuses,
-        clientFailures.get(), bandwidth);
+    System.out.printf(
+        "exactly once: sent %d, reached the server %d, tagged %d, outcomes %s;"
+            + " client saw statuses %s and %d failures (timeouts, closed connections);"
+            + " bandwidth groups %s%n",
+        total, all.size(), tagged, outcomes, statuses, clientFailures.get(), bandwidth);
 
     for (Seen s : all) {
       // A 500 is the application's failure, never a request overload control refused.
       if (s.tag() != null && FIVE_HUNDREDS.contains(s.request.getHttpURI().getPath())) {
-        assertThat(s.tag().outcome()).as("outcome of a request answered 500")
+        assertThat(s.tag().outcome())
+            .as("outcome of a request answered 500")
             .isEqualTo(Outcome.FAILED);
       }
     }
@@ -275,7 +317,8 @@ class ExactlyOnceTest {
       }
       // Jetty's callback is completed exactly once, or never when the chain threw (then
       // Jetty completes it itself).
-      assertThat(s.completions.get()).as("callback completions of %s", tag)
+      assertThat(s.completions.get())
+          .as("callback completions of %s", tag)
           .isEqualTo(s.threw ? 0 : 1);
     }
     assertThat(engine.queues().waitingCount()).as("nobody left waiting").isZero();

@@ -42,13 +42,16 @@ import org.junit.jupiter.api.io.TempDir;
 class JettyHomeIT {
 
   private static final Duration START_LIMIT = Duration.ofSeconds(60);
+
   /** What Jetty logs once the server, its handlers and connectors have started. */
   private static final String SERVER_STARTED = "Started oejs.Server@";
+
   private static final Pattern BOUND_PORT =
       Pattern.compile("Started ServerConnector@\\S+\\{[^}]*\\}\\{127\\.0\\.0\\.1:(\\d+)\\}");
 
   /** Search and the default endpoint admit one request, then refuse for the next 10 s. */
-  private static final String ONE_TOKEN_YAML = """
+  private static final String ONE_TOKEN_YAML =
+      """
       admission:
         controller: rate     # the token bucket, whose refusals the test reads
       controller:
@@ -69,8 +72,11 @@ class JettyHomeIT {
       """;
 
   private final List<Process> processes = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
   private Path jettyHome;
   private Path base;
 
@@ -104,8 +110,10 @@ class JettyHomeIT {
   void theModuleStartsJettyWithTheHandlerConfiguredFromTheBasesYaml() throws Exception {
     Files.writeString(base.resolve("etc/overload.yaml"), ONE_TOKEN_YAML);
     // What an operator edits in the ini the module wrote.
-    Files.writeString(base.resolve("start.d/overload.ini"),
-        "jetty.overload.defaultEndpoint=site\n", StandardOpenOption.APPEND);
+    Files.writeString(
+        base.resolve("start.d/overload.ini"),
+        "jetty.overload.defaultEndpoint=site\n",
+        StandardOpenOption.APPEND);
     Jetty jetty = startJetty();
     assertThat(jetty.log()).contains("overload-control: Jetty handler started");
 
@@ -121,9 +129,14 @@ class JettyHomeIT {
     assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
     assertThat(refused.headers().firstValue("Content-Type"))
         .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
-    assertThat(refused.body()).contains("\"status\":503", "\"instance\":\"/search/b\"",
-        "\"endpoint\":\"search\"", "\"requestClass\":\"default\"",
-        "\"reason\":\"admission-rate\"", "\"retryAfterSeconds\":10");
+    assertThat(refused.body())
+        .contains(
+            "\"status\":503",
+            "\"instance\":\"/search/b\"",
+            "\"endpoint\":\"search\"",
+            "\"requestClass\":\"default\"",
+            "\"reason\":\"admission-rate\"",
+            "\"retryAfterSeconds\":10");
 
     // The class rule: gold has its own bucket at the endpoint, so its first request passes.
     assertThat(jetty.get("/search/c", "X-Tier", "gold").statusCode()).isEqualTo(404);
@@ -153,13 +166,17 @@ class JettyHomeIT {
 
   @Test
   void aBadKeyInTheYamlStopsJettyAtStartNamingTheKey() throws Exception {
-    Files.writeString(base.resolve("etc/overload.yaml"),
+    Files.writeString(
+        base.resolve("etc/overload.yaml"),
         "endpoints:\n  search:\n    target: 500ms\n    deadline: 2s\n");
     Run run = run(START_LIMIT, "jetty.http.host=127.0.0.1", "jetty.http.port=0");
     assertThat(run.exitCode).as(run.output).isNotZero();
     assertThat(run.output).doesNotContain(SERVER_STARTED);
-    assertThat(run.output).contains("'endpoints.search.deadline' = '2s'", "unknown key",
-        base.resolve("etc/overload.yaml").toString());
+    assertThat(run.output)
+        .contains(
+            "'endpoints.search.deadline' = '2s'",
+            "unknown key",
+            base.resolve("etc/overload.yaml").toString());
   }
 
   /** A Jetty process that has bound its connector. */
@@ -170,9 +187,12 @@ class JettyHomeIT {
     }
 
     HttpResponse<String> get(String path, String header, String value) throws Exception {
-      HttpRequest request = HttpRequest.newBuilder(
-              URI.create("http://127.0.0.1:" + port + path))
-          .header(header, value).timeout(Duration.ofSeconds(20)).GET().build();
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .header(header, value)
+              .timeout(Duration.ofSeconds(20))
+              .GET()
+              .build();
       return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
   }
@@ -195,8 +215,11 @@ class JettyHomeIT {
       }
       process.waitFor(50, TimeUnit.MILLISECONDS);
     }
-    throw new AssertionError("Jetty did not start within " + START_LIMIT + ":\n"
-        + Files.readString(logFile, StandardCharsets.UTF_8));
+    throw new AssertionError(
+        "Jetty did not start within "
+            + START_LIMIT
+            + ":\n"
+            + Files.readString(logFile, StandardCharsets.UTF_8));
   }
 
   /**
@@ -210,9 +233,13 @@ class JettyHomeIT {
     while (!process.waitFor(50, TimeUnit.MILLISECONDS)) {
       String log = Files.readString(logFile, StandardCharsets.UTF_8);
       if (log.contains(SERVER_STARTED) || System.nanoTime() > deadline) {
-        throw new AssertionError("start.jar " + String.join(" ", args) + " still running ("
-            + (log.contains(SERVER_STARTED) ? "Jetty started" : "after " + limit) + "):\n"
-            + log);
+        throw new AssertionError(
+            "start.jar "
+                + String.join(" ", args)
+                + " still running ("
+                + (log.contains(SERVER_STARTED) ? "Jetty started" : "after " + limit)
+                + "):\n"
+                + log);
       }
     }
     return new Run(process.exitValue(), Files.readString(logFile, StandardCharsets.UTF_8));
@@ -220,11 +247,21 @@ class JettyHomeIT {
 
   /** {@code java -jar $JETTY_HOME/start.jar args} in the base, as the docs' steps run it. */
   private Process start(Path logFile, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1", "-jar", jettyHome.resolve("start.jar").toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java(),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-jar",
+                jettyHome.resolve("start.jar").toString()));
     command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(base.toFile())
-        .redirectErrorStream(true).redirectOutput(logFile.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(base.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(logFile.toFile());
     // The base is the working directory, as in the docs; an inherited JETTY_BASE would win.
     builder.environment().remove("JETTY_BASE");
     builder.environment().put("JETTY_HOME", jettyHome.toString());
@@ -234,22 +271,27 @@ class JettyHomeIT {
   }
 
   private static String java() {
-    return ProcessHandle.current().info().command()
+    return ProcessHandle.current()
+        .info()
+        .command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 
   private static String required(String property) {
     String value = System.getProperty(property);
     if (value == null || value.isBlank()) {
-      throw new IllegalStateException("system property " + property + " is not set: run this"
-          + " test with failsafe (mvn -pl overload-jetty-handler -am verify)");
+      throw new IllegalStateException(
+          "system property "
+              + property
+              + " is not set: run this"
+              + " test with failsafe (mvn -pl overload-jetty-handler -am verify)");
     }
     return value;
   }
 
   private static void unzip(Path zip, Path into) throws IOException {
-    try (InputStream in = Files.newInputStream(zip); ZipInputStream entries =
-        new ZipInputStream(in)) {
+    try (InputStream in = Files.newInputStream(zip);
+        ZipInputStream entries = new ZipInputStream(in)) {
       for (ZipEntry e = entries.getNextEntry(); e != null; e = entries.getNextEntry()) {
         Path target = into.resolve(e.getName()).normalize();
         if (!target.startsWith(into)) {

@@ -59,35 +59,37 @@ class JettyModuleTest {
   }
 
   @Test
-  void theXmlInsertsTheHandlerConfiguredFromTheBasesYamlFile(@TempDir Path base)
-      throws Exception {
+  void theXmlInsertsTheHandlerConfiguredFromTheBasesYamlFile(@TempDir Path base) throws Exception {
     Files.createDirectories(base.resolve("etc"));
-    Files.writeString(base.resolve("etc/overload.yaml"), "endpoints:\n  search:\n"
-        + "    target: 500ms\n    paths: [/search/*]\n");
+    Files.writeString(
+        base.resolve("etc/overload.yaml"),
+        "endpoints:\n  search:\n" + "    target: 500ms\n    paths: [/search/*]\n");
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server, 1, 1);
     connector.setHost("127.0.0.1");
     server.addConnector(connector);
-    server.setHandler(new Handler.Abstract() {
-      @Override
-      public boolean handle(Request request, Response response, Callback callback) {
-        OverloadContext ctx = (OverloadContext) request.getAttribute(OverloadContext.ATTRIBUTE);
-        JettyHarness.answer(response, callback, ctx == null ? "none" : ctx.endpoint());
-        return true;
-      }
-    });
+    server.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            OverloadContext ctx = (OverloadContext) request.getAttribute(OverloadContext.ATTRIBUTE);
+            JettyHarness.answer(response, callback, ctx == null ? "none" : ctx.endpoint());
+            return true;
+          }
+        });
     try (ResourceFactory.Closeable resources = ResourceFactory.closeable()) {
-      XmlConfiguration xml = new XmlConfiguration(
-          resources.newResource(CONFIG.resolve("etc/overload.xml").toAbsolutePath()));
-      xml.getProperties().putAll(Map.of("jetty.base", base.toString(),
-          "jetty.overload.defaultEndpoint", "site"));
+      XmlConfiguration xml =
+          new XmlConfiguration(
+              resources.newResource(CONFIG.resolve("etc/overload.xml").toAbsolutePath()));
+      xml.getProperties()
+          .putAll(Map.of("jetty.base", base.toString(), "jetty.overload.defaultEndpoint", "site"));
       xml.configure(server);
     }
     assertThat(server.getHandler()).isInstanceOf(OverloadStatusHandler.class);
     assertThat(((OverloadStatusHandler) server.getHandler()).getHandler())
         .isInstanceOf(OverloadHandler.class);
-    OverloadHandler handler = (OverloadHandler)
-        ((OverloadStatusHandler) server.getHandler()).getHandler();
+    OverloadHandler handler =
+        (OverloadHandler) ((OverloadStatusHandler) server.getHandler()).getHandler();
     assertThat(handler.getHandler()).isNotNull();
     assertThat(handler.getConfigFile()).isEqualTo("etc/overload.yaml");
     server.start();

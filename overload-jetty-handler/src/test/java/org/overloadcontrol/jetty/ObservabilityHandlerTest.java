@@ -16,9 +16,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.OverloadEvent;
 
@@ -61,43 +61,51 @@ class ObservabilityHandlerTest {
   }
 
   private long completed() {
-    return handler.engine().endpoints().stream().flatMap(e -> e.classes().stream())
-        .mapToLong(c -> c.outcomeCount(Outcome.COMPLETED)).sum();
+    return handler.engine().endpoints().stream()
+        .flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(Outcome.COMPLETED))
+        .sum();
   }
 
   @Test
   void registryAndStatusShowGroupsAndQueue() throws Exception {
-    handler = OverloadHandler.builder()
-        .put("bandwidth.total", "100KB/s")
-        .put("bandwidth.paths", "/img/*")
-        // One group with all of B: never delayed, so each request completes at once.
-        .put("bandwidth.groups.all.share", "100%")
-        .put("bandwidth.defaultGroup", "all")
-        .put("virtualQueue.enabled", "true")
-        .put("virtualQueue.paths", "/checkout")
-        .put("virtualQueue.capacity", "1")
-        .ticker(ticker).scheduler(scheduler)
-        .wallClock(Clock.fixed(Instant.ofEpochSecond(1_767_225_600L), ZoneOffset.UTC))
-        .handler(new Sender()).build();
+    handler =
+        OverloadHandler.builder()
+            .put("bandwidth.total", "100KB/s")
+            .put("bandwidth.paths", "/img/*")
+            // One group with all of B: never delayed, so each request completes at once.
+            .put("bandwidth.groups.all.share", "100%")
+            .put("bandwidth.defaultGroup", "all")
+            .put("virtualQueue.enabled", "true")
+            .put("virtualQueue.paths", "/checkout")
+            .put("virtualQueue.capacity", "1")
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .wallClock(Clock.fixed(Instant.ofEpochSecond(1_767_225_600L), ZoneOffset.UTC))
+            .handler(new Sender())
+            .build();
     assertThatThrownBy(handler::observabilityBuilder).isInstanceOf(IllegalStateException.class);
     jetty = new JettyHarness(handler);
-    observability = handler.observabilityBuilder().registry(registry)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    observability =
+        handler
+            .observabilityBuilder()
+            .registry(registry)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
 
     for (int i = 0; i < 3; i++) {
       assertThat(jetty.get("/img/a.png").getStatus()).isEqualTo(200);
     }
     JettyHarness.await("three completions", () -> completed() == 3);
     assertThat(jetty.get("/checkout").getStatus()).isEqualTo(200); // slot 0
-    ContentResponse told = jetty.request("/checkout")
-        .headers(h -> h.put("Accept", "application/json")).send();
+    ContentResponse told =
+        jetty.request("/checkout").headers(h -> h.put("Accept", "application/json")).send();
     assertThat(told.getStatus()).isEqualTo(503); // slot 1: wait, with a token
     assertThat(jetty.get("/checkout?oc_token=AAAA").getStatus()).isEqualTo(403);
     JettyHarness.await("four completions", () -> completed() == 4);
 
     assertThat(gauge("overload.bandwidth.group.all.admitted")).isEqualTo(3);
-    assertThat(gauge("overload.bandwidth.group.all.allocated_bytes_per_second"))
-        .isEqualTo(100_000);
+    assertThat(gauge("overload.bandwidth.group.all.allocated_bytes_per_second")).isEqualTo(100_000);
     assertThat(gauge("overload.bandwidth.total_bytes_per_second")).isEqualTo(100_000);
     assertThat(gauge("overload.virtual_queue.passed")).isEqualTo(1);
     assertThat(gauge("overload.virtual_queue.told_to_wait")).isEqualTo(1);

@@ -14,11 +14,11 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 
 /** The handler on a real Jetty over HTTP: routing, classification, context, refusals, config. */
 class OverloadHandlerTest {
@@ -40,43 +40,62 @@ class OverloadHandlerTest {
   }
 
   private static long count(OverloadEngine engine, Outcome outcome) {
-    return engine.endpoints().stream().flatMap(e -> e.classes().stream())
-        .mapToLong(c -> c.outcomeCount(outcome)).sum();
+    return engine.endpoints().stream()
+        .flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(outcome))
+        .sum();
   }
 
   @Test
   void routesByPathAndClassifiesByHeaderCookieMethodAndClient() throws Exception {
-    OverloadHandler handler = OverloadHandler.builder()
-        .paths("search", "/search/*")
-        .defaultEndpoint("api")
-        .put("classes.gold.rank", "5").match("gold", "header", "X-Tier=gold")
-        .put("classes.member.rank", "4").match("member", "cookie", "member=yes")
-        .put("classes.writer.rank", "3").match("writer", "method", "POST")
-        .put("classes.local.rank", "1").match("local", "client", "127.0.0.0/8")
-        .handler(new EchoContext()).build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .paths("search", "/search/*")
+            .defaultEndpoint("api")
+            .put("classes.gold.rank", "5")
+            .match("gold", "header", "X-Tier=gold")
+            .put("classes.member.rank", "4")
+            .match("member", "cookie", "member=yes")
+            .put("classes.writer.rank", "3")
+            .match("writer", "method", "POST")
+            .put("classes.local.rank", "1")
+            .match("local", "client", "127.0.0.0/8")
+            .handler(new EchoContext())
+            .build();
     try (JettyHarness jetty = new JettyHarness(handler)) {
-      assertThat(jetty.request("/search/books").headers(h -> h.put("X-Tier", "gold")).send()
-          .getContentAsString()).isEqualTo("search/gold");
-      assertThat(jetty.request("/cart").headers(h -> h.put("Cookie", "member=yes")).send()
-          .getContentAsString()).isEqualTo("api/member");
+      assertThat(
+              jetty
+                  .request("/search/books")
+                  .headers(h -> h.put("X-Tier", "gold"))
+                  .send()
+                  .getContentAsString())
+          .isEqualTo("search/gold");
+      assertThat(
+              jetty
+                  .request("/cart")
+                  .headers(h -> h.put("Cookie", "member=yes"))
+                  .send()
+                  .getContentAsString())
+          .isEqualTo("api/member");
       assertThat(jetty.request("/cart").method(HttpMethod.POST).send().getContentAsString())
           .isEqualTo("api/writer");
       assertThat(jetty.get("/cart").getContentAsString()).isEqualTo("api/local");
       // The path is decoded and normalised before the rules see it.
       assertThat(jetty.get("/x/../search/a").getContentAsString()).isEqualTo("search/local");
       // The client may read the last bytes before the write's callback has run on the server.
-      JettyHarness.await("five completions",
-          () -> count(handler.engine(), Outcome.COMPLETED) == 5);
+      JettyHarness.await("five completions", () -> count(handler.engine(), Outcome.COMPLETED) == 5);
     }
   }
 
   @Test
   void refusesWith503RetryAfterAndProblemJsonOrHtml() throws Exception {
-    OverloadHandler handler = OverloadHandler.builder()
-        .put("endpoints.default.target", "100ms")
-        .put("admission.controller", "rate")
-        .put("controller.initialRate", "0.1")
-        .handler(new EchoContext()).build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .put("endpoints.default.target", "100ms")
+            .put("admission.controller", "rate")
+            .put("controller.initialRate", "0.1")
+            .handler(new EchoContext())
+            .build();
     try (JettyHarness jetty = new JettyHarness(handler)) {
       assertThat(jetty.get("/a").getStatus()).isEqualTo(200); // the bucket's one token
       ContentResponse api = jetty.get("/a?q=1");
@@ -84,15 +103,23 @@ class OverloadHandlerTest {
       assertThat(api.getHeaders().get("Retry-After")).isEqualTo("10"); // 1 / 0.1 per second
       assertThat(api.getHeaders().get("Cache-Control")).isEqualTo("no-store");
       assertThat(api.getMediaType()).isEqualTo("application/problem+json");
-      assertThat(api.getContentAsString()).contains("\"status\":503", "\"instance\":\"/a\"",
-          "\"endpoint\":\"default\"", "\"requestClass\":\"default\"",
-          "\"reason\":\"admission-rate\"", "\"retryAfterSeconds\":10");
-      ContentResponse browser = jetty.request("/a").headers(h -> h.put("Accept",
-          "text/html,application/xhtml+xml")).send();
+      assertThat(api.getContentAsString())
+          .contains(
+              "\"status\":503",
+              "\"instance\":\"/a\"",
+              "\"endpoint\":\"default\"",
+              "\"requestClass\":\"default\"",
+              "\"reason\":\"admission-rate\"",
+              "\"retryAfterSeconds\":10");
+      ContentResponse browser =
+          jetty
+              .request("/a")
+              .headers(h -> h.put("Accept", "text/html,application/xhtml+xml"))
+              .send();
       assertThat(browser.getStatus()).isEqualTo(503);
       assertThat(browser.getMediaType()).isEqualTo("text/html");
-      assertThat(browser.getContentAsString()).contains("We are very busy right now",
-          "try again in 10 seconds");
+      assertThat(browser.getContentAsString())
+          .contains("We are very busy right now", "try again in 10 seconds");
       OverloadEngine engine = handler.engine();
       assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2); // settled before the answer
       JettyHarness.await("one completion", () -> count(engine, Outcome.COMPLETED) == 1);
@@ -101,8 +128,8 @@ class OverloadHandlerTest {
 
   @Test
   void anExceptionIsAFailedOutcomeAndAnUnhandledRequestCompletes() throws Exception {
-    OverloadHandler handler = OverloadHandler.builder().permits(2)
-        .handler(new EchoContext()).build();
+    OverloadHandler handler =
+        OverloadHandler.builder().permits(2).handler(new EchoContext()).build();
     try (JettyHarness jetty = new JettyHarness(handler)) {
       assertThat(jetty.get("/nobody").getStatus()).isEqualTo(404);
       // Last: Jetty closes the connection after a handler threw.
@@ -122,58 +149,86 @@ class OverloadHandlerTest {
 
   @Test
   void badConfigurationFailsAtOnceNamingTheKeyValueAndOrigin() {
-    assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.x.target", "-5ms")
-        .build())
+    assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.x.target", "-5ms").build())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("'endpoints.x.target' = '-5ms'")
         .hasMessageContaining(OverloadHandler.SETTINGS_ORIGIN);
     assertThatThrownBy(() -> OverloadHandler.builder().put("maxThreads", "5").build())
         .hasMessageContaining("unknown key");
-    assertThatThrownBy(() -> OverloadHandler.builder()
-        .put("rejectionHandler", "com.example.Page").build())
+    assertThatThrownBy(
+            () -> OverloadHandler.builder().put("rejectionHandler", "com.example.Page").build())
         .hasMessageContaining("override reject");
     // The features' sections are validated by build() as well.
-    assertThatThrownBy(() -> OverloadHandler.builder().put("bandwidth.total", "100KB")
-        .build())
+    assertThatThrownBy(() -> OverloadHandler.builder().put("bandwidth.total", "100KB").build())
         .isInstanceOf(OverloadConfigException.class)
-        .hasMessageContaining("bandwidth.total").hasMessageContaining("/s");
-    assertThatThrownBy(() -> OverloadHandler.builder().put("virtualQueue.enabled", "true")
-        .build())
+        .hasMessageContaining("bandwidth.total")
+        .hasMessageContaining("/s");
+    assertThatThrownBy(() -> OverloadHandler.builder().put("virtualQueue.enabled", "true").build())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("virtualQueue.paths");
-    assertThatThrownBy(() -> OverloadHandler.builder().put("endpoints.defualt.target", "1s")
-        .build())
+    assertThatThrownBy(
+            () -> OverloadHandler.builder().put("endpoints.defualt.target", "1s").build())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("'endpoints.defualt.target'")
         .hasMessageContaining("did you mean 'default'?");
     // As strict as the filter: misspelled metrics and status keys were accepted here.
     assertThatThrownBy(() -> OverloadHandler.builder().put("metrics.perod", "1s").build())
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("metrics.perod");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("metrics.perod");
     assertThatThrownBy(() -> OverloadHandler.builder().put("status.alow", "10.0.0.1").build())
-        .isInstanceOf(OverloadConfigException.class).hasMessageContaining("status.alow");
-    assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml"))
-        .build())
-        .hasMessageContaining("'configFile'").hasMessageContaining("no such file");
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("status.alow");
+    assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml")).build())
+        .hasMessageContaining("'configFile'")
+        .hasMessageContaining("no such file");
   }
 
   @Test
   void theYamlFileOverridesKeysGivenInJava(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve("overload.yaml"), "endpoints:\n  search:\n    target: 800ms\n"
-        + "    paths: [/search/*]\n");
-    OverloadHandler handler = OverloadHandler.builder().target("search",
-        java.time.Duration.ofMillis(300)).put("endpoints.search.class", "default")
-        .baseDirectory(dir).configFile(Path.of("overload.yaml"))
-        .handler(new EchoContext()).build();
+    Files.writeString(
+        dir.resolve("overload.yaml"),
+        "endpoints:\n  search:\n    target: 800ms\n" + "    paths: [/search/*]\n");
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .target("search", java.time.Duration.ofMillis(300))
+            .put("endpoints.search.class", "default")
+            .baseDirectory(dir)
+            .configFile(Path.of("overload.yaml"))
+            .handler(new EchoContext())
+            .build();
     handler.start();
     try {
-      EndpointClass stage = handler.engine().route("default",
-          new org.overloadcontrol.classify.RequestAttributes() {
-            @Override public String method() { return "GET"; }
-            @Override public String path() { return "/search/x"; }
-            @Override public String header(String name) { return null; }
-            @Override public String cookie(String name) { return null; }
-            @Override public String clientAddress() { return null; }
-          });
+      EndpointClass stage =
+          handler
+              .engine()
+              .route(
+                  "default",
+                  new org.overloadcontrol.classify.RequestAttributes() {
+                    @Override
+                    public String method() {
+                      return "GET";
+                    }
+
+                    @Override
+                    public String path() {
+                      return "/search/x";
+                    }
+
+                    @Override
+                    public String header(String name) {
+                      return null;
+                    }
+
+                    @Override
+                    public String cookie(String name) {
+                      return null;
+                    }
+
+                    @Override
+                    public String clientAddress() {
+                      return null;
+                    }
+                  });
       assertThat(stage.endpoint().name()).isEqualTo("search");
       assertThat(stage.controller().targetNanos()).isEqualTo(800_000_000L);
       assertThatThrownBy(() -> handler.put("enabled", "false"))
@@ -185,21 +240,27 @@ class OverloadHandlerTest {
 
   @Test
   void theOperatorFileNamedBySystemPropertyIsLayeredLast(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve("overload.yaml"), "endpoints:\n  search:\n    target: 800ms\n"
-        + "    paths: [/search/*]\n");
-    Path operator = Files.writeString(dir.resolve("operator.yaml"),
-        "endpoints:\n  search:\n    target: 2s\n");
+    Files.writeString(
+        dir.resolve("overload.yaml"),
+        "endpoints:\n  search:\n    target: 800ms\n" + "    paths: [/search/*]\n");
+    Path operator =
+        Files.writeString(dir.resolve("operator.yaml"), "endpoints:\n  search:\n    target: 2s\n");
     String before = System.getProperty(OperatorConfigFile.PROPERTY);
     System.setProperty(OperatorConfigFile.PROPERTY, operator.toString());
     try {
-      OverloadHandler handler = OverloadHandler.builder().baseDirectory(dir)
-          .configFile(Path.of("overload.yaml")).handler(new EchoContext()).build();
+      OverloadHandler handler =
+          OverloadHandler.builder()
+              .baseDirectory(dir)
+              .configFile(Path.of("overload.yaml"))
+              .handler(new EchoContext())
+              .build();
       assertThat(handler.parseConfig().endpoints().get("search").targetNanos())
           .isEqualTo(2_000_000_000L);
       System.setProperty(OperatorConfigFile.PROPERTY, dir.resolve("missing.yaml").toString());
       assertThatThrownBy(() -> OverloadHandler.builder().build())
           .isInstanceOf(OverloadConfigException.class)
-          .hasMessageContaining(OperatorConfigFile.PROPERTY).hasMessageContaining("no such file");
+          .hasMessageContaining(OperatorConfigFile.PROPERTY)
+          .hasMessageContaining("no such file");
     } finally {
       if (before == null) {
         System.clearProperty(OperatorConfigFile.PROPERTY);

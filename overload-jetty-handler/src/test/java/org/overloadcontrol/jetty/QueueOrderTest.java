@@ -36,9 +36,14 @@ class QueueOrderTest {
   /** The shop's classes (Table 3 utilities), each chosen by the header X-Class. */
   private void start(Map<String, String> extra) throws Exception {
     Map<String, String> keys = new LinkedHashMap<>();
-    String[][] classes = {{"home", "1", "browsing", "27"}, {"search", "3", "browsing", "36"},
-        {"details", "4", "browsing", "73"}, {"login", "5", "transaction", "1"},
-        {"payment", "7", "transaction", "1"}, {"confirm", "8", "transaction", "1"}};
+    String[][] classes = {
+      {"home", "1", "browsing", "27"},
+      {"search", "3", "browsing", "36"},
+      {"details", "4", "browsing", "73"},
+      {"login", "5", "transaction", "1"},
+      {"payment", "7", "transaction", "1"},
+      {"confirm", "8", "transaction", "1"}
+    };
     for (String[] c : classes) {
       keys.put("classes." + c[0] + ".rank", c[1]);
       keys.put("classes." + c[0] + ".kind", c[2]);
@@ -47,8 +52,13 @@ class QueueOrderTest {
     }
     keys.put("queue.permits", "1");
     keys.putAll(extra);
-    OverloadHandler handler = OverloadHandler.builder().putAll(keys).ticker(ticker)
-        .scheduler(scheduler).handler(app).build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .putAll(keys)
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .handler(app)
+            .build();
     jetty = new JettyHarness(handler);
     engine = handler.engine();
   }
@@ -64,10 +74,14 @@ class QueueOrderTest {
   private void send(String cls, String label) throws InterruptedException {
     int waitingBefore = engine.queues().waitingCount();
     int heldBefore = app.arrivals.size();
-    responses.put(label, new CompletableResponseListener(jetty.request("/shop")
-        .headers(h -> h.put("X-Class", cls).put("X-Label", label))).send());
-    JettyHarness.await(label + " queued or running", () -> engine.queues().waitingCount()
-        > waitingBefore || app.arrivals.size() > heldBefore);
+    responses.put(
+        label,
+        new CompletableResponseListener(
+                jetty.request("/shop").headers(h -> h.put("X-Class", cls).put("X-Label", label)))
+            .send());
+    JettyHarness.await(
+        label + " queued or running",
+        () -> engine.queues().waitingCount() > waitingBefore || app.arrivals.size() > heldBefore);
   }
 
   /** Releases {@code label}; returns the label the freed permit went to. */
@@ -105,8 +119,20 @@ class QueueOrderTest {
     app.release(current);
     // As in the engine's WaitQueuesTest: confirm > payment > login (FIFO); then browsing by
     // utility x length: home 5x27=135, home 108, home 81, details 73, search 72, home 54, ...
-    assertThat(resumed).containsExactly("confirm0", "payment0", "login0", "login1",
-        "home0", "home1", "home2", "details0", "search0", "home3", "search1", "home4");
+    assertThat(resumed)
+        .containsExactly(
+            "confirm0",
+            "payment0",
+            "login0",
+            "login1",
+            "home0",
+            "home1",
+            "home2",
+            "details0",
+            "search0",
+            "home3",
+            "search1",
+            "home4");
     for (CompletableFuture<ContentResponse> f : responses.values()) {
       assertThat(f.get(10, TimeUnit.SECONDS).getStatus()).isEqualTo(200);
     }
@@ -114,10 +140,17 @@ class QueueOrderTest {
   }
 
   @Test
-  void browsingGoesLifoUnderSustainedQueueingAndWaitersExpireAtTheirDeadline()
-      throws Exception {
-    start(Map.of("queue.overload.enterDelay", "200ms", "queue.overload.exitDelay", "50ms",
-        "queue.overload.window", "1s", "queue.maxWait", "5s"));
+  void browsingGoesLifoUnderSustainedQueueingAndWaitersExpireAtTheirDeadline() throws Exception {
+    start(
+        Map.of(
+            "queue.overload.enterDelay",
+            "200ms",
+            "queue.overload.exitDelay",
+            "50ms",
+            "queue.overload.window",
+            "1s",
+            "queue.maxWait",
+            "5s"));
     send("home", "running");
     send("home", "a");
     send("home", "b");

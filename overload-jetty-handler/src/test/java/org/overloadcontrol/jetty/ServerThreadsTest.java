@@ -12,8 +12,8 @@ class ServerThreadsTest {
 
   @Test
   void theServersThreadPoolBoundsTheLimit() {
-    OverloadHandler handler = OverloadHandler.builder()
-        .put("endpoints.default.target", "100ms").build();
+    OverloadHandler handler =
+        OverloadHandler.builder().put("endpoints.default.target", "100ms").build();
     // Not on a server yet: the key's default.
     assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
         .isEqualTo(200);
@@ -25,8 +25,11 @@ class ServerThreadsTest {
 
   @Test
   void theOperatorsKeyWins() {
-    OverloadHandler handler = OverloadHandler.builder()
-        .put("endpoints.default.target", "100ms").put("admission.maxLimit", "20").build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .put("endpoints.default.target", "100ms")
+            .put("admission.maxLimit", "20")
+            .build();
     new Server(new QueuedThreadPool(48)).setHandler(handler);
     assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
         .isEqualTo(20);

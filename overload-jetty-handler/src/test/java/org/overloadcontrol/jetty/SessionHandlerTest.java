@@ -11,11 +11,14 @@ class SessionHandlerTest {
   @Test
   void anAdmittedSessionIsRecognisedByItsCookieAndANewOneIsRefusedWhenTheTableIsFull()
       throws Exception {
-    OverloadHandler handler = OverloadHandler.builder()
-        .put("endpoints.default.target", "10s")
-        .put("sessions.enabled", "true").put("sessions.maxSessions", "1")
-        .put("sessions.completionPaths", "/confirm")
-        .handler(new OverloadHandlerTest.EchoContext()).build();
+    OverloadHandler handler =
+        OverloadHandler.builder()
+            .put("endpoints.default.target", "10s")
+            .put("sessions.enabled", "true")
+            .put("sessions.maxSessions", "1")
+            .put("sessions.completionPaths", "/confirm")
+            .handler(new OverloadHandlerTest.EchoContext())
+            .build();
     try (JettyHarness jetty = new JettyHarness(handler)) {
       ContentResponse first = jetty.get("/home");
       assertThat(first.getStatus()).isEqualTo(200);
@@ -26,15 +29,16 @@ class SessionHandlerTest {
       ContentResponse newcomer = jetty.get("/home");
       assertThat(newcomer.getStatus()).isEqualTo(503);
       assertThat(newcomer.getHeaders().get("Retry-After")).isNotNull();
-      assertThat(jetty.request("/home").headers(h -> h.put("Cookie", cookie + "x")).send()
-          .getStatus()).isEqualTo(503);
+      assertThat(
+              jetty.request("/home").headers(h -> h.put("Cookie", cookie + "x")).send().getStatus())
+          .isEqualTo(503);
 
-      assertThat(jetty.request("/cart").headers(h -> h.put("Cookie", cookie)).send()
-          .getStatus()).isEqualTo(200);
-      assertThat(jetty.request("/confirm").headers(h -> h.put("Cookie", cookie)).send()
-          .getStatus()).isEqualTo(200);
-      JettyHarness.await("the session completed",
-          () -> handler.engine().sessions().completedCount() == 1);
+      assertThat(jetty.request("/cart").headers(h -> h.put("Cookie", cookie)).send().getStatus())
+          .isEqualTo(200);
+      assertThat(jetty.request("/confirm").headers(h -> h.put("Cookie", cookie)).send().getStatus())
+          .isEqualTo(200);
+      JettyHarness.await(
+          "the session completed", () -> handler.engine().sessions().completedCount() == 1);
       assertThat(jetty.get("/home").getStatus()).isEqualTo(200);
       assertThat(handler.engine().sessions().newSessionsRefusedCount()).isEqualTo(2);
       assertThat(handler.engine().sessions().midSessionRefusalCount()).isZero();

@@ -44,10 +44,22 @@ class StatusHandlerTest {
   }
 
   private void start() throws Exception {
-    overload = OverloadHandler.builder()
-        .putAll(Map.of("queue.permits", "1", "queue.layout", "single",
-            "queue.singleCapacity", "1", "queue.maxWait", "30s"))
-        .ticker(ticker).scheduler(scheduler).handler(app).build();
+    overload =
+        OverloadHandler.builder()
+            .putAll(
+                Map.of(
+                    "queue.permits",
+                    "1",
+                    "queue.layout",
+                    "single",
+                    "queue.singleCapacity",
+                    "1",
+                    "queue.maxWait",
+                    "30s"))
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .handler(app)
+            .build();
     OverloadStatusHandler status = new OverloadStatusHandler(overload);
     MBeanContainer container = new MBeanContainer(mbeans);
     jetty = new JettyHarness(status);
@@ -62,14 +74,15 @@ class StatusHandlerTest {
     JettyHarness.await("held", () -> app.holds("held"));
     send("waiting");
     JettyHarness.await("waiting", () -> overload.engine().queues().waitingCount() == 1);
-    ContentResponse refused = jetty.request("/app").headers(h -> h.put("X-Label", "refused"))
-        .send();
+    ContentResponse refused =
+        jetty.request("/app").headers(h -> h.put("X-Label", "refused")).send();
     assertThat(refused.getStatus()).isEqualTo(503);
   }
 
   private void send(String label) {
-    answers.add(new CompletableResponseListener(jetty.request("/app")
-        .headers(h -> h.put("X-Label", label))).send());
+    answers.add(
+        new CompletableResponseListener(jetty.request("/app").headers(h -> h.put("X-Label", label)))
+            .send());
   }
 
   private void release() throws Exception {
@@ -88,8 +101,10 @@ class StatusHandlerTest {
     ContentResponse status = jetty.get("/overload/status");
     assertThat(status.getStatus()).isEqualTo(200);
     assertThat(status.getMediaType()).isEqualTo("application/json");
-    assertThat(status.getContentAsString()).contains("\"name\":\"default\"")
-        .contains("\"permitsInUse\":1").contains("\"waiting\":1");
+    assertThat(status.getContentAsString())
+        .contains("\"name\":\"default\"")
+        .contains("\"permitsInUse\":1")
+        .contains("\"waiting\":1");
     ContentResponse metrics = jetty.get("/overload/metrics");
     assertThat(metrics.getStatus()).isEqualTo(200);
     assertThat(metrics.getContentAsString()).contains("overload_");
@@ -98,7 +113,8 @@ class StatusHandlerTest {
     assertThat(page.getContentAsString()).contains("<html");
     assertThat(jetty.get("/overload/chart.umd.js").getContentAsString()).contains("Chart");
     assertThat(jetty.get("/overload/nothing").getStatus()).isEqualTo(404);
-    assertThat(app.arrivals).as("the status bypasses admission and the application")
+    assertThat(app.arrivals)
+        .as("the status bypasses admission and the application")
         .containsExactly("held");
     release();
   }
@@ -106,8 +122,8 @@ class StatusHandlerTest {
   @Test
   void countsThroughJmx() throws Exception {
     start();
-    Set<ObjectName> names = mbeans.queryNames(
-        new ObjectName("org.overloadcontrol.jetty:type=overloadhandler,*"), null);
+    Set<ObjectName> names =
+        mbeans.queryNames(new ObjectName("org.overloadcontrol.jetty:type=overloadhandler,*"), null);
     assertThat(names).hasSize(1);
     ObjectName name = names.iterator().next();
     assertThat(mbeans.getAttribute(name, "running")).isEqualTo(true);
@@ -117,8 +133,8 @@ class StatusHandlerTest {
     assertThat(mbeans.getAttribute(name, "inFlight")).isEqualTo(1);
     assertThat(mbeans.getAttribute(name, "permits")).isEqualTo(1);
     assertThat(mbeans.getAttribute(name, "waiting")).isEqualTo(1);
-    assertThat((String[]) mbeans.getAttribute(name, "endpoints")).containsExactly(
-        "default: limit none, 1 in flight, 1 waiting, 3 arrived, 1 refused");
+    assertThat((String[]) mbeans.getAttribute(name, "endpoints"))
+        .containsExactly("default: limit none, 1 in flight, 1 waiting, 3 arrived, 1 refused");
     release();
     assertThat(mbeans.getAttribute(name, "completed")).isEqualTo(2L);
     assertThat(mbeans.getAttribute(name, "inFlight")).isEqualTo(0);

@@ -20,10 +20,10 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
 
@@ -44,8 +44,7 @@ class VirtualQueueHandlerTest {
   /** Answers with the method, path and the form fields it received. */
   static final class Shop extends Handler.Abstract {
     @Override
-    public boolean handle(Request request, Response response, Callback callback)
-        throws Exception {
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
       String text = request.getMethod() + " " + Request.getPathInContext(request);
       if (HttpMethod.POST.is(request.getMethod())) {
         Fields fields = FormFields.getFields(request);
@@ -57,14 +56,17 @@ class VirtualQueueHandlerTest {
   }
 
   private void start() throws Exception {
-    handler = OverloadHandler.builder()
-        .put("virtualQueue.enabled", "true")
-        .put("virtualQueue.paths", "/checkout")
-        .put("virtualQueue.capacity", "1")
-        .put("virtualQueue.repostMaxBytes", "100")
-        .ticker(ticker).scheduler(scheduler)
-        .wallClock(Clock.fixed(Instant.ofEpochSecond(1_767_225_600L), ZoneOffset.UTC))
-        .handler(new Shop()).build();
+    handler =
+        OverloadHandler.builder()
+            .put("virtualQueue.enabled", "true")
+            .put("virtualQueue.paths", "/checkout")
+            .put("virtualQueue.capacity", "1")
+            .put("virtualQueue.repostMaxBytes", "100")
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .wallClock(Clock.fixed(Instant.ofEpochSecond(1_767_225_600L), ZoneOffset.UTC))
+            .handler(new Shop())
+            .build();
     jetty = new JettyHarness(handler);
   }
 
@@ -77,8 +79,10 @@ class VirtualQueueHandlerTest {
 
   private long count(Outcome outcome) {
     OverloadEngine engine = handler.engine();
-    return engine.endpoints().stream().flatMap(e -> e.classes().stream())
-        .mapToLong(c -> c.outcomeCount(outcome)).sum();
+    return engine.endpoints().stream()
+        .flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(outcome))
+        .sum();
   }
 
   private static String token(String text) {
@@ -88,8 +92,7 @@ class VirtualQueueHandlerTest {
   }
 
   @Test
-  void anApiClientToldToWaitGetsJsonWithATokenAndPassesWithItWhenItsSlotComes()
-      throws Exception {
+  void anApiClientToldToWaitGetsJsonWithATokenAndPassesWithItWhenItsSlotComes() throws Exception {
     start();
     assertThat(jetty.get("/checkout").getContentAsString()).isEqualTo("GET /checkout");
     assertThat(jetty.get("/catalog").getStatus()).as("unprotected path").isEqualTo(200);
@@ -101,12 +104,16 @@ class VirtualQueueHandlerTest {
     assertThat(told.getMediaType()).isEqualTo("application/json");
     String json = told.getContentAsString();
     String token = token(json);
-    assertThat(json).startsWith("{\"status\":\"waiting\",\"waitSeconds\":1,")
+    assertThat(json)
+        .startsWith("{\"status\":\"waiting\",\"waitSeconds\":1,")
         .contains("\"token\":\"" + token + "\"")
         // JSON escapes '&' so the body is safe inside a script.
         .contains("\"retryUrl\":\"/checkout?item=7\\u0026oc_token=" + token + "\"");
-    assertThat(told.getHeaders().get("Set-Cookie")).startsWith("oc_token=" + token)
-        .contains("Path=/checkout").contains("HttpOnly").containsIgnoringCase("SameSite=Lax");
+    assertThat(told.getHeaders().get("Set-Cookie"))
+        .startsWith("oc_token=" + token)
+        .contains("Path=/checkout")
+        .contains("HttpOnly")
+        .containsIgnoringCase("SameSite=Lax");
 
     // Too early: 503 with the seconds left; the slot has not come.
     ContentResponse early = jetty.get("/checkout?item=7&oc_token=" + token);
@@ -131,23 +138,23 @@ class VirtualQueueHandlerTest {
   }
 
   @Test
-  void aBrowserWaitsOnAPageThatRetriesWithTheTokenAndPassesWhenItsSlotComes()
-      throws Exception {
+  void aBrowserWaitsOnAPageThatRetriesWithTheTokenAndPassesWhenItsSlotComes() throws Exception {
     start();
     jetty.get("/checkout");
-    ContentResponse page = jetty.request("/checkout")
-        .headers(h -> h.put("Accept", BROWSER)).send();
+    ContentResponse page = jetty.request("/checkout").headers(h -> h.put("Accept", BROWSER)).send();
     assertThat(page.getStatus()).isEqualTo(200);
     assertThat(page.getMediaType()).isEqualTo("text/html");
     String html = page.getContentAsString();
     String token = token(html);
-    assertThat(html).contains("<meta http-equiv=\"refresh\" content=\"1;url=/checkout?oc_token="
-        + token + "\">").contains("id=\"oc-wait\">1<");
+    assertThat(html)
+        .contains(
+            "<meta http-equiv=\"refresh\" content=\"1;url=/checkout?oc_token=" + token + "\">")
+        .contains("id=\"oc-wait\">1<");
 
     ticker.advance(Duration.ofSeconds(1));
     // What the meta refresh does when the countdown ends.
-    ContentResponse refreshed = jetty.request("/checkout?oc_token=" + token)
-        .headers(h -> h.put("Accept", BROWSER)).send();
+    ContentResponse refreshed =
+        jetty.request("/checkout?oc_token=" + token).headers(h -> h.put("Accept", BROWSER)).send();
     assertThat(refreshed.getStatus()).isEqualTo(200);
     assertThat(refreshed.getContentAsString()).isEqualTo("GET /checkout");
   }
@@ -156,25 +163,40 @@ class VirtualQueueHandlerTest {
   void aFormPostIsKeptOnTheWaitingPageAndRepostedWithTheToken() throws Exception {
     start();
     jetty.get("/checkout");
-    ContentResponse page = jetty.request("/checkout").method(HttpMethod.POST)
-        .headers(h -> h.put("Accept", BROWSER))
-        .body(new StringRequestContent("application/x-www-form-urlencoded",
-            "name=J%C3%BCrgen&note=%3Cb%3E", StandardCharsets.UTF_8)).send();
+    ContentResponse page =
+        jetty
+            .request("/checkout")
+            .method(HttpMethod.POST)
+            .headers(h -> h.put("Accept", BROWSER))
+            .body(
+                new StringRequestContent(
+                    "application/x-www-form-urlencoded",
+                    "name=J%C3%BCrgen&note=%3Cb%3E",
+                    StandardCharsets.UTF_8))
+            .send();
     assertThat(page.getStatus()).isEqualTo(200);
     String html = page.getContentAsString();
     String token = token(html);
-    assertThat(html).contains("<form id=\"oc-form\" method=\"post\" action=\"/checkout?oc_token="
-        + token + "\">")
+    assertThat(html)
+        .contains(
+            "<form id=\"oc-form\" method=\"post\" action=\"/checkout?oc_token=" + token + "\">")
         .contains("name=\"name\" value=\"Jürgen\"")
         .contains("name=\"note\" value=\"&lt;b&gt;\"")
         .contains("document.getElementById('oc-form').submit()");
 
     ticker.advance(Duration.ofSeconds(1));
     // What the page's script posts when the countdown ends.
-    ContentResponse reposted = jetty.request("/checkout?oc_token=" + token)
-        .method(HttpMethod.POST).headers(h -> h.put("Accept", BROWSER))
-        .body(new StringRequestContent("application/x-www-form-urlencoded",
-            "name=J%C3%BCrgen&note=%3Cb%3E", StandardCharsets.UTF_8)).send();
+    ContentResponse reposted =
+        jetty
+            .request("/checkout?oc_token=" + token)
+            .method(HttpMethod.POST)
+            .headers(h -> h.put("Accept", BROWSER))
+            .body(
+                new StringRequestContent(
+                    "application/x-www-form-urlencoded",
+                    "name=J%C3%BCrgen&note=%3Cb%3E",
+                    StandardCharsets.UTF_8))
+            .send();
     assertThat(reposted.getStatus()).isEqualTo(200);
     assertThat(reposted.getContentAsString()).isEqualTo("POST /checkout Jürgen");
   }
@@ -183,24 +205,37 @@ class VirtualQueueHandlerTest {
   void aBodyThatCannotBeKeptAsksForResubmissionAndTheCookieKeepsThePlace() throws Exception {
     start();
     jetty.get("/checkout");
-    ContentResponse large = jetty.request("/checkout").method(HttpMethod.POST)
-        .headers(h -> h.put("Accept", BROWSER))
-        .body(new StringRequestContent("application/x-www-form-urlencoded",
-            "name=" + "a".repeat(200), StandardCharsets.UTF_8)).send();
+    ContentResponse large =
+        jetty
+            .request("/checkout")
+            .method(HttpMethod.POST)
+            .headers(h -> h.put("Accept", BROWSER))
+            .body(
+                new StringRequestContent(
+                    "application/x-www-form-urlencoded",
+                    "name=" + "a".repeat(200),
+                    StandardCharsets.UTF_8))
+            .send();
     assertThat(large.getStatus()).isEqualTo(503);
     assertThat(large.getHeaders().get("Retry-After")).isEqualTo("1");
     assertThat(large.getContentAsString()).contains("was not sent");
     String token = token(large.getHeaders().get("Set-Cookie"));
 
     ticker.advance(Duration.ofSeconds(1));
-    ContentResponse resubmitted = jetty.request("/checkout").method(HttpMethod.POST)
-        .headers(h -> h.put("Accept", BROWSER).put("Cookie", "oc_token=" + token))
-        .body(new StringRequestContent("application/x-www-form-urlencoded", "name=x",
-            StandardCharsets.UTF_8)).send();
+    ContentResponse resubmitted =
+        jetty
+            .request("/checkout")
+            .method(HttpMethod.POST)
+            .headers(h -> h.put("Accept", BROWSER).put("Cookie", "oc_token=" + token))
+            .body(
+                new StringRequestContent(
+                    "application/x-www-form-urlencoded", "name=x", StandardCharsets.UTF_8))
+            .send();
     assertThat(resubmitted.getStatus()).isEqualTo(200);
     assertThat(resubmitted.getContentAsString()).isEqualTo("POST /checkout x");
     // The used cookie is cleared.
-    assertThat(resubmitted.getHeaders().get("Set-Cookie")).startsWith("oc_token=;")
+    assertThat(resubmitted.getHeaders().get("Set-Cookie"))
+        .startsWith("oc_token=;")
         .contains("Max-Age=0");
   }
 
@@ -211,12 +246,15 @@ class VirtualQueueHandlerTest {
     assertThat(api.getStatus()).isEqualTo(403);
     assertThat(api.getHeaders().get("Retry-After")).isNull();
     assertThat(api.getMediaType()).isEqualTo("application/problem+json");
-    assertThat(api.getContentAsString()).contains("\"reason\":\"forged\"")
-        .contains("\"status\":403").contains("\"rejoinUrl\":\"/checkout\"");
-    ContentResponse browser = jetty.request("/checkout?oc_token=AAAA")
-        .headers(h -> h.put("Accept", BROWSER)).send();
+    assertThat(api.getContentAsString())
+        .contains("\"reason\":\"forged\"")
+        .contains("\"status\":403")
+        .contains("\"rejoinUrl\":\"/checkout\"");
+    ContentResponse browser =
+        jetty.request("/checkout?oc_token=AAAA").headers(h -> h.put("Accept", BROWSER)).send();
     assertThat(browser.getStatus()).isEqualTo(403);
-    assertThat(browser.getContentAsString()).contains("not issued by this site")
+    assertThat(browser.getContentAsString())
+        .contains("not issued by this site")
         .contains("href=\"/checkout\"");
     assertThat(handler.virtualQueue().queue().refusalCount(RefusalReason.FORGED)).isEqualTo(2);
     assertThat(count(Outcome.REJECTED)).isEqualTo(2);

@@ -26,12 +26,13 @@ class DropwizardBindingTest {
 
   @Test
   void jmxExposesTheOwnRegistryWhileRunning() throws Exception {
-    Observability o = Observability.builder(driver.engine)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    Observability o =
+        Observability.builder(driver.engine).overloadListener(OverloadEvent.Listener.NONE).build();
     traffic(o);
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    ObjectName arrivals = new ObjectName(
-        "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=gauges");
+    ObjectName arrivals =
+        new ObjectName(
+            "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=gauges");
     assertThat(server.getAttribute(arrivals, "Value")).isEqualTo(3L);
     assertThat(o.scrape()).as("Dropwizard writes no exposition format").isEmpty();
     o.close();
@@ -42,13 +43,19 @@ class DropwizardBindingTest {
   void theApplicationsRegistryGetsTheGaugesAndIsLeftAsItWas() {
     MetricRegistry app = new MetricRegistry();
     app.counter("application.own");
-    Observability o = Observability.builder(driver.engine).registry(app)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    Observability o =
+        Observability.builder(driver.engine)
+            .registry(app)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
     traffic(o);
     assertThat(app.getGauges().get("overload.endpoint.search.class.search.arrivals").getValue())
         .isEqualTo(3L);
-    assertThat(app.getGauges().get("overload.endpoint.search.class.search.outcomes.rejected")
-        .getValue()).isEqualTo(1L);
+    assertThat(
+            app.getGauges()
+                .get("overload.endpoint.search.class.search.outcomes.rejected")
+                .getValue())
+        .isEqualTo(1L);
     assertThat(app.getGauges().get("overload.queue.lifo").getValue()).isEqualTo(1.0);
     o.close();
     assertThat(app.getNames()).containsExactly("application.own");

@@ -53,8 +53,11 @@ class MicrometerScrapeTest {
 
   @BeforeEach
   void start() throws Exception {
-    observability = Observability.builder(driver.engine).registry(registry)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    observability =
+        Observability.builder(driver.engine)
+            .registry(registry)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
     server = new Server();
     ServerConnector connector = new ServerConnector(server, 1, 1);
     connector.setHost("127.0.0.1");
@@ -79,9 +82,11 @@ class MicrometerScrapeTest {
   }
 
   private String scrape() throws Exception {
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
   }
@@ -89,22 +94,28 @@ class MicrometerScrapeTest {
   @Test
   void countsAreCountersAndTheRestGauges() throws Exception {
     traffic();
-    assertThat(registry.find("overload_arrivals").tags("endpoint", "search", "class", "search")
-        .meter()).isInstanceOf(FunctionCounter.class);
+    assertThat(
+            registry
+                .find("overload_arrivals")
+                .tags("endpoint", "search", "class", "search")
+                .meter())
+        .isInstanceOf(FunctionCounter.class);
     String text = scrape();
-    assertThat(text).contains("# TYPE overload_arrivals_total counter")
+    assertThat(text)
+        .contains("# TYPE overload_arrivals_total counter")
         .contains("overload_arrivals_total{class=\"search\",endpoint=\"search\"} 3.0")
         .contains("# TYPE overload_outcomes_total counter")
-        .contains("overload_outcomes_total{class=\"search\",endpoint=\"search\","
-            + "outcome=\"rejected\"} 1.0")
+        .contains(
+            "overload_outcomes_total{class=\"search\",endpoint=\"search\","
+                + "outcome=\"rejected\"} 1.0")
         .contains("# TYPE overload_endpoint_overloaded gauge")
         .contains("overload_endpoint_overloaded{endpoint=\"search\"} 1.0")
         .contains("# TYPE overload_queue_lifo gauge")
         .contains("overload_queue_lifo 1.0");
 
     driver.arrive("search"); // counters read the engine at each scrape
-    assertThat(scrape()).contains("overload_arrivals_total{class=\"search\",endpoint=\"search\"}"
-        + " 4.0");
+    assertThat(scrape())
+        .contains("overload_arrivals_total{class=\"search\",endpoint=\"search\"}" + " 4.0");
   }
 
   @Test
@@ -119,8 +130,7 @@ class MicrometerScrapeTest {
     }
     assertThat(families).isNotEmpty();
     for (String family : families) {
-      assertThat(doc).as("docs/observability.md documents %s", family)
-          .contains("`" + family + "`");
+      assertThat(doc).as("docs/observability.md documents %s", family).contains("`" + family + "`");
     }
   }
 

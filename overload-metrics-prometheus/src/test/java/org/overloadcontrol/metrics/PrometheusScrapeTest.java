@@ -39,9 +39,11 @@ import org.junit.jupiter.api.Test;
 class PrometheusScrapeTest {
 
   private static final Path DOC = Path.of("..", "docs", "observability.md");
+
   /** One sample line of the text format: name, optional labels, value. */
-  private static final Pattern SAMPLE = Pattern.compile(
-      "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (-?[0-9.eE+-]+|NaN|\\+Inf|-Inf)");
+  private static final Pattern SAMPLE =
+      Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (-?[0-9.eE+-]+|NaN|\\+Inf|-Inf)");
+
   private static final Pattern LABEL =
       Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
@@ -53,8 +55,11 @@ class PrometheusScrapeTest {
 
   @BeforeEach
   void start() throws Exception {
-    observability = Observability.builder(driver.engine).registry(registry)
-        .overloadListener(OverloadEvent.Listener.NONE).build();
+    observability =
+        Observability.builder(driver.engine)
+            .registry(registry)
+            .overloadListener(OverloadEvent.Listener.NONE)
+            .build();
     server = new Server();
     ServerConnector connector = new ServerConnector(server, 1, 1);
     connector.setHost("127.0.0.1");
@@ -79,9 +84,11 @@ class PrometheusScrapeTest {
   }
 
   private String scrape() throws Exception {
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
   }
@@ -90,17 +97,29 @@ class PrometheusScrapeTest {
   void countsAreCountersAndTheRestGaugesWithTheirLabels() throws Exception {
     traffic();
     String text = scrape();
-    assertThat(text).contains("# TYPE overload_arrivals_total counter")
+    assertThat(text)
+        .contains("# TYPE overload_arrivals_total counter")
         .contains("# TYPE overload_outcomes_total counter")
         .contains("# TYPE overload_endpoint_quality gauge")
         .contains("# TYPE overload_queue_lifo gauge");
     Map<String, List<Map<String, String>>> families = parse(text);
-    assertThat(families.get("overload_arrivals_total")).contains(
-        Map.of("endpoint", "search", "class", "search", "__value__", "3.0"),
-        Map.of("endpoint", "confirm", "class", "confirm", "__value__", "1.0"));
-    assertThat(families.get("overload_outcomes_total")).contains(
-        Map.of("endpoint", "search", "class", "search", "outcome", "rejected", "__value__", "1.0"),
-        Map.of("endpoint", "confirm", "class", "confirm", "outcome", "failed", "__value__", "1.0"));
+    assertThat(families.get("overload_arrivals_total"))
+        .contains(
+            Map.of("endpoint", "search", "class", "search", "__value__", "3.0"),
+            Map.of("endpoint", "confirm", "class", "confirm", "__value__", "1.0"));
+    assertThat(families.get("overload_outcomes_total"))
+        .contains(
+            Map.of(
+                "endpoint", "search", "class", "search", "outcome", "rejected", "__value__", "1.0"),
+            Map.of(
+                "endpoint",
+                "confirm",
+                "class",
+                "confirm",
+                "outcome",
+                "failed",
+                "__value__",
+                "1.0"));
     assertThat(families.get("overload_endpoint_overloaded"))
         .contains(Map.of("endpoint", "search", "__value__", "1.0"));
     assertThat(families.get("overload_queue_lifo")).containsExactly(Map.of("__value__", "1.0"));
@@ -118,8 +137,7 @@ class PrometheusScrapeTest {
     traffic();
     String doc = Files.readString(DOC);
     for (String family : parse(scrape()).keySet()) {
-      assertThat(doc).as("docs/observability.md documents %s", family)
-          .contains("`" + family + "`");
+      assertThat(doc).as("docs/observability.md documents %s", family).contains("`" + family + "`");
     }
   }
 

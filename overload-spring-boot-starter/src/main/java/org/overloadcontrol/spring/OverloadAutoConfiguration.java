@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Settings;
@@ -49,8 +49,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * metrics paths out of overload control, and offers a health contributor
  * ({@code overload.spring.health.enabled=true}).
  */
-@AutoConfiguration(after = {DispatcherServletAutoConfiguration.class,
-    WebMvcAutoConfiguration.class})
+@AutoConfiguration(
+    after = {DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({DispatcherServlet.class, OverloadFilter.class})
 @ConditionalOnProperty(prefix = "overload.spring", name = "enabled", matchIfMissing = true)
@@ -79,17 +79,19 @@ public class OverloadAutoConfiguration {
    * key-naming error itself (the filter would only log it and fail the web server).
    */
   @Bean
-  ServletContextInitializer overloadRoutes(ConfigurableEnvironment environment,
+  ServletContextInitializer overloadRoutes(
+      ConfigurableEnvironment environment,
       @Qualifier("requestMappingHandlerMapping")
-      ObjectProvider<RequestMappingHandlerMapping> handlerMapping,
+          ObjectProvider<RequestMappingHandlerMapping> handlerMapping,
       ObjectProvider<DispatcherServletPath> servletPath) {
     return context -> {
       ConfigSource properties = SpringProperties.layer(environment);
       RequestMappingHandlerMapping mapping = handlerMapping.getIfAvailable();
       DispatcherServletPath path = servletPath.getIfAvailable();
-      FrameworkRoutes routes = mapping == null
-          ? FrameworkRoutes.builder("Spring MVC").properties(properties).build()
-          : SpringRoutes.of(mapping, path == null ? "" : path.getPrefix(), properties);
+      FrameworkRoutes routes =
+          mapping == null
+              ? FrameworkRoutes.builder("Spring MVC").properties(properties).build()
+              : SpringRoutes.of(mapping, path == null ? "" : path.getPrefix(), properties);
       List<ConfigSource> layers = new ArrayList<>();
       layers.add(routes.annotations());
       layers.add(properties);
@@ -114,10 +116,11 @@ public class OverloadAutoConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "overload.spring.health", name = "enabled")
-    HealthIndicator overloadHealthIndicator(ServletContext context,
-        ConfigurableEnvironment environment) {
-      boolean failWhenOverloaded = environment.getProperty(
-          "overload.spring.health.fail-when-overloaded", Boolean.class, false);
+    HealthIndicator overloadHealthIndicator(
+        ServletContext context, ConfigurableEnvironment environment) {
+      boolean failWhenOverloaded =
+          environment.getProperty(
+              "overload.spring.health.fail-when-overloaded", Boolean.class, false);
       return () -> {
         if (!(context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o)) {
           return Health.unknown().build();
@@ -128,8 +131,8 @@ public class OverloadAutoConfiguration {
             overloaded.add(e.name());
           }
         }
-        Health.Builder health = overloaded.isEmpty() || !failWhenOverloaded ? Health.up()
-            : Health.outOfService();
+        Health.Builder health =
+            overloaded.isEmpty() || !failWhenOverloaded ? Health.up() : Health.outOfService();
         return health.withDetail("overloadedEndpoints", overloaded).build();
       };
     }
@@ -150,7 +153,8 @@ public class OverloadAutoConfiguration {
     @ReadOperation(produces = "application/json")
     public String status() {
       return context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o
-          ? o.statusJson() : "{}";
+          ? o.statusJson()
+          : "{}";
     }
   }
 }

@@ -44,7 +44,8 @@ final class SpringProperties {
     for (PropertySource<?> source : environment.getPropertySources()) {
       if (source instanceof EnumerablePropertySource<?> enumerable) {
         for (String name : enumerable.getPropertyNames()) {
-          if (name.startsWith(PREFIX) && !name.startsWith(STARTER_PREFIX)
+          if (name.startsWith(PREFIX)
+              && !name.startsWith(STARTER_PREFIX)
               && !name.equals(PREFIX + "configFile")) {
             originByName.putIfAbsent(name, source.getName());
           }
@@ -63,19 +64,24 @@ final class SpringProperties {
       String key = relaxed(name.substring(PREFIX.length()));
       Matcher indexed = INDEXED.matcher(key);
       if (indexed.matches()) {
-        lists.computeIfAbsent(indexed.group(1), k -> new TreeMap<>())
+        lists
+            .computeIfAbsent(indexed.group(1), k -> new TreeMap<>())
             .put(Integer.parseInt(indexed.group(2)), value);
-        listOrigins.putIfAbsent(indexed.group(1),
-            origin(name.substring(0, name.lastIndexOf('[')), e.getValue()));
+        listOrigins.putIfAbsent(
+            indexed.group(1), origin(name.substring(0, name.lastIndexOf('[')), e.getValue()));
       } else if (layer.get(key) == null) {
         // Of two spellings of one key, the property source with precedence wins.
         layer.put(key, value, origin(name, e.getValue()));
       }
     }
-    lists.forEach((key, items) -> layer.put(key, String.join(",", new ArrayList<>(items.values())),
-        listOrigins.get(key)));
+    lists.forEach(
+        (key, items) ->
+            layer.put(
+                key, String.join(",", new ArrayList<>(items.values())), listOrigins.get(key)));
     if (layer.get("bypass.paths") == null) {
-      layer.put("bypass.paths", String.join(",", actuatorProbes(environment)),
+      layer.put(
+          "bypass.paths",
+          String.join(",", actuatorProbes(environment)),
           "the starter's default (set overload.bypass.paths to change it)");
     }
     return layer.build();
@@ -108,7 +114,8 @@ final class SpringProperties {
       return camelCase(key);
     }
     int last = key.lastIndexOf('.');
-    return camelCase(key.substring(0, first)) + key.substring(first, last + 1)
+    return camelCase(key.substring(0, first))
+        + key.substring(first, last + 1)
         + camelCase(key.substring(last + 1));
   }
 

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.overloadcontrol.annotation.HandlerRoutes;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.FrameworkRoutes;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
@@ -27,8 +27,8 @@ final class SpringRoutes {
 
   private SpringRoutes() {}
 
-  static FrameworkRoutes of(RequestMappingHandlerMapping mapping, String servletPrefix,
-      ConfigSource properties) {
+  static FrameworkRoutes of(
+      RequestMappingHandlerMapping mapping, String servletPrefix, ConfigSource properties) {
     HandlerRoutes handlers = HandlerRoutes.builder("Spring MVC");
     String prefix = servletPrefix == null ? "" : servletPrefix;
     List<Map.Entry<RequestMappingInfo, HandlerMethod>> methods =

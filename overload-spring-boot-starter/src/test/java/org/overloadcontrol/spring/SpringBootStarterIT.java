@@ -30,9 +30,13 @@ class SpringBootStarterIT {
 
   private static ConfigurableApplicationContext run(String... properties) {
     return new SpringApplicationBuilder(ShopApplication.class)
-        .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
+        .properties(
+            "server.port=0",
+            "server.address=127.0.0.1",
+            "spring.main.banner-mode=off",
             "management.endpoints.web.exposure.include=health,overload")
-        .properties(properties).run();
+        .properties(properties)
+        .run();
   }
 
   @BeforeAll
@@ -41,9 +45,12 @@ class SpringBootStarterIT {
     // controller: it refuses at once what arrives faster, whatever the response times.
     // The DispatcherServlet's own endpoint (requests no handler method claims, the actuator's
     // among them) has a target too, so a probe that were not bypassed would be refused.
-    app = run("overload.admission.controller=rate",
-        "overload.controller.initialRate=5", "overload.controller.bucketDepth=1",
-        "overload.endpoints.dispatcherServlet.target=1ms");
+    app =
+        run(
+            "overload.admission.controller=rate",
+            "overload.controller.initialRate=5",
+            "overload.controller.bucketDepth=1",
+            "overload.endpoints.dispatcherServlet.target=1ms");
     int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
     base = URI.create("http://127.0.0.1:" + port + "/");
   }
@@ -56,8 +63,10 @@ class SpringBootStarterIT {
   }
 
   private static HttpResponse<String> send(String method, String path) throws Exception {
-    return CLIENT.send(HttpRequest.newBuilder(base.resolve(path))
-            .method(method, HttpRequest.BodyPublishers.noBody()).build(),
+    return CLIENT.send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -67,10 +76,8 @@ class SpringBootStarterIT {
     // The class's @RequestClass applies where a method sets none; a method's own wins.
     assertThat(send("GET", "shop/catalogue").body())
         .isEqualTo("ShopController#catalogue browse null");
-    assertThat(send("GET", "shop/search").body())
-        .isEqualTo("ShopController#search browse PT2S");
-    assertThat(send("POST", "shop/orders").body())
-        .isEqualTo("ShopController#order order PT0.001S");
+    assertThat(send("GET", "shop/search").body()).isEqualTo("ShopController#search browse PT2S");
+    assertThat(send("POST", "shop/orders").body()).isEqualTo("ShopController#order order PT0.001S");
 
     // Orders (a target: admitted at 5/s) arrive faster than that; the catalogue (no target)
     // is never throttled, though both are served by the one DispatcherServlet.
@@ -110,20 +117,29 @@ class SpringBootStarterIT {
   @Test
   void aMisspelledEndpointInAPropertyStopsTheApplicationNamingTheKey() {
     assertThatThrownBy(() -> run("overload.endpoints.ShopController#ordr.target=1s").close())
-        .satisfies(e -> assertThat(rootConfigError(e)).isNotNull().satisfies(c ->
-            assertThat(c.getMessage()).contains("'endpoints.ShopController#ordr.target'")
-                .contains("overload.endpoints.ShopController#ordr.target")
-                .contains("did you mean 'ShopController#order'")));
+        .satisfies(
+            e ->
+                assertThat(rootConfigError(e))
+                    .isNotNull()
+                    .satisfies(
+                        c ->
+                            assertThat(c.getMessage())
+                                .contains("'endpoints.ShopController#ordr.target'")
+                                .contains("overload.endpoints.ShopController#ordr.target")
+                                .contains("did you mean 'ShopController#order'")));
   }
 
   @Test
   void anUnknownKeyOrABadValueStopsTheApplicationNamingTheKey() {
     assertThatThrownBy(() -> run("overload.controler.alpha=0.5").close())
-        .satisfies(e -> assertThat(rootConfigError(e).getMessage())
-            .contains("'controler.alpha'").contains("unknown key"));
+        .satisfies(
+            e ->
+                assertThat(rootConfigError(e).getMessage())
+                    .contains("'controler.alpha'")
+                    .contains("unknown key"));
     assertThatThrownBy(() -> run("overload.queue.permits=many").close())
-        .satisfies(e -> assertThat(rootConfigError(e).getMessage())
-            .contains("'queue.permits' = 'many'"));
+        .satisfies(
+            e -> assertThat(rootConfigError(e).getMessage()).contains("'queue.permits' = 'many'"));
   }
 
   private static Throwable rootConfigError(Throwable e) {

@@ -31,11 +31,13 @@ class SpringPropertiesTest {
 
     ConfigSource layer = SpringProperties.layer(env);
 
-    assertThat(layer.values()).containsOnlyKeys("endpoints.search.target",
-        "endpoints.search.paths", "bypass.paths");
-    assertThat(layer.values()).containsEntry("endpoints.search.target", "1s")
+    assertThat(layer.values())
+        .containsOnlyKeys("endpoints.search.target", "endpoints.search.paths", "bypass.paths");
+    assertThat(layer.values())
+        .containsEntry("endpoints.search.target", "1s")
         .containsEntry("endpoints.search.paths", "/search,/api/search/*");
-    assertThat(layer.values().get("bypass.paths")).contains("/actuator/health/*")
+    assertThat(layer.values().get("bypass.paths"))
+        .contains("/actuator/health/*")
         .contains("/actuator/overload");
     assertThat(layer.origin("endpoints.search.target"))
         .isEqualTo("Spring property 'overload.endpoints.search.target' in commandLineArgs");
@@ -46,12 +48,15 @@ class SpringPropertiesTest {
   @Test
   void theActuatorsProbesFollowItsBasePathUnlessBypassPathsAreSet() {
     StandardEnvironment env = new StandardEnvironment();
-    env.getPropertySources().addFirst(new MapPropertySource("application.yaml",
-        Map.of("management.endpoints.web.base-path", "/manage")));
+    env.getPropertySources()
+        .addFirst(
+            new MapPropertySource(
+                "application.yaml", Map.of("management.endpoints.web.base-path", "/manage")));
     assertThat(SpringProperties.layer(env).values().get("bypass.paths"))
-        .contains("/manage/health/*").contains("/manage/prometheus");
-    env.getPropertySources().addFirst(new MapPropertySource("mine",
-        Map.of("overload.bypass.paths", "none")));
+        .contains("/manage/health/*")
+        .contains("/manage/prometheus");
+    env.getPropertySources()
+        .addFirst(new MapPropertySource("mine", Map.of("overload.bypass.paths", "none")));
     assertThat(SpringProperties.layer(env).values()).containsEntry("bypass.paths", "none");
   }
 
@@ -65,13 +70,14 @@ class SpringPropertiesTest {
     yaml.put("overload.endpoints.order-api.target", "1s");
     yaml.put("overload.endpoints.order-api.paths[0]", "/api/orders");
     env.getPropertySources().addLast(new MapPropertySource("application.yaml", yaml));
-    env.getPropertySources().addFirst(new MapPropertySource("commandLineArgs",
-        Map.of("overload.queue.maxWait", "2s")));
+    env.getPropertySources()
+        .addFirst(new MapPropertySource("commandLineArgs", Map.of("overload.queue.maxWait", "2s")));
 
     ConfigSource layer = SpringProperties.layer(env);
 
     // The endpoint's own name keeps its dash; the command line's spelling has precedence.
-    assertThat(layer.values()).containsEntry("queue.maxWait", "2s")
+    assertThat(layer.values())
+        .containsEntry("queue.maxWait", "2s")
         .containsEntry("virtualQueue.enabled", "false")
         .containsEntry("requestStart.maxAge", "1m")
         .containsEntry("endpoints.order-api.target", "1s")
@@ -81,8 +87,8 @@ class SpringPropertiesTest {
     assertThat(layer.origin("endpoints.order-api.paths"))
         .isEqualTo("Spring property 'overload.endpoints.order-api.paths' in application.yaml");
 
-    env.getPropertySources().addFirst(new MapPropertySource("typo",
-        Map.of("overload.queue.max-waiting", "5s")));
+    env.getPropertySources()
+        .addFirst(new MapPropertySource("typo", Map.of("overload.queue.max-waiting", "5s")));
     ConfigSource typo = SpringProperties.layer(env);
     assertThatThrownBy(() -> Settings.parse(List.of(typo)))
         .isInstanceOf(OverloadConfigException.class)

@@ -31,16 +31,24 @@ public class BrowseServlet extends ShopServlet {
     Catalogue catalogue = shop().catalogue();
     String category = request.getParameter("category");
     if (category == null || category.isBlank()) {
-      send(response, HttpServletResponse.SC_OK, newPage(request, "Categories")
-          .heading("Categories").categories(catalogue, false));
+      send(
+          response,
+          HttpServletResponse.SC_OK,
+          newPage(request, "Categories").heading("Categories").categories(catalogue, false));
       return;
     }
     if (catalogue.inCategory(category).isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_NOT_FOUND, "No such category",
+      fail(
+          request,
+          response,
+          HttpServletResponse.SC_NOT_FOUND,
+          "No such category",
           "The shop has no category '" + category + "'.");
       return;
     }
-    send(response, HttpServletResponse.SC_OK, newPage(request, category)
-        .heading(category).products(catalogue.inCategory(category)));
+    send(
+        response,
+        HttpServletResponse.SC_OK,
+        newPage(request, category).heading(category).products(catalogue.inCategory(category)));
   }
 }

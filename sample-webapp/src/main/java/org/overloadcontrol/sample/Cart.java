@@ -27,7 +27,9 @@ public final class Cart implements Serializable {
 
   /** Adds one of {@code product}. */
   public void add(Product product) {
-    lines.merge(product.id(), new Line(product, 1),
+    lines.merge(
+        product.id(),
+        new Line(product, 1),
         (old, one) -> new Line(old.product(), old.quantity() + 1));
   }
 

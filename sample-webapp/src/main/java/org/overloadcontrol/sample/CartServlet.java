@@ -31,8 +31,8 @@ public class CartServlet extends ShopServlet {
   @Override
   protected void doPost(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    var product = productParameter(request, response,
-        "Adding to the cart needs a product number (id=N).");
+    var product =
+        productParameter(request, response, "Adding to the cart needs a product number (id=N).");
     if (product.isEmpty()) {
       return;
     }
@@ -42,8 +42,9 @@ public class CartServlet extends ShopServlet {
     show(request, response, purchase.cart(), "Added " + product.get().name() + ".");
   }
 
-  private void show(HttpServletRequest request, HttpServletResponse response, Cart cart,
-      String added) throws IOException {
+  private void show(
+      HttpServletRequest request, HttpServletResponse response, Cart cart, String added)
+      throws IOException {
     PageWriter page = newPage(request, "Cart").heading("Your cart");
     if (added != null) {
       page.html("<p class=\"added\">" + Html.escape(added) + "</p>\n");

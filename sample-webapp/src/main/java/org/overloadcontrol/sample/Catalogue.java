@@ -73,8 +73,12 @@ public final class Catalogue {
     if (!q.isEmpty()) {
       for (Product p : byId.values()) {
         String name = p.name().toLowerCase(Locale.ROOT);
-        String text = name + " " + p.description().toLowerCase(Locale.ROOT) + " "
-            + p.category().toLowerCase(Locale.ROOT);
+        String text =
+            name
+                + " "
+                + p.description().toLowerCase(Locale.ROOT)
+                + " "
+                + p.category().toLowerCase(Locale.ROOT);
         boolean all = true;
         boolean allInName = true;
         for (String w : words) {

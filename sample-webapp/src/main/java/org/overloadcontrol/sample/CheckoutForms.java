@@ -14,13 +14,16 @@ final class CheckoutForms {
   }
 
   static PageWriter shipping(PageWriter page) {
-    return page.form("/shipping", "address", "Shipping address", "1 Trail Road, Hill Town",
+    return page.form(
+        "/shipping",
+        "address",
+        "Shipping address",
+        "1 Trail Road, Hill Town",
         "Continue to payment");
   }
 
   static PageWriter payment(PageWriter page) {
-    return page.form("/payment", "card", "Card number", "4111 1111 1111 1111",
-        "Review order");
+    return page.form("/payment", "card", "Card number", "4111 1111 1111 1111", "Review order");
   }
 
   /** The order as it stands, the steps still missing, and the "Place order" button. */
@@ -36,8 +39,10 @@ final class CheckoutForms {
       page.paragraph("Pay with card " + purchase.maskedCard());
     }
     missing(page, purchase.missingSteps());
-    return page.html("<form class=\"step\" method=\"post\" action=\"" + page.link("/confirm")
-        + "\"><button type=\"submit\">Place order</button></form>\n");
+    return page.html(
+        "<form class=\"step\" method=\"post\" action=\""
+            + page.link("/confirm")
+            + "\"><button type=\"submit\">Place order</button></form>\n");
   }
 
   /** A list of the steps still to take, each linking to its page; nothing if none. */
@@ -47,8 +52,12 @@ final class CheckoutForms {
     }
     page.html("<ul class=\"missing\">\n");
     for (CheckoutStep step : missing) {
-      page.html("<li><a href=\"" + page.link(step.path()) + "\">" + Html.escape(step.todo())
-          + "</a></li>\n");
+      page.html(
+          "<li><a href=\""
+              + page.link(step.path())
+              + "\">"
+              + Html.escape(step.todo())
+              + "</a></li>\n");
     }
     return page.html("</ul>\n");
   }

@@ -31,26 +31,40 @@ public class ConfirmServlet extends ShopServlet {
     }
     Purchase purchase = existingPurchase(request);
     // Without a session nothing was done yet; refuse without creating one.
-    Purchase.Confirmation result = purchase == null
-        ? new Purchase().confirm(shop().orderIds()) : purchase.confirm(shop().orderIds());
+    Purchase.Confirmation result =
+        purchase == null
+            ? new Purchase().confirm(shop().orderIds())
+            : purchase.confirm(shop().orderIds());
     if (result instanceof Purchase.Confirmation.Placed placed) {
       saved(request, purchase);
       Order order = placed.order();
-      PageWriter page = newPage(request, "Order placed").heading("Thank you!")
-          .html("<p class=\"order\">Your order <span id=\"order-id\">" + Html.escape(order.id())
-              + "</span> is on its way to " + Html.escape(order.address()) + ".</p>\n")
-          .html("<p>Total " + Html.escape(Product.formatCents(order.totalCents()))
-              + ", paid with card " + Html.escape(order.maskedCard()) + ".</p>\n")
-          .html("<p><a href=\"" + Html.escape(request.getContextPath() + "/")
-              + "\">Continue shopping</a></p>\n");
+      PageWriter page =
+          newPage(request, "Order placed")
+              .heading("Thank you!")
+              .html(
+                  "<p class=\"order\">Your order <span id=\"order-id\">"
+                      + Html.escape(order.id())
+                      + "</span> is on its way to "
+                      + Html.escape(order.address())
+                      + ".</p>\n")
+              .html(
+                  "<p>Total "
+                      + Html.escape(Product.formatCents(order.totalCents()))
+                      + ", paid with card "
+                      + Html.escape(order.maskedCard())
+                      + ".</p>\n")
+              .html(
+                  "<p><a href=\""
+                      + Html.escape(request.getContextPath() + "/")
+                      + "\">Continue shopping</a></p>\n");
       send(response, HttpServletResponse.SC_OK, page);
       return;
     }
     Purchase.Confirmation.Refused refused = (Purchase.Confirmation.Refused) result;
-    PageWriter page = newPage(request, "Cannot place the order")
-        .heading("The order cannot be placed yet")
-        .error("Some checkout steps are missing. Please:");
-    send(response, HttpServletResponse.SC_CONFLICT,
-        CheckoutForms.missing(page, refused.missing()));
+    PageWriter page =
+        newPage(request, "Cannot place the order")
+            .heading("The order cannot be placed yet")
+            .error("Some checkout steps are missing. Please:");
+    send(response, HttpServletResponse.SC_CONFLICT, CheckoutForms.missing(page, refused.missing()));
   }
 }

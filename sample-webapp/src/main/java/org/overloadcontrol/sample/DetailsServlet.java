@@ -28,21 +28,36 @@ public class DetailsServlet extends ShopServlet {
     if (!work(request, response)) {
       return;
     }
-    var product = productParameter(request, response,
-        "The address needs a product number, such as product?id=1.");
+    var product =
+        productParameter(
+            request, response, "The address needs a product number, such as product?id=1.");
     if (product.isEmpty()) {
       return;
     }
     Product p = product.get();
     PageWriter page = newPage(request, p.name());
-    page.html("<article class=\"details\"><img src=\"" + page.link("/images/" + p.id() + ".jpg")
-        + "\" alt=\"" + Html.escape(p.name()) + "\" width=\"" + ProductImages.WIDTH
-        + "\" height=\"" + ProductImages.HEIGHT + "\">\n<div>")
+    page.html(
+            "<article class=\"details\"><img src=\""
+                + page.link("/images/" + p.id() + ".jpg")
+                + "\" alt=\""
+                + Html.escape(p.name())
+                + "\" width=\""
+                + ProductImages.WIDTH
+                + "\" height=\""
+                + ProductImages.HEIGHT
+                + "\">\n<div>")
         .heading(p.name())
         .paragraph(p.description())
-        .html("<p class=\"price\">" + Html.escape(p.price()) + "</p>\n" + page.addToCart(p)
-            + "\n<p>More in <a href=\"" + page.link("/browse?category=" + Html.url(p.category()))
-            + "\">" + Html.escape(p.category()) + "</a>.</p></div></article>\n");
+        .html(
+            "<p class=\"price\">"
+                + Html.escape(p.price())
+                + "</p>\n"
+                + page.addToCart(p)
+                + "\n<p>More in <a href=\""
+                + page.link("/browse?category=" + Html.url(p.category()))
+                + "\">"
+                + Html.escape(p.category())
+                + "</a>.</p></div></article>\n");
     send(response, HttpServletResponse.SC_OK, page);
   }
 }

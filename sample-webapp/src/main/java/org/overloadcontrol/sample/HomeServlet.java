@@ -29,11 +29,13 @@ public class HomeServlet extends ShopServlet {
       return;
     }
     Catalogue catalogue = shop().catalogue();
-    PageWriter page = newPage(request, "Home").heading("Gear for every trail")
-        .paragraph("Browse a category, search the shop, or start with one of these.");
+    PageWriter page =
+        newPage(request, "Home")
+            .heading("Gear for every trail")
+            .paragraph("Browse a category, search the shop, or start with one of these.");
     page.categories(catalogue, true).html("<h2>Featured</h2>\n");
-    page.products(catalogue.categories().stream().map(c -> catalogue.inCategory(c).get(0))
-        .toList());
+    page.products(
+        catalogue.categories().stream().map(c -> catalogue.inCategory(c).get(0)).toList());
     send(response, HttpServletResponse.SC_OK, page);
   }
 }

@@ -29,8 +29,10 @@ public class ImageServlet extends ShopServlet {
       throws IOException {
     String path = request.getPathInfo();
     Matcher m = path == null ? null : NAME.matcher(path);
-    byte[] jpeg = m != null && m.matches()
-        ? shop().images().jpeg(Integer.parseInt(m.group(1))).orElse(null) : null;
+    byte[] jpeg =
+        m != null && m.matches()
+            ? shop().images().jpeg(Integer.parseInt(m.group(1))).orElse(null)
+            : null;
     if (jpeg == null) {
       response.sendError(HttpServletResponse.SC_NOT_FOUND);
       return;

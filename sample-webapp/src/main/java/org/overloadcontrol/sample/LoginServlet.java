@@ -52,7 +52,10 @@ public class LoginServlet extends CheckoutStepServlet {
 
   @Override
   PageWriter next(HttpServletRequest request, Purchase purchase) {
-    return CheckoutForms.shipping(newPage(request, "Shipping").heading("Checkout: shipping")
-        .html("<p class=\"signed-in\">Signed in as " + Html.escape(purchase.user()) + ".</p>\n"));
+    return CheckoutForms.shipping(
+        newPage(request, "Shipping")
+            .heading("Checkout: shipping")
+            .html(
+                "<p class=\"signed-in\">Signed in as " + Html.escape(purchase.user()) + ".</p>\n"));
   }
 }

@@ -9,8 +9,14 @@ import java.util.List;
  * @param id the order id shown on the confirmation page
  * @param maskedCard the payment card with all but its last four characters hidden
  */
-public record Order(String id, String user, String address, String maskedCard,
-    List<Cart.Line> lines, long totalCents) implements Serializable {
+public record Order(
+    String id,
+    String user,
+    String address,
+    String maskedCard,
+    List<Cart.Line> lines,
+    long totalCents)
+    implements Serializable {
 
   public Order {
     lines = List.copyOf(lines);

@@ -25,8 +25,8 @@ final class PageWriter {
    * @param contextPath the web application's context path ("" at the root)
    * @param cartItemCount shown in the header; 0 when the shopper has no cart yet
    */
-  PageWriter(String contextPath, ShopPage page, String title, List<String> categories,
-      int cartItemCount) {
+  PageWriter(
+      String contextPath, ShopPage page, String title, List<String> categories, int cartItemCount) {
     this.base = contextPath;
     this.page = page;
     this.title = title;
@@ -70,12 +70,21 @@ final class PageWriter {
   PageWriter products(List<Product> products) {
     main.append("<ul class=\"products\">\n");
     for (Product p : products) {
-      main.append("<li class=\"product\"><a href=\"").append(link("/product?id=" + p.id()))
-          .append("\"><img src=\"").append(link("/images/" + p.id() + ".jpg"))
-          .append("\" alt=\"\" width=\"").append(ProductImages.WIDTH).append("\" height=\"")
-          .append(ProductImages.HEIGHT).append("\"><span class=\"name\">")
-          .append(escape(p.name())).append("</span></a><span class=\"price\">")
-          .append(escape(p.price())).append("</span>").append(addToCart(p)).append("</li>\n");
+      main.append("<li class=\"product\"><a href=\"")
+          .append(link("/product?id=" + p.id()))
+          .append("\"><img src=\"")
+          .append(link("/images/" + p.id() + ".jpg"))
+          .append("\" alt=\"\" width=\"")
+          .append(ProductImages.WIDTH)
+          .append("\" height=\"")
+          .append(ProductImages.HEIGHT)
+          .append("\"><span class=\"name\">")
+          .append(escape(p.name()))
+          .append("</span></a><span class=\"price\">")
+          .append(escape(p.price()))
+          .append("</span>")
+          .append(addToCart(p))
+          .append("</li>\n");
     }
     main.append("</ul>\n");
     return this;
@@ -83,8 +92,12 @@ final class PageWriter {
 
   /** A small form that adds one of {@code p} to the cart. */
   String addToCart(Product p) {
-    return "<form method=\"post\" action=\"" + link("/cart") + "\"><input type=\"hidden\""
-        + " name=\"id\" value=\"" + p.id() + "\"><button type=\"submit\">Add to cart</button>"
+    return "<form method=\"post\" action=\""
+        + link("/cart")
+        + "\"><input type=\"hidden\""
+        + " name=\"id\" value=\""
+        + p.id()
+        + "\"><button type=\"submit\">Add to cart</button>"
         + "</form>";
   }
 
@@ -95,24 +108,44 @@ final class PageWriter {
     }
     main.append("<table class=\"cart\">\n<tr><th>Product</th><th>Qty</th><th>Price</th></tr>\n");
     for (Cart.Line line : cart.lines()) {
-      main.append("<tr><td><a href=\"").append(link("/product?id=" + line.product().id()))
-          .append("\">").append(escape(line.product().name())).append("</a></td><td>")
-          .append(line.quantity()).append("</td><td>")
-          .append(escape(Product.formatCents(line.totalCents()))).append("</td></tr>\n");
+      main.append("<tr><td><a href=\"")
+          .append(link("/product?id=" + line.product().id()))
+          .append("\">")
+          .append(escape(line.product().name()))
+          .append("</a></td><td>")
+          .append(line.quantity())
+          .append("</td><td>")
+          .append(escape(Product.formatCents(line.totalCents())))
+          .append("</td></tr>\n");
     }
-    main.append("<tr class=\"total\"><td>Total</td><td>").append(cart.itemCount())
-        .append("</td><td>").append(escape(Product.formatCents(cart.totalCents())))
+    main.append("<tr class=\"total\"><td>Total</td><td>")
+        .append(cart.itemCount())
+        .append("</td><td>")
+        .append(escape(Product.formatCents(cart.totalCents())))
         .append("</td></tr>\n</table>\n");
     return this;
   }
 
   /** Appends a one-field form posting to {@code path}. */
   PageWriter form(String path, String field, String label, String placeholder, String button) {
-    return html("<form class=\"step\" method=\"post\" action=\"" + link(path) + "\">"
-        + "<label for=\"" + field + "\">" + escape(label) + "</label>"
-        + "<input id=\"" + field + "\" name=\"" + field + "\" required placeholder=\""
-        + escape(placeholder) + "\"><button type=\"submit\">" + escape(button)
-        + "</button></form>\n");
+    return html(
+        "<form class=\"step\" method=\"post\" action=\""
+            + link(path)
+            + "\">"
+            + "<label for=\""
+            + field
+            + "\">"
+            + escape(label)
+            + "</label>"
+            + "<input id=\""
+            + field
+            + "\" name=\""
+            + field
+            + "\" required placeholder=\""
+            + escape(placeholder)
+            + "\"><button type=\"submit\">"
+            + escape(button)
+            + "</button></form>\n");
   }
 
   /** The complete page. */
@@ -120,25 +153,43 @@ final class PageWriter {
     StringBuilder out = new StringBuilder(main.length() + 2048);
     out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        .append("<meta name=\"shop-page\" content=\"").append(page.pageName()).append("\">\n")
-        .append("<title>").append(escape(title)).append(" · Overload Outfitters</title>\n")
-        .append("<link rel=\"stylesheet\" href=\"").append(link("/shop.css")).append("\">\n")
-        .append("</head>\n<body>\n<header>\n<a class=\"brand\" href=\"").append(link("/"))
+        .append("<meta name=\"shop-page\" content=\"")
+        .append(page.pageName())
+        .append("\">\n")
+        .append("<title>")
+        .append(escape(title))
+        .append(" · Overload Outfitters</title>\n")
+        .append("<link rel=\"stylesheet\" href=\"")
+        .append(link("/shop.css"))
+        .append("\">\n")
+        .append("</head>\n<body>\n<header>\n<a class=\"brand\" href=\"")
+        .append(link("/"))
         .append("\">Overload Outfitters</a>\n<nav>");
     for (String c : categories) {
-      out.append("<a href=\"").append(link("/browse?category=" + url(c))).append("\">")
-          .append(escape(c)).append("</a> ");
+      out.append("<a href=\"")
+          .append(link("/browse?category=" + url(c)))
+          .append("\">")
+          .append(escape(c))
+          .append("</a> ");
     }
-    out.append("</nav>\n<form class=\"search\" method=\"get\" action=\"").append(link("/search"))
-        .append("\"><input name=\"q\" type=\"search\" placeholder=\"Search the shop\""
-            + " aria-label=\"Search\"><button type=\"submit\">Search</button></form>\n")
-        .append("<a class=\"cart-link\" href=\"").append(link("/cart")).append("\">Cart (")
-        .append(cartItemCount).append(")</a>\n</header>\n<main>\n");
+    out.append("</nav>\n<form class=\"search\" method=\"get\" action=\"")
+        .append(link("/search"))
+        .append(
+            "\"><input name=\"q\" type=\"search\" placeholder=\"Search the shop\""
+                + " aria-label=\"Search\"><button type=\"submit\">Search</button></form>\n")
+        .append("<a class=\"cart-link\" href=\"")
+        .append(link("/cart"))
+        .append("\">Cart (")
+        .append(cartItemCount)
+        .append(")</a>\n</header>\n<main>\n");
     if (degradedNote != null) {
       out.append("<p class=\"degraded\">").append(escape(degradedNote)).append("</p>\n");
     }
-    out.append(main).append("</main>\n<footer>\n<p>A sample shop for overload-control: every"
-        + " page waits for a simulated database. <a href=\"").append(link("/overload/"))
+    out.append(main)
+        .append(
+            "</main>\n<footer>\n<p>A sample shop for overload-control: every"
+                + " page waits for a simulated database. <a href=\"")
+        .append(link("/overload/"))
         .append("\">Overload dashboard</a></p>\n</footer>\n</body>\n</html>\n");
     return out.toString();
   }
@@ -147,8 +198,14 @@ final class PageWriter {
   PageWriter categories(Catalogue catalogue, boolean withCounts) {
     html("<ul class=\"categories\">\n");
     for (String c : catalogue.categories()) {
-      html("<li><a href=\"" + link("/browse?category=" + url(c)) + "\">" + escape(c) + "</a>"
-          + (withCounts ? " (" + catalogue.inCategory(c).size() + ")" : "") + "</li>\n");
+      html(
+          "<li><a href=\""
+              + link("/browse?category=" + url(c))
+              + "\">"
+              + escape(c)
+              + "</a>"
+              + (withCounts ? " (" + catalogue.inCategory(c).size() + ")" : "")
+              + "</li>\n");
     }
     return html("</ul>\n");
   }

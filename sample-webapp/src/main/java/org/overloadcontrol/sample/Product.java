@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param description searched together with the name
  * @param priceCents the price in euro cents, so sums are exact
  */
-public record Product(int id, String name, String category, String description,
-    long priceCents) implements Serializable {
+public record Product(int id, String name, String category, String description, long priceCents)
+    implements Serializable {
 
   public Product {
     Objects.requireNonNull(name, "name");

@@ -65,16 +65,18 @@ public final class ProductImages {
     for (int y = 0; y < HEIGHT; y++) {
       for (int x = 0; x < WIDTH; x++) {
         // A diagonal gradient plus grain: enough detail that the JPEG is not a few hundred bytes.
-        float brightness = shade + 0.25f * (x + y) / (WIDTH + HEIGHT)
-            + (float) (random.nextDouble() - 0.5) * 0.17f;
+        float brightness =
+            shade
+                + 0.25f * (x + y) / (WIDTH + HEIGHT)
+                + (float) (random.nextDouble() - 0.5) * 0.17f;
         int rgb = Color.HSBtoRGB(hue, 0.45f, Math.min(1f, Math.max(0f, brightness)));
         image.setRGB(x, y, rgb);
       }
     }
     Graphics2D g = image.createGraphics();
     try {
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
-          RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(new Color(0, 0, 0, 140));
       g.fillRect(0, HEIGHT - 34, WIDTH, 34);
       g.setColor(Color.WHITE);

@@ -106,8 +106,7 @@ public final class Purchase implements Serializable {
     if (!missing.isEmpty()) {
       return new Confirmation.Refused(missing);
     }
-    Order order = new Order(ids.next(), user, address, mask(card), cart.lines(),
-        cart.totalCents());
+    Order order = new Order(ids.next(), user, address, mask(card), cart.lines(), cart.totalCents());
     cart.clear();
     address = null;
     card = null;

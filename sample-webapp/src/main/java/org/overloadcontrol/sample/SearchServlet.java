@@ -34,16 +34,26 @@ public class SearchServlet extends ShopServlet {
     }
     String query = request.getParameter("q");
     if (query == null || query.isBlank()) {
-      send(response, HttpServletResponse.SC_OK, newPage(request, "Search").heading("Search")
-          .paragraph("Type a word such as 'tent', 'wool' or 'waterproof' into the search box."));
+      send(
+          response,
+          HttpServletResponse.SC_OK,
+          newPage(request, "Search")
+              .heading("Search")
+              .paragraph(
+                  "Type a word such as 'tent', 'wool' or 'waterproof' into the search box."));
       return;
     }
     SearchResult result = shop().catalogue().search(query, Quality.of(request));
-    PageWriter page = newPage(request, "Search: " + result.query())
-        .heading("Results for \u201c" + result.query() + "\u201d");
+    PageWriter page =
+        newPage(request, "Search: " + result.query())
+            .heading("Results for \u201c" + result.query() + "\u201d");
     if (result.degraded()) {
-      page.degraded("The shop is busy: showing " + result.shown().size() + " of "
-          + result.matchCount() + " results.");
+      page.degraded(
+          "The shop is busy: showing "
+              + result.shown().size()
+              + " of "
+              + result.matchCount()
+              + " results.");
     }
     if (result.matchCount() == 0) {
       page.paragraph("Nothing matched. Try a shorter or different word.");

@@ -47,7 +47,10 @@ public class ShippingServlet extends CheckoutStepServlet {
 
   @Override
   PageWriter next(HttpServletRequest request, Purchase purchase) {
-    return CheckoutForms.payment(newPage(request, "Payment").heading("Checkout: payment")
-        .html("<p class=\"ship-to\">Shipping to " + Html.escape(purchase.address()) + ".</p>\n"));
+    return CheckoutForms.payment(
+        newPage(request, "Payment")
+            .heading("Checkout: payment")
+            .html(
+                "<p class=\"ship-to\">Shipping to " + Html.escape(purchase.address()) + ".</p>\n"));
   }
 }

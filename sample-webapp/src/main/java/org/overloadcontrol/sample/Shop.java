@@ -16,8 +16,7 @@ public final class Shop {
   private final ProductImages images;
   private final OrderIds orderIds = new OrderIds();
 
-  public Shop(ShopSettings settings, Catalogue catalogue, Database database,
-      ProductImages images) {
+  public Shop(ShopSettings settings, Catalogue catalogue, Database database, ProductImages images) {
     this.settings = settings;
     this.catalogue = catalogue;
     this.database = database;
@@ -27,7 +26,9 @@ public final class Shop {
   /** The shop with the standard catalogue and a real (sleeping) database pool. */
   public static Shop start(ShopSettings settings) {
     Catalogue catalogue = Catalogue.standard();
-    return new Shop(settings, catalogue,
+    return new Shop(
+        settings,
+        catalogue,
         new Database(settings.dbConnections(), settings.dbWait()),
         ProductImages.draw(catalogue.products(), catalogue.categories()));
   }

@@ -16,8 +16,13 @@ public class ShopListener implements ServletContextListener {
     ServletContext context = event.getServletContext();
     ShopSettings settings = ShopSettings.read(context::getInitParameter, System::getProperty);
     context.setAttribute(Shop.ATTRIBUTE, Shop.start(settings));
-    context.log("sample shop started: timeScale " + settings.timeScale() + ", "
-        + settings.dbConnections() + " database connections, dbWait " + settings.dbWait());
+    context.log(
+        "sample shop started: timeScale "
+            + settings.timeScale()
+            + ", "
+            + settings.dbConnections()
+            + " database connections, dbWait "
+            + settings.dbWait());
   }
 
   @Override

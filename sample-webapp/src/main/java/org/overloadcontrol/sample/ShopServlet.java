@@ -17,6 +17,7 @@ import java.util.OptionalInt;
 abstract class ShopServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
+
   /** Guards creating a session's purchase, so two first requests of a session share one. */
   private static final Object PURCHASE_CREATION = new Object();
 
@@ -29,8 +30,10 @@ abstract class ShopServlet extends HttpServlet {
   public void init() throws ServletException {
     Object value = getServletContext().getAttribute(Shop.ATTRIBUTE);
     if (!(value instanceof Shop s)) {
-      throw new ServletException("the sample shop is not running: declare "
-          + ShopListener.class.getName() + " as a listener in web.xml");
+      throw new ServletException(
+          "the sample shop is not running: declare "
+              + ShopListener.class.getName()
+              + " as a listener in web.xml");
     }
     shop = s;
   }
@@ -69,17 +72,21 @@ abstract class ShopServlet extends HttpServlet {
   private void busy(HttpServletRequest request, HttpServletResponse response, String why)
       throws IOException {
     response.setHeader("Retry-After", "1");
-    send(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, newPage(request, "Busy")
-        .heading("The shop is busy")
-        .html("<p class=\"busy\">" + Html.escape(why) + ". Please try again in a moment.</p>\n"));
+    send(
+        response,
+        HttpServletResponse.SC_SERVICE_UNAVAILABLE,
+        newPage(request, "Busy")
+            .heading("The shop is busy")
+            .html(
+                "<p class=\"busy\">" + Html.escape(why) + ". Please try again in a moment.</p>\n"));
   }
 
   /** A page in the shop's layout, showing the shopper's cart count. */
   PageWriter newPage(HttpServletRequest request, String title) {
     Purchase purchase = existingPurchase(request);
     int items = purchase == null ? 0 : purchase.cart().itemCount();
-    return new PageWriter(request.getContextPath(), page(), title,
-        shop.catalogue().categories(), items);
+    return new PageWriter(
+        request.getContextPath(), page(), title, shop.catalogue().categories(), items);
   }
 
   /** The shopper's purchase, created (with a session) if there is none yet. */
@@ -129,28 +136,44 @@ abstract class ShopServlet extends HttpServlet {
    * The product named by the {@code id} parameter; empty after answering 400 (no number,
    * explained by {@code missingDetail}) or 404 (no such product).
    */
-  java.util.Optional<Product> productParameter(HttpServletRequest request,
-      HttpServletResponse response, String missingDetail) throws IOException {
+  java.util.Optional<Product> productParameter(
+      HttpServletRequest request, HttpServletResponse response, String missingDetail)
+      throws IOException {
     OptionalInt id = intParameter(request, "id");
     if (id.isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_BAD_REQUEST, "Which product?",
-          missingDetail);
+      fail(request, response, HttpServletResponse.SC_BAD_REQUEST, "Which product?", missingDetail);
       return java.util.Optional.empty();
     }
     java.util.Optional<Product> product = shop().catalogue().product(id.getAsInt());
     if (product.isEmpty()) {
-      fail(request, response, HttpServletResponse.SC_NOT_FOUND, "No such product",
+      fail(
+          request,
+          response,
+          HttpServletResponse.SC_NOT_FOUND,
+          "No such product",
           "The shop has no product number " + id.getAsInt() + ".");
     }
     return product;
   }
 
   /** Sends an error page in the shop's layout. */
-  void fail(HttpServletRequest request, HttpServletResponse response, int status, String title,
-      String message) throws IOException {
-    send(response, status, newPage(request, title).heading(title).error(message)
-        .html("<p><a href=\"" + Html.escape(request.getContextPath() + "/")
-            + "\">Back to the shop</a></p>\n"));
+  void fail(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      int status,
+      String title,
+      String message)
+      throws IOException {
+    send(
+        response,
+        status,
+        newPage(request, title)
+            .heading(title)
+            .error(message)
+            .html(
+                "<p><a href=\""
+                    + Html.escape(request.getContextPath() + "/")
+                    + "\">Back to the shop</a></p>\n"));
   }
 
   /** Sends {@code page} with {@code status}, as UTF-8 with Content-Length, never cached. */

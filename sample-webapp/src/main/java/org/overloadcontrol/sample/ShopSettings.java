@@ -27,8 +27,8 @@ public record ShopSettings(double timeScale, int dbConnections, Duration dbWait)
       throw new IllegalArgumentException(TIME_SCALE + " must be a number >= 0, was " + timeScale);
     }
     if (dbConnections < 1) {
-      throw new IllegalArgumentException(DB_CONNECTIONS + " must be at least 1, was "
-          + dbConnections);
+      throw new IllegalArgumentException(
+          DB_CONNECTIONS + " must be at least 1, was " + dbConnections);
     }
     if (dbWait.isNegative()) {
       throw new IllegalArgumentException(DB_WAIT + " must not be negative, was " + dbWait);
@@ -48,8 +48,8 @@ public record ShopSettings(double timeScale, int dbConnections, Duration dbWait)
    * @param systemProperties the system property of a name, or null
    * @throws IllegalArgumentException naming the key and the value when a value is not allowed
    */
-  public static ShopSettings read(UnaryOperator<String> contextParams,
-      UnaryOperator<String> systemProperties) {
+  public static ShopSettings read(
+      UnaryOperator<String> contextParams, UnaryOperator<String> systemProperties) {
     ShopSettings d = defaults();
     String scale = lookup(TIME_SCALE, contextParams, systemProperties);
     String connections = lookup(DB_CONNECTIONS, contextParams, systemProperties);
@@ -85,8 +85,8 @@ public record ShopSettings(double timeScale, int dbConnections, Duration dbWait)
     }
   }
 
-  private static String lookup(String key, UnaryOperator<String> contextParams,
-      UnaryOperator<String> systemProperties) {
+  private static String lookup(
+      String key, UnaryOperator<String> contextParams, UnaryOperator<String> systemProperties) {
     String value = systemProperties.apply(key);
     if (value == null || value.isBlank()) {
       value = contextParams.apply(key);
@@ -95,7 +95,7 @@ public record ShopSettings(double timeScale, int dbConnections, Duration dbWait)
   }
 
   private static IllegalArgumentException bad(String key, String value, String allowed) {
-    return new IllegalArgumentException("sample shop: " + key + " = '" + value
-        + "' is not allowed; expected " + allowed);
+    return new IllegalArgumentException(
+        "sample shop: " + key + " = '" + value + "' is not allowed; expected " + allowed);
   }
 }

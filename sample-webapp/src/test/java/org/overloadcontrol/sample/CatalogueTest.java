@@ -15,7 +15,8 @@ class CatalogueTest {
     assertThat(catalogue.categories())
         .containsExactly("tents", "backpacks", "footwear", "clothing", "cooking");
     assertThat(catalogue.products()).hasSize(30);
-    assertThat(catalogue.products()).extracting(Product::id)
+    assertThat(catalogue.products())
+        .extracting(Product::id)
         .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, 30).boxed().toList());
     for (String c : catalogue.categories()) {
       assertThat(catalogue.inCategory(c)).hasSize(6).allMatch(p -> p.category().equals(c));
@@ -41,13 +42,15 @@ class CatalogueTest {
   @Test
   void searchMatchesEveryWordInNameDescriptionOrCategoryIgnoringCase() {
     SearchResult wool = catalogue.search("WOOL", 1.0);
-    assertThat(wool.shown()).extracting(Product::name)
+    assertThat(wool.shown())
+        .extracting(Product::name)
         .containsExactly("Wool Socks", "Merino Base Layer");
     assertThat(wool.matchCount()).isEqualTo(2);
     assertThat(wool.degraded()).isFalse();
 
     // Both words, anywhere: "boots" in the gaiters' description counts.
-    assertThat(catalogue.search("waterproof boot", 1.0).shown()).extracting(Product::name)
+    assertThat(catalogue.search("waterproof boot", 1.0).shown())
+        .extracting(Product::name)
         .containsExactly("Hiking Boot", "Gaiters");
     assertThat(catalogue.search("cooking", 1.0).matchCount()).isEqualTo(6);
     assertThat(catalogue.search("  tent  ", 1.0).query()).isEqualTo("tent");
@@ -57,8 +60,10 @@ class CatalogueTest {
   void searchListsNameMatchesBeforeDescriptionMatches() {
     // "tent" is in four names; the tarp and the bivy bag match only through their category.
     SearchResult tent = catalogue.search("tent", 1.0);
-    assertThat(tent.shown()).extracting(Product::name).containsExactly("Ridge Tent",
-        "Dome Tent", "Tunnel Tent", "Family Tent", "Ultralight Tarp", "Bivy Bag");
+    assertThat(tent.shown())
+        .extracting(Product::name)
+        .containsExactly(
+            "Ridge Tent", "Dome Tent", "Tunnel Tent", "Family Tent", "Ultralight Tarp", "Bivy Bag");
   }
 
   @Test

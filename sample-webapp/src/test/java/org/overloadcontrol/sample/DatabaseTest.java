@@ -28,10 +28,14 @@ class DatabaseTest {
     List<Duration> slept = new ArrayList<>();
     List<Integer> inUseWhileSleeping = new ArrayList<>();
     Database[] db = new Database[1];
-    db[0] = new Database(2, Duration.ZERO, d -> {
-      slept.add(d);
-      inUseWhileSleeping.add(db[0].inUseCount());
-    });
+    db[0] =
+        new Database(
+            2,
+            Duration.ZERO,
+            d -> {
+              slept.add(d);
+              inUseWhileSleeping.add(db[0].inUseCount());
+            });
 
     db[0].query(ShopPage.PAYMENT.serviceTime(0.5));
 
@@ -46,14 +50,20 @@ class DatabaseTest {
     Database db = new Database(1, Duration.ZERO, slept::add);
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Database full = new Database(1, Duration.ZERO, d -> {
-      holding.countDown();
-      release.await();
-    });
-    Future<?> holder = executor.submit(() -> {
-      full.query(Duration.ofMillis(1));
-      return null;
-    });
+    Database full =
+        new Database(
+            1,
+            Duration.ZERO,
+            d -> {
+              holding.countDown();
+              release.await();
+            });
+    Future<?> holder =
+        executor.submit(
+            () -> {
+              full.query(Duration.ofMillis(1));
+              return null;
+            });
     assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
 
     db.query(Duration.ZERO);
@@ -68,16 +78,22 @@ class DatabaseTest {
   void answersBusyWhenNoConnectionFreesInTimeAndServesAgainAfterwards() throws Exception {
     CountDownLatch holding = new CountDownLatch(2);
     CountDownLatch release = new CountDownLatch(1);
-    Database db = new Database(2, Duration.ZERO, d -> {
-      holding.countDown();
-      release.await();
-    });
+    Database db =
+        new Database(
+            2,
+            Duration.ZERO,
+            d -> {
+              holding.countDown();
+              release.await();
+            });
     List<Future<?>> holders = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
-      holders.add(executor.submit(() -> {
-        db.query(Duration.ofMillis(1));
-        return null;
-      }));
+      holders.add(
+          executor.submit(
+              () -> {
+                db.query(Duration.ofMillis(1));
+                return null;
+              }));
     }
     assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(db.inUseCount()).isEqualTo(2);
@@ -95,9 +111,13 @@ class DatabaseTest {
 
   @Test
   void releasesTheConnectionWhenInterruptedWhileWorking() {
-    Database db = new Database(1, Duration.ZERO, d -> {
-      throw new InterruptedException();
-    });
+    Database db =
+        new Database(
+            1,
+            Duration.ZERO,
+            d -> {
+              throw new InterruptedException();
+            });
     assertThatThrownBy(() -> db.query(Duration.ofMillis(1)))
         .isInstanceOf(InterruptedException.class);
     assertThat(db.inUseCount()).isZero();

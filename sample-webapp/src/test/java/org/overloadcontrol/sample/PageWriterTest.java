@@ -14,7 +14,8 @@ class PageWriterTest {
   @Test
   void everyPageNamesItselfAndLinksWithTheContextPath() {
     String html = page(ShopPage.SEARCH).render();
-    assertThat(html).contains("<meta name=\"shop-page\" content=\"search\">")
+    assertThat(html)
+        .contains("<meta name=\"shop-page\" content=\"search\">")
         .contains("href=\"/shop/shop.css\"")
         .contains("href=\"/shop/browse?category=tents\"")
         .contains("action=\"/shop/search\"")
@@ -32,7 +33,8 @@ class PageWriterTest {
   @Test
   void escapesTextFromTheRequest() {
     String html = page(ShopPage.SEARCH).heading("<script>\"x\" & 'y'</script>").render();
-    assertThat(html).contains("&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;")
+    assertThat(html)
+        .contains("&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;")
         .doesNotContain("<script>");
   }
 }

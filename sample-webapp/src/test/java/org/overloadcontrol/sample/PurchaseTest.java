@@ -20,9 +20,10 @@ class PurchaseTest {
     cart.add(socks);
     cart.add(tent);
     cart.add(socks);
-    assertThat(cart.lines()).extracting(l -> l.product().id(), Cart.Line::quantity)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(18, 2),
-            org.assertj.core.groups.Tuple.tuple(1, 1));
+    assertThat(cart.lines())
+        .extracting(l -> l.product().id(), Cart.Line::quantity)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(18, 2), org.assertj.core.groups.Tuple.tuple(1, 1));
     assertThat(cart.itemCount()).isEqualTo(3);
     assertThat(cart.totalCents()).isEqualTo(2 * 2400 + 12900);
   }
@@ -30,8 +31,9 @@ class PurchaseTest {
   @Test
   void aFreshPurchaseMissesEveryStep() {
     Purchase purchase = new Purchase();
-    assertThat(purchase.missingSteps()).containsExactly(CheckoutStep.CART, CheckoutStep.LOGIN,
-        CheckoutStep.SHIPPING, CheckoutStep.PAYMENT);
+    assertThat(purchase.missingSteps())
+        .containsExactly(
+            CheckoutStep.CART, CheckoutStep.LOGIN, CheckoutStep.SHIPPING, CheckoutStep.PAYMENT);
     assertThat(purchase.confirm(ids)).isInstanceOf(Purchase.Confirmation.Refused.class);
   }
 
@@ -53,8 +55,8 @@ class PurchaseTest {
     assertThat(purchase.cart().isEmpty()).isTrue();
     // The login stays; the next order asks for address and card again.
     assertThat(purchase.user()).isEqualTo("alice");
-    assertThat(purchase.missingSteps()).containsExactly(CheckoutStep.CART,
-        CheckoutStep.SHIPPING, CheckoutStep.PAYMENT);
+    assertThat(purchase.missingSteps())
+        .containsExactly(CheckoutStep.CART, CheckoutStep.SHIPPING, CheckoutStep.PAYMENT);
   }
 
   @Test
@@ -95,8 +97,7 @@ class PurchaseTest {
     purchase.add(socks);
     purchase.ship("new address");
     Purchase.Confirmation result = purchase.confirm(ids);
-    assertThat(((Purchase.Confirmation.Placed) result).order().address())
-        .isEqualTo("new address");
+    assertThat(((Purchase.Confirmation.Placed) result).order().address()).isEqualTo("new address");
   }
 
   @Test
@@ -105,8 +106,8 @@ class PurchaseTest {
     assertThatThrownBy(() -> purchase.login(" ")).hasMessageContaining("user");
     assertThatThrownBy(() -> purchase.ship(null)).hasMessageContaining("address");
     assertThatThrownBy(() -> purchase.pay("")).hasMessageContaining("card");
-    assertThat(purchase.missingSteps()).contains(CheckoutStep.LOGIN, CheckoutStep.SHIPPING,
-        CheckoutStep.PAYMENT);
+    assertThat(purchase.missingSteps())
+        .contains(CheckoutStep.LOGIN, CheckoutStep.SHIPPING, CheckoutStep.PAYMENT);
   }
 
   @Test
@@ -137,8 +138,8 @@ class PurchaseTest {
       out.writeObject(purchase);
     }
     Purchase copy;
-    try (var in = new java.io.ObjectInputStream(
-        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+    try (var in =
+        new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
       copy = (Purchase) in.readObject();
     }
     assertThat(copy.missingSteps()).isEmpty();

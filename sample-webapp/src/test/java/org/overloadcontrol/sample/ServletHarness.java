@@ -41,8 +41,7 @@ final class ServletHarness {
 
     /** The {@code shop-page} meta value, or null. */
     String shopPage() {
-      Matcher m = Pattern.compile("<meta name=\"shop-page\" content=\"([^\"]+)\">")
-          .matcher(text());
+      Matcher m = Pattern.compile("<meta name=\"shop-page\" content=\"([^\"]+)\">").matcher(text());
       return m.find() ? m.group(1) : null;
     }
   }
@@ -52,6 +51,7 @@ final class ServletHarness {
   private final ServletContext context = mock(ServletContext.class);
   private final Map<String, Object> sessionAttributes = new HashMap<>();
   private HttpSession session;
+
   /** What overload control tells the servlets about each request; null: no filter ran. */
   org.overloadcontrol.OverloadContext overloadContext;
 
@@ -62,9 +62,12 @@ final class ServletHarness {
   /** With {@code database} as the shop's pool, or one that records instead of sleeping. */
   ServletHarness(Database database) {
     Catalogue catalogue = Catalogue.standard();
-    shop = new Shop(new ShopSettings(0.5, 2, Duration.ZERO), catalogue,
-        database != null ? database : new Database(2, Duration.ZERO, databaseWork::add),
-        ProductImages.draw(catalogue.products().subList(0, 3), catalogue.categories()));
+    shop =
+        new Shop(
+            new ShopSettings(0.5, 2, Duration.ZERO),
+            catalogue,
+            database != null ? database : new Database(2, Duration.ZERO, databaseWork::add),
+            ProductImages.draw(catalogue.products().subList(0, 3), catalogue.categories()));
     when(context.getAttribute(Shop.ATTRIBUTE)).thenReturn(shop);
   }
 
@@ -105,26 +108,31 @@ final class ServletHarness {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     doAnswer(call -> status[0] = call.getArgument(0)).when(response).setStatus(anyInt());
     doAnswer(call -> status[0] = call.getArgument(0)).when(response).sendError(anyInt());
-    doAnswer(call -> headers.put(call.getArgument(0), call.getArgument(1))).when(response)
+    doAnswer(call -> headers.put(call.getArgument(0), call.getArgument(1)))
+        .when(response)
         .setHeader(anyString(), anyString());
-    doAnswer(call -> headers.put("Content-Type", call.getArgument(0))).when(response)
+    doAnswer(call -> headers.put("Content-Type", call.getArgument(0)))
+        .when(response)
         .setContentType(anyString());
     doAnswer(call -> headers.put("Content-Length", String.valueOf((int) call.getArgument(0))))
-        .when(response).setContentLength(anyInt());
-    when(response.getOutputStream()).thenReturn(new ServletOutputStream() {
-      @Override
-      public void write(int b) {
-        body.write(b);
-      }
+        .when(response)
+        .setContentLength(anyInt());
+    when(response.getOutputStream())
+        .thenReturn(
+            new ServletOutputStream() {
+              @Override
+              public void write(int b) {
+                body.write(b);
+              }
 
-      @Override
-      public boolean isReady() {
-        return true;
-      }
+              @Override
+              public boolean isReady() {
+                return true;
+              }
 
-      @Override
-      public void setWriteListener(WriteListener listener) {}
-    });
+              @Override
+              public void setWriteListener(WriteListener listener) {}
+            });
     servlet.service(request, response);
     return new Answer(status[0], headers, body.toByteArray());
   }
@@ -135,7 +143,8 @@ final class ServletHarness {
       when(session.getAttribute(anyString()))
           .thenAnswer(call -> sessionAttributes.get(call.<String>getArgument(0)));
       doAnswer(call -> sessionAttributes.put(call.getArgument(0), call.getArgument(1)))
-          .when(session).setAttribute(anyString(), any());
+          .when(session)
+          .setAttribute(anyString(), any());
     }
     return session;
   }

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.classify.RequestAttributes;
-import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
@@ -33,25 +33,33 @@ import org.overloadcontrol.servlet.OverloadFilter;
  */
 class ShopContractTest {
 
-  private record Row(String servlet, Class<?> type, String path, int rank, RequestKind kind,
-      double utility, long serviceMillis, Duration target) {}
+  private record Row(
+      String servlet,
+      Class<?> type,
+      String path,
+      int rank,
+      RequestKind kind,
+      double utility,
+      long serviceMillis,
+      Duration target) {}
 
   private static final Duration BROWSING = Duration.ofSeconds(2);
   private static final Duration TRANSACTION = Duration.ofMillis(1500);
   private static final RequestKind B = RequestKind.BROWSING;
   private static final RequestKind T = RequestKind.TRANSACTION;
 
-  private static final List<Row> CONTRACT = List.of(
-      new Row("home", HomeServlet.class, "", 1, B, 27, 200, BROWSING),
-      new Row("browse", BrowseServlet.class, "/browse", 2, B, 22, 300, BROWSING),
-      new Row("search", SearchServlet.class, "/search", 3, B, 36, 300, BROWSING),
-      new Row("details", DetailsServlet.class, "/product", 4, B, 73, 222, BROWSING),
-      new Row("login", LoginServlet.class, "/login", 5, T, 3650, 280, TRANSACTION),
-      new Row("shipping", ShippingServlet.class, "/shipping", 6, T, 4050, 420, TRANSACTION),
-      new Row("payment", PaymentServlet.class, "/payment", 7, T, 4500, 500, TRANSACTION),
-      new Row("confirm", ConfirmServlet.class, "/confirm", 8, T, 5000, 300, TRANSACTION),
-      new Row("cart", CartServlet.class, "/cart", 4, T, 3000, 0, null),
-      new Row("images", ImageServlet.class, "/images/*", 0, B, 1, 0, null));
+  private static final List<Row> CONTRACT =
+      List.of(
+          new Row("home", HomeServlet.class, "", 1, B, 27, 200, BROWSING),
+          new Row("browse", BrowseServlet.class, "/browse", 2, B, 22, 300, BROWSING),
+          new Row("search", SearchServlet.class, "/search", 3, B, 36, 300, BROWSING),
+          new Row("details", DetailsServlet.class, "/product", 4, B, 73, 222, BROWSING),
+          new Row("login", LoginServlet.class, "/login", 5, T, 3650, 280, TRANSACTION),
+          new Row("shipping", ShippingServlet.class, "/shipping", 6, T, 4050, 420, TRANSACTION),
+          new Row("payment", PaymentServlet.class, "/payment", 7, T, 4500, 500, TRANSACTION),
+          new Row("confirm", ConfirmServlet.class, "/confirm", 8, T, 5000, 300, TRANSACTION),
+          new Row("cart", CartServlet.class, "/cart", 4, T, 3000, 0, null),
+          new Row("images", ImageServlet.class, "/images/*", 0, B, 1, 0, null));
 
   private static WebXml webXml;
   private static OverloadEngine engine;
@@ -61,17 +69,20 @@ class ShopContractTest {
     webXml = new WebXml();
     ServletContext context = mock(ServletContext.class);
     Map<String, ServletRegistration> registrations = new LinkedHashMap<>();
-    webXml.servletClasses.forEach((name, className) -> {
-      ServletRegistration r = mock(ServletRegistration.class);
-      when(r.getClassName()).thenReturn(className);
-      registrations.put(name, r);
-    });
+    webXml.servletClasses.forEach(
+        (name, className) -> {
+          ServletRegistration r = mock(ServletRegistration.class);
+          when(r.getClassName()).thenReturn(className);
+          registrations.put(name, r);
+        });
     doReturn(registrations).when(context).getServletRegistrations();
     when(context.getClassLoader()).thenReturn(ShopContractTest.class.getClassLoader());
-    when(context.getResourceAsStream(anyString())).thenAnswer(call -> {
-      var file = WebXml.WEBAPP.resolve(call.<String>getArgument(0).substring(1)).toFile();
-      return file.isFile() ? new FileInputStream(file) : null;
-    });
+    when(context.getResourceAsStream(anyString()))
+        .thenAnswer(
+            call -> {
+              var file = WebXml.WEBAPP.resolve(call.<String>getArgument(0).substring(1)).toFile();
+              return file.isFile() ? new FileInputStream(file) : null;
+            });
     FilterConfig config = mock(FilterConfig.class);
     when(config.getServletContext()).thenReturn(context);
     when(config.getFilterName()).thenReturn("overload");
@@ -103,8 +114,11 @@ class ShopContractTest {
 
   @Test
   void webXmlSetsTheDocumentedDefaults() {
-    assertThat(webXml.contextParams).containsExactly(Map.entry("shop.timeScale", "1.0"),
-        Map.entry("shop.dbConnections", "4"), Map.entry("shop.dbWait", "30s"));
+    assertThat(webXml.contextParams)
+        .containsExactly(
+            Map.entry("shop.timeScale", "1.0"),
+            Map.entry("shop.dbConnections", "4"),
+            Map.entry("shop.dbWait", "30s"));
     assertThat(ShopSettings.read(webXml.contextParams::get, k -> null))
         .isEqualTo(ShopSettings.defaults());
   }
@@ -141,8 +155,8 @@ class ShopContractTest {
   void theFilterClassifiesEachPageAsItsAnnotationsSay() {
     for (Row row : CONTRACT) {
       RequestClass c = engine.route(row.servlet(), attributes(row)).requestClass();
-      assertThat(c).isEqualTo(new RequestClass(row.servlet(), row.rank(), row.kind(),
-          row.utility()));
+      assertThat(c)
+          .isEqualTo(new RequestClass(row.servlet(), row.rank(), row.kind(), row.utility()));
       ClassSettings settings = engine.config().settingsFor(row.servlet(), c);
       assertThat(settings.targetNanos())
           .isEqualTo(row.target() == null ? 0L : row.target().toNanos());

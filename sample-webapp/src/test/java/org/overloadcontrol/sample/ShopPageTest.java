@@ -31,7 +31,16 @@ class ShopPageTest {
   @Test
   void pageNamesAreTheServletAndClassNamesOfTheContract() {
     assertThat(java.util.Arrays.stream(ShopPage.values()).map(ShopPage::pageName))
-        .containsExactly("home", "browse", "search", "details", "login", "shipping", "payment",
-            "confirm", "cart", "images");
+        .containsExactly(
+            "home",
+            "browse",
+            "search",
+            "details",
+            "login",
+            "shipping",
+            "payment",
+            "confirm",
+            "cart",
+            "images");
   }
 }

@@ -37,12 +37,17 @@ class ShopServletsTest {
     ServletHarness.Answer confirm = http.post(new ConfirmServlet());
     assertThat(confirm.status()).isEqualTo(200);
     assertThat(confirm.shopPage()).isEqualTo("confirm");
-    assertThat(confirm.text()).contains("<span id=\"order-id\">ORD-000001</span>")
+    assertThat(confirm.text())
+        .contains("<span id=\"order-id\">ORD-000001</span>")
         .contains("Cart (0)");
 
     // Each transaction page held a connection for its Table 2 time, scaled by 0.5.
-    assertThat(http.databaseWork).containsExactly(Duration.ofMillis(140),
-        Duration.ofMillis(210), Duration.ofMillis(250), Duration.ofMillis(150));
+    assertThat(http.databaseWork)
+        .containsExactly(
+            Duration.ofMillis(140),
+            Duration.ofMillis(210),
+            Duration.ofMillis(250),
+            Duration.ofMillis(150));
     assertThat(http.post(new ConfirmServlet()).status()).isEqualTo(409);
   }
 
@@ -51,8 +56,11 @@ class ShopServletsTest {
     ServletHarness.Answer answer = http.post(new ConfirmServlet());
     assertThat(answer.status()).isEqualTo(409);
     assertThat(answer.shopPage()).isEqualTo("confirm");
-    assertThat(answer.text()).contains("put something in the cart").contains("sign in")
-        .contains("enter a shipping address").contains("enter payment details");
+    assertThat(answer.text())
+        .contains("put something in the cart")
+        .contains("sign in")
+        .contains("enter a shipping address")
+        .contains("enter payment details");
     assertThat(http.hasSession()).isFalse();
   }
 
@@ -63,8 +71,10 @@ class ShopServletsTest {
     http.post(new ShippingServlet(), "address", "2 Hill Road");
     ServletHarness.Answer answer = http.post(new ConfirmServlet());
     assertThat(answer.status()).isEqualTo(409);
-    assertThat(answer.text()).contains("href=\"/shop/payment\"")
-        .doesNotContain("href=\"/shop/login\"").doesNotContain("href=\"/shop/shipping\"");
+    assertThat(answer.text())
+        .contains("href=\"/shop/payment\"")
+        .doesNotContain("href=\"/shop/login\"")
+        .doesNotContain("href=\"/shop/shipping\"");
     // Refused, not lost: paying now completes the order with the same cart.
     http.post(new PaymentServlet(), "card", "1234");
     ServletHarness.Answer placed = http.post(new ConfirmServlet());
@@ -79,22 +89,26 @@ class ShopServletsTest {
     assertThat(http.post(new LoginServlet(), "user", " ").status()).isEqualTo(400);
     assertThat(http.get(new DetailsServlet(), null, "id", "99").status()).isEqualTo(404);
     assertThat(http.get(new DetailsServlet(), null).status()).isEqualTo(400);
-    assertThat(http.get(new BrowseServlet(), null, "category", "boats").status())
-        .isEqualTo(404);
+    assertThat(http.get(new BrowseServlet(), null, "category", "boats").status()).isEqualTo(404);
   }
 
   @Test
   void browsingPagesNameThemselvesAndDoTheirDatabaseWork() throws Exception {
     assertThat(http.get(new HomeServlet(), null).shopPage()).isEqualTo("home");
     assertThat(http.get(new BrowseServlet(), null, "category", "tents").text())
-        .contains("Ridge Tent").contains("src=\"/shop/images/1.jpg\"");
+        .contains("Ridge Tent")
+        .contains("src=\"/shop/images/1.jpg\"");
     ServletHarness.Answer search = http.get(new SearchServlet(), null, "q", "wool");
     assertThat(search.shopPage()).isEqualTo("search");
     assertThat(search.text()).contains("Wool Socks").doesNotContain("class=\"degraded\"");
     assertThat(http.get(new DetailsServlet(), null, "id", "3").shopPage()).isEqualTo("details");
     assertThat(http.get(new CartServlet(), null).shopPage()).isEqualTo("cart");
-    assertThat(http.databaseWork).containsExactly(Duration.ofMillis(100),
-        Duration.ofMillis(150), Duration.ofMillis(150), Duration.ofMillis(111));
+    assertThat(http.databaseWork)
+        .containsExactly(
+            Duration.ofMillis(100),
+            Duration.ofMillis(150),
+            Duration.ofMillis(150),
+            Duration.ofMillis(111));
     // Browsing creates no session; only the cart and the checkout do.
     assertThat(http.hasSession()).isFalse();
   }
@@ -108,8 +122,13 @@ class ShopServletsTest {
     int matches = Catalogue.standard().search("tent", 1.0).matchCount();
     assertThat(matches).isGreaterThan(1);
     int shown = (int) Math.ceil(0.5 * matches);
-    assertThat(search.text()).contains("<p class=\"degraded\">The shop is busy: showing "
-        + shown + " of " + matches + " results.</p>");
+    assertThat(search.text())
+        .contains(
+            "<p class=\"degraded\">The shop is busy: showing "
+                + shown
+                + " of "
+                + matches
+                + " results.</p>");
   }
 
   @Test
@@ -122,7 +141,8 @@ class ShopServletsTest {
   void imagesAreServedWithTypeAndLength() throws Exception {
     ServletHarness.Answer image = http.get(new ImageServlet(), "/2.jpg");
     assertThat(image.status()).isEqualTo(200);
-    assertThat(image.headers()).containsEntry("Content-Type", "image/jpeg")
+    assertThat(image.headers())
+        .containsEntry("Content-Type", "image/jpeg")
         .containsEntry("Content-Length", String.valueOf(image.body().length));
     assertThat(image.body()).isEqualTo(http.shop.images().jpeg(2).orElseThrow());
     assertThat(http.get(new ImageServlet(), "/2.png").status()).isEqualTo(404);
@@ -135,18 +155,24 @@ class ShopServletsTest {
   void aBusyDatabaseIsA503FromTheShopItself() throws Exception {
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Database pool = new Database(1, Duration.ZERO, d -> {
-      holding.countDown();
-      release.await();
-    });
+    Database pool =
+        new Database(
+            1,
+            Duration.ZERO,
+            d -> {
+              holding.countDown();
+              release.await();
+            });
     ServletHarness busy = new ServletHarness(pool);
-    Thread holder = new Thread(() -> {
-      try {
-        pool.query(Duration.ofMillis(1));
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    Thread holder =
+        new Thread(
+            () -> {
+              try {
+                pool.query(Duration.ofMillis(1));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     holder.start();
     try {
       assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();

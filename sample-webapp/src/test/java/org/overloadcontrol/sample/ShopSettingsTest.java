@@ -21,8 +21,8 @@ class ShopSettingsTest {
 
   @Test
   void readsContextParamsAndSystemPropertiesWin() {
-    Map<String, String> params = Map.of("shop.timeScale", "0.5", "shop.dbConnections", "8",
-        "shop.dbWait", "2s");
+    Map<String, String> params =
+        Map.of("shop.timeScale", "0.5", "shop.dbConnections", "8", "shop.dbWait", "2s");
     Map<String, String> props = Map.of("shop.timeScale", "0.1", "shop.dbWait", " ");
     ShopSettings s = ShopSettings.read(params::get, props::get);
     assertThat(s.timeScale()).isEqualTo(0.1);
@@ -34,15 +34,19 @@ class ShopSettingsTest {
   @Test
   void badValuesNameTheKeyAndTheValue() {
     assertThatThrownBy(() -> ShopSettings.read(Map.of("shop.timeScale", "fast")::get, NONE))
-        .hasMessageContaining("shop.timeScale").hasMessageContaining("'fast'");
+        .hasMessageContaining("shop.timeScale")
+        .hasMessageContaining("'fast'");
     assertThatThrownBy(() -> ShopSettings.read(Map.of("shop.timeScale", "-1")::get, NONE))
         .hasMessageContaining("shop.timeScale");
     assertThatThrownBy(() -> ShopSettings.read(Map.of("shop.dbConnections", "0")::get, NONE))
-        .hasMessageContaining("shop.dbConnections").hasMessageContaining("at least 1");
+        .hasMessageContaining("shop.dbConnections")
+        .hasMessageContaining("at least 1");
     assertThatThrownBy(() -> ShopSettings.read(Map.of("shop.dbConnections", "2.5")::get, NONE))
-        .hasMessageContaining("shop.dbConnections").hasMessageContaining("'2.5'");
+        .hasMessageContaining("shop.dbConnections")
+        .hasMessageContaining("'2.5'");
     assertThatThrownBy(() -> ShopSettings.read(Map.of("shop.dbWait", "30")::get, NONE))
-        .hasMessageContaining("shop.dbWait").hasMessageContaining("'30'");
+        .hasMessageContaining("shop.dbWait")
+        .hasMessageContaining("'30'");
   }
 
   @Test

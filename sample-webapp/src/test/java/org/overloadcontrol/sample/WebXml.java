@@ -26,8 +26,7 @@ final class WebXml {
   WebXml() throws Exception {
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setNamespaceAware(false);
-    Document doc = factory.newDocumentBuilder()
-        .parse(WEBAPP.resolve("WEB-INF/web.xml").toFile());
+    Document doc = factory.newDocumentBuilder().parse(WEBAPP.resolve("WEB-INF/web.xml").toFile());
     metadataComplete = "true".equals(doc.getDocumentElement().getAttribute("metadata-complete"));
     for (Element s : elements(doc, "servlet")) {
       String name = text(s, "servlet-name");
@@ -35,7 +34,8 @@ final class WebXml {
       servletAsync.put(name, "true".equals(text(s, "async-supported")));
     }
     for (Element m : elements(doc, "servlet-mapping")) {
-      mappings.computeIfAbsent(text(m, "servlet-name"), k -> new ArrayList<>())
+      mappings
+          .computeIfAbsent(text(m, "servlet-name"), k -> new ArrayList<>())
           .add(text(m, "url-pattern"));
     }
     for (Element p : elements(doc, "context-param")) {

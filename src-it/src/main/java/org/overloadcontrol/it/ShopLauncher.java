@@ -32,18 +32,25 @@ public final class ShopLauncher {
   public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(System.getProperty("shop.port", "8080").trim());
     String form = System.getProperty("shop.form", "war").trim();
-    WebContainer shop = switch (form) {
-      case "", "war" -> war(args, port);
-      case "spring" -> SpringShopContainer.start("", port, Deployment.DEFAULT_MAX_THREADS,
-          ContainerHooks.NONE);
-      default -> throw new IllegalArgumentException("shop.form: 'war' or 'spring', was '"
-          + form + "'");
-    };
+    WebContainer shop =
+        switch (form) {
+          case "", "war" -> war(args, port);
+          case "spring" ->
+              SpringShopContainer.start(
+                  "", port, Deployment.DEFAULT_MAX_THREADS, ContainerHooks.NONE);
+          default ->
+              throw new IllegalArgumentException(
+                  "shop.form: 'war' or 'spring', was '" + form + "'");
+        };
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      shop.close();
-      stopped.countDown();
-    }, "shop-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  shop.close();
+                  stopped.countDown();
+                },
+                "shop-shutdown"));
     System.out.println();
     System.out.println("  The sample shop runs at " + shop.baseUri() + "  (" + shop + ")");
     System.out.println("  Press Ctrl-C to stop.");
@@ -54,12 +61,17 @@ public final class ShopLauncher {
   private static WebContainer war(String[] args, int port) throws Exception {
     Path war = Path.of(args.length > 0 ? args[0] : "sample-webapp/target/sample-webapp.war");
     if (!Files.isRegularFile(war)) {
-      System.err.println("No sample WAR at " + war.toAbsolutePath()
-          + ": build it first (mvn -DskipTests package), or pass its path.");
+      System.err.println(
+          "No sample WAR at "
+              + war.toAbsolutePath()
+              + ": build it first (mvn -DskipTests package), or pass its path.");
       System.exit(2);
     }
-    ContainerKind kind = ContainerKind.valueOf(
-        System.getProperty("shop.container", "jetty").trim().toUpperCase(java.util.Locale.ROOT));
+    ContainerKind kind =
+        ContainerKind.valueOf(
+            System.getProperty("shop.container", "jetty")
+                .trim()
+                .toUpperCase(java.util.Locale.ROOT));
     return kind.start(Deployment.of(war).withPort(port));
   }
 }

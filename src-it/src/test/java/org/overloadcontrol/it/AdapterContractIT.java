@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
 import org.overloadcontrol.it.MishandledRequestsIT.Totals;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -44,8 +44,7 @@ import org.overloadcontrol.jetty.OverloadHandler;
  */
 class AdapterContractIT {
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static HttpClient client;
 
   @BeforeAll
@@ -79,12 +78,18 @@ class AdapterContractIT {
   }
 
   enum Adapter {
-    FILTER_IN_JETTY, FILTER_IN_TOMCAT, HANDLER_IN_JETTY;
+    FILTER_IN_JETTY,
+    FILTER_IN_TOMCAT,
+    HANDLER_IN_JETTY;
 
     Target start(String name, Map<String, String> keys) throws Exception {
       if (this == HANDLER_IN_JETTY) {
-        OverloadHandler handler = OverloadHandler.builder().putAll(keys)
-            .defaultEndpoint("work").handler(new MishapHandler()).build();
+        OverloadHandler handler =
+            OverloadHandler.builder()
+                .putAll(keys)
+                .defaultEndpoint("work")
+                .handler(new MishapHandler())
+                .build();
         Server server = new Server(new QueuedThreadPool(48, 4));
         ServerConnector connector = new ServerConnector(server, 1, 1);
         connector.setHost(Deployment.HOST);
@@ -113,9 +118,11 @@ class AdapterContractIT {
         };
       }
       ContainerKind kind = this == FILTER_IN_JETTY ? ContainerKind.JETTY : ContainerKind.TOMCAT;
-      Path dir = new ExplodedWebApp().withOverloadFilter(keys)
-          .withServlet("work", MishapServlet.class, Map.of(), "/work")
-          .writeUnder(apps, this + "-" + name);
+      Path dir =
+          new ExplodedWebApp()
+              .withOverloadFilter(keys)
+              .withServlet("work", MishapServlet.class, Map.of(), "/work")
+              .writeUnder(apps, this + "-" + name);
       WebContainer container = kind.start(Deployment.of(dir));
       OverloadEngine engine = MishandledRequestsIT.engine(container);
       return new Target() {
@@ -140,8 +147,8 @@ class AdapterContractIT {
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void anApplicationThatThrowsIsRecordedFailedAlsoAfterAWait(Adapter adapter) throws Exception {
-    try (Target target = adapter.start("throws", Map.of("queue.permits", "1",
-        "queue.maxWait", "20s"))) {
+    try (Target target =
+        adapter.start("throws", Map.of("queue.permits", "1", "queue.maxWait", "20s"))) {
       List<CompletableFuture<Answer>> answers = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         answers.add(MishandledRequestsIT.send(client.newRequest(target.work("ms=20&fail=1"))));
@@ -159,12 +166,23 @@ class AdapterContractIT {
   @EnumSource(Adapter.class)
   void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
     // The rate controller's bucket refuses at once; the concurrency limit would let both run.
-    try (Target target = adapter.start("refused", Map.of("admission.controller", "rate",
-        "endpoints.work.target", "1s", "controller.initialRate", "0.1"))) {
-      Answer first = MishandledRequestsIT.send(client.newRequest(target.work("")))
-          .get(30, TimeUnit.SECONDS);
-      var second = client.newRequest(target.work("")).headers(h -> h.put("Accept",
-          "application/json")).send();
+    try (Target target =
+        adapter.start(
+            "refused",
+            Map.of(
+                "admission.controller",
+                "rate",
+                "endpoints.work.target",
+                "1s",
+                "controller.initialRate",
+                "0.1"))) {
+      Answer first =
+          MishandledRequestsIT.send(client.newRequest(target.work(""))).get(30, TimeUnit.SECONDS);
+      var second =
+          client
+              .newRequest(target.work(""))
+              .headers(h -> h.put("Accept", "application/json"))
+              .send();
       assertThat(first.status()).isEqualTo(200);
       assertThat(first.context()).isEqualTo("yes");
       assertThat(second.getStatus()).isEqualTo(503);
@@ -191,22 +209,27 @@ class AdapterContractIT {
     try (Target target = adapter.start("delay", keys)) {
       List<CompletableFuture<Answer>> answers = new ArrayList<>();
       for (int i = 0; i < 10; i++) {
-        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("bytes=5000"))
-            .headers(h -> h.put("X-Group", "a"))));
+        answers.add(
+            MishandledRequestsIT.send(
+                client.newRequest(target.work("bytes=5000")).headers(h -> h.put("X-Group", "a"))));
         Thread.sleep(20);
       }
       for (int i = 0; i < 100; i++) {
-        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("bytes=5000"))
-            .headers(h -> h.put("X-Group", "a"))));
-        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("bytes=5000"))
-            .headers(h -> h.put("X-Group", "b"))));
+        answers.add(
+            MishandledRequestsIT.send(
+                client.newRequest(target.work("bytes=5000")).headers(h -> h.put("X-Group", "a"))));
+        answers.add(
+            MishandledRequestsIT.send(
+                client.newRequest(target.work("bytes=5000")).headers(h -> h.put("X-Group", "b"))));
         Thread.sleep(10);
       }
       Map<String, Integer> seen = new HashMap<>();
       for (CompletableFuture<Answer> a : answers) {
         Answer answer = a.get(30, TimeUnit.SECONDS);
-        seen.merge(answer.status() + (answer.status() == 200 ? "/context=" + answer.context()
-            : ""), 1, Integer::sum);
+        seen.merge(
+            answer.status() + (answer.status() == 200 ? "/context=" + answer.context() : ""),
+            1,
+            Integer::sum);
       }
       Totals totals = Totals.of(target.engine()).assertAtRest(target.engine(), answers.size());
       System.out.printf("[%s] clients saw %s; %s%n", adapter, seen, totals);
@@ -217,10 +240,17 @@ class AdapterContractIT {
 
   @ParameterizedTest
   @EnumSource(Adapter.class)
-  void aPathParameterOnAVirtualQueuePathIsAnsweredAsWithoutIt(Adapter adapter)
-      throws Exception {
-    try (Target target = adapter.start("vq", Map.of("virtualQueue.enabled", "true",
-        "virtualQueue.paths", "/work", "virtualQueue.capacity", "1"))) {
+  void aPathParameterOnAVirtualQueuePathIsAnsweredAsWithoutIt(Adapter adapter) throws Exception {
+    try (Target target =
+        adapter.start(
+            "vq",
+            Map.of(
+                "virtualQueue.enabled",
+                "true",
+                "virtualQueue.paths",
+                "/work",
+                "virtualQueue.capacity",
+                "1"))) {
       Map<String, Integer> bare = new HashMap<>();
       Map<String, Integer> withParameter = new HashMap<>();
       int sent = 0;
@@ -228,16 +258,18 @@ class AdapterContractIT {
         for (int i = 0; i < 3; i++) {
           URI uri = target.work("");
           uri = URI.create(uri.toString().replace("/work?", "/work" + suffix + "?"));
-          Answer a = MishandledRequestsIT.send(client.newRequest(uri)
-              .headers(h -> h.put("Accept", "text/html"))).get(30, TimeUnit.SECONDS);
+          Answer a =
+              MishandledRequestsIT.send(
+                      client.newRequest(uri).headers(h -> h.put("Accept", "text/html")))
+                  .get(30, TimeUnit.SECONDS);
           sent++;
-          (suffix.isEmpty() ? bare : withParameter).merge(a.status()
-              + (a.cookie() ? "+cookie" : ""), 1, Integer::sum);
+          (suffix.isEmpty() ? bare : withParameter)
+              .merge(a.status() + (a.cookie() ? "+cookie" : ""), 1, Integer::sum);
         }
       }
       Totals totals = Totals.of(target.engine()).assertAtRest(target.engine(), sent);
-      System.out.printf("[%s] without parameter %s, with %s; %s%n", adapter, bare,
-          withParameter, totals);
+      System.out.printf(
+          "[%s] without parameter %s, with %s; %s%n", adapter, bare, withParameter, totals);
       assertThat(withParameter).doesNotContainKey("500").containsKey("200+cookie");
       assertThat(withParameter.keySet()).isSubsetOf(bare.keySet());
     }
@@ -245,16 +277,19 @@ class AdapterContractIT {
 
   @ParameterizedTest
   @EnumSource(Adapter.class)
-  void atAStopWaitingRequestsGet503AndRunningOnesAreNotTouched(Adapter adapter)
-      throws Exception {
+  void atAStopWaitingRequestsGet503AndRunningOnesAreNotTouched(Adapter adapter) throws Exception {
     List<CompletableFuture<Answer>> answers = new ArrayList<>();
     OverloadEngine engine;
-    try (Target target = adapter.start("stop", Map.of("queue.permits", "4",
-        "queue.maxWait", "20s", "queue.browsingCapacity", "100"))) {
+    try (Target target =
+        adapter.start(
+            "stop",
+            Map.of(
+                "queue.permits", "4", "queue.maxWait", "20s", "queue.browsingCapacity", "100"))) {
       engine = target.engine();
       for (int i = 0; i < 40; i++) {
-        answers.add(MishandledRequestsIT.send(client.newRequest(target.work("ms=200&id=" + i))
-            .timeout(30, TimeUnit.SECONDS)));
+        answers.add(
+            MishandledRequestsIT.send(
+                client.newRequest(target.work("ms=200&id=" + i)).timeout(30, TimeUnit.SECONDS)));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (MishapServlet.STARTED.size() < 12 && System.nanoTime() < deadline) {
@@ -272,8 +307,8 @@ class AdapterContractIT {
       }
     }
     Totals totals = Totals.of(engine).assertAtRest(engine, 40);
-    System.out.printf("[%s] started %d, 503 %d; %s%n", adapter, MishapServlet.STARTED.size(),
-        refused, totals);
+    System.out.printf(
+        "[%s] started %d, 503 %d; %s%n", adapter, MishapServlet.STARTED.size(), refused, totals);
     assertThat(refusedWhileRunning).as("503s written under running requests").isZero();
     assertThat(refused).as("waiting requests answered at the stop").isPositive();
   }
@@ -291,11 +326,14 @@ class AdapterContractIT {
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void clientsThatResetWhileWaitingNeverReachTheApplication(Adapter adapter) throws Exception {
-    try (Target target = adapter.start("reset", Map.of("queue.permits", "1",
-        "queue.maxWait", "1s", "queue.browsingCapacity", "200"))) {
+    try (Target target =
+        adapter.start(
+            "reset",
+            Map.of("queue.permits", "1", "queue.maxWait", "1s", "queue.browsingCapacity", "200"))) {
       OverloadEngine engine = target.engine();
-      CompletableFuture<Answer> holder = MishandledRequestsIT.send(client.newRequest(
-          target.work("ms=5000&id=holder")).timeout(30, TimeUnit.SECONDS));
+      CompletableFuture<Answer> holder =
+          MishandledRequestsIT.send(
+              client.newRequest(target.work("ms=5000&id=holder")).timeout(30, TimeUnit.SECONDS));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
         Thread.sleep(5);
@@ -304,9 +342,15 @@ class AdapterContractIT {
       for (int i = 0; i < 100; i++) {
         URI uri = target.work("id=w" + i);
         Socket socket = new Socket(uri.getHost(), uri.getPort());
-        socket.getOutputStream().write(("GET " + uri.getRawPath() + "?" + uri.getRawQuery()
-            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
+        socket
+            .getOutputStream()
+            .write(
+                ("GET "
+                        + uri.getRawPath()
+                        + "?"
+                        + uri.getRawQuery()
+                        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().flush();
         sockets.add(socket);
       }
@@ -322,16 +366,17 @@ class AdapterContractIT {
       // Detected resets empty the queue at once; otherwise the deadline does.
       Thread.sleep(100);
       EndpointClass work = engine.endpoint("work").classes().get(0);
-      System.out.printf("[%s] 100 ms after 100 resets: %d still waiting, %d abandoned%n",
+      System.out.printf(
+          "[%s] 100 ms after 100 resets: %d still waiting, %d abandoned%n",
           adapter, engine.queues().waitingCount(), work.abandonedCount());
       assertThat(holder.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
-      long ranAfterReset = MishapServlet.STARTED.stream().filter(id -> id.startsWith("w"))
-          .count();
-      System.out.printf("[%s] after the holder: run by the application %d, expired %d,"
-          + " abandoned %d%n", adapter, ranAfterReset, work.outcomeCount(Outcome.EXPIRED),
-          work.abandonedCount());
+      long ranAfterReset = MishapServlet.STARTED.stream().filter(id -> id.startsWith("w")).count();
+      System.out.printf(
+          "[%s] after the holder: run by the application %d, expired %d," + " abandoned %d%n",
+          adapter, ranAfterReset, work.outcomeCount(Outcome.EXPIRED), work.abandonedCount());
       assertThat(ranAfterReset).as("reached the application after leaving").isZero();
-      assertThat(work.outcomeCount(Outcome.EXPIRED)).as("left by deadline or as abandoned")
+      assertThat(work.outcomeCount(Outcome.EXPIRED))
+          .as("left by deadline or as abandoned")
           .isEqualTo(100);
       Totals.of(engine).assertAtRest(engine, 101);
     }

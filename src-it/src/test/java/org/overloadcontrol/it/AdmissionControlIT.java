@@ -40,8 +40,7 @@ class AdmissionControlIT {
   private static final double OFFERED_PER_SECOND = 2 * CAPACITY_PER_SECOND;
   private static final Duration TARGET = Duration.ofMillis(200);
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static OpenLoopDriver driver;
 
   @BeforeAll
@@ -58,29 +57,39 @@ class AdmissionControlIT {
   @EnumSource(ContainerKind.class)
   void filterHoldsTheP90OfAdmittedRequestsNearTheTargetAndRejectsTheExcess(ContainerKind kind)
       throws Exception {
-    ExplodedWebApp app = new ExplodedWebApp()
-        .withOverloadFilter(RecordingOverloadFilter.class, Map.of(
-            "endpoints.work.target", TARGET.toMillis() + "ms",
-            "controller.initialRate", "120",
-            "controller.bucketDepth", "4"))
-        .withServlet("work", QueueingServlet.class, servletParams(), "/work");
+    ExplodedWebApp app =
+        new ExplodedWebApp()
+            .withOverloadFilter(
+                RecordingOverloadFilter.class,
+                Map.of(
+                    "endpoints.work.target", TARGET.toMillis() + "ms",
+                    "controller.initialRate", "120",
+                    "controller.bucketDepth", "4"))
+            .withServlet("work", QueueingServlet.class, servletParams(), "/work");
     Path dir = app.writeUnder(apps, kind + "-filtered");
     RecordingOverloadFilter.clear();
     try (var container = kind.start(Deployment.of(dir))) {
-      LoadPlan plan = LoadPlan.of(container.baseUri().resolve("work"), OFFERED_PER_SECOND,
-              Duration.ofSeconds(15))
-          .withWarmup(Duration.ofSeconds(5))
-          .withHeaders(Map.of("Accept", "application/json"));
+      LoadPlan plan =
+          LoadPlan.of(
+                  container.baseUri().resolve("work"), OFFERED_PER_SECOND, Duration.ofSeconds(15))
+              .withWarmup(Duration.ofSeconds(5))
+              .withHeaders(Map.of("Accept", "application/json"));
       LoadSummary s = driver.run(plan);
-      EngineProbe.StageView stage = EngineProbe.stage(container.servletContext(), "work")
-          .orElseThrow();
+      EngineProbe.StageView stage =
+          EngineProbe.stage(container.servletContext(), "work").orElseThrow();
       report(kind, "with the filter", s);
       System.out.printf("[%s] controller rounds:%n%s", kind, RecordingOverloadFilter.trace());
-      System.out.printf(Locale.ROOT, "[%s] controller: rate %.1f/s, p90 estimate %.0f ms,"
-          + " admitted %d, rejected %d%n", kind, stage.ratePerSecond(),
-          stage.estimateNanos() / 1e6, stage.completedCount(), stage.rejectedCount());
+      System.out.printf(
+          Locale.ROOT,
+          "[%s] controller: rate %.1f/s, p90 estimate %.0f ms," + " admitted %d, rejected %d%n",
+          kind,
+          stage.ratePerSecond(),
+          stage.estimateNanos() / 1e6,
+          stage.completedCount(),
+          stage.rejectedCount());
 
-      assertThat(s.okP90()).as("p90 of admitted requests, steady part")
+      assertThat(s.okP90())
+          .as("p90 of admitted requests, steady part")
           .isLessThanOrEqualTo(TARGET.multipliedBy(2));
       assertThat(s.failedCount() + s.otherCount()).as("requests without a 200 or 503").isZero();
       assertThat(s.rejectedCount()).as("requests rejected with 503").isPositive();
@@ -91,45 +100,62 @@ class AdmissionControlIT {
       // (controller.judgeOnFreshSamples=false) cuts again in every round while the requests
       // queued before its first cut finish late, and settled at 28-31/s here; judging on
       // fresh samples it stays at 64-67/s (docs/controller.md).
-      assertThat(steadyGoodput).as("admitted requests/s in the steady part")
+      assertThat(steadyGoodput)
+          .as("admitted requests/s in the steady part")
           .isGreaterThan(0.65 * CAPACITY_PER_SECOND);
       assertThat((double) s.steadyCount(503) / s.steadyTotalCount())
-          .as("share rejected in the steady part").isGreaterThan(0.25);
+          .as("share rejected in the steady part")
+          .isGreaterThan(0.25);
     }
   }
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void withoutTheFilterTheP90GrowsFarPastTheTarget(ContainerKind kind) throws Exception {
-    ExplodedWebApp app = new ExplodedWebApp()
-        .withServlet("work", QueueingServlet.class, servletParams(), "/work");
+    ExplodedWebApp app =
+        new ExplodedWebApp().withServlet("work", QueueingServlet.class, servletParams(), "/work");
     Path dir = app.writeUnder(apps, kind + "-unfiltered");
     try (var container = kind.start(Deployment.of(dir))) {
-      LoadPlan plan = LoadPlan.of(container.baseUri().resolve("work"), OFFERED_PER_SECOND,
-              Duration.ofSeconds(8))
-          .withWarmup(Duration.ofSeconds(3))
-          .withRequestTimeout(Duration.ofSeconds(30));
+      LoadPlan plan =
+          LoadPlan.of(
+                  container.baseUri().resolve("work"), OFFERED_PER_SECOND, Duration.ofSeconds(8))
+              .withWarmup(Duration.ofSeconds(3))
+              .withRequestTimeout(Duration.ofSeconds(30));
       LoadSummary s = driver.run(plan);
       report(kind, "without the filter", s);
 
       assertThat(s.rejectedCount()).as("nothing rejects without the filter").isZero();
       // Open loop: the offered load did not fall while the server slowed down.
       double expectedSent = OFFERED_PER_SECOND * plan.duration().toSeconds();
-      assertThat((double) s.sentCount()).as("requests sent")
+      assertThat((double) s.sentCount())
+          .as("requests sent")
           .isBetween(0.85 * expectedSent, 1.15 * expectedSent);
       assertThat(s.okP90()).as("p90, steady part").isGreaterThan(TARGET.multipliedBy(5));
     }
   }
 
   private static Map<String, String> servletParams() {
-    return Map.of("permits", Integer.toString(PERMITS),
-        "serviceTimeMillis", Long.toString(SERVICE_MILLIS));
+    return Map.of(
+        "permits", Integer.toString(PERMITS), "serviceTimeMillis", Long.toString(SERVICE_MILLIS));
   }
 
   private static void report(ContainerKind kind, String variant, LoadSummary s) {
-    System.out.printf(Locale.ROOT, "[%s] %s: capacity %.0f/s, offered %.0f/s, target %d ms%n%s",
-        kind, variant, CAPACITY_PER_SECOND, OFFERED_PER_SECOND, TARGET.toMillis(), s.format());
-    System.out.printf(Locale.ROOT, "[%s] %s: steady 200s p50 %d ms, p90 %d ms, p99 %d ms%n",
-        kind, variant, s.okP50().toMillis(), s.okP90().toMillis(), s.okP99().toMillis());
+    System.out.printf(
+        Locale.ROOT,
+        "[%s] %s: capacity %.0f/s, offered %.0f/s, target %d ms%n%s",
+        kind,
+        variant,
+        CAPACITY_PER_SECOND,
+        OFFERED_PER_SECOND,
+        TARGET.toMillis(),
+        s.format());
+    System.out.printf(
+        Locale.ROOT,
+        "[%s] %s: steady 200s p50 %d ms, p90 %d ms, p99 %d ms%n",
+        kind,
+        variant,
+        s.okP50().toMillis(),
+        s.okP90().toMillis(),
+        s.okP99().toMillis());
   }
 }

@@ -27,13 +27,11 @@ import org.overloadcontrol.it.support.WebContainer;
  */
 class AnnotationClassificationIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
-  void servletsSeeTheClassEndpointAndTargetOfTheirAnnotations(ContainerKind kind)
-      throws Exception {
+  void servletsSeeTheClassEndpointAndTargetOfTheirAnnotations(ContainerKind kind) throws Exception {
     Path dir = app(Map.of()).writeUnder(apps, kind.name());
     try (WebContainer container = kind.start(Deployment.of(dir).withContextPath("/app"))) {
       Browser browser = new Browser(container.baseUri());
@@ -51,21 +49,23 @@ class AnnotationClassificationIT {
           .containsEntry("class", "default")
           .containsEntry("target", "none");
 
-      assertThat(EngineProbe.stage(container.servletContext(), "checkout")).hasValueSatisfying(
-          s -> {
-            assertThat(s.requestClass()).isEqualTo("checkout");
-            assertThat(s.rank()).isEqualTo(7);
-            assertThat(s.kind()).isEqualTo("TRANSACTION");
-            assertThat(s.utility()).isEqualTo(4500.0);
-            assertThat(s.targetNanos()).isEqualTo(Duration.ofMillis(300).toNanos());
-            assertThat(s.completedCount()).isEqualTo(1);
-          });
-      assertThat(EngineProbe.stage(container.servletContext(), "catalogue")).hasValueSatisfying(
-          s -> {
-            assertThat(s.rank()).isEqualTo(2);
-            assertThat(s.kind()).isEqualTo("BROWSING");
-            assertThat(s.utility()).isEqualTo(22.0);
-          });
+      assertThat(EngineProbe.stage(container.servletContext(), "checkout"))
+          .hasValueSatisfying(
+              s -> {
+                assertThat(s.requestClass()).isEqualTo("checkout");
+                assertThat(s.rank()).isEqualTo(7);
+                assertThat(s.kind()).isEqualTo("TRANSACTION");
+                assertThat(s.utility()).isEqualTo(4500.0);
+                assertThat(s.targetNanos()).isEqualTo(Duration.ofMillis(300).toNanos());
+                assertThat(s.completedCount()).isEqualTo(1);
+              });
+      assertThat(EngineProbe.stage(container.servletContext(), "catalogue"))
+          .hasValueSatisfying(
+              s -> {
+                assertThat(s.rank()).isEqualTo(2);
+                assertThat(s.kind()).isEqualTo("BROWSING");
+                assertThat(s.utility()).isEqualTo(22.0);
+              });
     }
   }
 
@@ -74,8 +74,7 @@ class AnnotationClassificationIT {
   void initParamsOverrideAnnotations(ContainerKind kind) throws Exception {
     Path dir = app(Map.of("endpoints.checkout.target", "250ms")).writeUnder(apps, kind.name());
     try (WebContainer container = kind.start(Deployment.of(dir))) {
-      assertThat(echo(new Browser(container.baseUri()), "checkout"))
-          .containsEntry("target", "250");
+      assertThat(echo(new Browser(container.baseUri()), "checkout")).containsEntry("target", "250");
     }
   }
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
 import org.overloadcontrol.it.MishandledRequestsIT.Totals;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -43,8 +43,7 @@ class ChaosIT {
   private static final int REQUESTS = 10_000;
   private static final long GAP_NANOS = 800_000L; // 1,250 a second
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static HttpClient client;
 
   @BeforeAll
@@ -82,9 +81,11 @@ class ChaosIT {
     params.put("bandwidth.standbyLimit", "50");
     params.put("bandwidth.maxDelay", "2s");
     params.put("bandwidth.managerPeriod", "100ms");
-    Path dir = new ExplodedWebApp().withOverloadFilter(params)
-        .withServlet("work", MishapServlet.class, Map.of(), "/work")
-        .writeUnder(apps, kind + "-chaos");
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(params)
+            .withServlet("work", MishapServlet.class, Map.of(), "/work")
+            .writeUnder(apps, kind + "-chaos");
     Random random = new Random(17);
     List<CompletableFuture<Answer>> answers = new ArrayList<>();
     OverloadEngine engine;
@@ -99,8 +100,12 @@ class ChaosIT {
         }
         URI uri = container.baseUri().resolve("work?" + query(random));
         String group = random.nextInt(3) == 0 ? "heavy" : "light";
-        Request request = client.newRequest(uri).headers(h -> h.put("X-Group", group))
-            .headers(h -> h.put("Accept", "application/json")).timeout(20, TimeUnit.SECONDS);
+        Request request =
+            client
+                .newRequest(uri)
+                .headers(h -> h.put("X-Group", group))
+                .headers(h -> h.put("Accept", "application/json"))
+                .timeout(20, TimeUnit.SECONDS);
         answers.add(MishandledRequestsIT.send(request));
         if (random.nextInt(10) == 0) {
           // A client that gives up: while it waits, is delayed, or is being answered.
@@ -109,12 +114,17 @@ class ChaosIT {
               .execute(() -> request.abort(new Exception("client left")));
         }
       }
-      System.out.printf("[%s] %d requests sent (%d reset by the client), %d waiting; stopping%n",
+      System.out.printf(
+          "[%s] %d requests sent (%d reset by the client), %d waiting; stopping%n",
           kind, REQUESTS, resets, engine.queues().waitingCount());
       if (Boolean.getBoolean("chaos.drain")) {
         Thread.sleep(3_000);
-        System.out.printf("[%s] DRAINED %s, waiting %d, permits %d%n", kind, Totals.of(engine),
-            engine.queues().waitingCount(), engine.queues().permitsInUse());
+        System.out.printf(
+            "[%s] DRAINED %s, waiting %d, permits %d%n",
+            kind,
+            Totals.of(engine),
+            engine.queues().waitingCount(),
+            engine.queues().permitsInUse());
       }
     }
     Map<Integer, Integer> seen = new TreeMap<>();
@@ -126,8 +136,9 @@ class ChaosIT {
     long arrivals = totals.arrivals();
     Totals settled = totals.assertAtRest(engine, (int) arrivals);
     long ran = settled.outcomes().get(Outcome.COMPLETED) + settled.outcomes().get(Outcome.FAILED);
-    System.out.printf("[%s] clients saw %s; engine %s; application ran %d requests%n", kind,
-        seen, settled, MishapServlet.RUNS.get());
+    System.out.printf(
+        "[%s] clients saw %s; engine %s; application ran %d requests%n",
+        kind, seen, settled, MishapServlet.RUNS.get());
     assertThat(arrivals).as("requests that reached the filter").isGreaterThan(REQUESTS / 2);
     assertThat(settled.outcomes().get(Outcome.COMPLETED)).isPositive();
     assertThat(settled.outcomes().get(Outcome.FAILED)).isPositive();
@@ -135,9 +146,11 @@ class ChaosIT {
     assertThat(settled.outcomes().get(Outcome.REJECTED)).isPositive();
     // Every run of the application is one outcome that says it ran; a request may also be
     // settled as run (FAILED) when the container ended it after its dispatch, unrun.
-    assertThat(ran).as("completed + failed vs the application's runs")
+    assertThat(ran)
+        .as("completed + failed vs the application's runs")
         .isGreaterThanOrEqualTo(MishapServlet.RUNS.get());
-    assertThat((long) seen.getOrDefault(200, 0)).as("200s the clients saw")
+    assertThat((long) seen.getOrDefault(200, 0))
+        .as("200s the clients saw")
         .isLessThanOrEqualTo(settled.outcomes().get(Outcome.COMPLETED));
   }
 

@@ -41,45 +41,49 @@ import org.overloadcontrol.it.support.WebContainer;
  */
 class ConcurrencyLimitFilterIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void anAsynchronousRequestHoldsItsTokenUntilItsResponseCompletes(ContainerKind kind)
       throws Exception {
-    SimpleLimiter<HttpServletRequest> limiter = SimpleLimiter.newBuilder()
-        .limit(FixedLimit.of(1)).build();
+    SimpleLimiter<HttpServletRequest> limiter =
+        SimpleLimiter.newBuilder().limit(FixedLimit.of(1)).build();
     Semaphore returned = new Semaphore(0);
-    ServletContainerInitializer install = (classes, ctx) -> {
-      // Outermost: tells the test when doFilter has returned for a held request.
-      Filter signal = (req, res, chain) -> {
-        chain.doFilter(req, res);
-        if (((HttpServletRequest) req).getRequestURI().endsWith("/held")) {
-          returned.release();
-        }
-      };
-      FilterRegistration.Dynamic outer = ctx.addFilter("signal", signal);
-      outer.setAsyncSupported(true);
-      outer.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
-      FilterRegistration.Dynamic f = ctx.addFilter("limit", new ConcurrencyLimitFilter(limiter));
-      f.setAsyncSupported(true);
-      f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
-    };
-    Path dir = new ExplodedWebApp()
-        .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
-        .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/quick")
-        .writeUnder(apps, kind.name());
+    ServletContainerInitializer install =
+        (classes, ctx) -> {
+          // Outermost: tells the test when doFilter has returned for a held request.
+          Filter signal =
+              (req, res, chain) -> {
+                chain.doFilter(req, res);
+                if (((HttpServletRequest) req).getRequestURI().endsWith("/held")) {
+                  returned.release();
+                }
+              };
+          FilterRegistration.Dynamic outer = ctx.addFilter("signal", signal);
+          outer.setAsyncSupported(true);
+          outer.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+          FilterRegistration.Dynamic f =
+              ctx.addFilter("limit", new ConcurrencyLimitFilter(limiter));
+          f.setAsyncSupported(true);
+          f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        };
+    Path dir =
+        new ExplodedWebApp()
+            .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
+            .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/quick")
+            .writeUnder(apps, kind.name());
     HeldAsyncServlet.HELD.clear();
     HttpClient http = HttpClient.newHttpClient();
-    try (WebContainer container = kind.start(Deployment.of(dir)
-        .withHooks(ContainerHooks.NONE.withInitializer(install)))) {
+    try (WebContainer container =
+        kind.start(Deployment.of(dir).withHooks(ContainerHooks.NONE.withInitializer(install)))) {
       assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);
       assertThat(limiter.getInflight()).as("a synchronous request's token").isZero();
 
-      CompletableFuture<HttpResponse<String>> first = http.sendAsync(
-          HttpRequest.newBuilder(container.baseUri().resolve("held")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      CompletableFuture<HttpResponse<String>> first =
+          http.sendAsync(
+              HttpRequest.newBuilder(container.baseUri().resolve("held")).build(),
+              HttpResponse.BodyHandlers.ofString());
       AsyncContext held = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
       assertThat(held).as("the first request reached the servlet").isNotNull();
       assertThat(returned.tryAcquire(10, TimeUnit.SECONDS)).as("doFilter returned").isTrue();
@@ -100,8 +104,9 @@ class ConcurrencyLimitFilterIT {
 
   private static HttpResponse<String> get(HttpClient http, WebContainer c, String path)
       throws Exception {
-    return http.send(HttpRequest.newBuilder(c.baseUri().resolve(path))
-        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(c.baseUri().resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** The response reaches the client just before the container's completion callbacks run. */

@@ -14,8 +14,7 @@ import org.overloadcontrol.it.support.ContainerKind;
  */
 class ContainerMatrixIT {
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)

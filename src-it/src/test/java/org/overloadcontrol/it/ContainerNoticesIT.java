@@ -61,7 +61,8 @@ class ContainerNoticesIT {
   }
 
   private static ExplodedWebApp app(Map<String, String> filterParams) {
-    return new ExplodedWebApp().withOverloadFilter(filterParams)
+    return new ExplodedWebApp()
+        .withOverloadFilter(filterParams)
         .withServlet("plain", ContextEchoServlet.Plain.class, Map.of(), "/plain")
         .withServlet("checkout", ContextEchoServlet.Checkout.class, Map.of(), "/checkout");
   }
@@ -69,15 +70,19 @@ class ContainerNoticesIT {
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void aConfigurationErrorIsInTheContainersLog(ContainerKind kind) throws Exception {
-    Path dir = app(Map.of("endpoints.checkout.target", "-5ms"))
-        .writeUnder(apps, "error-" + kind.name());
+    Path dir =
+        app(Map.of("endpoints.checkout.target", "-5ms")).writeUnder(apps, "error-" + kind.name());
     try (LogCapture log = new LogCapture()) {
       assertThatThrownBy(() -> kind.start(Deployment.of(dir)).close())
           .isInstanceOf(IllegalStateException.class);
-      assertThat(log.containerContextLog()).as("%s's log of the web application", kind)
-          .anyMatch(line -> line.contains("key 'endpoints.checkout.target' = '-5ms' (from"
-              + " web.xml init-param of filter 'overload'): a target must be a positive"
-              + " duration"));
+      assertThat(log.containerContextLog())
+          .as("%s's log of the web application", kind)
+          .anyMatch(
+              line ->
+                  line.contains(
+                      "key 'endpoints.checkout.target' = '-5ms' (from"
+                          + " web.xml init-param of filter 'overload'): a target must be a positive"
+                          + " duration"));
     }
   }
 
@@ -85,15 +90,22 @@ class ContainerNoticesIT {
   @EnumSource(ContainerKind.class)
   @SuppressWarnings("try") // the container only has to run while its log is read
   void queuesWithoutAsyncSupportAreNamedOnceAtStart(ContainerKind kind) throws Exception {
-    Path dir = app(Map.of("queue.permits", "2")).withoutAsyncSupport("overload", "plain")
-        .writeUnder(apps, "blocking-" + kind.name());
+    Path dir =
+        app(Map.of("queue.permits", "2"))
+            .withoutAsyncSupport("overload", "plain")
+            .writeUnder(apps, "blocking-" + kind.name());
     try (LogCapture log = new LogCapture();
         WebContainer container = kind.start(Deployment.of(dir))) {
-      List<String> notices = log.containerContextLog().stream()
-          .filter(line -> line.contains("are not async-supported")).toList();
+      List<String> notices =
+          log.containerContextLog().stream()
+              .filter(line -> line.contains("are not async-supported"))
+              .toList();
       assertThat(notices).as("%s's log of the web application", kind).hasSize(1);
-      assertThat(notices.get(0)).contains("queue.permits is set, but filter 'overload',"
-          + " servlet 'plain' are not async-supported").contains("queue.nonAsync: block")
+      assertThat(notices.get(0))
+          .contains(
+              "queue.permits is set, but filter 'overload',"
+                  + " servlet 'plain' are not async-supported")
+          .contains("queue.nonAsync: block")
           .doesNotContain("'checkout'");
     }
   }
@@ -110,25 +122,33 @@ class ContainerNoticesIT {
     webApp.setWar(dir.toString());
     webApp.setTempDirectory(Files.createDirectories(dir.resolve("tmp")).toFile());
     webApp.setThrowUnavailableOnStartupException(true);
-    OverloadHandler overload = OverloadHandler.builder()
-        .put("endpoints.plain.target", "500ms").put("endpoints.plain.paths", "/plain")
-        .put("controller.bucketDepth", "10").build();
+    OverloadHandler overload =
+        OverloadHandler.builder()
+            .put("endpoints.plain.target", "500ms")
+            .put("endpoints.plain.paths", "/plain")
+            .put("controller.bucketDepth", "10")
+            .build();
     overload.setHandler(webApp);
     server.setHandler(overload);
     try (LogCapture log = new LogCapture()) {
       server.start();
       HttpClient http = HttpClient.newHttpClient();
-      URI plain = URI.create("http://" + Deployment.HOST + ":" + connector.getLocalPort()
-          + "/plain");
-      assertThat(log.containerContextLog()).as("nothing to say before a request")
+      URI plain =
+          URI.create("http://" + Deployment.HOST + ":" + connector.getLocalPort() + "/plain");
+      assertThat(log.containerContextLog())
+          .as("nothing to say before a request")
           .noneMatch(line -> line.contains("passes every request through"));
       for (int i = 0; i < 3; i++) {
-        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(plain)
-            .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer =
+            http.send(
+                HttpRequest.newBuilder(plain).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(200);
       }
-      List<String> notices = log.containerContextLog().stream()
-          .filter(line -> line.contains("passes every request through")).toList();
+      List<String> notices =
+          log.containerContextLog().stream()
+              .filter(line -> line.contains("passes every request through"))
+              .toList();
       assertThat(notices).as("Jetty's log of the web application").hasSize(1);
       assertThat(notices.get(0)).contains("filter 'overload'").contains("OverloadHandler");
     } finally {

@@ -49,9 +49,17 @@ import org.overloadcontrol.it.support.WebContainer;
  */
 class DashboardIT {
 
-  private static final String[] FLAGS = {"--headless=new", "--no-sandbox", "--disable-gpu",
-      "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--no-first-run", "--window-size=1400,1900"};
+  private static final String[] FLAGS = {
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1400,1900"
+  };
 
   private static Path war;
   private static Path chromium;
@@ -61,13 +69,19 @@ class DashboardIT {
   @BeforeAll
   static void findWarAndBrowser() throws Exception {
     String path = System.getProperty("sample.war");
-    Assumptions.assumeTrue(path != null && Files.isRegularFile(Path.of(path)),
+    Assumptions.assumeTrue(
+        path != null && Files.isRegularFile(Path.of(path)),
         "sample WAR absent (" + path + "): build it first; the dashboard test is skipped");
     war = Path.of(path);
     chromium = Path.of(System.getProperty("chromium.binary", "/usr/bin/chromium"));
     chromedriver = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
-    Assumptions.assumeTrue(Files.isExecutable(chromium) && Files.isExecutable(chromedriver),
-        "no Chromium installed (" + chromium + ", " + chromedriver + "): install Debian's"
+    Assumptions.assumeTrue(
+        Files.isExecutable(chromium) && Files.isExecutable(chromedriver),
+        "no Chromium installed ("
+            + chromium
+            + ", "
+            + chromedriver
+            + "): install Debian's"
             + " chromium and chromium-driver (apt-get install chromium chromium-driver) to run"
             + " the dashboard browser test; skipped");
     // Wait queues in front of the shop's four database connections, so the dashboard shows
@@ -77,8 +91,9 @@ class DashboardIT {
     // served under the shop's 2 s target, and an endpoint whose p90 is under its target is
     // never called overloaded.
     Path yaml = Files.createTempFile("dashboard-it-", ".yaml");
-    Files.writeString(yaml, "queue:\n  permits: 4\n  maxWait: 4s\n"
-        + "endpoints:\n  search:\n    target: 200ms\n");
+    Files.writeString(
+        yaml,
+        "queue:\n  permits: 4\n  maxWait: 4s\n" + "endpoints:\n  search:\n    target: 200ms\n");
     yaml.toFile().deleteOnExit();
     savedConfigFile = System.setProperty("overload.configFile", yaml.toString());
   }
@@ -99,8 +114,11 @@ class DashboardIT {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(chromium.toFile());
     options.addArguments(FLAGS);
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(chromedriver.toFile())
+            .usingAnyFreePort()
+            .build();
     return new ChromeDriver(service, options);
   }
 
@@ -109,9 +127,11 @@ class DashboardIT {
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
     long end = System.nanoTime() + duration.toNanos();
     for (int i = 0; System.nanoTime() < end; i++) {
-      http.send(java.net.http.HttpRequest.newBuilder(image)
-          .header("X-Client-Group", String.valueOf((char) ('a' + i % 4)))
-          .timeout(Duration.ofSeconds(10)).build(),
+      http.send(
+          java.net.http.HttpRequest.newBuilder(image)
+              .header("X-Client-Group", String.valueOf((char) ('a' + i % 4)))
+              .timeout(Duration.ofSeconds(10))
+              .build(),
           java.net.http.HttpResponse.BodyHandlers.discarding());
       Thread.sleep(100); // paced: the point is a live panel, not a bandwidth experiment
     }
@@ -124,8 +144,9 @@ class DashboardIT {
   }
 
   private static String pixels(ChromeDriver driver, WebElement canvas) {
-    return (String) ((JavascriptExecutor) driver)
-        .executeScript("return arguments[0].toDataURL('image/png');", canvas);
+    return (String)
+        ((JavascriptExecutor) driver)
+            .executeScript("return arguments[0].toDataURL('image/png');", canvas);
   }
 
   @Test
@@ -140,58 +161,84 @@ class DashboardIT {
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
         // Steady browsing, and a search spike well past what four connections can serve.
         List<Future<LoadSummary>> runs = new ArrayList<>();
-        runs.add(loaders.submit(() -> load.run(LoadPlan.of(base.resolve("./"), 4,
-            Duration.ofSeconds(22)))));
-        runs.add(loaders.submit(() -> load.run(LoadPlan.of(base.resolve("product?id=3"), 3,
-            Duration.ofSeconds(22)))));
-        runs.add(loaders.submit(() -> {
-          Thread.sleep(4_000); // calm first, then the spike
-          return load.run(LoadPlan.of(base.resolve("search?q=tent"), 60,
-              Duration.ofSeconds(12)));
-        }));
+        runs.add(
+            loaders.submit(
+                () -> load.run(LoadPlan.of(base.resolve("./"), 4, Duration.ofSeconds(22)))));
+        runs.add(
+            loaders.submit(
+                () ->
+                    load.run(
+                        LoadPlan.of(base.resolve("product?id=3"), 3, Duration.ofSeconds(22)))));
+        runs.add(
+            loaders.submit(
+                () -> {
+                  Thread.sleep(4_000); // calm first, then the spike
+                  return load.run(
+                      LoadPlan.of(base.resolve("search?q=tent"), 60, Duration.ofSeconds(12)));
+                }));
         // Product images from the four client groups the shop gives bandwidth shares, in turn.
         loaders.submit(() -> images(base.resolve("images/1.jpg"), Duration.ofSeconds(22)));
 
-        wait.until(d -> number(driver, "Number(document.body.dataset.updates)") >= 3
-            && d.findElements(By.cssSelector("section.card[data-endpoint]")).size() >= 2);
+        wait.until(
+            d ->
+                number(driver, "Number(document.body.dataset.updates)") >= 3
+                    && d.findElements(By.cssSelector("section.card[data-endpoint]")).size() >= 2);
         assertThat(driver.findElement(By.id("queues")).isDisplayed()).isTrue();
         // The shop configures four bandwidth groups and a virtual queue: a panel for each.
         assertThat(driver.findElement(By.id("bandwidth")).isDisplayed()).isTrue();
         assertThat(driver.findElements(By.cssSelector("#bandwidth-groups tr[data-group]")))
             .hasSize(4);
-        wait.until(d -> d.findElements(By.cssSelector("#bandwidth-groups tr[data-group]"))
-            .stream().allMatch(tr -> !tr.findElements(By.tagName("td")).get(4).getText()
-                .equals("0"))); // every group's admitted count moved
+        wait.until(
+            d ->
+                d.findElements(By.cssSelector("#bandwidth-groups tr[data-group]")).stream()
+                    .allMatch(
+                        tr ->
+                            !tr.findElements(By.tagName("td"))
+                                .get(4)
+                                .getText()
+                                .equals("0"))); // every group's admitted count moved
         assertThat(driver.findElement(By.id("virtual-queue")).isDisplayed()).isTrue();
         assertThat(driver.findElement(By.id("virtual-queue-row")).getText()).contains("10.0 /s");
 
         // The spike overloads search; the cards in trouble come first (0 overloaded, 1 shedding,
         // 2 waiting, 3 none), read in one script so that the order is one poll's.
-        List<?> order = wait.withTimeout(Duration.ofSeconds(25)).until(d -> {
-          List<?> cards = (List<?>) ((JavascriptExecutor) d).executeScript("return Array.from("
-              + "document.querySelectorAll('section.card[data-endpoint]'))"
-              + ".map(c => c.dataset.endpoint + ':' + c.dataset.trouble)");
-          return cards.contains("search:0") ? cards : null;
-        });
+        List<?> order =
+            wait.withTimeout(Duration.ofSeconds(25))
+                .until(
+                    d -> {
+                      List<?> cards =
+                          (List<?>)
+                              ((JavascriptExecutor) d)
+                                  .executeScript(
+                                      "return Array.from("
+                                          + "document.querySelectorAll('section.card[data-endpoint]'))"
+                                          + ".map(c => c.dataset.endpoint + ':' + c.dataset.trouble)");
+                      return cards.contains("search:0") ? cards : null;
+                    });
         System.out.println("[dashboard] cards in order (endpoint:trouble): " + order);
-        assertThat(String.valueOf(order.get(0))).as("the first card is overloaded: %s", order)
+        assertThat(String.valueOf(order.get(0)))
+            .as("the first card is overloaded: %s", order)
             .endsWith(":0");
         assertThat(order.stream().map(c -> String.valueOf(c).replaceAll(".*:", "")).toList())
-            .as("troubled endpoints first: %s", order).isSorted();
+            .as("troubled endpoints first: %s", order)
+            .isSorted();
         Thread.sleep(6_000); // let the spike fill the charts
         List<WebElement> canvases = driver.findElements(By.cssSelector("canvas"));
-        long endpoints = driver.findElements(By.cssSelector("section.card[data-endpoint]"))
-            .size();
-        assertThat(canvases).as("a queue chart and three charts per endpoint")
+        long endpoints = driver.findElements(By.cssSelector("section.card[data-endpoint]")).size();
+        assertThat(canvases)
+            .as("a queue chart and three charts per endpoint")
             .hasSize((int) (1 + 3 * endpoints));
         // Every chart of the loaded pages' endpoints (and the queues) has drawn data. (An endpoint
         // the load does not reach, e.g. the container's default servlet, may have no p90 yet.)
-        Object empty = ((JavascriptExecutor) driver).executeScript("return overloadDashboard"
-            + ".charts().filter(c => !c.data.datasets.some(ds => ds.data.some(v => v !== null)))"
-            + ".filter(c => ['queues', 'home', 'details', 'search'].includes("
-            + "c.canvas.closest('section').dataset.endpoint || c.canvas.closest('section').id))"
-            + ".map(c => c.canvas.closest('section').querySelector('h2').textContent + ': '"
-            + " + c.canvas.closest('figure').querySelector('figcaption').textContent)");
+        Object empty =
+            ((JavascriptExecutor) driver)
+                .executeScript(
+                    "return overloadDashboard"
+                        + ".charts().filter(c => !c.data.datasets.some(ds => ds.data.some(v => v !== null)))"
+                        + ".filter(c => ['queues', 'home', 'details', 'search'].includes("
+                        + "c.canvas.closest('section').dataset.endpoint || c.canvas.closest('section').id))"
+                        + ".map(c => c.canvas.closest('section').querySelector('h2').textContent + ': '"
+                        + " + c.canvas.closest('figure').querySelector('figcaption').textContent)");
         assertThat((List<?>) empty).as("charts without data").isEmpty();
         File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Path target = Path.of("target", "dashboard.png");
@@ -202,8 +249,10 @@ class DashboardIT {
         }
 
         // The charts move: more points, and the search card's charts are redrawn.
-        WebElement rateChart = driver.findElements(
-            By.cssSelector("section.card[data-endpoint='search'] canvas")).get(1);
+        WebElement rateChart =
+            driver
+                .findElements(By.cssSelector("section.card[data-endpoint='search'] canvas"))
+                .get(1);
         long points = number(driver, "overloadDashboard.pointCount()");
         long updates = number(driver, "overloadDashboard.updates()");
         String before = pixels(driver, rateChart);
@@ -217,7 +266,8 @@ class DashboardIT {
           LoadSummary summary = run.get();
           System.out.println("[dashboard] load: " + summary.format());
         }
-        System.out.printf("[dashboard] %d updates, %d endpoints, screenshot %s%n",
+        System.out.printf(
+            "[dashboard] %d updates, %d endpoints, screenshot %s%n",
             number(driver, "overloadDashboard.updates()"), endpoints, target.toAbsolutePath());
       } finally {
         driver.quit();

@@ -63,8 +63,7 @@ class DegradationIT {
   private static final Duration SPIKE = Duration.ofSeconds(12);
   private static final Duration SPIKE_WARMUP = Duration.ofSeconds(4);
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static OpenLoopDriver driver;
   private static LoadSummary alone;
 
@@ -87,8 +86,11 @@ class DegradationIT {
       // Records the admission controller's rounds, printed for the combined run.
       app.withOverloadFilter(RecordingOverloadFilter.class, filterParams);
     }
-    return app.withServlet("work", DegradableWorkServlet.class,
-        Map.of("permits", "2", "baseMillis", "10", "workMillis", "90"), "/work");
+    return app.withServlet(
+        "work",
+        DegradableWorkServlet.class,
+        Map.of("permits", "2", "baseMillis", "10", "workMillis", "90"),
+        "/work");
   }
 
   private static Map<String, String> degrade(String mode) {
@@ -101,27 +103,38 @@ class DegradationIT {
   }
 
   /** Light load, then the spike; returns the spike's summary. Samples the controller. */
-  private static LoadSummary spike(WebContainer container, List<Sample> samples)
-      throws Exception {
+  private static LoadSummary spike(WebContainer container, List<Sample> samples) throws Exception {
     DegradableWorkServlet.clear();
     ServletContext context = container.servletContext();
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
     long start = System.nanoTime();
-    sampler.scheduleAtFixedRate(() -> {
-      Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-      if (engine instanceof OverloadEngine e) {
-        Endpoint work = e.endpoints().stream().filter(x -> x.name().equals("work")).findFirst()
-            .orElse(null);
-        samples.add(new Sample((System.nanoTime() - start) / 1_000_000, e.quality("work"),
-            work != null && work.admission().admissionEnabled()));
-      }
-    }, 0, 250, TimeUnit.MILLISECONDS);
+    sampler.scheduleAtFixedRate(
+        () -> {
+          Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+          if (engine instanceof OverloadEngine e) {
+            Endpoint work =
+                e.endpoints().stream()
+                    .filter(x -> x.name().equals("work"))
+                    .findFirst()
+                    .orElse(null);
+            samples.add(
+                new Sample(
+                    (System.nanoTime() - start) / 1_000_000,
+                    e.quality("work"),
+                    work != null && work.admission().admissionEnabled()));
+          }
+        },
+        0,
+        250,
+        TimeUnit.MILLISECONDS);
     try {
       var uri = container.baseUri().resolve("work");
       driver.run(LoadPlan.of(uri, LIGHT_PER_SECOND, Duration.ofSeconds(3)));
-      return driver.run(LoadPlan.of(uri, SPIKE_PER_SECOND, SPIKE).withWarmup(SPIKE_WARMUP)
-          .withHeaders(Map.of("Accept", "application/json"))
-          .withRequestTimeout(Duration.ofSeconds(20)));
+      return driver.run(
+          LoadPlan.of(uri, SPIKE_PER_SECOND, SPIKE)
+              .withWarmup(SPIKE_WARMUP)
+              .withHeaders(Map.of("Accept", "application/json"))
+              .withRequestTimeout(Duration.ofSeconds(20)));
     } finally {
       sampler.shutdownNow();
       // The samples are read once the sampler has stopped writing them.
@@ -130,28 +143,43 @@ class DegradationIT {
   }
 
   private static double quality(ServletContext context) {
-    return ((OverloadEngine) context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE))
-        .quality("work");
+    return ((OverloadEngine) context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE)).quality("work");
   }
 
   private static boolean admissionEnabled(ServletContext context) {
     OverloadEngine e = (OverloadEngine) context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-    return e.endpoints().stream().filter(x -> x.name().equals("work"))
+    return e.endpoints().stream()
+        .filter(x -> x.name().equals("work"))
         .anyMatch(x -> x.admission().admissionEnabled());
   }
 
   private static void report(String variant, LoadSummary s, List<Sample> samples) {
-    System.out.printf(Locale.ROOT, "[degradation, %s] spike %.0f/s, target %d ms, served %d at"
-        + " mean quality %.2f%n%s", variant, SPIKE_PER_SECOND, TARGET.toMillis(),
-        DegradableWorkServlet.servedCount(), DegradableWorkServlet.meanQuality(), s.format());
-    System.out.printf(Locale.ROOT, "[degradation, %s] steady 200s p50 %d ms, p90 %d ms,"
-        + " p99 %d ms%n", variant, s.okP50().toMillis(), s.okP90().toMillis(),
+    System.out.printf(
+        Locale.ROOT,
+        "[degradation, %s] spike %.0f/s, target %d ms, served %d at" + " mean quality %.2f%n%s",
+        variant,
+        SPIKE_PER_SECOND,
+        TARGET.toMillis(),
+        DegradableWorkServlet.servedCount(),
+        DegradableWorkServlet.meanQuality(),
+        s.format());
+    System.out.printf(
+        Locale.ROOT,
+        "[degradation, %s] steady 200s p50 %d ms, p90 %d ms," + " p99 %d ms%n",
+        variant,
+        s.okP50().toMillis(),
+        s.okP90().toMillis(),
         s.okP99().toMillis());
     StringBuilder trace = new StringBuilder();
     for (int i = 0; i < samples.size(); i += 4) {
       Sample x = samples.get(i);
-      trace.append(String.format(Locale.ROOT, " %4.1fs q=%.2f%s", x.millis() / 1e3, x.quality(),
-          x.admission() ? "+AC" : ""));
+      trace.append(
+          String.format(
+              Locale.ROOT,
+              " %4.1fs q=%.2f%s",
+              x.millis() / 1e3,
+              x.quality(),
+              x.admission() ? "+AC" : ""));
     }
     System.out.printf("[degradation, %s] quality every second:%s%n", variant, trace);
   }
@@ -169,7 +197,8 @@ class DegradationIT {
     assertThat(alone.failedCount() + alone.otherCount()).isZero();
     assertThat(samples).as("quality reached q_min").anyMatch(x -> x.quality() <= 0.2 + 1e-9);
     assertThat(samples).as("admission stays off").noneMatch(Sample::admission);
-    assertThat(alone.okP90()).as("p90 of the spike's steady part drifts above the target")
+    assertThat(alone.okP90())
+        .as("p90 of the spike's steady part drifts above the target")
         .isGreaterThan(TARGET);
   }
 
@@ -189,7 +218,8 @@ class DegradationIT {
     assertThat(none.failedCount()).as("spike requests unanswered after 20 s").isPositive();
     if (alone != null) { // the comparison needs the first test's run (the class runs in order)
       assertThat(alone.failedCount()).isZero();
-      assertThat(none.okP50()).as("median without degradation vs alone")
+      assertThat(none.okP50())
+          .as("median without degradation vs alone")
           .isGreaterThan(alone.okP50().multipliedBy(2));
     }
   }
@@ -209,38 +239,48 @@ class DegradationIT {
       rounds = RecordingOverloadFilter.trace();
       int spikeSampleCount = samples.size();
       // The load falls back: admission control off, then quality back to 1 (+0.05 per 500 ms).
-      after = driver.run(LoadPlan.of(container.baseUri().resolve("work"), LIGHT_PER_SECOND,
-          Duration.ofSeconds(12)).withWarmup(Duration.ofSeconds(2)));
+      after =
+          driver.run(
+              LoadPlan.of(
+                      container.baseUri().resolve("work"), LIGHT_PER_SECOND, Duration.ofSeconds(12))
+                  .withWarmup(Duration.ofSeconds(2)));
       // Recovery from q_min takes (1 - 0.2) / 0.05 = 16 raise periods (8 s) after admission
       // control lets go, and each waits for a period whose p90 is under 0.9 T: on a busy
       // machine a few periods hold. The light load goes on in 2 s chunks, bounded, until
       // quality is back.
       double quality = quality(container.servletContext());
       for (int extra = 0; extra < 6 && quality < 1.0; extra++) {
-        driver.run(LoadPlan.of(container.baseUri().resolve("work"), LIGHT_PER_SECOND,
-            Duration.ofSeconds(2)));
+        driver.run(
+            LoadPlan.of(
+                container.baseUri().resolve("work"), LIGHT_PER_SECOND, Duration.ofSeconds(2)));
         quality = quality(container.servletContext());
       }
-      afterSamples = List.of(new Sample(0, quality,
-          admissionEnabled(container.servletContext())));
+      afterSamples = List.of(new Sample(0, quality, admissionEnabled(container.servletContext())));
       assertThat(spikeSampleCount).isPositive();
     }
     report("combined", s, samples);
-    System.out.printf("[degradation, combined] admission controller rounds (light load, then"
-        + " the spike):%n%s", rounds);
-    System.out.printf(Locale.ROOT, "[degradation, combined] after the spike: %s, end %s%n%s",
-        "10/s for 12 s", afterSamples.get(0), after.format());
+    System.out.printf(
+        "[degradation, combined] admission controller rounds (light load, then"
+            + " the spike):%n%s",
+        rounds);
+    System.out.printf(
+        Locale.ROOT,
+        "[degradation, combined] after the spike: %s, end %s%n%s",
+        "10/s for 12 s",
+        afterSamples.get(0),
+        after.format());
     assertThat(samples).as("admission control came on").anyMatch(Sample::admission);
     assertThat(samples.stream().filter(Sample::admission))
-        .as("only at q_min").allMatch(x -> x.quality() <= 0.2 + 1e-9);
+        .as("only at q_min")
+        .allMatch(x -> x.quality() <= 0.2 + 1e-9);
     assertThat(s.rejectedCount()).as("the excess is rejected").isPositive();
     assertThat(s.rejectedWithoutRetryAfterCount()).isZero();
     assertThat(s.failedCount() + s.otherCount()).isZero();
-    assertThat(s.okP90()).as("p90 of admitted requests, spike's steady part")
+    assertThat(s.okP90())
+        .as("p90 of admitted requests, spike's steady part")
         .isLessThanOrEqualTo(TARGET.multipliedBy(3).dividedBy(2));
     if (alone != null) {
-      assertThat(s.okP90()).as("far better than degradation alone")
-          .isLessThan(alone.okP90());
+      assertThat(s.okP90()).as("far better than degradation alone").isLessThan(alone.okP90());
     }
     assertThat(after.steadyCount(503)).as("rejections stop once the load falls").isZero();
     assertThat(afterSamples.get(0).quality()).as("quality back to full").isEqualTo(1.0);

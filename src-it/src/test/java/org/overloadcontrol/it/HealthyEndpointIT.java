@@ -41,8 +41,7 @@ class HealthyEndpointIT {
   private static final double CAPACITY_PER_SECOND = POOL * 1000.0 / SERVICE_MILLIS;
   private static final Duration TARGET = Duration.ofMillis(100);
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static OpenLoopDriver driver;
 
   @BeforeAll
@@ -57,41 +56,63 @@ class HealthyEndpointIT {
 
   @Test
   void neverThrottledNorFlaggedBelowCapacityAndNearCapacityAtFourTimesIt() throws Exception {
-    Path dir = new ExplodedWebApp()
-        .withOverloadFilter(OverloadFilter.class, Map.of("endpoints.work.target",
-            TARGET.toMillis() + "ms"))
-        .withServlet("work", QueueingServlet.class, Map.of("permits", Integer.toString(POOL),
-            "serviceTimeMillis", Long.toString(SERVICE_MILLIS)), "/work")
-        .writeUnder(apps, "healthy");
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(
+                OverloadFilter.class, Map.of("endpoints.work.target", TARGET.toMillis() + "ms"))
+            .withServlet(
+                "work",
+                QueueingServlet.class,
+                Map.of(
+                    "permits",
+                    Integer.toString(POOL),
+                    "serviceTimeMillis",
+                    Long.toString(SERVICE_MILLIS)),
+                "/work")
+            .writeUnder(apps, "healthy");
     try (var container = ContainerKind.TOMCAT.start(Deployment.of(dir).withMaxThreads(200))) {
       var uri = container.baseUri().resolve("work");
       List<Boolean> flagged = new CopyOnWriteArrayList<>();
       ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
       LoadSummary half;
       try {
-        sampler.scheduleAtFixedRate(() -> flagged.add(overloaded(container.servletContext())),
-            0, 250, TimeUnit.MILLISECONDS);
-        half = driver.run(LoadPlan.of(uri, CAPACITY_PER_SECOND / 2, Duration.ofSeconds(10))
-            .withWarmup(Duration.ofSeconds(2)).withHeaders(Map.of("Accept",
-                "application/json")));
+        sampler.scheduleAtFixedRate(
+            () -> flagged.add(overloaded(container.servletContext())),
+            0,
+            250,
+            TimeUnit.MILLISECONDS);
+        half =
+            driver.run(
+                LoadPlan.of(uri, CAPACITY_PER_SECOND / 2, Duration.ofSeconds(10))
+                    .withWarmup(Duration.ofSeconds(2))
+                    .withHeaders(Map.of("Accept", "application/json")));
       } finally {
         sampler.shutdownNow();
         sampler.awaitTermination(5, TimeUnit.SECONDS);
       }
       report("half the capacity", half);
-      LoadSummary four = driver.run(LoadPlan.of(uri, 4 * CAPACITY_PER_SECOND,
-              Duration.ofSeconds(15)).withWarmup(Duration.ofSeconds(5))
-          .withHeaders(Map.of("Accept", "application/json")));
+      LoadSummary four =
+          driver.run(
+              LoadPlan.of(uri, 4 * CAPACITY_PER_SECOND, Duration.ofSeconds(15))
+                  .withWarmup(Duration.ofSeconds(5))
+                  .withHeaders(Map.of("Accept", "application/json")));
       report("4× the capacity", four);
       double goodput = four.steadyCount(200) / 10.0;
-      System.out.printf(Locale.ROOT, "[healthy] at 4×: %.1f/s served = %.2f of capacity; p90"
-          + " %d ms = %.2f of the target; overloaded at half the capacity in %d of %d"
-          + " samples%n", goodput, goodput / CAPACITY_PER_SECOND, four.okP90().toMillis(),
+      System.out.printf(
+          Locale.ROOT,
+          "[healthy] at 4×: %.1f/s served = %.2f of capacity; p90"
+              + " %d ms = %.2f of the target; overloaded at half the capacity in %d of %d"
+              + " samples%n",
+          goodput,
+          goodput / CAPACITY_PER_SECOND,
+          four.okP90().toMillis(),
           four.okP90().toNanos() / (double) TARGET.toNanos(),
-          flagged.stream().filter(b -> b).count(), flagged.size());
+          flagged.stream().filter(b -> b).count(),
+          flagged.size());
 
       assertThat(half.rejectedCount() + half.otherCount() + half.failedCount())
-          .as("nothing refused below capacity").isZero();
+          .as("nothing refused below capacity")
+          .isZero();
       assertThat(flagged).isNotEmpty().doesNotContain(true);
       assertThat(four.failedCount() + four.otherCount()).isZero();
       assertThat(four.rejectedWithoutRetryAfterCount()).isZero();
@@ -108,7 +129,12 @@ class HealthyEndpointIT {
   }
 
   private static void report(String what, LoadSummary s) {
-    System.out.printf(Locale.ROOT, "[healthy] %s: capacity %.0f/s, target %d ms%n%s%n", what,
-        CAPACITY_PER_SECOND, TARGET.toMillis(), s.format());
+    System.out.printf(
+        Locale.ROOT,
+        "[healthy] %s: capacity %.0f/s, target %d ms%n%s%n",
+        what,
+        CAPACITY_PER_SECOND,
+        TARGET.toMillis(),
+        s.format());
   }
 }

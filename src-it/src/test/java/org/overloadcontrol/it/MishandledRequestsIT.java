@@ -22,10 +22,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
@@ -41,8 +41,7 @@ import org.overloadcontrol.servlet.OverloadFilter;
  */
 class MishandledRequestsIT {
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static HttpClient client;
 
   @BeforeAll
@@ -67,7 +66,8 @@ class MishandledRequestsIT {
 
   private static Path app(ContainerKind kind, String name, Map<String, String> params)
       throws Exception {
-    return new ExplodedWebApp().withOverloadFilter(params)
+    return new ExplodedWebApp()
+        .withOverloadFilter(params)
         .withServlet("work", MishapServlet.class, Map.of(), "/work", "/checkout")
         .writeUnder(apps, kind + "-" + name);
   }
@@ -106,14 +106,18 @@ class MishandledRequestsIT {
       Map<String, Integer> seen = new HashMap<>();
       for (CompletableFuture<Answer> a : answers) {
         Answer answer = a.get(30, TimeUnit.SECONDS);
-        seen.merge(answer.status() + (answer.status() == 200 ? "/context=" + answer.context()
-            : ""), 1, Integer::sum);
+        seen.merge(
+            answer.status() + (answer.status() == 200 ? "/context=" + answer.context() : ""),
+            1,
+            Integer::sum);
       }
       Totals totals = Totals.of(engine);
-      System.out.printf("[%s] at most %d delayed at once; clients saw %s; engine %s%n", kind,
-          mostDelayed, seen, totals);
+      System.out.printf(
+          "[%s] at most %d delayed at once; clients saw %s; engine %s%n",
+          kind, mostDelayed, seen, totals);
       assertThat(mostDelayed).as("requests the shaper held for a delay").isPositive();
-      assertThat(seen).as("a 200 without the filter's context skipped admission")
+      assertThat(seen)
+          .as("a 200 without the filter's context skipped admission")
           .doesNotContainKey("200/context=no");
       totals.assertAtRest(engine, answers.size());
     }
@@ -137,25 +141,28 @@ class MishandledRequestsIT {
       System.out.printf("[%s] engine %s%n", kind, totals);
       assertThat(totals.outcomes().get(Outcome.FAILED)).as("failed").isEqualTo(20);
       assertThat(engine.endpoint("work").classes().get(0).enqueuedCount())
-          .as("requests that were resumed from the queue").isPositive();
+          .as("requests that were resumed from the queue")
+          .isPositive();
     }
   }
 
   /** Break 2: at shutdown the filter wrote a 503 under requests that were executing. */
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
-  void atAStopWaitingRequestsGet503AndRunningOnesAreLeftAlone(ContainerKind kind)
-      throws Exception {
-    Map<String, String> params = Map.of("queue.permits", "4", "queue.maxWait", "20s",
-        "queue.browsingCapacity", "100");
+  void atAStopWaitingRequestsGet503AndRunningOnesAreLeftAlone(ContainerKind kind) throws Exception {
+    Map<String, String> params =
+        Map.of("queue.permits", "4", "queue.maxWait", "20s", "queue.browsingCapacity", "100");
     OverloadEngine engine;
     List<CompletableFuture<Answer>> answers = new ArrayList<>();
     try (WebContainer container = kind.start(Deployment.of(app(kind, "stop", params)))) {
       engine = engine(container);
       // Four permits of 200 ms and 40 requests: most run after a wait, resumed from the queue.
       for (int i = 0; i < 40; i++) {
-        answers.add(send(client.newRequest(container.baseUri().resolve("work?ms=200&id=" + i))
-            .timeout(30, TimeUnit.SECONDS)));
+        answers.add(
+            send(
+                client
+                    .newRequest(container.baseUri().resolve("work?ms=200&id=" + i))
+                    .timeout(30, TimeUnit.SECONDS)));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (MishapServlet.STARTED.size() < 12 && System.nanoTime() < deadline) {
@@ -174,7 +181,8 @@ class MishandledRequestsIT {
       }
     }
     Totals totals = Totals.of(engine);
-    System.out.printf("[%s] started %d, 503 %d (of which the application had begun %d); %s%n",
+    System.out.printf(
+        "[%s] started %d, 503 %d (of which the application had begun %d); %s%n",
         kind, MishapServlet.STARTED.size(), refused, refusedWhileRunning, totals);
     assertThat(refusedWhileRunning).as("503s written under executing requests").isZero();
     assertThat(refused).as("waiting requests answered at the stop").isPositive();
@@ -185,28 +193,38 @@ class MishandledRequestsIT {
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void aPathParameterOnAQueuedPathIsAnsweredAsWithoutIt(ContainerKind kind) throws Exception {
-    Map<String, String> params = Map.of("virtualQueue.enabled", "true",
-        "virtualQueue.paths", "/checkout", "virtualQueue.capacity", "1");
+    Map<String, String> params =
+        Map.of(
+            "virtualQueue.enabled",
+            "true",
+            "virtualQueue.paths",
+            "/checkout",
+            "virtualQueue.capacity",
+            "1");
     try (WebContainer container = kind.start(Deployment.of(app(kind, "vq", params)))) {
       OverloadEngine engine = engine(container);
       Map<String, Integer> bare = new HashMap<>();
       Map<String, Integer> withParameter = new HashMap<>();
       int sent = 0;
-      for (String suffix : List.of("", ";x=1", ";jsessionid=abc", "", ";x=1",
-          ";jsessionid=abc")) {
+      for (String suffix : List.of("", ";x=1", ";jsessionid=abc", "", ";x=1", ";jsessionid=abc")) {
         for (int i = 0; i < 3; i++) {
-          Answer a = send(client.newRequest(container.baseUri().resolve("checkout" + suffix))
-              .headers(h -> h.put("Accept", "text/html"))).get(30, TimeUnit.SECONDS);
+          Answer a =
+              send(client
+                      .newRequest(container.baseUri().resolve("checkout" + suffix))
+                      .headers(h -> h.put("Accept", "text/html")))
+                  .get(30, TimeUnit.SECONDS);
           sent++;
-          (suffix.isEmpty() ? bare : withParameter).merge(a.status() + (a.cookie() ? "+cookie"
-              : ""), 1, Integer::sum);
+          (suffix.isEmpty() ? bare : withParameter)
+              .merge(a.status() + (a.cookie() ? "+cookie" : ""), 1, Integer::sum);
         }
       }
       Totals totals = Totals.of(engine);
-      System.out.printf("[%s] without parameter %s, with %s; %s%n", kind, bare, withParameter,
-          totals);
-      assertThat(withParameter).as("answers with a path parameter")
-          .doesNotContainKey("500").containsKey("200+cookie");
+      System.out.printf(
+          "[%s] without parameter %s, with %s; %s%n", kind, bare, withParameter, totals);
+      assertThat(withParameter)
+          .as("answers with a path parameter")
+          .doesNotContainKey("500")
+          .containsKey("200+cookie");
       assertThat(withParameter.keySet()).isSubsetOf(bare.keySet());
       totals.assertAtRest(engine, sent);
     }
@@ -214,13 +232,16 @@ class MishandledRequestsIT {
 
   /** The requests the shaper holds for their delay now, summed over groups (status JSON). */
   private static int delayedNow(WebContainer container) {
-    Object o = container.servletContext()
-        .getAttribute(org.overloadcontrol.metrics.Observability.ATTRIBUTE);
+    Object o =
+        container
+            .servletContext()
+            .getAttribute(org.overloadcontrol.metrics.Observability.ATTRIBUTE);
     if (!(o instanceof org.overloadcontrol.metrics.Observability observability)) {
       return 0;
     }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"delayedNow\":(\\d+)")
-        .matcher(observability.statusJson());
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"delayedNow\":(\\d+)")
+            .matcher(observability.statusJson());
     int sum = 0;
     while (m.find()) {
       sum += Integer.parseInt(m.group(1));
@@ -229,8 +250,8 @@ class MishandledRequestsIT {
   }
 
   static OverloadEngine engine(WebContainer container) {
-    return (OverloadEngine) container.servletContext()
-        .getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    return (OverloadEngine)
+        container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
   }
 
   /** What a client saw. */
@@ -238,18 +259,21 @@ class MishandledRequestsIT {
 
   static CompletableFuture<Answer> send(Request request) {
     CompletableFuture<Answer> f = new CompletableFuture<>();
-    request.send(new BufferingResponseListener() {
-      @Override
-      public void onComplete(Result result) {
-        if (result.getResponse() == null || result.isFailed()) {
-          f.complete(new Answer(-1, null, false));
-          return;
-        }
-        f.complete(new Answer(result.getResponse().getStatus(),
-            result.getResponse().getHeaders().get("X-Overload-Context"),
-            result.getResponse().getHeaders().get("Set-Cookie") != null));
-      }
-    });
+    request.send(
+        new BufferingResponseListener() {
+          @Override
+          public void onComplete(Result result) {
+            if (result.getResponse() == null || result.isFailed()) {
+              f.complete(new Answer(-1, null, false));
+              return;
+            }
+            f.complete(
+                new Answer(
+                    result.getResponse().getStatus(),
+                    result.getResponse().getHeaders().get("X-Overload-Context"),
+                    result.getResponse().getHeaders().get("Set-Cookie") != null));
+          }
+        });
     return f;
   }
 

@@ -2,6 +2,7 @@ package org.overloadcontrol.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,20 +14,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.LogCapture;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.slf4j.LoggerFactory;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import org.HdrHistogram.Histogram;
 
 /**
  * Issue 21, logging that cannot vanish: a WAR that carries the filter and {@code slf4j-api} in
@@ -37,22 +37,36 @@ import org.HdrHistogram.Histogram;
  */
 class NoSlf4jProviderIT {
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void theEnteredOverloadLineReachesTheContainersLog(ContainerKind kind) throws Exception {
-    Path dir = new ExplodedWebApp()
-        .withOverloadFilter(Map.of("queue.permits", "1", "queue.layout", "single",
-            "queue.singleCapacity", "1", "metrics.period", "100ms",
-            "metrics.overloadQuietPeriod", "2s"))
-        .withServlet("work", SleepServlet.class, Map.of("serviceTimeMillis", "300"), "/work")
-        .writeUnder(apps, "war-" + kind.name());
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(
+                Map.of(
+                    "queue.permits",
+                    "1",
+                    "queue.layout",
+                    "single",
+                    "queue.singleCapacity",
+                    "1",
+                    "metrics.period",
+                    "100ms",
+                    "metrics.overloadQuietPeriod",
+                    "2s"))
+            .withServlet("work", SleepServlet.class, Map.of("serviceTimeMillis", "300"), "/work")
+            .writeUnder(apps, "war-" + kind.name());
     Path lib = Files.createDirectories(dir.resolve("WEB-INF/lib"));
     // What a WAR with only the filter carries: the filter, the core and their two libraries.
-    for (Class<?> inWar : List.of(OverloadFilter.class, OverloadEngine.class, Caffeine.class,
-        Histogram.class, LoggerFactory.class)) {
+    for (Class<?> inWar :
+        List.of(
+            OverloadFilter.class,
+            OverloadEngine.class,
+            Caffeine.class,
+            Histogram.class,
+            LoggerFactory.class)) {
       Path jar = Path.of(inWar.getProtectionDomain().getCodeSource().getLocation().toURI());
       Files.copy(jar, lib.resolve(jar.getFileName()));
     }
@@ -62,18 +76,22 @@ class NoSlf4jProviderIT {
       URI work = container.baseUri().resolve("work");
       List<CompletableFuture<HttpResponse<Void>>> answers = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
-        answers.add(http.sendAsync(HttpRequest.newBuilder(work).timeout(Duration.ofSeconds(20))
-            .build(), HttpResponse.BodyHandlers.discarding()));
+        answers.add(
+            http.sendAsync(
+                HttpRequest.newBuilder(work).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.discarding()));
       }
       List<Integer> statuses = answers.stream().map(a -> a.join().statusCode()).toList();
       assertThat(statuses).as("one runs, one waits, the rest are refused").contains(200, 503);
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (System.nanoTime() < deadline && log.containerContextLog().stream()
-          .noneMatch(line -> line.contains("entered overload"))) {
+      while (System.nanoTime() < deadline
+          && log.containerContextLog().stream()
+              .noneMatch(line -> line.contains("entered overload"))) {
         Thread.sleep(50);
       }
       List<String> contextLog = log.containerContextLog();
-      assertThat(contextLog).as("%s's log of the web application", kind)
+      assertThat(contextLog)
+          .as("%s's log of the web application", kind)
           .anyMatch(line -> line.contains("no SLF4J provider is bound"))
           .anyMatch(line -> line.contains("endpoint '") && line.contains("entered overload"));
     }

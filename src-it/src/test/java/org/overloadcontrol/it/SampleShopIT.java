@@ -27,8 +27,18 @@ import org.overloadcontrol.it.support.WebContainer;
  */
 class SampleShopIT {
 
-  private static final List<String> VISITED = List.of("home", "browse", "search", "details",
-      "images", "cart", "login", "shipping", "payment", "confirm");
+  private static final List<String> VISITED =
+      List.of(
+          "home",
+          "browse",
+          "search",
+          "details",
+          "images",
+          "cart",
+          "login",
+          "shipping",
+          "payment",
+          "confirm");
 
   private static Path war;
   private static String savedTimeScale;
@@ -36,8 +46,11 @@ class SampleShopIT {
   @BeforeAll
   static void findWar() {
     String path = System.getProperty("sample.war");
-    Assumptions.assumeTrue(path != null && Files.isRegularFile(Path.of(path)),
-        "sample WAR absent (" + path + "): build it first, e.g. mvn -pl sample-webapp package;"
+    Assumptions.assumeTrue(
+        path != null && Files.isRegularFile(Path.of(path)),
+        "sample WAR absent ("
+            + path
+            + "): build it first, e.g. mvn -pl sample-webapp package;"
             + " the shop tests are skipped");
     war = Path.of(path);
     savedTimeScale = System.setProperty("shop.timeScale", "0.05");
@@ -56,21 +69,22 @@ class SampleShopIT {
   private static void requireShop(WebContainer shop) throws Exception {
     Browser.Page home = new Browser(shop.baseUri()).get("");
     assertThat(home.shopPage())
-        .as("the sample WAR %s serves no shop home page at %s (status %d): it does not"
-            + " implement the shop contract (yet)", war, shop.baseUri(), home.status())
+        .as(
+            "the sample WAR %s serves no shop home page at %s (status %d): it does not"
+                + " implement the shop contract (yet)",
+            war, shop.baseUri(), home.status())
         .hasValue("home");
   }
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
-  void aFullPurchaseWorksAndEveryPageIsClassifiedAsAnnotated(ContainerKind kind)
-      throws Exception {
+  void aFullPurchaseWorksAndEveryPageIsClassifiedAsAnnotated(ContainerKind kind) throws Exception {
     try (WebContainer shop = kind.start(Deployment.of(war).withContextPath("/shop"))) {
       requireShop(shop);
       ShopWalk walk = new ShopWalk(shop);
       String orderId = walk.purchase();
-      System.out.printf("[%s] sample shop at %s: purchase completed, order %s%n", kind,
-          shop.baseUri(), orderId);
+      System.out.printf(
+          "[%s] sample shop at %s: purchase completed, order %s%n", kind, shop.baseUri(), orderId);
       walk.classificationMatchesTheContract(VISITED);
     }
   }

@@ -37,45 +37,58 @@ import org.overloadcontrol.it.support.WebContainer;
  */
 class ServerRequestLogIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   /** Refuses {@code /refused} with 503 before the application sees it. */
-  static final ServletContainerInitializer REFUSER = (classes, ctx) -> {
-    Filter refuse = (req, res, chain) -> {
-      if (((HttpServletRequest) req).getRequestURI().endsWith("/refused")) {
-        ((HttpServletResponse) res).sendError(503);
-      } else {
-        chain.doFilter(req, res);
-      }
-    };
-    ctx.addFilter("refuser", refuse).addMappingForUrlPatterns(
-        EnumSet.of(DispatcherType.REQUEST), false, "/*");
-  };
+  static final ServletContainerInitializer REFUSER =
+      (classes, ctx) -> {
+        Filter refuse =
+            (req, res, chain) -> {
+              if (((HttpServletRequest) req).getRequestURI().endsWith("/refused")) {
+                ((HttpServletResponse) res).sendError(503);
+              } else {
+                chain.doFilter(req, res);
+              }
+            };
+        ctx.addFilter("refuser", refuse)
+            .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+      };
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void recordsEveryRequestOnceWithWhetherItsUserHadLeft(ContainerKind kind) throws Exception {
-    Path dir = new ExplodedWebApp()
-        .withServlet("fast", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/fast",
-            "/refused")
-        .withServlet("slow", SleepServlet.class, Map.of("serviceTimeMillis", "400"), "/slow")
-        .writeUnder(apps, kind.name());
+    Path dir =
+        new ExplodedWebApp()
+            .withServlet(
+                "fast", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/fast", "/refused")
+            .withServlet("slow", SleepServlet.class, Map.of("serviceTimeMillis", "400"), "/slow")
+            .writeUnder(apps, kind.name());
     ServerRequestLog log = new ServerRequestLog();
     ContainerHooks hooks = ContainerHooks.NONE.withRequestLog(log).withInitializer(REFUSER);
     HttpClient http = HttpClient.newHttpClient();
-    try (WebContainer container = kind.start(Deployment.of(dir).withContextPath("/app")
-        .withHooks(hooks))) {
+    try (WebContainer container =
+        kind.start(Deployment.of(dir).withContextPath("/app").withHooks(hooks))) {
       URI base = container.baseUri();
       long before = System.nanoTime();
-      assertThat(http.send(HttpRequest.newBuilder(base.resolve("fast")).build(),
-          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-      assertThat(http.send(HttpRequest.newBuilder(base.resolve("refused")).build(),
-          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(503);
+      assertThat(
+              http.send(
+                      HttpRequest.newBuilder(base.resolve("fast")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .statusCode())
+          .isEqualTo(200);
+      assertThat(
+              http.send(
+                      HttpRequest.newBuilder(base.resolve("refused")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .statusCode())
+          .isEqualTo(503);
       long givesUp = System.nanoTime() + Duration.ofMillis(100).toNanos();
       try {
-        http.send(HttpRequest.newBuilder(base.resolve("slow")).timeout(Duration.ofMillis(100))
-            .header(ServerRequestLog.GIVES_UP_HEADER, Long.toString(givesUp)).build(),
+        http.send(
+            HttpRequest.newBuilder(base.resolve("slow"))
+                .timeout(Duration.ofMillis(100))
+                .header(ServerRequestLog.GIVES_UP_HEADER, Long.toString(givesUp))
+                .build(),
             HttpResponse.BodyHandlers.ofString());
         throw new AssertionError("the slow request should have timed out");
       } catch (HttpTimeoutException expected) {
@@ -90,10 +103,12 @@ class ServerRequestLogIT {
       System.out.printf("[%s] %s%n", kind, entries);
 
       assertThat(entries).hasSize(3);
-      assertThat(entries).allSatisfy(e -> {
-        assertThat(e.arrivalNanos()).isGreaterThanOrEqualTo(before);
-        assertThat(e.completionNanos()).isGreaterThanOrEqualTo(e.arrivalNanos());
-      });
+      assertThat(entries)
+          .allSatisfy(
+              e -> {
+                assertThat(e.arrivalNanos()).isGreaterThanOrEqualTo(before);
+                assertThat(e.completionNanos()).isGreaterThanOrEqualTo(e.arrivalNanos());
+              });
       ServedRequest fast = find(entries, "/app/fast");
       assertThat(fast.status()).isEqualTo(200);
       assertThat(fast.userLeft()).isFalse();
@@ -106,7 +121,9 @@ class ServerRequestLogIT {
   }
 
   private static ServedRequest find(List<ServedRequest> entries, String path) {
-    return entries.stream().filter(e -> e.path().equals(path)).findFirst()
+    return entries.stream()
+        .filter(e -> e.path().equals(path))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no entry for " + path + " in " + entries));
   }
 }

@@ -33,32 +33,44 @@ import org.overloadcontrol.session.SessionGate;
  */
 class SessionAdmissionIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void aSessionThatGotInCompletesItsPurchaseWhileNewSessionsAreRefused(ContainerKind kind)
       throws Exception {
-    Map<String, String> params = new HashMap<>(Map.of(
-        "admission.maxLimit", "1", "admission.initialLimit", "1",
-        "sessions.enabled", "true", "sessions.maxSessions", "1",
-        "sessions.completionPaths", "/confirm"));
+    Map<String, String> params =
+        new HashMap<>(
+            Map.of(
+                "admission.maxLimit",
+                "1",
+                "admission.initialLimit",
+                "1",
+                "sessions.enabled",
+                "true",
+                "sessions.maxSessions",
+                "1",
+                "sessions.completionPaths",
+                "/confirm"));
     Map<String, String> quick = Map.of("serviceTimeMillis", "1");
     for (String e : new String[] {"home", "cart", "confirm", "held"}) {
       params.put("endpoints." + e + ".target", "20s");
     }
-    Path dir = new ExplodedWebApp().withOverloadFilter(params)
-        .withServlet("home", SleepServlet.class, quick, "/home")
-        .withServlet("cart", SleepServlet.class, quick, "/cart")
-        .withServlet("confirm", SleepServlet.class, quick, "/confirm")
-        .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
-        .writeUnder(apps, kind.name());
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(params)
+            .withServlet("home", SleepServlet.class, quick, "/home")
+            .withServlet("cart", SleepServlet.class, quick, "/cart")
+            .withServlet("confirm", SleepServlet.class, quick, "/confirm")
+            .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
+            .writeUnder(apps, kind.name());
     HeldAsyncServlet.HELD.clear();
     HttpClient http = HttpClient.newHttpClient();
     try (WebContainer container = kind.start(Deployment.of(dir))) {
-      SessionGate sessions = ((OverloadEngine) container.servletContext()
-          .getAttribute(OverloadFilter.ENGINE_ATTRIBUTE)).sessions();
+      SessionGate sessions =
+          ((OverloadEngine)
+                  container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE))
+              .sessions();
 
       HttpResponse<String> home = get(http, container, "home", null);
       assertThat(home.statusCode()).isEqualTo(200);
@@ -67,8 +79,8 @@ class SessionAdmissionIT {
       String cookie = setCookie.substring(0, setCookie.indexOf(';'));
 
       // Overload: the session's own long request holds the group's only permit.
-      CompletableFuture<HttpResponse<String>> held = http.sendAsync(request(container, "held",
-          cookie), HttpResponse.BodyHandlers.ofString());
+      CompletableFuture<HttpResponse<String>> held =
+          http.sendAsync(request(container, "held", cookie), HttpResponse.BodyHandlers.ofString());
       AsyncContext holding = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
       assertThat(holding).as("the long request runs").isNotNull();
 
@@ -76,13 +88,13 @@ class SessionAdmissionIT {
       assertThat(newcomer.statusCode()).isEqualTo(503);
       assertThat(newcomer.headers().firstValue("Retry-After")).isPresent();
       assertThat(newcomer.headers().firstValue("Set-Cookie")).isEmpty();
-      String forged = cookie.substring(0, cookie.length() - 2)
-          + (cookie.endsWith("AA") ? "BB" : "AA");
+      String forged =
+          cookie.substring(0, cookie.length() - 2) + (cookie.endsWith("AA") ? "BB" : "AA");
       assertThat(get(http, container, "home", forged).statusCode()).isEqualTo(503);
 
       // The admitted session's next step waits for the permit instead of being refused.
-      CompletableFuture<HttpResponse<String>> cart = http.sendAsync(request(container, "cart",
-          cookie), HttpResponse.BodyHandlers.ofString());
+      CompletableFuture<HttpResponse<String>> cart =
+          http.sendAsync(request(container, "cart", cookie), HttpResponse.BodyHandlers.ofString());
       HeldAsyncServlet.answer(holding);
       assertThat(held.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
       assertThat(cart.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
@@ -99,16 +111,16 @@ class SessionAdmissionIT {
   }
 
   private static HttpRequest request(WebContainer c, String path, String cookie) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(c.baseUri().resolve(path))
-        .timeout(Duration.ofSeconds(15));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(c.baseUri().resolve(path)).timeout(Duration.ofSeconds(15));
     if (cookie != null) {
       b.header("Cookie", cookie);
     }
     return b.build();
   }
 
-  private static HttpResponse<String> get(HttpClient http, WebContainer c, String path,
-      String cookie) throws Exception {
+  private static HttpResponse<String> get(
+      HttpClient http, WebContainer c, String path, String cookie) throws Exception {
     return http.send(request(c, path, cookie), HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -30,10 +30,10 @@ class SessionLoadGeneratorIT {
 
   @Test
   void everySessionOfABuyingChainPlacesAnOrder() throws Exception {
-    Path war = Path.of(System.getProperty("sample.war",
-        "../sample-webapp/target/sample-webapp.war"));
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(war),
-        "no sample WAR at " + war);
+    Path war =
+        Path.of(System.getProperty("sample.war", "../sample-webapp/target/sample-webapp.war"));
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isRegularFile(war), "no sample WAR at " + war);
     double[][] buy = new double[8][8];
     buy[0][3] = 1; // home -> details
     buy[3][4] = 1; // details -> login
@@ -47,21 +47,40 @@ class SessionLoadGeneratorIT {
     } finally {
       System.clearProperty("shop.timeScale");
     }
-    try (shop; ShopClient client = new ShopClient(shop.baseUri(), 64)) {
-      UserBehaviour users = new UserBehaviour(Duration.ofSeconds(10), Duration.ZERO, 0, 0,
-          Duration.ofMillis(5), Duration.ZERO);
-      RunResult r = new SessionLoadGenerator(client, SessionModel.of(buy), users,
-          new EngineGauge(shop.servletContext()), Map.of()).run(StepSchedule.constant(5),
-          Duration.ofSeconds(4), Duration.ofSeconds(10), Duration.ofSeconds(1), 1L);
+    try (shop;
+        ShopClient client = new ShopClient(shop.baseUri(), 64)) {
+      UserBehaviour users =
+          new UserBehaviour(
+              Duration.ofSeconds(10), Duration.ZERO, 0, 0, Duration.ofMillis(5), Duration.ZERO);
+      RunResult r =
+          new SessionLoadGenerator(
+                  client,
+                  SessionModel.of(buy),
+                  users,
+                  new EngineGauge(shop.servletContext()),
+                  Map.of())
+              .run(
+                  StepSchedule.constant(5),
+                  Duration.ofSeconds(4),
+                  Duration.ofSeconds(10),
+                  Duration.ofSeconds(1),
+                  1L);
 
       // 5 sessions/s stays under the shop's own limits (20 requests/s per endpoint at first,
       // the virtual queue above 10 confirms/s), so nothing may fail.
       assertThat(r.sessionsStarted()).isGreaterThan(10);
       assertThat(r.sessionsAbandoned()).as(RunReport.perType(r)).isZero();
       assertThat(r.purchases()).isEqualTo(r.sessionsStarted());
-      for (ShopRequest t : new ShopRequest[] {ShopRequest.HOME, ShopRequest.DETAILS,
-          ShopRequest.CART, ShopRequest.LOGIN, ShopRequest.SHIPPING, ShopRequest.PAYMENT,
-          ShopRequest.CONFIRM}) {
+      for (ShopRequest t :
+          new ShopRequest[] {
+            ShopRequest.HOME,
+            ShopRequest.DETAILS,
+            ShopRequest.CART,
+            ShopRequest.LOGIN,
+            ShopRequest.SHIPPING,
+            ShopRequest.PAYMENT,
+            ShopRequest.CONFIRM
+          }) {
         RunResult.TypeCounts c = r.types().get(t);
         assertThat(c.generated()).as(t.name()).isEqualTo(r.sessionsStarted());
         assertThat(c.completed()).as(t.name()).isEqualTo(r.sessionsStarted());

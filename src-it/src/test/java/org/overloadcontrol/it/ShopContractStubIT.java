@@ -18,8 +18,7 @@ import org.overloadcontrol.it.support.stubshop.StubShop;
  */
 class ShopContractStubIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
@@ -29,8 +28,18 @@ class ShopContractStubIT {
       ShopWalk walk = new ShopWalk(shop);
       walk.purchase();
       walk.confirmRefusedWhenAStepIsSkipped();
-      walk.classificationMatchesTheContract(List.of("home", "browse", "search", "details",
-          "images", "cart", "login", "shipping", "payment", "confirm"));
+      walk.classificationMatchesTheContract(
+          List.of(
+              "home",
+              "browse",
+              "search",
+              "details",
+              "images",
+              "cart",
+              "login",
+              "shipping",
+              "payment",
+              "confirm"));
     }
   }
 }

@@ -38,13 +38,17 @@ class ShopStartIT {
 
   private static final Pattern RUNS_AT =
       Pattern.compile("The sample shop runs at (http://127\\.0\\.0\\.1:\\d+/)");
+
   /**
    * What a newcomer must not meet at start: errors, SLF4J's own complaints, the key banner, and
    * warnings of ours. (Not every container warning: Tomcat warns, for example, when the
    * SecureRandom for session ids is slow to create on a busy machine.)
    */
-  private static final Pattern ALARMING = Pattern.compile("SLF4J\\([EW]\\)|\\bERROR\\b"
-      + "|\\bSEVERE\\b|NO KEY CONFIGURED|\\bWARN(ING)?\\b[: ].*overload");
+  private static final Pattern ALARMING =
+      Pattern.compile(
+          "SLF4J\\([EW]\\)|\\bERROR\\b"
+              + "|\\bSEVERE\\b|NO KEY CONFIGURED|\\bWARN(ING)?\\b[: ].*overload");
+
   private static final Duration START_LIMIT = Duration.ofSeconds(120);
 
   private static Path war;
@@ -52,7 +56,8 @@ class ShopStartIT {
   @BeforeAll
   static void findWar() {
     String path = System.getProperty("sample.war");
-    Assumptions.assumeTrue(path != null && Files.isRegularFile(Path.of(path)),
+    Assumptions.assumeTrue(
+        path != null && Files.isRegularFile(Path.of(path)),
         "sample WAR absent (" + path + "): build it first; the shop start test is skipped");
     war = Path.of(path);
   }
@@ -61,14 +66,20 @@ class ShopStartIT {
   @EnumSource(ContainerKind.class)
   void theShopStartsWithoutAnErrorLineOrTheKeyBanner(ContainerKind kind) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> command = new ArrayList<>(List.of(java.toString(),
-        // What Tomcat's start script opens (as the failsafe configuration does).
-        "--add-opens=java.base/java.lang=ALL-UNNAMED",
-        "--add-opens=java.base/java.io=ALL-UNNAMED",
-        "--add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
-        "-Dshop.port=0", "-Dshop.container=" + kind.name().toLowerCase(Locale.ROOT),
-        ShopLauncher.class.getName(), war.toAbsolutePath().toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java.toString(),
+                // What Tomcat's start script opens (as the failsafe configuration does).
+                "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                "--add-opens=java.base/java.io=ALL-UNNAMED",
+                "--add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dshop.port=0",
+                "-Dshop.container=" + kind.name().toLowerCase(Locale.ROOT),
+                ShopLauncher.class.getName(),
+                war.toAbsolutePath().toString()));
     Process shop = new ProcessBuilder(command).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
     CompletableFuture<String> started = new CompletableFuture<>();
@@ -81,13 +92,16 @@ class ShopStartIT {
       synchronized (lines) {
         atStart = List.copyOf(lines);
       }
-      System.out.printf("[%s] the shop's output up to its start:%n  %s%n", kind,
-          String.join("\n  ", atStart));
-      assertThat(atStart).as("the shop's output at start (%s)", kind)
+      System.out.printf(
+          "[%s] the shop's output up to its start:%n  %s%n", kind, String.join("\n  ", atStart));
+      assertThat(atStart)
+          .as("the shop's output at start (%s)", kind)
           .noneMatch(line -> ALARMING.matcher(line).find());
-      HttpResponse<String> home = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(base)).timeout(Duration.ofSeconds(30)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> home =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(base)).timeout(Duration.ofSeconds(30)).build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertThat(home.statusCode()).as("the home page at %s", base).isEqualTo(200);
     } finally {
       shop.destroy();
@@ -98,8 +112,8 @@ class ShopStartIT {
   }
 
   private static void read(Process shop, List<String> lines, CompletableFuture<String> started) {
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(shop.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(shop.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = out.readLine()) != null; ) {
         synchronized (lines) {
           if (!started.isDone()) {
@@ -112,8 +126,12 @@ class ShopStartIT {
         }
       }
       synchronized (lines) {
-        started.completeExceptionally(new AssertionError("the shop exited with "
-            + shop.waitFor() + " before it started:\n" + String.join("\n", lines)));
+        started.completeExceptionally(
+            new AssertionError(
+                "the shop exited with "
+                    + shop.waitFor()
+                    + " before it started:\n"
+                    + String.join("\n", lines)));
       }
     } catch (IOException | InterruptedException e) {
       started.completeExceptionally(e);

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
@@ -45,8 +45,7 @@ import org.overloadcontrol.servlet.OverloadFilter;
  */
 class WaitQueueIT {
 
-  @TempDir
-  static Path apps;
+  @TempDir static Path apps;
   private static HttpClient client;
 
   @BeforeAll
@@ -64,21 +63,34 @@ class WaitQueueIT {
   }
 
   private static ExplodedWebApp shop(Map<String, String> queue, long serviceMillis) {
-    Map<String, String> params = new HashMap<>(Map.of(
-        "classes.txn.rank", "5", "classes.txn.kind", "transaction",
-        "classes.txn.utility", "5000",
-        "classes.browse.rank", "1", "classes.browse.utility", "27",
-        "endpoints.txn.class", "txn", "endpoints.browse.class", "browse"));
+    Map<String, String> params =
+        new HashMap<>(
+            Map.of(
+                "classes.txn.rank",
+                "5",
+                "classes.txn.kind",
+                "transaction",
+                "classes.txn.utility",
+                "5000",
+                "classes.browse.rank",
+                "1",
+                "classes.browse.utility",
+                "27",
+                "endpoints.txn.class",
+                "txn",
+                "endpoints.browse.class",
+                "browse"));
     params.putAll(queue);
     Map<String, String> servlet = Map.of("serviceTimeMillis", Long.toString(serviceMillis));
-    return new ExplodedWebApp().withOverloadFilter(params)
+    return new ExplodedWebApp()
+        .withOverloadFilter(params)
         .withServlet("txn", SleepServlet.class, servlet, "/txn")
         .withServlet("browse", SleepServlet.class, servlet, "/browse");
   }
 
   private static OverloadEngine engine(WebContainer container) {
-    return (OverloadEngine) container.servletContext()
-        .getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    return (OverloadEngine)
+        container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
   }
 
   @ParameterizedTest
@@ -86,30 +98,53 @@ class WaitQueueIT {
   void underOverloadTransactionsCompleteWhileBrowsingWaitsOrExpires(ContainerKind kind)
       throws Exception {
     // Two permits of 50 ms: capacity 40/s. Offered: browsing 70/s and transactions 8/s.
-    Path dir = shop(Map.of("queue.permits", "2", "queue.maxWait", "2s"), 50)
-        .writeUnder(apps, kind + "-priority");
+    Path dir =
+        shop(Map.of("queue.permits", "2", "queue.maxWait", "2s"), 50)
+            .writeUnder(apps, kind + "-priority");
     try (WebContainer container = kind.start(Deployment.of(dir));
         OpenLoopDriver browseDriver = new OpenLoopDriver();
         OpenLoopDriver txnDriver = new OpenLoopDriver()) {
       Duration length = Duration.ofSeconds(10);
       Map<String, String> json = Map.of("Accept", "application/json");
-      CompletableFuture<LoadSummary> browse = CompletableFuture.supplyAsync(() -> run(
-          browseDriver, LoadPlan.of(container.baseUri().resolve("browse"), 70, length)
-              .withWarmup(Duration.ofSeconds(2)).withHeaders(json).withSeed(1)));
-      CompletableFuture<LoadSummary> txn = CompletableFuture.supplyAsync(() -> run(
-          txnDriver, LoadPlan.of(container.baseUri().resolve("txn"), 8, length)
-              .withWarmup(Duration.ofSeconds(2)).withHeaders(json).withSeed(2)));
+      CompletableFuture<LoadSummary> browse =
+          CompletableFuture.supplyAsync(
+              () ->
+                  run(
+                      browseDriver,
+                      LoadPlan.of(container.baseUri().resolve("browse"), 70, length)
+                          .withWarmup(Duration.ofSeconds(2))
+                          .withHeaders(json)
+                          .withSeed(1)));
+      CompletableFuture<LoadSummary> txn =
+          CompletableFuture.supplyAsync(
+              () ->
+                  run(
+                      txnDriver,
+                      LoadPlan.of(container.baseUri().resolve("txn"), 8, length)
+                          .withWarmup(Duration.ofSeconds(2))
+                          .withHeaders(json)
+                          .withSeed(2)));
       LoadSummary b = browse.get(60, TimeUnit.SECONDS);
       LoadSummary t = txn.get(60, TimeUnit.SECONDS);
-      System.out.printf(Locale.ROOT, "[%s] browsing 70/s:%n%s[%s] transactions 8/s:%n%s",
-          kind, b.format(), kind, t.format());
+      System.out.printf(
+          Locale.ROOT,
+          "[%s] browsing 70/s:%n%s[%s] transactions 8/s:%n%s",
+          kind,
+          b.format(),
+          kind,
+          t.format());
       OverloadEngine engine = engine(container);
       EndpointClass browseStage = stage(engine, "browse");
       EndpointClass txnStage = stage(engine, "txn");
-      System.out.printf(Locale.ROOT, "[%s] browse: enqueued %d, expired %d, rejected %d;"
-          + " txn: enqueued %d, expired %d, mean wait %.0f ms%n", kind,
-          browseStage.enqueuedCount(), browseStage.outcomeCount(Outcome.EXPIRED),
-          browseStage.outcomeCount(Outcome.REJECTED), txnStage.enqueuedCount(),
+      System.out.printf(
+          Locale.ROOT,
+          "[%s] browse: enqueued %d, expired %d, rejected %d;"
+              + " txn: enqueued %d, expired %d, mean wait %.0f ms%n",
+          kind,
+          browseStage.enqueuedCount(),
+          browseStage.outcomeCount(Outcome.EXPIRED),
+          browseStage.outcomeCount(Outcome.REJECTED),
+          txnStage.enqueuedCount(),
           txnStage.outcomeCount(Outcome.EXPIRED),
           txnStage.totalWaitNanos() / 1e6 / Math.max(1, txnStage.enqueuedCount()));
 
@@ -120,8 +155,7 @@ class WaitQueueIT {
       assertThat(b.rejectedCount()).as("browsing answered 503").isPositive();
       assertThat(b.rejectedWithoutRetryAfterCount()).isZero();
       assertThat(txnStage.enqueuedCount()).as("transactions did wait").isPositive();
-      assertThat(t.okP90()).as("transactions' p90 beats browsing's")
-          .isLessThan(b.okP90());
+      assertThat(t.okP90()).as("transactions' p90 beats browsing's").isLessThan(b.okP90());
       assertThat(b.failedCount() + b.otherCount() + t.failedCount() + t.otherCount()).isZero();
     }
   }
@@ -131,8 +165,12 @@ class WaitQueueIT {
   @SuppressWarnings("try") // the container is stopped mid-test, to see the waiters answered
   void aWaitingRequestHoldsNoContainerThread(ContainerKind kind) throws Exception {
     // One permit of 3 s; 40 requests arrive at once into a container of 16 threads.
-    Path dir = shop(Map.of("queue.permits", "1", "queue.maxWait", "20s",
-        "queue.browsingCapacity", "100"), 3_000).writeUnder(apps, kind + "-threads");
+    Path dir =
+        shop(
+                Map.of(
+                    "queue.permits", "1", "queue.maxWait", "20s", "queue.browsingCapacity", "100"),
+                3_000)
+            .writeUnder(apps, kind + "-threads");
     try (WebContainer container = kind.start(Deployment.of(dir).withMaxThreads(16))) {
       List<CompletableFuture<Integer>> responses = new ArrayList<>();
       for (int i = 0; i < 40; i++) {
@@ -145,8 +183,7 @@ class WaitQueueIT {
       }
       int waiting = engine.queues().waitingCount();
       int busy = container.busyThreads();
-      System.out.printf("[%s] waiting %d, busy container threads %d of 16%n", kind, waiting,
-          busy);
+      System.out.printf("[%s] waiting %d, busy container threads %d of 16%n", kind, waiting, busy);
       // 39 wait in a container of 16 threads: had each held its thread, at most 15 could.
       assertThat(waiting).as("requests waiting in the queue").isEqualTo(39);
       // One runs; the rest wait without a thread (Jetty counts its selector and acceptor too).
@@ -171,8 +208,17 @@ class WaitQueueIT {
   @EnumSource(ContainerKind.class)
   void everyRequestGetsExactlyOneOutcomeThroughDisconnectsFailuresExpiriesAndAShutdown(
       ContainerKind kind) throws Exception {
-    Path dir = shop(Map.of("queue.permits", "3", "queue.maxWait", "400ms",
-        "queue.classes.txn.maxWait", "2s"), 20).writeUnder(apps, kind + "-chaos");
+    Path dir =
+        shop(
+                Map.of(
+                    "queue.permits",
+                    "3",
+                    "queue.maxWait",
+                    "400ms",
+                    "queue.classes.txn.maxWait",
+                    "2s"),
+                20)
+            .writeUnder(apps, kind + "-chaos");
     Random random = new Random(42);
     Map<String, AtomicInteger> clientSide = new ConcurrentHashMap<>();
     List<CompletableFuture<Integer>> all = new ArrayList<>();
@@ -207,7 +253,8 @@ class WaitQueueIT {
     }
     for (CompletableFuture<Integer> r : all) {
       int status = r.get(30, TimeUnit.SECONDS);
-      clientSide.computeIfAbsent(Integer.toString(status), k -> new AtomicInteger())
+      clientSide
+          .computeIfAbsent(Integer.toString(status), k -> new AtomicInteger())
           .incrementAndGet();
     }
     long arrivals = 0;
@@ -221,11 +268,15 @@ class WaitQueueIT {
       }
     }
     long settled = outcomes.values().stream().mapToLong(Long::longValue).sum();
-    System.out.printf("[%s] client saw %s; engine: %d arrivals, outcomes %s%n", kind,
-        clientSide, arrivals, outcomes);
-    assertThat(settled).as("outcomes settled = requests that reached the filter")
+    System.out.printf(
+        "[%s] client saw %s; engine: %d arrivals, outcomes %s%n",
+        kind, clientSide, arrivals, outcomes);
+    assertThat(settled)
+        .as("outcomes settled = requests that reached the filter")
         .isEqualTo(arrivals);
-    assertThat(arrivals).as("requests that reached the filter").isGreaterThan(1_000)
+    assertThat(arrivals)
+        .as("requests that reached the filter")
+        .isGreaterThan(1_000)
         .isLessThanOrEqualTo(all.size());
     assertThat(outcomes.get(Outcome.COMPLETED)).isPositive();
     assertThat(outcomes.get(Outcome.FAILED)).isPositive();
@@ -257,17 +308,18 @@ class WaitQueueIT {
    */
   private static CompletableFuture<Integer> send(Request request) {
     CompletableFuture<Integer> f = new CompletableFuture<>();
-    request.send(new org.eclipse.jetty.client.BufferingResponseListener() {
-      @Override
-      public void onComplete(org.eclipse.jetty.client.Result result) {
-        if (result.getResponse() == null || result.isFailed()) {
-          f.complete(-1);
-          return;
-        }
-        int status = result.getResponse().getStatus();
-        f.complete(status == 200 && !"ok".equals(getContentAsString()) ? -200 : status);
-      }
-    });
+    request.send(
+        new org.eclipse.jetty.client.BufferingResponseListener() {
+          @Override
+          public void onComplete(org.eclipse.jetty.client.Result result) {
+            if (result.getResponse() == null || result.isFailed()) {
+              f.complete(-1);
+              return;
+            }
+            int status = result.getResponse().getStatus();
+            f.complete(status == 200 && !"ok".equals(getContentAsString()) ? -200 : status);
+          }
+        });
     return f;
   }
 }

@@ -23,8 +23,8 @@ final class Ee11JettyContainer implements WebContainer {
   private final ServerConnector connector;
   private final Path workDir;
 
-  private Ee11JettyContainer(Server server, WebAppContext webApp, ServerConnector connector,
-      Path workDir) {
+  private Ee11JettyContainer(
+      Server server, WebAppContext webApp, ServerConnector connector, Path workDir) {
     this.server = server;
     this.webApp = webApp;
     this.connector = connector;
@@ -44,8 +44,9 @@ final class Ee11JettyContainer implements WebContainer {
     webApp.setContextPath("/");
     webApp.setWar(deployment.webApp().toAbsolutePath().toString());
     webApp.setTempDirectory(workDir.toFile());
-    webApp.setClassLoader(new WebAppClassLoader(
-        new WebAppParentLoader(Ee11JettyContainer.class.getClassLoader()), webApp));
+    webApp.setClassLoader(
+        new WebAppClassLoader(
+            new WebAppParentLoader(Ee11JettyContainer.class.getClassLoader()), webApp));
     webApp.setThrowUnavailableOnStartupException(true);
     server.setHandler(webApp);
     try {

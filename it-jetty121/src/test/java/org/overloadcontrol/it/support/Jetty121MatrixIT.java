@@ -11,8 +11,7 @@ import org.overloadcontrol.it.matrix.ContainerMatrixScenario;
 /** The container matrix's scenario on Jetty 12.1, ee11 (Servlet 6.1). */
 class Jetty121MatrixIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   @Test
   void theScenarioPassesOnJetty121Ee11() throws Exception {

@@ -11,8 +11,7 @@ import org.overloadcontrol.it.support.ContainerKind;
 /** The container matrix's scenario on Tomcat 11 (Servlet 6.1). */
 class Tomcat11MatrixIT {
 
-  @TempDir
-  Path apps;
+  @TempDir Path apps;
 
   @Test
   void theScenarioPassesOnTomcat11() throws Exception {

@@ -25,8 +25,8 @@ final class ClaimOnce implements EntryProcessor<String, Boolean, Boolean> {
     if (entry.getValue() != null) {
       return Boolean.FALSE;
     }
-    ((ExtendedMapEntry<String, Boolean>) entry).setValue(Boolean.TRUE, keepMillis,
-        TimeUnit.MILLISECONDS);
+    ((ExtendedMapEntry<String, Boolean>) entry)
+        .setValue(Boolean.TRUE, keepMillis, TimeUnit.MILLISECONDS);
     return Boolean.TRUE;
   }
 }

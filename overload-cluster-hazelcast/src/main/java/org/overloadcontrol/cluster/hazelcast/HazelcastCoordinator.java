@@ -17,12 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.cluster.CapacityShare;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * The {@link ClusterCoordinator} on an embedded Hazelcast member (WebQ's replica exchange,
@@ -64,8 +64,8 @@ final class HazelcastCoordinator implements ClusterCoordinator {
   private final AtomicBoolean shipping = new AtomicBoolean();
   private volatile ClusterView view = ClusterView.EMPTY;
 
-  HazelcastCoordinator(HazelcastInstance member, Duration callTimeout, Duration forgetAfter,
-      int expectedNodes) {
+  HazelcastCoordinator(
+      HazelcastInstance member, Duration callTimeout, Duration forgetAfter, int expectedNodes) {
     this.member = Objects.requireNonNull(member, "member");
     this.node = member.getCluster().getLocalMember().getUuid().toString();
     this.reports = member.getMap(REPORTS);
@@ -76,8 +76,14 @@ final class HazelcastCoordinator implements ClusterCoordinator {
     this.shipper = Executors.newSingleThreadExecutor(r -> daemon(r, "overload-control-cluster"));
     // Two threads for two cores; a queue so deep that only a stuck cluster fills it, and then
     // a claim is refused at once (UNKNOWN) rather than queued behind the stuck ones.
-    this.claimSenders = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(1024), r -> daemon(r, "overload-control-claims"));
+    this.claimSenders =
+        new ThreadPoolExecutor(
+            2,
+            2,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(1024),
+            r -> daemon(r, "overload-control-claims"));
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -108,8 +114,10 @@ final class HazelcastCoordinator implements ClusterCoordinator {
     try {
       NodeReport report;
       while ((report = pending.getAndSet(null)) != null) {
-        long ttl = report.leaving()
-            ? Math.max(forgetAfterSeconds, report.scheduled().length + 1L) : forgetAfterSeconds;
+        long ttl =
+            report.leaving()
+                ? Math.max(forgetAfterSeconds, report.scheduled().length + 1L)
+                : forgetAfterSeconds;
         reports.set(node, report, ttl, TimeUnit.SECONDS);
         List<NodeReport> others = new ArrayList<>();
         for (NodeReport r : reports.values()) {
@@ -141,10 +149,12 @@ final class HazelcastCoordinator implements ClusterCoordinator {
       // Sending happens on the claim threads: while members come and go, Hazelcast can hold
       // the caller of submitToKey itself (the partition's owner is being decided), not only
       // its future. The request waits for the answer, never for the sending.
-      Boolean first = CompletableFuture.supplyAsync(() -> usedTokens.submitToKey(tokenKey,
-              new ClaimOnce(keepFor.toMillis())), claimSenders)
-          .thenCompose(answer -> answer)
-          .get(callTimeoutNanos, TimeUnit.NANOSECONDS);
+      Boolean first =
+          CompletableFuture.supplyAsync(
+                  () -> usedTokens.submitToKey(tokenKey, new ClaimOnce(keepFor.toMillis())),
+                  claimSenders)
+              .thenCompose(answer -> answer)
+              .get(callTimeoutNanos, TimeUnit.NANOSECONDS);
       return Boolean.TRUE.equals(first) ? TokenClaim.FIRST : TokenClaim.REPLAYED;
     } catch (TimeoutException | ExecutionException | RejectedExecutionException e) {
       unanswered(e);

@@ -17,7 +17,7 @@ public final class HazelcastCoordinatorFactory implements CoordinatorFactory {
   @Override
   public ClusterCoordinator join(ClusterSettings settings) {
     HazelcastInstance member = Hazelcast.newHazelcastInstance(MemberConfig.of(settings));
-    return new HazelcastCoordinator(member, settings.callTimeout(), settings.forgetAfter(),
-        settings.expectedNodes());
+    return new HazelcastCoordinator(
+        member, settings.callTimeout(), settings.forgetAfter(), settings.expectedNodes());
   }
 }

@@ -61,7 +61,10 @@ final class MemberConfig {
     try {
       return Config.loadFromFile(Path.of(file).toFile());
     } catch (IOException | RuntimeException e) {
-      throw OverloadConfigException.of("cluster.configFile", file, null,
+      throw OverloadConfigException.of(
+          "cluster.configFile",
+          file,
+          null,
           "cannot read the Hazelcast configuration: " + e.getMessage());
     }
   }

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.virtualqueue.KeyRing;
-import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 import org.overloadcontrol.virtualqueue.RefusalReason;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
+import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 
 /**
  * Three nodes in one JVM, each an {@link OverloadRuntime} started from configuration with
@@ -49,8 +49,7 @@ class ClusterOfThreeTest {
   static final List<OverloadRuntime> nodes = new ArrayList<>();
   static FlashCrowd crowd;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   @BeforeAll
   static void startThreeNodes() throws Exception {
@@ -76,8 +75,9 @@ class ClusterOfThreeTest {
       config.put("cluster.address", "127.0.0.1");
       config.put("cluster.port", String.valueOf(p));
       config.put("cluster.callTimeout", CALL_TIMEOUT_MS + "ms");
-      starting.add(CompletableFuture.supplyAsync(
-          () -> OverloadRuntime.builder(OverloadConfig.of(config)).start()));
+      starting.add(
+          CompletableFuture.supplyAsync(
+              () -> OverloadRuntime.builder(OverloadConfig.of(config)).start()));
     }
     for (CompletableFuture<OverloadRuntime> f : starting) {
       nodes.add(f.get());
@@ -144,12 +144,13 @@ class ClusterOfThreeTest {
   @Order(2)
   void aFlashCrowdAtFiveTimesCapacityLetsInTheClusterCapacityPerSecond() throws Exception {
     crowd = new FlashCrowd(queues(), CAPACITY, 5);
-    crowd.run(10, s -> { });
+    crowd.run(10, s -> {});
     System.out.println("flash crowd, three nodes: " + crowd);
     // The first seconds fill the schedule from 1/n shares; judge the steady state.
     for (int s = 3; s < 10; s++) {
-      assertThat(crowd.letIn(s)).as("second %d of %s", s, crowd).isBetween(0.9 * CAPACITY,
-          1.1 * CAPACITY);
+      assertThat(crowd.letIn(s))
+          .as("second %d of %s", s, crowd)
+          .isBetween(0.9 * CAPACITY, 1.1 * CAPACITY);
     }
   }
 
@@ -158,21 +159,31 @@ class ClusterOfThreeTest {
   void withOneNodeStoppedTheOthersKeepAnsweringWithinTheBound() throws Exception {
     // The crowd goes on: the clients told to wait in the last test come back.
     int[] stoppedAt = {-1};
-    crowd.run(8, s -> {
-      if (stoppedAt[0] < 0) {
-        stoppedAt[0] = s;
-        // Not a clean leave: the member is gone without a word, as in a crash.
-        ((HazelcastCoordinator) nodes.get(2).cluster()).member().getLifecycleService()
-            .terminate();
-        crowd.stop(2);
-      }
-    });
-    System.out.println("node 2 terminated at second " + stoppedAt[0] + ": " + crowd
-        + "; claims decided locally: " + (queue(0).unansweredClaims()
-        + queue(1).unansweredClaims()));
+    crowd.run(
+        8,
+        s -> {
+          if (stoppedAt[0] < 0) {
+            stoppedAt[0] = s;
+            // Not a clean leave: the member is gone without a word, as in a crash.
+            ((HazelcastCoordinator) nodes.get(2).cluster())
+                .member()
+                .getLifecycleService()
+                .terminate();
+            crowd.stop(2);
+          }
+        });
+    System.out.println(
+        "node 2 terminated at second "
+            + stoppedAt[0]
+            + ": "
+            + crowd
+            + "; claims decided locally: "
+            + (queue(0).unansweredClaims() + queue(1).unansweredClaims()));
     for (int s = stoppedAt[0]; s < stoppedAt[0] + 8; s++) {
-      assertThat(crowd.letIn(s)).as("second %d of %s", s, crowd)
-          .isLessThanOrEqualTo(1.1 * CAPACITY).isPositive();
+      assertThat(crowd.letIn(s))
+          .as("second %d of %s", s, crowd)
+          .isLessThanOrEqualTo(1.1 * CAPACITY)
+          .isPositive();
     }
     // The bound plus what a loaded two-core machine adds to any thread (58-70 ms seen in all
     // at load average 2-5); without the bound a claim on a lost member's partition waits for

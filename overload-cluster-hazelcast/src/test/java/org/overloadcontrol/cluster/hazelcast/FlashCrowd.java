@@ -5,8 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
-import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 import org.overloadcontrol.virtualqueue.VirtualQueue;
+import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
 
 /**
  * A flash crowd on real time against several nodes' virtual queues, as a round-robin balancer
@@ -75,7 +75,8 @@ final class FlashCrowd {
         if (d instanceof VirtualQueueDecision.Pass) {
           letIn[s]++;
         } else if (d instanceof VirtualQueueDecision.Wait w) {
-          returning.computeIfAbsent(second + w.waitSeconds(), k -> new ArrayList<>())
+          returning
+              .computeIfAbsent(second + w.waitSeconds(), k -> new ArrayList<>())
               .add(new String[] {address, w.token()});
         }
       }
@@ -95,13 +96,15 @@ final class FlashCrowd {
   private VirtualQueueDecision send(String address, String token) {
     int node = up.get(Math.floorMod(next++, up.size()));
     long start = System.nanoTime();
-    VirtualQueueDecision d = queues.get(node).decide(address, ClusterOfThreeTest.URL, token, "default",
-        start);
+    VirtualQueueDecision d =
+        queues.get(node).decide(address, ClusterOfThreeTest.URL, token, "default", start);
     long took = System.nanoTime() - start;
     if (took > slowestNanos[node]) {
       slowestNanos[node] = took;
-      slowest[node] = (token == null ? "newcomer" : "token") + " at "
-          + (System.currentTimeMillis() / 1000 - startSecond);
+      slowest[node] =
+          (token == null ? "newcomer" : "token")
+              + " at "
+              + (System.currentTimeMillis() / 1000 - startSecond);
     }
     return d;
   }
@@ -109,7 +112,6 @@ final class FlashCrowd {
   double letIn(int second) {
     return letIn[second];
   }
-
 
   @Override
   public String toString() {

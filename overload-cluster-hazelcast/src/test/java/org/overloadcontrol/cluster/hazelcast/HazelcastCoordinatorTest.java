@@ -27,12 +27,28 @@ class HazelcastCoordinatorTest {
     int[] ports = ClusterOfThreeTest.freePorts(2);
     String list = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
     for (int p : ports) {
-      members.add((HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
-          settings(Map.of("enabled", "true", "name", "two-" + ports[0], "members", list,
-              "address", "127.0.0.1", "port", String.valueOf(p),
-              // These tests are about what is shared, not the bound: a first claim loads
-              // classes, which on a busy machine can take longer than the default 50 ms.
-              "callTimeout", "5s"))));
+      members.add(
+          (HazelcastCoordinator)
+              new HazelcastCoordinatorFactory()
+                  .join(
+                      settings(
+                          Map.of(
+                              "enabled",
+                              "true",
+                              "name",
+                              "two-" + ports[0],
+                              "members",
+                              list,
+                              "address",
+                              "127.0.0.1",
+                              "port",
+                              String.valueOf(p),
+                              // These tests are about what is shared, not the bound: a first claim
+                              // loads
+                              // classes, which on a busy machine can take longer than the default
+                              // 50 ms.
+                              "callTimeout",
+                              "5s"))));
     }
     for (HazelcastCoordinator m : members) {
       awaitMembers(m, 2);
@@ -68,8 +84,9 @@ class HazelcastCoordinatorTest {
   @Test
   void eachMemberSeesTheOthersReport() throws InterruptedException {
     long now = System.currentTimeMillis() / 1000;
-    NodeReport.Builder a = new NodeReport.Builder(members.get(0).node(), now)
-        .queue(12, 11, Double.NaN, now, new double[] {3, 4});
+    NodeReport.Builder a =
+        new NodeReport.Builder(members.get(0).node(), now)
+            .queue(12, 11, Double.NaN, now, new double[] {3, 4});
     members.get(0).publish(a.build());
     members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -77,22 +94,41 @@ class HazelcastCoordinatorTest {
       Thread.sleep(20);
       members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
     }
-    assertThat(members.get(1).view().others()).singleElement()
+    assertThat(members.get(1).view().others())
+        .singleElement()
         .satisfies(r -> assertThat(r.load()).isEqualTo(12))
         .satisfies(r -> assertThat(r.scheduledAt(now + 1)).isEqualTo(4));
     // A node that falls silent is forgotten after cluster.forgetAfter (30 s by default).
-    var entry = members.get(1).member().<String, NodeReport>getMap(HazelcastCoordinator.REPORTS)
-        .getEntryView(members.get(0).node());
+    var entry =
+        members
+            .get(1)
+            .member()
+            .<String, NodeReport>getMap(HazelcastCoordinator.REPORTS)
+            .getEntryView(members.get(0).node());
     assertThat(entry.getTtl()).isEqualTo(Duration.ofSeconds(30).toMillis());
   }
 
   @Test
   void aClusterThatDoesNotAnswerInTimeLeavesTheClaimToLocalState() throws Exception {
     int[] port = ClusterOfThreeTest.freePorts(1);
-    HazelcastCoordinator alone = (HazelcastCoordinator) new HazelcastCoordinatorFactory().join(
-        settings(Map.of("enabled", "true", "name", "slow-" + port[0], "members",
-            "127.0.0.1:" + port[0], "address", "127.0.0.1", "port", String.valueOf(port[0]),
-            "callTimeout", "1ms")));
+    HazelcastCoordinator alone =
+        (HazelcastCoordinator)
+            new HazelcastCoordinatorFactory()
+                .join(
+                    settings(
+                        Map.of(
+                            "enabled",
+                            "true",
+                            "name",
+                            "slow-" + port[0],
+                            "members",
+                            "127.0.0.1:" + port[0],
+                            "address",
+                            "127.0.0.1",
+                            "port",
+                            String.valueOf(port[0]),
+                            "callTimeout",
+                            "1ms")));
     try {
       // Block the partition thread that owns the key, as a stuck or distant member would.
       String key = "slow-token";
@@ -103,8 +139,7 @@ class HazelcastCoordinatorTest {
         long start = System.nanoTime();
         assertThat(alone.claim(key, Duration.ofSeconds(5))).isEqualTo(TokenClaim.UNKNOWN);
         long took = System.nanoTime() - start;
-        System.out.println("claim against a stuck partition answered after " + took / 1000
-            + " µs");
+        System.out.println("claim against a stuck partition answered after " + took / 1000 + " µs");
         // 1 ms asked and 1 to 7 ms seen on a quiet machine; a busy two-core machine can delay
         // any thread by a tenth of a second. What must not happen is waiting for the
         // partition, held for 3 s.
@@ -138,9 +173,21 @@ class HazelcastCoordinatorTest {
   @Test
   void tlsSettingsArePassedToHazelcastWhichRefusesThemWithoutEnterprise() throws Exception {
     int[] port = ClusterOfThreeTest.freePorts(1);
-    ClusterSettings tls = settings(Map.of("enabled", "true", "members", "127.0.0.1:" + port[0],
-        "address", "127.0.0.1", "port", String.valueOf(port[0]), "tls.keyStore", "/nowhere.p12",
-        "tls.keyStorePassword", "secret"));
+    ClusterSettings tls =
+        settings(
+            Map.of(
+                "enabled",
+                "true",
+                "members",
+                "127.0.0.1:" + port[0],
+                "address",
+                "127.0.0.1",
+                "port",
+                String.valueOf(port[0]),
+                "tls.keyStore",
+                "/nowhere.p12",
+                "tls.keyStorePassword",
+                "secret"));
     assertThat(MemberConfig.of(tls).getNetworkConfig().getSSLConfig().getProperty("keyStore"))
         .isEqualTo("/nowhere.p12");
     // Never in the clear when TLS was asked for: the open-source member does not start.
@@ -149,23 +196,44 @@ class HazelcastCoordinatorTest {
   }
 
   @Test
-  void aConfigurationFileIsTheStartAndTheKeysStillApply(@org.junit.jupiter.api.io.TempDir
-      java.nio.file.Path dir) throws Exception {
+  void aConfigurationFileIsTheStartAndTheKeysStillApply(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     java.nio.file.Path file = dir.resolve("hazelcast.yaml");
-    java.nio.file.Files.writeString(file, """
+    java.nio.file.Files.writeString(
+        file,
+        """
         hazelcast:
           cluster-name: from-the-file
           map:
             overload-control.reports:
               backup-count: 2
         """);
-    com.hazelcast.config.Config config = MemberConfig.of(settings(Map.of("enabled", "true",
-        "name", "from-the-keys", "members", "127.0.0.1:5801", "configFile", file.toString())));
+    com.hazelcast.config.Config config =
+        MemberConfig.of(
+            settings(
+                Map.of(
+                    "enabled",
+                    "true",
+                    "name",
+                    "from-the-keys",
+                    "members",
+                    "127.0.0.1:5801",
+                    "configFile",
+                    file.toString())));
     assertThat(config.getClusterName()).isEqualTo("from-the-keys");
     assertThat(config.getMapConfig(HazelcastCoordinator.REPORTS).getBackupCount()).isEqualTo(2);
     assertThat(config.getNetworkConfig().getJoin().getMulticastConfig().isEnabled()).isFalse();
-    assertThatThrownBy(() -> MemberConfig.of(settings(Map.of("enabled", "true",
-        "members", "127.0.0.1", "configFile", dir.resolve("missing.yaml").toString()))))
+    assertThatThrownBy(
+            () ->
+                MemberConfig.of(
+                    settings(
+                        Map.of(
+                            "enabled",
+                            "true",
+                            "members",
+                            "127.0.0.1",
+                            "configFile",
+                            dir.resolve("missing.yaml").toString()))))
         .hasMessageContaining("cluster.configFile");
   }
 

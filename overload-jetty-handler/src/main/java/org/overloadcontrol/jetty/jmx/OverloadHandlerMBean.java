@@ -68,8 +68,10 @@ public class OverloadHandlerMBean extends ObjectMBean {
   /** Requests waiting in the wait queues now. */
   @ManagedAttribute("Requests waiting in the wait queues now")
   public int getWaiting() {
-    return endpoints().stream().map(Endpoint::permits)
-        .mapToInt(p -> p == null ? 0 : p.waiting()).sum();
+    return endpoints().stream()
+        .map(Endpoint::permits)
+        .mapToInt(p -> p == null ? 0 : p.waiting())
+        .sum();
   }
 
   /** The execution permits of the wait queues ({@code queue.permits}), 0 without queues. */
@@ -92,8 +94,10 @@ public class OverloadHandlerMBean extends ObjectMBean {
   }
 
   private long count(Outcome outcome) {
-    return endpoints().stream().flatMap(e -> e.classes().stream())
-        .mapToLong(c -> c.outcomeCount(outcome)).sum();
+    return endpoints().stream()
+        .flatMap(e -> e.classes().stream())
+        .mapToLong(c -> c.outcomeCount(outcome))
+        .sum();
   }
 
   private static long arrivals(Endpoint e) {
@@ -125,8 +129,14 @@ public class OverloadHandlerMBean extends ObjectMBean {
   private static String line(Endpoint e) {
     EndpointPermits p = e.permits();
     long refused = e.classes().stream().mapToLong(c -> c.outcomeCount(Outcome.REJECTED)).sum();
-    return String.format(Locale.ROOT, "%s: limit %s, %d in flight, %d waiting, %d arrived,"
-        + " %d refused", e.name(), limit(e), inFlight(e), p == null ? 0 : p.waiting(),
-        arrivals(e), refused);
+    return String.format(
+        Locale.ROOT,
+        "%s: limit %s, %d in flight, %d waiting, %d arrived," + " %d refused",
+        e.name(),
+        limit(e),
+        inFlight(e),
+        p == null ? 0 : p.waiting(),
+        arrivals(e),
+        refused);
   }
 }

@@ -24,13 +24,15 @@ public final class DropwizardBinding implements MetricsBinding {
   @Override
   public MetricsRecorder open(BindingContext context) {
     boolean own = !(context.applicationRegistry() instanceof MetricRegistry);
-    MetricRegistry registry = own ? new MetricRegistry()
-        : (MetricRegistry) context.applicationRegistry();
+    MetricRegistry registry =
+        own ? new MetricRegistry() : (MetricRegistry) context.applicationRegistry();
     MetricsSettings settings = context.settings();
     JmxReporter jmx = null;
     if (settings.jmx(own)) {
-      jmx = JmxReporter.forRegistry(registry)
-          .inDomain(settings.jmxDomain(context.contextPath())).build();
+      jmx =
+          JmxReporter.forRegistry(registry)
+              .inDomain(settings.jmxDomain(context.contextPath()))
+              .build();
       jmx.start();
     }
     return new DropwizardRecorder(registry, jmx);

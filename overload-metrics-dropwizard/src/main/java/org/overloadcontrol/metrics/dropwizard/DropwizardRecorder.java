@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.metrics.MetricId;
 import org.overloadcontrol.metrics.MetricsRecorder;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Records the engine's metrics as Dropwizard {@link Gauge}s. Counts are gauges too: a Dropwizard
@@ -46,7 +46,8 @@ final class DropwizardRecorder implements MetricsRecorder {
     } catch (IllegalArgumentException e) {
       // The name is taken: another filter shares an application's registry, or an endpoint
       // name collides. Keep the existing metric rather than fail the request path.
-      LOG.warn("overload-control: metric {} already exists in the registry; not registered",
+      LOG.warn(
+          "overload-control: metric {} already exists in the registry; not registered",
           id.dropwizardName());
     }
   }

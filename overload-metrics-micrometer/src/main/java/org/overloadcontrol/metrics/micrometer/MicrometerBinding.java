@@ -22,7 +22,7 @@ public final class MicrometerBinding implements MetricsBinding {
 
   @Override
   public MetricsRecorder open(BindingContext context) {
-    return new MicrometerRecorder(context.applicationRegistry() instanceof MeterRegistry r
-        ? r : Metrics.globalRegistry);
+    return new MicrometerRecorder(
+        context.applicationRegistry() instanceof MeterRegistry r ? r : Metrics.globalRegistry);
   }
 }

@@ -37,14 +37,19 @@ final class MicrometerRecorder implements MetricsRecorder {
 
   @Override
   public synchronized void count(MetricId id, LongSupplier count) {
-    meters.add(FunctionCounter.builder(id.family(), count, LongSupplier::getAsLong)
-        .tags(tags(id)).register(registry));
+    meters.add(
+        FunctionCounter.builder(id.family(), count, LongSupplier::getAsLong)
+            .tags(tags(id))
+            .register(registry));
   }
 
   @Override
   public synchronized void gauge(MetricId id, DoubleSupplier value) {
-    meters.add(Gauge.builder(id.family(), value, DoubleSupplier::getAsDouble).tags(tags(id))
-        .strongReference(true).register(registry));
+    meters.add(
+        Gauge.builder(id.family(), value, DoubleSupplier::getAsDouble)
+            .tags(tags(id))
+            .strongReference(true)
+            .register(registry));
   }
 
   @Override

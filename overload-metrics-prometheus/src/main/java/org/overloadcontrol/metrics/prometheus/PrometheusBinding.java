@@ -22,7 +22,9 @@ public final class PrometheusBinding implements MetricsBinding {
 
   @Override
   public MetricsRecorder open(BindingContext context) {
-    return new PrometheusRecorder(context.applicationRegistry() instanceof PrometheusRegistry r
-        ? r : new PrometheusRegistry());
+    return new PrometheusRecorder(
+        context.applicationRegistry() instanceof PrometheusRegistry r
+            ? r
+            : new PrometheusRegistry());
   }
 }

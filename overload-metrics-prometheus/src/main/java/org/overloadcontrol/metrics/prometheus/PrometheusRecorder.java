@@ -13,10 +13,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.metrics.MetricId;
 import org.overloadcontrol.metrics.MetricsRecorder;
 import org.overloadcontrol.metrics.Scrape;
-import org.overloadcontrol.base.OverloadLog;
 
 /**
  * Records the engine's metrics as Prometheus families with callbacks: one collector per family
@@ -61,8 +61,10 @@ final class PrometheusRecorder implements MetricsRecorder {
       } catch (IllegalArgumentException | IllegalStateException e) {
         // The family is taken: another filter shares an application's registry. Keep the
         // existing one rather than fail the start.
-        LOG.warn("overload-control: metric family {} already exists in the registry; not"
-            + " registered", id.family());
+        LOG.warn(
+            "overload-control: metric family {} already exists in the registry; not"
+                + " registered",
+            id.family());
         family.collector = null;
       }
       families.put(id.family(), family);
@@ -71,34 +73,43 @@ final class PrometheusRecorder implements MetricsRecorder {
   }
 
   private static Collector counter(MetricId id, Family family) {
-    return CounterWithCallback.builder().name(id.family())
+    return CounterWithCallback.builder()
+        .name(id.family())
         .labelNames(id.labelNames().toArray(String[]::new))
-        .callback(c -> family.series.forEach((labels, reading) ->
-            c.call(reading.getAsDouble(), labels.toArray(String[]::new))))
+        .callback(
+            c ->
+                family.series.forEach(
+                    (labels, reading) ->
+                        c.call(reading.getAsDouble(), labels.toArray(String[]::new))))
         .build();
   }
 
   private static Collector gauge(MetricId id, Family family) {
-    return GaugeWithCallback.builder().name(id.family())
+    return GaugeWithCallback.builder()
+        .name(id.family())
         .labelNames(id.labelNames().toArray(String[]::new))
-        .callback(g -> family.series.forEach((labels, reading) ->
-            g.call(reading.getAsDouble(), labels.toArray(String[]::new))))
+        .callback(
+            g ->
+                family.series.forEach(
+                    (labels, reading) ->
+                        g.call(reading.getAsDouble(), labels.toArray(String[]::new))))
         .build();
   }
 
   @Override
   public Optional<Scrape> scrape() {
-    return Optional.of(new Scrape() {
-      @Override
-      public String contentType() {
-        return PrometheusTextFormatWriter.CONTENT_TYPE;
-      }
+    return Optional.of(
+        new Scrape() {
+          @Override
+          public String contentType() {
+            return PrometheusTextFormatWriter.CONTENT_TYPE;
+          }
 
-      @Override
-      public void write(OutputStream out) throws IOException {
-        text.write(out, registry.scrape());
-      }
-    });
+          @Override
+          public void write(OutputStream out) throws IOException {
+            text.write(out, registry.scrape());
+          }
+        });
   }
 
   @Override

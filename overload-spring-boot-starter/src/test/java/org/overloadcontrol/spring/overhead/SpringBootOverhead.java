@@ -70,7 +70,8 @@ public final class SpringBootOverhead {
           double[] r = load(clients, port(apps.get(name)), seconds);
           rates.computeIfAbsent(name, k -> new ArrayList<>()).add(r[0]);
           cpu.computeIfAbsent(name, k -> new ArrayList<>()).add(r[1]);
-          System.out.printf("round %d  %-20s %8.0f requests/s  %6.2f µs CPU/request%n",
+          System.out.printf(
+              "round %d  %-20s %8.0f requests/s  %6.2f µs CPU/request%n",
               round + 1, name, r[0], r[1]);
         }
       }
@@ -81,16 +82,26 @@ public final class SpringBootOverhead {
     double with = median(rates.get("with the starter"));
     double cpuWithout = median(cpu.get("without the starter"));
     double cpuWith = median(cpu.get("with the starter"));
-    System.out.printf("median: without %.0f/s %.2f µs CPU/request, with %.0f/s %.2f µs"
-        + " CPU/request; with - without %+.2f µs (%+.1f %%), throughput with/without %.1f %%%n",
-        without, cpuWithout, with, cpuWith, cpuWith - cpuWithout,
-        100 * (cpuWith / cpuWithout - 1), 100 * with / without);
+    System.out.printf(
+        "median: without %.0f/s %.2f µs CPU/request, with %.0f/s %.2f µs"
+            + " CPU/request; with - without %+.2f µs (%+.1f %%), throughput with/without %.1f %%%n",
+        without,
+        cpuWithout,
+        with,
+        cpuWith,
+        cpuWith - cpuWithout,
+        100 * (cpuWith / cpuWithout - 1),
+        100 * with / without);
   }
 
   private static ConfigurableApplicationContext start(String enabled) {
     return new SpringApplicationBuilder(Hello.class)
-        .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
-            "logging.level.root=warn", enabled)
+        .properties(
+            "server.port=0",
+            "server.address=127.0.0.1",
+            "spring.main.banner-mode=off",
+            "logging.level.root=warn",
+            enabled)
         .run();
   }
 
@@ -107,8 +118,15 @@ public final class SpringBootOverhead {
   private static double[] load(int clients, int port, int seconds)
       throws IOException, InterruptedException {
     long cpuBefore = processCpuNanos();
-    Process wrk = new ProcessBuilder("wrk", "-t1", "-c" + clients, "-d" + seconds + "s",
-        "http://127.0.0.1:" + port + "/hello").redirectErrorStream(true).start();
+    Process wrk =
+        new ProcessBuilder(
+                "wrk",
+                "-t1",
+                "-c" + clients,
+                "-d" + seconds + "s",
+                "http://127.0.0.1:" + port + "/hello")
+            .redirectErrorStream(true)
+            .start();
     String output;
     try (InputStream in = wrk.getInputStream()) {
       output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -126,8 +144,8 @@ public final class SpringBootOverhead {
   }
 
   private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static double median(List<Double> values) {

@@ -81,7 +81,9 @@ class ShopController {
     pages.serve(DetailsServlet.class, request, response);
   }
 
-  @RequestMapping(path = "/login", method = {RequestMethod.GET, RequestMethod.POST})
+  @RequestMapping(
+      path = "/login",
+      method = {RequestMethod.GET, RequestMethod.POST})
   @Endpoint("login")
   @RequestClass(value = "login", rank = 5, kind = RequestKind.TRANSACTION, utility = 3650)
   @ResponseTimeTarget("1.5s")
@@ -90,7 +92,9 @@ class ShopController {
     pages.serve(LoginServlet.class, request, response);
   }
 
-  @RequestMapping(path = "/shipping", method = {RequestMethod.GET, RequestMethod.POST})
+  @RequestMapping(
+      path = "/shipping",
+      method = {RequestMethod.GET, RequestMethod.POST})
   @Endpoint("shipping")
   @RequestClass(value = "shipping", rank = 6, kind = RequestKind.TRANSACTION, utility = 4050)
   @ResponseTimeTarget("1.5s")
@@ -99,7 +103,9 @@ class ShopController {
     pages.serve(ShippingServlet.class, request, response);
   }
 
-  @RequestMapping(path = "/payment", method = {RequestMethod.GET, RequestMethod.POST})
+  @RequestMapping(
+      path = "/payment",
+      method = {RequestMethod.GET, RequestMethod.POST})
   @Endpoint("payment")
   @RequestClass(value = "payment", rank = 7, kind = RequestKind.TRANSACTION, utility = 4500)
   @ResponseTimeTarget("1.5s")
@@ -117,7 +123,9 @@ class ShopController {
     pages.serve(ConfirmServlet.class, request, response);
   }
 
-  @RequestMapping(path = "/cart", method = {RequestMethod.GET, RequestMethod.POST})
+  @RequestMapping(
+      path = "/cart",
+      method = {RequestMethod.GET, RequestMethod.POST})
   @Endpoint("cart")
   @RequestClass(value = "cart", rank = 4, kind = RequestKind.TRANSACTION, utility = 3000)
   void cart(HttpServletRequest request, HttpServletResponse response)
@@ -132,18 +140,21 @@ class ShopController {
       throws ServletException, IOException {
     // The image servlet reads the picture's name from the path below its mapping, as the
     // WAR maps it at /images/*; behind the DispatcherServlet all of the path is its own.
-    pages.serve(ImageServlet.class, new HttpServletRequestWrapper(request) {
-      @Override
-      public String getServletPath() {
-        return IMAGES;
-      }
+    pages.serve(
+        ImageServlet.class,
+        new HttpServletRequestWrapper(request) {
+          @Override
+          public String getServletPath() {
+            return IMAGES;
+          }
 
-      @Override
-      public String getPathInfo() {
-        String path = request.getServletPath() + nullToEmpty(request.getPathInfo());
-        return path.startsWith(IMAGES + "/") ? path.substring(IMAGES.length()) : null;
-      }
-    }, response);
+          @Override
+          public String getPathInfo() {
+            String path = request.getServletPath() + nullToEmpty(request.getPathInfo());
+            return path.startsWith(IMAGES + "/") ? path.substring(IMAGES.length()) : null;
+          }
+        },
+        response);
   }
 
   private static String nullToEmpty(String s) {

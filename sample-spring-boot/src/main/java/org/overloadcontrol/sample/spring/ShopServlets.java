@@ -22,8 +22,8 @@ import org.overloadcontrol.sample.ImageServlet;
 import org.overloadcontrol.sample.LoginServlet;
 import org.overloadcontrol.sample.PaymentServlet;
 import org.overloadcontrol.sample.SearchServlet;
-import org.overloadcontrol.sample.Shop;
 import org.overloadcontrol.sample.ShippingServlet;
+import org.overloadcontrol.sample.Shop;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,19 +38,29 @@ class ShopServlets {
 
   ShopServlets(ServletContext context, Shop shop) throws ServletException {
     context.setAttribute(Shop.ATTRIBUTE, shop);
-    List<HttpServlet> pages = List.of(new HomeServlet(), new BrowseServlet(),
-        new SearchServlet(), new DetailsServlet(), new LoginServlet(), new ShippingServlet(),
-        new PaymentServlet(), new ConfirmServlet(), new CartServlet(), new ImageServlet());
+    List<HttpServlet> pages =
+        List.of(
+            new HomeServlet(),
+            new BrowseServlet(),
+            new SearchServlet(),
+            new DetailsServlet(),
+            new LoginServlet(),
+            new ShippingServlet(),
+            new PaymentServlet(),
+            new ConfirmServlet(),
+            new CartServlet(),
+            new ImageServlet());
     for (HttpServlet page : pages) {
       page.init(config(context, page));
     }
-    byType = pages.stream().collect(Collectors.toUnmodifiableMap(Object::getClass,
-        Function.identity()));
+    byType =
+        pages.stream().collect(Collectors.toUnmodifiableMap(Object::getClass, Function.identity()));
   }
 
   /** Serves the request with the page servlet of {@code type}. */
-  void serve(Class<? extends HttpServlet> type, HttpServletRequest request,
-      HttpServletResponse response) throws ServletException, IOException {
+  void serve(
+      Class<? extends HttpServlet> type, HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
     byType.get(type).service(request, response);
   }
 

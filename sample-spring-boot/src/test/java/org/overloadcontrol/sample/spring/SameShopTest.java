@@ -37,10 +37,12 @@ class SameShopTest {
       }
       Class<?> servlet = servletServing(m);
       for (Class<? extends Annotation> a : OVERLOAD_ANNOTATIONS) {
-        assertThat(m.getAnnotation(a)).as("%s of %s, as on %s", a.getSimpleName(), m.getName(),
-            servlet.getSimpleName()).isEqualTo(servlet.getAnnotation(a));
+        assertThat(m.getAnnotation(a))
+            .as("%s of %s, as on %s", a.getSimpleName(), m.getName(), servlet.getSimpleName())
+            .isEqualTo(servlet.getAnnotation(a));
       }
-      assertThat(endpoint.value()).as("the endpoint of %s", m.getName())
+      assertThat(endpoint.value())
+          .as("the endpoint of %s", m.getName())
           .isEqualTo(m.getAnnotation(RequestClass.class).value());
       checked.add(servlet.getSimpleName());
     }
@@ -62,8 +64,8 @@ class SameShopTest {
   @SuppressWarnings("unchecked")
   void applicationYamlHoldsTheWarsOverloadSettings() throws Exception {
     Map<String, Object> war;
-    try (InputStream in = Files.newInputStream(
-        Path.of("../sample-webapp/src/main/webapp/WEB-INF/overload.yaml"))) {
+    try (InputStream in =
+        Files.newInputStream(Path.of("../sample-webapp/src/main/webapp/WEB-INF/overload.yaml"))) {
       war = new Yaml().load(in);
     }
     Map<String, Object> spring;

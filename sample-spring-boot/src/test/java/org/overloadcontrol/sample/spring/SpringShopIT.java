@@ -35,15 +35,19 @@ class SpringShopIT {
 
   private static ConfigurableApplicationContext app;
   private static URI base;
-  private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
-      .build();
+  private final HttpClient client =
+      HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
 
   @BeforeAll
   static void start() {
-    app = new SpringApplicationBuilder(SpringShop.class)
-        .properties("server.port=0", "server.address=127.0.0.1", "shop.timeScale=0.02",
-            "server.servlet.context-path=/shop")
-        .run();
+    app =
+        new SpringApplicationBuilder(SpringShop.class)
+            .properties(
+                "server.port=0",
+                "server.address=127.0.0.1",
+                "shop.timeScale=0.02",
+                "server.servlet.context-path=/shop")
+            .run();
     int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
     base = URI.create("http://127.0.0.1:" + port + "/shop/");
   }
@@ -56,14 +60,16 @@ class SpringShopIT {
   }
 
   private HttpResponse<String> get(String path) throws Exception {
-    return client.send(HttpRequest.newBuilder(base.resolve(path)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        HttpRequest.newBuilder(base.resolve(path)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String path, String form) throws Exception {
-    return client.send(HttpRequest.newBuilder(base.resolve(path))
+    return client.send(
+        HttpRequest.newBuilder(base.resolve(path))
             .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form)).build(),
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -74,8 +80,7 @@ class SpringShopIT {
   }
 
   @Test
-  void aPurchaseWalksThroughThePagesAndEachPageHasTheWarsEndpointClassAndTarget()
-      throws Exception {
+  void aPurchaseWalksThroughThePagesAndEachPageHasTheWarsEndpointClassAndTarget() throws Exception {
     assertThat(shopPage(get(""))).isEqualTo("home");
     assertThat(shopPage(get("browse"))).isEqualTo("browse");
     assertThat(shopPage(get("search?q=tent"))).isEqualTo("search");
@@ -87,9 +92,10 @@ class SpringShopIT {
     HttpResponse<String> confirmed = post("confirm", "");
     assertThat(confirmed.statusCode()).isEqualTo(200);
     assertThat(ORDER_ID.matcher(confirmed.body()).find()).as(confirmed.body()).isTrue();
-    HttpResponse<byte[]> image = client.send(
-        HttpRequest.newBuilder(base.resolve("images/1.jpg")).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> image =
+        client.send(
+            HttpRequest.newBuilder(base.resolve("images/1.jpg")).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     assertThat(image.statusCode()).isEqualTo(200);
     assertThat(image.headers().firstValue("Content-Type")).hasValue("image/jpeg");
     assertThat(image.body()).startsWith((byte) 0xFF, (byte) 0xD8);
@@ -100,12 +106,20 @@ class SpringShopIT {
     for (JsonNode e : new ObjectMapper().readTree(status.body()).get("endpoints")) {
       for (JsonNode c : e.get("classes")) {
         if (c.get("arrivals").asLong() > 0) {
-          seen.put(e.get("name").asText(), c.get("name").asText() + " " + c.get("rank").asInt()
-              + " " + c.get("kind").asText() + " " + c.get("targetSeconds").asText());
+          seen.put(
+              e.get("name").asText(),
+              c.get("name").asText()
+                  + " "
+                  + c.get("rank").asInt()
+                  + " "
+                  + c.get("kind").asText()
+                  + " "
+                  + c.get("targetSeconds").asText());
         }
       }
     }
-    assertThat(seen).containsEntry("home", "home 1 BROWSING 2")
+    assertThat(seen)
+        .containsEntry("home", "home 1 BROWSING 2")
         .containsEntry("browse", "browse 2 BROWSING 2")
         .containsEntry("search", "search 3 BROWSING 2")
         .containsEntry("details", "details 4 BROWSING 2")

@@ -29,10 +29,17 @@ public final class Charts {
   private Charts() {}
 
   /** A line chart; {@code logY} for quantities spanning decades (response times). */
-  public static void lines(Path file, String title, String xLabel, String yLabel,
-      List<Line> lines, boolean logY) throws IOException {
-    XYChart chart = new XYChartBuilder().width(900).height(420).title(title)
-        .xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+  public static void lines(
+      Path file, String title, String xLabel, String yLabel, List<Line> lines, boolean logY)
+      throws IOException {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(900)
+            .height(420)
+            .title(title)
+            .xAxisTitle(xLabel)
+            .yAxisTitle(yLabel)
+            .build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setYAxisLogarithmic(logY);
     chart.getStyler().setMarkerSize(4);
@@ -56,10 +63,15 @@ public final class Charts {
   }
 
   /** A grouped bar chart: one group of bars per category, one bar per series. */
-  public static void bars(Path file, String title, String yLabel, List<String> categories,
-      Map<String, List<Double>> series) throws IOException {
-    CategoryChart chart = new CategoryChartBuilder().width(900).height(420).title(title)
-        .yAxisTitle(yLabel).build();
+  public static void bars(
+      Path file,
+      String title,
+      String yLabel,
+      List<String> categories,
+      Map<String, List<Double>> series)
+      throws IOException {
+    CategoryChart chart =
+        new CategoryChartBuilder().width(900).height(420).title(title).yAxisTitle(yLabel).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setLabelsVisible(true);
     for (Map.Entry<String, List<Double>> e : new LinkedHashMap<>(series).entrySet()) {

@@ -33,7 +33,10 @@ public final class ClosedLoopUsers {
   private final UserBehaviour behaviour;
   private final Supplier<EngineGauge.Reading> gauge;
 
-  public ClosedLoopUsers(ShopTransport client, SessionModel model, UserBehaviour behaviour,
+  public ClosedLoopUsers(
+      ShopTransport client,
+      SessionModel model,
+      UserBehaviour behaviour,
       Supplier<EngineGauge.Reading> gauge) {
     this.client = client;
     this.model = model;
@@ -44,11 +47,14 @@ public final class ClosedLoopUsers {
   /** Runs the groups for {@code duration}; requests under way at the end are left out. */
   public RunResult run(List<Group> groups, Duration duration, Duration bucket, long seed)
       throws InterruptedException {
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "users-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "users-timer");
+              t.setDaemon(true);
+              return t;
+            });
     long start = System.nanoTime();
     RunRecorder recorder = new RunRecorder(start, bucket);
     SplittableRandom master = new SplittableRandom(seed);
@@ -56,8 +62,11 @@ public final class ClosedLoopUsers {
     for (int g = 0; g < groups.size(); g++) {
       populations[g] = new Population(groups.get(g), recorder, timer, start, g);
     }
-    timer.scheduleAtFixedRate(() -> recorder.gauge(System.nanoTime(), gauge.get()),
-        0, bucket.toNanos(), TimeUnit.NANOSECONDS);
+    timer.scheduleAtFixedRate(
+        () -> recorder.gauge(System.nanoTime(), gauge.get()),
+        0,
+        bucket.toNanos(),
+        TimeUnit.NANOSECONDS);
     try {
       long end = start + duration.toNanos();
       while (System.nanoTime() < end) {
@@ -87,7 +96,11 @@ public final class ClosedLoopUsers {
     volatile int level;
     volatile boolean stopped;
 
-    Population(Group group, RunRecorder recorder, ScheduledThreadPoolExecutor timer, long start,
+    Population(
+        Group group,
+        RunRecorder recorder,
+        ScheduledThreadPoolExecutor timer,
+        long start,
         int groupIndex) {
       this.group = group;
       this.recorder = recorder;
@@ -132,7 +145,11 @@ public final class ClosedLoopUsers {
           return;
         }
         recorder.generated(type, System.nanoTime());
-        client.send(type, session, random, behaviour.drawTimeoutNanos(random),
+        client.send(
+            type,
+            session,
+            random,
+            behaviour.drawTimeoutNanos(random),
             (outcome, status, latency, retryAfter) -> ended(type, outcome, latency));
       }
 
@@ -168,13 +185,14 @@ public final class ClosedLoopUsers {
       }
 
       private void later(Runnable step, long delayNanos) {
-        Runnable guarded = () -> {
-          if (stopped || index >= level) {
-            alive.set(index, 0);
-          } else {
-            step.run();
-          }
-        };
+        Runnable guarded =
+            () -> {
+              if (stopped || index >= level) {
+                alive.set(index, 0);
+              } else {
+                step.run();
+              }
+            };
         timer.schedule(guarded, delayNanos, TimeUnit.NANOSECONDS);
       }
     }

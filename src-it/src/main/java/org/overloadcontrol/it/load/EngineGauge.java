@@ -21,8 +21,7 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
    * One reading; NaN where the server has no such thing (no filter, no controlled stage, no
    * queues).
    */
-  public record Reading(double admissionRate, double queueLength, boolean lifo,
-      double quality) {
+  public record Reading(double admissionRate, double queueLength, boolean lifo, double quality) {
     static final Reading NONE = new Reading(Double.NaN, Double.NaN, false, Double.NaN);
   }
 
@@ -60,9 +59,14 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
       Object queues = call(engine, "queues");
       double waiting = queues == null ? Double.NaN : (Integer) call(queues, "waitingCount");
       boolean lifo = queues != null && (Boolean) call(queues, "lifo");
-      double quality = qualityEndpoint == null ? Double.NaN
-          : (Double) engine.getClass().getMethod("quality", String.class)
-              .invoke(engine, qualityEndpoint);
+      double quality =
+          qualityEndpoint == null
+              ? Double.NaN
+              : (Double)
+                  engine
+                      .getClass()
+                      .getMethod("quality", String.class)
+                      .invoke(engine, qualityEndpoint);
       return new Reading(controlled ? rate : Double.NaN, waiting, lifo, quality);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("the published engine does not have the expected API", e);

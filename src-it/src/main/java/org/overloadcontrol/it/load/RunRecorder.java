@@ -48,8 +48,8 @@ public final class RunRecorder {
   }
 
   /** What {@link EngineGauge} read at one time. */
-  public record GaugeSample(double seconds, double admissionRate, double queueLength,
-      double lifo, double quality) {}
+  public record GaugeSample(
+      double seconds, double admissionRate, double queueLength, double lifo, double quality) {}
 
   public RunRecorder(long startNanos, Duration bucket) {
     this.startNanos = startNanos;
@@ -79,16 +79,18 @@ public final class RunRecorder {
    * An attempt ended at {@code nowNanos}; {@code latencyNanos} counts for completed ones.
    * {@code group} (may be null) also files it under a user group, e.g. a user class.
    */
-  public void ended(ShopRequest type, String group, Outcome outcome, long latencyNanos,
-      long nowNanos) {
+  public void ended(
+      ShopRequest type, String group, Outcome outcome, long latencyNanos, long nowNanos) {
     counts.get(type)[outcome.ordinal()].increment();
     if (group != null) {
       groupCounts.computeIfAbsent(group, g -> newAdders())[outcome.ordinal()].increment();
     }
     Bucket b = bucket(nowNanos);
     if (group != null) {
-      Bucket gb = groupBuckets.computeIfAbsent(group, g -> new ConcurrentHashMap<>())
-          .computeIfAbsent(index(nowNanos), i -> new Bucket());
+      Bucket gb =
+          groupBuckets
+              .computeIfAbsent(group, g -> new ConcurrentHashMap<>())
+              .computeIfAbsent(index(nowNanos), i -> new Bucket());
       switch (outcome) {
         case COMPLETED -> {
           gb.completed.increment();
@@ -96,7 +98,7 @@ public final class RunRecorder {
         }
         case REJECTED -> gb.rejected.increment();
         case TIMED_OUT -> gb.timedOut.increment();
-        default -> { }
+        default -> {}
       }
     }
     switch (outcome) {
@@ -106,8 +108,7 @@ public final class RunRecorder {
         b.latency.recordValue(micros);
         b.completed.increment();
         if (group != null) {
-          groupLatency.computeIfAbsent(group, g -> new ConcurrentHistogram(3))
-              .recordValue(micros);
+          groupLatency.computeIfAbsent(group, g -> new ConcurrentHistogram(3)).recordValue(micros);
         }
         if (type == ShopRequest.CONFIRM) {
           purchases.increment();
@@ -115,7 +116,7 @@ public final class RunRecorder {
       }
       case REJECTED -> b.rejected.increment();
       case TIMED_OUT -> b.timedOut.increment();
-      default -> { }
+      default -> {}
     }
   }
 
@@ -156,8 +157,13 @@ public final class RunRecorder {
 
   /** Records one reading of the server's state. */
   public synchronized void gauge(long nowNanos, EngineGauge.Reading reading) {
-    gauges.add(new GaugeSample((nowNanos - startNanos) / 1e9, reading.admissionRate(),
-        reading.queueLength(), reading.lifo() ? 1 : 0, reading.quality()));
+    gauges.add(
+        new GaugeSample(
+            (nowNanos - startNanos) / 1e9,
+            reading.admissionRate(),
+            reading.queueLength(),
+            reading.lifo() ? 1 : 0,
+            reading.quality()));
   }
 
   private Bucket bucket(long nowNanos) {
@@ -178,10 +184,17 @@ public final class RunRecorder {
         series.add(new RunResult.SeriesPoint(t, 0, 0, 0, 0, 0, Double.NaN));
         continue;
       }
-      double p90 = b.latency.getTotalCount() == 0 ? Double.NaN
-          : b.latency.getValueAtPercentile(90) / 1000.0;
-      series.add(new RunResult.SeriesPoint(t, b.generated.sum(), b.completed.sum(),
-          b.rejected.sum(), b.timedOut.sum(), b.purchases.sum(), p90));
+      double p90 =
+          b.latency.getTotalCount() == 0 ? Double.NaN : b.latency.getValueAtPercentile(90) / 1000.0;
+      series.add(
+          new RunResult.SeriesPoint(
+              t,
+              b.generated.sum(),
+              b.completed.sum(),
+              b.rejected.sum(),
+              b.timedOut.sum(),
+              b.purchases.sum(),
+              p90));
     }
     return series;
   }
@@ -199,28 +212,52 @@ public final class RunRecorder {
     Map<ShopRequest, RunResult.TypeCounts> types = new EnumMap<>(ShopRequest.class);
     for (ShopRequest r : ShopRequest.values()) {
       LongAdder[] a = counts.get(r);
-      types.put(r, new RunResult.TypeCounts(a[Outcome.values().length].sum(),
-          a[Outcome.COMPLETED.ordinal()].sum(), a[Outcome.TIMED_OUT.ordinal()].sum(),
-          a[Outcome.REJECTED.ordinal()].sum(), a[Outcome.FAILED.ordinal()].sum(),
-          notGenerated.get(r).sum(), latency.get(r).copy()));
+      types.put(
+          r,
+          new RunResult.TypeCounts(
+              a[Outcome.values().length].sum(),
+              a[Outcome.COMPLETED.ordinal()].sum(),
+              a[Outcome.TIMED_OUT.ordinal()].sum(),
+              a[Outcome.REJECTED.ordinal()].sum(),
+              a[Outcome.FAILED.ordinal()].sum(),
+              notGenerated.get(r).sum(),
+              latency.get(r).copy()));
     }
     Map<String, RunResult.TypeCounts> groups = new java.util.TreeMap<>();
-    groupCounts.forEach((g, a) -> {
-      long total = 0;
-      for (LongAdder x : a) {
-        total += x.sum();
-      }
-      Histogram h = groupLatency.containsKey(g) ? groupLatency.get(g).copy()
-          : new Histogram(3);
-      groups.put(g, new RunResult.TypeCounts(total, a[Outcome.COMPLETED.ordinal()].sum(),
-          a[Outcome.TIMED_OUT.ordinal()].sum(), a[Outcome.REJECTED.ordinal()].sum(),
-          a[Outcome.FAILED.ordinal()].sum(), 0, h));
-    });
+    groupCounts.forEach(
+        (g, a) -> {
+          long total = 0;
+          for (LongAdder x : a) {
+            total += x.sum();
+          }
+          Histogram h = groupLatency.containsKey(g) ? groupLatency.get(g).copy() : new Histogram(3);
+          groups.put(
+              g,
+              new RunResult.TypeCounts(
+                  total,
+                  a[Outcome.COMPLETED.ordinal()].sum(),
+                  a[Outcome.TIMED_OUT.ordinal()].sum(),
+                  a[Outcome.REJECTED.ordinal()].sum(),
+                  a[Outcome.FAILED.ordinal()].sum(),
+                  0,
+                  h));
+        });
     Map<String, List<RunResult.SeriesPoint>> perGroup = new java.util.TreeMap<>();
     groupBuckets.forEach((g, b) -> perGroup.put(g, series(b)));
-    return new RunResult(elapsed, bucketNanos / 1e9, types, groups, series(buckets), perGroup,
-        List.copyOf(gauges), sessionsStarted.sum(), sessionsAbandoned.sum(), purchases.sum(),
-        purchasesWithoutRefusal.sum(), sessionsRefusedAtEntry.sum(),
-        sessionsRefusedMidSession.sum(), lagMaxNanos.get() / 1e6);
+    return new RunResult(
+        elapsed,
+        bucketNanos / 1e9,
+        types,
+        groups,
+        series(buckets),
+        perGroup,
+        List.copyOf(gauges),
+        sessionsStarted.sum(),
+        sessionsAbandoned.sum(),
+        purchases.sum(),
+        purchasesWithoutRefusal.sum(),
+        sessionsRefusedAtEntry.sum(),
+        sessionsRefusedMidSession.sum(),
+        lagMaxNanos.get() / 1e6);
   }
 }

@@ -27,26 +27,47 @@ import org.HdrHistogram.Histogram;
  *     had been served (the work done for them is lost if the user leaves)
  * @param lagMaxMillis how far the generator fell behind its own schedule, at worst
  */
-public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest, TypeCounts> types,
-    Map<String, TypeCounts> groups, List<SeriesPoint> series,
-    Map<String, List<SeriesPoint>> groupSeries, List<RunRecorder.GaugeSample> gauges,
-    long sessionsStarted, long sessionsAbandoned, long purchases, long purchasesWithoutRefusal,
-    long sessionsRefusedAtEntry, long sessionsRefusedMidSession, double lagMaxMillis) {
+public record RunResult(
+    Duration elapsed,
+    double bucketSeconds,
+    Map<ShopRequest, TypeCounts> types,
+    Map<String, TypeCounts> groups,
+    List<SeriesPoint> series,
+    Map<String, List<SeriesPoint>> groupSeries,
+    List<RunRecorder.GaugeSample> gauges,
+    long sessionsStarted,
+    long sessionsAbandoned,
+    long purchases,
+    long purchasesWithoutRefusal,
+    long sessionsRefusedAtEntry,
+    long sessionsRefusedMidSession,
+    double lagMaxMillis) {
 
   /**
    * One request type's (or group's) counts; {@code generated} includes retries,
    * {@code latencyMicros} holds completed requests only.
    */
-  public record TypeCounts(long generated, long completed, long timedOut, long rejected,
-      long failed, long notGenerated, Histogram latencyMicros) {
+  public record TypeCounts(
+      long generated,
+      long completed,
+      long timedOut,
+      long rejected,
+      long failed,
+      long notGenerated,
+      Histogram latencyMicros) {
 
     /** The sum of two rows (for the "browsing" column of Table 4). */
     TypeCounts plus(TypeCounts o) {
       Histogram h = latencyMicros.copy();
       h.add(o.latencyMicros);
-      return new TypeCounts(generated + o.generated, completed + o.completed,
-          timedOut + o.timedOut, rejected + o.rejected, failed + o.failed,
-          notGenerated + o.notGenerated, h);
+      return new TypeCounts(
+          generated + o.generated,
+          completed + o.completed,
+          timedOut + o.timedOut,
+          rejected + o.rejected,
+          failed + o.failed,
+          notGenerated + o.notGenerated,
+          h);
     }
 
     /** Rejected attempts as a fraction of the attempts that got an answer or timed out. */
@@ -57,7 +78,8 @@ public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest,
 
     /** A percentile of the completed requests' response time in milliseconds, NaN if none. */
     public double percentileMillis(double percentile) {
-      return latencyMicros.getTotalCount() == 0 ? Double.NaN
+      return latencyMicros.getTotalCount() == 0
+          ? Double.NaN
           : latencyMicros.getValueAtPercentile(percentile) / 1000.0;
     }
   }
@@ -66,8 +88,14 @@ public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest,
    * One time bucket; {@code purchases} counts those without a refusal before them;
    * {@code p90Millis} is NaN when nothing completed in it.
    */
-  public record SeriesPoint(double seconds, long generated, long completed, long rejected,
-      long timedOut, long purchases, double p90Millis) {
+  public record SeriesPoint(
+      double seconds,
+      long generated,
+      long completed,
+      long rejected,
+      long timedOut,
+      long purchases,
+      double p90Millis) {
 
     public double rejectedFraction() {
       long ended = completed + rejected + timedOut;
@@ -115,8 +143,11 @@ public record RunResult(Duration elapsed, double bucketSeconds, Map<ShopRequest,
    * ({@code fromSeconds}, {@code toSeconds}].
    */
   public double ordersPerMinute(double fromSeconds, double toSeconds) {
-    long n = series.stream().filter(p -> p.seconds() > fromSeconds && p.seconds() <= toSeconds)
-        .mapToLong(SeriesPoint::purchases).sum();
+    long n =
+        series.stream()
+            .filter(p -> p.seconds() > fromSeconds && p.seconds() <= toSeconds)
+            .mapToLong(SeriesPoint::purchases)
+            .sum();
     return n * 60.0 / (toSeconds - fromSeconds);
   }
 

@@ -36,8 +36,12 @@ public final class SessionLoadGenerator {
   private final Supplier<EngineGauge.Reading> gauge;
   private final Map<String, String> headers;
 
-  public SessionLoadGenerator(ShopTransport client, SessionModel model, UserBehaviour behaviour,
-      Supplier<EngineGauge.Reading> gauge, Map<String, String> headers) {
+  public SessionLoadGenerator(
+      ShopTransport client,
+      SessionModel model,
+      UserBehaviour behaviour,
+      Supplier<EngineGauge.Reading> gauge,
+      Map<String, String> headers) {
     this.client = client;
     this.model = model;
     this.behaviour = behaviour;
@@ -49,18 +53,25 @@ public final class SessionLoadGenerator {
    * Starts sessions at {@code sessionsPerSecond} for {@code duration}, then waits up to
    * {@code drain} for the sessions under way to end, and returns what happened.
    */
-  public RunResult run(StepSchedule sessionsPerSecond, Duration duration, Duration drain,
-      Duration bucket, long seed) throws InterruptedException {
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "session-timer");
-      t.setDaemon(true);
-      return t;
-    });
+  public RunResult run(
+      StepSchedule sessionsPerSecond, Duration duration, Duration drain, Duration bucket, long seed)
+      throws InterruptedException {
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "session-timer");
+              t.setDaemon(true);
+              return t;
+            });
     long start = System.nanoTime();
     RunRecorder recorder = new RunRecorder(start, bucket);
     AtomicLong active = new AtomicLong();
-    timer.scheduleAtFixedRate(() -> recorder.gauge(System.nanoTime(), gauge.get()),
-        0, bucket.toNanos(), TimeUnit.NANOSECONDS);
+    timer.scheduleAtFixedRate(
+        () -> recorder.gauge(System.nanoTime(), gauge.get()),
+        0,
+        bucket.toNanos(),
+        TimeUnit.NANOSECONDS);
     try {
       SplittableRandom random = new SplittableRandom(seed);
       long end = start + duration.toNanos();
@@ -93,14 +104,20 @@ public final class SessionLoadGenerator {
     private final AtomicLong active;
     private final ScheduledThreadPoolExecutor timer;
     private final ShopClient.UserSession user;
+
     // One request at a time, but its answer comes on a client thread and the next step may
     // run on the timer's.
     /** Whether any request of this visit was refused so far. */
     private volatile boolean refused;
+
     /** Whether any page of this visit was served so far. */
     private volatile boolean served;
 
-    Session(long id, SplittableRandom random, RunRecorder recorder, AtomicLong active,
+    Session(
+        long id,
+        SplittableRandom random,
+        RunRecorder recorder,
+        AtomicLong active,
         ScheduledThreadPoolExecutor timer) {
       this.random = random;
       this.recorder = recorder;
@@ -117,13 +134,22 @@ public final class SessionLoadGenerator {
 
     private void send(ShopRequest type, int attempt, int refusals) {
       recorder.generated(type, System.nanoTime());
-      client.send(type, user, random, behaviour.drawTimeoutNanos(random),
+      client.send(
+          type,
+          user,
+          random,
+          behaviour.drawTimeoutNanos(random),
           (outcome, status, latency, retryAfter) ->
               ended(type, attempt, refusals, outcome, latency, retryAfter));
     }
 
-    private void ended(ShopRequest type, int attempt, int refusals, Outcome outcome,
-        long latencyNanos, long retryAfterNanos) {
+    private void ended(
+        ShopRequest type,
+        int attempt,
+        int refusals,
+        Outcome outcome,
+        long latencyNanos,
+        long retryAfterNanos) {
       long now = System.nanoTime();
       recorder.ended(type, null, outcome, latencyNanos, now);
       switch (outcome) {
@@ -150,8 +176,7 @@ public final class SessionLoadGenerator {
           if (delay < 0) {
             abandon(type);
           } else {
-            timer.schedule(() -> send(type, attempt, refusals + 1), delay,
-                TimeUnit.NANOSECONDS);
+            timer.schedule(() -> send(type, attempt, refusals + 1), delay, TimeUnit.NANOSECONDS);
           }
         }
         default -> abandon(type);
@@ -181,7 +206,8 @@ public final class SessionLoadGenerator {
         recorder.notGenerated(ShopRequest.LOGIN);
         current = ShopRequest.LOGIN;
       }
-      for (Optional<ShopRequest> n = model.next(current, random); n.isPresent();
+      for (Optional<ShopRequest> n = model.next(current, random);
+          n.isPresent();
           n = model.next(n.get(), random)) {
         if (n.get() == ShopRequest.LOGIN) {
           recorder.notGenerated(ShopRequest.CART);

@@ -28,11 +28,20 @@ import org.apache.commons.math3.linear.RealMatrix;
 public final class SessionModel {
 
   /** LIFO-Pri §3.2.1: P(eventually confirm) from each browsing page. */
-  public static final Map<ShopRequest, Double> PAPER_CONFIRM_PROBABILITY = Map.of(
-      ShopRequest.HOME, 0.027, ShopRequest.BROWSE, 0.022, ShopRequest.SEARCH, 0.036,
-      ShopRequest.DETAILS, 0.073);
+  public static final Map<ShopRequest, Double> PAPER_CONFIRM_PROBABILITY =
+      Map.of(
+          ShopRequest.HOME,
+          0.027,
+          ShopRequest.BROWSE,
+          0.022,
+          ShopRequest.SEARCH,
+          0.036,
+          ShopRequest.DETAILS,
+          0.073);
+
   /** LIFO-Pri Table 4 (ρ = 0.85): the step-to-step continuation of a purchase. */
   public static final double LOGIN_TO_SHIPPING = 0.89;
+
   public static final double SHIPPING_TO_PAYMENT = 0.91;
   public static final double PAYMENT_TO_CONFIRM = 0.90;
 
@@ -40,6 +49,7 @@ public final class SessionModel {
 
   /** transition[i][j]: page i to page j (order of {@link ShopRequest#PAGES}); rest leaves. */
   private final double[][] transition;
+
   /** Where every session starts: the home page, but for single-request workloads. */
   private final ShopRequest start;
 
@@ -89,15 +99,24 @@ public final class SessionModel {
     h.put(ShopRequest.CONFIRM, 1.0);
 
     // Shapes: where a visitor who stays goes next (our choice; Figure 1's solid arrows).
-    Map<ShopRequest, Map<ShopRequest, Double>> shapes = Map.of(
-        ShopRequest.HOME, Map.of(ShopRequest.BROWSE, 0.5, ShopRequest.SEARCH, 0.3,
-            ShopRequest.DETAILS, 0.2),
-        ShopRequest.BROWSE, Map.of(ShopRequest.BROWSE, 0.3, ShopRequest.SEARCH, 0.2,
-            ShopRequest.DETAILS, 0.5),
-        ShopRequest.SEARCH, Map.of(ShopRequest.SEARCH, 0.2, ShopRequest.BROWSE, 0.1,
-            ShopRequest.DETAILS, 0.7),
-        ShopRequest.DETAILS, Map.of(ShopRequest.LOGIN, 0.1, ShopRequest.DETAILS, 0.3,
-            ShopRequest.BROWSE, 0.3, ShopRequest.SEARCH, 0.3));
+    Map<ShopRequest, Map<ShopRequest, Double>> shapes =
+        Map.of(
+            ShopRequest.HOME,
+                Map.of(ShopRequest.BROWSE, 0.5, ShopRequest.SEARCH, 0.3, ShopRequest.DETAILS, 0.2),
+            ShopRequest.BROWSE,
+                Map.of(ShopRequest.BROWSE, 0.3, ShopRequest.SEARCH, 0.2, ShopRequest.DETAILS, 0.5),
+            ShopRequest.SEARCH,
+                Map.of(ShopRequest.SEARCH, 0.2, ShopRequest.BROWSE, 0.1, ShopRequest.DETAILS, 0.7),
+            ShopRequest.DETAILS,
+                Map.of(
+                    ShopRequest.LOGIN,
+                    0.1,
+                    ShopRequest.DETAILS,
+                    0.3,
+                    ShopRequest.BROWSE,
+                    0.3,
+                    ShopRequest.SEARCH,
+                    0.3));
 
     int n = PAGES.size();
     double[][] p = new double[n][n];
@@ -160,8 +179,10 @@ public final class SessionModel {
    */
   public Map<ShopRequest, Double> expectedVisits() {
     RealMatrix q = new Array2DRowRealMatrix(transition);
-    RealMatrix fundamental = new LUDecomposition(
-        MatrixUtils.createRealIdentityMatrix(PAGES.size()).subtract(q)).getSolver().getInverse();
+    RealMatrix fundamental =
+        new LUDecomposition(MatrixUtils.createRealIdentityMatrix(PAGES.size()).subtract(q))
+            .getSolver()
+            .getInverse();
     Map<ShopRequest, Double> visits = new EnumMap<>(ShopRequest.class);
     for (int j = 0; j < PAGES.size(); j++) {
       visits.put(PAGES.get(j), fundamental.getEntry(index(start), j));

@@ -38,6 +38,7 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
   public static final class UserSession {
     final long id;
     final Map<String, String> headers;
+
     /** The cookies the server set (its session's, and any guard's), by name. */
     final Map<String, String> cookies = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -78,12 +79,18 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
   }
 
   @Override
-  public void send(ShopRequest type, UserSession user, SplittableRandom random,
-      long timeoutNanos, Callback callback) {
+  public void send(
+      ShopRequest type,
+      UserSession user,
+      SplittableRandom random,
+      long timeoutNanos,
+      Callback callback) {
     long sent = System.nanoTime();
-    Request request = client.newRequest(base.resolve(type.relativePath(random)))
-        .method(HttpMethod.fromString(type.method()))
-        .timeout(Math.max(1, timeoutNanos / 1_000_000), TimeUnit.MILLISECONDS);
+    Request request =
+        client
+            .newRequest(base.resolve(type.relativePath(random)))
+            .method(HttpMethod.fromString(type.method()))
+            .timeout(Math.max(1, timeoutNanos / 1_000_000), TimeUnit.MILLISECONDS);
     String[] form = type.form(random, user.id);
     if (form.length > 0) {
       Fields fields = new Fields();
@@ -92,22 +99,31 @@ public final class ShopClient implements ShopTransport, AutoCloseable {
       }
       request.body(new FormRequestContent(fields));
     }
-    String cookie = user.cookies.isEmpty() ? null : user.cookies.entrySet().stream()
-        .map(e -> e.getKey() + "=" + e.getValue())
-        .collect(java.util.stream.Collectors.joining("; "));
-    request.headers(h -> {
-      user.headers.forEach(h::put);
-      if (cookie != null) {
-        h.put(HttpHeader.COOKIE, cookie);
-      }
-      h.put(ServerRequestLog.GIVES_UP_HEADER, Long.toString(sent + timeoutNanos));
-    });
-    request.send(result -> {
-      Response response = result.getResponse();
-      callback.ended(classify(result, user), response == null ? 0 : response.getStatus(),
-          System.nanoTime() - sent, response == null ? -1
-              : retryAfterNanos(response.getHeaders().get(HttpHeader.RETRY_AFTER)));
-    });
+    String cookie =
+        user.cookies.isEmpty()
+            ? null
+            : user.cookies.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining("; "));
+    request.headers(
+        h -> {
+          user.headers.forEach(h::put);
+          if (cookie != null) {
+            h.put(HttpHeader.COOKIE, cookie);
+          }
+          h.put(ServerRequestLog.GIVES_UP_HEADER, Long.toString(sent + timeoutNanos));
+        });
+    request.send(
+        result -> {
+          Response response = result.getResponse();
+          callback.ended(
+              classify(result, user),
+              response == null ? 0 : response.getStatus(),
+              System.nanoTime() - sent,
+              response == null
+                  ? -1
+                  : retryAfterNanos(response.getHeaders().get(HttpHeader.RETRY_AFTER)));
+        });
   }
 
   /** A {@code Retry-After} in its delay-seconds form, in nanoseconds; -1 if absent or a date. */

@@ -24,11 +24,12 @@ public enum ShopRequest {
   CART("POST", false, 0);
 
   /** The eight pages of the Markov chain, in the paper's order (Br-1..Br-4, Tr-1..Tr-4). */
-  public static final List<ShopRequest> PAGES = List.of(HOME, BROWSE, SEARCH, DETAILS, LOGIN,
-      SHIPPING, PAYMENT, CONFIRM);
+  public static final List<ShopRequest> PAGES =
+      List.of(HOME, BROWSE, SEARCH, DETAILS, LOGIN, SHIPPING, PAYMENT, CONFIRM);
 
-  private static final String[] CATEGORIES = {"tents", "backpacks", "footwear", "clothing",
-      "cooking"};
+  private static final String[] CATEGORIES = {
+    "tents", "backpacks", "footwear", "clothing", "cooking"
+  };
   private static final String[] WORDS = {"tent", "light", "wool", "stove", "boot", "pack"};
   private static final int PRODUCT_COUNT = 30;
 

@@ -20,6 +20,10 @@ public interface ShopTransport {
   }
 
   /** Sends one attempt of {@code type} for {@code user}, giving up after {@code timeoutNanos}. */
-  void send(ShopRequest type, ShopClient.UserSession user, SplittableRandom random,
-      long timeoutNanos, Callback callback);
+  void send(
+      ShopRequest type,
+      ShopClient.UserSession user,
+      SplittableRandom random,
+      long timeoutNanos,
+      Callback callback);
 }

@@ -24,13 +24,14 @@ public final class StepSchedule {
   }
 
   /** {@code base}, then {@code peak} from {@code spikeStart} to {@code spikeEnd}, then base. */
-  public static StepSchedule spike(double base, double peak, double spikeStartSeconds,
-      double spikeEndSeconds) {
+  public static StepSchedule spike(
+      double base, double peak, double spikeStartSeconds, double spikeEndSeconds) {
     if (!(spikeEndSeconds > spikeStartSeconds)) {
       throw new IllegalArgumentException("the spike must end after it starts");
     }
-    return new StepSchedule(List.of(new Step(0, base), new Step(spikeStartSeconds, peak),
-        new Step(spikeEndSeconds, base)));
+    return new StepSchedule(
+        List.of(
+            new Step(0, base), new Step(spikeStartSeconds, peak), new Step(spikeEndSeconds, base)));
   }
 
   /** This schedule, then {@code value} from {@code fromSeconds} on. */

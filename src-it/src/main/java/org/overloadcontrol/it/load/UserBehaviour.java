@@ -17,8 +17,13 @@ import java.util.SplittableRandom;
  * falls in the visit; some {@linkplain RefusalResponse#RETRY_ONCE try once more} after the
  * server's {@code Retry-After}.
  */
-public record UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout,
-    double retryProbability, int maxRetries, Duration meanThinkTime, Duration rejectionPause,
+public record UserBehaviour(
+    Duration fixedTimeout,
+    Duration meanThinkTimeout,
+    double retryProbability,
+    int maxRetries,
+    Duration meanThinkTime,
+    Duration rejectionPause,
     RefusalResponse onRefusal) {
 
   /** What an open-loop user does when a request of its visit is refused. */
@@ -49,10 +54,21 @@ public record UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout,
   }
 
   /** Users who leave at their first refusal. */
-  public UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout, double retryProbability,
-      int maxRetries, Duration meanThinkTime, Duration rejectionPause) {
-    this(fixedTimeout, meanThinkTimeout, retryProbability, maxRetries, meanThinkTime,
-        rejectionPause, RefusalResponse.LEAVE);
+  public UserBehaviour(
+      Duration fixedTimeout,
+      Duration meanThinkTimeout,
+      double retryProbability,
+      int maxRetries,
+      Duration meanThinkTime,
+      Duration rejectionPause) {
+    this(
+        fixedTimeout,
+        meanThinkTimeout,
+        retryProbability,
+        maxRetries,
+        meanThinkTime,
+        rejectionPause,
+        RefusalResponse.LEAVE);
   }
 
   /**
@@ -61,30 +77,52 @@ public record UserBehaviour(Duration fixedTimeout, Duration meanThinkTimeout,
    * rejection.
    */
   public static UserBehaviour paper() {
-    return new UserBehaviour(Duration.ofSeconds(8), Duration.ofSeconds(12), 0.4, 5,
-        Duration.ofSeconds(1), Duration.ofSeconds(5));
+    return new UserBehaviour(
+        Duration.ofSeconds(8),
+        Duration.ofSeconds(12),
+        0.4,
+        5,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(5));
   }
 
   /** Every duration multiplied by {@code factor} (service times are scaled the same way). */
   public UserBehaviour scaled(double factor) {
-    return new UserBehaviour(times(fixedTimeout, factor), times(meanThinkTimeout, factor),
-        retryProbability, maxRetries, times(meanThinkTime, factor),
-        times(rejectionPause, factor), onRefusal);
+    return new UserBehaviour(
+        times(fixedTimeout, factor),
+        times(meanThinkTimeout, factor),
+        retryProbability,
+        maxRetries,
+        times(meanThinkTime, factor),
+        times(rejectionPause, factor),
+        onRefusal);
   }
 
   public UserBehaviour withTimeouts(Duration fixed, Duration meanThink) {
-    return new UserBehaviour(fixed, meanThink, retryProbability, maxRetries, meanThinkTime,
-        rejectionPause, onRefusal);
+    return new UserBehaviour(
+        fixed, meanThink, retryProbability, maxRetries, meanThinkTime, rejectionPause, onRefusal);
   }
 
   public UserBehaviour withThinkTime(Duration mean) {
-    return new UserBehaviour(fixedTimeout, meanThinkTimeout, retryProbability, maxRetries, mean,
-        rejectionPause, onRefusal);
+    return new UserBehaviour(
+        fixedTimeout,
+        meanThinkTimeout,
+        retryProbability,
+        maxRetries,
+        mean,
+        rejectionPause,
+        onRefusal);
   }
 
   public UserBehaviour withRefusalResponse(RefusalResponse response) {
-    return new UserBehaviour(fixedTimeout, meanThinkTimeout, retryProbability, maxRetries,
-        meanThinkTime, rejectionPause, response);
+    return new UserBehaviour(
+        fixedTimeout,
+        meanThinkTimeout,
+        retryProbability,
+        maxRetries,
+        meanThinkTime,
+        rejectionPause,
+        response);
   }
 
   /**

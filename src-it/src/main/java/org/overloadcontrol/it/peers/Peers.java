@@ -26,14 +26,15 @@ public final class Peers {
    * (zero: forever, the handler's default), at most 1024 suspended (its default); beyond that,
    * or when the wait expires, 503 without {@code Retry-After}.
    */
-  public static ContainerHooks qosHandler(ContainerHooks hooks, int maxRequests,
-      Duration maxSuspend) {
-    return hooks.withJettyWrapper(app -> {
-      QoSHandler qos = new QoSHandler(app);
-      qos.setMaxRequestCount(maxRequests);
-      qos.setMaxSuspend(maxSuspend);
-      return qos;
-    });
+  public static ContainerHooks qosHandler(
+      ContainerHooks hooks, int maxRequests, Duration maxSuspend) {
+    return hooks.withJettyWrapper(
+        app -> {
+          QoSHandler qos = new QoSHandler(app);
+          qos.setMaxRequestCount(maxRequests);
+          qos.setMaxSuspend(maxSuspend);
+          return qos;
+        });
   }
 
   /**
@@ -42,16 +43,18 @@ public final class Peers {
    * registered ahead of the application's web.xml filters, refusing with
    * {@code throttleStatus}.
    */
-  public static ContainerHooks concurrencyLimit(ContainerHooks hooks, Limit limit,
-      int throttleStatus) {
-    ServletContainerInitializer install = (classes, context) -> {
-      SimpleLimiter<HttpServletRequest> limiter = SimpleLimiter.newBuilder().limit(limit)
-          .named("experiment").build();
-      FilterRegistration.Dynamic f = context.addFilter("concurrency-limits",
-          new ConcurrencyLimitFilter(limiter, throttleStatus));
-      f.setAsyncSupported(true);
-      f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
-    };
+  public static ContainerHooks concurrencyLimit(
+      ContainerHooks hooks, Limit limit, int throttleStatus) {
+    ServletContainerInitializer install =
+        (classes, context) -> {
+          SimpleLimiter<HttpServletRequest> limiter =
+              SimpleLimiter.newBuilder().limit(limit).named("experiment").build();
+          FilterRegistration.Dynamic f =
+              context.addFilter(
+                  "concurrency-limits", new ConcurrencyLimitFilter(limiter, throttleStatus));
+          f.setAsyncSupported(true);
+          f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        };
     return hooks.withInitializer(install);
   }
 }

@@ -21,8 +21,14 @@ import org.HdrHistogram.Histogram;
  * @param servedToPresent served to a user who was still there: the goodput
  * @param servedMicros response times of the served requests, in microseconds
  */
-public record PageStats(String page, long requests, long served, long refused, long userLeft,
-    long servedToPresent, Histogram servedMicros) {
+public record PageStats(
+    String page,
+    long requests,
+    long served,
+    long refused,
+    long userLeft,
+    long servedToPresent,
+    Histogram servedMicros) {
 
   /** Requests neither served nor refused (other statuses). */
   public long other() {
@@ -31,7 +37,8 @@ public record PageStats(String page, long requests, long served, long refused, l
 
   /** A percentile of the served requests' response time in milliseconds; NaN if none. */
   public double percentileMillis(double percentile) {
-    return servedMicros.getTotalCount() == 0 ? Double.NaN
+    return servedMicros.getTotalCount() == 0
+        ? Double.NaN
         : servedMicros.getValueAtPercentile(percentile) / 1000.0;
   }
 
@@ -40,8 +47,11 @@ public record PageStats(String page, long requests, long served, long refused, l
    * requests that arrived in [{@code fromNanos}, {@code toNanos}), in the order of first
    * appearance of each page name sorted by name; a last entry {@code "all"} sums them.
    */
-  public static Map<String, PageStats> byPage(Collection<ServedRequest> log,
-      Function<String, String> pageOf, long fromNanos, long toNanos) {
+  public static Map<String, PageStats> byPage(
+      Collection<ServedRequest> log,
+      Function<String, String> pageOf,
+      long fromNanos,
+      long toNanos) {
     Map<String, Builder> pages = new TreeMap<>();
     Builder all = new Builder("all");
     for (ServedRequest r : log) {

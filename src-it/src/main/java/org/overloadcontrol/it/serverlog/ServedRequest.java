@@ -15,8 +15,13 @@ package org.overloadcontrol.it.serverlog;
  *     {@link ServerRequestLog#GIVES_UP_HEADER} header (same clock: generator and server share
  *     the JVM), or {@link #NO_DEADLINE}
  */
-public record ServedRequest(long arrivalNanos, long completionNanos, String path, int status,
-    boolean failed, long givesUpNanos) {
+public record ServedRequest(
+    long arrivalNanos,
+    long completionNanos,
+    String path,
+    int status,
+    boolean failed,
+    long givesUpNanos) {
 
   /** {@link #givesUpNanos} of a request that carried no deadline. */
   public static final long NO_DEADLINE = Long.MIN_VALUE;

@@ -59,9 +59,14 @@ public final class ServerRequestLog {
   public RequestLog jetty() {
     return (request, response) -> {
       long now = System.nanoTime();
-      record(new ServedRequest(request.getBeginNanoTime(), now, request.getHttpURI().getPath(),
-          response.getStatus(), !response.isCompletedSuccessfully(),
-          givesUp(request.getHeaders().get(GIVES_UP_HEADER))));
+      record(
+          new ServedRequest(
+              request.getBeginNanoTime(),
+              now,
+              request.getHttpURI().getPath(),
+              response.getStatus(),
+              !response.isCompletedSuccessfully(),
+              givesUp(request.getHeaders().get(GIVES_UP_HEADER))));
     };
   }
 
@@ -89,10 +94,14 @@ public final class ServerRequestLog {
     public void log(Request request, Response response, long time) {
       long now = System.nanoTime();
       org.apache.coyote.Response coyote = response.getCoyoteResponse();
-      log.record(new ServedRequest(request.getCoyoteRequest().getStartTimeNanos(), now,
-          request.getRequestURI(), response.getStatus(),
-          coyote.isExceptionPresent(),
-          givesUp(request.getHeader(GIVES_UP_HEADER))));
+      log.record(
+          new ServedRequest(
+              request.getCoyoteRequest().getStartTimeNanos(),
+              now,
+              request.getRequestURI(),
+              response.getStatus(),
+              coyote.isExceptionPresent(),
+              givesUp(request.getHeader(GIVES_UP_HEADER))));
     }
 
     @Override
@@ -121,9 +130,18 @@ public final class ServerRequestLog {
   public static void writeCsv(Path file, List<ServedRequest> requests) {
     StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
     for (ServedRequest r : requests) {
-      csv.append(String.format(Locale.ROOT, "%d,%d,%s,%d,%b,%s%n", r.arrivalNanos(),
-          r.completionNanos(), r.path().replace(",", "%2C"), r.status(), r.failed(),
-          r.givesUpNanos() == ServedRequest.NO_DEADLINE ? "" : Long.toString(r.givesUpNanos())));
+      csv.append(
+          String.format(
+              Locale.ROOT,
+              "%d,%d,%s,%d,%b,%s%n",
+              r.arrivalNanos(),
+              r.completionNanos(),
+              r.path().replace(",", "%2C"),
+              r.status(),
+              r.failed(),
+              r.givesUpNanos() == ServedRequest.NO_DEADLINE
+                  ? ""
+                  : Long.toString(r.givesUpNanos())));
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
@@ -136,8 +154,8 @@ public final class ServerRequestLog {
   /** Reads what {@link #writeCsv} wrote. */
   public static List<ServedRequest> readCsv(List<String> lines) {
     if (lines.isEmpty() || !lines.get(0).equals(CSV_HEADER)) {
-      throw new IllegalArgumentException("not a server request log: the first line must be '"
-          + CSV_HEADER + "'");
+      throw new IllegalArgumentException(
+          "not a server request log: the first line must be '" + CSV_HEADER + "'");
     }
     List<ServedRequest> out = new ArrayList<>(lines.size() - 1);
     for (int i = 1; i < lines.size(); i++) {
@@ -147,11 +165,17 @@ public final class ServerRequestLog {
       }
       String[] f = line.split(",", -1);
       if (f.length != 6) {
-        throw new IllegalArgumentException("line " + (i + 1) + ": expected 6 fields, got "
-            + f.length + ": '" + line + "'");
+        throw new IllegalArgumentException(
+            "line " + (i + 1) + ": expected 6 fields, got " + f.length + ": '" + line + "'");
       }
-      out.add(new ServedRequest(Long.parseLong(f[0]), Long.parseLong(f[1]), f[2],
-          Integer.parseInt(f[3]), Boolean.parseBoolean(f[4]), givesUp(f[5])));
+      out.add(
+          new ServedRequest(
+              Long.parseLong(f[0]),
+              Long.parseLong(f[1]),
+              f[2],
+              Integer.parseInt(f[3]),
+              Boolean.parseBoolean(f[4]),
+              givesUp(f[5])));
     }
     return out;
   }

@@ -20,8 +20,10 @@ import org.overloadcontrol.it.serverlog.ServerRequestLog;
  * @param jettyWrapper wraps the web application's handler in Jetty, or null; Tomcat refuses a
  *     deployment that has one
  */
-public record ContainerHooks(ServerRequestLog requestLog,
-    List<ServletContainerInitializer> initializers, UnaryOperator<Handler> jettyWrapper) {
+public record ContainerHooks(
+    ServerRequestLog requestLog,
+    List<ServletContainerInitializer> initializers,
+    UnaryOperator<Handler> jettyWrapper) {
 
   /** Nothing added. */
   public static final ContainerHooks NONE = new ContainerHooks(null, List.of(), null);

@@ -15,11 +15,12 @@ import java.util.Objects;
  * @param maxThreads the most request threads; kept small, the machines we run on are small
  * @param hooks what an experiment adds around the application (request log, peer guards)
  */
-public record Deployment(Path webApp, String contextPath, int port, int maxThreads,
-    ContainerHooks hooks) {
+public record Deployment(
+    Path webApp, String contextPath, int port, int maxThreads, ContainerHooks hooks) {
 
   /** The host every container binds to. */
   public static final String HOST = "127.0.0.1";
+
   /** Request threads unless told otherwise: enough to queue, few enough for two cores. */
   public static final int DEFAULT_MAX_THREADS = 48;
 
@@ -28,8 +29,8 @@ public record Deployment(Path webApp, String contextPath, int port, int maxThrea
     Objects.requireNonNull(contextPath, "contextPath");
     Objects.requireNonNull(hooks, "hooks");
     if (!contextPath.isEmpty() && (!contextPath.startsWith("/") || contextPath.endsWith("/"))) {
-      throw new IllegalArgumentException("contextPath must be \"\" or \"/name\", was \""
-          + contextPath + "\"");
+      throw new IllegalArgumentException(
+          "contextPath must be \"\" or \"/name\", was \"" + contextPath + "\"");
     }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be in [0, 65535], was " + port);
@@ -71,8 +72,10 @@ public record Deployment(Path webApp, String contextPath, int port, int maxThrea
       return;
     }
     if (!Files.isRegularFile(webApp.resolve("WEB-INF").resolve("web.xml"))) {
-      throw new IllegalArgumentException("not a WAR file nor a web-application directory with"
-          + " WEB-INF/web.xml: " + webApp.toAbsolutePath());
+      throw new IllegalArgumentException(
+          "not a WAR file nor a web-application directory with"
+              + " WEB-INF/web.xml: "
+              + webApp.toAbsolutePath());
     }
   }
 }

@@ -27,8 +27,12 @@ final class JettyContainer implements WebContainer {
   private final Path workDir;
   private final String contextPath;
 
-  private JettyContainer(Server server, WebAppContext webApp, ServerConnector connector,
-      Path workDir, String contextPath) {
+  private JettyContainer(
+      Server server,
+      WebAppContext webApp,
+      ServerConnector connector,
+      Path workDir,
+      String contextPath) {
     this.server = server;
     this.webApp = webApp;
     this.connector = connector;
@@ -53,11 +57,12 @@ final class JettyContainer implements WebContainer {
     webApp.setTempDirectory(workDir.toFile());
     // The application's own class loader above a parent that hides our SLF4J from it, as a
     // standalone Jetty hides its own (WebAppParentLoader).
-    webApp.setClassLoader(new WebAppClassLoader(
-        new WebAppParentLoader(JettyContainer.class.getClassLoader()), webApp));
+    webApp.setClassLoader(
+        new WebAppClassLoader(
+            new WebAppParentLoader(JettyContainer.class.getClassLoader()), webApp));
     // Servlets declared with @WebServlet must be found, as Tomcat finds them.
-    webApp.addConfiguration(new EnvConfiguration(), new PlusConfiguration(),
-        new AnnotationConfiguration());
+    webApp.addConfiguration(
+        new EnvConfiguration(), new PlusConfiguration(), new AnnotationConfiguration());
     // A filter or servlet that fails in init must fail the start, not leave a 503 behind.
     webApp.setThrowUnavailableOnStartupException(true);
     ContainerHooks hooks = deployment.hooks();
@@ -78,8 +83,8 @@ final class JettyContainer implements WebContainer {
       Throwable cause = webApp.getUnavailableException();
       stopQuietly(server);
       WorkDirectory.delete(workDir);
-      throw new IllegalStateException("Jetty started but " + deployment.webApp()
-          + " is unavailable", cause);
+      throw new IllegalStateException(
+          "Jetty started but " + deployment.webApp() + " is unavailable", cause);
     }
     return new JettyContainer(server, webApp, connector, workDir, deployment.contextPath());
   }

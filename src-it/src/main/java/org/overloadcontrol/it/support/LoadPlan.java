@@ -23,8 +23,15 @@ import java.util.Objects;
  * @param headers request headers, e.g. {@code Accept}
  * @param seed seed of the arrival process, so a run's schedule can be repeated
  */
-public record LoadPlan(URI target, double ratePerSecond, int maxRequestCount, Duration duration,
-    Duration warmup, Duration requestTimeout, Map<String, String> headers, long seed) {
+public record LoadPlan(
+    URI target,
+    double ratePerSecond,
+    int maxRequestCount,
+    Duration duration,
+    Duration warmup,
+    Duration requestTimeout,
+    Map<String, String> headers,
+    long seed) {
 
   public LoadPlan {
     Objects.requireNonNull(target, "target");
@@ -46,35 +53,37 @@ public record LoadPlan(URI target, double ratePerSecond, int maxRequestCount, Du
 
   /** {@code ratePerSecond} for {@code duration}, no warm-up, 10 s timeout, fixed seed. */
   public static LoadPlan of(URI target, double ratePerSecond, Duration duration) {
-    int cap = (int) Math.min(Integer.MAX_VALUE, Math.ceil(ratePerSecond
-        * duration.toNanos() / 1e9 * 2 + 100));
-    return new LoadPlan(target, ratePerSecond, cap, duration, Duration.ZERO,
-        Duration.ofSeconds(10), Map.of(), 42L);
+    int cap =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE, Math.ceil(ratePerSecond * duration.toNanos() / 1e9 * 2 + 100));
+    return new LoadPlan(
+        target, ratePerSecond, cap, duration, Duration.ZERO, Duration.ofSeconds(10), Map.of(), 42L);
   }
 
   public LoadPlan withWarmup(Duration newWarmup) {
-    return new LoadPlan(target, ratePerSecond, maxRequestCount, duration, newWarmup,
-        requestTimeout, headers, seed);
+    return new LoadPlan(
+        target, ratePerSecond, maxRequestCount, duration, newWarmup, requestTimeout, headers, seed);
   }
 
   public LoadPlan withRequestTimeout(Duration timeout) {
-    return new LoadPlan(target, ratePerSecond, maxRequestCount, duration, warmup, timeout,
-        headers, seed);
+    return new LoadPlan(
+        target, ratePerSecond, maxRequestCount, duration, warmup, timeout, headers, seed);
   }
 
   public LoadPlan withHeaders(Map<String, String> newHeaders) {
-    return new LoadPlan(target, ratePerSecond, maxRequestCount, duration, warmup,
-        requestTimeout, newHeaders, seed);
+    return new LoadPlan(
+        target, ratePerSecond, maxRequestCount, duration, warmup, requestTimeout, newHeaders, seed);
   }
 
   public LoadPlan withMaxRequestCount(int count) {
-    return new LoadPlan(target, ratePerSecond, count, duration, warmup, requestTimeout,
-        headers, seed);
+    return new LoadPlan(
+        target, ratePerSecond, count, duration, warmup, requestTimeout, headers, seed);
   }
 
   public LoadPlan withSeed(long newSeed) {
-    return new LoadPlan(target, ratePerSecond, maxRequestCount, duration, warmup,
-        requestTimeout, headers, newSeed);
+    return new LoadPlan(
+        target, ratePerSecond, maxRequestCount, duration, warmup, requestTimeout, headers, newSeed);
   }
 
   private static void requirePositive(String name, Duration d) {

@@ -22,9 +22,16 @@ import org.HdrHistogram.Histogram;
  * @param sendingTime how long the sending phase lasted
  * @param steadyLatencyByStatus latency histograms of the steady part, by status
  */
-public record LoadSummary(long sentCount, long okCount, long rejectedCount, long otherCount,
-    long failedCount, long rejectedWithoutRetryAfterCount, long sendLagMaxMicros,
-    Duration sendingTime, Map<Integer, Histogram> steadyLatencyByStatus) {
+public record LoadSummary(
+    long sentCount,
+    long okCount,
+    long rejectedCount,
+    long otherCount,
+    long failedCount,
+    long rejectedWithoutRetryAfterCount,
+    long sendLagMaxMicros,
+    Duration sendingTime,
+    Map<Integer, Histogram> steadyLatencyByStatus) {
 
   /** The status of requests that got no response. */
   public static final int NO_RESPONSE = 0;
@@ -71,18 +78,32 @@ public record LoadSummary(long sentCount, long okCount, long rejectedCount, long
   /** One line per fact, for test output and experiment logs. */
   public String format() {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "sent %d in %.1f s (%.1f/s): 200 %d, 503 %d, other %d,"
-        + " no response %d; 503 without Retry-After %d; worst send lag %.1f ms%n",
-        sentCount, sendingTime.toNanos() / 1e9, sentCount / Math.max(1e-9,
-            sendingTime.toNanos() / 1e9), okCount, rejectedCount, otherCount, failedCount,
-        rejectedWithoutRetryAfterCount, sendLagMaxMicros / 1e3));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "sent %d in %.1f s (%.1f/s): 200 %d, 503 %d, other %d,"
+                + " no response %d; 503 without Retry-After %d; worst send lag %.1f ms%n",
+            sentCount,
+            sendingTime.toNanos() / 1e9,
+            sentCount / Math.max(1e-9, sendingTime.toNanos() / 1e9),
+            okCount,
+            rejectedCount,
+            otherCount,
+            failedCount,
+            rejectedWithoutRetryAfterCount,
+            sendLagMaxMicros / 1e3));
     for (Map.Entry<Integer, Histogram> e : new TreeMap<>(steadyLatencyByStatus).entrySet()) {
       Histogram h = e.getValue();
-      b.append(String.format(Locale.ROOT, "  steady %s: n=%d p50=%.0f ms p90=%.0f ms"
-          + " p99=%.0f ms max=%.0f ms%n",
-          e.getKey() == NO_RESPONSE ? "no response" : "status " + e.getKey(), h.getTotalCount(),
-          h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3,
-          h.getValueAtPercentile(99) / 1e3, h.getMaxValue() / 1e3));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  steady %s: n=%d p50=%.0f ms p90=%.0f ms" + " p99=%.0f ms max=%.0f ms%n",
+              e.getKey() == NO_RESPONSE ? "no response" : "status " + e.getKey(),
+              h.getTotalCount(),
+              h.getValueAtPercentile(50) / 1e3,
+              h.getValueAtPercentile(90) / 1e3,
+              h.getValueAtPercentile(99) / 1e3,
+              h.getMaxValue() / 1e3));
     }
     return b.toString();
   }

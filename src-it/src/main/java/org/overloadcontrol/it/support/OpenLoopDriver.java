@@ -115,31 +115,44 @@ public final class OpenLoopDriver implements AutoCloseable {
       Duration sendingTime = Duration.ofNanos((byTime ? end : scheduled) - start);
       long waitMillis = plan.requestTimeout().toMillis() + 5_000L;
       if (!completed.tryAcquire(sent, waitMillis, TimeUnit.MILLISECONDS)) {
-        throw new IllegalStateException("responses still outstanding " + waitMillis
-            + " ms after the last send, past the request timeout");
+        throw new IllegalStateException(
+            "responses still outstanding "
+                + waitMillis
+                + " ms after the last send, past the request timeout");
       }
-      return new LoadSummary(sent, okCount.sum(), rejectedCount.sum(), otherCount.sum(),
-          failedCount.sum(), noRetryAfterCount.sum(), sendLagMax.get(), sendingTime, steady);
+      return new LoadSummary(
+          sent,
+          okCount.sum(),
+          rejectedCount.sum(),
+          otherCount.sum(),
+          failedCount.sum(),
+          noRetryAfterCount.sum(),
+          sendLagMax.get(),
+          sendingTime,
+          steady);
     }
 
     private void send(long scheduledNanos, boolean inSteadyPart) {
-      Request request = client.newRequest(plan.target())
-          .method(HttpMethod.GET)
-          .timeout(plan.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      Request request =
+          client
+              .newRequest(plan.target())
+              .method(HttpMethod.GET)
+              .timeout(plan.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
       plan.headers().forEach((name, value) -> request.headers(h -> h.put(name, value)));
-      request.send(result -> {
-        try {
-          completed(result, System.nanoTime() - scheduledNanos, inSteadyPart);
-        } finally {
-          completed.release();
-        }
-      });
+      request.send(
+          result -> {
+            try {
+              completed(result, System.nanoTime() - scheduledNanos, inSteadyPart);
+            } finally {
+              completed.release();
+            }
+          });
     }
 
     private void completed(Result result, long latencyNanos, boolean inSteadyPart) {
       Response response = result.getResponse();
-      int status = result.isFailed() || response == null ? LoadSummary.NO_RESPONSE
-          : response.getStatus();
+      int status =
+          result.isFailed() || response == null ? LoadSummary.NO_RESPONSE : response.getStatus();
       switch (status) {
         case LoadSummary.NO_RESPONSE -> failedCount.increment();
         case 200 -> okCount.increment();
@@ -152,7 +165,8 @@ public final class OpenLoopDriver implements AutoCloseable {
         default -> otherCount.increment();
       }
       if (inSteadyPart) {
-        steady.computeIfAbsent(status, s -> new ConcurrentHistogram(3))
+        steady
+            .computeIfAbsent(status, s -> new ConcurrentHistogram(3))
             .recordValue(Math.max(0L, latencyNanos / 1000L));
       }
     }

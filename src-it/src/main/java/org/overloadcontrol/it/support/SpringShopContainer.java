@@ -27,8 +27,8 @@ public final class SpringShopContainer implements WebContainer {
   private final ServletContext servletContext;
   private final String contextPath;
 
-  private SpringShopContainer(AutoCloseable application, Tomcat tomcat,
-      ServletContext servletContext, String contextPath) {
+  private SpringShopContainer(
+      AutoCloseable application, Tomcat tomcat, ServletContext servletContext, String contextPath) {
     this.application = application;
     this.tomcat = tomcat;
     this.servletContext = servletContext;
@@ -45,28 +45,39 @@ public final class SpringShopContainer implements WebContainer {
    * @throws IllegalArgumentException for hooks only a WAR deployment can take (a Jetty
    *     wrapper, servlet-container initializers)
    */
-  public static SpringShopContainer start(String contextPath, int port, int maxThreads,
-      ContainerHooks hooks) throws Exception {
+  public static SpringShopContainer start(
+      String contextPath, int port, int maxThreads, ContainerHooks hooks) throws Exception {
     if (hooks.jettyWrapper() != null || !hooks.initializers().isEmpty()) {
-      throw new IllegalArgumentException("the Spring Boot shop takes no Jetty wrapper and no"
-          + " servlet-container initializer: run such a guard against the WAR");
+      throw new IllegalArgumentException(
+          "the Spring Boot shop takes no Jetty wrapper and no"
+              + " servlet-container initializer: run such a guard against the WAR");
     }
     Class<?> app;
     try {
       app = Class.forName(APPLICATION);
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("the Spring Boot shop is not on the class path: run with"
-          + " the shop or experiments profile, which add sample-spring-boot", e);
+      throw new IllegalStateException(
+          "the Spring Boot shop is not on the class path: run with"
+              + " the shop or experiments profile, which add sample-spring-boot",
+          e);
     }
-    List<String> args = new ArrayList<>(List.of("--server.address=" + Deployment.HOST,
-        "--server.port=" + port, "--server.tomcat.threads.max=" + maxThreads,
-        "--server.tomcat.threads.min-spare=4"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--server.address=" + Deployment.HOST,
+                "--server.port=" + port,
+                "--server.tomcat.threads.max=" + maxThreads,
+                "--server.tomcat.threads.min-spare=4"));
     if (!contextPath.isEmpty()) {
       args.add("--server.servlet.context-path=" + contextPath);
     }
     Class<?> spring = Class.forName("org.springframework.boot.SpringApplication");
-    Object context = unwrapped(() -> spring.getMethod("run", Class.class, String[].class)
-        .invoke(null, app, args.toArray(String[]::new)));
+    Object context =
+        unwrapped(
+            () ->
+                spring
+                    .getMethod("run", Class.class, String[].class)
+                    .invoke(null, app, args.toArray(String[]::new)));
     AutoCloseable application = (AutoCloseable) context;
     try {
       Object webServer = call(context, "getWebServer");
@@ -74,8 +85,8 @@ public final class SpringShopContainer implements WebContainer {
       if (hooks.requestLog() != null) {
         tomcat.getEngine().getPipeline().addValve(hooks.requestLog().tomcat());
       }
-      return new SpringShopContainer(application, tomcat,
-          (ServletContext) call(context, "getServletContext"), contextPath);
+      return new SpringShopContainer(
+          application, tomcat, (ServletContext) call(context, "getServletContext"), contextPath);
     } catch (Exception | Error e) {
       application.close();
       throw e;

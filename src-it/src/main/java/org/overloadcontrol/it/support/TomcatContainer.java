@@ -49,8 +49,9 @@ final class TomcatContainer implements WebContainer {
       // Web-app class loaders must see Tomcat's own classes through their parent; the system
       // class loader (Tomcat's default) does not hold them when we run inside Maven. The parent
       // hides our SLF4J, as a standalone Tomcat has none (WebAppParentLoader).
-      tomcat.getServer().setParentClassLoader(
-          new WebAppParentLoader(TomcatContainer.class.getClassLoader()));
+      tomcat
+          .getServer()
+          .setParentClassLoader(new WebAppParentLoader(TomcatContainer.class.getClassLoader()));
       Connector connector = new Connector("HTTP/1.1");
       connector.setPort(deployment.port());
       connector.setProperty("address", Deployment.HOST);
@@ -58,8 +59,9 @@ final class TomcatContainer implements WebContainer {
       connector.setProperty("minSpareThreads", "4");
       tomcat.setConnector(connector);
       tomcat.getHost().setAutoDeploy(false);
-      Context context = tomcat.addWebapp(deployment.contextPath(),
-          deployment.webApp().toAbsolutePath().toString());
+      Context context =
+          tomcat.addWebapp(
+              deployment.contextPath(), deployment.webApp().toAbsolutePath().toString());
       context.addLifecycleListener(TomcatContainer::withoutJspUnlessPresent);
       if (context.getJarScanner() instanceof StandardJarScanner scanner) {
         // Only the application's own WEB-INF/lib is scanned, as in a standalone Tomcat; the
@@ -72,8 +74,12 @@ final class TomcatContainer implements WebContainer {
       }
       tomcat.start();
       if (context.getState() != LifecycleState.STARTED) {
-        throw new IllegalStateException("Tomcat started but " + deployment.webApp()
-            + " did not (state " + context.getState() + "); see the log above");
+        throw new IllegalStateException(
+            "Tomcat started but "
+                + deployment.webApp()
+                + " did not (state "
+                + context.getState()
+                + "); see the log above");
       }
       return new TomcatContainer(tomcat, context, baseDir, deployment.contextPath());
     } catch (Exception | Error e) {
@@ -94,8 +100,8 @@ final class TomcatContainer implements WebContainer {
       return;
     }
     try {
-      Class.forName("org.apache.jasper.servlet.JspServlet", false,
-          TomcatContainer.class.getClassLoader());
+      Class.forName(
+          "org.apache.jasper.servlet.JspServlet", false, TomcatContainer.class.getClassLoader());
     } catch (ClassNotFoundException e) {
       Container jsp = context.findChild("jsp");
       if (jsp != null) {
@@ -122,8 +128,9 @@ final class TomcatContainer implements WebContainer {
   /** The connector executor's active threads, or -1 when it has no such pool. */
   static int busyThreads(Tomcat tomcat) {
     return tomcat.getConnector().getProtocolHandler().getExecutor()
-        instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool
-        ? pool.getActiveCount() : -1;
+            instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool
+        ? pool.getActiveCount()
+        : -1;
   }
 
   @Override
@@ -160,5 +167,4 @@ final class TomcatContainer implements WebContainer {
   public String toString() {
     return ServerInfo.getServerInfo() + " at " + baseUri();
   }
-
 }

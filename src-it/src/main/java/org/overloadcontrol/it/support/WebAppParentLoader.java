@@ -43,8 +43,8 @@ final class WebAppParentLoader extends URLClassLoader {
   @Override
   protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
     if (name.startsWith(HIDDEN_PACKAGE)) {
-      throw new ClassNotFoundException(name + " (the container's own SLF4J is hidden from web"
-          + " applications)");
+      throw new ClassNotFoundException(
+          name + " (the container's own SLF4J is hidden from web" + " applications)");
     }
     return super.loadClass(name, resolve);
   }

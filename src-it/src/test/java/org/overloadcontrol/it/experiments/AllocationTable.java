@@ -16,8 +16,11 @@ final class AllocationTable {
   private final double[] meanAbsPerSecondPoints;
   private final int secondCount;
 
-  private AllocationTable(int[] sharePercent, double[] actualPercent,
-      double[] meanAbsPerSecondPoints, int secondCount) {
+  private AllocationTable(
+      int[] sharePercent,
+      double[] actualPercent,
+      double[] meanAbsPerSecondPoints,
+      int secondCount) {
     this.sharePercent = sharePercent;
     this.actualPercent = actualPercent;
     this.meanAbsPerSecondPoints = meanAbsPerSecondPoints;
@@ -89,16 +92,27 @@ final class AllocationTable {
 
   /** The markdown table beside the paper's figures ({@code paperActual} in the same order). */
   String markdown(String[] names, double[] paperActual, double paperMse) {
-    StringBuilder md = new StringBuilder("| client | allocation | actual | error (points)"
-        + " | mean per-second error | paper actual | paper error |\n"
-        + "|---|---|---|---|---|---|---|\n");
+    StringBuilder md =
+        new StringBuilder(
+            "| client | allocation | actual | error (points)"
+                + " | mean per-second error | paper actual | paper error |\n"
+                + "|---|---|---|---|---|---|---|\n");
     for (int c = 0; c < sharePercent.length; c++) {
-      md.append(String.format(Locale.ROOT, "| %s | %d %% | %.2f %% | %.2f | %.2f | %.2f %% |"
-          + " %.2f |%n", names[c], sharePercent[c], actualPercent[c], errorPoints(c),
-          meanAbsPerSecondPoints[c], paperActual[c], Math.abs(paperActual[c] - sharePercent[c])));
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d %% | %.2f %% | %.2f | %.2f | %.2f %% |" + " %.2f |%n",
+              names[c],
+              sharePercent[c],
+              actualPercent[c],
+              errorPoints(c),
+              meanAbsPerSecondPoints[c],
+              paperActual[c],
+              Math.abs(paperActual[c] - sharePercent[c])));
     }
-    md.append(String.format(Locale.ROOT, "| MSE (eq. 10) | | | %.4f | | | %.4f |%n", paperMse(),
-        paperMse));
+    md.append(
+        String.format(
+            Locale.ROOT, "| MSE (eq. 10) | | | %.4f | | | %.4f |%n", paperMse(), paperMse));
     return md.toString();
   }
 }

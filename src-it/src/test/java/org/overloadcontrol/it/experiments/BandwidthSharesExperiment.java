@@ -42,8 +42,10 @@ class BandwidthSharesExperiment {
   static final double PAPER_MSE = 0.0190;
 
   /** Table III: which of A, B, C, D is active in epochs 1..18. */
-  static final String[] SCHEDULE = {"1111", "1111", "0111", "1011", "0011", "1101", "0101",
-      "1001", "0001", "1110", "0110", "1010", "0010", "1100", "0100", "1000", "1111", "1111"};
+  static final String[] SCHEDULE = {
+    "1111", "1111", "0111", "1011", "0011", "1101", "0101", "1001", "0001", "1110", "0110", "1010",
+    "0010", "1100", "0100", "1000", "1111", "1111"
+  };
 
   static String group(int client) {
     return NAMES[client].toLowerCase(Locale.ROOT);
@@ -81,10 +83,15 @@ class BandwidthSharesExperiment {
       filter.put(g + ".share", SHARES[c] + "%");
       filter.put(g + ".match.header", "X-Client-Group=" + NAMES[c].toLowerCase(Locale.ROOT));
     }
-    Path dir = new ExplodedWebApp().withOverloadFilter(filter)
-        .withServlet("files", FixedSizeServlet.class,
-            Map.of("sizeBytes", Integer.toString(FILE_BYTES)), "/files/*")
-        .writeUnder(Files.createDirectories(ExperimentShop.OUT.resolve("apps")), "bandwidth");
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(filter)
+            .withServlet(
+                "files",
+                FixedSizeServlet.class,
+                Map.of("sizeBytes", Integer.toString(FILE_BYTES)),
+                "/files/*")
+            .writeUnder(Files.createDirectories(ExperimentShop.OUT.resolve("apps")), "bandwidth");
     ClientCounts[] counts = new ClientCounts[4];
     long start;
     try (WebContainer server = ContainerKind.JETTY.start(Deployment.of(dir))) {
@@ -95,8 +102,11 @@ class BandwidthSharesExperiment {
         for (int i = 0; i < 20; i++) {
           for (int g = 0; g < 4; g++) {
             int c = g;
-            client.newRequest(file).headers(h -> h.put("X-Client-Group", group(c)))
-                .timeout(10, TimeUnit.SECONDS).send();
+            client
+                .newRequest(file)
+                .headers(h -> h.put("X-Client-Group", group(c)))
+                .timeout(10, TimeUnit.SECONDS)
+                .send();
           }
         }
         Thread.sleep(3000); // lets the groups' measured bandwidths decay back to idle
@@ -132,8 +142,8 @@ class BandwidthSharesExperiment {
    * Sends each active client's requests at its fixed rate, open loop (a delayed response does
    * not hold the next request back, as httperf did not); the four clients are out of phase.
    */
-  private static void drive(HttpClient client, URI file, ClientCounts[] counts, long start,
-      int epochSeconds) {
+  private static void drive(
+      HttpClient client, URI file, ClientCounts[] counts, long start, int epochSeconds) {
     long interval = Math.round(1e9 / RATE_PER_CLIENT);
     long end = start + SCHEDULE.length * (long) epochSeconds * 1_000_000_000L;
     long[] next = new long[4];
@@ -165,29 +175,33 @@ class BandwidthSharesExperiment {
 
   private static void send(HttpClient client, URI file, int c, ClientCounts counts) {
     counts.sent.increment();
-    client.newRequest(file).headers(h -> h.put("X-Client-Group", group(c)))
+    client
+        .newRequest(file)
+        .headers(h -> h.put("X-Client-Group", group(c)))
         .timeout(30, TimeUnit.SECONDS)
-        .send(new org.eclipse.jetty.client.BufferingResponseListener(64 * 1024) {
-          @Override
-          public void onComplete(Result result) {
-            long now = System.nanoTime();
-            if (result.isFailed()) {
-              counts.other.increment();
-            } else if (result.getResponse().getStatus() == 200) {
-              counts.ok.increment();
-              counts.bytes.add(now, getContent().length);
-            } else if (result.getResponse().getStatus() == 429) {
-              counts.tooMany.increment();
-              counts.refused.add(now, 1);
-            } else {
-              counts.other.increment();
-            }
-          }
-        });
+        .send(
+            new org.eclipse.jetty.client.BufferingResponseListener(64 * 1024) {
+              @Override
+              public void onComplete(Result result) {
+                long now = System.nanoTime();
+                if (result.isFailed()) {
+                  counts.other.increment();
+                } else if (result.getResponse().getStatus() == 200) {
+                  counts.ok.increment();
+                  counts.bytes.add(now, getContent().length);
+                } else if (result.getResponse().getStatus() == 429) {
+                  counts.tooMany.increment();
+                  counts.refused.add(now, 1);
+                } else {
+                  counts.other.increment();
+                }
+              }
+            });
   }
 
-  private static void report(ClientCounts[] counts, int epochSeconds, String loadBefore,
-      String loadAfter) throws Exception {
+  private static void report(
+      ClientCounts[] counts, int epochSeconds, String loadBefore, String loadAfter)
+      throws Exception {
     int seconds = SCHEDULE.length * epochSeconds;
     double[][] bytes = new double[4][seconds];
     for (int c = 0; c < 4; c++) {
@@ -195,29 +209,45 @@ class BandwidthSharesExperiment {
         bytes[c][s] = counts[c].bytes.sum(s);
       }
     }
-    StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# Bandwidth shares"
-        + " (Li & Jamin §VI) over HTTP%n%nOverloadFilter in embedded Jetty 12, bandwidth.total"
-        + " 1MB/s, groups A–D = 10/20/30/40 %% by header X-Client-Group, defaults otherwise"
-        + " (alpha 0.2, managerPeriod 500ms, standbyLimit 4, measure throughput). A servlet"
-        + " serves %d-byte files. Each client asks %.0f times a second while active (open loop,"
-        + " %.0f KB/s, %.0f %% of B); Table III's schedule with %d s epochs. Received bytes are"
-        + " counted per second when each 200 response completes. Load average %s before, %s"
-        + " after.%n%n", FILE_BYTES, RATE_PER_CLIENT, RATE_PER_CLIENT * FILE_BYTES / 1000,
-        100 * RATE_PER_CLIENT * FILE_BYTES / TOTAL_BYTES_PER_SECOND, epochSeconds, loadBefore,
-        loadAfter));
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "# Bandwidth shares"
+                    + " (Li & Jamin §VI) over HTTP%n%nOverloadFilter in embedded Jetty 12, bandwidth.total"
+                    + " 1MB/s, groups A–D = 10/20/30/40 %% by header X-Client-Group, defaults otherwise"
+                    + " (alpha 0.2, managerPeriod 500ms, standbyLimit 4, measure throughput). A servlet"
+                    + " serves %d-byte files. Each client asks %.0f times a second while active (open loop,"
+                    + " %.0f KB/s, %.0f %% of B); Table III's schedule with %d s epochs. Received bytes are"
+                    + " counted per second when each 200 response completes. Load average %s before, %s"
+                    + " after.%n%n",
+                FILE_BYTES,
+                RATE_PER_CLIENT,
+                RATE_PER_CLIENT * FILE_BYTES / 1000,
+                100 * RATE_PER_CLIENT * FILE_BYTES / TOTAL_BYTES_PER_SECOND,
+                epochSeconds,
+                loadBefore,
+                loadAfter));
     int from = 16 * epochSeconds;
     AllocationTable last = AllocationTable.of(SHARES, bytes, from, seconds);
     AllocationTable firstTwo = AllocationTable.of(SHARES, bytes, 0, 2 * epochSeconds);
-    md.append(String.format(Locale.ROOT, "## Table IV: allocation error, epochs 17–18 (%d s"
-        + " with traffic)%n%n", last.secondCount()));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "## Table IV: allocation error, epochs 17–18 (%d s" + " with traffic)%n%n",
+            last.secondCount()));
     md.append(last.markdown(NAMES, PAPER_ACTUAL, PAPER_MSE));
-    md.append(String.format(Locale.ROOT, "%nThe same over epochs 1–2 (while Â is learnt): MSE"
-        + " %.4f; errors", firstTwo.paperMse()));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%nThe same over epochs 1–2 (while Â is learnt): MSE" + " %.4f; errors",
+            firstTwo.paperMse()));
     for (int c = 0; c < 4; c++) {
       md.append(String.format(Locale.ROOT, " %s %.2f", NAMES[c], firstTwo.errorPoints(c)));
     }
-    md.append(" points.\n\n## Figure 2 as a table: KB/s received per epoch\n\n| epoch | active"
-        + " | A | B | C | D | total | 429s A/B/C/D |\n|---|---|---|---|---|---|---|---|\n");
+    md.append(
+        " points.\n\n## Figure 2 as a table: KB/s received per epoch\n\n| epoch | active"
+            + " | A | B | C | D | total | 429s A/B/C/D |\n|---|---|---|---|---|---|---|---|\n");
     for (int e = 0; e < SCHEDULE.length; e++) {
       StringBuilder active = new StringBuilder();
       double total = 0;
@@ -236,14 +266,21 @@ class BandwidthSharesExperiment {
         total += kbs;
         row.append(String.format(Locale.ROOT, " %.1f |", kbs));
       }
-      md.append(String.format(Locale.ROOT, "| %d | %s |%s %.1f | %s |%n", e + 1, active, row,
-          total, refused));
+      md.append(
+          String.format(
+              Locale.ROOT, "| %d | %s |%s %.1f | %s |%n", e + 1, active, row, total, refused));
     }
     md.append("\n| client | requests sent | 200 | 429 | other |\n|---|---|---|---|---|\n");
     for (int c = 0; c < 4; c++) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d |%n", NAMES[c],
-          counts[c].sent.sum(), counts[c].ok.sum(), counts[c].tooMany.sum(),
-          counts[c].other.sum()));
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %d | %d | %d |%n",
+              NAMES[c],
+              counts[c].sent.sum(),
+              counts[c].ok.sum(),
+              counts[c].tooMany.sum(),
+              counts[c].other.sum()));
     }
     List<Charts.Line> lines = new ArrayList<>();
     List<Double> x = PerSecond.axis(seconds);
@@ -263,9 +300,16 @@ class BandwidthSharesExperiment {
       lines.add(new Charts.Line(NAMES[c] + " (" + SHARES[c] + " %)", x, y));
     }
     lines.add(new Charts.Line("total", x, totals));
-    Charts.lines(ExperimentShop.OUT.resolve("bandwidth-shares.png"), String.format(Locale.ROOT,
-        "Bandwidth per client over time (Li & Jamin Fig. 2; B = 1 MB/s, %d s epochs)",
-        epochSeconds), "time (s)", "KB/s received", lines, false);
+    Charts.lines(
+        ExperimentShop.OUT.resolve("bandwidth-shares.png"),
+        String.format(
+            Locale.ROOT,
+            "Bandwidth per client over time (Li & Jamin Fig. 2; B = 1 MB/s, %d s epochs)",
+            epochSeconds),
+        "time (s)",
+        "KB/s received",
+        lines,
+        false);
     md.append("\n![bandwidth per client](bandwidth-shares.png)\n");
     StringBuilder csv = new StringBuilder("second,A,B,C,D\n");
     for (int s = 0; s < seconds; s++) {

@@ -61,6 +61,7 @@ class ClusterExperiment {
   static final int STOPPED_NODE = 2;
   static final int DRAIN_SECONDS = 90;
   static final int MAX_SECONDS = ARRIVAL_SECONDS + DRAIN_SECONDS + 10;
+
   /** {@code cluster.callTimeout} of the nodes: {@code -Dexperiment.callTimeout}, default 50ms. */
   static final String CALL_TIMEOUT = callTimeout();
 
@@ -100,15 +101,18 @@ class ClusterExperiment {
     List<WebContainer> nodes = new ArrayList<>();
     Process haproxy = null;
     HttpClient client = VirtualQueueExperiment.client();
-    ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
-      Thread t = new Thread(r, "cluster-user-timers");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService timers =
+        Executors.newScheduledThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "cluster-user-timers");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       for (int n = 0; n < NODES; n++) {
-        nodes.add(ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, members,
-            ports[n]))));
+        nodes.add(
+            ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, members, ports[n]))));
       }
       Thread.sleep(3000); // the members find each other, the exchange assembles the shares
       haproxy = haproxy(out, ports[NODES], nodes);
@@ -165,16 +169,24 @@ class ClusterExperiment {
     filter.put("cluster.address", "127.0.0.1");
     filter.put("cluster.port", Integer.toString(port));
     filter.put("cluster.callTimeout", CALL_TIMEOUT);
-    return new ExplodedWebApp().withOverloadFilter(filter)
-        .withServlet("work", MeteredWorkServlet.class,
-            Map.of("serviceTimeMillis", Integer.toString(SERVICE_MILLIS)), "/work")
+    return new ExplodedWebApp()
+        .withOverloadFilter(filter)
+        .withServlet(
+            "work",
+            MeteredWorkServlet.class,
+            Map.of("serviceTimeMillis", Integer.toString(SERVICE_MILLIS)),
+            "/work")
         .writeUnder(out, "cluster-node-" + node);
   }
 
   /** HAProxy in the foreground with a generated configuration, round robin over the nodes. */
   private static Process haproxy(Path out, int port, List<WebContainer> nodes)
       throws IOException, InterruptedException {
-    StringBuilder cfg = new StringBuilder(String.format(Locale.ROOT, """
+    StringBuilder cfg =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                """
         global
           maxconn 8192
         defaults
@@ -190,16 +202,23 @@ class ClusterExperiment {
           default_backend nodes
         backend nodes
           balance roundrobin
-        """, port));
+        """,
+                port));
     for (int n = 0; n < nodes.size(); n++) {
-      cfg.append(String.format(Locale.ROOT,
-          "  server node%d 127.0.0.1:%d check inter 500 fall 2 rise 2%n", n,
-          nodes.get(n).port()));
+      cfg.append(
+          String.format(
+              Locale.ROOT,
+              "  server node%d 127.0.0.1:%d check inter 500 fall 2 rise 2%n",
+              n,
+              nodes.get(n).port()));
     }
     Path file = out.resolve("haproxy.cfg");
     Files.writeString(file, cfg);
-    Process p = new ProcessBuilder("haproxy", "-db", "-f", file.toString())
-        .redirectErrorStream(true).redirectOutput(out.resolve("haproxy.log").toFile()).start();
+    Process p =
+        new ProcessBuilder("haproxy", "-db", "-f", file.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(out.resolve("haproxy.log").toFile())
+            .start();
     for (int i = 0; i < 50; i++) {
       try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
         s.shutdownOutput(); // only to see that haproxy listens
@@ -250,57 +269,62 @@ class ClusterExperiment {
     }
   }
 
-  private void attempt(HttpClient client, ScheduledExecutorService timers, URI work, User user,
-      String token) {
+  private void attempt(
+      HttpClient client, ScheduledExecutorService timers, URI work, User user, String token) {
     boolean replay = user.servedNanos != 0;
     URI target = token == null ? work : URI.create(work + "?oc_token=" + token);
-    client.newRequest(target).headers(h -> h.put("Accept", "application/json"))
+    client
+        .newRequest(target)
+        .headers(h -> h.put("Accept", "application/json"))
         .timeout(300, TimeUnit.SECONDS)
-        .send(new BufferingResponseListener(16 * 1024) {
-          @Override
-          public void onComplete(Result result) {
-            if (result.isFailed()) {
-              count("failed: " + result.getFailure().getClass().getSimpleName());
-              retry(1, null);
-              return;
-            }
-            int status = result.getResponse().getStatus();
-            String body = getContentAsString();
-            if (replay) {
-              (status == 200 ? replaysAdmitted : replaysRefused).incrementAndGet();
-              count("replay: " + status + " " + reason(body));
-              return;
-            }
-            if (status == 200) {
-              count("200 served");
-              user.servedNanos = System.nanoTime();
-              if (user.replays && token != null) {
-                timers.schedule(() -> attempt(client, timers, work, user, token), 1,
-                    TimeUnit.SECONDS);
+        .send(
+            new BufferingResponseListener(16 * 1024) {
+              @Override
+              public void onComplete(Result result) {
+                if (result.isFailed()) {
+                  count("failed: " + result.getFailure().getClass().getSimpleName());
+                  retry(1, null);
+                  return;
+                }
+                int status = result.getResponse().getStatus();
+                String body = getContentAsString();
+                if (replay) {
+                  (status == 200 ? replaysAdmitted : replaysRefused).incrementAndGet();
+                  count("replay: " + status + " " + reason(body));
+                  return;
+                }
+                if (status == 200) {
+                  count("200 served");
+                  user.servedNanos = System.nanoTime();
+                  if (user.replays && token != null) {
+                    timers.schedule(
+                        () -> attempt(client, timers, work, user, token), 1, TimeUnit.SECONDS);
+                  }
+                  return;
+                }
+                String retryAfter = result.getResponse().getHeaders().get("Retry-After");
+                int wait = retryAfter == null ? 1 : Integer.parseInt(retryAfter.trim());
+                Matcher t = TOKEN.matcher(body);
+                if (status == 503 && t.find()) {
+                  count("503 wait with token");
+                  if (user.promisedSeconds < 0) {
+                    user.promisedSeconds = wait;
+                  }
+                  retry(wait, t.group(1));
+                  return;
+                }
+                String reason = reason(body);
+                count(status + " " + reason);
+                retry(wait, "early".equals(reason) ? token : null);
               }
-              return;
-            }
-            String retryAfter = result.getResponse().getHeaders().get("Retry-After");
-            int wait = retryAfter == null ? 1 : Integer.parseInt(retryAfter.trim());
-            Matcher t = TOKEN.matcher(body);
-            if (status == 503 && t.find()) {
-              count("503 wait with token");
-              if (user.promisedSeconds < 0) {
-                user.promisedSeconds = wait;
-              }
-              retry(wait, t.group(1));
-              return;
-            }
-            String reason = reason(body);
-            count(status + " " + reason);
-            retry(wait, "early".equals(reason) ? token : null);
-          }
 
-          private void retry(int seconds, String nextToken) {
-            timers.schedule(() -> attempt(client, timers, work, user, nextToken),
-                seconds * 1000L, TimeUnit.MILLISECONDS);
-          }
-        });
+              private void retry(int seconds, String nextToken) {
+                timers.schedule(
+                    () -> attempt(client, timers, work, user, nextToken),
+                    seconds * 1000L,
+                    TimeUnit.MILLISECONDS);
+              }
+            });
   }
 
   private static String reason(String body) {
@@ -341,35 +365,75 @@ class ClusterExperiment {
       }
       (s < STOP_AT_SECOND ? before : after).addValue(letIn.count(s));
     }
-    StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# One waiting room on"
-        + " three nodes%n%n%d nodes (embedded Jetty 12, OverloadFilter with cluster.enabled, one"
-        + " Hazelcast member each on 127.0.0.1) behind HAProxy, round robin. Each node: a page"
-        + " working %d ms on %d permits (true capacity %d/s per node). virtualQueue.capacity"
-        + " %d/s for the whole cluster, cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d s, then %.0f/s until"
-        + " %d s: %d users. Node %d stopped at %d s. Load average %s before, %s after.%n%n",
-        NODES, SERVICE_MILLIS, PERMITS, PERMITS * 1000 / SERVICE_MILLIS, CLUSTER_CAPACITY,
-        CALL_TIMEOUT, CROWD_RATE, CROWD_SECONDS, LOW_RATE, ARRIVAL_SECONDS, users.size(), STOPPED_NODE,
-        STOP_AT_SECOND, loadBefore, loadAfter));
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "# One waiting room on"
+                    + " three nodes%n%n%d nodes (embedded Jetty 12, OverloadFilter with cluster.enabled, one"
+                    + " Hazelcast member each on 127.0.0.1) behind HAProxy, round robin. Each node: a page"
+                    + " working %d ms on %d permits (true capacity %d/s per node). virtualQueue.capacity"
+                    + " %d/s for the whole cluster, cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d s, then %.0f/s until"
+                    + " %d s: %d users. Node %d stopped at %d s. Load average %s before, %s after.%n%n",
+                NODES,
+                SERVICE_MILLIS,
+                PERMITS,
+                PERMITS * 1000 / SERVICE_MILLIS,
+                CLUSTER_CAPACITY,
+                CALL_TIMEOUT,
+                CROWD_RATE,
+                CROWD_SECONDS,
+                LOW_RATE,
+                ARRIVAL_SECONDS,
+                users.size(),
+                STOPPED_NODE,
+                STOP_AT_SECOND,
+                loadBefore,
+                loadAfter));
     md.append("| | value |\n|---|---|\n");
-    md.append(String.format(Locale.ROOT, "| users served | %d of %d |%n", served,
-        users.size()));
-    md.append(String.format(Locale.ROOT, "| let in per second, seconds 2-%d (three nodes):"
-        + " mean / min / max | %.1f / %.0f / %.0f |%n", STOP_AT_SECOND - 1, before.getMean(),
-        before.getMin(), before.getMax()));
-    md.append(String.format(Locale.ROOT, "| let in per second, from %d s (two nodes) until the"
-        + " room is empty: mean / min / max | %.1f / %.0f / %.0f |%n", STOP_AT_SECOND,
-        after.getMean(), after.getMin(), after.getMax()));
-    md.append(String.format(Locale.ROOT, "| seconds with more than the capacity (%d) let in |"
-        + " %d |%n", CLUSTER_CAPACITY, over(letIn, seconds, CLUSTER_CAPACITY)));
-    md.append(String.format(Locale.ROOT, "| wait promised, mean / p95 / max (s) | %s |%n",
-        stats(promised)));
-    md.append(String.format(Locale.ROOT, "| served minus promised, mean / p95 / max (s) | %s"
-        + " |%n", stats(lateness)));
-    md.append(String.format(Locale.ROOT, "| replays admitted / refused | %d / %d |%n",
-        replaysAdmitted.get(), replaysRefused.get()));
+    md.append(String.format(Locale.ROOT, "| users served | %d of %d |%n", served, users.size()));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| let in per second, seconds 2-%d (three nodes):"
+                + " mean / min / max | %.1f / %.0f / %.0f |%n",
+            STOP_AT_SECOND - 1,
+            before.getMean(),
+            before.getMin(),
+            before.getMax()));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| let in per second, from %d s (two nodes) until the"
+                + " room is empty: mean / min / max | %.1f / %.0f / %.0f |%n",
+            STOP_AT_SECOND,
+            after.getMean(),
+            after.getMin(),
+            after.getMax()));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| seconds with more than the capacity (%d) let in |" + " %d |%n",
+            CLUSTER_CAPACITY,
+            over(letIn, seconds, CLUSTER_CAPACITY)));
+    md.append(
+        String.format(
+            Locale.ROOT, "| wait promised, mean / p95 / max (s) | %s |%n", stats(promised)));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| served minus promised, mean / p95 / max (s) | %s" + " |%n",
+            stats(lateness)));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| replays admitted / refused | %d / %d |%n",
+            replaysAdmitted.get(),
+            replaysRefused.get()));
     StringBuilder a = new StringBuilder();
-    new java.util.TreeMap<>(answers).forEach((k, v) -> a.append(a.length() == 0 ? "" : "; ")
-        .append(k).append(": ").append(v.get()));
+    new java.util.TreeMap<>(answers)
+        .forEach(
+            (k, v) -> a.append(a.length() == 0 ? "" : "; ").append(k).append(": ").append(v.get()));
     md.append("| answers | ").append(a).append(" |\n");
     List<Double> x = PerSecond.axis(seconds);
     List<Double> letInY = new ArrayList<>();
@@ -377,25 +441,46 @@ class ClusterExperiment {
     List<Double> capacityY = new ArrayList<>();
     List<Double> promisedY = new ArrayList<>();
     List<Double> keptY = new ArrayList<>();
-    StringBuilder csv = new StringBuilder("second,users_arriving,let_in,capacity,"
-        + "promised_wait_mean_s,kept_wait_mean_s\n");
+    StringBuilder csv =
+        new StringBuilder(
+            "second,users_arriving,let_in,capacity," + "promised_wait_mean_s,kept_wait_mean_s\n");
     for (int s = 0; s < seconds; s++) {
       letInY.add((double) (s < letIn.length() ? letIn.count(s) : 0));
       arrivalsY.add((double) (s < arrivals.length() ? arrivals.count(s) : 0));
       capacityY.add((double) CLUSTER_CAPACITY);
       promisedY.add(s < promisedBySecond.length() ? promisedBySecond.mean(s) : Double.NaN);
       keptY.add(s < keptBySecond.length() ? keptBySecond.mean(s) : Double.NaN);
-      csv.append(String.format(Locale.ROOT, "%d,%.0f,%.0f,%d,%.2f,%.2f%n", s, arrivalsY.get(s),
-          letInY.get(s), CLUSTER_CAPACITY, promisedY.get(s), keptY.get(s)));
+      csv.append(
+          String.format(
+              Locale.ROOT,
+              "%d,%.0f,%.0f,%d,%.2f,%.2f%n",
+              s,
+              arrivalsY.get(s),
+              letInY.get(s),
+              CLUSTER_CAPACITY,
+              promisedY.get(s),
+              keptY.get(s)));
     }
     Path dir = ExperimentShop.OUT;
-    Charts.lines(dir.resolve("cluster-load.png"), "Three nodes, one waiting room: per second",
-        "time (s)", "requests/s", List.of(new Charts.Line("users arriving", x, arrivalsY),
+    Charts.lines(
+        dir.resolve("cluster-load.png"),
+        "Three nodes, one waiting room: per second",
+        "time (s)",
+        "requests/s",
+        List.of(
+            new Charts.Line("users arriving", x, arrivalsY),
             new Charts.Line("let in (all nodes)", x, letInY),
-            new Charts.Line("cluster capacity", x, capacityY)), false);
-    Charts.lines(dir.resolve("cluster-wait.png"), "Wait promised and kept, by arrival second",
-        "arrival time (s)", "wait (s)", List.of(new Charts.Line("promised, mean", x, promisedY),
-            new Charts.Line("kept (arrival to served), mean", x, keptY)), false);
+            new Charts.Line("cluster capacity", x, capacityY)),
+        false);
+    Charts.lines(
+        dir.resolve("cluster-wait.png"),
+        "Wait promised and kept, by arrival second",
+        "arrival time (s)",
+        "wait (s)",
+        List.of(
+            new Charts.Line("promised, mean", x, promisedY),
+            new Charts.Line("kept (arrival to served), mean", x, keptY)),
+        false);
     md.append("\n![load](cluster-load.png)\n\n![wait](cluster-wait.png)\n");
     Files.writeString(dir.resolve("cluster.csv"), csv);
     Files.writeString(dir.resolve("cluster.md"), md);
@@ -413,7 +498,9 @@ class ClusterExperiment {
   }
 
   private static String stats(DescriptiveStatistics d) {
-    return d.getN() == 0 ? "–" : String.format(Locale.ROOT, "%.2f / %.2f / %.2f", d.getMean(),
-        d.getPercentile(95), d.getMax());
+    return d.getN() == 0
+        ? "–"
+        : String.format(
+            Locale.ROOT, "%.2f / %.2f / %.2f", d.getMean(), d.getPercentile(95), d.getMax());
   }
 }

@@ -36,9 +36,10 @@ class DifferentiationExperiment {
   private static final double TIME_SCALE = 0.1;
   static final int USERS_PER_CLASS = 60;
 
-  static final String CLASS_RULES = "classes:\n"
-      + "  low:\n    rank: 10\n    match: {header: X-User-Class=low}\n"
-      + "  high:\n    rank: 20\n    match: {header: X-User-Class=high}\n";
+  static final String CLASS_RULES =
+      "classes:\n"
+          + "  low:\n    rank: 10\n    match: {header: X-User-Class=low}\n"
+          + "  high:\n    rank: 20\n    match: {header: X-User-Class=high}\n";
 
   @Test
   void twoUserClasses() throws Exception {
@@ -46,87 +47,147 @@ class DifferentiationExperiment {
     double highFrom = seconds / 3.0;
     double highTo = 2 * seconds / 3.0;
     SessionModel model = SessionModel.calibrated();
-    UserBehaviour users = new UserBehaviour(Duration.ofSeconds(60), Duration.ZERO, 0, 0,
-        Duration.ofMillis(20), Duration.ofSeconds(5)).scaled(TIME_SCALE);
+    UserBehaviour users =
+        new UserBehaviour(
+                Duration.ofSeconds(60),
+                Duration.ZERO,
+                0,
+                0,
+                Duration.ofMillis(20),
+                Duration.ofSeconds(5))
+            .scaled(TIME_SCALE);
     String target = Math.round(1000 * TIME_SCALE) + "ms";
-    String base = ExperimentShop.ADMISSION_ONLY + ExperimentShop.controller(TIME_SCALE)
-        + ExperimentShop.targets(target, target);
-    List<String> controllers = List.of(System.getProperty("experiment.controllers",
-        "concurrency,rate").split(","));
-    List<String> differentiation = List.of(System.getProperty("experiment.differentiation",
-        "off,on").split(","));
+    String base =
+        ExperimentShop.ADMISSION_ONLY
+            + ExperimentShop.controller(TIME_SCALE)
+            + ExperimentShop.targets(target, target);
+    List<String> controllers =
+        List.of(System.getProperty("experiment.controllers", "concurrency,rate").split(","));
+    List<String> differentiation =
+        List.of(System.getProperty("experiment.differentiation", "off,on").split(","));
     double window = 0.1;
-    StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
-        "# Experiment 5: two user classes (Welsh & Culler Figures 14 and 15)%n%nSample WAR in"
-        + " embedded Jetty 12, shop.timeScale %.2f, 1 database connection. %d low-priority"
-        + " closed-loop users throughout; %d high-priority users from %.0f s to %.0f s (header"
-        + " X-User-Class). Think %d ms, %d ms pause after a 503. Every page's p90 target %s;"
-        + " controller round timeout 1 s × time scale.%n%n"
-        + "| controller | differentiation | low: rejected %% while both active | high: rejected %%"
-        + " while both active | low p90 ms | high p90 ms (its time is the spike) | low completed"
-        + " /s before the spike | low in the first 3 windows after high leaves, %% of before |"
-        + " windows until 3 in a row reach 50 %% |%n|---|---|---|---|---|---|---|---|---|%n",
-        TIME_SCALE,
-        USERS_PER_CLASS, USERS_PER_CLASS, highFrom, highTo, users.meanThinkTime().toMillis(),
-        users.rejectionPause().toMillis(), target));
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "# Experiment 5: two user classes (Welsh & Culler Figures 14 and 15)%n%nSample WAR in"
+                    + " embedded Jetty 12, shop.timeScale %.2f, 1 database connection. %d low-priority"
+                    + " closed-loop users throughout; %d high-priority users from %.0f s to %.0f s (header"
+                    + " X-User-Class). Think %d ms, %d ms pause after a 503. Every page's p90 target %s;"
+                    + " controller round timeout 1 s × time scale.%n%n"
+                    + "| controller | differentiation | low: rejected %% while both active | high: rejected %%"
+                    + " while both active | low p90 ms | high p90 ms (its time is the spike) | low completed"
+                    + " /s before the spike | low in the first 3 windows after high leaves, %% of before |"
+                    + " windows until 3 in a row reach 50 %% |%n|---|---|---|---|---|---|---|---|---|%n",
+                TIME_SCALE,
+                USERS_PER_CLASS,
+                USERS_PER_CLASS,
+                highFrom,
+                highTo,
+                users.meanThinkTime().toMillis(),
+                users.rejectionPause().toMillis(),
+                target));
     StringBuilder runs = new StringBuilder();
     for (String controller : controllers) {
-    for (String mode : differentiation) {
-      boolean on = mode.trim().equals("on");
-      String name = controller + ", differentiation " + (on ? "on" : "off");
-      String load = ExperimentShop.load();
-      String yaml = base + "admission: {controller: " + controller.trim() + "}\n";
-      try (ExperimentShop shop = ExperimentShop.start("classes-" + controller.trim() + "-"
-          + (on ? "on" : "off"), TIME_SCALE, 1, on ? yaml + CLASS_RULES : yaml, 2048)) {
-        RunResult r = new ClosedLoopUsers(shop.client, model, users, shop.gauge).run(List.of(
-            new ClosedLoopUsers.Group("low", StepSchedule.constant(USERS_PER_CLASS),
-                Map.of("X-User-Class", "low")),
-            new ClosedLoopUsers.Group("high",
-                StepSchedule.spike(0, USERS_PER_CLASS, highFrom, highTo),
-                Map.of("X-User-Class", "high"))),
-            Duration.ofSeconds(seconds), Duration.ofMillis(100), 5L);
-        String prefix = "classes-" + controller.trim() + "-" + (on ? "on" : "off");
-        RunReport.writeCsv(ExperimentShop.OUT.resolve(prefix + ".csv"), r);
-        List<Charts.Line> rejected = new ArrayList<>();
-        List<Charts.Line> p90 = new ArrayList<>();
-        double[] during = new double[2];
-        double[] groupP90 = new double[2];
-        int i = 0;
-        for (String group : List.of("low", "high")) {
-          List<RunResult.SeriesPoint> s = r.groupSeries().getOrDefault(group, List.of());
-          List<Double> t = s.stream().map(RunResult.SeriesPoint::seconds).toList();
-          rejected.add(new Charts.Line(group, t,
-              s.stream().map(RunResult.SeriesPoint::rejectedFraction).toList()));
-          p90.add(new Charts.Line(group, t,
-              s.stream().map(RunResult.SeriesPoint::p90Millis).toList()));
-          long rej = 0;
-          long ended = 0;
-          for (RunResult.SeriesPoint p : s) {
-            if (p.seconds() > highFrom + 2 && p.seconds() <= highTo) {
-              rej += p.rejected();
-              ended += p.completed() + p.rejected() + p.timedOut();
+      for (String mode : differentiation) {
+        boolean on = mode.trim().equals("on");
+        String name = controller + ", differentiation " + (on ? "on" : "off");
+        String load = ExperimentShop.load();
+        String yaml = base + "admission: {controller: " + controller.trim() + "}\n";
+        try (ExperimentShop shop =
+            ExperimentShop.start(
+                "classes-" + controller.trim() + "-" + (on ? "on" : "off"),
+                TIME_SCALE,
+                1,
+                on ? yaml + CLASS_RULES : yaml,
+                2048)) {
+          RunResult r =
+              new ClosedLoopUsers(shop.client, model, users, shop.gauge)
+                  .run(
+                      List.of(
+                          new ClosedLoopUsers.Group(
+                              "low",
+                              StepSchedule.constant(USERS_PER_CLASS),
+                              Map.of("X-User-Class", "low")),
+                          new ClosedLoopUsers.Group(
+                              "high",
+                              StepSchedule.spike(0, USERS_PER_CLASS, highFrom, highTo),
+                              Map.of("X-User-Class", "high"))),
+                      Duration.ofSeconds(seconds),
+                      Duration.ofMillis(100),
+                      5L);
+          String prefix = "classes-" + controller.trim() + "-" + (on ? "on" : "off");
+          RunReport.writeCsv(ExperimentShop.OUT.resolve(prefix + ".csv"), r);
+          List<Charts.Line> rejected = new ArrayList<>();
+          List<Charts.Line> p90 = new ArrayList<>();
+          double[] during = new double[2];
+          double[] groupP90 = new double[2];
+          int i = 0;
+          for (String group : List.of("low", "high")) {
+            List<RunResult.SeriesPoint> s = r.groupSeries().getOrDefault(group, List.of());
+            List<Double> t = s.stream().map(RunResult.SeriesPoint::seconds).toList();
+            rejected.add(
+                new Charts.Line(
+                    group, t, s.stream().map(RunResult.SeriesPoint::rejectedFraction).toList()));
+            p90.add(
+                new Charts.Line(
+                    group, t, s.stream().map(RunResult.SeriesPoint::p90Millis).toList()));
+            long rej = 0;
+            long ended = 0;
+            for (RunResult.SeriesPoint p : s) {
+              if (p.seconds() > highFrom + 2 && p.seconds() <= highTo) {
+                rej += p.rejected();
+                ended += p.completed() + p.rejected() + p.timedOut();
+              }
             }
+            during[i] = ended == 0 ? Double.NaN : 100.0 * rej / ended;
+            RunResult.TypeCounts c = r.groups().get(group);
+            groupP90[i++] = c == null ? Double.NaN : c.percentileMillis(90);
           }
-          during[i] = ended == 0 ? Double.NaN : 100.0 * rej / ended;
-          RunResult.TypeCounts c = r.groups().get(group);
-          groupP90[i++] = c == null ? Double.NaN : c.percentileMillis(90);
+          Charts.lines(
+              ExperimentShop.OUT.resolve(prefix + "-rejected.png"),
+              name + ": fraction rejected per user class",
+              "time (s)",
+              "fraction",
+              rejected,
+              false);
+          Charts.lines(
+              ExperimentShop.OUT.resolve(prefix + "-p90.png"),
+              name + ": p90 per user class",
+              "time (s)",
+              "p90 (ms)",
+              p90,
+              true);
+          double[] recovery =
+              recovery(r.groupSeries().getOrDefault("low", List.of()), highFrom, highTo, window);
+          md.append(
+              String.format(
+                  Locale.ROOT,
+                  "| %s | %s | %.1f | %.1f | %.0f | %.0f | %.1f |" + " %.0f | %s |%n",
+                  controller.trim(),
+                  on ? "on" : "off",
+                  during[0],
+                  during[1],
+                  groupP90[0],
+                  groupP90[1],
+                  recovery[0],
+                  recovery[1],
+                  recovery[2] < 0 ? "never" : String.format(Locale.ROOT, "%.0f", recovery[2])));
+          runs.append(
+              String.format(
+                  Locale.ROOT,
+                  "## %s (load average at start %s)%n%n%s%n%n%s%n"
+                      + "%s%n![](%s-rejected.png)%n![](%s-p90.png)%n%n",
+                  name,
+                  load,
+                  RunReport.summary(r),
+                  RunReport.perGroup(r),
+                  RunReport.perType(r),
+                  prefix,
+                  prefix));
+          System.out.println(prefix + ": " + RunReport.summary(r) + " " + r.groups().keySet());
         }
-        Charts.lines(ExperimentShop.OUT.resolve(prefix + "-rejected.png"), name
-            + ": fraction rejected per user class", "time (s)", "fraction", rejected, false);
-        Charts.lines(ExperimentShop.OUT.resolve(prefix + "-p90.png"), name
-            + ": p90 per user class", "time (s)", "p90 (ms)", p90, true);
-        double[] recovery = recovery(r.groupSeries().getOrDefault("low", List.of()), highFrom,
-            highTo, window);
-        md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.0f | %.0f | %.1f |"
-            + " %.0f | %s |%n", controller.trim(), on ? "on" : "off", during[0], during[1],
-            groupP90[0], groupP90[1], recovery[0], recovery[1],
-            recovery[2] < 0 ? "never" : String.format(Locale.ROOT, "%.0f", recovery[2])));
-        runs.append(String.format(Locale.ROOT, "## %s (load average at start %s)%n%n%s%n%n%s%n"
-            + "%s%n![](%s-rejected.png)%n![](%s-p90.png)%n%n", name, load,
-            RunReport.summary(r), RunReport.perGroup(r), RunReport.perType(r), prefix, prefix));
-        System.out.println(prefix + ": " + RunReport.summary(r) + " " + r.groups().keySet());
       }
-    }
     }
     md.append("\nPaper: off 55.5 % (low) / 57.6 % (high); on 87.9 % (low) / 48.8 % (high).\n\n")
         .append(runs);
@@ -139,8 +200,8 @@ class DifferentiationExperiment {
    * how many windows after {@code highTo} the first three windows in a row begin that complete
    * at least half of it (−1: never).
    */
-  static double[] recovery(List<RunResult.SeriesPoint> low, double highFrom, double highTo,
-      double window) {
+  static double[] recovery(
+      List<RunResult.SeriesPoint> low, double highFrom, double highTo, double window) {
     double before = 0;
     int beforeBuckets = 0;
     for (RunResult.SeriesPoint p : low) {
@@ -150,8 +211,8 @@ class DifferentiationExperiment {
       }
     }
     double perBucket = beforeBuckets == 0 ? Double.NaN : before / beforeBuckets;
-    List<RunResult.SeriesPoint> after = low.stream()
-        .filter(p -> p.seconds() > highTo + 1e-9).toList();
+    List<RunResult.SeriesPoint> after =
+        low.stream().filter(p -> p.seconds() > highTo + 1e-9).toList();
     double firstThree = 0;
     for (int i = 0; i < Math.min(3, after.size()); i++) {
       firstThree += after.get(i).completed();

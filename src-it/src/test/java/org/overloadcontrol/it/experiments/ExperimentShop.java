@@ -1,9 +1,9 @@
 package org.overloadcontrol.it.experiments;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.nio.file.Path;
 import java.util.Map;
 import org.overloadcontrol.it.load.ClosedLoopUsers;
 import org.overloadcontrol.it.load.EngineGauge;
@@ -34,8 +34,8 @@ final class ExperimentShop implements AutoCloseable {
    * on {@code /confirm} and the degradation of {@code /search} (its database time does not
    * depend on its quality).
    */
-  static final String NO_VIRTUAL_QUEUE = "virtualQueue: {enabled: false}\n"
-      + "degrade: {endpoints: {search: {enabled: false}}}\n";
+  static final String NO_VIRTUAL_QUEUE =
+      "virtualQueue: {enabled: false}\n" + "degrade: {endpoints: {search: {enabled: false}}}\n";
 
   /**
    * Admission control alone: the shop's wait queues (6 permits) get more permits than the
@@ -50,14 +50,16 @@ final class ExperimentShop implements AutoCloseable {
    */
   static String controller(double timeScale) {
     return "controller: {initialRate: 20, bucketDepth: 10, timeout: "
-        + Math.max(1, Math.round(1000 * timeScale)) + "ms}\n";
+        + Math.max(1, Math.round(1000 * timeScale))
+        + "ms}\n";
   }
 
   /** Where every experiment writes its report. */
   static final Path OUT = Path.of("target", "experiments");
 
-  private static final String[] PROPERTIES = {"shop.timeScale", "shop.dbConnections",
-      "shop.dbWait", "overload.configFile"};
+  private static final String[] PROPERTIES = {
+    "shop.timeScale", "shop.dbConnections", "shop.dbWait", "overload.configFile"
+  };
 
   final WebContainer container;
   final ShopClient client;
@@ -65,8 +67,8 @@ final class ExperimentShop implements AutoCloseable {
   final double timeScale;
   final int dbConnections;
 
-  private ExperimentShop(WebContainer container, ShopClient client, double timeScale,
-      int dbConnections) {
+  private ExperimentShop(
+      WebContainer container, ShopClient client, double timeScale, int dbConnections) {
     this.container = container;
     this.client = client;
     this.gauge = new EngineGauge(container.servletContext());
@@ -78,10 +80,10 @@ final class ExperimentShop implements AutoCloseable {
    * Starts the shop with {@code overloadYaml} layered over its own {@code overload.yaml}
    * ({@code enabled: false} turns the filter off).
    */
-  static ExperimentShop start(String name, double timeScale, int dbConnections,
-      String overloadYaml, int maxConnections) throws Exception {
-    return start(name, timeScale, dbConnections, overloadYaml, maxConnections,
-        ContainerHooks.NONE);
+  static ExperimentShop start(
+      String name, double timeScale, int dbConnections, String overloadYaml, int maxConnections)
+      throws Exception {
+    return start(name, timeScale, dbConnections, overloadYaml, maxConnections, ContainerHooks.NONE);
   }
 
   /**
@@ -89,10 +91,16 @@ final class ExperimentShop implements AutoCloseable {
    * {@code hooks} around it (a server-side request log, a peer guard); a null
    * {@code overloadYaml} leaves the shop's own configuration alone.
    */
-  static ExperimentShop start(String name, double timeScale, int dbConnections,
-      String overloadYaml, int maxConnections, ContainerHooks hooks) throws Exception {
-    Path war = Path.of(System.getProperty("sample.war",
-        "../sample-webapp/target/sample-webapp.war"));
+  static ExperimentShop start(
+      String name,
+      double timeScale,
+      int dbConnections,
+      String overloadYaml,
+      int maxConnections,
+      ContainerHooks hooks)
+      throws Exception {
+    Path war =
+        Path.of(System.getProperty("sample.war", "../sample-webapp/target/sample-webapp.war"));
     if (form().equals("war") && !Files.isRegularFile(war)) {
       throw new IllegalStateException("build the sample WAR first: " + war.toAbsolutePath());
     }
@@ -107,17 +115,18 @@ final class ExperimentShop implements AutoCloseable {
     System.setProperty("shop.dbWait", "60s");
     WebContainer container;
     try {
-      container = form().equals("spring")
-          ? SpringShopContainer.start("/shop", 0, Deployment.DEFAULT_MAX_THREADS, hooks)
-          : container().start(Deployment.of(war).withContextPath("/shop").withHooks(hooks));
+      container =
+          form().equals("spring")
+              ? SpringShopContainer.start("/shop", 0, Deployment.DEFAULT_MAX_THREADS, hooks)
+              : container().start(Deployment.of(war).withContextPath("/shop").withHooks(hooks));
     } finally {
       for (String p : PROPERTIES) {
         System.clearProperty(p);
       }
     }
     try {
-      return new ExperimentShop(container, new ShopClient(container.baseUri(), maxConnections),
-          timeScale, dbConnections);
+      return new ExperimentShop(
+          container, new ShopClient(container.baseUri(), maxConnections), timeScale, dbConnections);
     } catch (Exception e) {
       container.close();
       throw e;
@@ -131,26 +140,26 @@ final class ExperimentShop implements AutoCloseable {
   static String form() {
     String form = System.getProperty("experiment.shop", "war").trim();
     if (!form.isEmpty() && !form.equals("war") && !form.equals("spring")) {
-      throw new IllegalArgumentException("experiment.shop: 'war' or 'spring', was '" + form
-          + "'");
+      throw new IllegalArgumentException("experiment.shop: 'war' or 'spring', was '" + form + "'");
     }
     return form.isEmpty() ? "war" : form;
   }
 
   /** {@code -Dshop.container}: the WAR's container, {@code jetty} (default) or {@code tomcat}. */
   static ContainerKind container() {
-    return ContainerKind.valueOf(System.getProperty("shop.container", "jetty").trim()
-        .toUpperCase(java.util.Locale.ROOT));
+    return ContainerKind.valueOf(
+        System.getProperty("shop.container", "jetty").trim().toUpperCase(java.util.Locale.ROOT));
   }
 
   /** Which shop ran where, for the reports. */
   static String describe() {
-    return form().equals("spring") ? "Spring Boot shop (sample-spring-boot) on embedded Tomcat"
-        : "sample WAR in embedded " + (container() == ContainerKind.JETTY ? "Jetty 12"
-            : "Tomcat 10.1");
+    return form().equals("spring")
+        ? "Spring Boot shop (sample-spring-boot) on embedded Tomcat"
+        : "sample WAR in embedded "
+            + (container() == ContainerKind.JETTY ? "Jetty 12" : "Tomcat 10.1");
   }
 
-    /** Pages per second the shop can serve with the session mix (database time bound). */
+  /** Pages per second the shop can serve with the session mix (database time bound). */
   static double capacity(SessionModel model, double timeScale, int dbConnections) {
     return dbConnections / (model.meanServiceMillisPerRequest() * timeScale / 1000.0);
   }
@@ -160,14 +169,23 @@ final class ExperimentShop implements AutoCloseable {
    * closed-loop users without think time for {@code seconds}, the first third left out.
    */
   double measureCapacity(SessionModel model, int seconds) throws InterruptedException {
-    UserBehaviour patient = new UserBehaviour(Duration.ofSeconds(60), Duration.ZERO, 0, 0,
-        Duration.ZERO, Duration.ZERO);
-    RunResult r = new ClosedLoopUsers(client, model, patient, gauge).run(
-        List.of(new ClosedLoopUsers.Group("calibration", StepSchedule.constant(8), Map.of())),
-        Duration.ofSeconds(seconds), Duration.ofSeconds(1), 1L);
+    UserBehaviour patient =
+        new UserBehaviour(
+            Duration.ofSeconds(60), Duration.ZERO, 0, 0, Duration.ZERO, Duration.ZERO);
+    RunResult r =
+        new ClosedLoopUsers(client, model, patient, gauge)
+            .run(
+                List.of(
+                    new ClosedLoopUsers.Group("calibration", StepSchedule.constant(8), Map.of())),
+                Duration.ofSeconds(seconds),
+                Duration.ofSeconds(1),
+                1L);
     double from = seconds / 3.0;
-    long done = r.seriesFrom(from).stream().filter(p -> p.seconds() <= seconds)
-        .mapToLong(RunResult.SeriesPoint::completed).sum();
+    long done =
+        r.seriesFrom(from).stream()
+            .filter(p -> p.seconds() <= seconds)
+            .mapToLong(RunResult.SeriesPoint::completed)
+            .sum();
     return done / (seconds - from);
   }
 
@@ -178,8 +196,11 @@ final class ExperimentShop implements AutoCloseable {
   static String targets(String browsing, String transaction) {
     StringBuilder y = new StringBuilder("endpoints:\n");
     for (ShopRequest r : ShopRequest.PAGES) {
-      y.append("  ").append(r.endpoint()).append(": {target: ")
-          .append(r.browsing() ? browsing : transaction).append("}\n");
+      y.append("  ")
+          .append(r.endpoint())
+          .append(": {target: ")
+          .append(r.browsing() ? browsing : transaction)
+          .append("}\n");
     }
     return y.toString();
   }
@@ -190,9 +211,10 @@ final class ExperimentShop implements AutoCloseable {
 
   /** The machine's one-minute load average, to say under what load a number was taken. */
   static String load() {
-    return String.format(java.util.Locale.ROOT, "%.2f",
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-            .getSystemLoadAverage());
+    return String.format(
+        java.util.Locale.ROOT,
+        "%.2f",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
   static Map<String, String> none() {

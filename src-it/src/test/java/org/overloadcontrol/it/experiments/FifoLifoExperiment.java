@@ -33,9 +33,12 @@ class FifoLifoExperiment {
   private static final double RHO = 1.47;
 
   static String yaml(String order) {
-    return ExperimentShop.NO_VIRTUAL_QUEUE + ExperimentShop.targets("none", "none")
+    return ExperimentShop.NO_VIRTUAL_QUEUE
+        + ExperimentShop.targets("none", "none")
         + "queue:\n  permits: 1\n  maxWait: 60s\n  layout: single\n  singleCapacity: 50\n"
-        + "  order: " + order + "\n"
+        + "  order: "
+        + order
+        + "\n"
         + "  overload: {signal: queue-delay, window: 500ms, enterDelay: 50ms,"
         + " exitDelay: 10ms}\n";
   }
@@ -49,46 +52,71 @@ class FifoLifoExperiment {
     orders.put("Always-LIFO", "lifo");
     orders.put("LIFO-at-overload", "lifo-at-overload");
     double capacity;
-    try (ExperimentShop shop = ExperimentShop.start("table1-calibration", TIME_SCALE, 1,
-        yaml("fifo"), 256)) {
+    try (ExperimentShop shop =
+        ExperimentShop.start("table1-calibration", TIME_SCALE, 1, yaml("fifo"), 256)) {
       capacity = shop.measureCapacity(homeOnly, 9);
     }
     double serviceMillis = 1000 / capacity;
-    StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
-        "# Experiment 2: FIFO vs LIFO in one queue of 50 (LIFO-Pri Table 1)%n%nSample WAR in"
-        + " embedded Jetty 12, shop.timeScale %.2f, 1 database connection, home page only"
-        + " (nominal 20 ms): measured capacity %.1f requests/s (%.1f ms each). Poisson"
-        + " arrivals at ρ = %.2f (%.1f/s), %d s per run; one queue of 50, one permit. Timeouts"
-        + " fixed, no retries: long = 90 service times (%.0f ms, the paper's 40 s), short ="
-        + " 45 (%.0f ms, the paper's 20 s).%n%n", TIME_SCALE, capacity, serviceMillis, RHO,
-        RHO * capacity, seconds, 90 * serviceMillis, 45 * serviceMillis));
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "# Experiment 2: FIFO vs LIFO in one queue of 50 (LIFO-Pri Table 1)%n%nSample WAR in"
+                    + " embedded Jetty 12, shop.timeScale %.2f, 1 database connection, home page only"
+                    + " (nominal 20 ms): measured capacity %.1f requests/s (%.1f ms each). Poisson"
+                    + " arrivals at ρ = %.2f (%.1f/s), %d s per run; one queue of 50, one permit. Timeouts"
+                    + " fixed, no retries: long = 90 service times (%.0f ms, the paper's 40 s), short ="
+                    + " 45 (%.0f ms, the paper's 20 s).%n%n",
+                TIME_SCALE,
+                capacity,
+                serviceMillis,
+                RHO,
+                RHO * capacity,
+                seconds,
+                90 * serviceMillis,
+                45 * serviceMillis));
     StringBuilder runs = new StringBuilder();
     Map<String, List<Double>> completedBars = new LinkedHashMap<>();
     for (String timeout : List.of("long", "short")) {
       long timeoutMillis = Math.round((timeout.equals("long") ? 90 : 45) * serviceMillis);
-      UserBehaviour users = new UserBehaviour(Duration.ofMillis(timeoutMillis), Duration.ZERO,
-          0, 0, Duration.ZERO, Duration.ZERO);
+      UserBehaviour users =
+          new UserBehaviour(
+              Duration.ofMillis(timeoutMillis), Duration.ZERO, 0, 0, Duration.ZERO, Duration.ZERO);
       Map<String, RunResult> results = new LinkedHashMap<>();
       for (Map.Entry<String, String> o : orders.entrySet()) {
         String load = ExperimentShop.load();
-        try (ExperimentShop shop = ExperimentShop.start("table1-" + o.getValue(), TIME_SCALE,
-            1, yaml(o.getValue()), 1024)) {
-          RunResult r = new SessionLoadGenerator(shop.client, homeOnly, users, shop.gauge,
-              Map.of()).run(StepSchedule.constant(RHO * capacity), Duration.ofSeconds(seconds),
-              Duration.ofSeconds(10), Duration.ofSeconds(1), 11L);
+        try (ExperimentShop shop =
+            ExperimentShop.start(
+                "table1-" + o.getValue(), TIME_SCALE, 1, yaml(o.getValue()), 1024)) {
+          RunResult r =
+              new SessionLoadGenerator(shop.client, homeOnly, users, shop.gauge, Map.of())
+                  .run(
+                      StepSchedule.constant(RHO * capacity),
+                      Duration.ofSeconds(seconds),
+                      Duration.ofSeconds(10),
+                      Duration.ofSeconds(1),
+                      11L);
           results.put(o.getKey(), r);
           String prefix = "table1-" + timeout + "-" + o.getValue();
           RunReport.writeCsv(ExperimentShop.OUT.resolve(prefix + ".csv"), r);
           RunResult.TypeCounts h = r.types().get(ShopRequest.HOME);
-          runs.append(String.format(Locale.ROOT, "- %s timeout, %s (load average %s): %s;"
-              + " completed p50 %.0f ms, p90 %.0f ms, p99 %.0f ms%n", timeout, o.getKey(), load,
-              RunReport.summary(r), h.percentileMillis(50), h.percentileMillis(90),
-              h.percentileMillis(99)));
+          runs.append(
+              String.format(
+                  Locale.ROOT,
+                  "- %s timeout, %s (load average %s): %s;"
+                      + " completed p50 %.0f ms, p90 %.0f ms, p99 %.0f ms%n",
+                  timeout,
+                  o.getKey(),
+                  load,
+                  RunReport.summary(r),
+                  h.percentileMillis(50),
+                  h.percentileMillis(90),
+                  h.percentileMillis(99)));
           System.out.println(prefix + ": " + RunReport.summary(r));
         }
       }
-      md.append(String.format(Locale.ROOT, "## %s timeout (%d ms)%n%n| %% |", timeout,
-          timeoutMillis));
+      md.append(
+          String.format(Locale.ROOT, "## %s timeout (%d ms)%n%n| %% |", timeout, timeoutMillis));
       results.keySet().forEach(k -> md.append(' ').append(k).append(" |"));
       md.append("\n|---|---|---|---|\n");
       String[] labels = {"requests completed", "requests timeout", "requests dropped"};
@@ -97,26 +125,34 @@ class FifoLifoExperiment {
         for (RunResult r : results.values()) {
           RunResult.TypeCounts t = r.total();
           double all = t.generated();
-          double v = switch (i) {
-            case 0 -> t.completed();
-            case 1 -> t.timedOut();
-            default -> t.rejected() + t.failed();
-          };
+          double v =
+              switch (i) {
+                case 0 -> t.completed();
+                case 1 -> t.timedOut();
+                default -> t.rejected() + t.failed();
+              };
           md.append(String.format(Locale.ROOT, " %.1f |", 100 * v / all));
         }
         md.append('\n');
       }
       md.append('\n');
-      completedBars.put(timeout + " timeout", results.values().stream()
-          .map(r -> Math.round(1000.0 * r.total().completed() / r.total().generated()) / 10.0)
-          .toList());
+      completedBars.put(
+          timeout + " timeout",
+          results.values().stream()
+              .map(r -> Math.round(1000.0 * r.total().completed() / r.total().generated()) / 10.0)
+              .toList());
     }
-    Charts.bars(ExperimentShop.OUT.resolve("table1-completed.png"),
-        "Requests completed, % (LIFO-Pri Table 1, rho 1.47)", "%",
-        List.copyOf(orders.keySet()), completedBars);
-    md.append("Paper (Table 1), completed %: 40 s timeout 86.7 / 84.4 / 84.6; 20 s timeout"
-        + " 21.9 / 81.0 / 76.8 (FIFO / LIFO / LIFO-at-overload).\n\n"
-        + "![](table1-completed.png)\n\n## Runs\n\n").append(runs);
+    Charts.bars(
+        ExperimentShop.OUT.resolve("table1-completed.png"),
+        "Requests completed, % (LIFO-Pri Table 1, rho 1.47)",
+        "%",
+        List.copyOf(orders.keySet()),
+        completedBars);
+    md.append(
+            "Paper (Table 1), completed %: 40 s timeout 86.7 / 84.4 / 84.6; 20 s timeout"
+                + " 21.9 / 81.0 / 76.8 (FIFO / LIFO / LIFO-at-overload).\n\n"
+                + "![](table1-completed.png)\n\n## Runs\n\n")
+        .append(runs);
     Files.writeString(ExperimentShop.OUT.resolve("table1.md"), md.toString());
   }
 }

@@ -29,8 +29,13 @@ import org.overloadcontrol.it.support.ContainerHooks;
  * @param timeScale the shop's time scale (for the targets and the pages' database time)
  * @param dbConnections the shop's database connections: its capacity
  */
-record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long startNanos,
-    double timeScale, int dbConnections) {
+record GuardedRun(
+    Variant variant,
+    RunResult run,
+    List<ServedRequest> log,
+    long startNanos,
+    double timeScale,
+    int dbConnections) {
 
   /**
    * Starts the shop under {@code variant} with a server-side request log, runs the session
@@ -38,21 +43,36 @@ record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long 
    * finish for up to 15 s), writes the server log as {@code OUT/name-variant-server-log.csv},
    * and returns both views of the run.
    */
-  static GuardedRun run(String name, Variant variant, double timeScale, int dbConnections,
-      SessionModel model, UserBehaviour users, StepSchedule sessionsPerSecond,
-      Duration duration, long seed) throws Exception {
+  static GuardedRun run(
+      String name,
+      Variant variant,
+      double timeScale,
+      int dbConnections,
+      SessionModel model,
+      UserBehaviour users,
+      StepSchedule sessionsPerSecond,
+      Duration duration,
+      long seed)
+      throws Exception {
     ServerRequestLog log = new ServerRequestLog();
     ContainerHooks hooks = variant.guard().apply(ContainerHooks.NONE.withRequestLog(log));
-    try (ExperimentShop shop = ExperimentShop.start(name + "-" + variant.name(), timeScale,
-        dbConnections, variant.overloadYaml(), 2048, hooks)) {
+    try (ExperimentShop shop =
+        ExperimentShop.start(
+            name + "-" + variant.name(),
+            timeScale,
+            dbConnections,
+            variant.overloadYaml(),
+            2048,
+            hooks)) {
       log.clear();
       long start = System.nanoTime();
-      RunResult r = new SessionLoadGenerator(shop.client, model, users, shop.gauge, Map.of())
-          .run(sessionsPerSecond, duration, Duration.ofSeconds(15), Duration.ofSeconds(1),
-              seed);
+      RunResult r =
+          new SessionLoadGenerator(shop.client, model, users, shop.gauge, Map.of())
+              .run(
+                  sessionsPerSecond, duration, Duration.ofSeconds(15), Duration.ofSeconds(1), seed);
       List<ServedRequest> entries = log.entries();
-      ServerRequestLog.writeCsv(ExperimentShop.OUT.resolve(name + "-" + variant.name()
-          + "-server-log.csv"), entries);
+      ServerRequestLog.writeCsv(
+          ExperimentShop.OUT.resolve(name + "-" + variant.name() + "-server-log.csv"), entries);
       return new GuardedRun(variant, r, entries, start, timeScale, dbConnections);
     }
   }
@@ -63,8 +83,9 @@ record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long 
     return switch (v) {
       case "", "leave" -> UserBehaviour.RefusalResponse.LEAVE;
       case "retry-once" -> UserBehaviour.RefusalResponse.RETRY_ONCE;
-      default -> throw new IllegalArgumentException("experiment.users: 'leave' or"
-          + " 'retry-once', was '" + v + "'");
+      default ->
+          throw new IllegalArgumentException(
+              "experiment.users: 'leave' or" + " 'retry-once', was '" + v + "'");
     };
   }
 
@@ -72,9 +93,15 @@ record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long 
   Window window(double fromSeconds, double toSeconds) {
     long from = startNanos + Math.round(fromSeconds * 1e9);
     long to = startNanos + Math.round(toSeconds * 1e9);
-    Map<String, PageStats> byName = PageStats.byPage(log,
-        path -> ShopRequest.fromPath(path.startsWith("/shop") ? path.substring(5) : path)
-            .map(ShopRequest::endpoint).orElse(null), from, to);
+    Map<String, PageStats> byName =
+        PageStats.byPage(
+            log,
+            path ->
+                ShopRequest.fromPath(path.startsWith("/shop") ? path.substring(5) : path)
+                    .map(ShopRequest::endpoint)
+                    .orElse(null),
+            from,
+            to);
     Map<ShopRequest, PageStats> pages = new EnumMap<>(ShopRequest.class);
     for (ShopRequest r : ShopRequest.values()) {
       PageStats s = byName.get(r.endpoint());
@@ -91,8 +118,12 @@ record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long 
    * @param pages per request type (those that had requests)
    * @param all every shop request together
    */
-  record Window(GuardedRun of, double fromSeconds, double toSeconds,
-      Map<ShopRequest, PageStats> pages, PageStats all) {
+  record Window(
+      GuardedRun of,
+      double fromSeconds,
+      double toSeconds,
+      Map<ShopRequest, PageStats> pages,
+      PageStats all) {
 
     double seconds() {
       return toSeconds - fromSeconds;
@@ -189,9 +220,18 @@ record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long 
     /** One Markdown row of the summary table (after the caller's own first cells). */
     String summaryCells() {
       int[] bound = pagesWithinBound();
-      return String.format(Locale.ROOT, "%.2f | %.1f | %.1f | %.1f | %d | %s (%s) | %d of %d |",
-          goodputOverCapacity(), pagesPerSecond(), ordersPerMinute(), 100 * refusedShare(), all.userLeft(),
-          fmt2(worstP90OverTarget()), worstPage(), bound[0], bound[1]);
+      return String.format(
+          Locale.ROOT,
+          "%.2f | %.1f | %.1f | %.1f | %d | %s (%s) | %d of %d |",
+          goodputOverCapacity(),
+          pagesPerSecond(),
+          ordersPerMinute(),
+          100 * refusedShare(),
+          all.userLeft(),
+          fmt2(worstP90OverTarget()),
+          worstPage(),
+          bound[0],
+          bound[1]);
     }
 
     /** Header of {@link #summaryCells}. */
@@ -206,17 +246,29 @@ record GuardedRun(Variant variant, RunResult run, List<ServedRequest> log, long 
       for (Map.Entry<ShopRequest, PageStats> e : pages.entrySet()) {
         PageStats s = e.getValue();
         Duration target = Variant.target(e.getKey(), of.timeScale());
-        rows.add(String.format(Locale.ROOT, "| %s%s | %s | %d | %d | %d | %d | %s | %s | %s | %s |",
-            prefix, e.getKey().endpoint(), target == null ? "–" : target.toMillis() + " ms",
-            s.requests(), s.served(), s.refused(), s.userLeft(), fmt0(s.percentileMillis(50)),
-            fmt0(s.percentileMillis(90)), fmt0(s.percentileMillis(99)),
-            fmt2(p90OverTarget(e.getKey()))));
+        rows.add(
+            String.format(
+                Locale.ROOT,
+                "| %s%s | %s | %d | %d | %d | %d | %s | %s | %s | %s |",
+                prefix,
+                e.getKey().endpoint(),
+                target == null ? "–" : target.toMillis() + " ms",
+                s.requests(),
+                s.served(),
+                s.refused(),
+                s.userLeft(),
+                fmt0(s.percentileMillis(50)),
+                fmt0(s.percentileMillis(90)),
+                fmt0(s.percentileMillis(99)),
+                fmt2(p90OverTarget(e.getKey()))));
       }
       return rows;
     }
 
     static String pageHeader(String firstColumns) {
-      return "| " + firstColumns + "page | target | requests | served | refused | user had left"
+      return "| "
+          + firstColumns
+          + "page | target | requests | served | refused | user had left"
           + " | p50 ms | p90 ms | p99 ms | p90 / target |";
     }
   }

@@ -21,12 +21,12 @@ class GuardedRunTest {
   private static final long MS = 1_000_000L;
   private static final long T0 = 5_000 * S;
 
-  private static ServedRequest page(double atSeconds, long responseMs, String path, int status,
-      boolean userLeft) {
+  private static ServedRequest page(
+      double atSeconds, long responseMs, String path, int status, boolean userLeft) {
     long arrival = T0 + Math.round(atSeconds * S);
     long done = arrival + responseMs * MS;
-    return new ServedRequest(arrival, done, path, status, false,
-        userLeft ? done - 1 : ServedRequest.NO_DEADLINE);
+    return new ServedRequest(
+        arrival, done, path, status, false, userLeft ? done - 1 : ServedRequest.NO_DEADLINE);
   }
 
   @Test
@@ -76,14 +76,25 @@ class GuardedRunTest {
   @Test
   void everyVariantHasItsOwnNameAndOurFiltersAreOffForThePeers() {
     List<Variant> all = Variant.all(0.1, 1);
-    assertThat(all).extracting(Variant::name).doesNotHaveDuplicates()
-        .containsExactly("none", "shipped", "no-sessions", "default", "rate",
-            "paper", "qos", "ncl-vegas", "ncl-gradient2");
+    assertThat(all)
+        .extracting(Variant::name)
+        .doesNotHaveDuplicates()
+        .containsExactly(
+            "none",
+            "shipped",
+            "no-sessions",
+            "default",
+            "rate",
+            "paper",
+            "qos",
+            "ncl-vegas",
+            "ncl-gradient2");
     for (Variant v : all) {
-      boolean peer = v.name().equals("none") || v.name().equals("qos")
-          || v.name().startsWith("ncl");
+      boolean peer =
+          v.name().equals("none") || v.name().equals("qos") || v.name().startsWith("ncl");
       // Our filter off is a top-level key; a section's own `enabled: false` is not that.
-      assertThat(v.overloadYaml().lines().anyMatch("enabled: false"::equals)).as(v.name())
+      assertThat(v.overloadYaml().lines().anyMatch("enabled: false"::equals))
+          .as(v.name())
           .isEqualTo(peer);
       ContainerHooks h = v.guard().apply(ContainerHooks.NONE);
       assertThat(h.jettyWrapper() != null).as(v.name()).isEqualTo(v.name().equals("qos"));

@@ -62,11 +62,13 @@ public class MeteredWorkServlet extends HttpServlet {
       Thread.currentThread().interrupt();
       throw new ServletException("interrupted", e);
     }
-    Overload.context(req).ifPresent(c -> {
-      double millis = c.elapsed().toNanos() / 1e6;
-      responseMillis.add(System.nanoTime(), millis);
-      allResponseMillis.add(millis);
-    });
+    Overload.context(req)
+        .ifPresent(
+            c -> {
+              double millis = c.elapsed().toNanos() / 1e6;
+              responseMillis.add(System.nanoTime(), millis);
+              allResponseMillis.add(millis);
+            });
     resp.setContentType("text/plain");
     resp.getWriter().write("ok");
   }

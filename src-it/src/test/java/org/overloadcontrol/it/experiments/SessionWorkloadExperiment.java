@@ -40,8 +40,10 @@ class SessionWorkloadExperiment {
     int seconds = ExperimentShop.seconds("experiment.seconds", 60);
     SessionModel model = SessionModel.calibrated();
     double capacity = ExperimentShop.capacity(model, TIME_SCALE, 1);
-    UserBehaviour users = UserBehaviour.paper().scaled(5.6 / capacity)
-        .withRefusalResponse(GuardedRun.refusalResponse());
+    UserBehaviour users =
+        UserBehaviour.paper()
+            .scaled(5.6 / capacity)
+            .withRefusalResponse(GuardedRun.refusalResponse());
     List<Double> multiples = new ArrayList<>();
     for (String m : System.getProperty("experiment.multiples", "1.4").split(",")) {
       multiples.add(Double.parseDouble(m.trim()));
@@ -51,45 +53,79 @@ class SessionWorkloadExperiment {
     double baseline = Double.NaN;
     if (Boolean.getBoolean("experiment.baseline")) {
       Variant none = Variant.all(TIME_SCALE, 1).get(0);
-      GuardedRun base = GuardedRun.run("session", none, TIME_SCALE, 1, model, users,
-          StepSchedule.constant(capacity / model.requestsPerSession()),
-          Duration.ofSeconds(seconds), seed);
+      GuardedRun base =
+          GuardedRun.run(
+              "session",
+              none,
+              TIME_SCALE,
+              1,
+              model,
+              users,
+              StepSchedule.constant(capacity / model.requestsPerSession()),
+              Duration.ofSeconds(seconds),
+              seed);
       baseline = base.window(SETTLE_SECONDS, seconds).ordersPerMinute();
       System.out.println("session baseline 1.0x none: " + RunReport.summary(base.run()));
     }
-    StringBuilder summary = new StringBuilder("| load | variant | purchases without refusal"
-        + " | sessions refused at entry / mid-session | mid-session % of admitted"
-        + " | orders/min ÷ 1× none | " + GuardedRun.Window.summaryHeader()
-        + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    StringBuilder summary =
+        new StringBuilder(
+            "| load | variant | purchases without refusal"
+                + " | sessions refused at entry / mid-session | mid-session % of admitted"
+                + " | orders/min ÷ 1× none | "
+                + GuardedRun.Window.summaryHeader()
+                + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     if (!Double.isNaN(baseline)) {
-      summary.insert(0, String.format(Locale.ROOT, "Orders per minute at 1× without a guard"
-          + " (`none`, this invocation): %.1f%n%n", baseline));
+      summary.insert(
+          0,
+          String.format(
+              Locale.ROOT,
+              "Orders per minute at 1× without a guard" + " (`none`, this invocation): %.1f%n%n",
+              baseline));
     }
-    StringBuilder pages = new StringBuilder(GuardedRun.Window.pageHeader("load | variant | ")
-        + "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    StringBuilder pages =
+        new StringBuilder(
+            GuardedRun.Window.pageHeader("load | variant | ")
+                + "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     StringBuilder runs = new StringBuilder();
     Map<String, List<Double>> orders = new LinkedHashMap<>();
     Map<String, List<Double>> p90 = new LinkedHashMap<>();
     List<String> pageNames = ShopRequest.PAGES.stream().map(ShopRequest::endpoint).toList();
     for (double multiple : multiples) {
-      StepSchedule sessions = StepSchedule.constant(multiple * capacity
-          / model.requestsPerSession());
+      StepSchedule sessions =
+          StepSchedule.constant(multiple * capacity / model.requestsPerSession());
       String at = String.format(Locale.ROOT, "%.1fx", multiple);
       for (Variant v : variants) {
         String load = ExperimentShop.load();
-        GuardedRun run = GuardedRun.run("session", v, TIME_SCALE, 1, model, users, sessions,
-            Duration.ofSeconds(seconds), seed);
+        GuardedRun run =
+            GuardedRun.run(
+                "session",
+                v,
+                TIME_SCALE,
+                1,
+                model,
+                users,
+                sessions,
+                Duration.ofSeconds(seconds),
+                seed);
         GuardedRun.Window win = run.window(SETTLE_SECONDS, seconds);
         long admitted = run.run().sessionsStarted() - run.run().sessionsRefusedAtEntry();
-        summary.append(String.format(Locale.ROOT, "| %s | %s | %d | %d / %d | %.1f | %s | %s%n",
-            at, v.name(), run.run().purchasesWithoutRefusal(), run.run().sessionsRefusedAtEntry(),
-            run.run().sessionsRefusedMidSession(),
-            admitted == 0 ? 0.0 : 100.0 * run.run().sessionsRefusedMidSession() / admitted,
-            Double.isNaN(baseline) ? "-"
-                : String.format(Locale.ROOT, "%.2f", win.ordersPerMinute() / baseline),
-            win.summaryCells()));
+        summary.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %d / %d | %.1f | %s | %s%n",
+                at,
+                v.name(),
+                run.run().purchasesWithoutRefusal(),
+                run.run().sessionsRefusedAtEntry(),
+                run.run().sessionsRefusedMidSession(),
+                admitted == 0 ? 0.0 : 100.0 * run.run().sessionsRefusedMidSession() / admitted,
+                Double.isNaN(baseline)
+                    ? "-"
+                    : String.format(Locale.ROOT, "%.2f", win.ordersPerMinute() / baseline),
+                win.summaryCells()));
         win.pageRows(at + " | " + v.name() + " | ").forEach(r -> pages.append(r).append('\n'));
-        orders.computeIfAbsent(v.name(), k -> new ArrayList<>())
+        orders
+            .computeIfAbsent(v.name(), k -> new ArrayList<>())
             .add(Math.round(win.ordersPerMinute() * 10) / 10.0);
         if (multiple == multiples.get(multiples.size() - 1)) {
           List<Double> ratios = new ArrayList<>();
@@ -99,33 +135,63 @@ class SessionWorkloadExperiment {
           }
           p90.put(v.name(), ratios);
         }
-        RunReport.writeCsv(ExperimentShop.OUT.resolve("session-" + at + "-" + v.name()
-            + ".csv"), run.run());
-        runs.append(String.format(Locale.ROOT, "### %s %s: %s (load average at start %s)%n%n"
-            + "%s%n%n%s%n", at, v.name(), v.description(), load, RunReport.summary(run.run()),
-            RunReport.perType(run.run())));
-        System.out.println("session " + at + " " + v.name() + ": "
-            + RunReport.summary(run.run()));
+        RunReport.writeCsv(
+            ExperimentShop.OUT.resolve("session-" + at + "-" + v.name() + ".csv"), run.run());
+        runs.append(
+            String.format(
+                Locale.ROOT,
+                "### %s %s: %s (load average at start %s)%n%n" + "%s%n%n%s%n",
+                at,
+                v.name(),
+                v.description(),
+                load,
+                RunReport.summary(run.run()),
+                RunReport.perType(run.run())));
+        System.out.println("session " + at + " " + v.name() + ": " + RunReport.summary(run.run()));
       }
     }
-    List<String> loads = multiples.stream()
-        .map(m -> String.format(Locale.ROOT, "%.1fx", m)).toList();
-    Charts.bars(ExperimentShop.OUT.resolve("session-orders.png"),
-        "Orders per minute (users leave at the first refusal)", "orders / min", loads, orders);
-    Charts.bars(ExperimentShop.OUT.resolve("session-p90.png"),
-        "Each page's p90 / target at " + loads.get(loads.size() - 1)
-        + " (server-side log; 0 = none served)",
-        "p90 / target", pageNames, p90);
-    String md = "# Experiment 10: the guards on one session workload at " + loads + " capacity\n\n"
-        + String.format(Locale.ROOT, "Sample WAR in embedded Jetty 12, shop.timeScale %.2f,"
-        + " 1 database connection: nominal capacity C = %.1f pages/s. LIFO-Pri sessions at"
-        + " %s × C for %d s, impatient users (timeout %d ms + Exp(%d ms), p = 0.4, M = 5; on"
-        + " a refusal: %s); measured from %.0f s to the end, from the server-side request"
-        + " log.%n%n", TIME_SCALE, capacity, multiples, seconds, users.fixedTimeout().toMillis(),
-        users.meanThinkTimeout().toMillis(), users.onRefusal(), SETTLE_SECONDS)
-        + OverloadSweepExperiment.variantList(variants) + "\n" + summary
-        + "\n![](session-orders.png)\n![](session-p90.png)\n\n## Pages\n\n" + pages
-        + "\n## Runs\n\n" + runs;
+    List<String> loads =
+        multiples.stream().map(m -> String.format(Locale.ROOT, "%.1fx", m)).toList();
+    Charts.bars(
+        ExperimentShop.OUT.resolve("session-orders.png"),
+        "Orders per minute (users leave at the first refusal)",
+        "orders / min",
+        loads,
+        orders);
+    Charts.bars(
+        ExperimentShop.OUT.resolve("session-p90.png"),
+        "Each page's p90 / target at "
+            + loads.get(loads.size() - 1)
+            + " (server-side log; 0 = none served)",
+        "p90 / target",
+        pageNames,
+        p90);
+    String md =
+        "# Experiment 10: the guards on one session workload at "
+            + loads
+            + " capacity\n\n"
+            + String.format(
+                Locale.ROOT,
+                "Sample WAR in embedded Jetty 12, shop.timeScale %.2f,"
+                    + " 1 database connection: nominal capacity C = %.1f pages/s. LIFO-Pri sessions at"
+                    + " %s × C for %d s, impatient users (timeout %d ms + Exp(%d ms), p = 0.4, M = 5; on"
+                    + " a refusal: %s); measured from %.0f s to the end, from the server-side request"
+                    + " log.%n%n",
+                TIME_SCALE,
+                capacity,
+                multiples,
+                seconds,
+                users.fixedTimeout().toMillis(),
+                users.meanThinkTimeout().toMillis(),
+                users.onRefusal(),
+                SETTLE_SECONDS)
+            + OverloadSweepExperiment.variantList(variants)
+            + "\n"
+            + summary
+            + "\n![](session-orders.png)\n![](session-p90.png)\n\n## Pages\n\n"
+            + pages
+            + "\n## Runs\n\n"
+            + runs;
     Files.writeString(ExperimentShop.OUT.resolve("session.md"), md);
     System.out.println(summary);
   }

@@ -23,11 +23,12 @@ import org.overloadcontrol.it.support.ContainerHooks;
  * @param overloadYaml the operator YAML for our filter
  * @param guard adds the peer around the application (identity for our filter's variants)
  */
-record Variant(String name, String description, String overloadYaml,
-    UnaryOperator<ContainerHooks> guard) {
+record Variant(
+    String name, String description, String overloadYaml, UnaryOperator<ContainerHooks> guard) {
 
   /** Response-time targets of the shop at time scale 1 (its annotations). */
   static final Duration BROWSING_TARGET = Duration.ofMillis(2000);
+
   static final Duration TRANSACTION_TARGET = Duration.ofMillis(1500);
 
   private static final String OFF = "enabled: false\n";
@@ -76,47 +77,89 @@ record Variant(String name, String description, String overloadYaml,
    * </ul>
    */
   static List<Variant> all(double timeScale, int dbConnections) {
-    String targets = ExperimentShop.targets(millis(BROWSING_TARGET, timeScale),
-        millis(TRANSACTION_TARGET, timeScale));
+    String targets =
+        ExperimentShop.targets(
+            millis(BROWSING_TARGET, timeScale), millis(TRANSACTION_TARGET, timeScale));
     // The shop's search is @Degradable, but holds its database connection as long at any
     // quality: degrading it only lowers its result count, and a degradable endpoint is
     // outside the concurrency limit (its token buckets are off until quality reaches q_min),
     // so it would take the database from under the limit. `shipped` keeps it as shipped.
     // These variants compare admission controllers request by request: sessions off.
-    String ours = targets + "degrade: {endpoints: {search: {enabled: false}}}\n"
-        + "sessions: {enabled: false}\n";
+    String ours =
+        targets
+            + "degrade: {endpoints: {search: {enabled: false}}}\n"
+            + "sessions: {enabled: false}\n";
     String defaults = ours + "admission: {controller: concurrency}\n";
     String rate = ours + "admission: {controller: rate}\n";
-    String paper = rate
-        + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
+    String paper =
+        rate + "controller: {initialRate: 100, bucketDepth: 1, judgeOnFreshSamples: false}\n";
     Duration maxSuspend = Duration.ofNanos(Math.round(BROWSING_TARGET.toNanos() * timeScale));
     // -Dexperiment.sessions="headroom: 0.7, maxWait: 0.5" tries other sessions.* values on
     // `shipped` (default the shop's).
     String sessionKeys = System.getProperty("experiment.sessions", "");
-    String shipped = targets + (sessionKeys.isBlank() ? ""
-        : "sessions: {" + sessionKeys.trim() + "}\n");
+    String shipped =
+        targets + (sessionKeys.isBlank() ? "" : "sessions: {" + sessionKeys.trim() + "}\n");
     List<Variant> v = new ArrayList<>();
     v.add(new Variant("none", "no guard (our filter `enabled: false`)", OFF, h -> h));
-    v.add(new Variant("shipped", "our filter, the shop's shipped configuration (session-aware"
-        + " admission, every page in one concurrency group; targets scaled)", shipped, h -> h));
-    v.add(new Variant("no-sessions", "our filter, `shipped` with session-aware admission off",
-        targets + "sessions: {enabled: false}\n", h -> h));
-    v.add(new Variant("default", "our filter, admission by the library's default controller"
-        + " (`admission.controller: concurrency`, targets scaled, search not degradable)",
-        defaults, h -> h));
-    v.add(new Variant("rate", "our filter, `admission.controller: rate` with the shop's"
-        + " parameters (initial rate 20/s, bucket depth 10)", rate, h -> h));
-    v.add(new Variant("paper", "our filter, `rate` at the published parameters with"
-        + " `judgeOnFreshSamples: false`", paper, h -> h));
-    v.add(new Variant("qos", String.format(Locale.ROOT, "Jetty QoSHandler, maxRequestCount %d,"
-        + " maxSuspend %d ms", dbConnections, maxSuspend.toMillis()), OFF,
-        h -> Peers.qosHandler(h, dbConnections, maxSuspend)));
-    v.add(new Variant("ncl-vegas", "Netflix concurrency-limits, VegasLimit defaults", OFF,
-        h -> Peers.concurrencyLimit(h, VegasLimit.newDefault(),
-            ConcurrencyLimitFilter.TOO_MANY_REQUESTS)));
-    v.add(new Variant("ncl-gradient2", "Netflix concurrency-limits, Gradient2Limit defaults",
-        OFF, h -> Peers.concurrencyLimit(h, Gradient2Limit.newDefault(),
-            ConcurrencyLimitFilter.TOO_MANY_REQUESTS)));
+    v.add(
+        new Variant(
+            "shipped",
+            "our filter, the shop's shipped configuration (session-aware"
+                + " admission, every page in one concurrency group; targets scaled)",
+            shipped,
+            h -> h));
+    v.add(
+        new Variant(
+            "no-sessions",
+            "our filter, `shipped` with session-aware admission off",
+            targets + "sessions: {enabled: false}\n",
+            h -> h));
+    v.add(
+        new Variant(
+            "default",
+            "our filter, admission by the library's default controller"
+                + " (`admission.controller: concurrency`, targets scaled, search not degradable)",
+            defaults,
+            h -> h));
+    v.add(
+        new Variant(
+            "rate",
+            "our filter, `admission.controller: rate` with the shop's"
+                + " parameters (initial rate 20/s, bucket depth 10)",
+            rate,
+            h -> h));
+    v.add(
+        new Variant(
+            "paper",
+            "our filter, `rate` at the published parameters with" + " `judgeOnFreshSamples: false`",
+            paper,
+            h -> h));
+    v.add(
+        new Variant(
+            "qos",
+            String.format(
+                Locale.ROOT,
+                "Jetty QoSHandler, maxRequestCount %d," + " maxSuspend %d ms",
+                dbConnections,
+                maxSuspend.toMillis()),
+            OFF,
+            h -> Peers.qosHandler(h, dbConnections, maxSuspend)));
+    v.add(
+        new Variant(
+            "ncl-vegas",
+            "Netflix concurrency-limits, VegasLimit defaults",
+            OFF,
+            h ->
+                Peers.concurrencyLimit(
+                    h, VegasLimit.newDefault(), ConcurrencyLimitFilter.TOO_MANY_REQUESTS)));
+    v.add(
+        new Variant(
+            "ncl-gradient2",
+            "Netflix concurrency-limits, Gradient2Limit defaults",
+            OFF,
+            h ->
+                Peers.concurrencyLimit(
+                    h, Gradient2Limit.newDefault(), ConcurrencyLimitFilter.TOO_MANY_REQUESTS)));
     return v;
   }
 
@@ -132,10 +175,17 @@ record Variant(String name, String description, String overloadYaml,
     }
     List<Variant> out = new ArrayList<>();
     for (String name : wanted.split(",")) {
-      out.add(all.stream().filter(v -> v.name().equals(name.trim())).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("experiment.variants: unknown '"
-              + name.trim() + "'; known: " + Arrays.toString(all.stream().map(Variant::name)
-              .toArray()))));
+      out.add(
+          all.stream()
+              .filter(v -> v.name().equals(name.trim()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "experiment.variants: unknown '"
+                              + name.trim()
+                              + "'; known: "
+                              + Arrays.toString(all.stream().map(Variant::name).toArray()))));
     }
     return out;
   }

@@ -47,8 +47,12 @@ class ImpatientUsersTest {
     }
 
     @Override
-    public void send(ShopRequest type, ShopClient.UserSession user, SplittableRandom random,
-        long timeoutNanos, Callback callback) {
+    public void send(
+        ShopRequest type,
+        ShopClient.UserSession user,
+        SplittableRandom random,
+        long timeoutNanos,
+        Callback callback) {
       List<ShopRequest> mine = sent.computeIfAbsent(user.id, id -> new ArrayList<>());
       List<ShopRequest> soFar;
       synchronized (mine) {
@@ -56,7 +60,10 @@ class ImpatientUsersTest {
         soFar = List.copyOf(mine);
       }
       Answer a = script.apply(user.id, soFar);
-      callback.ended(ShopClient.classify(a.status()), a.status(), 1_000,
+      callback.ended(
+          ShopClient.classify(a.status()),
+          a.status(),
+          1_000,
           a.retryAfterSeconds() < 0 ? -1 : a.retryAfterSeconds() * SECOND);
     }
 
@@ -65,13 +72,17 @@ class ImpatientUsersTest {
     }
   }
 
-  private static final UserBehaviour PATIENT = new UserBehaviour(Duration.ofSeconds(10),
-      Duration.ZERO, 0, 0, Duration.ZERO, Duration.ZERO);
+  private static final UserBehaviour PATIENT =
+      new UserBehaviour(Duration.ofSeconds(10), Duration.ZERO, 0, 0, Duration.ZERO, Duration.ZERO);
 
   private static RunResult run(ScriptedShop shop, UserBehaviour users) throws Exception {
     return new SessionLoadGenerator(shop, buyers(), users, () -> EngineGauge.Reading.NONE, Map.of())
-        .run(StepSchedule.constant(100), Duration.ofMillis(300), Duration.ofSeconds(20),
-            Duration.ofSeconds(1), 11L);
+        .run(
+            StepSchedule.constant(100),
+            Duration.ofMillis(300),
+            Duration.ofSeconds(20),
+            Duration.ofSeconds(1),
+            11L);
   }
 
   private static long count(List<ShopRequest> requests, ShopRequest type) {
@@ -79,12 +90,14 @@ class ImpatientUsersTest {
   }
 
   @Test
-  void usersWhoLeaveAtTheFirstRefusalBuyOnlyWhenNothingOfTheirVisitWasRefused()
-      throws Exception {
+  void usersWhoLeaveAtTheFirstRefusalBuyOnlyWhenNothingOfTheirVisitWasRefused() throws Exception {
     // Odd sessions are refused at payment, mid-purchase.
-    ScriptedShop shop = new ScriptedShop((id, soFar) ->
-        id % 2 == 1 && soFar.get(soFar.size() - 1) == ShopRequest.PAYMENT
-            ? new Answer(503, 0) : Answer.OK);
+    ScriptedShop shop =
+        new ScriptedShop(
+            (id, soFar) ->
+                id % 2 == 1 && soFar.get(soFar.size() - 1) == ShopRequest.PAYMENT
+                    ? new Answer(503, 0)
+                    : Answer.OK);
 
     RunResult r = run(shop, PATIENT);
 
@@ -98,31 +111,33 @@ class ImpatientUsersTest {
     assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
     assertThat(r.sessionsRefusedAtEntry()).isZero();
     assertThat(r.sessionsAbandoned()).isEqualTo(odd);
-    shop.sent.forEach((id, requests) -> {
-      if (id % 2 == 1) {
-        // Nothing after the refusal: the user left.
-        assertThat(requests).as("session " + id).endsWith(ShopRequest.PAYMENT);
-        assertThat(count(requests, ShopRequest.PAYMENT)).isEqualTo(1);
-      } else {
-        assertThat(requests).as("session " + id).endsWith(ShopRequest.CONFIRM);
-      }
-    });
+    shop.sent.forEach(
+        (id, requests) -> {
+          if (id % 2 == 1) {
+            // Nothing after the refusal: the user left.
+            assertThat(requests).as("session " + id).endsWith(ShopRequest.PAYMENT);
+            assertThat(count(requests, ShopRequest.PAYMENT)).isEqualTo(1);
+          } else {
+            assertThat(requests).as("session " + id).endsWith(ShopRequest.CONFIRM);
+          }
+        });
     assertThat(r.series().stream().mapToLong(RunResult.SeriesPoint::purchases).sum())
         .isEqualTo(even);
   }
 
   @Test
-  void usersWhoRetryOnceSendTheRefusedRequestOnceMoreAndLeaveIfRefusedAgain()
-      throws Exception {
+  void usersWhoRetryOnceSendTheRefusedRequestOnceMoreAndLeaveIfRefusedAgain() throws Exception {
     // Odd sessions: the first payment is refused, the second served. Even sessions: the home
     // page is refused every time.
-    ScriptedShop shop = new ScriptedShop((id, soFar) -> {
-      ShopRequest last = soFar.get(soFar.size() - 1);
-      if (id % 2 == 1 && last == ShopRequest.PAYMENT && count(soFar, last) == 1) {
-        return new Answer(503, 0);
-      }
-      return id % 2 == 0 && last == ShopRequest.HOME ? new Answer(429, -1) : Answer.OK;
-    });
+    ScriptedShop shop =
+        new ScriptedShop(
+            (id, soFar) -> {
+              ShopRequest last = soFar.get(soFar.size() - 1);
+              if (id % 2 == 1 && last == ShopRequest.PAYMENT && count(soFar, last) == 1) {
+                return new Answer(503, 0);
+              }
+              return id % 2 == 0 && last == ShopRequest.HOME ? new Answer(429, -1) : Answer.OK;
+            });
     UserBehaviour users = PATIENT.withRefusalResponse(RefusalResponse.RETRY_ONCE);
 
     // Users wait RELOAD_DELAY (1 s) after the 429 without Retry-After: the drain covers it.
@@ -137,15 +152,17 @@ class ImpatientUsersTest {
     assertThat(r.purchasesWithoutRefusal()).isZero();
     assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
     assertThat(r.sessionsRefusedAtEntry()).isEqualTo(even);
-    shop.sent.forEach((id, requests) -> {
-      if (id % 2 == 1) {
-        assertThat(count(requests, ShopRequest.PAYMENT)).as("session " + id).isEqualTo(2);
-        assertThat(requests).endsWith(ShopRequest.CONFIRM);
-      } else {
-        assertThat(requests).as("session " + id)
-            .containsExactly(ShopRequest.HOME, ShopRequest.HOME);
-      }
-    });
+    shop.sent.forEach(
+        (id, requests) -> {
+          if (id % 2 == 1) {
+            assertThat(count(requests, ShopRequest.PAYMENT)).as("session " + id).isEqualTo(2);
+            assertThat(requests).endsWith(ShopRequest.CONFIRM);
+          } else {
+            assertThat(requests)
+                .as("session " + id)
+                .containsExactly(ShopRequest.HOME, ShopRequest.HOME);
+          }
+        });
   }
 
   @Test

@@ -41,8 +41,11 @@ class LoadModelTest {
     for (int i = 0; i < 1000; i++) {
       assertThat(users.retries(6, random)).isFalse();
     }
-    assertThat(new UserBehaviour(Duration.ofSeconds(1), Duration.ZERO, 1.0, 5, Duration.ZERO,
-        Duration.ZERO).retries(5, random)).isTrue();
+    assertThat(
+            new UserBehaviour(
+                    Duration.ofSeconds(1), Duration.ZERO, 1.0, 5, Duration.ZERO, Duration.ZERO)
+                .retries(5, random))
+        .isTrue();
   }
 
   @Test
@@ -60,8 +63,7 @@ class LoadModelTest {
   void expectedLoadOfASessionFollowsFromTheChain() {
     SessionModel model = SessionModel.calibrated();
     // Pages plus one cart addition per login.
-    double pages = model.expectedVisits().values().stream().mapToDouble(Double::doubleValue)
-        .sum();
+    double pages = model.expectedVisits().values().stream().mapToDouble(Double::doubleValue).sum();
     assertThat(model.requestsPerSession())
         .isCloseTo(pages + model.expectedVisits().get(ShopRequest.LOGIN), within(1e-12));
     // A home-only model: one request of 200 ms.

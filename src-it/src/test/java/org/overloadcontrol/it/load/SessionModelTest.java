@@ -70,7 +70,8 @@ class SessionModelTest {
     for (int s = 0; s < sessions; s++) {
       ShopRequest page = ShopRequest.HOME;
       pages++;
-      for (Optional<ShopRequest> n = model.next(page, random); n.isPresent();
+      for (Optional<ShopRequest> n = model.next(page, random);
+          n.isPresent();
           n = model.next(page, random)) {
         page = n.get();
         pages++;
@@ -81,8 +82,8 @@ class SessionModelTest {
     }
     // Binomial standard error at 0.027 and 400k sessions is 0.00026: 4 sigma.
     assertThat(confirms / (double) sessions).isCloseTo(0.027, within(0.001));
-    double expectedPages = model.expectedVisits().values().stream()
-        .mapToDouble(Double::doubleValue).sum();
+    double expectedPages =
+        model.expectedVisits().values().stream().mapToDouble(Double::doubleValue).sum();
     assertThat(pages / (double) sessions).isCloseTo(expectedPages, within(0.02));
   }
 
@@ -93,8 +94,11 @@ class SessionModelTest {
   @Test
   void browsingToConfirmRatioIsNearTable4() {
     Map<ShopRequest, Double> v = model.expectedVisits();
-    double browsing = v.get(ShopRequest.HOME) + v.get(ShopRequest.BROWSE)
-        + v.get(ShopRequest.SEARCH) + v.get(ShopRequest.DETAILS);
+    double browsing =
+        v.get(ShopRequest.HOME)
+            + v.get(ShopRequest.BROWSE)
+            + v.get(ShopRequest.SEARCH)
+            + v.get(ShopRequest.DETAILS);
     double ratio = browsing / v.get(ShopRequest.CONFIRM);
     assertThat(ratio).isBetween(42.0, 168.0);
     assertThat(v.get(ShopRequest.CONFIRM)).isCloseTo(0.027, within(1e-9));

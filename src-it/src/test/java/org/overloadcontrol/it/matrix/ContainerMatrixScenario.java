@@ -47,17 +47,27 @@ public final class ContainerMatrixScenario {
 
   /** Writes the scenario's application under {@code apps}, deploys it, runs the scenario. */
   public void run(Path apps, String name, Starter starter) throws Exception {
-    Path dir = new ExplodedWebApp()
-        .withOverloadFilter(Map.of("queue.permits", "1", "queue.layout", "single",
-            "queue.singleCapacity", "1", "queue.maxWait", "15s"))
-        .withServlet("slow", SleepServlet.class, Map.of("serviceTimeMillis", "1500"), "/slow")
-        .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "0"), "/quick")
-        .withServlet("status", OverloadStatusServlet.class, Map.of(), "/overload/*")
-        .writeUnder(apps, name);
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(
+                Map.of(
+                    "queue.permits",
+                    "1",
+                    "queue.layout",
+                    "single",
+                    "queue.singleCapacity",
+                    "1",
+                    "queue.maxWait",
+                    "15s"))
+            .withServlet("slow", SleepServlet.class, Map.of("serviceTimeMillis", "1500"), "/slow")
+            .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "0"), "/quick")
+            .withServlet("status", OverloadStatusServlet.class, Map.of(), "/overload/*")
+            .writeUnder(apps, name);
     try (WebContainer container = starter.start(Deployment.of(dir))) {
       URI base = container.baseUri();
       assertThat(get(base.resolve("quick?fail=1")).statusCode())
-          .as("%s: a servlet that throws", container).isEqualTo(500);
+          .as("%s: a servlet that throws", container)
+          .isEqualTo(500);
 
       CompletableFuture<HttpResponse<String>> running = send(base.resolve("slow"));
       awaitStatus(base, "\"permitsInUse\":1", container);
@@ -69,14 +79,16 @@ public final class ContainerMatrixScenario {
       assertThat(refused.headers().firstValue("Retry-After")).isPresent();
 
       assertThat(running.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).statusCode())
-          .as("%s: the slow request", container).isEqualTo(200);
+          .as("%s: the slow request", container)
+          .isEqualTo(200);
       HttpResponse<String> waited = waiting.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       assertThat(waited.statusCode()).as("%s: the waiting request", container).isEqualTo(200);
       assertThat(waited.body()).isEqualTo("ok");
 
       awaitStatus(base, "\"permitsInUse\":0", container);
       String status = get(base.resolve("overload/status")).body();
-      assertThat(status).as("%s: nothing waiting at the end", container)
+      assertThat(status)
+          .as("%s: nothing waiting at the end", container)
           .doesNotContain("\"waiting\":1");
     }
   }

@@ -16,18 +16,24 @@ class ServerRequestLogTest {
   private static final long MS = 1_000_000L;
   private static final long NONE = ServedRequest.NO_DEADLINE;
 
-  private static ServedRequest req(long arrivalMs, long responseMs, String path, int status,
-      boolean failed, long givesUpMs) {
-    return new ServedRequest(arrivalMs * MS, (arrivalMs + responseMs) * MS, path, status, failed,
+  private static ServedRequest req(
+      long arrivalMs, long responseMs, String path, int status, boolean failed, long givesUpMs) {
+    return new ServedRequest(
+        arrivalMs * MS,
+        (arrivalMs + responseMs) * MS,
+        path,
+        status,
+        failed,
         givesUpMs == NONE ? NONE : givesUpMs * MS);
   }
 
   @Test
   void csvRoundTripKeepsEveryField(@TempDir Path dir) throws Exception {
-    List<ServedRequest> log = List.of(
-        req(-5, 20, "/shop/browse", 200, false, 1000),
-        req(10, 1, "/shop/a,b", 503, false, NONE),
-        req(11, 900, "/shop/confirm", 200, true, 400));
+    List<ServedRequest> log =
+        List.of(
+            req(-5, 20, "/shop/browse", 200, false, 1000),
+            req(10, 1, "/shop/a,b", 503, false, NONE),
+            req(11, 900, "/shop/confirm", 200, true, 400));
     Path file = dir.resolve("x").resolve("log.csv");
 
     ServerRequestLog.writeCsv(file, log);
@@ -40,8 +46,11 @@ class ServerRequestLogTest {
   void readCsvRejectsWhatItDidNotWrite() {
     assertThatThrownBy(() -> ServerRequestLog.readCsv(List.of("a,b")))
         .hasMessageContaining("not a server request log");
-    assertThatThrownBy(() -> ServerRequestLog.readCsv(
-        List.of("arrival_ns,completion_ns,path,status,failed,gives_up_ns", "1,2,/x,200")))
+    assertThatThrownBy(
+            () ->
+                ServerRequestLog.readCsv(
+                    List.of(
+                        "arrival_ns,completion_ns,path,status,failed,gives_up_ns", "1,2,/x,200")))
         .hasMessageContaining("line 2: expected 6 fields, got 4");
   }
 
@@ -52,8 +61,11 @@ class ServerRequestLogTest {
     assertThat(req(0, 100, "/p", 200, false, NONE).userLeft()).isFalse();
     assertThat(req(0, 1, "/p", 200, true, NONE).userLeft()).isTrue();
     // nanoTime may be negative: the comparison must not overflow or treat it as "none".
-    assertThat(new ServedRequest(Long.MAX_VALUE - 10, Long.MIN_VALUE + 10, "/p", 200, false,
-        Long.MAX_VALUE).userLeft()).isTrue();
+    assertThat(
+            new ServedRequest(
+                    Long.MAX_VALUE - 10, Long.MIN_VALUE + 10, "/p", 200, false, Long.MAX_VALUE)
+                .userLeft())
+        .isTrue();
   }
 
   @Test
@@ -72,9 +84,12 @@ class ServerRequestLogTest {
     // At the window's end: excluded.
     log.add(req(2000, 1, "/shop/browse", 200, false, NONE));
 
-    Map<String, PageStats> pages = PageStats.byPage(log,
-        p -> p.endsWith(".css") ? null : p.substring(p.lastIndexOf('/') + 1), 1000 * MS,
-        2000 * MS);
+    Map<String, PageStats> pages =
+        PageStats.byPage(
+            log,
+            p -> p.endsWith(".css") ? null : p.substring(p.lastIndexOf('/') + 1),
+            1000 * MS,
+            2000 * MS);
 
     assertThat(pages.keySet()).containsExactly("", "browse", "confirm", "all");
     PageStats browse = pages.get("browse");

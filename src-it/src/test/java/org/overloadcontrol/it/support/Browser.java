@@ -51,12 +51,13 @@ public final class Browser {
 
   public Browser(URI base) {
     this.base = base;
-    this.client = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .cookieHandler(new CookieManager())
-        .followRedirects(HttpClient.Redirect.NORMAL)
-        .connectTimeout(Duration.ofSeconds(5))
-        .build();
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .cookieHandler(new CookieManager())
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
   }
 
   /** GET {@code path}, relative to the base URL (no leading slash for context-relative). */
@@ -70,14 +71,16 @@ public final class Browser {
   }
 
   /** POST {@code form} url-encoded to {@code path}. */
-  public Page post(String path, Map<String, String> form)
-      throws IOException, InterruptedException {
-    String body = form.entrySet().stream()
-        .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
-        .collect(Collectors.joining("&"));
-    return send(request(path)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+  public Page post(String path, Map<String, String> form) throws IOException, InterruptedException {
+    String body =
+        form.entrySet().stream()
+            .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+            .collect(Collectors.joining("&"));
+    return send(
+        request(path)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   private HttpRequest.Builder request(String path) {

@@ -23,9 +23,18 @@ public final class EngineProbe {
    * @param estimateNanos the controller's smoothed p90, −1 before its first round
    * @param ratePerSecond the controller's admission rate
    */
-  public record StageView(String endpoint, String requestClass, int rank, String kind,
-      double utility, long targetNanos, long estimateNanos, double ratePerSecond,
-      long arrivalCount, long completedCount, long rejectedCount) {}
+  public record StageView(
+      String endpoint,
+      String requestClass,
+      int rank,
+      String kind,
+      double utility,
+      long targetNanos,
+      long estimateNanos,
+      double ratePerSecond,
+      long arrivalCount,
+      long completedCount,
+      long rejectedCount) {}
 
   private EngineProbe() {}
 
@@ -38,8 +47,8 @@ public final class EngineProbe {
     try {
       ClassLoader loader = engine.getClass().getClassLoader();
       @SuppressWarnings({"unchecked", "rawtypes"})
-      Class<? extends Enum> outcomeType = (Class<? extends Enum>) Class.forName(
-          "org.overloadcontrol.base.Outcome", false, loader);
+      Class<? extends Enum> outcomeType =
+          (Class<? extends Enum>) Class.forName("org.overloadcontrol.base.Outcome", false, loader);
       Object completed = outcome(outcomeType, "COMPLETED");
       Object rejected = outcome(outcomeType, "REJECTED");
       List<StageView> views = new ArrayList<>();
@@ -49,12 +58,19 @@ public final class EngineProbe {
           Object rc = call(stage, "requestClass");
           Object controller = call(stage, "controller");
           Method outcomeCount = stage.getClass().getMethod("outcomeCount", outcomeType);
-          views.add(new StageView(endpointName, (String) call(rc, "name"),
-              (Integer) call(rc, "rank"), call(rc, "kind").toString(),
-              (Double) call(rc, "utility"), (Long) call(controller, "targetNanos"),
-              (Long) call(controller, "estimateNanos"), (Double) call(controller, "rate"),
-              (Long) call(stage, "arrivalCount"), (Long) outcomeCount.invoke(stage, completed),
-              (Long) outcomeCount.invoke(stage, rejected)));
+          views.add(
+              new StageView(
+                  endpointName,
+                  (String) call(rc, "name"),
+                  (Integer) call(rc, "rank"),
+                  call(rc, "kind").toString(),
+                  (Double) call(rc, "utility"),
+                  (Long) call(controller, "targetNanos"),
+                  (Long) call(controller, "estimateNanos"),
+                  (Double) call(controller, "rate"),
+                  (Long) call(stage, "arrivalCount"),
+                  (Long) outcomeCount.invoke(stage, completed),
+                  (Long) outcomeCount.invoke(stage, rejected)));
         }
       }
       return views;
@@ -65,8 +81,8 @@ public final class EngineProbe {
 
   /** The stage of {@code endpoint}, if it has seen exactly one class; else empty. */
   public static Optional<StageView> stage(ServletContext context, String endpoint) {
-    List<StageView> matching = read(context).stream()
-        .filter(v -> v.endpoint().equals(endpoint)).toList();
+    List<StageView> matching =
+        read(context).stream().filter(v -> v.endpoint().equals(endpoint)).toList();
     return matching.size() == 1 ? Optional.of(matching.get(0)) : Optional.empty();
   }
 

@@ -18,8 +18,11 @@ import java.util.Map;
  */
 public final class ExplodedWebApp {
 
-  private record ServletDecl(String name, Class<? extends Servlet> type,
-      Map<String, String> initParams, List<String> urlPatterns) {}
+  private record ServletDecl(
+      String name,
+      Class<? extends Servlet> type,
+      Map<String, String> initParams,
+      List<String> urlPatterns) {}
 
   private Map<String, String> filterParams;
   private String filterClass = "org.overloadcontrol.servlet.OverloadFilter";
@@ -39,10 +42,13 @@ public final class ExplodedWebApp {
   }
 
   /** Declares a servlet named {@code name} on {@code urlPatterns}. */
-  public ExplodedWebApp withServlet(String name, Class<? extends Servlet> type,
-      Map<String, String> initParams, String... urlPatterns) {
-    servlets.add(new ServletDecl(name, type, new LinkedHashMap<>(initParams),
-        List.of(urlPatterns)));
+  public ExplodedWebApp withServlet(
+      String name,
+      Class<? extends Servlet> type,
+      Map<String, String> initParams,
+      String... urlPatterns) {
+    servlets.add(
+        new ServletDecl(name, type, new LinkedHashMap<>(initParams), List.of(urlPatterns)));
     return this;
   }
 
@@ -73,22 +79,35 @@ public final class ExplodedWebApp {
         .append("  version=\"6.0\" metadata-complete=\"true\">\n");
     if (filterParams != null) {
       x.append("  <filter>\n    <filter-name>overload</filter-name>\n")
-          .append("    <filter-class>").append(filterClass).append("</filter-class>\n")
-          .append(withoutAsync.contains("overload") ? ""
-              : "    <async-supported>true</async-supported>\n");
+          .append("    <filter-class>")
+          .append(filterClass)
+          .append("</filter-class>\n")
+          .append(
+              withoutAsync.contains("overload")
+                  ? ""
+                  : "    <async-supported>true</async-supported>\n");
       params(x, filterParams);
       x.append("  </filter>\n  <filter-mapping>\n    <filter-name>overload</filter-name>\n")
           .append("    <url-pattern>/*</url-pattern>\n  </filter-mapping>\n");
     }
     for (ServletDecl s : servlets) {
-      x.append("  <servlet>\n    <servlet-name>").append(s.name()).append("</servlet-name>\n")
-          .append("    <servlet-class>").append(s.type().getName()).append("</servlet-class>\n");
+      x.append("  <servlet>\n    <servlet-name>")
+          .append(s.name())
+          .append("</servlet-name>\n")
+          .append("    <servlet-class>")
+          .append(s.type().getName())
+          .append("</servlet-class>\n");
       params(x, s.initParams());
-      x.append(withoutAsync.contains(s.name()) ? ""
-          : "    <async-supported>true</async-supported>\n").append("  </servlet>\n");
+      x.append(
+              withoutAsync.contains(s.name())
+                  ? ""
+                  : "    <async-supported>true</async-supported>\n")
+          .append("  </servlet>\n");
       for (String pattern : s.urlPatterns()) {
-        x.append("  <servlet-mapping>\n    <servlet-name>").append(s.name())
-            .append("</servlet-name>\n    <url-pattern>").append(pattern)
+        x.append("  <servlet-mapping>\n    <servlet-name>")
+            .append(s.name())
+            .append("</servlet-name>\n    <url-pattern>")
+            .append(pattern)
             .append("</url-pattern>\n  </servlet-mapping>\n");
       }
     }
@@ -96,8 +115,12 @@ public final class ExplodedWebApp {
   }
 
   private static void params(StringBuilder x, Map<String, String> params) {
-    params.forEach((k, v) -> x.append("    <init-param><param-name>").append(k)
-        .append("</param-name><param-value>").append(v)
-        .append("</param-value></init-param>\n"));
+    params.forEach(
+        (k, v) ->
+            x.append("    <init-param><param-name>")
+                .append(k)
+                .append("</param-name><param-value>")
+                .append(v)
+                .append("</param-value></init-param>\n"));
   }
 }

@@ -16,10 +16,16 @@ class LoadPlanTest {
     assertThat(LoadPlan.of(URI.create("http://127.0.0.1:8080/x"), 10, TEN_SECONDS).target())
         .hasHost("127.0.0.1");
     assertThat(LoadPlan.of(URI.create("http://localhost:8080/x"), 10, TEN_SECONDS)).isNotNull();
-    for (String target : new String[] {"http://10.0.0.1/", "http://example.org/",
-        "https://127.0.0.1/", "http://192.168.1.1:8080/"}) {
+    for (String target :
+        new String[] {
+          "http://10.0.0.1/",
+          "http://example.org/",
+          "https://127.0.0.1/",
+          "http://192.168.1.1:8080/"
+        }) {
       assertThatThrownBy(() -> LoadPlan.of(URI.create(target), 10, TEN_SECONDS))
-          .as(target).isInstanceOf(IllegalArgumentException.class)
+          .as(target)
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(target);
     }
   }
@@ -28,7 +34,8 @@ class LoadPlanTest {
   void refusesAWarmupAsLongAsTheRun() {
     LoadPlan plan = LoadPlan.of(URI.create("http://127.0.0.1/"), 10, TEN_SECONDS);
     assertThatThrownBy(() -> plan.withWarmup(TEN_SECONDS))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("warmup");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("warmup");
   }
 
   @Test

@@ -21,9 +21,10 @@ import java.util.regex.Pattern;
 public final class LogCapture implements AutoCloseable {
 
   /** Lines of the containers' log of a web application: what ServletContext.log writes. */
-  private static final Pattern CONTAINER_CONTEXT_LOG = Pattern.compile(
-      "^JUL org\\.apache\\.catalina\\.core\\.ContainerBase\\.\\S+ \\w+: "
-          + "|\\bINFO org\\.eclipse\\.jetty\\.\\S*ContextHandler\\S* - ");
+  private static final Pattern CONTAINER_CONTEXT_LOG =
+      Pattern.compile(
+          "^JUL org\\.apache\\.catalina\\.core\\.ContainerBase\\.\\S+ \\w+: "
+              + "|\\bINFO org\\.eclipse\\.jetty\\.\\S*ContextHandler\\S* - ");
 
   private final List<String> lines = new ArrayList<>();
   private final Logger root = Logger.getLogger("");
@@ -31,18 +32,19 @@ public final class LogCapture implements AutoCloseable {
   private final PrintStream savedErr;
 
   public LogCapture() {
-    handler = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        add("JUL " + r.getLoggerName() + " " + r.getLevel() + ": " + r.getMessage());
-      }
+    handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            add("JUL " + r.getLoggerName() + " " + r.getLevel() + ": " + r.getMessage());
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     handler.setLevel(Level.ALL);
     root.addHandler(handler);
     savedErr = System.err;

@@ -25,8 +25,11 @@ public class MishapHandler extends Handler.Abstract {
     if (id != null) {
       MishapServlet.STARTED.add(id);
     }
-    response.getHeaders().put("X-Overload-Context",
-        request.getAttribute(OverloadContext.ATTRIBUTE) != null ? "yes" : "no");
+    response
+        .getHeaders()
+        .put(
+            "X-Overload-Context",
+            request.getAttribute(OverloadContext.ATTRIBUTE) != null ? "yes" : "no");
     String ms = query.getValue("ms");
     if (ms != null) {
       Thread.sleep(Long.parseLong(ms));

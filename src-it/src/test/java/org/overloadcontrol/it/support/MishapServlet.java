@@ -21,8 +21,10 @@ import org.overloadcontrol.servlet.Overload;
 public class MishapServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
+
   /** The ids of requests the application began (shared by the class loader of the tests). */
   public static final Set<String> STARTED = ConcurrentHashMap.newKeySet();
+
   /** How many requests the application began. */
   public static final AtomicInteger RUNS = new AtomicInteger();
 
@@ -34,8 +36,7 @@ public class MishapServlet extends HttpServlet {
     if (id != null) {
       STARTED.add(id);
     }
-    resp.setHeader("X-Overload-Context",
-        Overload.context(req).isPresent() ? "yes" : "no");
+    resp.setHeader("X-Overload-Context", Overload.context(req).isPresent() ? "yes" : "no");
     long ms = req.getParameter("ms") == null ? 0 : Long.parseLong(req.getParameter("ms"));
     if (ms > 0) {
       try {

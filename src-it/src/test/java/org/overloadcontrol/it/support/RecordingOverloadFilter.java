@@ -20,12 +20,14 @@ public class RecordingOverloadFilter extends OverloadFilter {
       new ConcurrentLinkedQueue<>();
 
   public RecordingOverloadFilter() {
-    super(Ticker.system(), new AdmissionListener() {
-      @Override
-      public void onRound(ControllerRound round) {
-        ROUNDS.add(round);
-      }
-    });
+    super(
+        Ticker.system(),
+        new AdmissionListener() {
+          @Override
+          public void onRound(ControllerRound round) {
+            ROUNDS.add(round);
+          }
+        });
   }
 
   /** Forgets the rounds of earlier runs. */
@@ -47,10 +49,17 @@ public class RecordingOverloadFilter extends OverloadFilter {
     long t0 = rounds.get(0).nowNanos();
     StringBuilder b = new StringBuilder();
     for (ControllerRound r : rounds) {
-      b.append(String.format(Locale.ROOT,
-          "  t=%5.1fs n=%4d samp=%6.0fms cur=%6.0fms rate %6.1f -> %6.1f/s %s%n",
-          (r.nowNanos() - t0) / 1e9, r.sampleCount(), r.sampleP90Nanos() / 1e6,
-          r.estimateNanos() / 1e6, r.rateBefore(), r.rateAfter(), r.action()));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  t=%5.1fs n=%4d samp=%6.0fms cur=%6.0fms rate %6.1f -> %6.1f/s %s%n",
+              (r.nowNanos() - t0) / 1e9,
+              r.sampleCount(),
+              r.sampleP90Nanos() / 1e6,
+              r.estimateNanos() / 1e6,
+              r.rateBefore(),
+              r.rateAfter(),
+              r.action()));
     }
     return b.toString();
   }

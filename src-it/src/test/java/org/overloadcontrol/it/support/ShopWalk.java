@@ -42,14 +42,14 @@ public final class ShopWalk {
     String category = first(CATEGORY_LINK, home.body()).orElse("books");
     Page browse = expectPage(user.get("browse?category=" + category), "browse");
     Page search = expectPage(user.get("search?q=a"), "search");
-    String product = first(PRODUCT_LINK, browse.body())
-        .or(() -> first(PRODUCT_LINK, search.body())).orElse("1");
+    String product =
+        first(PRODUCT_LINK, browse.body()).or(() -> first(PRODUCT_LINK, search.body())).orElse("1");
     expectPage(user.get("product?id=" + product), "details");
 
     HttpResponse<byte[]> image = user.getBytes("images/" + product + ".jpg");
     assertThat(image.statusCode()).as("image status").isEqualTo(200);
-    assertThat(image.headers().firstValue("Content-Type")).hasValueSatisfying(
-        t -> assertThat(t).startsWith("image/jpeg"));
+    assertThat(image.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("image/jpeg"));
     assertThat(image.headers().firstValueAsLong("Content-Length"))
         .hasValue((long) image.body().length);
     assertThat(image.body().length).as("image bytes").isGreaterThan(1024);
@@ -65,8 +65,13 @@ public final class ShopWalk {
     expectPage(user.get("payment"), "payment");
     expectOk(user.post("payment", Map.of("card", "4111111111111111")), "payment");
     Page confirmed = expectPage(user.post("confirm", Map.of()), "confirm");
-    String orderId = confirmed.orderId().orElseThrow(() -> new AssertionError(
-        "confirm page has no <span id=\"order-id\">: " + confirmed.body()));
+    String orderId =
+        confirmed
+            .orderId()
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "confirm page has no <span id=\"order-id\">: " + confirmed.body()));
     assertThat(orderId).isNotBlank();
 
     // Confirm emptied the cart: the same confirm again lacks a step.
@@ -95,10 +100,13 @@ public final class ShopWalk {
     assertThat(stages).as("the filter's engine in the servlet context").isNotEmpty();
     Map<String, ExpectedClass> seen = new LinkedHashMap<>();
     for (EngineProbe.StageView s : stages) {
-      assertThat(seen.put(s.endpoint(), new ExpectedClass(s.requestClass(), s.rank(), s.kind(),
-          s.utility()))).as("endpoint %s has one class", s.endpoint()).isNull();
-      assertThat(s.arrivalCount()).as("requests the filter saw at %s", s.endpoint())
-          .isPositive();
+      assertThat(
+              seen.put(
+                  s.endpoint(),
+                  new ExpectedClass(s.requestClass(), s.rank(), s.kind(), s.utility())))
+          .as("endpoint %s has one class", s.endpoint())
+          .isNull();
+      assertThat(s.arrivalCount()).as("requests the filter saw at %s", s.endpoint()).isPositive();
     }
     for (String endpoint : endpoints) {
       assertThat(seen).as("classified endpoints").containsEntry(endpoint, CONTRACT.get(endpoint));

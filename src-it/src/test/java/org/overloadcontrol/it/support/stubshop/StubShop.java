@@ -46,10 +46,21 @@ public final class StubShop {
         throws IOException {
       resp.setContentType("text/html;charset=UTF-8");
       String ctx = req.getContextPath();
-      resp.getWriter().write("<!DOCTYPE html><html><head><meta name=\"shop-page\" content=\""
-          + name + "\"><title>" + name + "</title></head><body>"
-          + "<a href=\"" + ctx + "/browse?category=books\">books</a> "
-          + "<a href=\"" + ctx + "/product?id=3\">product 3</a>" + body + "</body></html>");
+      resp.getWriter()
+          .write(
+              "<!DOCTYPE html><html><head><meta name=\"shop-page\" content=\""
+                  + name
+                  + "\"><title>"
+                  + name
+                  + "</title></head><body>"
+                  + "<a href=\""
+                  + ctx
+                  + "/browse?category=books\">books</a> "
+                  + "<a href=\""
+                  + ctx
+                  + "/product?id=3\">product 3</a>"
+                  + body
+                  + "</body></html>");
     }
 
     @Override
@@ -58,8 +69,13 @@ public final class StubShop {
     }
 
     /** A step of the purchase: records it in the session and answers with the next form. */
-    void step(HttpServletRequest req, HttpServletResponse resp, String attribute, String value,
-        String next) throws IOException {
+    void step(
+        HttpServletRequest req,
+        HttpServletResponse resp,
+        String attribute,
+        String value,
+        String next)
+        throws IOException {
       req.getSession().setAttribute(attribute, value);
       resp.setStatus(HttpServletResponse.SC_SEE_OTHER);
       resp.setHeader("Location", req.getContextPath() + "/" + next);
@@ -113,8 +129,11 @@ public final class StubShop {
     @Override
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
       req.getSession().setAttribute("card", req.getParameter("card"));
-      page(req, resp, "payment", "<form method=\"post\" action=\"confirm\">"
-          + "<button>confirm</button></form>");
+      page(
+          req,
+          resp,
+          "payment",
+          "<form method=\"post\" action=\"confirm\">" + "<button>confirm</button></form>");
     }
   }
 
@@ -126,8 +145,11 @@ public final class StubShop {
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
       HttpSession s = req.getSession();
       AtomicInteger cart = (AtomicInteger) s.getAttribute("cart");
-      if (cart == null || cart.get() == 0 || s.getAttribute("user") == null
-          || s.getAttribute("address") == null || s.getAttribute("card") == null) {
+      if (cart == null
+          || cart.get() == 0
+          || s.getAttribute("user") == null
+          || s.getAttribute("address") == null
+          || s.getAttribute("card") == null) {
         resp.setStatus(HttpServletResponse.SC_CONFLICT);
         page(req, resp, "confirm", "<p>An earlier step is missing.</p>");
         return;
