@@ -7,7 +7,7 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.degrade.EndpointDegradeSettings;
 import org.overloadcontrol.degrade.QualityController;
@@ -114,7 +114,7 @@ public final class Endpoint {
   }
 
   /** This endpoint's state for {@code requestClass}, created on first use. */
-  public EndpointClass forClass(RequestClass requestClass) {
+  public EndpointClass forClass(ClassDefinition requestClass) {
     EndpointClass existing = classes.get(requestClass.name());
     if (existing != null) {
       return existing;

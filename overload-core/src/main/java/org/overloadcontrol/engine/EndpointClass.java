@@ -5,8 +5,8 @@ import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.queue.EndpointPermits;
 
@@ -58,7 +58,7 @@ public final class EndpointClass {
     return endpoint;
   }
 
-  public RequestClass requestClass() {
+  public ClassDefinition requestClass() {
     return controller.requestClass();
   }
 

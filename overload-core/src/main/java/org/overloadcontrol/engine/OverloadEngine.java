@@ -11,8 +11,8 @@ import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.Ticker;
@@ -395,7 +395,7 @@ public final class OverloadEngine {
 
   /** The endpoint and class of a request to endpoint {@code name}. */
   private EndpointClass stage(String name, RequestAttributes attributes) {
-    RequestClass requestClass = null;
+    ClassDefinition requestClass = null;
     for (ClassRule rule : config.classRules()) {
       if (rule.matches(attributes)) {
         requestClass = rule.requestClass();

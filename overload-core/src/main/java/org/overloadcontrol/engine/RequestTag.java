@@ -7,8 +7,8 @@ import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.SessionRole;
 
 /**
@@ -105,7 +105,7 @@ public final class RequestTag implements OverloadContext {
     return stage.endpoint();
   }
 
-  public RequestClass requestClassState() {
+  public ClassDefinition requestClassState() {
     return stage.requestClass();
   }
 

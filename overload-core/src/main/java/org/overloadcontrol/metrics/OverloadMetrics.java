@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -119,8 +119,8 @@ public final class OverloadMetrics implements AutoCloseable {
     if (engine.queueSettings().layout() == QueueSettings.Layout.SINGLE) {
       return List.of("all");
     }
-    Collection<RequestClass> classes = engine.config().classes().values();
-    return classes.stream().sorted().map(RequestClass::name).toList();
+    Collection<ClassDefinition> classes = engine.config().classes().values();
+    return classes.stream().sorted().map(ClassDefinition::name).toList();
   }
 
   private void registerEndpoint(Endpoint e) {

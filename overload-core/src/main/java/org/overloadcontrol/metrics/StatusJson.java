@@ -6,8 +6,8 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.engine.Endpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -200,7 +200,7 @@ public final class StatusJson {
 
   private static void endpointClass(JsonWriter w, EndpointClass ec) {
     ClassController c = ec.controller();
-    RequestClass rc = ec.requestClass();
+    ClassDefinition rc = ec.requestClass();
     w.beginObject()
         .field("name", rc.name())
         .field("rank", rc.rank())
