@@ -77,7 +77,7 @@ public final class OverloadEngine {
   /** Endpoints seen where some class has a target, by the name of their resource group. */
   private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
 
-  private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ControlledEndpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
 
@@ -207,15 +207,15 @@ public final class OverloadEngine {
   }
 
   /** The endpoint named {@code name}, created with its configured settings on first use. */
-  public Endpoint endpoint(String name) {
-    Endpoint existing = endpoints.get(name);
+  public ControlledEndpoint endpoint(String name) {
+    ControlledEndpoint existing = endpoints.get(name);
     if (existing != null) {
       return existing;
     }
     return endpoints.computeIfAbsent(name, this::createEndpoint);
   }
 
-  private Endpoint createEndpoint(String name) {
+  private ControlledEndpoint createEndpoint(String name) {
     QueueSettings.EndpointQueueSettings qs = queueSettings.endpoint(name);
     ConcurrencyGroup group = concurrencyGroup(name, qs);
     String groupName = admissionSettings.groupOf(name).name();
@@ -248,7 +248,7 @@ public final class OverloadEngine {
               qs.thresholdPeriodNanos(),
               ticker.read());
     }
-    return new Endpoint(
+    return new ControlledEndpoint(
         name,
         admission,
         permits,
@@ -310,7 +310,7 @@ public final class OverloadEngine {
    * {@link org.overloadcontrol.OverloadContext#quality()} when you can.
    */
   public double quality(String endpoint) {
-    Endpoint e = endpoints.get(endpoint);
+    ControlledEndpoint e = endpoints.get(endpoint);
     return e == null ? 1.0 : e.quality();
   }
 
@@ -320,7 +320,7 @@ public final class OverloadEngine {
   }
 
   /** Every endpoint that has seen a request. */
-  public List<Endpoint> endpoints() {
+  public List<ControlledEndpoint> endpoints() {
     return new ArrayList<>(endpoints.values());
   }
 
@@ -628,7 +628,7 @@ public final class OverloadEngine {
     for (ConcurrencyGroup g : groups.values()) {
       g.tick(now);
     }
-    for (Endpoint e : endpoints.values()) {
+    for (ControlledEndpoint e : endpoints.values()) {
       QueueThresholdController t = e.queueThreshold();
       if (t != null) {
         t.tick(now);

@@ -101,7 +101,7 @@ public final class RequestTag implements OverloadContext {
     return stage;
   }
 
-  public Endpoint endpointState() {
+  public ControlledEndpoint endpointState() {
     return stage.endpoint();
   }
 
@@ -184,7 +184,7 @@ public final class RequestTag implements OverloadContext {
     if (stage.quality == null) {
       return;
     }
-    Endpoint e = stage.endpoint();
+    ControlledEndpoint e = stage.endpoint();
     double q = e.quality();
     this.qualityLevel = QualityLevel.of(q, e.minQuality());
     this.quality = q;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -259,7 +259,7 @@ class WaitQueueIT {
     }
     long arrivals = 0;
     Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
-    for (Endpoint e : engine.endpoints()) {
+    for (ControlledEndpoint e : engine.endpoints()) {
       for (EndpointClass c : e.classes()) {
         arrivals += c.arrivalCount();
         for (Outcome o : Outcome.values()) {
