@@ -94,10 +94,10 @@ public abstract class EngineHotPath {
   }
 
   private static boolean once(OverloadEngine engine, String endpoint, Outcome ifAdmitted) {
-    EndpointClass stage = engine.route(endpoint, Engines.REQUEST);
+    EndpointClass route = engine.route(endpoint, Engines.REQUEST);
     // As the adapters do (RequestIntake): one clock reading for the arrival and the decision.
     long now = engine.ticker().read();
-    RequestTag tag = engine.tag(stage, now, now);
+    RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
     return engine.complete(tag, d == Decision.ADMIT ? ifAdmitted : Outcome.REJECTED, 0L);
   }

@@ -127,9 +127,9 @@ public class FrameworkRouting {
     return routes.endpointOf("GET", "/product/42");
   }
 
-  private static boolean once(EndpointClass stage, OverloadEngine engine) {
+  private static boolean once(EndpointClass route, OverloadEngine engine) {
     long now = engine.ticker().read();
-    RequestTag tag = engine.tag(stage, now, now);
+    RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
     return engine.complete(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
   }

@@ -30,7 +30,7 @@ class MulticlassControllerTest {
   private final List<ControllerRound> rounds = new ArrayList<>();
   private final EndpointAdmissionController controller =
       new EndpointAdmissionController(
-          "stage",
+          "route",
           c -> new ClassSettings(100 * MS, ControllerParameters.custom().paperExact().build()),
           new AdmissionListener() {
             @Override

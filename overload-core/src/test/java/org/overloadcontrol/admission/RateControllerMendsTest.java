@@ -33,7 +33,7 @@ class RateControllerMendsTest {
       UnaryOperator<ControllerParameters.Builder> tuning) {
     ControllerParameters p = tuning.apply(ControllerParameters.custom()).build();
     return new EndpointAdmissionController(
-        "stage",
+        "route",
         c -> new ClassSettings(100 * MS, p),
         new AdmissionListener() {
           @Override

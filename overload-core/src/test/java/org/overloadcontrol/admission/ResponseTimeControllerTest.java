@@ -33,7 +33,7 @@ class ResponseTimeControllerTest {
 
   private EndpointAdmissionController controller(long targetNanos, ControllerParameters p) {
     return new EndpointAdmissionController(
-        "stage",
+        "route",
         c -> new ClassSettings(targetNanos, p),
         new AdmissionListener() {
           @Override

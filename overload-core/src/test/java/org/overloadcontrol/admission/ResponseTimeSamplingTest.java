@@ -39,7 +39,7 @@ class ResponseTimeSamplingTest {
   private EndpointAdmissionController controller(long targetNanos, ControllerParameters p) {
     EndpointAdmissionController controller =
         new EndpointAdmissionController(
-            "stage",
+            "route",
             rc -> new ClassSettings(targetNanos, p),
             new AdmissionListener() {
               @Override

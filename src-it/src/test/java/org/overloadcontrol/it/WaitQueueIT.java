@@ -134,8 +134,8 @@ class WaitQueueIT {
           kind,
           t.format());
       OverloadEngine engine = engine(container);
-      EndpointClass browseStage = stage(engine, "browse");
-      EndpointClass txnStage = stage(engine, "txn");
+      EndpointClass browseStage = route(engine, "browse");
+      EndpointClass txnStage = route(engine, "txn");
       System.out.printf(
           Locale.ROOT,
           "[%s] browse: enqueued %d, expired %d, rejected %d;"
@@ -288,7 +288,7 @@ class WaitQueueIT {
     assertThat((long) client200).isLessThanOrEqualTo(outcomes.get(Outcome.COMPLETED));
   }
 
-  private static EndpointClass stage(OverloadEngine engine, String name) {
+  private static EndpointClass route(OverloadEngine engine, String name) {
     return engine.endpoint(name).classes().get(0);
   }
 
