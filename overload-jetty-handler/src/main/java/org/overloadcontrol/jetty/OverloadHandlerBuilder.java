@@ -94,6 +94,7 @@ public final class OverloadHandlerBuilder {
     return this;
   }
 
+  /** Time for the engine (tests pass a fake); null keeps the system ticker. */
   public OverloadHandlerBuilder ticker(Ticker value) {
     if (value != null) {
       settings.ticker(value);
@@ -101,6 +102,7 @@ public final class OverloadHandlerBuilder {
     return this;
   }
 
+  /** The wall clock {@code X-Request-Start} values are compared with; null keeps UTC. */
   public OverloadHandlerBuilder wallClock(Clock value) {
     if (value != null) {
       settings.wallClock(value);
@@ -108,11 +110,13 @@ public final class OverloadHandlerBuilder {
     return this;
   }
 
+  /** Timers the caller owns; null (the default): the handler owns one timer thread. */
   public OverloadHandlerBuilder scheduler(Scheduler value) {
     settings.scheduler(value);
     return this;
   }
 
+  /** Told of every admission controller round; null: nobody is told. */
   public OverloadHandlerBuilder admissionListener(AdmissionListener value) {
     if (value != null) {
       settings.admissionListener(value);
@@ -120,6 +124,7 @@ public final class OverloadHandlerBuilder {
     return this;
   }
 
+  /** Told of queue events; null keeps the default, which logs them. */
   public OverloadHandlerBuilder queueListener(QueueListener value) {
     if (value != null) {
       settings.queueListener(value);
