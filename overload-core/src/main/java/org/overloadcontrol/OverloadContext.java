@@ -19,7 +19,7 @@ public interface OverloadContext {
   /** The request attribute under which the context is stored. */
   String ATTRIBUTE = OverloadContext.class.getName();
 
-  /** The endpoint (stage) the request was routed to. */
+  /** The endpoint the request was routed to. */
   String endpoint();
 
   /** The name of the request's class. */

@@ -30,8 +30,10 @@ final class E2eProfile {
   static final long INTERVAL_NANOS = 100_000;
 
   private static final Pattern THREAD = Pattern.compile("^\\[(.+)-\\d+ tid=\\d+\\]$");
+
   /** Frames of the rest of the chain, below the filter: not the filter's own cost. */
   private static final List<String> CHAIN = List.of("ServletHandler$Chain", "ServletHolder");
+
   private static final String PROJECT = "org/overloadcontrol/";
 
   private final AsyncProfiler profiler;
@@ -54,8 +56,7 @@ final class E2eProfile {
    * @param pools the thread-pool name of each variant
    * @param requests the requests wrk counted for each variant while sampling
    */
-  String stop(Map<String, String> pools, Map<String, Long> requests, Path out)
-      throws IOException {
+  String stop(Map<String, String> pools, Map<String, Long> requests, Path out) throws IOException {
     profiler.stop();
     String collapsed = profiler.dumpCollapsed(Counter.SAMPLES);
     Files.writeString(out.resolve("profile.collapsed"), collapsed);
@@ -80,30 +81,49 @@ final class E2eProfile {
       String callee = filterCallee(frames);
       if (callee != null) {
         own.merge(variant, samples, Long::sum);
-        callees.computeIfAbsent(variant, v -> new LinkedHashMap<>())
+        callees
+            .computeIfAbsent(variant, v -> new LinkedHashMap<>())
             .merge(callee, samples, Long::sum);
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "Sampled CPU (async-profiler, every %d µs of CPU) over"
-        + " the measured rounds, per request wrk counted.%n%n", INTERVAL_NANOS / 1000));
-    sb.append("| variant | requests | server CPU µs/req (sampled) | filter's own µs/req |\n"
-        + "|---|---:|---:|---:|\n");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "Sampled CPU (async-profiler, every %d µs of CPU) over"
+                + " the measured rounds, per request wrk counted.%n%n",
+            INTERVAL_NANOS / 1000));
+    sb.append(
+        "| variant | requests | server CPU µs/req (sampled) | filter's own µs/req |\n"
+            + "|---|---:|---:|---:|\n");
     for (String v : pools.keySet()) {
       long n = Math.max(1L, requests.getOrDefault(v, 0L));
-      sb.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f |%n", v, n,
-          micros(all.getOrDefault(v, 0L), n), micros(own.getOrDefault(v, 0L), n)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %.3f | %.3f |%n",
+              v,
+              n,
+              micros(all.getOrDefault(v, 0L), n),
+              micros(own.getOrDefault(v, 0L), n)));
     }
     for (Map.Entry<String, Map<String, Long>> e : callees.entrySet()) {
       long n = Math.max(1L, requests.getOrDefault(e.getKey(), 0L));
-      sb.append(String.format(Locale.ROOT, "%nWhere the filter's own time goes, %s"
-          + " (µs/req; the frame the filter's code called, or \"(own code)\"):%n%n"
-          + "| callee | µs/req |%n|---|---:|%n", e.getKey()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%nWhere the filter's own time goes, %s"
+                  + " (µs/req; the frame the filter's code called, or \"(own code)\"):%n%n"
+                  + "| callee | µs/req |%n|---|---:|%n",
+              e.getKey()));
       e.getValue().entrySet().stream()
           .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
           .limit(15)
-          .forEach(c -> sb.append(String.format(Locale.ROOT, "| %s | %.3f |%n", c.getKey(),
-              micros(c.getValue(), n))));
+          .forEach(
+              c ->
+                  sb.append(
+                      String.format(
+                          Locale.ROOT, "| %s | %.3f |%n", c.getKey(), micros(c.getValue(), n))));
     }
     Files.writeString(out.resolve("profile.md"), sb);
     return sb.toString();
@@ -121,8 +141,9 @@ final class E2eProfile {
   static String filterCallee(String[] frames) {
     int filter = -1;
     for (int i = 0; i < frames.length; i++) {
-      if (frames[i].endsWith("Filter.doFilter") && (frames[i].startsWith(PROJECT)
-          || frames[i].startsWith("org/eclipse/jetty/ee10/servlets/"))) {
+      if (frames[i].endsWith("Filter.doFilter")
+          && (frames[i].startsWith(PROJECT)
+              || frames[i].startsWith("org/eclipse/jetty/ee10/servlets/"))) {
         filter = i;
         break;
       }

@@ -73,47 +73,78 @@ final class E2eReport {
     String[] after = line.substring(close + 2).split(",");
     return new EndToEndOverhead.Run(
         roundOffset + Integer.parseInt(line.substring(0, open - 1)),
-        line.substring(open + 1, close), Double.parseDouble(after[0]),
-        Double.parseDouble(after[1]), Double.parseDouble(after[2]), Double.parseDouble(after[3]),
-        Long.parseLong(after[4]), Double.parseDouble(after[5]), 0L, Double.parseDouble(after[6]));
+        line.substring(open + 1, close),
+        Double.parseDouble(after[0]),
+        Double.parseDouble(after[1]),
+        Double.parseDouble(after[2]),
+        Double.parseDouble(after[3]),
+        Long.parseLong(after[4]),
+        Double.parseDouble(after[5]),
+        0L,
+        Double.parseDouble(after[6]));
   }
 
   String markdown() {
     StringBuilder sb = new StringBuilder();
-    sb.append("| variant | req/s (median) | vs no filter (median of per-round ratios) | p50 µs |"
-        + " p90 µs | p99 µs | errors | server CPU µs/req (median) | extra CPU µs/req vs no"
-        + " filter | host steal % (median) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    sb.append(
+        "| variant | req/s (median) | vs no filter (median of per-round ratios) | p50 µs |"
+            + " p90 µs | p99 µs | errors | server CPU µs/req (median) | extra CPU µs/req vs no"
+            + " filter | host steal % (median) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     double baseCpu = median(variants.get(0), EndToEndOverhead.Run::serverCpuMicrosPerRequest);
     for (String v : variants) {
       double cpu = median(v, EndToEndOverhead.Run::serverCpuMicrosPerRequest);
-      sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f %% | %.0f | %.0f | %.0f | %d |"
-          + " %.2f | %+.2f | %.1f |%n",
-          v, median(v, EndToEndOverhead.Run::requestsPerSecond), 100 * medianRatio(v),
-          median(v, EndToEndOverhead.Run::p50Micros), median(v, EndToEndOverhead.Run::p90Micros),
-          median(v, EndToEndOverhead.Run::p99Micros),
-          runs.stream().filter(r -> r.variant().equals(v)).mapToLong(r -> r.errors()).sum(),
-          cpu, cpu - baseCpu, median(v, EndToEndOverhead.Run::stealPercent)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.0f | %.1f %% | %.0f | %.0f | %.0f | %d |" + " %.2f | %+.2f | %.1f |%n",
+              v,
+              median(v, EndToEndOverhead.Run::requestsPerSecond),
+              100 * medianRatio(v),
+              median(v, EndToEndOverhead.Run::p50Micros),
+              median(v, EndToEndOverhead.Run::p90Micros),
+              median(v, EndToEndOverhead.Run::p99Micros),
+              runs.stream().filter(r -> r.variant().equals(v)).mapToLong(r -> r.errors()).sum(),
+              cpu,
+              cpu - baseCpu,
+              median(v, EndToEndOverhead.Run::stealPercent)));
     }
     return sb.toString();
   }
 
   String csv() {
-    StringBuilder sb = new StringBuilder("round,variant,requestsPerSecond,p50Micros,p90Micros,"
-        + "p99Micros,errors,serverCpuMicrosPerRequest,stealPercent\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "round,variant,requestsPerSecond,p50Micros,p90Micros,"
+                + "p99Micros,errors,serverCpuMicrosPerRequest,stealPercent\n");
     for (EndToEndOverhead.Run r : runs) {
       // Quoted: variant names hold commas.
-      sb.append(String.format(Locale.ROOT, "%d,\"%s\",%.1f,%.1f,%.1f,%.1f,%d,%.3f,%.2f%n", r.round(),
-          r.variant(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
-          r.errors(), r.serverCpuMicrosPerRequest(), r.stealPercent()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%d,\"%s\",%.1f,%.1f,%.1f,%.1f,%d,%.3f,%.2f%n",
+              r.round(),
+              r.variant(),
+              r.requestsPerSecond(),
+              r.p50Micros(),
+              r.p90Micros(),
+              r.p99Micros(),
+              r.errors(),
+              r.serverCpuMicrosPerRequest(),
+              r.stealPercent()));
     }
     return sb.toString();
   }
 
   /** Throughput of each variant in each round, grouped by round. */
   void plot(Path png) throws IOException {
-    CategoryChart chart = new CategoryChartBuilder().width(900).height(450)
-        .title("Trivial servlet, embedded Jetty 12, loopback, wrk (closed loop)")
-        .xAxisTitle("round").yAxisTitle("requests / s").build();
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(900)
+            .height(450)
+            .title("Trivial servlet, embedded Jetty 12, loopback, wrk (closed loop)")
+            .xAxisTitle("round")
+            .yAxisTitle("requests / s")
+            .build();
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
     int rounds = runs.stream().mapToInt(EndToEndOverhead.Run::round).max().orElse(0);
@@ -125,8 +156,12 @@ final class E2eReport {
       List<Double> y = new ArrayList<>();
       for (int r = 1; r <= rounds; r++) {
         int round = r;
-        y.add(runs.stream().filter(run -> run.round() == round && run.variant().equals(v))
-            .mapToDouble(EndToEndOverhead.Run::requestsPerSecond).findFirst().orElse(0));
+        y.add(
+            runs.stream()
+                .filter(run -> run.round() == round && run.variant().equals(v))
+                .mapToDouble(EndToEndOverhead.Run::requestsPerSecond)
+                .findFirst()
+                .orElse(0));
       }
       chart.addSeries(v, x, y);
     }
@@ -134,7 +169,8 @@ final class E2eReport {
     javax.imageio.ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", png.toFile());
   }
 
-  private double median(String variant, java.util.function.ToDoubleFunction<EndToEndOverhead.Run> f) {
+  private double median(
+      String variant, java.util.function.ToDoubleFunction<EndToEndOverhead.Run> f) {
     return median(runs.stream().filter(r -> r.variant().equals(variant)).mapToDouble(f).toArray());
   }
 
@@ -149,7 +185,9 @@ final class E2eReport {
       if (!r.variant().equals(variant)) {
         continue;
       }
-      runs.stream().filter(b -> b.round() == r.round() && b.variant().equals(base)).findFirst()
+      runs.stream()
+          .filter(b -> b.round() == r.round() && b.variant().equals(base))
+          .findFirst()
           .ifPresent(b -> ratios.add(r.requestsPerSecond() / b.requestsPerSecond()));
     }
     return ratios.stream().mapToDouble(Double::doubleValue).toArray();
@@ -163,9 +201,12 @@ final class E2eReport {
    */
   String pairedTable(String reference) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "| variant | vs %s, median of rounds | 95 %% interval of"
-        + " the median | quartiles | rounds at or above |%n|---|---:|---:|---:|---:|%n",
-        reference));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "| variant | vs %s, median of rounds | 95 %% interval of"
+                + " the median | quartiles | rounds at or above |%n|---|---:|---:|---:|---:|%n",
+            reference));
     for (String v : variants) {
       if (v.equals(reference)) {
         continue;
@@ -173,9 +214,18 @@ final class E2eReport {
       double[] r = ratios(v, reference);
       long atLeast = Arrays.stream(r).filter(x -> x >= 1.0).count();
       double[] interval = medianInterval(r);
-      sb.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.1f–%.1f %% | %.1f–%.1f %% | %d of %d"
-          + " |%n", v, 100 * median(r), 100 * interval[0], 100 * interval[1],
-          100 * quantile(r, 0.25), 100 * quantile(r, 0.75), atLeast, r.length));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.1f %% | %.1f–%.1f %% | %.1f–%.1f %% | %d of %d" + " |%n",
+              v,
+              100 * median(r),
+              100 * interval[0],
+              100 * interval[1],
+              100 * quantile(r, 0.25),
+              100 * quantile(r, 0.75),
+              atLeast,
+              r.length));
     }
     return sb.toString();
   }
@@ -206,7 +256,8 @@ final class E2eReport {
     if (values.length == 0) {
       return Double.NaN;
     }
-    return new Percentile().withEstimationType(Percentile.EstimationType.R_7)
+    return new Percentile()
+        .withEstimationType(Percentile.EstimationType.R_7)
         .evaluate(values, 100 * q);
   }
 

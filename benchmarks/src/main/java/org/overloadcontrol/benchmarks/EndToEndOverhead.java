@@ -63,18 +63,23 @@ public final class EndToEndOverhead {
   /** Permits of both {@code queue.permits} and QoSFilter's {@code maxRequests}. */
   static final int PERMITS = 64;
 
-  private EndToEndOverhead() {
-  }
+  private EndToEndOverhead() {}
 
   /** A variant: its name and the filter (with init-params) in front of the servlet, if any. */
-  record Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {
-  }
+  record Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {}
 
   /** One wrk run. */
-  record Run(int round, String variant, double requestsPerSecond, double p50Micros,
-      double p90Micros, double p99Micros, long errors, double serverCpuMicrosPerRequest,
-      long requests, double stealPercent) {
-  }
+  record Run(
+      int round,
+      String variant,
+      double requestsPerSecond,
+      double p50Micros,
+      double p90Micros,
+      double p99Micros,
+      long errors,
+      double serverCpuMicrosPerRequest,
+      long requests,
+      double stealPercent) {}
 
   // Jetty deprecated QoSFilter for its core QoSHandler; it stays the baseline here because it
   // is the servlet filter a WAR user would otherwise deploy.
@@ -86,35 +91,47 @@ public final class EndToEndOverhead {
     Path out = Path.of(args.length > 3 ? args[3] : "target/e2e");
     Files.createDirectories(out);
 
-    List<Variant> variants = new ArrayList<>(List.of(
-        new Variant("no filter", null, Map.of()),
-        new Variant("OverloadFilter, no target", OverloadFilter.class,
-            Map.of("queue.permits", Integer.toString(PERMITS))),
-        new Variant("OverloadFilter, target 10s", OverloadFilter.class, Map.of(
-            "queue.permits", Integer.toString(PERMITS),
-            "endpoints.hello.target", "10s",
-            "endpoints.hello.controller.rateMax", "1e7",
-            "endpoints.hello.controller.initialRate", "1e7",
-            "endpoints.hello.controller.bucketDepth", "10000")),
-        // The same with the token bucket instead of the default concurrency limit: what the
-        // filter with a target cost before the limit became the default.
-        new Variant("OverloadFilter, target 10s, rate", OverloadFilter.class, Map.of(
-            "queue.permits", Integer.toString(PERMITS),
-            "admission.controller", "rate",
-            "endpoints.hello.target", "10s",
-            "endpoints.hello.controller.rateMax", "1e7",
-            "endpoints.hello.controller.initialRate", "1e7",
-            "endpoints.hello.controller.bucketDepth", "10000")),
-        new Variant("QoSFilter", QoSFilter.class,
-            Map.of("maxRequests", Integer.toString(PERMITS))),
-        // A second server without a filter: its ratio to the first is what the machine's noise
-        // alone does to a ratio in this run (an A/A comparison).
-        new Variant("no filter (A/A control)", null, Map.of())));
+    List<Variant> variants =
+        new ArrayList<>(
+            List.of(
+                new Variant("no filter", null, Map.of()),
+                new Variant(
+                    "OverloadFilter, no target",
+                    OverloadFilter.class,
+                    Map.of("queue.permits", Integer.toString(PERMITS))),
+                new Variant(
+                    "OverloadFilter, target 10s",
+                    OverloadFilter.class,
+                    Map.of(
+                        "queue.permits", Integer.toString(PERMITS),
+                        "endpoints.hello.target", "10s",
+                        "endpoints.hello.controller.rateMax", "1e7",
+                        "endpoints.hello.controller.initialRate", "1e7",
+                        "endpoints.hello.controller.bucketDepth", "10000")),
+                // The same with the token bucket instead of the default concurrency limit: what the
+                // filter with a target cost before the limit became the default.
+                new Variant(
+                    "OverloadFilter, target 10s, rate",
+                    OverloadFilter.class,
+                    Map.of(
+                        "queue.permits", Integer.toString(PERMITS),
+                        "admission.controller", "rate",
+                        "endpoints.hello.target", "10s",
+                        "endpoints.hello.controller.rateMax", "1e7",
+                        "endpoints.hello.controller.initialRate", "1e7",
+                        "endpoints.hello.controller.bucketDepth", "10000")),
+                new Variant(
+                    "QoSFilter", QoSFilter.class, Map.of("maxRequests", Integer.toString(PERMITS))),
+                // A second server without a filter: its ratio to the first is what the machine's
+                // noise
+                // alone does to a ratio in this run (an A/A comparison).
+                new Variant("no filter (A/A control)", null, Map.of())));
     if (Boolean.getBoolean("e2e.breakdown")) {
       // Where the filter's cost goes: in the chain but switched off (enabled=false: one field
       // read), and measuring without execution permits (no shared permit counter).
-      variants.add(new Variant("OverloadFilter, disabled", OverloadFilter.class,
-          Map.of("enabled", "false")));
+      variants.add(
+          new Variant(
+              "OverloadFilter, disabled", OverloadFilter.class, Map.of("enabled", "false")));
       variants.add(new Variant("OverloadFilter, no permits", OverloadFilter.class, Map.of()));
     }
 
@@ -129,8 +146,8 @@ public final class EndToEndOverhead {
     }
 
     // Not with the profiler: it would sample the new servers' warm-up, which wrk does not count.
-    boolean fresh = !"false".equals(System.getProperty("e2e.fresh"))
-        && !Boolean.getBoolean("e2e.profile");
+    boolean fresh =
+        !"false".equals(System.getProperty("e2e.fresh")) && !Boolean.getBoolean("e2e.profile");
     Map<String, Server> servers = new LinkedHashMap<>();
     List<Run> runs = new ArrayList<>();
     E2eProfile profile = null;
@@ -167,10 +184,19 @@ public final class EndToEndOverhead {
           }
           Run r = wrk(round, v.name(), port(servers.get(v.name())), seconds, connections);
           runs.add(r);
-          System.out.printf(Locale.ROOT, "round %d  %-28s %10.0f req/s  p50 %7.0f us  p90 %7.0f"
-              + " us  p99 %7.0f us  errors %d  server CPU %5.2f us/req  steal %4.1f %%%n", round,
-              v.name(), r.requestsPerSecond(), r.p50Micros(), r.p90Micros(), r.p99Micros(),
-              r.errors(), r.serverCpuMicrosPerRequest(), r.stealPercent());
+          System.out.printf(
+              Locale.ROOT,
+              "round %d  %-28s %10.0f req/s  p50 %7.0f us  p90 %7.0f"
+                  + " us  p99 %7.0f us  errors %d  server CPU %5.2f us/req  steal %4.1f %%%n",
+              round,
+              v.name(),
+              r.requestsPerSecond(),
+              r.p50Micros(),
+              r.p90Micros(),
+              r.p99Micros(),
+              r.errors(),
+              r.serverCpuMicrosPerRequest(),
+              r.stealPercent());
         }
       }
       if (profile != null) {
@@ -239,8 +265,9 @@ public final class EndToEndOverhead {
   private static final Pattern PERCENTILE =
       Pattern.compile("^\\s+(50|90|99)%\\s+([0-9.]+)(us|ms|s)\\s*$", Pattern.MULTILINE);
   private static final Pattern ERRORS =
-      Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)"
-          + "|Non-2xx or 3xx responses: (\\d+)");
+      Pattern.compile(
+          "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)"
+              + "|Non-2xx or 3xx responses: (\\d+)");
 
   /** Runs wrk with one thread (the other core serves) and parses its report. */
   private static Run wrk(int round, String variant, int port, int seconds, int connections)
@@ -249,8 +276,16 @@ public final class EndToEndOverhead {
     // disturbs least: throughput moves with whatever else runs, CPU time per request does not.
     long cpuBefore = processCpuNanos();
     long[] ticksBefore = cpuTicks();
-    Process p = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
-        "--latency", "http://127.0.0.1:" + port + "/hello").redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                "wrk",
+                "-t1",
+                "-c" + connections,
+                "-d" + seconds + "s",
+                "--latency",
+                "http://127.0.0.1:" + port + "/hello")
+            .redirectErrorStream(true)
+            .start();
     String output;
     try (InputStream in = p.getInputStream()) {
       output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -260,9 +295,10 @@ public final class EndToEndOverhead {
     }
     long cpuNanos = processCpuNanos() - cpuBefore;
     long[] ticksAfter = cpuTicks();
-    double steal = ticksBefore == null || ticksAfter == null || ticksAfter[0] == ticksBefore[0]
-        ? Double.NaN
-        : 100.0 * (ticksAfter[1] - ticksBefore[1]) / (ticksAfter[0] - ticksBefore[0]);
+    double steal =
+        ticksBefore == null || ticksAfter == null || ticksAfter[0] == ticksBefore[0]
+            ? Double.NaN
+            : 100.0 * (ticksAfter[1] - ticksBefore[1]) / (ticksAfter[0] - ticksBefore[0]);
     Matcher count = REQUESTS.matcher(output);
     long requests = count.find() ? Long.parseLong(count.group(1)) : 0L;
     double cpuPerRequest = requests > 0 ? cpuNanos / 1e3 / requests : Double.NaN;
@@ -274,11 +310,12 @@ public final class EndToEndOverhead {
     Matcher m = PERCENTILE.matcher(output);
     while (m.find()) {
       double value = Double.parseDouble(m.group(2));
-      double micros = switch (m.group(3)) {
-        case "us" -> value;
-        case "ms" -> value * 1e3;
-        default -> value * 1e6;
-      };
+      double micros =
+          switch (m.group(3)) {
+            case "us" -> value;
+            case "ms" -> value * 1e3;
+            default -> value * 1e6;
+          };
       percentiles.put(m.group(1), micros);
     }
     long errors = 0;
@@ -294,9 +331,17 @@ public final class EndToEndOverhead {
         }
       }
     }
-    return new Run(round, variant, Double.parseDouble(rps.group(1)),
-        percentiles.getOrDefault("50", Double.NaN), percentiles.getOrDefault("90", Double.NaN),
-        percentiles.getOrDefault("99", Double.NaN), errors, cpuPerRequest, requests, steal);
+    return new Run(
+        round,
+        variant,
+        Double.parseDouble(rps.group(1)),
+        percentiles.getOrDefault("50", Double.NaN),
+        percentiles.getOrDefault("90", Double.NaN),
+        percentiles.getOrDefault("99", Double.NaN),
+        errors,
+        cpuPerRequest,
+        requests,
+        steal);
   }
 
   /**
@@ -320,7 +365,8 @@ public final class EndToEndOverhead {
   /** CPU time of this JVM (all its servers; only the one under load is busy). */
   private static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean)
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** The servlet under test: a few bytes of text. */

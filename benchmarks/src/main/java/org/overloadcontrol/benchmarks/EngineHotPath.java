@@ -14,10 +14,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
@@ -47,8 +47,8 @@ public abstract class EngineHotPath {
     // the concurrency limit became the default.
     admission = Engines.admissionOnly(Map.of("admission.controller", "rate"));
     // Execution permits far above the benchmark's concurrency: the lock-free permit path.
-    withPermits = Engines.admissionOnly(Map.of("queue.permits", "64",
-        "admission.controller", "rate"));
+    withPermits =
+        Engines.admissionOnly(Map.of("queue.permits", "64", "admission.controller", "rate"));
     // The default: a concurrency limit (200) far above the benchmark's threads.
     concurrency = Engines.admissionOnly(Map.of());
   }
@@ -94,10 +94,10 @@ public abstract class EngineHotPath {
   }
 
   private static boolean once(OverloadEngine engine, String endpoint, Outcome ifAdmitted) {
-    EndpointClass stage = engine.route(endpoint, Engines.REQUEST);
+    EndpointClass route = engine.route(endpoint, Engines.REQUEST);
     // As the adapters do (RequestIntake): one clock reading for the arrival and the decision.
     long now = engine.ticker().read();
-    RequestTag tag = engine.tag(stage, now, now);
+    RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
     return engine.complete(tag, d == Decision.ADMIT ? ifAdmitted : Outcome.REJECTED, 0L);
   }

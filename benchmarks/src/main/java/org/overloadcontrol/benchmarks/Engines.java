@@ -2,11 +2,11 @@ package org.overloadcontrol.benchmarks;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 
 /**
  * The engines the JMH benchmarks drive: the published defaults, with endpoints set up so that
@@ -16,61 +16,66 @@ final class Engines {
 
   /** An endpoint with a p90 target whose token rate is so high that nothing is rejected. */
   static final String CONTROLLED = "controlled";
+
   /** An endpoint without a target: measured, never rejected. */
   static final String UNCONTROLLED = "uncontrolled";
+
   /** An endpoint whose bucket holds one token and refills once in 5000 s: all but one rejected. */
   static final String STARVED = "starved";
 
   /** A request no rule reads (none are configured, so route() never calls it). */
-  static final RequestAttributes REQUEST = new RequestAttributes() {
-    @Override
-    public String method() {
-      return "GET";
-    }
+  static final RequestAttributes REQUEST =
+      new RequestAttributes() {
+        @Override
+        public String method() {
+          return "GET";
+        }
 
-    @Override
-    public String path() {
-      return "/";
-    }
+        @Override
+        public String path() {
+          return "/";
+        }
 
-    @Override
-    public String header(String name) {
-      return null;
-    }
+        @Override
+        public String header(String name) {
+          return null;
+        }
 
-    @Override
-    public String cookie(String name) {
-      return null;
-    }
+        @Override
+        public String cookie(String name) {
+          return null;
+        }
 
-    @Override
-    public String clientAddress() {
-      return "127.0.0.1";
-    }
-  };
+        @Override
+        public String clientAddress() {
+          return "127.0.0.1";
+        }
+      };
 
   /** Timers that never fire: the queue benchmarks measure the engine's bookkeeping only. */
-  static final Scheduler NO_TIMERS = new Scheduler() {
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-      return () -> { };
-    }
+  static final Scheduler NO_TIMERS =
+      new Scheduler() {
+        @Override
+        public Cancellable schedule(Runnable task, long delayNanos) {
+          return () -> {};
+        }
 
-    @Override
-    public Cancellable scheduleAtFixedRate(Runnable task, long periodNanos) {
-      return () -> { };
-    }
-  };
+        @Override
+        public Cancellable scheduleAtFixedRate(Runnable task, long periodNanos) {
+          return () -> {};
+        }
+      };
 
-  private Engines() {
-  }
+  private Engines() {}
 
   /** Admission control only (no queues): the three endpoints above. */
   static OverloadEngine admissionOnly(Map<String, String> extra) {
     Map<String, String> keys = new HashMap<>(admissionKeys());
     keys.putAll(extra);
-    return OverloadEngine.builder(OverloadConfig.of(keys)).ticker(Ticker.system())
-        .scheduler(NO_TIMERS).build();
+    return OverloadEngine.builder(OverloadConfig.of(keys))
+        .ticker(Ticker.system())
+        .scheduler(NO_TIMERS)
+        .build();
   }
 
   static Map<String, String> admissionKeys() {

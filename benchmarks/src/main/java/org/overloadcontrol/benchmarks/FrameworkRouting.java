@@ -14,15 +14,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.base.Ticker;
 
 /**
  * The engine's per-request work (route, tag, arrive, complete) when a framework's routes decide
@@ -45,56 +45,62 @@ public class FrameworkRouting {
   private FrameworkRoutes routes;
 
   /** GET /product/42, as a framework-routed request presents itself. */
-  private static final RequestAttributes PRODUCT = new RequestAttributes() {
-    @Override
-    public String method() {
-      return "GET";
-    }
+  private static final RequestAttributes PRODUCT =
+      new RequestAttributes() {
+        @Override
+        public String method() {
+          return "GET";
+        }
 
-    @Override
-    public String path() {
-      return "/product/42";
-    }
+        @Override
+        public String path() {
+          return "/product/42";
+        }
 
-    @Override
-    public String header(String name) {
-      return null;
-    }
+        @Override
+        public String header(String name) {
+          return null;
+        }
 
-    @Override
-    public String cookie(String name) {
-      return null;
-    }
+        @Override
+        public String cookie(String name) {
+          return null;
+        }
 
-    @Override
-    public String clientAddress() {
-      return "127.0.0.1";
-    }
-  };
+        @Override
+        public String clientAddress() {
+          return "127.0.0.1";
+        }
+      };
 
   @Setup(Level.Trial)
   public void setUp() {
-    routes = FrameworkRoutes.builder("benchmark")
-        .route("GET", "/", "Shop#home")
-        .route("GET", "/search", "Shop#search")
-        .route("GET", "/category/{name}", "Shop#category")
-        .route("GET", "/product/{id}", Engines.CONTROLLED)
-        .route("GET", "/product/{id}/reviews", "Shop#reviews")
-        .route("GET", "/cart", "Cart#view")
-        .route("POST", "/cart", "Cart#add")
-        .route("DELETE", "/cart/{item}", "Cart#remove")
-        .route("GET", "/checkout", "Checkout#form")
-        .route("POST", "/checkout", "Checkout#submit")
-        .route("POST", "/payment", "Checkout#pay")
-        .route("GET", "/account", "Account#view")
-        .route("POST", "/login", "Account#login")
-        .route("GET", "/orders", "Account#orders")
-        .route("GET", "/orders/{id}", "Account#order")
-        .route("GET", "/static/**", "Static#files")
-        .build();
+    routes =
+        FrameworkRoutes.builder("benchmark")
+            .route("GET", "/", "Shop#home")
+            .route("GET", "/search", "Shop#search")
+            .route("GET", "/category/{name}", "Shop#category")
+            .route("GET", "/product/{id}", Engines.CONTROLLED)
+            .route("GET", "/product/{id}/reviews", "Shop#reviews")
+            .route("GET", "/cart", "Cart#view")
+            .route("POST", "/cart", "Cart#add")
+            .route("DELETE", "/cart/{item}", "Cart#remove")
+            .route("GET", "/checkout", "Checkout#form")
+            .route("POST", "/checkout", "Checkout#submit")
+            .route("POST", "/payment", "Checkout#pay")
+            .route("GET", "/account", "Account#view")
+            .route("POST", "/login", "Account#login")
+            .route("GET", "/orders", "Account#orders")
+            .route("GET", "/orders/{id}", "Account#order")
+            .route("GET", "/static/**", "Static#files")
+            .build();
     byServlet = Engines.admissionOnly(java.util.Map.of());
-    byRoutes = OverloadEngine.builder(OverloadConfig.of(Engines.admissionKeys()))
-        .ticker(Ticker.system()).scheduler(Engines.NO_TIMERS).frameworkRoutes(routes).build();
+    byRoutes =
+        OverloadEngine.builder(OverloadConfig.of(Engines.admissionKeys()))
+            .ticker(Ticker.system())
+            .scheduler(Engines.NO_TIMERS)
+            .frameworkRoutes(routes)
+            .build();
   }
 
   @TearDown(Level.Trial)
@@ -121,9 +127,9 @@ public class FrameworkRouting {
     return routes.endpointOf("GET", "/product/42");
   }
 
-  private static boolean once(EndpointClass stage, OverloadEngine engine) {
+  private static boolean once(EndpointClass route, OverloadEngine engine) {
     long now = engine.ticker().read();
-    RequestTag tag = engine.tag(stage, now, now);
+    RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
     return engine.complete(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
   }

@@ -55,15 +55,17 @@ public final class FrameworkRoutingCpu {
     for (int v = 0; v < 3; v++) {
       double[] s = ns[v].clone();
       Arrays.sort(s);
-      System.out.printf("%-16s median %.1f ns CPU/op (quartiles %.1f-%.1f)%n", names[v],
-          s[rounds / 2], s[rounds / 4], s[3 * rounds / 4]);
+      System.out.printf(
+          "%-16s median %.1f ns CPU/op (quartiles %.1f-%.1f)%n",
+          names[v], s[rounds / 2], s[rounds / 4], s[3 * rounds / 4]);
     }
     double[] ratio = new double[rounds];
     for (int r = 0; r < rounds; r++) {
       ratio[r] = ns[1][r] / ns[0][r];
     }
     Arrays.sort(ratio);
-    System.out.printf("frameworkRoutes / servletName: median %.2f (quartiles %.2f-%.2f) sink %d%n",
+    System.out.printf(
+        "frameworkRoutes / servletName: median %.2f (quartiles %.2f-%.2f) sink %d%n",
         ratio[rounds / 2], ratio[rounds / 4], ratio[3 * rounds / 4], sink % 7);
   }
 }

@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link EngineHotPath} on one thread. */
 @Threads(1)
-public class OneThread extends EngineHotPath {
-}
+public class OneThread extends EngineHotPath {}

@@ -41,22 +41,78 @@ import org.overloadcontrol.pipeline.RequestView;
 public class PipelinePath {
 
   /** A request no rule reads, as an adapter's view of it. */
-  private static final RequestView VIEW = new RequestView() {
-    @Override public String method() { return "GET"; }
-    @Override public String path() { return "/work"; }
-    @Override public String header(String name) { return null; }
-    @Override public String cookie(String name) { return null; }
-    @Override public String clientAddress() { return "127.0.0.1"; }
-    @Override public String peerAddress() { return "127.0.0.1"; }
-    @Override public String requestUri() { return "/work"; }
-    @Override public String rawQuery() { return null; }
-    @Override public boolean secure() { return false; }
-    @Override public String contextPath() { return ""; }
-    @Override public long contentLength() { return -1; }
-    @Override public String containerSessionId() { return null; }
-    @Override public long declaredResponseSize() { return -1; }
-    @Override public boolean canSuspend() { return true; }
-  };
+  private static final RequestView VIEW =
+      new RequestView() {
+        @Override
+        public String method() {
+          return "GET";
+        }
+
+        @Override
+        public String path() {
+          return "/work";
+        }
+
+        @Override
+        public String header(String name) {
+          return null;
+        }
+
+        @Override
+        public String cookie(String name) {
+          return null;
+        }
+
+        @Override
+        public String clientAddress() {
+          return "127.0.0.1";
+        }
+
+        @Override
+        public String peerAddress() {
+          return "127.0.0.1";
+        }
+
+        @Override
+        public String requestUri() {
+          return "/work";
+        }
+
+        @Override
+        public String rawQuery() {
+          return null;
+        }
+
+        @Override
+        public boolean secure() {
+          return false;
+        }
+
+        @Override
+        public String contextPath() {
+          return "";
+        }
+
+        @Override
+        public long contentLength() {
+          return -1;
+        }
+
+        @Override
+        public String containerSessionId() {
+          return null;
+        }
+
+        @Override
+        public long declaredResponseSize() {
+          return -1;
+        }
+
+        @Override
+        public boolean canSuspend() {
+          return true;
+        }
+      };
 
   private OverloadRuntime runtime;
   private RequestPipeline pipeline;
@@ -65,8 +121,10 @@ public class PipelinePath {
 
   @Setup(Level.Trial)
   public void setUp() {
-    runtime = OverloadRuntime.builder(OverloadConfig.of(Engines.admissionKeys()))
-        .scheduler(Engines.NO_TIMERS, "unused").start();
+    runtime =
+        OverloadRuntime.builder(OverloadConfig.of(Engines.admissionKeys()))
+            .scheduler(Engines.NO_TIMERS, "unused")
+            .start();
     pipeline = runtime.pipeline();
     engine = runtime.engine();
     route = engine.route(Engines.CONTROLLED, Engines.REQUEST);

@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 
@@ -35,19 +35,25 @@ import org.overloadcontrol.queue.Waiter;
 public class QueuePath {
 
   /** One execution permit; the token buckets admit (the queue path as measured before). */
-  private static final Map<String, String> ONE_PERMIT = Map.of("queue.permits", "1",
-      "queue.browsingCapacity", "1", "queue.transactionCapacity", "1",
-      "admission.controller", "rate");
+  private static final Map<String, String> ONE_PERMIT =
+      Map.of(
+          "queue.permits",
+          "1",
+          "queue.browsingCapacity",
+          "1",
+          "queue.transactionCapacity",
+          "1",
+          "admission.controller",
+          "rate");
 
-  private static final Waiter.Listener NO_OP = new Waiter.Listener() {
-    @Override
-    public void resumed(Waiter waiter) {
-    }
+  private static final Waiter.Listener NO_OP =
+      new Waiter.Listener() {
+        @Override
+        public void resumed(Waiter waiter) {}
 
-    @Override
-    public void expired(Waiter waiter) {
-    }
-  };
+        @Override
+        public void expired(Waiter waiter) {}
+      };
 
   /** One request holds the only permit; the next one waits for it. */
   @State(Scope.Thread)
@@ -117,8 +123,8 @@ public class QueuePath {
   }
 
   private static RequestTag arrive(OverloadEngine engine) {
-    RequestTag tag = engine.tag(engine.route(Engines.CONTROLLED, Engines.REQUEST),
-        engine.ticker().read());
+    RequestTag tag =
+        engine.tag(engine.route(Engines.CONTROLLED, Engines.REQUEST), engine.ticker().read());
     engine.arrive(tag);
     return tag;
   }

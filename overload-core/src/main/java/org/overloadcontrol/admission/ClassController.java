@@ -2,7 +2,7 @@ package org.overloadcontrol.admission;
 
 import java.util.concurrent.ThreadLocalRandom;
 import org.HdrHistogram.Histogram;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 
 /**
  * The response-time controller of one request class at one endpoint (Welsh &amp; Culler 2003,
@@ -78,7 +78,7 @@ public final class ClassController {
   private static final int SAMPLE_BITS = Integer.numberOfTrailingZeros(SAMPLE_ALL);
 
   private final String endpoint;
-  private final RequestClass requestClass;
+  private final ClassDefinition requestClass;
   private final ClassSettings settings;
 
   /** The settings' timeout, kept here: every arrival reads it, next to lastRoundNanos. */
@@ -154,7 +154,7 @@ public final class ClassController {
   /** Completions per second in the last round, fresh and stale, scaled by 1/p (round state). */
   private double completionsPerSecond;
 
-  ClassController(String endpoint, RequestClass requestClass, ClassSettings settings, long now) {
+  ClassController(String endpoint, ClassDefinition requestClass, ClassSettings settings, long now) {
     this.endpoint = endpoint;
     this.requestClass = requestClass;
     this.settings = settings;
@@ -173,7 +173,7 @@ public final class ClassController {
     return endpoint;
   }
 
-  public RequestClass requestClass() {
+  public ClassDefinition requestClass() {
     return requestClass;
   }
 

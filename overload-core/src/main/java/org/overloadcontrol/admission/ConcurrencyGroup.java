@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 
 /**
  * A concurrency limit shared by every endpoint behind one resource (a database pool, a
@@ -182,7 +182,7 @@ public final class ConcurrencyGroup {
   }
 
   /** The partition of {@code requestClass}, created on first use. */
-  public Partition partition(RequestClass requestClass, long targetNanos, long maxWaitNanos) {
+  public Partition partition(ClassDefinition requestClass, long targetNanos, long maxWaitNanos) {
     for (Partition p : partitions) {
       if (p.requestClass.name().equals(requestClass.name())) {
         return p;
@@ -360,7 +360,7 @@ public final class ConcurrencyGroup {
   /** One request class's share of the group's limit. */
   public final class Partition {
 
-    private final RequestClass requestClass;
+    private final ClassDefinition requestClass;
     private final long targetNanos;
     private final long maxWaitNanos;
     private final int index;
@@ -389,7 +389,8 @@ public final class ConcurrencyGroup {
     /** The reservations of higher-ranked classes at the last window's end. */
     private volatile int reservedAbove;
 
-    private Partition(RequestClass requestClass, long targetNanos, long maxWaitNanos, int index) {
+    private Partition(
+        ClassDefinition requestClass, long targetNanos, long maxWaitNanos, int index) {
       this.index = index;
       this.requestClass = requestClass;
       this.targetNanos = targetNanos;
@@ -400,7 +401,7 @@ public final class ConcurrencyGroup {
       return ConcurrencyGroup.this;
     }
 
-    public RequestClass requestClass() {
+    public ClassDefinition requestClass() {
       return requestClass;
     }
 

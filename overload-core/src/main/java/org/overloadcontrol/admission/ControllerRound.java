@@ -4,7 +4,7 @@ package org.overloadcontrol.admission;
  * What one run of a class's response-time controller saw and did; handed to an
  * {@link AdmissionListener}, for time series, logs and tests.
  *
- * @param endpoint the endpoint (stage) the controller belongs to
+ * @param endpoint the endpoint the controller belongs to
  * @param requestClass the class whose controller ran
  * @param nowNanos the ticker reading when it ran
  * @param sampleCount response times recorded and taken into this round (fresh ones, not stale).

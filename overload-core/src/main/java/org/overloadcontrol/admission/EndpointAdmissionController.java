@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 
 /**
  * The admission controller of one endpoint (one SEDA stage): a token bucket and response-time
@@ -74,7 +74,7 @@ public final class EndpointAdmissionController {
   static final int IDLE_ROUNDS = 2;
 
   private final String endpoint;
-  private final Function<RequestClass, ClassSettings> settings;
+  private final Function<ClassDefinition, ClassSettings> settings;
   private final AdmissionListener listener;
   private final ConcurrentHashMap<String, ClassController> byName = new ConcurrentHashMap<>();
   private final AtomicBoolean roundGuard = new AtomicBoolean();
@@ -97,7 +97,9 @@ public final class EndpointAdmissionController {
    * @param listener told about every round
    */
   public EndpointAdmissionController(
-      String endpoint, Function<RequestClass, ClassSettings> settings, AdmissionListener listener) {
+      String endpoint,
+      Function<ClassDefinition, ClassSettings> settings,
+      AdmissionListener listener) {
     this(endpoint, settings, listener, true, () -> false);
   }
 
@@ -108,7 +110,7 @@ public final class EndpointAdmissionController {
    */
   public EndpointAdmissionController(
       String endpoint,
-      Function<RequestClass, ClassSettings> settings,
+      Function<ClassDefinition, ClassSettings> settings,
       AdmissionListener listener,
       boolean rateControlled) {
     this(endpoint, settings, listener, rateControlled, () -> false);
@@ -121,7 +123,7 @@ public final class EndpointAdmissionController {
    */
   public EndpointAdmissionController(
       String endpoint,
-      Function<RequestClass, ClassSettings> settings,
+      Function<ClassDefinition, ClassSettings> settings,
       AdmissionListener listener,
       boolean rateControlled,
       BooleanSupplier sharesBottleneck) {
@@ -137,12 +139,12 @@ public final class EndpointAdmissionController {
   }
 
   /** The controller of {@code requestClass} at this endpoint, created on first use. */
-  public ClassController forClass(RequestClass requestClass, long now) {
+  public ClassController forClass(ClassDefinition requestClass, long now) {
     ClassController existing = byName.get(requestClass.name());
     return existing != null ? existing : create(requestClass, now);
   }
 
-  private ClassController create(RequestClass requestClass, long now) {
+  private ClassController create(ClassDefinition requestClass, long now) {
     synchronized (byName) {
       ClassController existing = byName.get(requestClass.name());
       if (existing != null) {

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
  * threshold is divided ("exponentially reduces the stage's queue threshold"), otherwise it grows
  * by a fixed step.
  *
- * <p>In a servlet container a stage's queue is its requests in flight, waiting or executing, so
+ * <p>In a servlet container an endpoint's queue is its requests in flight, waiting or executing, so
  * the threshold bounds both. Unlike the token bucket, this policy bounds concurrency, and like
  * the paper's it cannot guarantee the target: a burst admitted while the threshold is high still
  * shows up in the response times.

@@ -7,7 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Names the endpoint (stage) of a servlet's requests instead of its servlet name, so that
+ * Names the endpoint of a servlet's requests instead of its servlet name, so that
  * several servlets can share one controller or a servlet keeps its endpoint when renamed.
  * Path rules in configuration ({@code endpoints.<e>.paths}) take precedence.
  */

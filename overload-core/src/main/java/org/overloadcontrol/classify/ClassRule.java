@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 
 /**
  * A configuration rule that puts matching requests into a class: "based on IP address, request
@@ -16,7 +16,7 @@ import org.overloadcontrol.base.RequestClass;
  */
 public final class ClassRule {
 
-  private final RequestClass requestClass;
+  private final ClassDefinition requestClass;
   private final List<PathPattern> paths;
   private final Set<String> methods;
   private final NameValue header;
@@ -46,7 +46,7 @@ public final class ClassRule {
   }
 
   public ClassRule(
-      RequestClass requestClass,
+      ClassDefinition requestClass,
       List<PathPattern> paths,
       Set<String> methods,
       NameValue header,
@@ -63,7 +63,7 @@ public final class ClassRule {
     this.clients = Objects.requireNonNull(clients, "clients");
   }
 
-  public RequestClass requestClass() {
+  public ClassDefinition requestClass() {
     return requestClass;
   }
 

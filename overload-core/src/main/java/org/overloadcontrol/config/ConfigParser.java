@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule;
@@ -120,9 +120,9 @@ public final class ConfigParser {
     for (Value v : merged.values()) {
       read(v);
     }
-    Map<String, RequestClass> classes = defineClasses();
-    String defaultName = valueOr("defaultClass", RequestClass.DEFAULT_NAME);
-    RequestClass defaultClass = classes.get(defaultName);
+    Map<String, ClassDefinition> classes = defineClasses();
+    String defaultName = valueOr("defaultClass", ClassDefinition.DEFAULT_NAME);
+    ClassDefinition defaultClass = classes.get(defaultName);
     if (defaultClass == null) {
       Value v = globals.get("defaultClass");
       throw OverloadConfigException.of(
@@ -146,7 +146,7 @@ public final class ConfigParser {
     for (String name : endpointNames) {
       Map<String, Value> attrs = endpointAttrs.getOrDefault(name, Map.of());
       Long target = attrs.containsKey("target") ? target(attrs.get("target")) : null;
-      RequestClass endpointClass = null;
+      ClassDefinition endpointClass = null;
       Value cls = attrs.get("class");
       if (cls != null) {
         endpointClass = classes.get(cls.value());
@@ -288,9 +288,9 @@ public final class ConfigParser {
     return name;
   }
 
-  private Map<String, RequestClass> defineClasses() {
-    Map<String, RequestClass> classes = new LinkedHashMap<>();
-    classes.put(RequestClass.DEFAULT_NAME, RequestClass.defaultClass());
+  private Map<String, ClassDefinition> defineClasses() {
+    Map<String, ClassDefinition> classes = new LinkedHashMap<>();
+    classes.put(ClassDefinition.DEFAULT_NAME, ClassDefinition.defaultClass());
     classAttrs.forEach(
         (name, attrs) -> {
           int rank = 0;
@@ -326,12 +326,12 @@ public final class ConfigParser {
                   u.key(), u.value(), u.origin(), "must be a number >= 0");
             }
           }
-          classes.put(name, new RequestClass(name, rank, kind, utility));
+          classes.put(name, new ClassDefinition(name, rank, kind, utility));
         });
     return classes;
   }
 
-  private List<ClassRule> classRules(Map<String, RequestClass> classes) {
+  private List<ClassRule> classRules(Map<String, ClassDefinition> classes) {
     List<ClassRule> rules = new ArrayList<>();
     classMatch.forEach(
         (name, conditions) -> {
@@ -466,13 +466,13 @@ public final class ConfigParser {
     return v == null || v.value().isBlank() ? fallback : v.value().trim();
   }
 
-  private static void requireClass(String name, Value v, Map<String, RequestClass> classes) {
+  private static void requireClass(String name, Value v, Map<String, ClassDefinition> classes) {
     if (!classes.containsKey(name)) {
       throw OverloadConfigException.of(v.key(), v.value(), v.origin(), unknownClass(name, classes));
     }
   }
 
-  private void validateSettings(OverloadConfig config, Map<String, RequestClass> classes) {
+  private void validateSettings(OverloadConfig config, Map<String, ClassDefinition> classes) {
     endpointClassControllers.forEach(
         (endpoint, perClass) ->
             perClass.forEach(
@@ -489,7 +489,7 @@ public final class ConfigParser {
                   }
                 }));
     // Build every combination once so a contradiction fails now, not at the first request.
-    for (RequestClass c : classes.values()) {
+    for (ClassDefinition c : classes.values()) {
       config.settingsFor("", c);
       for (String endpoint : config.endpoints().keySet()) {
         config.settingsFor(endpoint, c);
@@ -497,7 +497,7 @@ public final class ConfigParser {
     }
   }
 
-  private static String unknownClass(String name, Map<String, RequestClass> classes) {
+  private static String unknownClass(String name, Map<String, ClassDefinition> classes) {
     return "unknown request class '"
         + name
         + "'; defined classes: "

@@ -2,7 +2,7 @@ package org.overloadcontrol.config;
 
 import java.util.Map;
 import java.util.Objects;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 
 /**
  * What configuration says about one endpoint: its target, its default request class, and the
@@ -13,7 +13,7 @@ public final class EndpointSettings {
 
   private final String name;
   private final Long targetNanos;
-  private final RequestClass defaultClass;
+  private final ClassDefinition defaultClass;
   final ParameterLayer controller;
   final Map<String, Long> classTargets;
   final Map<String, ParameterLayer> classControllers;
@@ -21,7 +21,7 @@ public final class EndpointSettings {
   EndpointSettings(
       String name,
       Long targetNanos,
-      RequestClass defaultClass,
+      ClassDefinition defaultClass,
       ParameterLayer controller,
       Map<String, Long> classTargets,
       Map<String, ParameterLayer> classControllers) {
@@ -43,7 +43,7 @@ public final class EndpointSettings {
   }
 
   /** The class of this endpoint's requests when no class rule matches, or null. */
-  public RequestClass defaultClass() {
+  public ClassDefinition defaultClass() {
     return defaultClass;
   }
 }

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.admission.ControllerParameters;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.BypassPaths;
 import org.overloadcontrol.classify.ClassRule;
@@ -26,8 +26,8 @@ import org.overloadcontrol.classify.EndpointRule;
 public final class OverloadConfig {
 
   private final boolean enabled;
-  private final Map<String, RequestClass> classes;
-  private final RequestClass defaultClass;
+  private final Map<String, ClassDefinition> classes;
+  private final ClassDefinition defaultClass;
   private final List<ClassRule> classRules;
   private final List<EndpointRule> endpointRules;
   private final Map<String, EndpointSettings> endpoints;
@@ -44,8 +44,8 @@ public final class OverloadConfig {
 
   OverloadConfig(
       boolean enabled,
-      Map<String, RequestClass> classes,
-      RequestClass defaultClass,
+      Map<String, ClassDefinition> classes,
+      ClassDefinition defaultClass,
       List<ClassRule> classRules,
       List<EndpointRule> endpointRules,
       Map<String, EndpointSettings> endpoints,
@@ -120,15 +120,15 @@ public final class OverloadConfig {
   }
 
   /** Every defined class by name, the default class included. */
-  public Map<String, RequestClass> classes() {
+  public Map<String, ClassDefinition> classes() {
     return classes;
   }
 
-  public RequestClass defaultClass() {
+  public ClassDefinition defaultClass() {
     return defaultClass;
   }
 
-  public Optional<RequestClass> requestClass(String name) {
+  public Optional<ClassDefinition> requestClass(String name) {
     return Optional.ofNullable(classes.get(name));
   }
 
@@ -174,13 +174,13 @@ public final class OverloadConfig {
   }
 
   /** The default class of endpoint {@code endpoint} from configuration, if one is set. */
-  public Optional<RequestClass> endpointClass(String endpoint) {
+  public Optional<ClassDefinition> endpointClass(String endpoint) {
     EndpointSettings e = endpoints.get(endpoint);
     return e == null ? Optional.empty() : Optional.ofNullable(e.defaultClass());
   }
 
   /** The target and controller parameters of class {@code c} at endpoint {@code endpoint}. */
-  public ClassSettings settingsFor(String endpoint, RequestClass c) {
+  public ClassSettings settingsFor(String endpoint, ClassDefinition c) {
     Objects.requireNonNull(c, "class");
     EndpointSettings e = endpoints.get(endpoint);
     Long target = null;

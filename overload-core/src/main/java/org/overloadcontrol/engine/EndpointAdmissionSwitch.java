@@ -18,11 +18,11 @@ import org.overloadcontrol.degrade.AdmissionSwitch;
  */
 final class EndpointAdmissionSwitch implements AdmissionSwitch {
 
-  private final Endpoint endpoint;
+  private final ControlledEndpoint endpoint;
   private final Map<EndpointClass, Long> arrivalsAtLastPeriod = new HashMap<>();
   private final Map<EndpointClass, Long> arrivalsInLastPeriod = new HashMap<>();
 
-  EndpointAdmissionSwitch(Endpoint endpoint) {
+  EndpointAdmissionSwitch(ControlledEndpoint endpoint) {
     this.endpoint = endpoint;
   }
 

@@ -5,8 +5,8 @@ import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.queue.EndpointPermits;
 
@@ -16,7 +16,7 @@ import org.overloadcontrol.queue.EndpointPermits;
  */
 public final class EndpointClass {
 
-  private final Endpoint endpoint;
+  private final ControlledEndpoint endpoint;
   private final ClassController controller;
   // The endpoint's parts that every request of the class reads, copied here: a request then
   // reads this object and not the endpoint's too. In a server the lines a request touches are
@@ -44,7 +44,7 @@ public final class EndpointClass {
    */
   private final StripedCounts counts = new StripedCounts(OUTCOMES + Outcome.values().length);
 
-  EndpointClass(Endpoint endpoint, ClassController controller) {
+  EndpointClass(ControlledEndpoint endpoint, ClassController controller) {
     this.endpoint = endpoint;
     this.controller = controller;
     this.admission = endpoint.admission();
@@ -54,11 +54,11 @@ public final class EndpointClass {
     this.partition = endpoint.concurrencyPartition(controller);
   }
 
-  public Endpoint endpoint() {
+  public ControlledEndpoint endpoint() {
     return endpoint;
   }
 
-  public RequestClass requestClass() {
+  public ClassDefinition requestClass() {
     return controller.requestClass();
   }
 

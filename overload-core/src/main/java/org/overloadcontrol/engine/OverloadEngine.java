@@ -11,8 +11,8 @@ import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.Ticker;
@@ -42,8 +42,8 @@ import org.overloadcontrol.session.SessionVisit;
  * tag it, decide its admission, queue it for an execution permit, and take its outcome.
  *
  * <pre>
- *   EndpointClass stage = engine.route(servletName, attributes);
- *   RequestTag tag = engine.tag(stage, arrivalNanos);
+ *   EndpointClass route = engine.route(servletName, attributes);
+ *   RequestTag tag = engine.tag(route, arrivalNanos);
  *   switch (engine.arrive(tag)) {
  *     case ADMIT  -&gt; run it
  *     case WAIT   -&gt; suspend it, then engine.enqueue(tag, listener): the listener resumes it
@@ -77,7 +77,7 @@ public final class OverloadEngine {
   /** Endpoints seen where some class has a target, by the name of their resource group. */
   private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
 
-  private final ConcurrentHashMap<String, Endpoint> endpoints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ControlledEndpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
   private final boolean routeNeedsRequest;
 
@@ -94,7 +94,8 @@ public final class OverloadEngine {
    * What each framework route resolved to, when no class rule reads the request (else null).
    * Racing requests may both resolve a route; both get the same endpoint's same class.
    */
-  private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass> frameworkStages;
+  private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass>
+      resolvedFrameworkRoutes;
 
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
@@ -110,7 +111,7 @@ public final class OverloadEngine {
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
     this.bypass = config.bypassPaths();
-    this.frameworkStages =
+    this.resolvedFrameworkRoutes =
         config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
             ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size())
             : null;
@@ -191,7 +192,7 @@ public final class OverloadEngine {
    * {@link Outcome#REJECTED}). The answer may carry a cookie value to set.
    */
   public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
-    SessionGate.Answer answer = sessions.arrive(tag.stage().endpoint().concurrencyGroup(), visit);
+    SessionGate.Answer answer = sessions.arrive(tag.route().endpoint().concurrencyGroup(), visit);
     if (answer.refused()) {
       tag.decide(
           Decision.REJECT,
@@ -207,15 +208,15 @@ public final class OverloadEngine {
   }
 
   /** The endpoint named {@code name}, created with its configured settings on first use. */
-  public Endpoint endpoint(String name) {
-    Endpoint existing = endpoints.get(name);
+  public ControlledEndpoint endpoint(String name) {
+    ControlledEndpoint existing = endpoints.get(name);
     if (existing != null) {
       return existing;
     }
     return endpoints.computeIfAbsent(name, this::createEndpoint);
   }
 
-  private Endpoint createEndpoint(String name) {
+  private ControlledEndpoint createEndpoint(String name) {
     QueueSettings.EndpointQueueSettings qs = queueSettings.endpoint(name);
     ConcurrencyGroup group = concurrencyGroup(name, qs);
     String groupName = admissionSettings.groupOf(name).name();
@@ -248,7 +249,7 @@ public final class OverloadEngine {
               qs.thresholdPeriodNanos(),
               ticker.read());
     }
-    return new Endpoint(
+    return new ControlledEndpoint(
         name,
         admission,
         permits,
@@ -310,7 +311,7 @@ public final class OverloadEngine {
    * {@link org.overloadcontrol.OverloadContext#quality()} when you can.
    */
   public double quality(String endpoint) {
-    Endpoint e = endpoints.get(endpoint);
+    ControlledEndpoint e = endpoints.get(endpoint);
     return e == null ? 1.0 : e.quality();
   }
 
@@ -320,7 +321,7 @@ public final class OverloadEngine {
   }
 
   /** Every endpoint that has seen a request. */
-  public List<Endpoint> endpoints() {
+  public List<ControlledEndpoint> endpoints() {
     return new ArrayList<>(endpoints.values());
   }
 
@@ -375,12 +376,12 @@ public final class OverloadEngine {
     if (name == null && !frameworkRoutes.isEmpty()) {
       int route = frameworkRoutes.indexOf(attributes.method(), attributes.path());
       if (route >= 0) {
-        if (frameworkStages != null) {
+        if (resolvedFrameworkRoutes != null) {
           // No class rule reads the request: the route decides endpoint and class.
-          EndpointClass known = frameworkStages.get(route);
+          EndpointClass known = resolvedFrameworkRoutes.get(route);
           if (known == null) {
-            known = stage(frameworkRoutes.endpointAt(route), null);
-            frameworkStages.set(route, known);
+            known = routeTo(frameworkRoutes.endpointAt(route), null);
+            resolvedFrameworkRoutes.set(route, known);
           }
           return known;
         }
@@ -390,12 +391,12 @@ public final class OverloadEngine {
     if (name == null) {
       name = defaultEndpoint;
     }
-    return stage(name, attributes);
+    return routeTo(name, attributes);
   }
 
   /** The endpoint and class of a request to endpoint {@code name}. */
-  private EndpointClass stage(String name, RequestAttributes attributes) {
-    RequestClass requestClass = null;
+  private EndpointClass routeTo(String name, RequestAttributes attributes) {
+    ClassDefinition requestClass = null;
     for (ClassRule rule : config.classRules()) {
       if (rule.matches(attributes)) {
         requestClass = rule.requestClass();
@@ -409,8 +410,8 @@ public final class OverloadEngine {
   }
 
   /** Tags a request that arrived at {@code arrivalNanos} on this engine's ticker. */
-  public RequestTag tag(EndpointClass stage, long arrivalNanos) {
-    return tag(stage, arrivalNanos, NOT_READ);
+  public RequestTag tag(EndpointClass route, long arrivalNanos) {
+    return tag(route, arrivalNanos, NOT_READ);
   }
 
   /**
@@ -418,12 +419,12 @@ public final class OverloadEngine {
    * {@code nowNanos} just now: {@link #arrive} takes its first decision at that reading
    * instead of reading the clock again (a refusal is still decided on a fresh reading).
    */
-  public RequestTag tag(EndpointClass stage, long arrivalNanos, long nowNanos) {
+  public RequestTag tag(EndpointClass route, long arrivalNanos, long nowNanos) {
     int stripe = StripedCounts.currentStripe();
     // The arrival's number in its stripe, which the count returns anyway, draws the sample:
     // no random number generator's per-thread state to touch, cold on a thread of a pool.
-    boolean sampled = stage.controller().drawSample(stage.countArrival(stripe), stripe);
-    return new RequestTag(stage, arrivalNanos, nowNanos, stripe, sampled);
+    boolean sampled = route.controller().drawSample(route.countArrival(stripe), stripe);
+    return new RequestTag(route, arrivalNanos, nowNanos, stripe, sampled);
   }
 
   /**
@@ -432,42 +433,42 @@ public final class OverloadEngine {
    */
   public Decision arrive(RequestTag tag) {
     long now = tag.taggedNanos != NOT_READ ? tag.taggedNanos : ticker.read();
-    EndpointClass stage = tag.stage();
-    EndpointAdmissionController admission = stage.admission;
-    QueueThresholdController threshold = stage.threshold;
+    EndpointClass route = tag.route();
+    EndpointAdmissionController admission = route.admission;
+    QueueThresholdController threshold = route.threshold;
     if (threshold != null) {
-      EndpointPermits p = stage.permits;
+      EndpointPermits p = route.permits;
       if (!threshold.admit(p.inUse() + p.waiting())) {
         tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-threshold");
         return Decision.REJECT;
       }
-    } else if (!admission.tryAdmit(stage.controller(), now, tag.stripe)
-        && !admission.tryAdmit(stage.controller(), now = ticker.read(), tag.stripe)) {
+    } else if (!admission.tryAdmit(route.controller(), now, tag.stripe)
+        && !admission.tryAdmit(route.controller(), now = ticker.read(), tag.stripe)) {
       // Refused only on a fresh reading: a thread preempted between reading the clock and
       // taking its token sees the bucket moved on by others, and its old reading makes the
       // bucket look further in debt than it is (measured: a few spurious 503s a second on a
       // busy 2-core machine at 10^5 requests/s). The second try costs the refusal path only.
-      long wait = stage.controller().nanosUntilToken(now);
+      long wait = route.controller().nanosUntilToken(now);
       tag.decide(
           Decision.REJECT,
           Math.max(config.retryAfterMinNanos(), Math.min(config.retryAfterMaxNanos(), wait)),
           "admission-rate");
       return Decision.REJECT;
     }
-    EndpointPermits permits = stage.permits;
+    EndpointPermits permits = route.permits;
     if (permits == null) {
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
-    if (queues.tryAcquire(permits, stage.partition, tag.stripe)) {
+    if (queues.tryAcquire(permits, route.partition, tag.stripe)) {
       tag.holdPermit(permits);
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
-    if (stage.partition != null) {
-      stage.partition.markWaited();
+    if (route.partition != null) {
+      route.partition.markWaited();
     }
     tag.decide(Decision.WAIT, 0L, null);
     return Decision.WAIT;
@@ -486,22 +487,22 @@ public final class OverloadEngine {
     if (tag.decision() != Decision.WAIT) {
       throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
     }
-    EndpointClass stage = tag.stage();
+    EndpointClass route = tag.route();
     Waiter w =
         queues.enqueue(
-            stage.requestClass(),
-            stage.concurrency(),
-            stage.endpoint().permits(),
+            route.requestClass(),
+            route.concurrency(),
+            route.endpoint().permits(),
             tag.sessionRole() == SessionRole.ADMITTED
-                ? sessions.settings().maxWaitNanos(stage.controller().targetNanos())
+                ? sessions.settings().maxWaitNanos(route.controller().targetNanos())
                 : 0L,
             new Waiter.Listener() {
               @Override
               public void resumed(Waiter waiter) {
                 long waited = ticker.read() - waiter.enqueuedNanos();
-                tag.holdPermit(stage.endpoint().permits());
+                tag.holdPermit(route.endpoint().permits());
                 tag.waited(waited);
-                stage.addWait(waited);
+                route.addWait(waited);
                 tag.captureQuality();
                 adapterListener.resumed(waiter);
               }
@@ -510,7 +511,7 @@ public final class OverloadEngine {
               public void expired(Waiter waiter) {
                 long waited = ticker.read() - waiter.enqueuedNanos();
                 tag.waited(waited);
-                stage.addWait(waited);
+                route.addWait(waited);
                 tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "expired");
                 adapterListener.expired(waiter);
               }
@@ -520,7 +521,7 @@ public final class OverloadEngine {
       return false;
     }
     tag.waiter = w;
-    stage.countEnqueued();
+    route.countEnqueued();
     return true;
   }
 
@@ -554,8 +555,8 @@ public final class OverloadEngine {
     }
     long waited = ticker.read() - w.enqueuedNanos();
     tag.waited(waited);
-    tag.stage().addWait(waited);
-    tag.stage().countAbandoned();
+    tag.route().addWait(waited);
+    tag.route().countAbandoned();
     tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "abandoned");
     return true;
   }
@@ -573,11 +574,11 @@ public final class OverloadEngine {
     if (!tag.settle(outcome)) {
       return false;
     }
-    EndpointClass stage = tag.stage();
-    stage.countOutcome(tag.stripe, outcome);
+    EndpointClass route = tag.route();
+    route.countOutcome(tag.stripe, outcome);
     if (sessions != null) {
       sessions.finished(
-          stage.endpoint().concurrencyGroup(),
+          route.endpoint().concurrencyGroup(),
           tag.sessionRole(),
           tag.sessionKey(),
           tag.completesSession(),
@@ -586,11 +587,11 @@ public final class OverloadEngine {
     EndpointPermits permit = tag.permit();
     if (permit != null) {
       tag.holdPermit(null);
-      queues.release(permit, stage.partition, tag.stripe);
+      queues.release(permit, route.partition, tag.stripe);
     }
     if (outcome.executed()) {
-      QueueThresholdController threshold = stage.threshold;
-      QualityController quality = stage.quality;
+      QueueThresholdController threshold = route.threshold;
+      QualityController quality = route.quality;
       boolean sampled = tag.sampled;
       if (!sampled && threshold == null && quality == null) {
         // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
@@ -602,15 +603,15 @@ public final class OverloadEngine {
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
       // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
       // delay) must not make a request admitted before a rate cut look admitted after it.
-      stage.admission.record(
-          stage.controller(), sampled, responseTime, tag.arrivalNanos(), now, tag.stripe);
+      route.admission.record(
+          route.controller(), sampled, responseTime, tag.arrivalNanos(), now, tag.stripe);
       if (threshold != null) {
         threshold.record(responseTime);
       }
       if (quality != null) {
         quality.record(responseTime);
       }
-      ConcurrencyGroup.Partition partition = stage.partition;
+      ConcurrencyGroup.Partition partition = route.partition;
       if (sampled
           && partition != null
           && permit != null
@@ -628,7 +629,7 @@ public final class OverloadEngine {
     for (ConcurrencyGroup g : groups.values()) {
       g.tick(now);
     }
-    for (Endpoint e : endpoints.values()) {
+    for (ControlledEndpoint e : endpoints.values()) {
       QueueThresholdController t = e.queueThreshold();
       if (t != null) {
         t.tick(now);

@@ -7,8 +7,8 @@ import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
 import org.overloadcontrol.admission.ClassController;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
 import org.overloadcontrol.base.SessionRole;
 
 /**
@@ -35,7 +35,7 @@ public final class RequestTag implements OverloadContext {
     }
   }
 
-  private final EndpointClass stage;
+  private final EndpointClass route;
   private final long arrivalNanos;
 
   /**
@@ -89,24 +89,25 @@ public final class RequestTag implements OverloadContext {
   private boolean sessionCompleted;
 
   RequestTag(
-      EndpointClass stage, long arrivalNanos, long taggedNanos, int stripe, boolean sampled) {
-    this.stage = stage;
+      EndpointClass route, long arrivalNanos, long taggedNanos, int stripe, boolean sampled) {
+    this.route = route;
     this.stripe = stripe;
     this.sampled = sampled;
     this.arrivalNanos = arrivalNanos;
     this.taggedNanos = taggedNanos;
   }
 
-  public EndpointClass stage() {
-    return stage;
+  /** The request's route: its endpoint and class, as {@link OverloadEngine#route} chose them. */
+  public EndpointClass route() {
+    return route;
   }
 
-  public Endpoint endpointState() {
-    return stage.endpoint();
+  public ControlledEndpoint endpointState() {
+    return route.endpoint();
   }
 
-  public RequestClass requestClassState() {
-    return stage.requestClass();
+  public ClassDefinition requestClassState() {
+    return route.requestClass();
   }
 
   /** The decision {@link OverloadEngine#arrive} gave, or null before. */
@@ -181,10 +182,10 @@ public final class RequestTag implements OverloadContext {
 
   /** Fixes the request's quality at its endpoint's current one; on admission or resumption. */
   void captureQuality() {
-    if (stage.quality == null) {
+    if (route.quality == null) {
       return;
     }
-    Endpoint e = stage.endpoint();
+    ControlledEndpoint e = route.endpoint();
     double q = e.quality();
     this.qualityLevel = QualityLevel.of(q, e.minQuality());
     this.quality = q;
@@ -205,12 +206,12 @@ public final class RequestTag implements OverloadContext {
 
   @Override
   public String endpoint() {
-    return stage.endpoint().name();
+    return route.endpoint().name();
   }
 
   @Override
   public String requestClass() {
-    return stage.requestClass().name();
+    return route.requestClass().name();
   }
 
   @Override
@@ -221,7 +222,7 @@ public final class RequestTag implements OverloadContext {
   @Override
   public Duration elapsed() {
     // The endpoint's ticker rather than a field in every tag (one tag per request).
-    return Duration.ofNanos(Math.max(0L, stage.endpoint().ticker().read() - arrivalNanos));
+    return Duration.ofNanos(Math.max(0L, route.endpoint().ticker().read() - arrivalNanos));
   }
 
   @Override
@@ -231,22 +232,22 @@ public final class RequestTag implements OverloadContext {
 
   @Override
   public Duration p90Estimate() {
-    long estimate = stage.controller().estimateNanos();
+    long estimate = route.controller().estimateNanos();
     return estimate < 0 ? Duration.ZERO : Duration.ofNanos(estimate);
   }
 
   @Override
   public Optional<Duration> target() {
-    long target = stage.controller().targetNanos();
+    long target = route.controller().targetNanos();
     return target > 0 ? Optional.of(Duration.ofNanos(target)) : Optional.empty();
   }
 
   @Override
   public double admissionRate() {
-    ClassController c = stage.controller();
+    ClassController c = route.controller();
     return c.settings().controlled()
-            && stage.endpoint().admission().rateControlled()
-            && stage.endpoint().admission().admissionEnabled()
+            && route.endpoint().admission().rateControlled()
+            && route.endpoint().admission().admissionEnabled()
         ? c.rate()
         : Double.POSITIVE_INFINITY;
   }

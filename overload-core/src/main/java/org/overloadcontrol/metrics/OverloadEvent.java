@@ -1,6 +1,6 @@
 package org.overloadcontrol.metrics;
 
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 
 /**
  * An endpoint entered or left overload (see {@link OverloadWatch} for the definition).
@@ -16,7 +16,7 @@ import org.overloadcontrol.engine.Endpoint;
  *     entering
  */
 public record OverloadEvent(
-    Endpoint endpoint,
+    ControlledEndpoint endpoint,
     boolean entered,
     long shedCount,
     long arrivalCount,

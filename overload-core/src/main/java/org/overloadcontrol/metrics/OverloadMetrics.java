@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.queue.EndpointPermits;
@@ -79,7 +79,7 @@ public final class OverloadMetrics implements AutoCloseable {
 
   /** Registers the endpoints and classes the engine has seen since the last call. */
   public synchronized void sync() {
-    for (Endpoint e : engine.endpoints()) {
+    for (ControlledEndpoint e : engine.endpoints()) {
       if (seen.add(e.name())) {
         registerEndpoint(e);
       }
@@ -119,11 +119,11 @@ public final class OverloadMetrics implements AutoCloseable {
     if (engine.queueSettings().layout() == QueueSettings.Layout.SINGLE) {
       return List.of("all");
     }
-    Collection<RequestClass> classes = engine.config().classes().values();
-    return classes.stream().sorted().map(RequestClass::name).toList();
+    Collection<ClassDefinition> classes = engine.config().classes().values();
+    return classes.stream().sorted().map(ClassDefinition::name).toList();
   }
 
-  private void registerEndpoint(Endpoint e) {
+  private void registerEndpoint(ControlledEndpoint e) {
     String n = e.name();
     recorder.gauge(
         MetricNames.endpoint(n, MetricNames.ADMISSION_ENABLED),

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 
 /**
@@ -46,7 +46,7 @@ public final class OverloadWatch {
   private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
 
   private static final class State {
-    volatile Endpoint endpoint;
+    volatile ControlledEndpoint endpoint;
     long shed;
     long arrivals;
     long lastCheckNanos;
@@ -89,7 +89,7 @@ public final class OverloadWatch {
    * Whether an endpoint misses its response-time target: some class with a target has a p90
    * estimate at or above it; true for an endpoint none of whose classes has a target.
    */
-  static boolean missesTarget(Endpoint e) {
+  static boolean missesTarget(ControlledEndpoint e) {
     boolean anyTarget = false;
     for (EndpointClass ec : e.classes()) {
       ClassController c = ec.controller();
@@ -122,8 +122,8 @@ public final class OverloadWatch {
    * starts from zero: everything it counted happened since it was created, within the last
    * period.
    */
-  public synchronized void check(List<Endpoint> endpoints, long now) {
-    for (Endpoint e : endpoints) {
+  public synchronized void check(List<ControlledEndpoint> endpoints, long now) {
+    for (ControlledEndpoint e : endpoints) {
       State s =
           states.computeIfAbsent(
               e.name(),

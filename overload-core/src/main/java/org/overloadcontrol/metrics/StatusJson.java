@@ -6,9 +6,9 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.RequestClass;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.queue.EndpointPermits;
@@ -90,9 +90,9 @@ public final class StatusJson {
       w.endObject().endObject();
     }
     w.name("endpoints").beginArray();
-    List<Endpoint> endpoints = engine.endpoints();
-    endpoints.sort(Comparator.comparing(Endpoint::name));
-    for (Endpoint e : endpoints) {
+    List<ControlledEndpoint> endpoints = engine.endpoints();
+    endpoints.sort(Comparator.comparing(ControlledEndpoint::name));
+    for (ControlledEndpoint e : endpoints) {
       endpoint(w, e, watch);
     }
     w.endArray();
@@ -161,7 +161,7 @@ public final class StatusJson {
     w.endObject().endObject();
   }
 
-  private static void endpoint(JsonWriter w, Endpoint e, OverloadWatch watch) {
+  private static void endpoint(JsonWriter w, ControlledEndpoint e, OverloadWatch watch) {
     w.beginObject()
         .field("name", e.name())
         .field("overloaded", watch.overloaded(e.name()))
@@ -200,7 +200,7 @@ public final class StatusJson {
 
   private static void endpointClass(JsonWriter w, EndpointClass ec) {
     ClassController c = ec.controller();
-    RequestClass rc = ec.requestClass();
+    ClassDefinition rc = ec.requestClass();
     w.beginObject()
         .field("name", rc.name())
         .field("rank", rc.rank())

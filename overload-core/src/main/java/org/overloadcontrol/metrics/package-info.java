@@ -6,6 +6,6 @@
  * ({@link org.overloadcontrol.metrics.OverloadWatch}), the {@code /overload/status} document read
  * from the engine itself ({@link org.overloadcontrol.metrics.StatusJson}) and who may read it
  * ({@link org.overloadcontrol.metrics.StatusAccess}). SEDA (Welsh et al. 2001, §3.4) makes
- * introspection a design goal: an operator must see which stage sheds and why.
+ * introspection a design goal: an operator must see which endpoint sheds and why.
  */
 package org.overloadcontrol.metrics;

@@ -2,10 +2,12 @@ package org.overloadcontrol.pipeline;
 
 import java.io.InputStream;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
@@ -22,6 +24,7 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
@@ -110,6 +113,24 @@ public final class OverloadRuntime implements AutoCloseable {
   /** The bandwidth shaper, or null when bandwidth shares are not configured or switched off. */
   public BandwidthShaper bandwidth() {
     return bandwidth;
+  }
+
+  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
+  public List<GroupSnapshot> bandwidthSnapshot() {
+    return bandwidth == null ? List.of() : bandwidth.snapshot();
+  }
+
+  /**
+   * A builder for the observability of this runtime (docs/observability.md): its engine and
+   * timer thread, and its bandwidth shares and virtual queue when configured, so the registry,
+   * status document and Prometheus text show all three. Each adapter adds what its container
+   * knows (a registry, a context path); the caller builds, owns and closes the result.
+   */
+  public Observability.Builder observability() {
+    return Observability.builder(engine())
+        .scheduler(scheduler())
+        .bandwidth(bandwidth())
+        .virtualQueue(virtualQueue().queue());
   }
 
   /**

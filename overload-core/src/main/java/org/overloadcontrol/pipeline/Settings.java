@@ -3,7 +3,7 @@ package org.overloadcontrol.pipeline;
 import java.util.List;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthSettings;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
@@ -77,7 +77,7 @@ public record Settings(
     // Controller parameters are resolved per endpoint and class when an endpoint is first used;
     // resolving the configured ones now moves a bad combination to the start.
     for (String endpoint : config.endpoints().keySet()) {
-      for (RequestClass c : config.classes().values()) {
+      for (ClassDefinition c : config.classes().values()) {
         config.settingsFor(endpoint, c);
       }
     }

@@ -3,7 +3,7 @@ package org.overloadcontrol.queue;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 
 /**
@@ -13,7 +13,7 @@ import org.overloadcontrol.base.RequestKind;
  */
 final class ClassQueue {
 
-  final RequestClass requestClass;
+  final ClassDefinition requestClass;
   final int capacity;
   final long maxWaitNanos;
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
@@ -22,7 +22,7 @@ final class ClassQueue {
   /** Waiters of admitted sessions: none, and a take is one pass as before. */
   private int sessionWaiters;
 
-  ClassQueue(RequestClass requestClass, int capacity, long maxWaitNanos) {
+  ClassQueue(ClassDefinition requestClass, int capacity, long maxWaitNanos) {
     this.requestClass = requestClass;
     this.capacity = capacity;
     this.maxWaitNanos = maxWaitNanos;

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfig;
@@ -369,7 +369,7 @@ public final class QueueSettings {
   }
 
   /** Capacity of a class's queue: configured, else 25 for transactions and 50 for browsing. */
-  public int capacity(RequestClass c) {
+  public int capacity(ClassDefinition c) {
     Integer configured = classCapacity.get(c.name());
     if (configured != null) {
       return configured;
@@ -378,7 +378,7 @@ public final class QueueSettings {
   }
 
   /** How long a request of class {@code c} may wait before it expires with 503. */
-  public long maxWaitNanos(RequestClass c) {
+  public long maxWaitNanos(ClassDefinition c) {
     return classMaxWait.getOrDefault(c.name(), maxWaitNanos);
   }
 

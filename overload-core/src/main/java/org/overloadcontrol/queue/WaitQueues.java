@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 
@@ -79,7 +79,7 @@ public final class WaitQueues {
 
   public WaitQueues(
       QueueSettings settings,
-      Collection<RequestClass> classes,
+      Collection<ClassDefinition> classes,
       Ticker ticker,
       Scheduler scheduler,
       DoubleSupplier cpuUtilisation,
@@ -95,14 +95,14 @@ public final class WaitQueues {
     if (settings.layout() == QueueSettings.Layout.SINGLE) {
       single =
           new ClassQueue(
-              new RequestClass("all", 0, org.overloadcontrol.base.RequestKind.BROWSING, 1),
+              new ClassDefinition("all", 0, org.overloadcontrol.base.RequestKind.BROWSING, 1),
               settings.singleCapacity(),
               settings.longestMaxWaitNanos());
     } else {
       single = null;
-      List<RequestClass> sorted = new ArrayList<>(classes);
+      List<ClassDefinition> sorted = new ArrayList<>(classes);
       sorted.sort(Comparator.naturalOrder()); // highest rank first
-      for (RequestClass c : sorted) {
+      for (ClassDefinition c : sorted) {
         ClassQueue q = new ClassQueue(c, settings.capacity(c), settings.maxWaitNanos(c));
         byClass.put(c.name(), q);
         (q.transaction() ? transactionQueues : browsingQueues).add(q);
@@ -193,7 +193,7 @@ public final class WaitQueues {
    * @return the waiter, or null when the queue is full or the queues are closed (reject)
    */
   public Waiter enqueue(
-      RequestClass requestClass,
+      ClassDefinition requestClass,
       ConcurrencyGroup.Partition partition,
       EndpointPermits endpoint,
       Waiter.Listener waiterListener) {
@@ -201,7 +201,7 @@ public final class WaitQueues {
   }
 
   /**
-   * {@link #enqueue(RequestClass, ConcurrencyGroup.Partition, EndpointPermits, Waiter.Listener)}
+   * {@link #enqueue(ClassDefinition, ConcurrencyGroup.Partition, EndpointPermits, Waiter.Listener)}
    * for a request of an admitted session when {@code sessionMaxWaitNanos} is above 0: it goes
    * before the other waiters of its class, browsing queues holding such requests are served
    * first, and it may wait for its share of the concurrency limit up to
@@ -210,7 +210,7 @@ public final class WaitQueues {
    * time its target leaves). 0 for any other request.
    */
   public Waiter enqueue(
-      RequestClass requestClass,
+      ClassDefinition requestClass,
       ConcurrencyGroup.Partition partition,
       EndpointPermits endpoint,
       long sessionMaxWaitNanos,

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 
 /** A concurrency group's partitions and windows, on a fake clock. */
@@ -13,8 +13,8 @@ class ConcurrencyGroupTest {
 
   private static final long MS = 1_000_000L;
   private static final long TARGET = 200 * MS;
-  private final RequestClass buy = new RequestClass("buy", 5, RequestKind.TRANSACTION, 1);
-  private final RequestClass browse = new RequestClass("browse", 1, RequestKind.BROWSING, 1);
+  private final ClassDefinition buy = new ClassDefinition("buy", 5, RequestKind.TRANSACTION, 1);
+  private final ClassDefinition browse = new ClassDefinition("browse", 1, RequestKind.BROWSING, 1);
   private final List<LimitRound> rounds = new ArrayList<>();
   private long now = 1_000_000 * MS;
   private final ConcurrencyGroup group =

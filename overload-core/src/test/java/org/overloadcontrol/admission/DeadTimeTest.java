@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.FakeTicker;
 
@@ -24,9 +24,11 @@ class DeadTimeTest {
   private static final long SECOND = QueueingServer.SECOND;
   private static final long TARGET = 200 * MS;
   private static final double CAPACITY = 80;
-  private static final RequestClass ONLY = new RequestClass("only", 0, RequestKind.BROWSING, 1);
-  private static final RequestClass HIGH = new RequestClass("high", 2, RequestKind.BROWSING, 1);
-  private static final RequestClass LOW = new RequestClass("low", 1, RequestKind.BROWSING, 1);
+  private static final ClassDefinition ONLY =
+      new ClassDefinition("only", 0, RequestKind.BROWSING, 1);
+  private static final ClassDefinition HIGH =
+      new ClassDefinition("high", 2, RequestKind.BROWSING, 1);
+  private static final ClassDefinition LOW = new ClassDefinition("low", 1, RequestKind.BROWSING, 1);
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();

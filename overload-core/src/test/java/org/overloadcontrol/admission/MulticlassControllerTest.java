@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.FakeTicker;
 
@@ -21,14 +21,16 @@ import org.overloadcontrol.engine.FakeTicker;
 class MulticlassControllerTest {
 
   private static final long MS = 1_000_000L;
-  private static final RequestClass GOLD = new RequestClass("gold", 10, RequestKind.BROWSING, 1);
-  private static final RequestClass BRONZE = new RequestClass("bronze", 1, RequestKind.BROWSING, 1);
+  private static final ClassDefinition GOLD =
+      new ClassDefinition("gold", 10, RequestKind.BROWSING, 1);
+  private static final ClassDefinition BRONZE =
+      new ClassDefinition("bronze", 1, RequestKind.BROWSING, 1);
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
   private final EndpointAdmissionController controller =
       new EndpointAdmissionController(
-          "stage",
+          "route",
           c -> new ClassSettings(100 * MS, ControllerParameters.custom().paperExact().build()),
           new AdmissionListener() {
             @Override

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.FakeTicker;
 
@@ -20,8 +20,10 @@ import org.overloadcontrol.engine.FakeTicker;
 class RateControllerMendsTest {
 
   private static final long MS = 1_000_000L;
-  private static final RequestClass GOLD = new RequestClass("gold", 10, RequestKind.BROWSING, 1);
-  private static final RequestClass BRONZE = new RequestClass("bronze", 1, RequestKind.BROWSING, 1);
+  private static final ClassDefinition GOLD =
+      new ClassDefinition("gold", 10, RequestKind.BROWSING, 1);
+  private static final ClassDefinition BRONZE =
+      new ClassDefinition("bronze", 1, RequestKind.BROWSING, 1);
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
@@ -31,7 +33,7 @@ class RateControllerMendsTest {
       UnaryOperator<ControllerParameters.Builder> tuning) {
     ControllerParameters p = tuning.apply(ControllerParameters.custom()).build();
     return new EndpointAdmissionController(
-        "stage",
+        "route",
         c -> new ClassSettings(100 * MS, p),
         new AdmissionListener() {
           @Override

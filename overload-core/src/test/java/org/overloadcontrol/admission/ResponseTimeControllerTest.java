@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.FakeTicker;
 
@@ -21,7 +21,8 @@ import org.overloadcontrol.engine.FakeTicker;
 class ResponseTimeControllerTest {
 
   private static final long MS = 1_000_000L;
-  private static final RequestClass ONLY = new RequestClass("only", 0, RequestKind.BROWSING, 1);
+  private static final ClassDefinition ONLY =
+      new ClassDefinition("only", 0, RequestKind.BROWSING, 1);
 
   /** The paper's exact controller, for the tests that check its arithmetic round by round. */
   private static final ControllerParameters PAPER =
@@ -32,7 +33,7 @@ class ResponseTimeControllerTest {
 
   private EndpointAdmissionController controller(long targetNanos, ControllerParameters p) {
     return new EndpointAdmissionController(
-        "stage",
+        "route",
         c -> new ClassSettings(targetNanos, p),
         new AdmissionListener() {
           @Override

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.FakeTicker;
 
@@ -24,7 +24,8 @@ class ResponseTimeSamplingTest {
 
   private static final long MS = 1_000_000L;
   private static final long SECOND = 1_000_000_000L;
-  private static final RequestClass ONLY = new RequestClass("only", 0, RequestKind.BROWSING, 1);
+  private static final ClassDefinition ONLY =
+      new ClassDefinition("only", 0, RequestKind.BROWSING, 1);
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
@@ -38,7 +39,7 @@ class ResponseTimeSamplingTest {
   private EndpointAdmissionController controller(long targetNanos, ControllerParameters p) {
     EndpointAdmissionController controller =
         new EndpointAdmissionController(
-            "stage",
+            "route",
             rc -> new ClassSettings(targetNanos, p),
             new AdmissionListener() {
               @Override

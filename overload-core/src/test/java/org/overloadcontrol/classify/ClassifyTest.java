@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.engine.FakeTicker;
 
@@ -69,7 +69,7 @@ class ClassifyTest {
 
   @Test
   void classRulesMatchOnEveryConditionTheySet() {
-    RequestClass gold = new RequestClass("gold", 5, RequestKind.BROWSING, 1);
+    ClassDefinition gold = new ClassDefinition("gold", 5, RequestKind.BROWSING, 1);
     ClassRule rule =
         new ClassRule(
             gold,

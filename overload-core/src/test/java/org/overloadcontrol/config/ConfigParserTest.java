@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.admission.ControllerParameters;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 
 class ConfigParserTest {
@@ -61,7 +61,7 @@ class ConfigParserTest {
             "init-param", Map.of("endpoints.search.target", "1s", "controller.alpha", "0.5"));
     ConfigSource yaml = ConfigSource.of("yaml", Map.of("endpoints.search.target", "500ms"));
     OverloadConfig config = OverloadConfig.parse(List.of(annotations, initParams, yaml));
-    RequestClass browse = config.requestClass("browse").orElseThrow();
+    ClassDefinition browse = config.requestClass("browse").orElseThrow();
     ClassSettings s = config.settingsFor("search", browse);
     assertThat(s.targetNanos()).isEqualTo(500 * MS);
     assertThat(s.parameters().alpha()).isEqualTo(0.5);
@@ -84,8 +84,8 @@ class ConfigParserTest {
                 "classes.gold.target", "300ms",
                 "endpoints.cart.target", "200ms",
                 "endpoints.cart.classes.gold.target", "100ms"));
-    RequestClass gold = config.requestClass("gold").orElseThrow();
-    RequestClass def = config.defaultClass();
+    ClassDefinition gold = config.requestClass("gold").orElseThrow();
+    ClassDefinition def = config.defaultClass();
     assertThat(config.settingsFor("other", def).parameters().adjD()).isEqualTo(1.5);
     assertThat(config.settingsFor("other", gold).parameters().adjD()).isEqualTo(1.6);
     assertThat(config.settingsFor("cart", def).parameters().adjD()).isEqualTo(1.7);
@@ -103,7 +103,7 @@ class ConfigParserTest {
             Map.of(
                 "controller.judgeOnFreshSamples", "false",
                 "endpoints.cart.controller.judgeOnFreshSamples", "TRUE"));
-    RequestClass def = config.defaultClass();
+    ClassDefinition def = config.defaultClass();
     assertThat(config.settingsFor("other", def).parameters())
         .isEqualTo(ControllerParameters.custom().paperExact().build());
     assertThat(config.settingsFor("cart", def).parameters().judgeOnFreshSamples()).isTrue();
@@ -130,7 +130,7 @@ class ConfigParserTest {
                 "classes.payment.utility",
                 "4500"));
     assertThat(config.requestClass("payment"))
-        .contains(new RequestClass("payment", 7, RequestKind.TRANSACTION, 4500));
+        .contains(new ClassDefinition("payment", 7, RequestKind.TRANSACTION, 4500));
   }
 
   @Test

@@ -40,7 +40,7 @@ final class DegradableService {
   private final FakeTicker ticker;
   private final FakeScheduler scheduler;
   private final OverloadEngine engine;
-  private final EndpointClass stage;
+  private final EndpointClass route;
   private final long baseNanos;
   private final long workNanos;
   private final int servers;
@@ -62,14 +62,14 @@ final class DegradableService {
       FakeTicker ticker,
       FakeScheduler scheduler,
       OverloadEngine engine,
-      EndpointClass stage,
+      EndpointClass route,
       long baseNanos,
       long workNanos,
       int servers) {
     this.ticker = ticker;
     this.scheduler = scheduler;
     this.engine = engine;
-    this.stage = stage;
+    this.route = route;
     this.baseNanos = baseNanos;
     this.workNanos = workNanos;
     this.servers = servers;
@@ -115,7 +115,7 @@ final class DegradableService {
 
   private void arrive(long now) {
     offered++;
-    RequestTag tag = engine.tag(stage, now);
+    RequestTag tag = engine.tag(route, now);
     switch (engine.arrive(tag)) {
       case ADMIT -> {
         double q = tag.quality();
@@ -149,7 +149,7 @@ final class DegradableService {
               responseTimes.getTotalCount() == 0
                   ? -1
                   : responseTimes.getValueAtPercentile(90.0) * 1000L,
-              stage.endpoint().admission().admissionEnabled()));
+              route.endpoint().admission().admissionEnabled()));
       offered = 0;
       rejected = 0;
       qualitySum = 0;

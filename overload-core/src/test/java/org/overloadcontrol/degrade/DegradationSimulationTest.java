@@ -46,8 +46,8 @@ class DegradationSimulationTest {
             .scheduler(scheduler)
             .qualityListener(rounds::add)
             .build();
-    EndpointClass stage = engine.endpoint("search").forClass(config.defaultClass());
-    return new DegradableService(ticker, scheduler, engine, stage, 20 * MS, 180 * MS, 4);
+    EndpointClass route = engine.endpoint("search").forClass(config.defaultClass());
+    return new DegradableService(ticker, scheduler, engine, route, 20 * MS, 180 * MS, 4);
   }
 
   private static boolean near(double quality, double expected) {

@@ -61,8 +61,8 @@ class ConcurrencyLimitThreadsTest {
         perThread,
         () -> {
           ThreadLocalRandom random = ThreadLocalRandom.current();
-          EndpointClass stage = engine.route(random.nextBoolean() ? "a" : "b", NONE);
-          RequestTag tag = engine.tag(stage, ticker.read());
+          EndpointClass route = engine.route(random.nextBoolean() ? "a" : "b", NONE);
+          RequestTag tag = engine.tag(route, ticker.read());
           arrivals.incrementAndGet();
           switch (engine.arrive(tag)) {
             case ADMIT -> running.add(tag);

@@ -43,8 +43,8 @@ class OverloadEngineConcurrencyTest {
         perThread,
         () -> {
           ThreadLocalRandom random = ThreadLocalRandom.current();
-          EndpointClass stage = engine.route("e", NONE);
-          RequestTag tag = engine.tag(stage, engine.ticker().read());
+          EndpointClass route = engine.route("e", NONE);
+          RequestTag tag = engine.tag(route, engine.ticker().read());
           Outcome outcome;
           if (engine.arrive(tag) == Decision.ADMIT) {
             admitted.incrementAndGet();
@@ -58,16 +58,16 @@ class OverloadEngineConcurrencyTest {
             doubleReports.incrementAndGet();
           }
         });
-    EndpointClass stage = engine.endpoint("e").forClass(config.defaultClass());
+    EndpointClass route = engine.endpoint("e").forClass(config.defaultClass());
     long total = (long) threads * perThread;
     assertThat(doubleReports.get()).isZero();
-    assertThat(stage.arrivalCount()).isEqualTo(total);
-    assertThat(stage.outcomeCount(Outcome.COMPLETED) + stage.outcomeCount(Outcome.FAILED))
+    assertThat(route.arrivalCount()).isEqualTo(total);
+    assertThat(route.outcomeCount(Outcome.COMPLETED) + route.outcomeCount(Outcome.FAILED))
         .isEqualTo(admitted.get());
-    assertThat(stage.outcomeCount(Outcome.REJECTED)).isEqualTo(rejected.get());
+    assertThat(route.outcomeCount(Outcome.REJECTED)).isEqualTo(rejected.get());
     assertThat(admitted.get() + rejected.get()).isEqualTo((int) total);
     // Offered far above 5000/s: the bucket refused some, and controller rounds ran on samples.
-    assertThat(stage.controller().estimateNanos()).isNotNegative();
+    assertThat(route.controller().estimateNanos()).isNotNegative();
     assertThat(rejected.get()).isPositive();
   }
 }

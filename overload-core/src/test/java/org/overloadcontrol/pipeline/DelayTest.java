@@ -70,7 +70,7 @@ class DelayTest {
     timers.runDue();
     assertThat(target.ended).hasValue(1);
     assertThat(runtime.delayedCount()).isZero();
-    // After the timer nothing else may act: a client leaving now is the later stages' business.
+    // After the timer nothing else may act: a client leaving now is the later steps' business.
     assertThat(delay.cut("abandoned")).isFalse();
     assertThat(delay.cancel()).isFalse();
     assertThat(target.cut).hasValue(0);

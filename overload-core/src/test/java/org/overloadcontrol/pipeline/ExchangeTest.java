@@ -50,7 +50,7 @@ class ExchangeTest {
     return shaper.settings().groups().get(0);
   }
 
-  private EndpointClass stage() {
+  private EndpointClass route() {
     return engine.endpoint("e").forClass(engine.config().defaultClass());
   }
 
@@ -60,8 +60,8 @@ class ExchangeTest {
     ticker.advance(Duration.ofMillis(100));
     assertThat(exchange.finish(Outcome.COMPLETED, 10_000)).isTrue();
     assertThat(exchange.finish(Outcome.FAILED, 99_999)).isFalse();
-    assertThat(stage().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
-    assertThat(stage().outcomeCount(Outcome.FAILED)).isZero();
+    assertThat(route().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(route().outcomeCount(Outcome.FAILED)).isZero();
     ticker.advance(Duration.ofMillis(400));
     shaper.managerRound();
     // 10 KB in the half second of the round, once: the second report's bytes never counted.
@@ -75,6 +75,6 @@ class ExchangeTest {
     ticker.advance(Duration.ofMillis(500));
     shaper.managerRound();
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isZero();
-    assertThat(stage().outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+    assertThat(route().outcomeCount(Outcome.REJECTED)).isEqualTo(1);
   }
 }

@@ -36,7 +36,7 @@ class RequestPipelineTest {
     return runtime.pipeline();
   }
 
-  private EndpointClass stage() {
+  private EndpointClass route() {
     return runtime.engine().endpoint("e").forClass(runtime.engine().config().defaultClass());
   }
 
@@ -179,7 +179,7 @@ class RequestPipelineTest {
     Adapter probe = new Adapter(new View().path("/healthz"));
     assertThat(probe.steps).containsExactly(Step.Kind.PASS);
     assertThat(probe.exchange.finish(Outcome.COMPLETED, 0)).isFalse();
-    assertThat(stage().arrivalCount()).isZero();
+    assertThat(route().arrivalCount()).isZero();
   }
 
   @Test
@@ -190,7 +190,7 @@ class RequestPipelineTest {
     a.complete();
     assertThat(a.exchange.finish(Outcome.FAILED, 0)).isFalse();
     assertThat(a.outcome).isEqualTo(Outcome.COMPLETED);
-    assertThat(stage().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(route().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
   }
 
   @Test
@@ -206,7 +206,7 @@ class RequestPipelineTest {
     assertThat(second.steps).containsExactly(Step.Kind.WAIT, Step.Kind.RUN);
     second.complete();
     assertThat(runtime.engine().queues().waitingCount()).isZero();
-    assertThat(stage().outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    assertThat(route().outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
   }
 
   @Test
@@ -236,7 +236,7 @@ class RequestPipelineTest {
 
     assertThat(second.outcome).isEqualTo(Outcome.EXPIRED);
     assertThat(second.exchange.tag().reason()).isEqualTo("abandoned");
-    assertThat(stage().abandonedCount()).isEqualTo(1);
+    assertThat(route().abandonedCount()).isEqualTo(1);
     first.complete();
     assertThat(second.steps).doesNotContain(Step.Kind.RUN);
     assertThat(runtime.engine().queues().waitingCount()).isZero();
@@ -295,7 +295,7 @@ class RequestPipelineTest {
     start(SHAPING);
     saturate();
     Adapter delayed = new Adapter(new View());
-    long arrivals = stage().arrivalCount();
+    long arrivals = route().arrivalCount();
 
     assertThat(delayed.exchange.left()).isTrue();
     ticker.advance(Duration.ofSeconds(10));
@@ -304,7 +304,7 @@ class RequestPipelineTest {
     assertThat(delayed.steps).containsExactly(Step.Kind.DELAY, Step.Kind.REFUSE);
     assertThat(delayed.outcome).isEqualTo(Outcome.EXPIRED);
     assertThat(delayed.exchange.tag().reason()).isEqualTo("abandoned");
-    assertThat(stage().arrivalCount()).isEqualTo(arrivals);
+    assertThat(route().arrivalCount()).isEqualTo(arrivals);
   }
 
   @Test
@@ -457,12 +457,12 @@ class RequestPipelineTest {
     }
     long outcomes = 0;
     for (Outcome o : Outcome.values()) {
-      outcomes += stage().outcomeCount(o);
+      outcomes += route().outcomeCount(o);
     }
     assertThat(outcomes).isEqualTo(all.size());
-    assertThat(stage().arrivalCount()).isLessThanOrEqualTo(all.size());
+    assertThat(route().arrivalCount()).isLessThanOrEqualTo(all.size());
     assertThat(runtime.engine().queues().waitingCount()).isZero();
     assertThat(runtime.delayedCount()).isZero();
-    assertThat(stage().endpoint().permits().inUse()).isZero();
+    assertThat(route().endpoint().permits().inUse()).isZero();
   }
 }

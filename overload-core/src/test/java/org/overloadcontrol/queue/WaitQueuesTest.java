@@ -369,7 +369,7 @@ class WaitQueuesTest {
     assertThat(engine.abandon(a)).isFalse();
     engine.complete(a, Outcome.EXPIRED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
-    assertThat(a.stage().abandonedCount()).isEqualTo(1);
+    assertThat(a.route().abandonedCount()).isEqualTo(1);
     engine.complete(running, Outcome.COMPLETED, 0);
     assertThat(resumed).isEmpty();
     ticker.advance(Duration.ofSeconds(30));

@@ -95,7 +95,7 @@ public final class SharedBottleneck {
   private final PriorityQueue<Event> events = new PriorityQueue<>();
   private final Random random;
   private final OverloadEngine engine;
-  private final EndpointClass[] stages = new EndpointClass[SHARES.length];
+  private final EndpointClass[] routes = new EndpointClass[SHARES.length];
   private final int workers;
   private final ArrayDeque<RequestTag> serverQueue = new ArrayDeque<>();
   private int busy;
@@ -179,7 +179,7 @@ public final class SharedBottleneck {
             .admissionListener(listener)
             .build();
     for (int i = 0; i < SHARES.length; i++) {
-      stages[i] = engine.route("e" + i, null);
+      routes[i] = engine.route("e" + i, null);
     }
     @SuppressWarnings("unchecked") // an array of a generic type has no other way in
     List<Long>[] perStage = (List<Long>[]) new List<?>[SHARES.length];
@@ -321,7 +321,7 @@ public final class SharedBottleneck {
 
   private void arrive(int endpoint) {
     long now = clock.read();
-    RequestTag tag = engine.tag(stages[endpoint], now);
+    RequestTag tag = engine.tag(routes[endpoint], now);
     endpointOf.put(tag, endpoint);
     Decision d = engine.arrive(tag);
     switch (d) {

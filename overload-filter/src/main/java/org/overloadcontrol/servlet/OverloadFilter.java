@@ -5,7 +5,6 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -15,22 +14,15 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OperatorConfigFile;
-import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.Step;
 
@@ -68,51 +60,16 @@ public class OverloadFilter implements Filter {
   /** Where the YAML file is looked for when no {@code configFile} init-param is given. */
   public static final String DEFAULT_CONFIG_FILE = "/WEB-INF/overload.yaml";
 
-  private static final OverloadLog LOG = OverloadLog.get(OverloadFilter.class);
-  private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
-
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 
   private final Ticker ticker;
   private final Clock wallClock;
   private final AdmissionListener listener;
-  private volatile OverloadEngine engine;
-  private OverloadConfig config;
-
-  /** Carries out the engine's steps with the servlet API. */
-  private ServletSteps steps;
-
-  /** The engine's request life cycle; the filter carries out its steps. */
-  private RequestPipeline pipeline;
-
-  private ClientAddressResolver clients;
-  private Map<String, String> endpointByServlet = Map.of();
-  private ServletContext servletContext;
   private final Scheduler givenScheduler;
 
-  /** Owns the engine, the features and the timers; see {@link OverloadRuntime}. */
-  private OverloadRuntime runtime;
-
-  /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
-  private final SuspendedRequest.Registry suspended = new SuspendedRequest.Registry();
-
-  private Observability observability;
-
-  /** What a framework module left in {@link FrameworkRoutes#ATTRIBUTE}, else none. */
-  private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
-
-  /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
-  private TakeoverNotice takeover;
-
-  /** Set in {@link #init} with the engine; see {@link ServletRoutes}. */
-  private ServletRoutes routes;
-
-  // Copies, made in init, of what every request asks of the configuration: read here, they
-  // cost no look-up through the objects that hold them (in a server each object a request
-  // touches tends to be a cache miss, docs/performance.md; too small a gain to measure alone).
-  private boolean enabled;
-  private boolean routesByServlet;
+  /** Everything that exists from {@link #init} to {@link #destroy}; null outside. */
+  private volatile RunningFilter running;
 
   /** The constructor the container uses: system ticker and wall clock, no listener. */
   public OverloadFilter() {
@@ -148,87 +105,28 @@ public class OverloadFilter implements Filter {
 
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
-    servletContext = filterConfig.getServletContext();
-    ContainerLog.fallbackFor(servletContext); // replaced by the next start; see OverloadLog
-    try {
-      FilterConfiguration read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
-      config = read.config();
-      endpointByServlet = read.endpointByServlet();
-      steps = new ServletSteps(read.rejectionHandler(), suspended);
-      frameworkRoutes = read.frameworkRoutes();
-    } catch (OverloadConfigException e) {
-      ContainerLog.error(servletContext, e.getMessage());
-      throw new ServletException(e.getMessage(), e);
-    }
-    try {
-      runtime =
-          OverloadRuntime.builder(config)
-              .ticker(ticker)
-              .wallClock(wallClock)
-              .scheduler(givenScheduler, "overload-control-" + filterConfig.getFilterName())
-              .admissionListener(listener)
-              .webAppResources(servletContext::getResourceAsStream)
-              .frameworkRoutes(frameworkRoutes)
-              .start();
-    } catch (OverloadConfigException e) {
-      ContainerLog.error(servletContext, e.getMessage());
-      throw new ServletException(e.getMessage(), e);
-    }
-    engine = runtime.engine();
-    pipeline = runtime.pipeline();
-    clients = pipeline.intake().clients();
-    takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
-    AsyncSupportNotice.atStart(servletContext, engine.queueSettings());
-    servletContext.setAttribute(ENGINE_ATTRIBUTE, engine);
-    startObservability();
-    LOG.info(
-        "overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
-        filterConfig.getFilterName(),
-        config.classes().size(),
-        config.endpoints().size(),
-        config.enabled() ? "" : ", disabled");
-  }
-
-  /** Metrics, JMX, the overload log and the status servlet's data; see docs/observability.md. */
-  private void startObservability() throws ServletException {
-    try {
-      observability =
-          Observability.builder(engine)
-              .scheduler(runtime.scheduler())
-              .registry(servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE))
-              .contextPath(servletContext.getContextPath())
-              .bandwidth(runtime.bandwidth())
-              .virtualQueue(runtime.virtualQueue().queue())
-              .build();
-    } catch (OverloadConfigException e) {
-      destroy();
-      ContainerLog.error(servletContext, e.getMessage());
-      throw new ServletException(e.getMessage(), e);
-    }
-    servletContext.setAttribute(Observability.ATTRIBUTE, observability);
-    routes = new ServletRoutes(engine, endpointByServlet, StatusServlets.names(servletContext));
-    routesByServlet = engine.routesByEndpointOnly();
-    enabled = config.enabled();
+    ContainerLog.fallbackFor(filterConfig.getServletContext()); // replaced by the next start
+    running = RunningFilter.start(filterConfig, ticker, wallClock, listener, givenScheduler);
   }
 
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
-  public List<org.overloadcontrol.bandwidth.GroupSnapshot> bandwidthSnapshot() {
-    return runtime == null || runtime.bandwidth() == null
-        ? List.of()
-        : runtime.bandwidth().snapshot();
+  public List<GroupSnapshot> bandwidthSnapshot() {
+    RunningFilter r = running;
+    return r == null ? List.of() : r.bandwidthSnapshot();
   }
 
   /** The running engine, or null before {@link #init}. */
   public OverloadEngine engine() {
-    return engine;
+    RunningFilter r = running;
+    return r == null ? null : r.engine;
   }
 
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    OverloadEngine engine = this.engine;
-    if (engine == null
-        || !enabled
+    RunningFilter r = running;
+    if (r == null
+        || !r.enabled
         || !(req instanceof HttpServletRequest request)
         || !(res instanceof HttpServletResponse response)) {
       chain.doFilter(req, res);
@@ -241,20 +139,21 @@ public class OverloadFilter implements Filter {
       return;
     }
     if (req.getAttribute(OverloadContext.ATTRIBUTE) != null) {
-      takeover.alreadyControlled();
+      r.takeover.alreadyControlled();
       ServletSteps.passThrough(request, response, chain);
       return;
     }
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
-    ServletRequestView view = new ServletRequestView(request, clients);
+    ServletRequestView view = new ServletRequestView(request, r.clients);
     Exchange exchange;
-    if (routesByServlet) {
+    if (r.routesByServlet) {
       // No rule reads the request: its servlet says where it goes (one look-up).
-      EndpointClass route = routes.route(servlet);
-      exchange = route == null ? null : pipeline.start(view, route);
+      EndpointClass route = r.routes.route(servlet);
+      exchange = route == null ? null : r.pipeline.start(view, route);
     } else {
-      exchange = routes.isStatus(servlet) ? null : pipeline.start(view, routes.endpointOf(servlet));
+      exchange =
+          r.routes.isStatus(servlet) ? null : r.pipeline.start(view, r.routes.endpointOf(servlet));
     }
     if (exchange == null || exchange.step().kind() == Step.Kind.PASS) {
       // A probe or a status page: never a permit, a wait or a refusal.
@@ -268,16 +167,7 @@ public class OverloadFilter implements Filter {
       response = new CountingResponse(response);
     }
     request.setAttribute(OverloadContext.ATTRIBUTE, exchange.tag());
-    steps.carry(exchange, request, response, chain);
-  }
-
-  /** One request's trouble at the stop must not keep the others from their outcome. */
-  private static void settleSafely(Runnable settle) {
-    try {
-      settle.run();
-    } catch (RuntimeException e) {
-      LOG.debug("overload-control: settling a request at the stop failed", e);
-    }
+    r.steps.carry(exchange, request, response, chain);
   }
 
   /**
@@ -286,29 +176,10 @@ public class OverloadFilter implements Filter {
    */
   @Override
   public void destroy() {
-    OverloadEngine stopping = engine;
-    engine = null;
-    if (observability != null) {
-      observability.close();
-      if (servletContext.getAttribute(Observability.ATTRIBUTE) == observability) {
-        servletContext.removeAttribute(Observability.ATTRIBUTE);
-      }
-      observability = null;
-    }
-    suspended.stop();
+    RunningFilter stopping = running;
+    running = null;
     if (stopping != null) {
-      // Cuts every delay short and expires every waiting request, each answered 503; running
-      // ones are left alone.
-      runtime.shutdown();
-      for (SuspendedRequest s : suspended.snapshot()) {
-        settleSafely(s::settleRunningAtShutdown);
-      }
-      if (servletContext != null && servletContext.getAttribute(ENGINE_ATTRIBUTE) == stopping) {
-        servletContext.removeAttribute(ENGINE_ATTRIBUTE);
-      }
-    }
-    if (runtime != null) {
-      runtime.close();
+      stopping.stop();
     }
   }
 }

@@ -36,7 +36,7 @@ class FeatureWiringTest {
     return filter;
   }
 
-  private EndpointClass stage(OverloadFilter filter) {
+  private EndpointClass route(OverloadFilter filter) {
     return filter.engine().endpoint("s").forClass(filter.engine().config().defaultClass());
   }
 
@@ -51,7 +51,7 @@ class FeatureWiringTest {
     filter.doFilter(new FilterHarness.Req().header("X-Bot", "1").build(), res.mock, chain);
     verify(chain, never()).doFilter(any(), any());
     assertThat(res.status).isEqualTo(403);
-    assertThat(stage(filter).outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.REJECTED)).isEqualTo(1);
   }
 
   private OverloadFilter startShaping() throws Exception {
@@ -105,12 +105,12 @@ class FeatureWiringTest {
     // The container runs the application (not through the filter) and completes the request.
     harness.ticker.advance(Duration.ofMillis(30));
     fireComplete(async, listeners);
-    EndpointClass stage = stage(filter);
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    EndpointClass route = route(filter);
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     harness.ticker.advance(Duration.ofSeconds(1));
-    filter.engine().arrive(filter.engine().tag(stage, harness.ticker.read()));
-    assertThat(stage.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+    filter.engine().arrive(filter.engine().tag(route, harness.ticker.read()));
+    assertThat(route.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }
 
   private static void fireComplete(
@@ -163,8 +163,8 @@ class FeatureWiringTest {
     verify(second, never()).doFilter(any(), any());
     assertThat(res.status).isEqualTo(200);
     assertThat(res.bodyText()).contains("oc_token");
-    assertThat(stage(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
-    assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
   }
 
   @Test
@@ -213,7 +213,7 @@ class FeatureWiringTest {
     verify(chain, never()).doFilter(any(), any());
     assertThat(res.status).isEqualTo(200);
     assertThat(res.bodyText()).contains("name=\"item\"").contains("value=\"42\"");
-    assertThat(stage(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.REDIRECTED)).isEqualTo(1);
   }
 
   // ---- observability: the status JSON and the registry show both features ----

@@ -187,9 +187,9 @@ class OverloadFilterTest {
     assertThat(res.headers).containsEntry("Cache-Control", "no-store");
     assertThat(res.contentType).startsWith("text/html");
     assertThat(res.bodyText()).contains("try again in 10 seconds");
-    EndpointClass stage = stageOf(filter, "s");
-    assertThat(stage.outcomeCount(Outcome.REJECTED)).isEqualTo(1);
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    EndpointClass route = routeOf(filter, "s");
+    assertThat(route.outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
   }
 
   @Test
@@ -293,7 +293,7 @@ class OverloadFilterTest {
     }
     assertThat(logged.toString(java.nio.charset.StandardCharsets.UTF_8))
         .doesNotContain("Connection reset by peer");
-    assertThat(stageOf(filter, "s").outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+    assertThat(routeOf(filter, "s").outcomeCount(Outcome.REJECTED)).isEqualTo(1);
   }
 
   @Test
@@ -371,9 +371,9 @@ class OverloadFilterTest {
                 filter.doFilter(
                     new FilterHarness.Req().build(), new FilterHarness.Res().mock, chain))
         .hasMessage("app broke");
-    EndpointClass stage = stageOf(filter, "s");
-    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
+    EndpointClass route = routeOf(filter, "s");
+    assertThat(route.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isZero();
   }
 
   @Test
@@ -386,15 +386,15 @@ class OverloadFilterTest {
     when(request.getAsyncContext()).thenReturn(async);
     filter.doFilter(request, new FilterHarness.Res().mock, (rq, rs) -> {});
 
-    EndpointClass stage = stageOf(filter, "s");
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
+    EndpointClass route = routeOf(filter, "s");
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isZero();
     ArgumentCaptor<AsyncListener> listener = ArgumentCaptor.forClass(AsyncListener.class);
     verify(async).addListener(listener.capture());
     harness.ticker.advance(Duration.ofMillis(250));
     listener.getValue().onComplete(new AsyncEvent(async));
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
     listener.getValue().onComplete(new AsyncEvent(async)); // never counted twice
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
 
     FilterHarness.Req failing = new FilterHarness.Req();
     failing.asyncStarted = true;
@@ -405,7 +405,7 @@ class OverloadFilterTest {
     verify(async2).addListener(listener.capture());
     listener.getValue().onTimeout(new AsyncEvent(async2));
     listener.getValue().onComplete(new AsyncEvent(async2));
-    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.FAILED)).isEqualTo(1);
   }
 
   @Test
@@ -442,7 +442,7 @@ class OverloadFilterTest {
         .isSameAs(filter.engine());
   }
 
-  private static EndpointClass stageOf(OverloadFilter filter, String endpoint) {
+  private static EndpointClass routeOf(OverloadFilter filter, String endpoint) {
     OverloadEngine engine = filter.engine();
     return engine.endpoint(endpoint).forClass(engine.config().defaultClass());
   }

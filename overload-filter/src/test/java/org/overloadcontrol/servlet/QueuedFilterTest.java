@@ -100,7 +100,7 @@ class QueuedFilterTest {
     return s;
   }
 
-  private EndpointClass stage(OverloadFilter filter) {
+  private EndpointClass route(OverloadFilter filter) {
     return filter.engine().endpoint("s").forClass(filter.engine().config().defaultClass());
   }
 
@@ -133,9 +133,9 @@ class QueuedFilterTest {
     waiting.fire("complete");
     waiting.fire("complete");
 
-    EndpointClass stage = stage(filter);
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
-    assertThat(stage.enqueuedCount()).isEqualTo(1);
+    EndpointClass route = route(filter);
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    assertThat(route.enqueuedCount()).isEqualTo(1);
     assertThat(filter.engine().queues().permitsInUse()).isZero();
     assertThat(filter.engine().queues().waitingCount()).isZero();
   }
@@ -159,7 +159,7 @@ class QueuedFilterTest {
         jakarta.servlet.RequestDispatcher.ERROR_EXCEPTION,
         new ServletException("the application failed"));
     waiting.fire("complete");
-    assertThat(stage(filter).outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.FAILED)).isEqualTo(1);
     assertThat(filter.engine().queues().permitsInUse()).isZero();
   }
 
@@ -173,16 +173,16 @@ class QueuedFilterTest {
     assertThat(resumed.dispatches.get()).isEqualTo(1);
 
     // The container runs it (the filter does not see that dispatch) while the filter stops.
-    EndpointClass stage = stage(filter);
+    EndpointClass route = route(filter);
     filter.destroy();
     assertThat(resumed.res.status).as("nothing written under a running request").isNotEqualTo(503);
     assertThat(resumed.completions.get()).isZero();
     // Settled without touching it, since Jetty never reports a request its stop cut off.
-    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.FAILED)).isEqualTo(1);
     resumed.fire("complete");
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
-    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
-    assertThat(stage.outcomeCount(Outcome.EXPIRED)).isZero();
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.EXPIRED)).isZero();
   }
 
   @Test
@@ -196,7 +196,7 @@ class QueuedFilterTest {
         .dispatch();
     filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
     running.fire("complete");
-    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     assertThat(
             ((org.overloadcontrol.engine.RequestTag)
                     Overload.context(waiting.request).orElseThrow())
@@ -209,14 +209,14 @@ class QueuedFilterTest {
   void anApplicationStillAsyncAtTheStopIsSettledUntouched() throws Exception {
     OverloadFilter filter = start();
     Suspended async = holdPermit(filter);
-    EndpointClass stage = stage(filter);
+    EndpointClass route = route(filter);
     filter.destroy();
     // Jetty never reports a request its stop cut off: settled here, nothing written.
-    assertThat(stage.outcomeCount(Outcome.FAILED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.FAILED)).isEqualTo(1);
     assertThat(async.res.status).isNotEqualTo(503);
     assertThat(async.completions.get()).isZero();
     async.fire("complete");
-    assertThat(stage.outcomeCount(Outcome.COMPLETED)).isZero();
+    assertThat(route.outcomeCount(Outcome.COMPLETED)).isZero();
   }
 
   @Test
@@ -234,7 +234,7 @@ class QueuedFilterTest {
     filter.doFilter(next.request, next.res.mock, mock(FilterChain.class));
     org.assertj.core.api.Assertions.assertThatCode(() -> running.fire("complete"))
         .doesNotThrowAnyException();
-    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     assertThat(refused.res.status).as("it never ran: answered as a waiting one").isEqualTo(503);
     assertThat(next.dispatches.get()).as("the next waiter got the permit").isEqualTo(1);
     assertThat(filter.engine().queues().waitingCount()).isZero();
@@ -253,12 +253,12 @@ class QueuedFilterTest {
     assertThat(waiting.res.headers).containsKey("Retry-After");
     assertThat(waiting.res.bodyText()).contains("\"reason\":\"expired\"");
     assertThat(waiting.completions.get()).isEqualTo(1);
-    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     // The container's later events change nothing.
     waiting.fire("timeout");
     waiting.fire("complete");
-    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
-    assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isZero();
+    assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.COMPLETED)).isZero();
   }
 
   @Test
@@ -270,8 +270,8 @@ class QueuedFilterTest {
     waiting.fire("error");
     waiting.fire("complete");
     assertThat(filter.engine().queues().waitingCount()).isZero();
-    assertThat(stage(filter).abandonedCount()).isEqualTo(1);
-    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route(filter).abandonedCount()).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     running.fire("complete");
     assertThat(waiting.dispatches.get()).isZero();
     assertThat(filter.engine().queues().permitsInUse()).isZero();
@@ -286,7 +286,7 @@ class QueuedFilterTest {
     waiting.fire("timeout");
     assertThat(waiting.res.status).isEqualTo(503);
     assertThat(waiting.completions.get()).isEqualTo(1);
-    assertThat(stage(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
   }
 
   @Test
@@ -299,7 +299,7 @@ class QueuedFilterTest {
     filter.doFilter(refused.request, refused.res.mock, mock(FilterChain.class));
     assertThat(refused.res.status).isEqualTo(503);
     assertThat(refused.completions.get()).isEqualTo(1);
-    assertThat(stage(filter).outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+    assertThat(route(filter).outcomeCount(Outcome.REJECTED)).isEqualTo(1);
   }
 
   @Test
@@ -310,12 +310,12 @@ class QueuedFilterTest {
     Suspended b = new Suspended();
     filter.doFilter(a.request, a.res.mock, mock(FilterChain.class));
     filter.doFilter(b.request, b.res.mock, mock(FilterChain.class));
-    EndpointClass stage = stage(filter);
+    EndpointClass route = route(filter);
     filter.destroy();
     assertThat(a.res.status).isEqualTo(503);
     assertThat(b.res.status).isEqualTo(503);
     assertThat(a.completions.get() + b.completions.get()).isEqualTo(2);
-    assertThat(stage.outcomeCount(Outcome.EXPIRED)).isEqualTo(2);
+    assertThat(route.outcomeCount(Outcome.EXPIRED)).isEqualTo(2);
   }
 
   @Test
@@ -341,7 +341,7 @@ class QueuedFilterTest {
     running.fire("complete");
     blocked.get(10, TimeUnit.SECONDS);
     verify(chain).doFilter(any(), any());
-    assertThat(stage(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
+    assertThat(route(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
     assertThat(filter.engine().queues().permitsInUse()).isZero();
   }
 

@@ -27,7 +27,7 @@ class ServletRoutesTest {
     EndpointClass pay = routes.route("PayServlet");
     assertThat(pay.endpoint().name()).isEqualTo("checkout");
     assertThat(pay.requestClass().name()).isEqualTo("buyer");
-    // Resolved once: the same stage as the engine's own routing, every time.
+    // Resolved once: the same route as the engine's own routing, every time.
     assertThat(routes.route("PayServlet")).isSameAs(pay).isSameAs(engine.route("checkout", null));
     EndpointClass browse = routes.route("BrowseServlet");
     assertThat(browse.endpoint().name()).isEqualTo("BrowseServlet");

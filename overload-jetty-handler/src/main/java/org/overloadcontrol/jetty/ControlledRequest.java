@@ -14,6 +14,7 @@ import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.Promise;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
@@ -200,6 +201,21 @@ final class ControlledRequest implements Carrier {
   /** Answers 503 for a refused or expired request and settles its outcome. */
   private void refuse(Outcome outcome) {
     exchange.finish(outcome, 0L);
-    handler.answerRefusal(request, response, callback, exchange.tag());
+    RequestTag tag = exchange.tag();
+    try {
+      handler.reject(request, response, callback, tag);
+    } catch (RuntimeException | Error e) {
+      // An override that fails must not leave the client waiting: the default answer, if the
+      // response is still open.
+      LOG.warn(
+          "overload-control: {}.reject failed; sending the default 503",
+          handler.getClass().getName(),
+          e);
+      if (response.isCommitted()) {
+        callback.failed(e);
+      } else {
+        JettyAnswers.refusal(request, response, callback, tag);
+      }
+    }
   }
 }

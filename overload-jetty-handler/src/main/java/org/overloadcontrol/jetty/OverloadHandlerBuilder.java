@@ -3,10 +3,8 @@ package org.overloadcontrol.jetty;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
@@ -23,22 +21,16 @@ import org.overloadcontrol.queue.QueueListener;
  */
 public final class OverloadHandlerBuilder {
 
-  private final Map<String, String> settings = new LinkedHashMap<>();
-  private String configFile;
-  private String baseDirectory;
-  private String defaultEndpoint = OverloadHandler.DEFAULT_ENDPOINT;
-  private Ticker ticker;
-  private Clock wallClock;
-  private Scheduler scheduler;
-  private AdmissionListener admissionListener;
-  private QueueListener queueListener;
+  /** What the typed methods write; never frozen, each handler built gets a copy. */
+  private final HandlerSettings settings = new HandlerSettings(() -> false);
+
   private Handler handler;
 
   OverloadHandlerBuilder() {}
 
   /** One flat key, e.g. {@code put("endpoints.search.target", "500ms")}. */
   public OverloadHandlerBuilder put(String key, String value) {
-    settings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    settings.put(key, value);
     return this;
   }
 
@@ -86,44 +78,57 @@ public final class OverloadHandlerBuilder {
 
   /** The YAML file, whose keys override those given here. */
   public OverloadHandlerBuilder configFile(Path file) {
-    this.configFile = file.toString();
+    settings.configFile(file.toString());
     return this;
   }
 
   /** The directory a relative config file is resolved against. */
   public OverloadHandlerBuilder baseDirectory(Path directory) {
-    this.baseDirectory = directory.toString();
+    settings.baseDirectory(directory.toString());
     return this;
   }
 
   /** The endpoint of requests that no path rule routes (default {@code "default"}). */
   public OverloadHandlerBuilder defaultEndpoint(String name) {
-    this.defaultEndpoint = name;
+    settings.defaultEndpoint(name);
     return this;
   }
 
+  /** Time for the engine (tests pass a fake); null keeps the system ticker. */
   public OverloadHandlerBuilder ticker(Ticker value) {
-    this.ticker = value;
+    if (value != null) {
+      settings.ticker(value);
+    }
     return this;
   }
 
+  /** The wall clock {@code X-Request-Start} values are compared with; null keeps UTC. */
   public OverloadHandlerBuilder wallClock(Clock value) {
-    this.wallClock = value;
+    if (value != null) {
+      settings.wallClock(value);
+    }
     return this;
   }
 
+  /** Timers the caller owns; null (the default): the handler owns one timer thread. */
   public OverloadHandlerBuilder scheduler(Scheduler value) {
-    this.scheduler = value;
+    settings.scheduler(value);
     return this;
   }
 
+  /** Told of every admission controller round; null: nobody is told. */
   public OverloadHandlerBuilder admissionListener(AdmissionListener value) {
-    this.admissionListener = value;
+    if (value != null) {
+      settings.admissionListener(value);
+    }
     return this;
   }
 
+  /** Told of queue events; null keeps the default, which logs them. */
   public OverloadHandlerBuilder queueListener(QueueListener value) {
-    this.queueListener = value;
+    if (value != null) {
+      settings.queueListener(value);
+    }
     return this;
   }
 
@@ -139,24 +144,7 @@ public final class OverloadHandlerBuilder {
    * @throws OverloadConfigException naming the first bad key, its value and origin
    */
   public OverloadHandler build() {
-    OverloadHandler h = new OverloadHandler();
-    settings.forEach(h::put);
-    h.setConfigFile(configFile);
-    h.setBaseDirectory(baseDirectory);
-    h.setDefaultEndpoint(defaultEndpoint);
-    if (ticker != null) {
-      h.setTicker(ticker);
-    }
-    if (wallClock != null) {
-      h.setWallClock(wallClock);
-    }
-    h.setScheduler(scheduler);
-    if (admissionListener != null) {
-      h.setAdmissionListener(admissionListener);
-    }
-    if (queueListener != null) {
-      h.setQueueListener(queueListener);
-    }
+    OverloadHandler h = new OverloadHandler(settings);
     h.parseConfig();
     if (handler != null) {
       h.setHandler(handler);

@@ -91,13 +91,13 @@ class BandwidthHandlerTest {
     }
   }
 
-  private EndpointClass stage() {
+  private EndpointClass route() {
     OverloadEngine engine = handler.engine();
     return engine.endpoint("default").forClass(engine.config().defaultClass());
   }
 
   private long count(Outcome outcome) {
-    return stage().outcomeCount(outcome);
+    return route().outcomeCount(outcome);
   }
 
   /** Sends a request for {@code bytes} and waits until the handler has settled its outcome. */
@@ -186,8 +186,8 @@ class BandwidthHandlerTest {
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     ticker.advance(Duration.ofSeconds(1));
     OverloadEngine engine = handler.engine();
-    engine.arrive(engine.tag(stage(), ticker.read()));
-    assertThat(stage().controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+    engine.arrive(engine.tag(route(), ticker.read()));
+    assertThat(route().controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }
 
   @Test
@@ -226,12 +226,12 @@ class BandwidthHandlerTest {
                 jetty.request("/img").headers(h -> h.put("X-Size", "10000")))
             .send();
     JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
-    EndpointClass stage = stage();
+    EndpointClass route = route();
     handler.stop();
     ContentResponse answered = held.get(10, TimeUnit.SECONDS);
     assertThat(answered.getStatus()).isEqualTo(503);
     assertThat(answered.getContentAsString()).contains("\"reason\":\"shutdown\"");
-    assertThat(stage.outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    assertThat(route.outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     assertThat(scheduler.pendingOneShots()).as("the timer is cancelled").isZero();
   }
 }

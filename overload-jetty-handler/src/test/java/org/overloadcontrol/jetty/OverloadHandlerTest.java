@@ -198,7 +198,7 @@ class OverloadHandlerTest {
             .build();
     handler.start();
     try {
-      EndpointClass stage =
+      EndpointClass route =
           handler
               .engine()
               .route(
@@ -229,8 +229,8 @@ class OverloadHandlerTest {
                       return null;
                     }
                   });
-      assertThat(stage.endpoint().name()).isEqualTo("search");
-      assertThat(stage.controller().targetNanos()).isEqualTo(800_000_000L);
+      assertThat(route.endpoint().name()).isEqualTo("search");
+      assertThat(route.controller().targetNanos()).isEqualTo(800_000_000L);
       assertThatThrownBy(() -> handler.put("enabled", "false"))
           .isInstanceOf(IllegalStateException.class);
     } finally {

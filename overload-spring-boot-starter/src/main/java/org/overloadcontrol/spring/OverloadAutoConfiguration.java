@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.servlet.OverloadFilter;
@@ -126,7 +126,7 @@ public class OverloadAutoConfiguration {
           return Health.unknown().build();
         }
         List<String> overloaded = new ArrayList<>();
-        for (Endpoint e : o.engine().endpoints()) {
+        for (ControlledEndpoint e : o.engine().endpoints()) {
           if (o.watch().overloaded(e.name())) {
             overloaded.add(e.name());
           }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -154,9 +154,9 @@ class ShopContractTest {
   @Test
   void theFilterClassifiesEachPageAsItsAnnotationsSay() {
     for (Row row : CONTRACT) {
-      RequestClass c = engine.route(row.servlet(), attributes(row)).requestClass();
+      ClassDefinition c = engine.route(row.servlet(), attributes(row)).requestClass();
       assertThat(c)
-          .isEqualTo(new RequestClass(row.servlet(), row.rank(), row.kind(), row.utility()));
+          .isEqualTo(new ClassDefinition(row.servlet(), row.rank(), row.kind(), row.utility()));
       ClassSettings settings = engine.config().settingsFor(row.servlet(), c);
       assertThat(settings.targetNanos())
           .isEqualTo(row.target() == null ? 0L : row.target().toNanos());
@@ -165,7 +165,7 @@ class ShopContractTest {
 
   @Test
   void overloadYamlStartsEachControllerAtTheShopsRate() {
-    RequestClass search = engine.config().requestClass("search").orElseThrow();
+    ClassDefinition search = engine.config().requestClass("search").orElseThrow();
     var parameters = engine.config().settingsFor("search", search).parameters();
     assertThat(parameters.initialRate()).isEqualTo(20.0);
     assertThat(parameters.bucketDepth()).isEqualTo(10);

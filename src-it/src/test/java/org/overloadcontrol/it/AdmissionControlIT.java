@@ -75,18 +75,18 @@ class AdmissionControlIT {
               .withWarmup(Duration.ofSeconds(5))
               .withHeaders(Map.of("Accept", "application/json"));
       LoadSummary s = driver.run(plan);
-      EngineProbe.StageView stage =
-          EngineProbe.stage(container.servletContext(), "work").orElseThrow();
+      EngineProbe.RouteView route =
+          EngineProbe.route(container.servletContext(), "work").orElseThrow();
       report(kind, "with the filter", s);
       System.out.printf("[%s] controller rounds:%n%s", kind, RecordingOverloadFilter.trace());
       System.out.printf(
           Locale.ROOT,
           "[%s] controller: rate %.1f/s, p90 estimate %.0f ms," + " admitted %d, rejected %d%n",
           kind,
-          stage.ratePerSecond(),
-          stage.estimateNanos() / 1e6,
-          stage.completedCount(),
-          stage.rejectedCount());
+          route.ratePerSecond(),
+          route.estimateNanos() / 1e6,
+          route.completedCount(),
+          route.rejectedCount());
 
       assertThat(s.okP90())
           .as("p90 of admitted requests, steady part")

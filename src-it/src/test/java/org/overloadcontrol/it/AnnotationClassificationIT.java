@@ -49,7 +49,7 @@ class AnnotationClassificationIT {
           .containsEntry("class", "default")
           .containsEntry("target", "none");
 
-      assertThat(EngineProbe.stage(container.servletContext(), "checkout"))
+      assertThat(EngineProbe.route(container.servletContext(), "checkout"))
           .hasValueSatisfying(
               s -> {
                 assertThat(s.requestClass()).isEqualTo("checkout");
@@ -59,7 +59,7 @@ class AnnotationClassificationIT {
                 assertThat(s.targetNanos()).isEqualTo(Duration.ofMillis(300).toNanos());
                 assertThat(s.completedCount()).isEqualTo(1);
               });
-      assertThat(EngineProbe.stage(container.servletContext(), "catalogue"))
+      assertThat(EngineProbe.route(container.servletContext(), "catalogue"))
           .hasValueSatisfying(
               s -> {
                 assertThat(s.rank()).isEqualTo(2);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.DegradableWorkServlet;
@@ -112,7 +112,7 @@ class DegradationIT {
         () -> {
           Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
           if (engine instanceof OverloadEngine e) {
-            Endpoint work =
+            ControlledEndpoint work =
                 e.endpoints().stream()
                     .filter(x -> x.name().equals("work"))
                     .findFirst()

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -286,7 +286,7 @@ class MishandledRequestsIT {
       for (Outcome o : Outcome.values()) {
         outcomes.put(o, 0L);
       }
-      for (Endpoint e : engine.endpoints()) {
+      for (ControlledEndpoint e : engine.endpoints()) {
         for (EndpointClass c : e.classes()) {
           arrivals += c.arrivalCount();
           for (Outcome o : Outcome.values()) {

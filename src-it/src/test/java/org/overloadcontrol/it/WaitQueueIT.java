@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
@@ -134,8 +134,8 @@ class WaitQueueIT {
           kind,
           t.format());
       OverloadEngine engine = engine(container);
-      EndpointClass browseStage = stage(engine, "browse");
-      EndpointClass txnStage = stage(engine, "txn");
+      EndpointClass browseStage = route(engine, "browse");
+      EndpointClass txnStage = route(engine, "txn");
       System.out.printf(
           Locale.ROOT,
           "[%s] browse: enqueued %d, expired %d, rejected %d;"
@@ -259,7 +259,7 @@ class WaitQueueIT {
     }
     long arrivals = 0;
     Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
-    for (Endpoint e : engine.endpoints()) {
+    for (ControlledEndpoint e : engine.endpoints()) {
       for (EndpointClass c : e.classes()) {
         arrivals += c.arrivalCount();
         for (Outcome o : Outcome.values()) {
@@ -288,7 +288,7 @@ class WaitQueueIT {
     assertThat((long) client200).isLessThanOrEqualTo(outcomes.get(Outcome.COMPLETED));
   }
 
-  private static EndpointClass stage(OverloadEngine engine, String name) {
+  private static EndpointClass route(OverloadEngine engine, String name) {
     return engine.endpoint(name).classes().get(0);
   }
 

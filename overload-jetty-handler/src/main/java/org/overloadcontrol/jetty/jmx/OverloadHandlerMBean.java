@@ -7,7 +7,7 @@ import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Endpoint;
+import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.jetty.OverloadHandler;
@@ -30,7 +30,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
     super(handler);
   }
 
-  private List<Endpoint> endpoints() {
+  private List<ControlledEndpoint> endpoints() {
     OverloadEngine engine = ((OverloadHandler) getManagedObject()).engine();
     return engine == null ? List.of() : engine.endpoints();
   }
@@ -69,7 +69,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
   @ManagedAttribute("Requests waiting in the wait queues now")
   public int getWaiting() {
     return endpoints().stream()
-        .map(Endpoint::permits)
+        .map(ControlledEndpoint::permits)
         .mapToInt(p -> p == null ? 0 : p.waiting())
         .sum();
   }
@@ -100,11 +100,11 @@ public class OverloadHandlerMBean extends ObjectMBean {
         .sum();
   }
 
-  private static long arrivals(Endpoint e) {
+  private static long arrivals(ControlledEndpoint e) {
     return e.classes().stream().mapToLong(EndpointClass::arrivalCount).sum();
   }
 
-  private static int inFlight(Endpoint e) {
+  private static int inFlight(ControlledEndpoint e) {
     ConcurrencyGroup g = e.concurrencyGroup();
     if (g != null) {
       return g.inFlight();
@@ -117,7 +117,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
    * The endpoint's own limit: its concurrency group's limit or its share of the permits, or
    * "none" (the queues' permits, {@link #getPermits}, are shared by all endpoints).
    */
-  private static String limit(Endpoint e) {
+  private static String limit(ControlledEndpoint e) {
     ConcurrencyGroup g = e.concurrencyGroup();
     if (g != null) {
       return Integer.toString(g.limit());
@@ -126,7 +126,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
     return p == null || p.limit() == Integer.MAX_VALUE ? "none" : Integer.toString(p.limit());
   }
 
-  private static String line(Endpoint e) {
+  private static String line(ControlledEndpoint e) {
     EndpointPermits p = e.permits();
     long refused = e.classes().stream().mapToLong(c -> c.outcomeCount(Outcome.REJECTED)).sum();
     return String.format(

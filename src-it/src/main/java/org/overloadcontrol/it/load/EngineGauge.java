@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 /**
  * Reads the state of the overload engine a deployed application publishes in its servlet
- * context, for the time series: the summed admission rate of the controlled stages, the number
+ * context, for the time series: the summed admission rate of the controlled endpoints, the number
  * of requests waiting in the filter's queues and whether the browsing queues are LIFO. The
  * engine of a WAR comes from the WAR's own class loader, so it is read by reflection, by the
  * public method names of the engine API (as the integration tests' {@code EngineProbe}).
@@ -18,7 +18,7 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
   public static final String ENGINE_ATTRIBUTE = "org.overloadcontrol.engine.OverloadEngine";
 
   /**
-   * One reading; NaN where the server has no such thing (no filter, no controlled stage, no
+   * One reading; NaN where the server has no such thing (no filter, no controlled endpoint, no
    * queues).
    */
   public record Reading(double admissionRate, double queueLength, boolean lifo, double quality) {
@@ -48,8 +48,8 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
       double rate = 0;
       boolean controlled = false;
       for (Object endpoint : (List<?>) call(engine, "endpoints")) {
-        for (Object stage : (List<?>) call(endpoint, "classes")) {
-          Object controller = call(stage, "controller");
+        for (Object route : (List<?>) call(endpoint, "classes")) {
+          Object controller = call(route, "controller");
           if ((Long) call(controller, "targetNanos") > 0) {
             rate += (Double) call(controller, "rate");
             controlled = true;

@@ -23,7 +23,7 @@ public final class EngineProbe {
    * @param estimateNanos the controller's smoothed p90, −1 before its first round
    * @param ratePerSecond the controller's admission rate
    */
-  public record StageView(
+  public record RouteView(
       String endpoint,
       String requestClass,
       int rank,
@@ -38,8 +38,8 @@ public final class EngineProbe {
 
   private EngineProbe() {}
 
-  /** The stages the engine has seen requests for; empty when no engine is published. */
-  public static List<StageView> read(ServletContext context) {
+  /** The routes (endpoint and class) the engine has seen requests for; empty when no engine is published. */
+  public static List<RouteView> read(ServletContext context) {
     Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
     if (engine == null) {
       return List.of();
@@ -51,15 +51,15 @@ public final class EngineProbe {
           (Class<? extends Enum>) Class.forName("org.overloadcontrol.base.Outcome", false, loader);
       Object completed = outcome(outcomeType, "COMPLETED");
       Object rejected = outcome(outcomeType, "REJECTED");
-      List<StageView> views = new ArrayList<>();
+      List<RouteView> views = new ArrayList<>();
       for (Object endpoint : (List<?>) call(engine, "endpoints")) {
         String endpointName = (String) call(endpoint, "name");
-        for (Object stage : (List<?>) call(endpoint, "classes")) {
-          Object rc = call(stage, "requestClass");
-          Object controller = call(stage, "controller");
-          Method outcomeCount = stage.getClass().getMethod("outcomeCount", outcomeType);
+        for (Object route : (List<?>) call(endpoint, "classes")) {
+          Object rc = call(route, "requestClass");
+          Object controller = call(route, "controller");
+          Method outcomeCount = route.getClass().getMethod("outcomeCount", outcomeType);
           views.add(
-              new StageView(
+              new RouteView(
                   endpointName,
                   (String) call(rc, "name"),
                   (Integer) call(rc, "rank"),
@@ -68,9 +68,9 @@ public final class EngineProbe {
                   (Long) call(controller, "targetNanos"),
                   (Long) call(controller, "estimateNanos"),
                   (Double) call(controller, "rate"),
-                  (Long) call(stage, "arrivalCount"),
-                  (Long) outcomeCount.invoke(stage, completed),
-                  (Long) outcomeCount.invoke(stage, rejected)));
+                  (Long) call(route, "arrivalCount"),
+                  (Long) outcomeCount.invoke(route, completed),
+                  (Long) outcomeCount.invoke(route, rejected)));
         }
       }
       return views;
@@ -79,9 +79,9 @@ public final class EngineProbe {
     }
   }
 
-  /** The stage of {@code endpoint}, if it has seen exactly one class; else empty. */
-  public static Optional<StageView> stage(ServletContext context, String endpoint) {
-    List<StageView> matching =
+  /** The route of {@code endpoint}, if it has seen exactly one class; else empty. */
+  public static Optional<RouteView> route(ServletContext context, String endpoint) {
+    List<RouteView> matching =
         read(context).stream().filter(v -> v.endpoint().equals(endpoint)).toList();
     return matching.size() == 1 ? Optional.of(matching.get(0)) : Optional.empty();
   }

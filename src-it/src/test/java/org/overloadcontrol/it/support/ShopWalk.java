@@ -96,10 +96,10 @@ public final class ShopWalk {
 
   /** Every page the walk visited was classified by the filter as the contract says. */
   public void classificationMatchesTheContract(List<String> endpoints) {
-    List<EngineProbe.StageView> stages = EngineProbe.read(container.servletContext());
-    assertThat(stages).as("the filter's engine in the servlet context").isNotEmpty();
+    List<EngineProbe.RouteView> routes = EngineProbe.read(container.servletContext());
+    assertThat(routes).as("the filter's engine in the servlet context").isNotEmpty();
     Map<String, ExpectedClass> seen = new LinkedHashMap<>();
-    for (EngineProbe.StageView s : stages) {
+    for (EngineProbe.RouteView s : routes) {
       assertThat(
               seen.put(
                   s.endpoint(),

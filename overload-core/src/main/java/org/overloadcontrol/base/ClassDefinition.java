@@ -3,13 +3,16 @@ package org.overloadcontrol.base;
 import java.util.Objects;
 
 /**
- * A class of requests: its name, its rank (higher is more important), its kind and its utility.
+ * The engine's definition of a request class: its name, its rank (higher is more important), its
+ * kind and its utility, as configuration (or an annotation) defines it. Users name a class with
+ * the {@link org.overloadcontrol.annotation.RequestClass} annotation or a {@code classes.<name>}
+ * key; the engine works with this definition.
  *
  * <p>The rank orders classes for the multiclass admission controller (Welsh &amp; Culler 2003,
  * §3.3): when a class misses its target, classes of lower rank are cut first. Kind and utility
  * drive the LIFO-Pri wait-queue discipline (Singhmar et al. 2004, Algorithm 1 and Table 3).
  */
-public final class RequestClass implements Comparable<RequestClass> {
+public final class ClassDefinition implements Comparable<ClassDefinition> {
 
   /** The name of the class given to requests that no rule or annotation classifies. */
   public static final String DEFAULT_NAME = "default";
@@ -19,7 +22,7 @@ public final class RequestClass implements Comparable<RequestClass> {
   private final RequestKind kind;
   private final double utility;
 
-  public RequestClass(String name, int rank, RequestKind kind, double utility) {
+  public ClassDefinition(String name, int rank, RequestKind kind, double utility) {
     this.name = Objects.requireNonNull(name, "name");
     this.rank = rank;
     this.kind = Objects.requireNonNull(kind, "kind");
@@ -30,8 +33,8 @@ public final class RequestClass implements Comparable<RequestClass> {
   }
 
   /** The class used when nothing else applies: rank 0, browsing, utility 1. */
-  public static RequestClass defaultClass() {
-    return new RequestClass(DEFAULT_NAME, 0, RequestKind.BROWSING, 1.0);
+  public static ClassDefinition defaultClass() {
+    return new ClassDefinition(DEFAULT_NAME, 0, RequestKind.BROWSING, 1.0);
   }
 
   public String name() {
@@ -52,14 +55,14 @@ public final class RequestClass implements Comparable<RequestClass> {
 
   /** Orders by rank, highest first, then by name, so iteration order is deterministic. */
   @Override
-  public int compareTo(RequestClass other) {
+  public int compareTo(ClassDefinition other) {
     int byRank = Integer.compare(other.rank, rank);
     return byRank != 0 ? byRank : name.compareTo(other.name);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RequestClass c
+    return o instanceof ClassDefinition c
         && c.name.equals(name)
         && c.rank == rank
         && c.kind == kind

@@ -7,7 +7,7 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
-import org.overloadcontrol.base.RequestClass;
+import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.degrade.EndpointDegradeSettings;
 import org.overloadcontrol.degrade.QualityController;
@@ -15,11 +15,13 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**
- * An endpoint: a SEDA stage (Welsh et al. 2001) with its own admission controller, execution
- * permits and statistics, so that overload is handled where it arises and only requests to the
- * bottleneck are shed.
+ * An endpoint under overload control, as the engine runs it: its own admission controller,
+ * execution permits and statistics (what Welsh et al. 2001 call a stage), so that overload is
+ * handled where it arises and only requests to the bottleneck are shed. Users name endpoints
+ * with the {@link org.overloadcontrol.annotation.Endpoint} annotation or an
+ * {@code endpoints.<name>} key; the engine makes one of these for each name it routes to.
  */
-public final class Endpoint {
+public final class ControlledEndpoint {
 
   private final String name;
   private final EndpointAdmissionController admission;
@@ -31,7 +33,7 @@ public final class Endpoint {
   private final double maxWaitOfTarget;
   private final ConcurrentHashMap<String, EndpointClass> classes = new ConcurrentHashMap<>();
 
-  Endpoint(
+  ControlledEndpoint(
       String name,
       EndpointAdmissionController admission,
       EndpointPermits permits,
@@ -48,7 +50,7 @@ public final class Endpoint {
    * @param maxWaitOfTarget a request of the group waits for a permit at most this fraction of
    *     its target
    */
-  Endpoint(
+  ControlledEndpoint(
       String name,
       EndpointAdmissionController admission,
       EndpointPermits permits,
@@ -114,7 +116,7 @@ public final class Endpoint {
   }
 
   /** This endpoint's state for {@code requestClass}, created on first use. */
-  public EndpointClass forClass(RequestClass requestClass) {
+  public EndpointClass forClass(ClassDefinition requestClass) {
     EndpointClass existing = classes.get(requestClass.name());
     if (existing != null) {
       return existing;

@@ -1,0 +1,181 @@
+package org.overloadcontrol.servlet;
+
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import java.time.Clock;
+import java.util.List;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.pipeline.RequestPipeline;
+
+/**
+ * What an {@link OverloadFilter} holds from {@code init} to {@code destroy}: its configuration,
+ * the running engine and features ({@link OverloadRuntime}), its observability, and what it
+ * publishes in the servlet context. Starting and stopping all of it is this class's job, so
+ * the filter only translates requests.
+ */
+final class RunningFilter {
+
+  private static final OverloadLog LOG = OverloadLog.get(OverloadFilter.class);
+  private static final RejectionHandler DEFAULT_REJECTION = new DefaultRejectionHandler();
+
+  // What every request asks for, as final fields read through one object (in a server each
+  // object a request touches tends to be a cache miss, docs/performance.md).
+  final boolean enabled;
+  final boolean routesByServlet;
+  final OverloadEngine engine;
+  final RequestPipeline pipeline;
+  final ClientAddressResolver clients;
+
+  /** Carries out the engine's steps with the servlet API. */
+  final ServletSteps steps;
+
+  /** Routes a request by its servlet; see {@link ServletRoutes}. */
+  final ServletRoutes routes;
+
+  /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
+  final TakeoverNotice takeover;
+
+  /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
+  private final SuspendedRequest.Registry suspended;
+
+  private final ServletContext servletContext;
+  private final OverloadRuntime runtime;
+  private final Observability observability;
+
+  private RunningFilter(
+      FilterConfiguration read,
+      OverloadRuntime runtime,
+      SuspendedRequest.Registry suspended,
+      FilterConfig filterConfig,
+      Observability observability) {
+    OverloadConfig config = read.config();
+    this.servletContext = filterConfig.getServletContext();
+    this.runtime = runtime;
+    this.suspended = suspended;
+    this.observability = observability;
+    this.engine = runtime.engine();
+    this.pipeline = runtime.pipeline();
+    this.clients = pipeline.intake().clients();
+    this.steps = new ServletSteps(read.rejectionHandler(), suspended);
+    this.takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
+    this.routes =
+        new ServletRoutes(engine, read.endpointByServlet(), StatusServlets.names(servletContext));
+    this.routesByServlet = engine.routesByEndpointOnly();
+    this.enabled = config.enabled();
+  }
+
+  /**
+   * Reads the configuration, starts the engine and its features, publishes the engine and the
+   * observability in the servlet context and logs the start line.
+   *
+   * @param scheduler timers owned by the caller, or null for the runtime's own thread
+   * @throws ServletException naming the key, value and origin of a configuration problem
+   */
+  static RunningFilter start(
+      FilterConfig filterConfig,
+      Ticker ticker,
+      Clock wallClock,
+      AdmissionListener listener,
+      Scheduler scheduler)
+      throws ServletException {
+    ServletContext context = filterConfig.getServletContext();
+    FilterConfiguration read;
+    OverloadRuntime runtime;
+    try {
+      read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
+      runtime =
+          OverloadRuntime.builder(read.config())
+              .ticker(ticker)
+              .wallClock(wallClock)
+              .scheduler(scheduler, "overload-control-" + filterConfig.getFilterName())
+              .admissionListener(listener)
+              .webAppResources(context::getResourceAsStream)
+              .frameworkRoutes(read.frameworkRoutes())
+              .start();
+    } catch (OverloadConfigException e) {
+      throw failed(context, e);
+    }
+    AsyncSupportNotice.atStart(context, runtime.engine().queueSettings());
+    context.setAttribute(OverloadFilter.ENGINE_ATTRIBUTE, runtime.engine());
+    Observability observability;
+    try {
+      // Metrics, JMX, the overload log and the status servlet's data; docs/observability.md.
+      observability =
+          runtime
+              .observability()
+              .registry(context.getAttribute(Observability.REGISTRY_ATTRIBUTE))
+              .contextPath(context.getContextPath())
+              .build();
+    } catch (OverloadConfigException e) {
+      context.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      runtime.shutdown();
+      runtime.close();
+      throw failed(context, e);
+    }
+    context.setAttribute(Observability.ATTRIBUTE, observability);
+    RunningFilter running =
+        new RunningFilter(
+            read, runtime, new SuspendedRequest.Registry(), filterConfig, observability);
+    OverloadConfig config = read.config();
+    LOG.info(
+        "overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
+        filterConfig.getFilterName(),
+        config.classes().size(),
+        config.endpoints().size(),
+        config.enabled() ? "" : ", disabled");
+    return running;
+  }
+
+  private static ServletException failed(ServletContext context, OverloadConfigException e) {
+    ContainerLog.error(context, e.getMessage());
+    return new ServletException(e.getMessage(), e);
+  }
+
+  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
+  List<GroupSnapshot> bandwidthSnapshot() {
+    return runtime.bandwidthSnapshot();
+  }
+
+  /**
+   * Stops everything {@link #start} started: every waiting request is answered 503 (the queues
+   * expire them), requests suspended while running are settled, then the timer thread stops.
+   * Requests already running finish normally.
+   */
+  void stop() {
+    observability.close();
+    if (servletContext.getAttribute(Observability.ATTRIBUTE) == observability) {
+      servletContext.removeAttribute(Observability.ATTRIBUTE);
+    }
+    suspended.stop();
+    // Cuts every delay short and expires every waiting request, each answered 503; running
+    // ones are left alone.
+    runtime.shutdown();
+    for (SuspendedRequest s : suspended.snapshot()) {
+      settleSafely(s::settleRunningAtShutdown);
+    }
+    if (servletContext.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) == engine) {
+      servletContext.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    }
+    runtime.close();
+  }
+
+  /** One request's trouble at the stop must not keep the others from their outcome. */
+  private static void settleSafely(Runnable settle) {
+    try {
+      settle.run();
+    } catch (RuntimeException e) {
+      LOG.debug("overload-control: settling a request at the stop failed", e);
+    }
+  }
+}
