@@ -82,6 +82,15 @@ class SectionSixSimulationTest {
    * quarter second, as the runtime's exchange does.
    */
   static Result run(BandwidthSettings settings, int nodes) {
+    return run(settings, nodes, 1, 0);
+  }
+
+  /**
+   * The run on {@code nodes} nodes whose links each serve {@code linkFactor} × B, with every
+   * client's first request {@code phaseNanos} later than in the paper's run (the phase of the
+   * arrivals against the manager rounds and the exchange).
+   */
+  static Result run(BandwidthSettings settings, int nodes, double linkFactor, long phaseNanos) {
     FakeTicker ticker = new FakeTicker();
     List<BandwidthShaper> shapers = new ArrayList<>();
     List<ClusterExchange> exchanges = new ArrayList<>();
@@ -108,7 +117,7 @@ class SectionSixSimulationTest {
     long[] nextArrival = new long[4];
     int[] sent = new int[4];
     for (int c = 0; c < 4; c++) {
-      nextArrival[c] = c * interval / 4; // the clients are not in lock step
+      nextArrival[c] = c * interval / 4 + phaseNanos; // the clients are not in lock step
     }
     long nextManager = settings.managerPeriodNanos();
     long nextExchange = 0;
@@ -141,7 +150,7 @@ class SectionSixSimulationTest {
         links.get(t.node()).add(new Transfer(t.client(), t.ticket()));
       }
       for (List<Transfer> link : links) {
-        serve(link, bytes[epoch]);
+        serve(link, bytes[epoch], linkFactor * B);
       }
       if (ticker.now >= nextManager) {
         shapers.forEach(BandwidthShaper::managerRound);
@@ -152,11 +161,11 @@ class SectionSixSimulationTest {
   }
 
   /** One step of a link at B shared equally by the responses in flight on it. */
-  private static void serve(List<Transfer> link, double[] bytes) {
+  private static void serve(List<Transfer> link, double[] bytes, double linkBytesPerSecond) {
     if (link.isEmpty()) {
       return;
     }
-    double share = B * STEP_NANOS / 1e9 / link.size();
+    double share = linkBytesPerSecond * STEP_NANOS / 1e9 / link.size();
     for (Iterator<Transfer> it = link.iterator(); it.hasNext(); ) {
       Transfer t = it.next();
       double sent = Math.min(share, t.remainingBytes);
@@ -209,8 +218,9 @@ class SectionSixSimulationTest {
         new StringBuilder(
             "\n"
                 + title
-                + "\nBandwidth per group (KB/s) per"
-                + " epoch (Figure 2 as a table)\nepoch  active      A      B      C      D  total\n");
+                + "\n"
+                + "Bandwidth per group (KB/s) per epoch (Figure 2 as a table)\n"
+                + "epoch  active      A      B      C      D  total\n");
     for (int e = 0; e < 18; e++) {
       double total = 0;
       StringBuilder active = new StringBuilder();
@@ -290,9 +300,9 @@ class SectionSixSimulationTest {
    * Two nodes behind a round-robin balancer, B and the shares meant for the pair. Each node
    * alone could deliver B, so without the exchange the pair would hand out 2 B and each group
    * its share twice over; with it the pair is held near B and each group's share of the pair's
-   * total is within the paper's own error (1.56 points, MSE 0.019). It is not reliably within
-   * our single node's (0.49 points, MSE 0.0064 here): 0.87 points, MSE 0.0129, with the
-   * runtime's exchange period; 0.36 to 0.83 with others (docs/bandwidth.md).
+   * total is within the paper's own error (1.56 points, MSE 0.019). Against our single node's
+   * error, one run says little (0.87 points here against 0.49): see {@link
+   * #twoNodesAreWithinTheSingleNodesErrorOverSixteenPhases}.
    */
   @Test
   void twoNodesKeepTheSharesOfTheWholeFarm() {
@@ -310,6 +320,54 @@ class SectionSixSimulationTest {
       }
       assertThat(total).as("epoch %d total", e + 1).isLessThan(B / 1000 * 1.1);
     }
+  }
+
+  /** The largest error over the four groups in epochs 17–18, in percentage points. */
+  static double maxError(Result r) {
+    double[] actual = finalAllocationPercent(r);
+    double max = 0;
+    for (int c = 0; c < 4; c++) {
+      max = Math.max(max, Math.abs(actual[c] - SHARES[c]));
+    }
+    return max;
+  }
+
+  /**
+   * One run's errors hang on the phase of the arrivals against the manager rounds and the
+   * exchange: a 10 KB response is a quarter of a point of epochs 17–18, and the largest error of
+   * one run moves by that quantum with the phase (0.41 to 0.74 points on one node, 0.24 to 1.03
+   * on two). Over sixteen phases of the clients' first requests, spread over one interarrival
+   * time, two nodes sharing their measurements are within the single node's error: mean MSE
+   * 0.0083 against 0.0078, mean largest error 0.61 against 0.55 points. The exchange's lag is
+   * not the cause of what remains: exchanging every millisecond instead of every 250 ms, or
+   * splitting each group's bandwidth by the true halves instead of the measured arrivals,
+   * leaves the two-node error where it is.
+   */
+  @Test
+  void twoNodesAreWithinTheSingleNodesErrorOverSixteenPhases() {
+    BandwidthSettings s = paperSettings(Measure.THROUGHPUT);
+    int phases = 16;
+    long step = Math.round(1e9 / RATE) / phases;
+    double[] meanMse = new double[3];
+    double[] meanMaxError = new double[3];
+    for (int nodes = 1; nodes <= 2; nodes++) {
+      StringBuilder line = new StringBuilder("largest error per phase, " + nodes + " node(s):");
+      for (int p = 0; p < phases; p++) {
+        Result r = run(s, nodes, 1, p * step);
+        double e = maxError(r);
+        meanMaxError[nodes] += e / phases;
+        meanMse[nodes] += paperMse(finalAllocationPercent(r)) / phases;
+        line.append(String.format(" %.2f", e));
+      }
+      System.out.println(
+          line
+              + String.format(
+                  "; mean %.3f points, mean MSE %.4f", meanMaxError[nodes], meanMse[nodes]));
+    }
+    assertThat(meanMse[2]).as("mean MSE, two nodes").isLessThan(1.1 * meanMse[1]);
+    assertThat(meanMaxError[2])
+        .as("mean largest error, two nodes")
+        .isLessThan(meanMaxError[1] + 0.1);
   }
 
   @Test
