@@ -20,7 +20,7 @@ import org.overloadcontrol.config.Durations;
  * cluster.multicast            false             find members by multicast instead
  * cluster.expectedNodes        members' count    nodes sharing the capacity before all are heard
  * cluster.callTimeout          50ms              longest a request waits on the cluster
- * cluster.forgetAfter          30s               a silent member's share is given up after this
+ * cluster.forgetAfter          30s               a silent member's report is dropped after this
  * cluster.configFile           -                 the coordinator's own configuration file
  * cluster.tls.keyStore         -                 TLS between members (passed through)
  * cluster.tls.keyStorePassword -

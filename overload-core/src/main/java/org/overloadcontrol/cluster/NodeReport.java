@@ -17,6 +17,8 @@ import java.util.Objects;
  *     yet reported for this second compares loads of one and the same second
  * @param capacityEstimate this node's capacity estimate in subunits per second, or NaN when
  *     the capacity is configured for the whole cluster
+ * @param fraction the part of the cluster capacity this node holds now, S_i / C (NaN when it
+ *     has no virtual queue): the others take no more than what the members leave
  * @param scheduledFrom the Unix second of {@code scheduled[0]}
  * @param scheduled N_i of equation 2: the subunits this node has promised for each second from
  *     {@code scheduledFrom} on
@@ -30,6 +32,7 @@ public record NodeReport(
     double load,
     double loadBefore,
     double capacityEstimate,
+    double fraction,
     long scheduledFrom,
     double[] scheduled,
     Map<String, Group> groups,
@@ -74,6 +77,7 @@ public record NodeReport(
     private double load;
     private double loadBefore;
     private double capacityEstimate = Double.NaN;
+    private double fraction = Double.NaN;
     private long scheduledFrom;
     private double[] scheduled = new double[0];
     private final Map<String, Group> groups = new LinkedHashMap<>();
@@ -86,17 +90,19 @@ public record NodeReport(
 
     /**
      * The virtual queue's part: L_i of the last two whole seconds, its capacity estimate (NaN
-     * if configured), N_i.
+     * if configured), the part of C it holds, N_i.
      */
     public Builder queue(
         double load,
         double loadBefore,
         double capacityEstimate,
+        double fraction,
         long scheduledFrom,
         double[] scheduled) {
       this.load = load;
       this.loadBefore = loadBefore;
       this.capacityEstimate = capacityEstimate;
+      this.fraction = fraction;
       this.scheduledFrom = scheduledFrom;
       this.scheduled = scheduled;
       return this;
@@ -121,6 +127,7 @@ public record NodeReport(
           load,
           loadBefore,
           capacityEstimate,
+          fraction,
           scheduledFrom,
           scheduled,
           groups,

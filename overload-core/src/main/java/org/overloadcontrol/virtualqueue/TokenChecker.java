@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.TokenClaim;
@@ -29,7 +31,10 @@ import org.overloadcontrol.cluster.TokenClaim;
  * replayed within its window: size it above capacity × grace. In a cluster a token this node
  * has not seen is then claimed in the {@link ClusterCoordinator}'s shared set, so it admits once
  * cluster-wide; when the cluster does not answer within its bound the local set decides (the
- * token then admits at most once per node) and the miss is counted.
+ * token then admits at most once per node) and the miss is counted. Such a use is kept, and the
+ * exchange claims it again in the cluster off the request path ({@link #reconcile}), so that
+ * once the cluster answers a later use on another node is refused: the window in which a token
+ * can pass once per node lasts until the cluster answers again, not until the token expires.
  */
 final class TokenChecker {
 
@@ -41,6 +46,16 @@ final class TokenChecker {
   private final LongAdder unansweredClaims = new LongAdder();
   private final ClusterCoordinator cluster;
   private final Duration keepFor;
+
+  /** Uses admitted while the cluster did not answer, to be claimed again; at most MAX_UNSETTLED. */
+  private final ConcurrentLinkedQueue<Unsettled> unsettled = new ConcurrentLinkedQueue<>();
+
+  private final AtomicInteger unsettledCount = new AtomicInteger();
+
+  /** Beyond this many unsettled uses the oldest are given up (the cluster has been away long). */
+  static final int MAX_UNSETTLED = 10_000;
+
+  private record Unsettled(String key, long usedSecond) {}
 
   TokenChecker(
       TokenSigner signer,
@@ -105,8 +120,35 @@ final class TokenChecker {
     }
     if (claim == TokenClaim.UNKNOWN) {
       unansweredClaims.increment();
+      unsettled.add(new Unsettled(token.replayKey(), nowSecond));
+      if (unsettledCount.incrementAndGet() > MAX_UNSETTLED && unsettled.poll() != null) {
+        unsettledCount.decrementAndGet();
+      }
     }
     return TokenCheck.ADMITTED;
+  }
+
+  /**
+   * Claims again, in the order they happened, the uses the cluster did not answer for: called
+   * by the exchange, never on a request's thread. Stops at the first claim that goes
+   * unanswered again (each costs the call bound, and the next exchange tries again); a use whose
+   * token has expired meanwhile needs no claim.
+   */
+  void reconcile(long nowSecond) {
+    for (Unsettled u; (u = unsettled.peek()) != null; ) {
+      long left = keepFor.toSeconds() - (nowSecond - u.usedSecond());
+      if (left > 0 && cluster.claim(u.key(), Duration.ofSeconds(left)) == TokenClaim.UNKNOWN) {
+        return;
+      }
+      if (unsettled.remove(u)) {
+        unsettledCount.decrementAndGet();
+      }
+    }
+  }
+
+  /** Uses admitted while the cluster did not answer and not yet claimed again. */
+  int unsettledCount() {
+    return unsettledCount.get();
   }
 
   void count(RefusalReason reason) {

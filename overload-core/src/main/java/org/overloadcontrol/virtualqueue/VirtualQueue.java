@@ -175,6 +175,7 @@ public final class VirtualQueue implements ClusterPart {
         load[0],
         load[1],
         estimated ? capacity.capacity(clock.nanos()) : Double.NaN,
+        share == null ? Double.NaN : share.fraction(),
         nowSecond,
         schedule.promised(nowSecond));
   }
@@ -184,6 +185,7 @@ public final class VirtualQueue implements ClusterPart {
     if (share == null) {
       return;
     }
+    checker.reconcile(nowSecond);
     CapacityShare.Share s =
         share.compute(
             nowSecond,

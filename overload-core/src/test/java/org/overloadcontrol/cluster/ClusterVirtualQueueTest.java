@@ -28,8 +28,7 @@ class ClusterVirtualQueueTest {
 
   private final ManualTicker ticker = new ManualTicker();
   private final EpochClock clock = EpochClock.fixed(ticker, 0, EPOCH);
-  private final InMemoryCluster cluster =
-      new InMemoryCluster(() -> clock.epochSecond(ticker.read()), 2);
+  private InMemoryCluster cluster = new InMemoryCluster(() -> clock.epochSecond(ticker.read()), 2);
   private final String keys = KeyRing.newEntry("k1", new SecureRandom());
 
   static final class ManualTicker implements Ticker {
@@ -67,10 +66,16 @@ class ClusterVirtualQueueTest {
     }
   }
 
+  /**
+   * The next second, and two rounds of the nodes' exchanges in it (the runtime runs four): a
+   * node whose part rose takes it once the others have reported theirs fallen.
+   */
   private void nextSecond(Node... nodes) {
     ticker.nanos += 1_000_000_000L;
-    for (Node n : nodes) {
-      n.exchange.run();
+    for (int round = 0; round < 2; round++) {
+      for (Node n : nodes) {
+        n.exchange.run();
+      }
     }
   }
 
@@ -97,6 +102,29 @@ class ClusterVirtualQueueTest {
             a.queue.refusalCount(RefusalReason.REPLAYED)
                 + b.queue.refusalCount(RefusalReason.REPLAYED))
         .isEqualTo(2);
+  }
+
+  @Test
+  void aUseTheClusterDidNotAnswerForIsClaimedAgainOnceItAnswers() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    VirtualQueueDecision.Wait wait = null;
+    String client = null;
+    for (int i = 0; wait == null; i++) {
+      client = "192.0.2." + i;
+      if (a.arrive(client, null) instanceof VirtualQueueDecision.Wait w) {
+        wait = w;
+      }
+    }
+    nextSecond(a, b);
+    cluster.cutOff("b");
+    // b cannot ask the cluster: it decides from its own set and admits.
+    assertThat(b.arrive(client, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
+    assertThat(b.queue.unansweredClaims()).isEqualTo(1);
+    cluster.reconnect("b");
+    b.exchange.run(); // the next exchange claims the use again, off the request path
+    assertThat(a.arrive(client, wait.token()))
+        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
   }
 
   @Test
@@ -207,6 +235,84 @@ class ClusterVirtualQueueTest {
     for (int s = 12; s < 30; s++) {
       assertThat(run.letIn()[s]).as("second %d", s).isBetween(0.9 * CAPACITY, CAPACITY);
     }
+  }
+
+  /**
+   * The crowd moves from one node to the other while the nodes' exchanges run a quarter of a
+   * second apart, each every half second: after a second ends, the node that reports first sees
+   * the new loads before the other has published them. Without care each node then takes a
+   * share computed from a different second and the two together promise more than C (2 C
+   * here at the switch). A node raises its share only into the room the others' reports leave,
+   * so the shares never add up to more than C, and no second lets in more than C.
+   */
+  @Test
+  void whenTheCrowdMovesTheSharesNeverAddUpToMoreThanTheCapacity() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    long quarter = 250_000_000L;
+    double worst = 0;
+    double[] letIn = new double[16];
+    int client = 0;
+    for (int q = 0; q < 16 * 4; q++) {
+      Node loaded = q < 8 * 4 ? a : b;
+      for (int i = 0; i < 5 * CAPACITY / 4; i++) {
+        String address = "198.51." + (client / 250) + "." + (client % 250);
+        client++;
+        if (loaded.arrive(address, null) instanceof VirtualQueueDecision.Pass) {
+          letIn[q / 4]++;
+        }
+      }
+      ticker.nanos += quarter / 2;
+      (q % 2 == 0 ? a : b).exchange.run();
+      worst = Math.max(worst, a.queue.share() + b.queue.share());
+      ticker.nanos += quarter / 2;
+      worst = Math.max(worst, a.queue.share() + b.queue.share());
+    }
+    assertThat(worst).as("the largest sum of the shares").isLessThanOrEqualTo(CAPACITY + 1e-9);
+    for (int s = 0; s < 16; s++) {
+      assertThat(letIn[s]).as("newcomers let in, second %d", s).isLessThanOrEqualTo(CAPACITY);
+    }
+  }
+
+  /**
+   * A split longer than {@code cluster.forgetAfter}: each side forgets the other's nodes and is
+   * whole again on its own. Were each side to share all of C, the two would promise 2 C; a
+   * forgotten member keeps the part it last held, so together they stay at C.
+   */
+  @Test
+  void aSplitLongerThanForgetAfterNeverLetsTheSidesTogetherPromiseMoreThanC() {
+    cluster = new InMemoryCluster(() -> clock.epochSecond(ticker.read()), 3);
+    Node a = new Node("a");
+    Node b = new Node("b");
+    Node c = new Node("c");
+    Node[] all = {a, b, c};
+    int client = 0;
+    double worst = 0;
+    for (int s = 0; s < 20; s++) {
+      if (s == 5) {
+        cluster.split(java.util.Set.of("c"));
+      }
+      if (s == 10) { // forgetAfter has passed on both sides
+        cluster.forget(0, "c");
+        cluster.forget(1, "a");
+        cluster.forget(1, "b");
+      }
+      for (Node n : all) {
+        for (int i = 0; i < 2 * CAPACITY; i++) {
+          n.arrive("198.51." + (client / 250) + "." + (client % 250), null);
+          client++;
+        }
+      }
+      nextSecond(all);
+      double sum = a.queue.share() + b.queue.share() + c.queue.share();
+      worst = Math.max(worst, sum);
+    }
+    assertThat(a.queue.share() + b.queue.share())
+        .as("the side of two, on its own")
+        .isCloseTo(2 * CAPACITY / 3, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(worst)
+        .as("the largest sum of the three shares")
+        .isLessThanOrEqualTo(CAPACITY + 1e-6);
   }
 
   @Test

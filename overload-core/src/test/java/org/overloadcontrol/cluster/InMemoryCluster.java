@@ -10,12 +10,16 @@ import java.util.function.LongSupplier;
 
 /**
  * A cluster in one process for fake-clock tests: the reports and used tokens in shared maps,
- * one {@link ClusterCoordinator} per node. A node can be cut off (as in a network split: it
- * keeps its old view, its claims go unanswered and the others stop hearing from it).
+ * one {@link ClusterCoordinator} per node. A node can be cut off (it keeps its old view, its
+ * claims go unanswered and the others stop hearing from it), or the cluster split in two sides
+ * that each go on without the other.
  */
 public final class InMemoryCluster {
 
-  private final Map<String, NodeReport> reports = new ConcurrentHashMap<>();
+  /** The reports each side of a split holds, by side; one side while the cluster is whole. */
+  private final Map<Integer, Map<String, NodeReport>> sides = new ConcurrentHashMap<>();
+
+  private final Map<String, Integer> sideOf = new ConcurrentHashMap<>();
   private final Map<String, Long> usedUntilSecond = new ConcurrentHashMap<>();
   private final Set<String> cutOff = ConcurrentHashMap.newKeySet();
   private final LongSupplier epochSecond;
@@ -41,6 +45,26 @@ public final class InMemoryCluster {
     cutOff.remove(id);
   }
 
+  /**
+   * Splits the cluster: {@code ids} form side 1, the rest stay on side 0. Each side keeps the
+   * reports it had of the other side's nodes (stale from now on) until it {@link #forget}s them.
+   */
+  public void split(Set<String> ids) {
+    sides.put(1, new ConcurrentHashMap<>(reports(0)));
+    for (String id : ids) {
+      sideOf.put(id, 1);
+    }
+  }
+
+  /** Side {@code side} drops {@code id}'s report, as a coordinator does after forgetAfter. */
+  public void forget(int side, String id) {
+    reports(side).remove(id);
+  }
+
+  private Map<String, NodeReport> reports(int side) {
+    return sides.computeIfAbsent(side, s -> new ConcurrentHashMap<>());
+  }
+
   private final class Node implements ClusterCoordinator {
     private final String id;
     private volatile ClusterView view = ClusterView.EMPTY;
@@ -59,6 +83,7 @@ public final class InMemoryCluster {
       if (cutOff.contains(id)) {
         return;
       }
+      Map<String, NodeReport> reports = reports(sideOf.getOrDefault(id, 0));
       reports.put(id, report);
       List<NodeReport> others = new ArrayList<>();
       for (NodeReport r : reports.values()) {
