@@ -87,6 +87,8 @@ final class FeatureGauges {
         MetricNames.virtualQueue(MetricNames.CURRENT_WAIT_SECONDS), view::currentWaitSeconds);
     register.gauge(
         MetricNames.virtualQueue(MetricNames.CAPACITY_SUBUNITS_PER_SECOND), view::capacity);
+    register.gauge(MetricNames.virtualQueue(MetricNames.SHARE_SUBUNITS_PER_SECOND), view::share);
+    register.count(MetricNames.virtualQueue(MetricNames.UNANSWERED_CLAIMS), view::unansweredClaims);
   }
 
   /**

@@ -72,6 +72,8 @@ public final class MetricNames {
   public static final String REFUSALS = "refusals";
   public static final String CURRENT_WAIT_SECONDS = "current_wait_seconds";
   public static final String CAPACITY_SUBUNITS_PER_SECOND = "capacity_subunits_per_second";
+  public static final String SHARE_SUBUNITS_PER_SECOND = "share_subunits_per_second";
+  public static final String UNANSWERED_CLAIMS = "unanswered_claims";
 
   // Session-aware admission (Cherkasova & Phaal).
   public static final String ADMITTED_NOW = "admitted_now";

@@ -153,6 +153,8 @@ public final class StatusJson {
         .field("full", waitSeconds < 0)
         .field("currentWaitSeconds", waitSeconds < 0 ? Double.NaN : waitSeconds)
         .field("capacitySubunitsPerSecond", view.capacity()) // +Inf (training) writes null
+        .field("shareSubunitsPerSecond", view.share())
+        .field("unansweredClaims", view.unansweredClaims())
         .name("refusals")
         .beginObject();
     for (RefusalReason r : RefusalReason.values()) {

@@ -30,6 +30,22 @@ public interface VirtualQueueView {
   /** The capacity in force, hardness-weighted subunits per second; +∞ while training. */
   double capacity();
 
+  /**
+   * This node's share S_i of the cluster's capacity (WebQ §III-B, equation 1), subunits per
+   * second; the capacity itself when the node runs alone.
+   */
+  default double share() {
+    return capacity();
+  }
+
+  /**
+   * Token checks the cluster did not answer within {@code cluster.callTimeout}, decided from
+   * this node's own set of used tokens; always 0 alone.
+   */
+  default long unansweredClaims() {
+    return 0;
+  }
+
   /** A view of a running queue. */
   static VirtualQueueView of(VirtualQueue queue) {
     Objects.requireNonNull(queue, "queue");
@@ -62,6 +78,16 @@ public interface VirtualQueueView {
       @Override
       public double capacity() {
         return queue.capacity();
+      }
+
+      @Override
+      public double share() {
+        return queue.share();
+      }
+
+      @Override
+      public long unansweredClaims() {
+        return queue.unansweredClaims();
       }
     };
   }

@@ -57,6 +57,18 @@ class FeatureExpositionTest {
     final Map<RefusalReason, Long> refusals = new EnumMap<>(RefusalReason.class);
     int waitSeconds = 7;
     double capacity = 140;
+    double share = 35;
+    long unansweredClaims = 3;
+
+    @Override
+    public double share() {
+      return share;
+    }
+
+    @Override
+    public long unansweredClaims() {
+      return unansweredClaims;
+    }
 
     @Override
     public long passCount() {
@@ -144,6 +156,9 @@ class FeatureExpositionTest {
     assertThat(gauge("overload.virtual_queue.current_wait_seconds").intValue()).isEqualTo(7);
     assertThat(gauge("overload.virtual_queue.capacity_subunits_per_second").doubleValue())
         .isEqualTo(140);
+    assertThat(gauge("overload.virtual_queue.share_subunits_per_second").doubleValue())
+        .isEqualTo(35);
+    assertThat(gauge("overload.virtual_queue.unanswered_claims").longValue()).isEqualTo(3);
 
     // The gauges read the state, not a copy taken at registration.
     bandwidth.groups.set(0, new GroupSnapshot("gold", 40_000, 12_000, false, 0, 311, 6));
@@ -227,6 +242,8 @@ class FeatureExpositionTest {
     assertThat(q.get("full").asBoolean()).isFalse();
     assertThat(q.get("currentWaitSeconds").asInt()).isEqualTo(7);
     assertThat(q.get("capacitySubunitsPerSecond").asDouble()).isEqualTo(140);
+    assertThat(q.get("shareSubunitsPerSecond").asDouble()).isEqualTo(35);
+    assertThat(q.get("unansweredClaims").asLong()).isEqualTo(3);
     assertThat(q.get("refusals").get("queue_full").asLong()).isEqualTo(5);
     assertThat(q.get("refusals").get("replayed").asLong()).isEqualTo(1);
     assertThat(q.get("refusals").size()).isEqualTo(RefusalReason.values().length);
