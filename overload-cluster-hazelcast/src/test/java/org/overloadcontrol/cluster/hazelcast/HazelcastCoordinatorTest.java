@@ -86,7 +86,7 @@ class HazelcastCoordinatorTest {
     long now = System.currentTimeMillis() / 1000;
     NodeReport.Builder a =
         new NodeReport.Builder(members.get(0).node(), now)
-            .queue(12, 11, Double.NaN, now, new double[] {3, 4});
+            .queue(12, 11, Double.NaN, 0.5, now, new double[] {3, 4});
     members.get(0).publish(a.build());
     members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -97,6 +97,7 @@ class HazelcastCoordinatorTest {
     assertThat(members.get(1).view().others())
         .singleElement()
         .satisfies(r -> assertThat(r.load()).isEqualTo(12))
+        .satisfies(r -> assertThat(r.fraction()).isEqualTo(0.5))
         .satisfies(r -> assertThat(r.scheduledAt(now + 1)).isEqualTo(4));
     // A node that falls silent is forgotten after cluster.forgetAfter (30 s by default).
     var entry =
