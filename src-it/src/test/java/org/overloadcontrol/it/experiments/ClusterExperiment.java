@@ -1,8 +1,6 @@
 package org.overloadcontrol.it.experiments;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +27,8 @@ import org.overloadcontrol.it.load.Charts;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FreePorts;
+import org.overloadcontrol.it.support.Haproxy;
 import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.virtualqueue.KeyRing;
 
@@ -93,13 +93,13 @@ class ClusterExperiment {
     Files.createDirectories(out);
     Path keys = out.resolve("cluster.keys");
     Files.writeString(keys, KeyRing.newEntry("cluster", new SecureRandom()) + "\n");
-    int[] ports = freePorts(NODES + 1);
+    int[] ports = FreePorts.loopback(NODES + 1);
     StringBuilder members = new StringBuilder();
     for (int n = 0; n < NODES; n++) {
       members.append(n == 0 ? "" : ",").append("127.0.0.1:").append(ports[n]);
     }
     List<WebContainer> nodes = new ArrayList<>();
-    Process haproxy = null;
+    Haproxy haproxy = null;
     HttpClient client = VirtualQueueExperiment.client();
     ScheduledExecutorService timers =
         Executors.newScheduledThreadPool(
@@ -115,7 +115,11 @@ class ClusterExperiment {
             ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, members, ports[n]))));
       }
       Thread.sleep(3000); // the members find each other, the exchange assembles the shares
-      haproxy = haproxy(out, ports[NODES], nodes);
+      haproxy =
+          Haproxy.start(
+              out.resolve("haproxy"),
+              ports[NODES],
+              nodes.stream().map(WebContainer::port).toList());
       URI work = URI.create("http://127.0.0.1:" + ports[NODES] + "/work");
       List<User> users = users(new Random(22));
       long start = System.nanoTime() + (1000 - System.currentTimeMillis() % 1000) * 1_000_000L;
@@ -147,8 +151,7 @@ class ClusterExperiment {
       timers.shutdownNow();
       client.stop();
       if (haproxy != null) {
-        haproxy.destroy();
-        haproxy.waitFor(5, TimeUnit.SECONDS);
+        haproxy.close();
       }
       nodes.forEach(WebContainer::close);
     }
@@ -179,75 +182,9 @@ class ClusterExperiment {
         .writeUnder(out, "cluster-node-" + node);
   }
 
-  /** HAProxy in the foreground with a generated configuration, round robin over the nodes. */
-  private static Process haproxy(Path out, int port, List<WebContainer> nodes)
-      throws IOException, InterruptedException {
-    StringBuilder cfg =
-        new StringBuilder(
-            String.format(
-                Locale.ROOT,
-                """
-        global
-          maxconn 8192
-        defaults
-          mode http
-          option http-server-close
-          option redispatch
-          retries 2
-          timeout connect 2s
-          timeout client 300s
-          timeout server 300s
-        frontend shop
-          bind 127.0.0.1:%d
-          default_backend nodes
-        backend nodes
-          balance roundrobin
-        """,
-                port));
-    for (int n = 0; n < nodes.size(); n++) {
-      cfg.append(
-          String.format(
-              Locale.ROOT,
-              "  server node%d 127.0.0.1:%d check inter 500 fall 2 rise 2%n",
-              n,
-              nodes.get(n).port()));
-    }
-    Path file = out.resolve("haproxy.cfg");
-    Files.writeString(file, cfg);
-    Process p =
-        new ProcessBuilder("haproxy", "-db", "-f", file.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(out.resolve("haproxy.log").toFile())
-            .start();
-    for (int i = 0; i < 50; i++) {
-      try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
-        s.shutdownOutput(); // only to see that haproxy listens
-        return p;
-      } catch (IOException notYet) {
-        Thread.sleep(100);
-      }
-    }
-    p.destroy();
-    throw new IllegalStateException("haproxy did not start; see " + out.resolve("haproxy.log"));
-  }
-
   private static String callTimeout() {
     String v = System.getProperty("experiment.callTimeout", "");
     return v.isBlank() || v.startsWith("${") ? "50ms" : v;
-  }
-
-  static int[] freePorts(int n) throws IOException {
-    int[] ports = new int[n];
-    List<ServerSocket> open = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-      open.add(s);
-      ports[i] = s.getLocalPort();
-    }
-    for (ServerSocket s : open) {
-      s.close();
-    }
-    return ports;
   }
 
   /** Poisson arrivals: the crowd, then the trickle; every tenth user will replay. */
@@ -369,12 +306,13 @@ class ClusterExperiment {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "# One waiting room on"
-                    + " three nodes%n%n%d nodes (embedded Jetty 12, OverloadFilter with cluster.enabled, one"
-                    + " Hazelcast member each on 127.0.0.1) behind HAProxy, round robin. Each node: a page"
-                    + " working %d ms on %d permits (true capacity %d/s per node). virtualQueue.capacity"
-                    + " %d/s for the whole cluster, cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d s, then %.0f/s until"
-                    + " %d s: %d users. Node %d stopped at %d s. Load average %s before, %s after.%n%n",
+                "# One waiting room on three nodes%n%n%d nodes (embedded Jetty 12, OverloadFilter"
+                    + " with cluster.enabled, one Hazelcast member each on 127.0.0.1) behind"
+                    + " HAProxy, round robin. Each node: a page working %d ms on %d permits (true"
+                    + " capacity %d/s per node). virtualQueue.capacity %d/s for the whole cluster,"
+                    + " cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d s, then %.0f/s"
+                    + " until %d s: %d users. Node %d stopped at %d s. Load average %s before, %s"
+                    + " after.%n%n",
                 NODES,
                 SERVICE_MILLIS,
                 PERMITS,
