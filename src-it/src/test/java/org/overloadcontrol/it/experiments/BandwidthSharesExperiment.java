@@ -20,6 +20,7 @@ import org.overloadcontrol.it.load.Charts;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FreePorts;
 import org.overloadcontrol.it.support.WebContainer;
 
 /**
@@ -70,11 +71,100 @@ class BandwidthSharesExperiment {
     }
   }
 
+  /**
+   * {@code -Dexperiment.nodes}: the node counts to run, one after the other, e.g. {@code 1,2}
+   * (default {@code 1}). With more than one, the nodes run in cluster mode (an embedded
+   * Hazelcast member each, TCP/IP join on loopback), B and the shares are the farm's, and each
+   * client sends its requests to the nodes in turn (round robin, as a balancer without
+   * stickiness).
+   */
+  static List<Integer> nodeCounts() {
+    String v = System.getProperty("experiment.nodes", "");
+    List<Integer> out = new ArrayList<>();
+    if (!v.isBlank() && !v.startsWith("${")) {
+      for (String n : v.split(",")) {
+        out.add(Integer.parseInt(n.trim()));
+      }
+    }
+    return out.isEmpty() ? List.of(1) : out;
+  }
+
   @Test
   void sectionSix() throws Exception {
+    for (int nodes : nodeCounts()) {
+      run(nodes);
+    }
+  }
+
+  private static void run(int nodeCount) throws Exception {
     int epochSeconds = ExperimentShop.seconds("experiment.seconds", 10);
     int runSeconds = SCHEDULE.length * epochSeconds;
     String loadBefore = ExperimentShop.load();
+    int[] clusterPorts = FreePorts.loopback(nodeCount);
+    StringBuilder members = new StringBuilder();
+    for (int n = 0; n < nodeCount; n++) {
+      members.append(n == 0 ? "" : ",").append("127.0.0.1:").append(clusterPorts[n]);
+    }
+    List<WebContainer> servers = new ArrayList<>();
+    ClientCounts[] counts = new ClientCounts[4];
+    long start;
+    try {
+      for (int n = 0; n < nodeCount; n++) {
+        Map<String, String> filter = filter();
+        if (nodeCount > 1) {
+          filter.put("cluster.enabled", "true");
+          filter.put("cluster.name", "bandwidth-" + clusterPorts[0]);
+          filter.put("cluster.members", members.toString());
+          filter.put("cluster.address", "127.0.0.1");
+          filter.put("cluster.port", Integer.toString(clusterPorts[n]));
+        }
+        Path dir =
+            new ExplodedWebApp()
+                .withOverloadFilter(filter)
+                .withServlet(
+                    "files",
+                    FixedSizeServlet.class,
+                    Map.of("sizeBytes", Integer.toString(FILE_BYTES)),
+                    "/files/*")
+                .writeUnder(
+                    Files.createDirectories(ExperimentShop.OUT.resolve("apps")),
+                    "bandwidth-" + nodeCount + "-" + n);
+        servers.add(ContainerKind.JETTY.start(Deployment.of(dir)));
+      }
+      HttpClient client = client();
+      try {
+        List<URI> files =
+            servers.stream().map(s -> s.baseUri().resolve("files/ten-kb.bin")).toList();
+        // Warm the path up (class loading, JIT, the groups' first measurements) outside the run.
+        for (int i = 0; i < 20; i++) {
+          for (int g = 0; g < 4; g++) {
+            int c = g;
+            client
+                .newRequest(files.get(i % files.size()))
+                .headers(h -> h.put("X-Client-Group", group(c)))
+                .timeout(10, TimeUnit.SECONDS)
+                .send();
+          }
+        }
+        // Lets the groups' measured bandwidths decay back to idle (and the members meet).
+        Thread.sleep(3000);
+        start = System.nanoTime();
+        for (int c = 0; c < 4; c++) {
+          counts[c] = new ClientCounts(start, runSeconds + 5);
+        }
+        drive(client, files, counts, start, epochSeconds);
+        Thread.sleep(2000); // the last delayed responses
+      } finally {
+        client.stop();
+      }
+    } finally {
+      servers.forEach(WebContainer::close);
+    }
+    String loadAfter = ExperimentShop.load();
+    report(counts, epochSeconds, nodeCount, loadBefore, loadAfter);
+  }
+
+  private static Map<String, String> filter() {
     Map<String, String> filter = new LinkedHashMap<>();
     filter.put("bandwidth.total", "1MB/s");
     filter.put("bandwidth.paths", "/files/*");
@@ -83,45 +173,7 @@ class BandwidthSharesExperiment {
       filter.put(g + ".share", SHARES[c] + "%");
       filter.put(g + ".match.header", "X-Client-Group=" + NAMES[c].toLowerCase(Locale.ROOT));
     }
-    Path dir =
-        new ExplodedWebApp()
-            .withOverloadFilter(filter)
-            .withServlet(
-                "files",
-                FixedSizeServlet.class,
-                Map.of("sizeBytes", Integer.toString(FILE_BYTES)),
-                "/files/*")
-            .writeUnder(Files.createDirectories(ExperimentShop.OUT.resolve("apps")), "bandwidth");
-    ClientCounts[] counts = new ClientCounts[4];
-    long start;
-    try (WebContainer server = ContainerKind.JETTY.start(Deployment.of(dir))) {
-      HttpClient client = client();
-      try {
-        URI file = server.baseUri().resolve("files/ten-kb.bin");
-        // Warm the path up (class loading, JIT, the groups' first measurements) outside the run.
-        for (int i = 0; i < 20; i++) {
-          for (int g = 0; g < 4; g++) {
-            int c = g;
-            client
-                .newRequest(file)
-                .headers(h -> h.put("X-Client-Group", group(c)))
-                .timeout(10, TimeUnit.SECONDS)
-                .send();
-          }
-        }
-        Thread.sleep(3000); // lets the groups' measured bandwidths decay back to idle
-        start = System.nanoTime();
-        for (int c = 0; c < 4; c++) {
-          counts[c] = new ClientCounts(start, runSeconds + 5);
-        }
-        drive(client, file, counts, start, epochSeconds);
-        Thread.sleep(2000); // the last delayed responses
-      } finally {
-        client.stop();
-      }
-    }
-    String loadAfter = ExperimentShop.load();
-    report(counts, epochSeconds, loadBefore, loadAfter);
+    return filter;
   }
 
   private static HttpClient client() throws Exception {
@@ -141,9 +193,11 @@ class BandwidthSharesExperiment {
   /**
    * Sends each active client's requests at its fixed rate, open loop (a delayed response does
    * not hold the next request back, as httperf did not); the four clients are out of phase.
+   * With several nodes each client sends to them in turn.
    */
   private static void drive(
-      HttpClient client, URI file, ClientCounts[] counts, long start, int epochSeconds) {
+      HttpClient client, List<URI> files, ClientCounts[] counts, long start, int epochSeconds) {
+    int[] sent = new int[4];
     long interval = Math.round(1e9 / RATE_PER_CLIENT);
     long end = start + SCHEDULE.length * (long) epochSeconds * 1_000_000_000L;
     long[] next = new long[4];
@@ -168,7 +222,7 @@ class BandwidthSharesExperiment {
       next[first] += interval;
       int epoch = (int) ((due - start) / (epochSeconds * 1_000_000_000L));
       if (active(epoch, first)) {
-        send(client, file, first, counts[first]);
+        send(client, files.get(sent[first]++ % files.size()), first, counts[first]);
       }
     }
   }
@@ -200,8 +254,15 @@ class BandwidthSharesExperiment {
   }
 
   private static void report(
-      ClientCounts[] counts, int epochSeconds, String loadBefore, String loadAfter)
+      ClientCounts[] counts, int epochSeconds, int nodeCount, String loadBefore, String loadAfter)
       throws Exception {
+    String name = nodeCount == 1 ? "bandwidth-shares" : "bandwidth-shares-" + nodeCount + "-nodes";
+    String where =
+        nodeCount == 1
+            ? "OverloadFilter in embedded Jetty 12"
+            : nodeCount
+                + " Jetty 12 nodes in cluster mode (B and the shares the farm's), each client's"
+                + " requests sent to the nodes in turn,";
     int seconds = SCHEDULE.length * epochSeconds;
     double[][] bytes = new double[4][seconds];
     for (int c = 0; c < 4; c++) {
@@ -213,14 +274,14 @@ class BandwidthSharesExperiment {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "# Bandwidth shares"
-                    + " (Li & Jamin §VI) over HTTP%n%nOverloadFilter in embedded Jetty 12, bandwidth.total"
-                    + " 1MB/s, groups A–D = 10/20/30/40 %% by header X-Client-Group, defaults otherwise"
-                    + " (alpha 0.2, managerPeriod 500ms, standbyLimit 4, measure throughput). A servlet"
-                    + " serves %d-byte files. Each client asks %.0f times a second while active (open loop,"
-                    + " %.0f KB/s, %.0f %% of B); Table III's schedule with %d s epochs. Received bytes are"
-                    + " counted per second when each 200 response completes. Load average %s before, %s"
-                    + " after.%n%n",
+                "# Bandwidth shares (Li & Jamin §VI) over HTTP%n%n%s bandwidth.total 1MB/s, groups"
+                    + " A–D = 10/20/30/40 %% by header X-Client-Group, defaults otherwise (alpha"
+                    + " 0.2, managerPeriod 500ms, standbyLimit 4, measure throughput). A servlet"
+                    + " serves %d-byte files. Each client asks %.0f times a second while active"
+                    + " (open loop, %.0f KB/s, %.0f %% of B); Table III's schedule with %d s"
+                    + " epochs. Received bytes are counted per second when each 200 response"
+                    + " completes. Load average %s before, %s after.%n%n",
+                where,
                 FILE_BYTES,
                 RATE_PER_CLIENT,
                 RATE_PER_CLIENT * FILE_BYTES / 1000,
@@ -301,16 +362,18 @@ class BandwidthSharesExperiment {
     }
     lines.add(new Charts.Line("total", x, totals));
     Charts.lines(
-        ExperimentShop.OUT.resolve("bandwidth-shares.png"),
+        ExperimentShop.OUT.resolve(name + ".png"),
         String.format(
             Locale.ROOT,
-            "Bandwidth per client over time (Li & Jamin Fig. 2; B = 1 MB/s, %d s epochs)",
-            epochSeconds),
+            "Bandwidth per client over time (Li & Jamin Fig. 2; B = 1 MB/s, %d s epochs, %d"
+                + " node(s))",
+            epochSeconds,
+            nodeCount),
         "time (s)",
         "KB/s received",
         lines,
         false);
-    md.append("\n![bandwidth per client](bandwidth-shares.png)\n");
+    md.append("\n![bandwidth per client](" + name + ".png)\n");
     StringBuilder csv = new StringBuilder("second,A,B,C,D\n");
     for (int s = 0; s < seconds; s++) {
       csv.append(s + 1);
@@ -319,8 +382,8 @@ class BandwidthSharesExperiment {
       }
       csv.append('\n');
     }
-    Files.writeString(ExperimentShop.OUT.resolve("bandwidth-shares.csv"), csv);
-    Files.writeString(ExperimentShop.OUT.resolve("bandwidth-shares.md"), md);
+    Files.writeString(ExperimentShop.OUT.resolve(name + ".csv"), csv);
+    Files.writeString(ExperimentShop.OUT.resolve(name + ".md"), md);
     System.out.println(md);
   }
 }
