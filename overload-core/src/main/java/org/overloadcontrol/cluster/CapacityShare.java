@@ -156,9 +156,10 @@ public final class CapacityShare {
    * {@code cluster.forgetAfter}) may be alive on the other side of a split, serving its clients
    * with the part it last held. It keeps that part: the nodes on this side share what is left,
    * so the sides of a split longer than {@code forgetAfter} together still promise no more than
-   * C. It gets it back when it reports again. Only a restart of the survivors, with
-   * {@code cluster.expectedNodes} set to the new size, hands its part out: the operator's word
-   * that the cluster shrank. With estimated capacities the lost member's estimate has left C
+   * C. It gets it back when it reports again, and the parts kept are given up when as many
+   * members as {@code cluster.expectedNodes} report again (a crashed node restarted under a new
+   * id). Otherwise only a restart of the survivors, with {@code cluster.expectedNodes} set to
+   * the new size, hands its part out: the operator's word that the cluster shrank. With estimated capacities the lost member's estimate has left C
    * already, and nothing is kept.
    */
   private void rememberLost(ClusterView view, List<NodeReport> members) {
@@ -173,6 +174,9 @@ public final class CapacityShare {
       }
     }
     lastMembers = now;
+    if (members.size() + 1 >= expectedNodes) {
+      lost.clear(); // the cluster is whole again: a crashed node came back under a new id
+    }
   }
 
   private static boolean leftCleanly(ClusterView view, String node) {

@@ -83,6 +83,37 @@ class CapacityShareTest {
     assertThat(s.share()).isCloseTo(30, within(1e-9));
   }
 
+  private static NodeReport holding(String node, double load, double fraction) {
+    return new NodeReport(
+        node, NOW, load, load, Double.NaN, fraction, NOW, new double[0], Map.of(), false);
+  }
+
+  @Test
+  void aLostMemberKeepsItsPartUntilTheClusterIsWholeAgain() {
+    CapacityShare share = new CapacityShare(3, 3);
+    double third = 1.0 / 3;
+    share.compute(
+        NOW,
+        new double[] {10, 10},
+        90,
+        false,
+        view(holding("b", 10, third), holding("c", 10, third)));
+    // c's report was dropped (forgetAfter): b and this node share what c does not hold.
+    CapacityShare.Share s =
+        share.compute(NOW, new double[] {30, 30}, 90, false, view(holding("b", 10, third)));
+    assertThat(s.whole()).isTrue();
+    assertThat(s.share()).isCloseTo(30, within(1e-9));
+    // c came back under a new id: three members again, nothing is kept for the old one.
+    s =
+        share.compute(
+            NOW,
+            new double[] {30, 30},
+            90,
+            false,
+            view(holding("b", 10, 0.2), holding("c2", 10, 0.2)));
+    assertThat(s.share()).isCloseTo(90 * 0.6, within(1e-9));
+  }
+
   @Test
   void estimatedCapacitiesAddUp() {
     CapacityShare share = new CapacityShare(3, 2);
