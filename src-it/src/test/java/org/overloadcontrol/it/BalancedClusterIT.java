@@ -25,6 +25,7 @@ import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.FreePorts;
 import org.overloadcontrol.it.support.Haproxy;
+import org.overloadcontrol.it.support.LoopbackCluster;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.virtualqueue.KeyRing;
@@ -54,20 +55,15 @@ class BalancedClusterIT {
     Haproxy.binary(); // fail first, with the install hint, before starting anything
     Path keys = dir.resolve("cluster.keys");
     Files.writeString(keys, KeyRing.newEntry("cluster", new SecureRandom()) + "\n");
-    int[] ports = FreePorts.loopback(NODES + 1);
-    StringBuilder members = new StringBuilder();
-    for (int n = 0; n < NODES; n++) {
-      members.append(n == 0 ? "" : ",").append("127.0.0.1:").append(ports[n]);
-    }
+    LoopbackCluster cluster = LoopbackCluster.of("balanced", NODES);
+    int balancerPort = FreePorts.loopback(1)[0];
     List<WebContainer> nodes = new ArrayList<>();
     try {
       for (int n = 0; n < NODES; n++) {
-        nodes.add(
-            ContainerKind.JETTY.start(
-                Deployment.of(webApp(n, keys, members.toString(), ports[n]))));
+        nodes.add(ContainerKind.JETTY.start(Deployment.of(webApp(n, keys, cluster))));
       }
       List<Integer> nodePorts = nodes.stream().map(WebContainer::port).toList();
-      try (Haproxy balancer = Haproxy.start(dir.resolve("haproxy"), ports[NODES], nodePorts)) {
+      try (Haproxy balancer = Haproxy.start(dir.resolve("haproxy"), balancerPort, nodePorts)) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         URI work = URI.create("http://127.0.0.1:" + balancer.port() + "/work");
         List<Issued> issued = awaitTokens(http, work);
@@ -151,7 +147,7 @@ class BalancedClusterIT {
     return m.find() ? m.group(1) : body;
   }
 
-  private Path webApp(int node, Path keys, String members, int port) throws IOException {
+  private Path webApp(int node, Path keys, LoopbackCluster cluster) throws IOException {
     Map<String, String> filter = new LinkedHashMap<>();
     filter.put("virtualQueue.enabled", "true");
     filter.put("virtualQueue.paths", "/work");
@@ -159,11 +155,7 @@ class BalancedClusterIT {
     filter.put("virtualQueue.maxWait", "60s");
     filter.put("virtualQueue.grace", "10s");
     filter.put("virtualQueue.keyFile", keys.toAbsolutePath().toString());
-    filter.put("cluster.enabled", "true");
-    filter.put("cluster.name", "balanced-" + members.hashCode());
-    filter.put("cluster.members", members);
-    filter.put("cluster.address", "127.0.0.1");
-    filter.put("cluster.port", Integer.toString(port));
+    filter.putAll(cluster.settings(node));
     filter.put("cluster.callTimeout", "500ms");
     return new ExplodedWebApp()
         .withOverloadFilter(filter)

@@ -20,7 +20,7 @@ import org.overloadcontrol.it.load.Charts;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
-import org.overloadcontrol.it.support.FreePorts;
+import org.overloadcontrol.it.support.LoopbackCluster;
 import org.overloadcontrol.it.support.WebContainer;
 
 /**
@@ -100,11 +100,7 @@ class BandwidthSharesExperiment {
     int epochSeconds = ExperimentShop.seconds("experiment.seconds", 10);
     int runSeconds = SCHEDULE.length * epochSeconds;
     String loadBefore = ExperimentShop.load();
-    int[] clusterPorts = FreePorts.loopback(nodeCount);
-    StringBuilder members = new StringBuilder();
-    for (int n = 0; n < nodeCount; n++) {
-      members.append(n == 0 ? "" : ",").append("127.0.0.1:").append(clusterPorts[n]);
-    }
+    LoopbackCluster cluster = LoopbackCluster.of("bandwidth", nodeCount);
     List<WebContainer> servers = new ArrayList<>();
     ClientCounts[] counts = new ClientCounts[4];
     long start;
@@ -112,11 +108,7 @@ class BandwidthSharesExperiment {
       for (int n = 0; n < nodeCount; n++) {
         Map<String, String> filter = filter();
         if (nodeCount > 1) {
-          filter.put("cluster.enabled", "true");
-          filter.put("cluster.name", "bandwidth-" + clusterPorts[0]);
-          filter.put("cluster.members", members.toString());
-          filter.put("cluster.address", "127.0.0.1");
-          filter.put("cluster.port", Integer.toString(clusterPorts[n]));
+          filter.putAll(cluster.settings(n));
         }
         Path dir =
             new ExplodedWebApp()

@@ -29,6 +29,7 @@ import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.FreePorts;
 import org.overloadcontrol.it.support.Haproxy;
+import org.overloadcontrol.it.support.LoopbackCluster;
 import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.virtualqueue.KeyRing;
 
@@ -93,11 +94,8 @@ class ClusterExperiment {
     Files.createDirectories(out);
     Path keys = out.resolve("cluster.keys");
     Files.writeString(keys, KeyRing.newEntry("cluster", new SecureRandom()) + "\n");
-    int[] ports = FreePorts.loopback(NODES + 1);
-    StringBuilder members = new StringBuilder();
-    for (int n = 0; n < NODES; n++) {
-      members.append(n == 0 ? "" : ",").append("127.0.0.1:").append(ports[n]);
-    }
+    LoopbackCluster cluster = LoopbackCluster.of("experiment", NODES);
+    int balancerPort = FreePorts.loopback(1)[0];
     List<WebContainer> nodes = new ArrayList<>();
     Haproxy haproxy = null;
     HttpClient client = VirtualQueueExperiment.client();
@@ -111,16 +109,15 @@ class ClusterExperiment {
             });
     try {
       for (int n = 0; n < NODES; n++) {
-        nodes.add(
-            ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, members, ports[n]))));
+        nodes.add(ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, cluster))));
       }
       Thread.sleep(3000); // the members find each other, the exchange assembles the shares
       haproxy =
           Haproxy.start(
               out.resolve("haproxy"),
-              ports[NODES],
+              balancerPort,
               nodes.stream().map(WebContainer::port).toList());
-      URI work = URI.create("http://127.0.0.1:" + ports[NODES] + "/work");
+      URI work = URI.create("http://127.0.0.1:" + balancerPort + "/work");
       List<User> users = users(new Random(22));
       long start = System.nanoTime() + (1000 - System.currentTimeMillis() % 1000) * 1_000_000L;
       MeteredWorkServlet.reset(start, MAX_SECONDS);
@@ -157,7 +154,7 @@ class ClusterExperiment {
     }
   }
 
-  private static Path webApp(Path out, int node, Path keys, CharSequence members, int port)
+  private static Path webApp(Path out, int node, Path keys, LoopbackCluster cluster)
       throws IOException {
     Map<String, String> filter = VirtualQueueExperiment.permits();
     filter.put("virtualQueue.enabled", "true");
@@ -166,11 +163,7 @@ class ClusterExperiment {
     filter.put("virtualQueue.maxWait", "5m");
     filter.put("virtualQueue.grace", "10s");
     filter.put("virtualQueue.keyFile", keys.toAbsolutePath().toString());
-    filter.put("cluster.enabled", "true");
-    filter.put("cluster.name", "experiment-" + members.hashCode());
-    filter.put("cluster.members", members.toString());
-    filter.put("cluster.address", "127.0.0.1");
-    filter.put("cluster.port", Integer.toString(port));
+    filter.putAll(cluster.settings(node));
     filter.put("cluster.callTimeout", CALL_TIMEOUT);
     return new ExplodedWebApp()
         .withOverloadFilter(filter)
