@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.ToDoubleBiFunction;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -21,6 +22,12 @@ import org.knowm.xchart.CategoryChartBuilder;
 final class E2eReport {
 
   private static final int BOOTSTRAP_RESAMPLES = 10_000;
+
+  /**
+   * The filter with a target as it was before the concurrency limit became the default (the
+   * token bucket): the reference for what the new default may cost.
+   */
+  static final String TODAYS_FILTER = "OverloadFilter, target 10s, rate";
 
   private final List<String> variants;
   private final List<EndToEndOverhead.Run> runs;
@@ -60,6 +67,10 @@ final class E2eReport {
     System.out.println(report.pairedTable(variants.get(0)));
     if (variants.contains("QoSFilter")) {
       System.out.println(report.pairedTable("QoSFilter"));
+    }
+    System.out.println(report.cpuPairedTable(variants.get(0)));
+    if (variants.contains(TODAYS_FILTER)) {
+      System.out.println(report.cpuPairedTable(TODAYS_FILTER));
     }
   }
 
@@ -180,7 +191,23 @@ final class E2eReport {
 
   /** The variant's throughput over the base's, round by round. */
   private double[] ratios(String variant, String base) {
-    List<Double> ratios = new ArrayList<>();
+    return paired(variant, base, (r, b) -> r.requestsPerSecond() / b.requestsPerSecond());
+  }
+
+  /** The variant's server CPU per request minus the reference's, round by round. */
+  private double[] cpuDifferences(String variant, String reference) {
+    return paired(
+        variant,
+        reference,
+        (r, b) -> r.serverCpuMicrosPerRequest() - b.serverCpuMicrosPerRequest());
+  }
+
+  /** {@code compare} of each of the variant's runs with the base's run of the same round. */
+  private double[] paired(
+      String variant,
+      String base,
+      ToDoubleBiFunction<EndToEndOverhead.Run, EndToEndOverhead.Run> compare) {
+    List<Double> values = new ArrayList<>();
     for (EndToEndOverhead.Run r : runs) {
       if (!r.variant().equals(variant)) {
         continue;
@@ -188,9 +215,9 @@ final class E2eReport {
       runs.stream()
           .filter(b -> b.round() == r.round() && b.variant().equals(base))
           .findFirst()
-          .ifPresent(b -> ratios.add(r.requestsPerSecond() / b.requestsPerSecond()));
+          .ifPresent(b -> values.add(compare.applyAsDouble(r, b)));
     }
-    return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /**
@@ -226,6 +253,41 @@ final class E2eReport {
               100 * quantile(r, 0.75),
               atLeast,
               r.length));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Each variant's server CPU per request against one reference, paired by round: the median
+   * and quartiles of the per-round differences in µs per request. CPU per request moves less
+   * with the machine than throughput; the A/A control's line says how far noise alone moves a
+   * difference in this run.
+   */
+  String cpuPairedTable(String reference) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "| variant | server CPU µs/req minus %s's, median of rounds | 95 %% interval of the"
+                + " median | quartiles | rounds |%n|---|---:|---:|---:|---:|%n",
+            reference));
+    for (String v : variants) {
+      if (v.equals(reference)) {
+        continue;
+      }
+      double[] d = cpuDifferences(v, reference);
+      double[] interval = medianInterval(d);
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %+.2f | %+.2f – %+.2f | %+.2f – %+.2f | %d |%n",
+              v,
+              median(d),
+              interval[0],
+              interval[1],
+              quantile(d, 0.25),
+              quantile(d, 0.75),
+              d.length));
     }
     return sb.toString();
   }
