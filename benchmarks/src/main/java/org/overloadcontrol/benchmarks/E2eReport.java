@@ -29,6 +29,9 @@ final class E2eReport {
    */
   static final String TODAYS_FILTER = "OverloadFilter, target 10s, rate";
 
+  /** The reference of the paired tables: the servlet without a filter. */
+  static final String NO_FILTER = "no filter";
+
   private final List<String> variants;
   private final List<EndToEndOverhead.Run> runs;
 
@@ -64,12 +67,14 @@ final class E2eReport {
       roundOffset = lastRound;
     }
     E2eReport report = new E2eReport(variants, runs);
-    System.out.println(report.pairedTable(variants.get(0)));
+    // The files list variants in the order they ran, which is shuffled each round.
+    String base = variants.contains(NO_FILTER) ? NO_FILTER : variants.get(0);
+    System.out.println(report.pairedTable(base));
     if (variants.contains("QoSFilter")) {
       System.out.println(report.pairedTable("QoSFilter"));
     }
-    System.out.println(report.cpuPairedTable(variants.get(0)));
-    if (variants.contains(TODAYS_FILTER)) {
+    System.out.println(report.cpuPairedTable(base));
+    if (variants.contains(TODAYS_FILTER) && !base.equals(TODAYS_FILTER)) {
       System.out.println(report.cpuPairedTable(TODAYS_FILTER));
     }
   }
