@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.ToDoubleBiFunction;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -21,6 +22,15 @@ import org.knowm.xchart.CategoryChartBuilder;
 final class E2eReport {
 
   private static final int BOOTSTRAP_RESAMPLES = 10_000;
+
+  /**
+   * The filter with a target as it was before the concurrency limit became the default (the
+   * token bucket): the reference for what the new default may cost.
+   */
+  static final String TODAYS_FILTER = "OverloadFilter, target 10s, rate";
+
+  /** The reference of the paired tables: the servlet without a filter. */
+  static final String NO_FILTER = "no filter";
 
   private final List<String> variants;
   private final List<EndToEndOverhead.Run> runs;
@@ -57,9 +67,15 @@ final class E2eReport {
       roundOffset = lastRound;
     }
     E2eReport report = new E2eReport(variants, runs);
-    System.out.println(report.pairedTable(variants.get(0)));
+    // The files list variants in the order they ran, which is shuffled each round.
+    String base = variants.contains(NO_FILTER) ? NO_FILTER : variants.get(0);
+    System.out.println(report.pairedTable(base));
     if (variants.contains("QoSFilter")) {
       System.out.println(report.pairedTable("QoSFilter"));
+    }
+    System.out.println(report.cpuPairedTable(base));
+    if (variants.contains(TODAYS_FILTER) && !base.equals(TODAYS_FILTER)) {
+      System.out.println(report.cpuPairedTable(TODAYS_FILTER));
     }
   }
 
@@ -180,7 +196,23 @@ final class E2eReport {
 
   /** The variant's throughput over the base's, round by round. */
   private double[] ratios(String variant, String base) {
-    List<Double> ratios = new ArrayList<>();
+    return paired(variant, base, (r, b) -> r.requestsPerSecond() / b.requestsPerSecond());
+  }
+
+  /** The variant's server CPU per request minus the reference's, round by round. */
+  private double[] cpuDifferences(String variant, String reference) {
+    return paired(
+        variant,
+        reference,
+        (r, b) -> r.serverCpuMicrosPerRequest() - b.serverCpuMicrosPerRequest());
+  }
+
+  /** {@code compare} of each of the variant's runs with the base's run of the same round. */
+  private double[] paired(
+      String variant,
+      String base,
+      ToDoubleBiFunction<EndToEndOverhead.Run, EndToEndOverhead.Run> compare) {
+    List<Double> values = new ArrayList<>();
     for (EndToEndOverhead.Run r : runs) {
       if (!r.variant().equals(variant)) {
         continue;
@@ -188,9 +220,9 @@ final class E2eReport {
       runs.stream()
           .filter(b -> b.round() == r.round() && b.variant().equals(base))
           .findFirst()
-          .ifPresent(b -> ratios.add(r.requestsPerSecond() / b.requestsPerSecond()));
+          .ifPresent(b -> values.add(compare.applyAsDouble(r, b)));
     }
-    return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /**
@@ -226,6 +258,41 @@ final class E2eReport {
               100 * quantile(r, 0.75),
               atLeast,
               r.length));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Each variant's server CPU per request against one reference, paired by round: the median
+   * and quartiles of the per-round differences in µs per request. CPU per request moves less
+   * with the machine than throughput; the A/A control's line says how far noise alone moves a
+   * difference in this run.
+   */
+  String cpuPairedTable(String reference) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "| variant | server CPU µs/req minus %s's, median of rounds | 95 %% interval of the"
+                + " median | quartiles | rounds |%n|---|---:|---:|---:|---:|%n",
+            reference));
+    for (String v : variants) {
+      if (v.equals(reference)) {
+        continue;
+      }
+      double[] d = cpuDifferences(v, reference);
+      double[] interval = medianInterval(d);
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %+.2f | %+.2f – %+.2f | %+.2f – %+.2f | %d |%n",
+              v,
+              median(d),
+              interval[0],
+              interval[1],
+              quantile(d, 0.25),
+              quantile(d, 0.75),
+              d.length));
     }
     return sb.toString();
   }

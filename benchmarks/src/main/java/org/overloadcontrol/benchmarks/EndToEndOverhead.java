@@ -26,6 +26,7 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlets.QoSFilter;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.overloadcontrol.servlet.OverloadFilter;
 
@@ -65,8 +66,16 @@ public final class EndToEndOverhead {
 
   private EndToEndOverhead() {}
 
-  /** A variant: its name and the filter (with init-params) in front of the servlet, if any. */
-  record Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {}
+  /**
+   * A variant: its name and the filter (with init-params) in front of the servlet, if any, or
+   * Jetty's {@link QoSHandler} around the servlet's context.
+   */
+  record Variant(
+      String name, Class<? extends Filter> filter, Map<String, String> params, boolean qosHandler) {
+    Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {
+      this(name, filter, params, false);
+    }
+  }
 
   /** One wrk run. */
   record Run(
@@ -122,9 +131,10 @@ public final class EndToEndOverhead {
                         "endpoints.hello.controller.bucketDepth", "10000")),
                 new Variant(
                     "QoSFilter", QoSFilter.class, Map.of("maxRequests", Integer.toString(PERMITS))),
+                // Jetty 12's replacement for QoSFilter, a handler in front of the context.
+                new Variant("QoSHandler", null, Map.of(), true),
                 // A second server without a filter: its ratio to the first is what the machine's
-                // noise
-                // alone does to a ratio in this run (an A/A comparison).
+                // noise alone does to a ratio in this run (an A/A comparison).
                 new Variant("no filter (A/A control)", null, Map.of())));
     if (Boolean.getBoolean("e2e.breakdown")) {
       // Where the filter's cost goes: in the chain but switched off (enabled=false: one field
@@ -220,6 +230,10 @@ public final class EndToEndOverhead {
     if (variants.stream().anyMatch(v -> v.name().equals("QoSFilter"))) {
       table += "\n" + report.pairedTable("QoSFilter");
     }
+    table += "\n" + report.cpuPairedTable(variants.get(0).name());
+    if (variants.stream().anyMatch(v -> v.name().equals(E2eReport.TODAYS_FILTER))) {
+      table += "\n" + report.cpuPairedTable(E2eReport.TODAYS_FILTER);
+    }
     System.out.println();
     System.out.println(table);
     Files.writeString(out.resolve("e2e.md"), table);
@@ -247,7 +261,13 @@ public final class EndToEndOverhead {
       filter.setInitParameters(v.params());
       context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     }
-    server.setHandler(context);
+    if (v.qosHandler()) {
+      QoSHandler qos = new QoSHandler(context);
+      qos.setMaxRequestCount(PERMITS);
+      server.setHandler(qos);
+    } else {
+      server.setHandler(context);
+    }
     server.start();
     return server;
   }

@@ -2,7 +2,6 @@ package org.overloadcontrol.admission;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.base.ClassDefinition;
 
@@ -54,11 +53,13 @@ import org.overloadcontrol.base.ClassDefinition;
  * upper half still keeps a higher class's share against lower classes that grab every
  * permit it frees, and its waiters go first in the wait queues anyway.
  *
- * <p>Concurrency. Acquire is a CAS loop on one in-flight counter (the limit is a hard bound,
- * which a striped count could not give), a striped add for the class's own count, and a
- * volatile read of the limit. Samples go into a striped {@link SampleBuffer} (two plain
- * stores). A window's round runs on the first thread that finds it due, under a guard taken by
- * CAS and never waited for.
+ * <p>Concurrency. The group's permits are a {@link LeasedPermits}: under half the limit a
+ * request takes a permit from its stripe's pocket, leased in small batches, and puts it back
+ * there, so two cores do not write one shared word per request; above it, acquire is a CAS
+ * loop on the committed count (the limit is a hard bound either way). Then a striped add for
+ * the class's own count, and a volatile read of the limit. Samples go into a striped
+ * {@link SampleBuffer} (two plain stores). A window's round runs on the first thread that
+ * finds it due, under a guard taken by CAS and never waited for.
  */
 public final class ConcurrencyGroup {
 
@@ -102,7 +103,7 @@ public final class ConcurrencyGroup {
   private final long windowNanos;
   private final int windowSamples;
   private final AdmissionListener listener;
-  private final AtomicInteger inFlight = new AtomicInteger();
+  private final LeasedPermits permits = new LeasedPermits();
   private final AtomicBoolean roundGuard = new AtomicBoolean();
   private final SampleBuffer samples = new SampleBuffer();
   private final Histogram histogram = new Histogram(1, MAX_RATIO_UNITS, 3);
@@ -132,7 +133,10 @@ public final class ConcurrencyGroup {
   /** Whether a request of the group waited for a permit since the window began. */
   private volatile boolean pressed;
 
-  /** The largest in-flight count since the window began (raced: a hint, not a count). */
+  /**
+   * The largest in-flight count since the window began (raced: a hint, not a count; under
+   * half the limit it counts the permits leased to stripes, see {@link LeasedPermits}).
+   */
   private volatile int peak;
 
   private volatile long windowStartNanos;
@@ -178,7 +182,7 @@ public final class ConcurrencyGroup {
 
   /** Requests of the group executing now. */
   public int inFlight() {
-    return inFlight.get();
+    return permits.inFlight();
   }
 
   /** The partition of {@code requestClass}, created on first use. */
@@ -259,7 +263,7 @@ public final class ConcurrencyGroup {
       pressed = false;
     }
     int peakInFlight = peak;
-    peak = inFlight.get();
+    peak = permits.inFlight();
     double before = exactLimit;
     stepScales(p90 > 1.0);
     scale = smallestScale();
@@ -421,10 +425,19 @@ public final class ConcurrencyGroup {
      */
     public boolean tryAcquire(int stripe) {
       int lim = limit;
+      int leased = permits.lease(stripe, reservable(lim));
+      if (leased > 0) {
+        if (leased > peak) {
+          peak = leased;
+        }
+        inFlightCount.add(stripe, 0, 1L);
+        return true;
+      }
       int heldBack = reservedAbove;
       boolean exact = heldBack == 0;
+      boolean forfeited = false;
       for (; ; ) {
-        int n = inFlight.get();
+        int n = permits.committed();
         if (n >= lim - heldBack && n >= reservable(lim)) {
           if (!exact && n < lim) {
             // The fast bound counts higher classes' whole reservations; only near the limit
@@ -433,11 +446,18 @@ public final class ConcurrencyGroup {
             exact = true;
             continue;
           }
+          if (!forfeited) {
+            // Permits lying in stripes' pockets are counted as taken: take them back first.
+            forfeited = true;
+            if (permits.forfeit() > 0) {
+              continue;
+            }
+          }
           markReached();
           return false;
         }
         // Two acquirers may both see the last free permit; the CAS admits one.
-        if (inFlight.compareAndSet(n, n + 1)) {
+        if (permits.tryCommit(n)) {
           if (n + 1 >= lim) {
             markReached();
           }
@@ -452,7 +472,7 @@ public final class ConcurrencyGroup {
 
     /** Whether {@link #tryAcquire} would succeed now (a hint: another thread may take it). */
     public boolean hasRoom() {
-      int n = inFlight.get();
+      int n = permits.committed();
       int lim = limit;
       return n < reservable(lim)
           || n < lim - reservedAbove
@@ -504,7 +524,7 @@ public final class ConcurrencyGroup {
     /** Returns a permit taken by {@link #tryAcquire}. */
     public void release(int stripe) {
       inFlightCount.add(stripe, 0, -1L);
-      inFlight.decrementAndGet();
+      permits.release(stripe, reservable(limit));
     }
 
     /**
