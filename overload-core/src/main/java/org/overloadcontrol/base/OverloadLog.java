@@ -5,10 +5,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.logging.Level;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.helpers.MessageFormatter;
-import org.slf4j.helpers.NOPLoggerFactory;
 
 /**
  * The library's own log lines, that cannot vanish: through SLF4J when a provider is bound, and
@@ -19,6 +15,10 @@ import org.slf4j.helpers.NOPLoggerFactory;
  * error and drops every line after it, among them the one that says an endpoint entered
  * overload (issue 21). A WAR that carries {@code slf4j-api} but no provider is the common case.
  * On fallback the library says once, through the same log, what happened and what a WAR needs.
+ *
+ * <p>SLF4J is optional: a web application without {@code slf4j-api} gets the same fallback, and
+ * no SLF4J class is loaded ({@link Slf4jLog} holds every reference to one), so a WAR need carry
+ * neither the API nor a provider.
  *
  * <p>The call shapes are SLF4J's ({@code {}} placeholders, a trailing {@link Throwable}), so a
  * class switches by its logger's declaration alone. DEBUG lines are not carried over: they are
@@ -36,12 +36,26 @@ public final class OverloadLog {
   private static final AtomicReference<Consumer<String>> CONTAINER = new AtomicReference<>();
   private static final AtomicBoolean NOTICE_SAID = new AtomicBoolean();
 
-  private final Logger slf4j;
+  /** Whether {@code slf4j-api} is on this class loader's path: decided once, as SLF4J binds once. */
+  private static final boolean SLF4J_PRESENT = slf4jPresent();
+
+  /** Null without {@code slf4j-api}. */
+  private final Slf4jLog slf4j;
+
   private final String name;
 
   private OverloadLog(String name) {
     this.name = name;
-    this.slf4j = LoggerFactory.getLogger(name);
+    this.slf4j = SLF4J_PRESENT ? new Slf4jLog(name) : null;
+  }
+
+  private static boolean slf4jPresent() {
+    try {
+      Class.forName("org.slf4j.LoggerFactory", false, OverloadLog.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /** The log named after {@code type}, as SLF4J's {@code LoggerFactory.getLogger(Class)}. */
@@ -69,19 +83,24 @@ public final class OverloadLog {
     return () -> CONTAINER.compareAndSet(sink, null);
   }
 
-  /** Whether SLF4J has a provider; without one it hands out its no-operation loggers. */
+  /**
+   * Whether SLF4J is on the class path and has a provider; without one it hands out its
+   * no-operation loggers.
+   */
   public static boolean slf4jBound() {
-    return !(LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory);
+    return SLF4J_PRESENT && Slf4jLog.bound();
   }
 
   /** Detail for someone who has configured logging: SLF4J only. */
   public void debug(String format, Object... args) {
-    slf4j.debug(format, args);
+    if (slf4j != null) {
+      slf4j.debug(format, args);
+    }
   }
 
   /** Whether DEBUG lines are written, to skip building their arguments. */
   public boolean isDebugEnabled() {
-    return slf4j.isDebugEnabled();
+    return slf4j != null && slf4j.isDebugEnabled();
   }
 
   /** A line about the library's state an operator wants in the log (overload entered/left). */
@@ -112,14 +131,11 @@ public final class OverloadLog {
   }
 
   private void fallback(Level level, String format, Object[] args) {
-    var formatted = MessageFormatter.arrayFormat(format, args);
-    String message = formatted.getMessage();
-    Throwable thrown = formatted.getThrowable();
     Consumer<String> sink = CONTAINER.get();
     if (NOTICE_SAID.compareAndSet(false, true)) {
       write(sink, name, Level.INFO, NO_PROVIDER_NOTICE);
     }
-    write(sink, name, level, thrown == null ? message : message + ": " + thrown);
+    write(sink, name, level, LogLine.of(format, args).text());
   }
 
   private static void write(Consumer<String> sink, String name, Level level, String message) {

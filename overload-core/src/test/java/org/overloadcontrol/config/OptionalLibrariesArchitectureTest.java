@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * The optional libraries stay behind the one place that needs them, so that the core loads and
  * runs without them ({@link OptionalLibrary}): SnakeYAML only in {@code SnakeYaml}, Commons Math
  * only in the capacity estimator, which the virtual queue builds only for
- * {@code capacity: auto}; and no metrics library anywhere.
+ * {@code capacity: auto}; SLF4J only in {@code OverloadLog}'s SLF4J side, which it loads only
+ * when {@code slf4j-api} is present; and no metrics library anywhere.
  */
 class OptionalLibrariesArchitectureTest {
 
@@ -39,6 +40,17 @@ class OptionalLibrariesArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("org.apache.commons.math3..")
+        .check(classes);
+  }
+
+  @Test
+  void onlyOverloadLogsSlf4jSideTouchesSlf4j() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("org.overloadcontrol.base.Slf4jLog")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.slf4j..")
         .check(classes);
   }
 

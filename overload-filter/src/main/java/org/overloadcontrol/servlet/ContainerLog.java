@@ -2,33 +2,35 @@ package org.overloadcontrol.servlet;
 
 import jakarta.servlet.ServletContext;
 import org.overloadcontrol.base.OverloadLog;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes a message the operator must see at start both through SLF4J and through
  * {@link ServletContext#log}, the container's own log of the web application. SLF4J alone is
- * not enough: a WAR without an SLF4J provider loses the line, and Tomcat shows a filter's failed
- * {@code init} on its console only as "One or more Filters failed to start", with the details in
- * its per-host log ({@code logs/localhost.<date>.log}), where {@code ServletContext.log} writes.
- * Where each container puts it: README.md, "Configuration".
+ * not enough: a WAR without an SLF4J provider (or without {@code slf4j-api}) loses the line, and
+ * Tomcat shows a filter's failed {@code init} on its console only as "One or more Filters failed
+ * to start", with the details in its per-host log ({@code logs/localhost.<date>.log}), where
+ * {@code ServletContext.log} writes. Where each container puts it: README.md, "Configuration".
  */
 final class ContainerLog {
 
-  private static final Logger LOG = LoggerFactory.getLogger(OverloadFilter.class);
+  private static final OverloadLog LOG = OverloadLog.get(OverloadFilter.class);
 
   private ContainerLog() {}
 
   /** A configuration error that stops the filter's start. */
   static void error(ServletContext context, String message) {
-    LOG.error("{}", message);
-    containerLog(context, message);
+    // Without an SLF4J provider OverloadLog would write to the container's log too: once is
+    // enough, unless the container's log refused it.
+    if (!containerLog(context, message) || OverloadLog.slf4jBound()) {
+      LOG.error("{}", message);
+    }
   }
 
   /** A notice: the filter works, but not as its configuration suggests. */
   static void warn(ServletContext context, String message) {
-    LOG.warn("{}", message);
-    containerLog(context, message);
+    if (!containerLog(context, message) || OverloadLog.slf4jBound()) {
+      LOG.warn("{}", message);
+    }
   }
 
   /**
@@ -39,16 +41,19 @@ final class ContainerLog {
     return OverloadLog.containerSink(message -> containerLog(context, message));
   }
 
-  private static void containerLog(ServletContext context, String message) {
+  /** Whether the container's log took the message. */
+  private static boolean containerLog(ServletContext context, String message) {
     if (context == null) {
-      return;
+      return false;
     }
     try {
       context.log(message);
+      return true;
     } catch (RuntimeException e) {
-      // A context that cannot log (stopping, or a test double) must not hide the message's
-      // cause: SLF4J has it already.
+      // A context that cannot log (stopping, or a test double) must not hide the message: the
+      // caller writes it through OverloadLog instead.
       LOG.debug("overload-control: ServletContext.log failed", e);
+      return false;
     }
   }
 }

@@ -235,8 +235,12 @@ class FeatureWiringTest {
     harness.contextAttributes.put(Observability.REGISTRY_ATTRIBUTE, registry);
   }
 
-  private long gauge(String name) {
-    return ((Number) registry.getGauges().get(name).getValue()).longValue();
+  /** A count (a Dropwizard counter) or another value (a gauge) of the registry. */
+  private long metric(String name) {
+    com.codahale.metrics.Counter count = registry.getCounters().get(name);
+    return count != null
+        ? count.getCount()
+        : ((Number) registry.getGauges().get(name).getValue()).longValue();
   }
 
   @Test
@@ -255,9 +259,9 @@ class FeatureWiringTest {
     assertThat(all.get("delayedNow").asInt()).as("held on the timer").isEqualTo(1);
     assertThat(all.get("active").asBoolean()).isTrue();
     assertThat(status().get("virtualQueue").isNull()).as("not configured").isTrue();
-    assertThat(gauge("overload.bandwidth.group.all.admitted")).isEqualTo(2);
-    assertThat(gauge("overload.bandwidth.group.all.delayed_now")).isEqualTo(1);
-    assertThat(gauge("overload.bandwidth.group.all.average_bytes_per_second")).isEqualTo(100_000);
+    assertThat(metric("overload.bandwidth.group.all.admitted")).isEqualTo(2);
+    assertThat(metric("overload.bandwidth.group.all.delayed_now")).isEqualTo(1);
+    assertThat(metric("overload.bandwidth.group.all.average_bytes_per_second")).isEqualTo(100_000);
     assertThat(registry.getNames()).noneMatch(n -> n.startsWith("overload.virtual_queue"));
   }
 
@@ -296,11 +300,11 @@ class FeatureWiringTest {
     FilterChain chain = mock(FilterChain.class);
     filter.doFilter(back, new FilterHarness.Res().mock, chain);
     verify(chain).doFilter(any(), any());
-    assertThat(gauge("overload.virtual_queue.passed")).isEqualTo(2);
-    assertThat(gauge("overload.virtual_queue.token_admitted")).isEqualTo(1);
-    assertThat(gauge("overload.virtual_queue.told_to_wait")).isEqualTo(1);
-    assertThat(gauge("overload.virtual_queue.refusals.forged")).isEqualTo(1);
-    assertThat(gauge("overload.virtual_queue.current_wait_seconds")).isEqualTo(1);
+    assertThat(metric("overload.virtual_queue.passed")).isEqualTo(2);
+    assertThat(metric("overload.virtual_queue.token_admitted")).isEqualTo(1);
+    assertThat(metric("overload.virtual_queue.told_to_wait")).isEqualTo(1);
+    assertThat(metric("overload.virtual_queue.refusals.forged")).isEqualTo(1);
+    assertThat(metric("overload.virtual_queue.current_wait_seconds")).isEqualTo(1);
     filter.destroy();
     assertThat(registry.getNames())
         .as("removed with the filter")

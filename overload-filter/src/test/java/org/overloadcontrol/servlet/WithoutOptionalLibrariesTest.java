@@ -6,6 +6,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -13,12 +14,13 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletConfig;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.metrics.Observability;
 
 /**
- * The filter as a WAR with only the filter runs it: no SnakeYAML, Commons Math, metrics module or
- * dashboard on the class path (this class runs in its own surefire execution that leaves them
+ * The filter as a WAR with only the filter runs it: no SnakeYAML, Commons Math, SLF4J, metrics
+ * module or dashboard on the class path (this class runs in its own surefire execution that leaves them
  * out, see the pom). Init-params configure it; a YAML file or {@code virtualQueue.capacity: auto}
  * stops the start with the coordinates to add; the status works, the metrics and the dashboard
  * answer 404 naming their module.
@@ -38,6 +40,22 @@ class WithoutOptionalLibrariesTest {
         .isFalse();
     assertThat(getClass().getResource("/org/overloadcontrol/servlet/dashboard/index.html"))
         .isNull();
+    assertThat(new OptionalLibrary("org.slf4j.LoggerFactory", "").present()).isFalse();
+  }
+
+  @Test
+  void withoutSlf4jTheLinesGoToTheContainersLogOnce() throws Exception {
+    FilterConfig fc = harness.filterConfig();
+    OverloadFilter filter =
+        new OverloadFilter(harness.ticker, org.overloadcontrol.admission.AdmissionListener.NONE);
+    filter.init(fc);
+    jakarta.servlet.ServletContext context = fc.getServletContext();
+    assertThat(OverloadLog.slf4jBound()).isFalse();
+    OverloadLog.get("org.overloadcontrol.overload").info("endpoint '{}' entered overload", "s");
+    verify(context).log("endpoint 's' entered overload");
+    ContainerLog.warn(context, "a notice");
+    verify(context, times(1)).log("a notice");
+    filter.destroy();
   }
 
   @Test

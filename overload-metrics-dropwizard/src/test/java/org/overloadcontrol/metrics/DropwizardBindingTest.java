@@ -3,6 +3,7 @@ package org.overloadcontrol.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
@@ -12,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.OverloadConfigException;
 
 /**
- * The Dropwizard binding, found on the class path: gauges in the application's registry or in
- * one of its own exposed over JMX, removed on close.
+ * The Dropwizard binding, found on the class path: counts as counters and other values as gauges,
+ * in the application's registry or in one of its own exposed over JMX, removed on close.
  */
 class DropwizardBindingTest {
 
@@ -25,22 +26,25 @@ class DropwizardBindingTest {
   }
 
   @Test
-  void jmxExposesTheOwnRegistryWhileRunning() throws Exception {
+  void jmxExposesTheOwnRegistryWhileRunningCountsAsCounters() throws Exception {
     Observability o =
         Observability.builder(driver.engine).overloadListener(OverloadEvent.Listener.NONE).build();
     traffic(o);
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName arrivals =
         new ObjectName(
-            "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=gauges");
-    assertThat(server.getAttribute(arrivals, "Value")).isEqualTo(3L);
+            "org.overloadcontrol:name=overload.endpoint.search.class.search.arrivals,type=counters");
+    ObjectName lifo = new ObjectName("org.overloadcontrol:name=overload.queue.lifo,type=gauges");
+    assertThat(server.getAttribute(arrivals, "Count")).isEqualTo(3L);
+    assertThat(server.getAttribute(lifo, "Value")).isEqualTo(1.0);
     assertThat(o.scrape()).as("Dropwizard writes no exposition format").isEmpty();
     o.close();
     assertThat(server.isRegistered(arrivals)).isFalse();
+    assertThat(server.isRegistered(lifo)).isFalse();
   }
 
   @Test
-  void theApplicationsRegistryGetsTheGaugesAndIsLeftAsItWas() {
+  void theApplicationsRegistryGetsCountersAndGaugesAndIsLeftAsItWas() {
     MetricRegistry app = new MetricRegistry();
     app.counter("application.own");
     Observability o =
@@ -49,14 +53,20 @@ class DropwizardBindingTest {
             .overloadListener(OverloadEvent.Listener.NONE)
             .build();
     traffic(o);
-    assertThat(app.getGauges().get("overload.endpoint.search.class.search.arrivals").getValue())
-        .isEqualTo(3L);
+    Counter arrivals = app.getCounters().get("overload.endpoint.search.class.search.arrivals");
+    assertThat(arrivals.getCount()).isEqualTo(3L);
     assertThat(
-            app.getGauges()
+            app.getCounters()
                 .get("overload.endpoint.search.class.search.outcomes.rejected")
-                .getValue())
+                .getCount())
         .isEqualTo(1L);
+    assertThat(app.getGauges()).doesNotContainKey("overload.endpoint.search.class.search.arrivals");
     assertThat(app.getGauges().get("overload.queue.lifo").getValue()).isEqualTo(1.0);
+    assertThatThrownBy(arrivals::inc)
+        .as("the engine keeps the count")
+        .isInstanceOf(UnsupportedOperationException.class);
+    driver.arrive("search");
+    assertThat(arrivals.getCount()).as("read from the engine when asked").isEqualTo(4L);
     o.close();
     assertThat(app.getNames()).containsExactly("application.own");
   }

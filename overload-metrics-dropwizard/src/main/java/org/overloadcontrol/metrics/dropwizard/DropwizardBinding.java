@@ -8,10 +8,10 @@ import org.overloadcontrol.metrics.MetricsRecorder;
 import org.overloadcontrol.metrics.MetricsSettings;
 
 /**
- * The {@code dropwizard} binding: the engine's metrics as gauges in a Dropwizard
- * {@link MetricRegistry} under their dotted names, the application's registry when it supplies
- * one, else one of the binding's own, which a JMX reporter exposes ({@code metrics.jmx},
- * {@code metrics.jmxDomain}). Found by {@link java.util.ServiceLoader}; see
+ * The {@code dropwizard} binding: the engine's counts as counters and its other values as gauges
+ * in a Dropwizard {@link MetricRegistry} under their dotted names, the application's registry
+ * when it supplies one, else one of the binding's own, which a JMX reporter exposes
+ * ({@code metrics.jmx}, {@code metrics.jmxDomain}). Found by {@link java.util.ServiceLoader}; see
  * {@link MetricsBinding}.
  */
 public final class DropwizardBinding implements MetricsBinding {

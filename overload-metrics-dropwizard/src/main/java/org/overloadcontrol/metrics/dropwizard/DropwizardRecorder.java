@@ -1,6 +1,7 @@
 package org.overloadcontrol.metrics.dropwizard;
 
 import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.jmx.JmxReporter;
 import java.util.Set;
@@ -12,9 +13,9 @@ import org.overloadcontrol.metrics.MetricId;
 import org.overloadcontrol.metrics.MetricsRecorder;
 
 /**
- * Records the engine's metrics as Dropwizard {@link Gauge}s. Counts are gauges too: a Dropwizard
- * {@code Counter} keeps its own count, and the engine's counts already exist; a reporter that
- * wants rates derives them, as it would from a counter.
+ * Records the engine's counts as Dropwizard counters ({@link SuppliedCounter}, which read the
+ * engine's count) and its other values as {@link Gauge}s. A reporter that wants rates derives
+ * them from the counts.
  */
 final class DropwizardRecorder implements MetricsRecorder {
 
@@ -31,7 +32,7 @@ final class DropwizardRecorder implements MetricsRecorder {
 
   @Override
   public void count(MetricId id, LongSupplier count) {
-    register(id, (Gauge<Long>) count::getAsLong);
+    register(id, new SuppliedCounter(count));
   }
 
   @Override
@@ -39,9 +40,9 @@ final class DropwizardRecorder implements MetricsRecorder {
     register(id, (Gauge<Double>) value::getAsDouble);
   }
 
-  private void register(MetricId id, Gauge<? extends Number> gauge) {
+  private void register(MetricId id, Metric metric) {
     try {
-      registry.register(id.dropwizardName(), gauge);
+      registry.register(id.dropwizardName(), metric);
       names.add(id.dropwizardName());
     } catch (IllegalArgumentException e) {
       // The name is taken: another filter shares an application's registry, or an endpoint
