@@ -46,7 +46,9 @@ import org.overloadcontrol.servlet.OverloadFilter;
  * permits. {@code -De2e.only=REGEX} keeps only the variants whose name matches (to run one
  * under a profiler). With {@code -De2e.profile=true} async-profiler samples the measured rounds
  * and {@code profile.md} splits each variant's CPU per request into the filter's own work and
- * the rest ({@link E2eProfile}).
+ * the rest ({@link E2eProfile}). With {@code -De2e.spring=true} two more variants serve the same
+ * response from a Spring Boot {@code @RestController}, without and with the starter
+ * ({@link SpringBootServer}).
  *
  * <p>Each round starts a new server for each variant and warms it for a second before it is
  * measured ({@code -De2e.fresh=false}, and the profiling mode, keep one server per variant for
@@ -65,8 +67,17 @@ public final class EndToEndOverhead {
 
   private EndToEndOverhead() {}
 
-  /** A variant: its name and the filter (with init-params) in front of the servlet, if any. */
-  record Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {}
+  /**
+   * A variant: its name and the filter (with init-params) in front of the servlet, if any; or a
+   * Spring Boot application ({@link SpringBootServer}), with the starter when {@code filter} is
+   * set.
+   */
+  record Variant(
+      String name, Class<? extends Filter> filter, Map<String, String> params, boolean springBoot) {
+    Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {
+      this(name, filter, params, false);
+    }
+  }
 
   /** One wrk run. */
   record Run(
@@ -133,6 +144,13 @@ public final class EndToEndOverhead {
           new Variant(
               "OverloadFilter, disabled", OverloadFilter.class, Map.of("enabled", "false")));
       variants.add(new Variant("OverloadFilter, no permits", OverloadFilter.class, Map.of()));
+    }
+
+    if (Boolean.getBoolean("e2e.spring")) {
+      // A trivial @RestController in Spring Boot, without and with the starter (issue 20).
+      SpringBootServer.requireSpringBoot();
+      variants.add(new Variant("Spring Boot", null, Map.of(), true));
+      variants.add(new Variant("Spring Boot, starter", OverloadFilter.class, Map.of(), true));
     }
 
     String only = System.getProperty("e2e.only");
@@ -228,6 +246,9 @@ public final class EndToEndOverhead {
   }
 
   private static Server start(Variant v) throws Exception {
+    if (v.springBoot()) {
+      return SpringBootServer.start(v.filter() != null, poolName(v));
+    }
     QueuedThreadPool threads = new QueuedThreadPool(200, 8);
     threads.setName(poolName(v));
     Server server = new Server(threads);
