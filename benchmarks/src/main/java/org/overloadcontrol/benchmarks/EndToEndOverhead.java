@@ -47,7 +47,9 @@ import org.overloadcontrol.servlet.OverloadFilter;
  * permits. {@code -De2e.only=REGEX} keeps only the variants whose name matches (to run one
  * under a profiler). With {@code -De2e.profile=true} async-profiler samples the measured rounds
  * and {@code profile.md} splits each variant's CPU per request into the filter's own work and
- * the rest ({@link E2eProfile}).
+ * the rest ({@link E2eProfile}). With {@code -De2e.spring=true} two more variants serve the same
+ * response from a Spring Boot {@code @RestController}, without and with the starter
+ * ({@link SpringBootServer}).
  *
  * <p>Each round starts a new server for each variant and warms it for a second before it is
  * measured ({@code -De2e.fresh=false}, and the profiling mode, keep one server per variant for
@@ -67,14 +69,22 @@ public final class EndToEndOverhead {
   private EndToEndOverhead() {}
 
   /**
-   * A variant: its name and the filter (with init-params) in front of the servlet, if any, or
-   * Jetty's {@link QoSHandler} around the servlet's context.
+   * A variant: its name, the filter (with init-params) in front of the servlet, if any, and what
+   * serves it: the plain servlet, the servlet inside Jetty's {@link QoSHandler}, or a Spring Boot
+   * application ({@link SpringBootServer}), with the starter when {@code filter} is set.
    */
   record Variant(
-      String name, Class<? extends Filter> filter, Map<String, String> params, boolean qosHandler) {
+      String name, Class<? extends Filter> filter, Map<String, String> params, Host host) {
     Variant(String name, Class<? extends Filter> filter, Map<String, String> params) {
-      this(name, filter, params, false);
+      this(name, filter, params, Host.SERVLET);
     }
+  }
+
+  /** What serves a variant's servlet. */
+  enum Host {
+    SERVLET,
+    QOS_HANDLER,
+    SPRING_BOOT
   }
 
   /** One wrk run. */
@@ -132,7 +142,7 @@ public final class EndToEndOverhead {
                 new Variant(
                     "QoSFilter", QoSFilter.class, Map.of("maxRequests", Integer.toString(PERMITS))),
                 // Jetty 12's replacement for QoSFilter, a handler in front of the context.
-                new Variant("QoSHandler", null, Map.of(), true),
+                new Variant("QoSHandler", null, Map.of(), Host.QOS_HANDLER),
                 // A second server without a filter: its ratio to the first is what the machine's
                 // noise alone does to a ratio in this run (an A/A comparison).
                 new Variant("no filter (A/A control)", null, Map.of())));
@@ -143,6 +153,13 @@ public final class EndToEndOverhead {
           new Variant(
               "OverloadFilter, disabled", OverloadFilter.class, Map.of("enabled", "false")));
       variants.add(new Variant("OverloadFilter, no permits", OverloadFilter.class, Map.of()));
+    }
+
+    if (Boolean.getBoolean("e2e.spring")) {
+      // A trivial @RestController in Spring Boot, without and with the starter (issue 20).
+      SpringBootServer.requireSpringBoot();
+      variants.add(new Variant("Spring Boot", null, Map.of(), Host.SPRING_BOOT));
+      variants.add(new Variant("Spring Boot, starter", OverloadFilter.class, Map.of(), Host.SPRING_BOOT));
     }
 
     String only = System.getProperty("e2e.only");
@@ -242,6 +259,9 @@ public final class EndToEndOverhead {
   }
 
   private static Server start(Variant v) throws Exception {
+    if (v.host() == Host.SPRING_BOOT) {
+      return SpringBootServer.start(v.filter() != null, poolName(v));
+    }
     QueuedThreadPool threads = new QueuedThreadPool(200, 8);
     threads.setName(poolName(v));
     Server server = new Server(threads);
@@ -261,7 +281,7 @@ public final class EndToEndOverhead {
       filter.setInitParameters(v.params());
       context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     }
-    if (v.qosHandler()) {
+    if (v.host() == Host.QOS_HANDLER) {
       QoSHandler qos = new QoSHandler(context);
       qos.setMaxRequestCount(PERMITS);
       server.setHandler(qos);

@@ -75,25 +75,7 @@ public class FrameworkRouting {
 
   @Setup(Level.Trial)
   public void setUp() {
-    routes =
-        FrameworkRoutes.builder("benchmark")
-            .route("GET", "/", "Shop#home")
-            .route("GET", "/search", "Shop#search")
-            .route("GET", "/category/{name}", "Shop#category")
-            .route("GET", "/product/{id}", Engines.CONTROLLED)
-            .route("GET", "/product/{id}/reviews", "Shop#reviews")
-            .route("GET", "/cart", "Cart#view")
-            .route("POST", "/cart", "Cart#add")
-            .route("DELETE", "/cart/{item}", "Cart#remove")
-            .route("GET", "/checkout", "Checkout#form")
-            .route("POST", "/checkout", "Checkout#submit")
-            .route("POST", "/payment", "Checkout#pay")
-            .route("GET", "/account", "Account#view")
-            .route("POST", "/login", "Account#login")
-            .route("GET", "/orders", "Account#orders")
-            .route("GET", "/orders/{id}", "Account#order")
-            .route("GET", "/static/**", "Static#files")
-            .build();
+    routes = shopRoutes().build();
     byServlet = Engines.admissionOnly(java.util.Map.of());
     byRoutes =
         OverloadEngine.builder(OverloadConfig.of(Engines.admissionKeys()))
@@ -101,6 +83,30 @@ public class FrameworkRouting {
             .scheduler(Engines.NO_TIMERS)
             .frameworkRoutes(routes)
             .build();
+  }
+
+  /**
+   * Sixteen shop-like handler methods; {@code GET /product/{id}} leads to
+   * {@link Engines#CONTROLLED}.
+   */
+  static FrameworkRoutes.Builder shopRoutes() {
+    return FrameworkRoutes.builder("benchmark")
+        .route("GET", "/", "Shop#home")
+        .route("GET", "/search", "Shop#search")
+        .route("GET", "/category/{name}", "Shop#category")
+        .route("GET", "/product/{id}", Engines.CONTROLLED)
+        .route("GET", "/product/{id}/reviews", "Shop#reviews")
+        .route("GET", "/cart", "Cart#view")
+        .route("POST", "/cart", "Cart#add")
+        .route("DELETE", "/cart/{item}", "Cart#remove")
+        .route("GET", "/checkout", "Checkout#form")
+        .route("POST", "/checkout", "Checkout#submit")
+        .route("POST", "/payment", "Checkout#pay")
+        .route("GET", "/account", "Account#view")
+        .route("POST", "/login", "Account#login")
+        .route("GET", "/orders", "Account#orders")
+        .route("GET", "/orders/{id}", "Account#order")
+        .route("GET", "/static/**", "Static#files");
   }
 
   @TearDown(Level.Trial)

@@ -344,6 +344,35 @@ public final class OverloadEngine {
   }
 
   /**
+   * Whether a framework's routes are all that reads a request (no endpoint or class rule): then
+   * {@link #routeByFramework} routes it with one walk over its path, and a request no route
+   * matches goes to its adapter's {@link #defaultRoute}.
+   */
+  public boolean routesByFrameworkOnly() {
+    return resolvedFrameworkRoutes != null && config.endpointRules().isEmpty();
+  }
+
+  /**
+   * The endpoint and class of a request when {@link #routesByFrameworkOnly()}: its framework
+   * route's (resolved once per route), else {@code fallback}.
+   *
+   * @param fallback the adapter's own endpoint's route ({@link #defaultRoute})
+   */
+  public EndpointClass routeByFramework(String method, String path, EndpointClass fallback) {
+    int route = frameworkRoutes.indexOf(method, path);
+    return route < 0 ? fallback : resolvedRoute(route);
+  }
+
+  /**
+   * The endpoint and class of every request to endpoint {@code name} that no rule or route
+   * sends elsewhere, for an adapter that resolves its own endpoints once: only when no class
+   * rule reads the request ({@link #routesByEndpointOnly()} or {@link #routesByFrameworkOnly()}).
+   */
+  public EndpointClass defaultRoute(String name) {
+    return routeTo(name, null);
+  }
+
+  /**
    * Routes a request. The endpoint is the first configured path rule that matches, else the
    * route a framework contributed ({@link Builder#frameworkRoutes}), else
    * {@code defaultEndpoint} (the servlet name, or the adapter's own default). The class is the
@@ -378,12 +407,7 @@ public final class OverloadEngine {
       if (route >= 0) {
         if (resolvedFrameworkRoutes != null) {
           // No class rule reads the request: the route decides endpoint and class.
-          EndpointClass known = resolvedFrameworkRoutes.get(route);
-          if (known == null) {
-            known = routeTo(frameworkRoutes.endpointAt(route), null);
-            resolvedFrameworkRoutes.set(route, known);
-          }
-          return known;
+          return resolvedRoute(route);
         }
         name = frameworkRoutes.endpointAt(route);
       }
@@ -392,6 +416,16 @@ public final class OverloadEngine {
       name = defaultEndpoint;
     }
     return routeTo(name, attributes);
+  }
+
+  /** Framework route {@code route}'s endpoint and class, when no class rule reads requests. */
+  private EndpointClass resolvedRoute(int route) {
+    EndpointClass known = resolvedFrameworkRoutes.get(route);
+    if (known == null) {
+      known = routeTo(frameworkRoutes.endpointAt(route), null);
+      resolvedFrameworkRoutes.set(route, known);
+    }
+    return known;
   }
 
   /** The endpoint and class of a request to endpoint {@code name}. */

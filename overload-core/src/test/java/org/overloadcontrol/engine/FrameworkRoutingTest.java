@@ -63,4 +63,32 @@ class FrameworkRoutingTest {
     assertThat(engine.route("dispatcher", request("GET", "/api/search")).endpoint().name())
         .isEqualTo("heavy");
   }
+
+  @Test
+  void withoutRulesTheRoutesAloneRouteAsTheFullRoutingDoes() {
+    OverloadEngine engine =
+        engine(Map.of("classes.buy.rank", "5", "endpoints.Shop#order.class", "buy"));
+    assertThat(engine.routesByFrameworkOnly()).isTrue();
+    EndpointClass fallback = engine.defaultRoute("dispatcher");
+    for (String[] r :
+        new String[][] {
+          {"GET", "/api/search"}, {"POST", "/api/orders"}, {"GET", "/api/orders"}, {"GET", "/"}
+        }) {
+      assertThat(engine.routeByFramework(r[0], r[1], fallback))
+          .as(r[0] + " " + r[1])
+          .isSameAs(engine.route("dispatcher", request(r[0], r[1])));
+    }
+    assertThat(engine.routeByFramework("POST", "/api/orders", fallback).requestClass().name())
+        .isEqualTo("buy");
+  }
+
+  @Test
+  void aPathsRuleOrAClassRuleMeansTheRoutesAreNotAllThatReadsARequest() {
+    assertThat(engine(Map.of("endpoints.heavy.paths", "/api/search")).routesByFrameworkOnly())
+        .isFalse();
+    assertThat(
+            engine(Map.of("classes.bot.rank", "1", "classes.bot.match.header", "User-Agent=bot"))
+                .routesByFrameworkOnly())
+        .isFalse();
+  }
 }

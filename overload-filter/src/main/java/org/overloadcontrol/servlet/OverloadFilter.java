@@ -151,6 +151,15 @@ public class OverloadFilter implements Filter {
       // No rule reads the request: its servlet says where it goes (one look-up).
       EndpointClass route = r.routes.route(servlet);
       exchange = route == null ? null : r.pipeline.start(view, route);
+    } else if (r.routesByFramework) {
+      // Only a framework's routes read the request (Spring Boot, Jakarta REST): one walk over
+      // its path, else its servlet's endpoint.
+      EndpointClass fallback = r.routes.route(servlet);
+      exchange =
+          fallback == null
+              ? null
+              : r.pipeline.start(
+                  view, r.engine.routeByFramework(view.method(), view.path(), fallback));
     } else {
       exchange =
           r.routes.isStatus(servlet) ? null : r.pipeline.start(view, r.routes.endpointOf(servlet));

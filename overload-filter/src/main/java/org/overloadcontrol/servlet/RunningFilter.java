@@ -33,6 +33,7 @@ final class RunningFilter {
   // object a request touches tends to be a cache miss, docs/performance.md).
   final boolean enabled;
   final boolean routesByServlet;
+  final boolean routesByFramework;
   final OverloadEngine engine;
   final RequestPipeline pipeline;
   final ClientAddressResolver clients;
@@ -72,6 +73,7 @@ final class RunningFilter {
     this.routes =
         new ServletRoutes(engine, read.endpointByServlet(), StatusServlets.names(servletContext));
     this.routesByServlet = engine.routesByEndpointOnly();
+    this.routesByFramework = engine.routesByFrameworkOnly();
     this.enabled = config.enabled();
   }
 

@@ -53,7 +53,9 @@ final class ServletRoutes {
 
   /**
    * The endpoint and class of every request to {@code servlet}, or null for a status servlet.
-   * Only when {@link OverloadEngine#routesByEndpointOnly()}: otherwise rules read each request.
+   * Only when {@link OverloadEngine#routesByEndpointOnly()} (or, for the requests no framework
+   * route takes, {@link OverloadEngine#routesByFrameworkOnly()}): otherwise rules read each
+   * request.
    */
   EndpointClass route(String servlet) {
     String key = servlet == null ? "" : servlet;
@@ -62,7 +64,7 @@ final class ServletRoutes {
       // Bounded by the servlets the container maps.
       route =
           routes.computeIfAbsent(
-              key, name -> isStatus(servlet) ? STATUS : engine.route(endpointOf(servlet), null));
+              key, name -> isStatus(servlet) ? STATUS : engine.defaultRoute(endpointOf(servlet)));
     }
     return route instanceof EndpointClass resolved ? resolved : null;
   }

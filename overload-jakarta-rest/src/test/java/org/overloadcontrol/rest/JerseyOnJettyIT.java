@@ -62,6 +62,6 @@ class JerseyOnJettyIT {
   @Test
   void eachResourceMethodHasItsOwnEndpointTargetAndClassAndOnlyTheOverloadedOneIsShed()
       throws Exception {
-    ShopChecks.methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(base);
+    ShopChecks.methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(base, "ShopResource");
   }
 }

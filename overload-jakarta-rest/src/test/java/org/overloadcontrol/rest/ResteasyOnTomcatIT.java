@@ -61,6 +61,6 @@ class ResteasyOnTomcatIT {
   @Test
   void eachResourceMethodHasItsOwnEndpointTargetAndClassAndOnlyTheOverloadedOneIsShed()
       throws Exception {
-    ShopChecks.methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(base);
+    ShopChecks.methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(base, "ShopResource");
   }
 }

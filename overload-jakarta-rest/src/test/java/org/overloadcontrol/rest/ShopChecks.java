@@ -9,7 +9,7 @@ import java.net.http.HttpResponse;
 
 /**
  * What every Jakarta REST implementation's test checks over HTTP, for {@link ShopResource}
- * behind a filter whose endpoints with a target start at 5 requests/s, one token deep.
+ * (or a resource like it) behind a filter whose endpoints with a target start at 5 requests/s, one token deep.
  */
 final class ShopChecks {
 
@@ -25,13 +25,17 @@ final class ShopChecks {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** @param base the resource's URI, ending in "/" */
-  static void methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(URI base) throws Exception {
+  /**
+   * @param base the resource's URI, ending in "/"
+   * @param resource the resource class's simple name
+   */
+  static void methodsAreSeparateEndpointsAndOnlyTheOverloadedOneIsShed(URI base, String resource)
+      throws Exception {
     // The class's @RequestClass applies where a method sets none; a method's own wins.
     assertThat(send(base, "GET", "catalogue").body())
-        .isEqualTo("ShopResource#catalogue browse null");
-    assertThat(send(base, "GET", "search").body()).isEqualTo("ShopResource#search browse PT2S");
-    assertThat(send(base, "POST", "orders").body()).isEqualTo("ShopResource#order order PT0.001S");
+        .isEqualTo(resource + "#catalogue browse null");
+    assertThat(send(base, "GET", "search").body()).isEqualTo(resource + "#search browse PT2S");
+    assertThat(send(base, "POST", "orders").body()).isEqualTo(resource + "#order order PT0.001S");
 
     // Orders (a target: admitted at 5/s) arrive faster than that; the catalogue (no target)
     // is never throttled, though both are served by the one servlet of the implementation.

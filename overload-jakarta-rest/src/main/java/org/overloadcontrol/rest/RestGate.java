@@ -1,0 +1,165 @@
+package org.overloadcontrol.rest;
+
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.WriterInterceptor;
+import jakarta.ws.rs.ext.WriterInterceptorContext;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.Answer;
+import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.RequestPipeline;
+import org.overloadcontrol.pipeline.Step;
+
+/**
+ * The filter-only mode's adapter for one resource method (one endpoint): it hands each request
+ * to the engine's {@link RequestPipeline} and carries out the step with Jakarta REST's own
+ * primitives. A refusal or an answer is {@code abortWith}; a request to run goes on, with its
+ * {@link OverloadContext} in the request property {@link OverloadContext#ATTRIBUTE}.
+ *
+ * <p>Finish. A response without an entity is finished in the response filter; one with an
+ * entity after its bytes are written ({@link WriterInterceptor}, which also counts them for
+ * bandwidth shares), so the response time runs to the end of the entity's write. A response the
+ * implementation made from an exception that reached it (status 500) is {@code FAILED}; a write
+ * that throws (the client left) is {@code FAILED}. The engine takes the first report only, so a
+ * request ends in exactly one outcome whichever of these runs.
+ *
+ * <p>Wait. A filter cannot be suspended, so the pipeline holds a request that has to wait on its
+ * own thread, bounded by its class's longest wait ({@code queue.nonAsync=block}, the default), or
+ * refuses it ({@code reject}).
+ */
+final class RestGate implements ContainerRequestFilter, ContainerResponseFilter, WriterInterceptor {
+
+  /** The request property holding the running request's {@link Exchange}. */
+  static final String EXCHANGE = RestGate.class.getName() + ".exchange";
+
+  /** The request property holding the outcome the response filter decided, for the write. */
+  private static final String OUTCOME = RestGate.class.getName() + ".outcome";
+
+  private static final int INTERNAL_SERVER_ERROR = 500;
+
+  private final RequestPipeline pipeline;
+  private final String endpoint;
+
+  RestGate(RequestPipeline pipeline, String endpoint) {
+    this.pipeline = pipeline;
+    this.endpoint = endpoint;
+  }
+
+  @Override
+  public void filter(ContainerRequestContext request) {
+    RestRequestView view = new RestRequestView(request);
+    Exchange exchange = pipeline.start(view, endpoint);
+    Step step = exchange.step();
+    switch (step.kind()) {
+      case PASS -> {}
+      case RUN -> {
+        request.setProperty(OverloadContext.ATTRIBUTE, exchange.tag());
+        request.setProperty(EXCHANGE, exchange);
+      }
+      case ANSWER -> {
+        exchange.finish(step.outcome(), 0L);
+        request.abortWith(response(step.answer(), List.of()));
+      }
+      // Not given for a view that cannot suspend; settled as one that could not be.
+      case DELAY, WAIT -> refuse(request, view, exchange, exchange.notCarried("no-async"));
+      default -> refuse(request, view, exchange, step);
+    }
+  }
+
+  private static void refuse(
+      ContainerRequestContext request, RestRequestView view, Exchange exchange, Step step) {
+    exchange.finish(step.outcome(), 0L);
+    Answer answer =
+        Answer.of(exchange.tag(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri());
+    request.abortWith(response(answer, exchange.setCookies()));
+  }
+
+  /** The engine's container-free answer as a Jakarta REST response. */
+  static Response response(Answer answer, List<String> setCookies) {
+    Response.ResponseBuilder response =
+        Response.status(answer.status())
+            .header(HttpHeaders.CACHE_CONTROL, Answer.CACHE_CONTROL)
+            .type(answer.contentType())
+            .entity(answer.body());
+    if (answer.retryAfterSeconds() > 0) {
+      response.header(HttpHeaders.RETRY_AFTER, answer.retryAfterSeconds());
+    }
+    for (String cookie : setCookies) {
+      response.header(HttpHeaders.SET_COOKIE, cookie);
+    }
+    for (String cookie : answer.setCookies()) {
+      response.header(HttpHeaders.SET_COOKIE, cookie);
+    }
+    return response.build();
+  }
+
+  @Override
+  public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+    if (!(request.getProperty(EXCHANGE) instanceof Exchange exchange)) {
+      return;
+    }
+    for (String cookie : exchange.setCookies()) {
+      response.getHeaders().add(HttpHeaders.SET_COOKIE, cookie);
+    }
+    Outcome outcome =
+        response.getStatus() == INTERNAL_SERVER_ERROR ? Outcome.FAILED : Outcome.COMPLETED;
+    if (response.hasEntity() && !"HEAD".equals(request.getMethod())) {
+      request.setProperty(OUTCOME, outcome);
+    } else {
+      request.removeProperty(EXCHANGE);
+      exchange.finish(outcome, 0L);
+    }
+  }
+
+  @Override
+  public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
+    if (!(context.getProperty(EXCHANGE) instanceof Exchange exchange)) {
+      context.proceed();
+      return;
+    }
+    context.removeProperty(EXCHANGE);
+    Counted counted = null;
+    if (exchange.countsBytes()) {
+      counted = new Counted(context.getOutputStream());
+      context.setOutputStream(counted);
+    }
+    Outcome outcome = Outcome.FAILED;
+    try {
+      context.proceed();
+      outcome =
+          context.getProperty(OUTCOME) instanceof Outcome decided ? decided : Outcome.COMPLETED;
+    } finally {
+      exchange.finish(outcome, counted == null ? -1L : counted.bytes);
+    }
+  }
+
+  /** Counts the entity's bytes for a request whose bandwidth share measures them. */
+  private static final class Counted extends FilterOutputStream {
+    private long bytes;
+
+    Counted(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      bytes++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      bytes += len;
+    }
+  }
+}
