@@ -159,7 +159,8 @@ public final class EndToEndOverhead {
       // A trivial @RestController in Spring Boot, without and with the starter (issue 20).
       SpringBootServer.requireSpringBoot();
       variants.add(new Variant("Spring Boot", null, Map.of(), Host.SPRING_BOOT));
-      variants.add(new Variant("Spring Boot, starter", OverloadFilter.class, Map.of(), Host.SPRING_BOOT));
+      variants.add(
+          new Variant("Spring Boot, starter", OverloadFilter.class, Map.of(), Host.SPRING_BOOT));
     }
 
     String only = System.getProperty("e2e.only");
