@@ -118,7 +118,13 @@ class ClusterExperiment {
   static final int NODES = 3;
   static final int PERMITS = VirtualQueueExperiment.PERMITS;
   static final int SERVICE_MILLIS = 50;
-  static final int CLUSTER_CAPACITY = APP.capacity;
+
+  /**
+   * {@code virtualQueue.capacity} of the whole cluster: {@code -Dexperiment.capacity}, else the
+   * variant's (the crowd stays at 5× it).
+   */
+  static final int CLUSTER_CAPACITY = capacity();
+
   static final double CROWD_RATE = 5.0 * CLUSTER_CAPACITY;
   static final int CROWD_SECONDS = APP.crowdSeconds;
   static final double LOW_RATE = APP.lowRate;
@@ -271,6 +277,7 @@ class ClusterExperiment {
                 .append(": \"")
                 .append(v)
                 .append("\"\n"));
+    yaml.append("virtualQueue:\n  capacity: ").append(CLUSTER_CAPACITY).append('\n');
     Path file = out.resolve("cluster-shop-node-" + node + ".yaml");
     Files.writeString(file, yaml);
     System.setProperty("overload.configFile", file.toAbsolutePath().toString());
@@ -279,6 +286,11 @@ class ClusterExperiment {
     } finally {
       System.clearProperty("overload.configFile");
     }
+  }
+
+  private static int capacity() {
+    String v = System.getProperty("experiment.capacity", "");
+    return v.isBlank() || v.startsWith("${") ? APP.capacity : Integer.parseInt(v.trim());
   }
 
   private static String callTimeout() {
