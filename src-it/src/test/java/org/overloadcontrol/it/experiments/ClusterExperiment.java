@@ -46,19 +46,90 @@ import org.overloadcontrol.virtualqueue.KeyRing;
  * once. Measured: what reached the application per second against the cluster capacity, the
  * wait each user was promised against the wait it got, and the replays refused.
  *
+ * <p>{@code -Dexperiment.app=shop} puts the sample WAR on each node instead (rebuilt with the
+ * cluster module, {@link ClusteredShopWar}), cluster mode on through an operator file over the
+ * shop's own settings, and its users post {@code /confirm}, the page the shop's waiting room
+ * guards, at 5× its capacity of 10 a second.
+ *
  * <p>Needs {@code haproxy} on the PATH ({@code apt-get install -y haproxy}).
  */
 class ClusterExperiment {
 
+  /**
+   * What each node serves, {@code -Dexperiment.app}: the 50 ms page (the default) or the sample
+   * shop, whose users post {@code /confirm}, the page its own waiting room guards.
+   */
+  enum App {
+    /** The page of §9 on {@link #PERMITS} permits, 30 a second for the whole cluster. */
+    PAGE("/work", "GET", 30, 10, 3, 40, 20),
+    /**
+     * The sample WAR with cluster mode on and its own {@code virtualQueue} settings (capacity
+     * 10 a second on {@code /confirm}); a shorter crowd, as the room empties three times slower.
+     */
+    SHOP("/confirm", "POST", 10, 8, 1, 30, 15);
+
+    final String path;
+    final String method;
+    final int capacity;
+    final int crowdSeconds;
+    final double lowRate;
+    final int arrivalSeconds;
+    final int stopAtSecond;
+
+    App(
+        String path,
+        String method,
+        int capacity,
+        int crowdSeconds,
+        double lowRate,
+        int arrivalSeconds,
+        int stopAtSecond) {
+      this.path = path;
+      this.method = method;
+      this.capacity = capacity;
+      this.crowdSeconds = crowdSeconds;
+      this.lowRate = lowRate;
+      this.arrivalSeconds = arrivalSeconds;
+      this.stopAtSecond = stopAtSecond;
+    }
+
+    /**
+     * Whether the application itself answered: the page's 200; the shop's 200 or its 409 (the
+     * order refused because no checkout happened in this node's session: sessions are per node,
+     * and the balancer has no stickiness), as opposed to the filter's 503.
+     */
+    boolean answered(int status) {
+      return status == 200 || (this == SHOP && status == 409);
+    }
+
+    /** The prefix of this variant's report files. */
+    String report() {
+      return this == PAGE ? "cluster" : "cluster-shop";
+    }
+
+    static App of(String property) {
+      return property == null || property.isBlank() || property.startsWith("${")
+          ? PAGE
+          : valueOf(property.trim().toUpperCase(Locale.ROOT));
+    }
+  }
+
+  static final App APP = App.of(System.getProperty("experiment.app"));
   static final int NODES = 3;
   static final int PERMITS = VirtualQueueExperiment.PERMITS;
   static final int SERVICE_MILLIS = 50;
-  static final int CLUSTER_CAPACITY = 30;
+
+  /**
+   * {@code virtualQueue.capacity} of the whole cluster: {@code -Dexperiment.capacity}, else the
+   * variant's (the crowd stays at 5× it).
+   */
+  static final int CLUSTER_CAPACITY = capacity();
+
   static final double CROWD_RATE = 5.0 * CLUSTER_CAPACITY;
-  static final int CROWD_SECONDS = 10;
-  static final double LOW_RATE = 3;
-  static final int ARRIVAL_SECONDS = 40;
-  static final int STOP_AT_SECOND = 20;
+  static final int CROWD_SECONDS = APP.crowdSeconds;
+  static final double LOW_RATE = APP.lowRate;
+  static final int ARRIVAL_SECONDS = APP.arrivalSeconds;
+  static final int STOP_AT_SECOND = APP.stopAtSecond;
   static final int STOPPED_NODE = 2;
   static final int DRAIN_SECONDS = 90;
   static final int MAX_SECONDS = ARRIVAL_SECONDS + DRAIN_SECONDS + 10;
@@ -88,6 +159,9 @@ class ClusterExperiment {
   private final AtomicInteger replaysAdmitted = new AtomicInteger();
   private final AtomicInteger replaysRefused = new AtomicInteger();
 
+  /** Requests the shop answered itself, by the second they were sent (the shop has no meter). */
+  private PerSecond answeredBySent;
+
   @Test
   void flashCrowdOnThreeNodesBehindHaproxy() throws Exception {
     Path out = ExperimentShop.OUT.resolve("apps");
@@ -108,8 +182,19 @@ class ClusterExperiment {
               return t;
             });
     try {
+      Path shop =
+          APP == App.SHOP
+              ? ClusteredShopWar.write(
+                  Path.of(
+                      System.getProperty(
+                          "sample.war", "../sample-webapp/target/sample-webapp.war")),
+                  out.resolve("cluster-shop"))
+              : null;
       for (int n = 0; n < NODES; n++) {
-        nodes.add(ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, cluster))));
+        nodes.add(
+            APP == App.SHOP
+                ? startShop(shop, out, n, cluster)
+                : ContainerKind.JETTY.start(Deployment.of(webApp(out, n, keys, cluster))));
       }
       Thread.sleep(3000); // the members find each other, the exchange assembles the shares
       haproxy =
@@ -117,11 +202,12 @@ class ClusterExperiment {
               out.resolve("haproxy"),
               balancerPort,
               nodes.stream().map(WebContainer::port).toList());
-      URI work = URI.create("http://127.0.0.1:" + balancerPort + "/work");
+      URI work = URI.create("http://127.0.0.1:" + balancerPort + APP.path);
       List<User> users = users(new Random(22));
       long start = System.nanoTime() + (1000 - System.currentTimeMillis() % 1000) * 1_000_000L;
       MeteredWorkServlet.reset(start, MAX_SECONDS);
       PerSecond arrivals = new PerSecond(start, MAX_SECONDS);
+      answeredBySent = new PerSecond(start, MAX_SECONDS);
       String loadBefore = ExperimentShop.load();
       boolean stopped = false;
       for (User u : users) {
@@ -175,6 +261,38 @@ class ClusterExperiment {
         .writeUnder(out, "cluster-node-" + node);
   }
 
+  /**
+   * Node {@code node}: the shop in {@code war}, its own {@code overload.yaml} with this node's
+   * {@code cluster.*} settings layered over it as the operator's file.
+   */
+  private static WebContainer startShop(Path war, Path out, int node, LoopbackCluster cluster)
+      throws Exception {
+    StringBuilder yaml = new StringBuilder("cluster:\n");
+    Map<String, String> settings = new java.util.LinkedHashMap<>(cluster.settings(node));
+    settings.put("cluster.callTimeout", CALL_TIMEOUT);
+    settings.forEach(
+        (k, v) ->
+            yaml.append("  ")
+                .append(k.substring("cluster.".length()))
+                .append(": \"")
+                .append(v)
+                .append("\"\n"));
+    yaml.append("virtualQueue:\n  capacity: ").append(CLUSTER_CAPACITY).append('\n');
+    Path file = out.resolve("cluster-shop-node-" + node + ".yaml");
+    Files.writeString(file, yaml);
+    System.setProperty("overload.configFile", file.toAbsolutePath().toString());
+    try {
+      return ContainerKind.JETTY.start(Deployment.of(war));
+    } finally {
+      System.clearProperty("overload.configFile");
+    }
+  }
+
+  private static int capacity() {
+    String v = System.getProperty("experiment.capacity", "");
+    return v.isBlank() || v.startsWith("${") ? APP.capacity : Integer.parseInt(v.trim());
+  }
+
   private static String callTimeout() {
     String v = System.getProperty("experiment.callTimeout", "");
     return v.isBlank() || v.startsWith("${") ? "50ms" : v;
@@ -203,8 +321,10 @@ class ClusterExperiment {
       HttpClient client, ScheduledExecutorService timers, URI work, User user, String token) {
     boolean replay = user.servedNanos != 0;
     URI target = token == null ? work : URI.create(work + "?oc_token=" + token);
+    long sent = System.nanoTime();
     client
         .newRequest(target)
+        .method(APP.method)
         .headers(h -> h.put("Accept", "application/json"))
         .timeout(300, TimeUnit.SECONDS)
         .send(
@@ -219,12 +339,13 @@ class ClusterExperiment {
                 int status = result.getResponse().getStatus();
                 String body = getContentAsString();
                 if (replay) {
-                  (status == 200 ? replaysAdmitted : replaysRefused).incrementAndGet();
+                  (APP.answered(status) ? replaysAdmitted : replaysRefused).incrementAndGet();
                   count("replay: " + status + " " + reason(body));
                   return;
                 }
-                if (status == 200) {
-                  count("200 served");
+                if (APP.answered(status)) {
+                  count(status + " served");
+                  answeredBySent.add(sent, 1);
                   user.servedNanos = System.nanoTime();
                   if (user.replays && token != null) {
                     timers.schedule(
@@ -268,7 +389,7 @@ class ClusterExperiment {
 
   private void report(List<User> users, PerSecond arrivals, String loadBefore, String loadAfter)
       throws IOException {
-    PerSecond letIn = MeteredWorkServlet.arrivals();
+    PerSecond letIn = APP == App.PAGE ? MeteredWorkServlet.arrivals() : answeredBySent;
     int seconds = Math.max(letIn.length(), arrivals.length());
     DescriptiveStatistics promised = new DescriptiveStatistics();
     DescriptiveStatistics lateness = new DescriptiveStatistics();
@@ -301,15 +422,20 @@ class ClusterExperiment {
                 Locale.ROOT,
                 "# One waiting room on three nodes%n%n%d nodes (embedded Jetty 12, OverloadFilter"
                     + " with cluster.enabled, one Hazelcast member each on 127.0.0.1) behind"
-                    + " HAProxy, round robin. Each node: a page working %d ms on %d permits (true"
-                    + " capacity %d/s per node). virtualQueue.capacity %d/s for the whole cluster,"
-                    + " cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d s, then %.0f/s"
-                    + " until %d s: %d users. Node %d stopped at %d s. Load average %s before, %s"
-                    + " after.%n%n",
+                    + " HAProxy, round robin. Each node: %s. virtualQueue.capacity %d/s for the"
+                    + " whole cluster, cluster.callTimeout %s. Users arrive at %.0f/s (5x) for %d"
+                    + " s, then %.0f/s until %d s: %d users. Node %d stopped at %d s. Load average"
+                    + " %s before, %s after.%n%n",
                 NODES,
-                SERVICE_MILLIS,
-                PERMITS,
-                PERMITS * 1000 / SERVICE_MILLIS,
+                APP == App.PAGE
+                    ? String.format(
+                        Locale.ROOT,
+                        "a page working %d ms on %d permits (true capacity %d/s per node)",
+                        SERVICE_MILLIS,
+                        PERMITS,
+                        PERMITS * 1000 / SERVICE_MILLIS)
+                    : "the sample WAR with the cluster module added, its own overload.yaml, users"
+                        + " posting /confirm (let in = answered by the shop, counted when sent)",
                 CLUSTER_CAPACITY,
                 CALL_TIMEOUT,
                 CROWD_RATE,
@@ -393,8 +519,9 @@ class ClusterExperiment {
               keptY.get(s)));
     }
     Path dir = ExperimentShop.OUT;
+    String name = APP.report();
     Charts.lines(
-        dir.resolve("cluster-load.png"),
+        dir.resolve(name + "-load.png"),
         "Three nodes, one waiting room: per second",
         "time (s)",
         "requests/s",
@@ -404,7 +531,7 @@ class ClusterExperiment {
             new Charts.Line("cluster capacity", x, capacityY)),
         false);
     Charts.lines(
-        dir.resolve("cluster-wait.png"),
+        dir.resolve(name + "-wait.png"),
         "Wait promised and kept, by arrival second",
         "arrival time (s)",
         "wait (s)",
@@ -412,9 +539,10 @@ class ClusterExperiment {
             new Charts.Line("promised, mean", x, promisedY),
             new Charts.Line("kept (arrival to served), mean", x, keptY)),
         false);
-    md.append("\n![load](cluster-load.png)\n\n![wait](cluster-wait.png)\n");
-    Files.writeString(dir.resolve("cluster.csv"), csv);
-    Files.writeString(dir.resolve("cluster.md"), md);
+    md.append(
+        String.format(Locale.ROOT, "%n![load](%s-load.png)%n%n![wait](%s-wait.png)%n", name, name));
+    Files.writeString(dir.resolve(name + ".csv"), csv);
+    Files.writeString(dir.resolve(name + ".md"), md);
     System.out.println(md);
   }
 
