@@ -448,6 +448,17 @@ public final class ClassController {
     return sampledAtNanos;
   }
 
+  /**
+   * When the class was last seen active: the later of its last round with samples and a bound
+   * no earlier than its bucket's last admission. Samples alone come late on a queued resource
+   * (a class whose requests wait 1.5 s has none for 15 rounds of 100 ms), and a class judged
+   * idle on them gave its lower classes their rate back while it was still sending.
+   */
+  long activeAtNanos() {
+    long admitted = bucket.lastTakeBoundNanos();
+    return admitted - sampledAtNanos > 0 ? admitted : sampledAtNanos;
+  }
+
   /** Remembers the rate before a higher class's cut, if none is remembered (fresh mode). */
   void rememberRateBeforeCutFromAbove() {
     if (freshOnly && Double.isNaN(rateBeforeCutFromAbove)) {

@@ -55,6 +55,11 @@ public record ControllerRound(
     HOLD_AT_THROUGHPUT,
     /** Error above err_d: the rates of lower classes were divided by adjlo_d instead (§3.3). */
     DECREASE_LOWER,
+    /**
+     * Error above err_d, and the rates of the endpoints on this bottleneck together above what
+     * they completed: this class's rate was scaled down with them (see {@link RateGroup}).
+     */
+    DECREASE_TO_GROUP,
     /** Error above err_d, lower classes already at rate_min: lc counted up, rate held. */
     COUNT_LOWER_AT_MIN,
     /** Error below err_i: the rate was raised by −(err − c_i)·adj_i. */

@@ -45,7 +45,12 @@ import org.overloadcontrol.base.ClassDefinition;
  *       samples): while requests queue, completions are what the server can do, and a step
  *       below them drains the queue. Requests admitted just after a cut still wait behind
  *       the queue built before it, so with fresh samples alone the cuts still went on to
- *       40/s (the paper's to 23/s); with the floor they stop at 67/s.
+ *       40/s (the paper's to 23/s); with the floor they stop at 67/s;
+ *   <li>a miss cuts in proportion to it (target / estimate, at most {@link #MAX_CUT} a round)
+ *       when that is deeper than adj_d, and scales the class so that its resource group's
+ *       total rate stays under the group's completions ({@link RateGroup}): on a shared
+ *       bottleneck feedback comes seconds late, and a cut of 1.2 per fresh round left eight
+ *       endpoints at four times the database's capacity ({@code TwoClassSpikeTest}).
  * </ul>
  *
  * <p>Concurrency: a round runs on whichever request thread first sees nreq samples or the
@@ -73,6 +78,13 @@ public final class EndpointAdmissionController {
    */
   static final int IDLE_ROUNDS = 2;
 
+  /**
+   * The deepest cut of a class's own rate in one round, judging on fresh samples: the rate
+   * falls to target / estimate of itself, but not below a quarter of it (one round's p90 of a
+   * few samples can be far off, and the next round cuts again if the miss was real).
+   */
+  static final double MAX_CUT = 4.0;
+
   private final String endpoint;
   private final Function<ClassDefinition, ClassSettings> settings;
   private final AdmissionListener listener;
@@ -90,6 +102,9 @@ public final class EndpointAdmissionController {
 
   /** Whether other endpoints with a target share this one's bottleneck (its resource group). */
   private final BooleanSupplier sharesBottleneck;
+
+  /** The rate controllers on this endpoint's bottleneck. */
+  private final RateGroup group;
 
   /**
    * @param endpoint the endpoint's name
@@ -127,11 +142,28 @@ public final class EndpointAdmissionController {
       AdmissionListener listener,
       boolean rateControlled,
       BooleanSupplier sharesBottleneck) {
+    this(endpoint, settings, listener, rateControlled, sharesBottleneck, new RateGroup());
+  }
+
+  /**
+   * @param group the rate controllers of the endpoints on this endpoint's bottleneck, this one
+   *     included (it joins here): a class that misses keeps the group's total rate under the
+   *     group's completions (see {@link RateGroup})
+   */
+  public EndpointAdmissionController(
+      String endpoint,
+      Function<ClassDefinition, ClassSettings> settings,
+      AdmissionListener listener,
+      boolean rateControlled,
+      BooleanSupplier sharesBottleneck,
+      RateGroup group) {
+    this.group = Objects.requireNonNull(group, "group");
     this.rateControlled = rateControlled;
     this.sharesBottleneck = sharesBottleneck;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.listener = Objects.requireNonNull(listener, "listener");
+    group.join(this);
   }
 
   public String endpoint() {
@@ -152,6 +184,7 @@ public final class EndpointAdmissionController {
       }
       ClassController created =
           new ClassController(endpoint, requestClass, settings.apply(requestClass), now);
+      startWithinOthers(created, ordered, now);
       ClassController[] next = Arrays.copyOf(ordered, ordered.length + 1);
       next[next.length - 1] = created;
       Arrays.sort(next, (a, b) -> a.requestClass().compareTo(b.requestClass()));
@@ -159,6 +192,25 @@ public final class EndpointAdmissionController {
       byName.put(requestClass.name(), created);
       return created;
     }
+  }
+
+  /**
+   * Starts a class that arrives at an endpoint where other classes already run at no more than
+   * their rates together (judging on fresh samples; the paper starts every class at the
+   * initial rate): what the endpoint's rounds have learned it takes. In the two-class
+   * experiment the high class arrived at eight endpoints at 20/s each, 160/s into a 40/s
+   * database, and its first samples came 1.5 s later from the queue it had built.
+   */
+  private static void startWithinOthers(
+      ClassController created, ClassController[] others, long now) {
+    if (others.length == 0 || !created.settings().parameters().judgeOnFreshSamples()) {
+      return;
+    }
+    double sum = 0;
+    for (ClassController other : others) {
+      sum += other.rate();
+    }
+    created.setRate(Math.min(created.rate(), sum), now);
   }
 
   /** The class controllers seen so far, highest rank first. */
@@ -278,6 +330,10 @@ public final class EndpointAdmissionController {
     long samp = c.takeSampleP90(now, countScratch);
     long count = countScratch[0];
     long staleCount = countScratch[1];
+    if (c.controlled() && rateControlled) {
+      // The same classes whose rates the group sums (RateGroup#activeRate).
+      group.completed(c.completionsPerSecond() * countScratch[2] / 1e9, now, p.timeoutNanos());
+    }
     if (samp >= 0 || staleCount > 0) {
       c.sampledAt(now);
     }
@@ -319,6 +375,9 @@ public final class EndpointAdmissionController {
       double floor =
           ordered.length > 1 || sharesBottleneck.getAsBoolean() ? 0.0 : c.completionsPerSecond();
       action = missedTarget(c, floor, heldRounds, now);
+      if (p.judgeOnFreshSamples() && capToGroup(c, now) && action != Action.DECREASE) {
+        action = Action.DECREASE_TO_GROUP;
+      }
     } else {
       c.resetLc();
       if (err < p.errI()) {
@@ -343,7 +402,8 @@ public final class EndpointAdmissionController {
    * A round without samples. The paper changes nothing. Judging on fresh samples, the flag a
    * higher class set is spent here (kept, it would forbid the increase of the next round with
    * samples, which for a class near rate_min is the rare one), and a class whose bucket
-   * refused arrivals doubles its rate: it is held too low to be judged. Measured in the
+   * refused arrivals doubles its rate when it is held too low to be judged
+   * ({@link #heldTooLowToJudge}). Measured in the
    * two-class experiment (W&amp;C Fig. 14/15): at rate_min, 0.05/s, a class gets a sample
    * every 20 s, and it stayed ~100 % refused for ~25 s after the higher class left.
    */
@@ -355,11 +415,70 @@ public final class EndpointAdmissionController {
     if (c.takeSuppressIncrease()) {
       return Action.SUPPRESSED_WITHOUT_SAMPLES;
     }
-    if (!refused || c.rate() >= c.settings().parameters().rateMax()) {
+    if (!refused || c.rate() >= c.settings().parameters().rateMax() || !heldTooLowToJudge(c, now)) {
       return Action.NO_SAMPLES;
     }
     c.setRate(c.rate() * 2, now);
     return Action.DOUBLE_WITHOUT_SAMPLES;
+  }
+
+  /**
+   * Whether a class without samples is held too low to be judged, so that doubling its rate is
+   * the way to learn more: its bucket admits less than one request per round, and no higher
+   * class is active (one that is holds it down on purpose, and gives it back its rate through
+   * {@link #restoreIfHigherIdle} when it leaves). A class admitted at a round's worth of
+   * requests or more that still completes none has its requests queued: on a shared bottleneck
+   * completions come seconds late, and doubling such classes each round without samples held
+   * eight endpoints' rates at several times the database's capacity in the two-class case
+   * ({@code TwoClassSpikeTest}).
+   */
+  private boolean heldTooLowToJudge(ClassController c, long now) {
+    ControllerParameters p = c.settings().parameters();
+    if (c.rate() * p.timeoutNanos() >= 1e9 || c.estimateNanos() >= 0 && c.error() > p.errD()) {
+      return false;
+    }
+    return !higherClassActive(c, now);
+  }
+
+  /**
+   * Whether a class ranked above c was active (sampled, or admitted by its bucket) in the last
+   * {@link #IDLE_ROUNDS} timeouts of c.
+   */
+  private boolean higherClassActive(ClassController c, long now) {
+    long idle = IDLE_ROUNDS * c.settings().parameters().timeoutNanos();
+    for (ClassController other : ordered) {
+      if (other.requestClass().rank() > c.requestClass().rank()
+          && now - other.activeAtNanos() < idle) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Scales class c's rate so that the rates of its bottleneck's active classes together stay
+   * under what they completed divided by adj_d (see {@link RateGroup}); returns whether it cut.
+   * Only a class that missed its target calls it: a group under its target may admit more
+   * than it completes, since it is not queueing.
+   */
+  private boolean capToGroup(ClassController c, long now) {
+    double completed = group.completionsPerSecond();
+    if (!group.shared() && ordered.length < 2 || Double.isNaN(completed)) {
+      return false;
+    }
+    ControllerParameters p = c.settings().parameters();
+    double total = group.activeRate(now, IDLE_ROUNDS * p.timeoutNanos());
+    double allowed = completed / p.adjD();
+    double before = c.rate();
+    if (!(total > allowed)) {
+      return false;
+    }
+    c.setRate(before * allowed / total, now);
+    if (c.rate() < before) {
+      c.markCut(now);
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -370,15 +489,8 @@ public final class EndpointAdmissionController {
    */
   private boolean restoreIfHigherIdle(ClassController c, long now) {
     double saved = c.rateBeforeCutFromAbove();
-    if (Double.isNaN(saved) || !rateControlled) {
+    if (Double.isNaN(saved) || !rateControlled || higherClassActive(c, now)) {
       return false;
-    }
-    long idle = IDLE_ROUNDS * c.settings().parameters().timeoutNanos();
-    for (ClassController other : ordered) {
-      if (other.requestClass().rank() > c.requestClass().rank()
-          && now - other.sampledAtNanos() < idle) {
-        return false;
-      }
     }
     c.forgetRateBeforeCutFromAbove();
     c.takeSuppressIncrease();
@@ -444,7 +556,13 @@ public final class EndpointAdmissionController {
       c.setRate(before / p.adjD(), now);
       return Action.DECREASE;
     }
-    double cut = before / Math.pow(p.adjD(), 1 + heldRounds);
+    // In proportion to the miss (target / estimate, at most MAX_CUT a round) when that is
+    // deeper than adj_d: a p90 fifteen times the target says more than "cut by 1.2", and
+    // waiting for the next round to say it again costs a queue's drain time each round.
+    double cut =
+        Math.min(
+            before / Math.pow(p.adjD(), 1 + heldRounds),
+            before * Math.max(1.0 / MAX_CUT, c.targetNanos() / (double) c.estimateNanos()));
     c.setRate(Math.min(before, Math.max(cut, completedPerSecond / p.adjD())), now);
     if (c.rate() < before) {
       c.markCut(now);

@@ -10,6 +10,7 @@ import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.admission.RateGroup;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
@@ -76,6 +77,9 @@ public final class OverloadEngine {
 
   /** Endpoints seen where some class has a target, by the name of their resource group. */
   private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
+
+  /** The rate controllers of each resource group's endpoints, by the group's name. */
+  private final ConcurrentHashMap<String, RateGroup> rateGroups = new ConcurrentHashMap<>();
 
   private final ConcurrentHashMap<String, ControlledEndpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
@@ -231,7 +235,8 @@ public final class OverloadEngine {
             group == null,
             () ->
                 controlledGroupOf.entrySet().stream()
-                    .anyMatch(e -> !e.getKey().equals(name) && e.getValue().equals(groupName)));
+                    .anyMatch(e -> !e.getKey().equals(name) && e.getValue().equals(groupName)),
+            rateGroups.computeIfAbsent(groupName, g -> new RateGroup()));
     EndpointPermits permits =
         queues == null || !queueSettings.enabled() && group == null ? null : queues.endpoint(name);
     QueueThresholdController threshold = null;

@@ -85,17 +85,47 @@ class RateControllerMendsTest {
     ControllerRound last = rounds.get(rounds.size() - 1);
     assertThat(last.requestClass()).isEqualTo("gold");
     assertThat(last.action()).isEqualTo(Action.DECREASE);
-    assertThat(gold.rate()).isCloseTo(100.0 / 1.2, within(1e-9));
+    // In proportion to the miss: 300 ms against 100 ms.
+    assertThat(gold.rate()).isCloseTo(100.0 / 3, within(0.5));
   }
 
   @Test
-  void aRoundWithoutSamplesSpendsTheHigherClasssFlagAndThenDoublesARefusedRate() {
+  void aRoundWithoutSamplesSpendsTheHigherClasssFlagAndDoesNotDoubleWhileTheHigherIsActive() {
     ClassController bronze = goldCutsBronzeToTheMinimum()[1];
     // Bronze's bucket refuses nearly all; what it admits never reports back within the test.
     // The paper's rounds would change nothing, and keep gold's flag for a round with samples.
+    // Gold's last sample is 1.6 s old at bronze's second round: gold still holds it down.
     assertThat(bronzeRefusedFor(bronze, 2))
-        .containsExactly(Action.SUPPRESSED_WITHOUT_SAMPLES, Action.DOUBLE_WITHOUT_SAMPLES);
-    assertThat(bronze.rate()).isCloseTo(0.1, within(1e-9));
+        .containsExactly(Action.SUPPRESSED_WITHOUT_SAMPLES, Action.NO_SAMPLES);
+    assertThat(bronze.rate()).isCloseTo(0.05, within(1e-9));
+  }
+
+  @Test
+  void aClassAdmittedAtLessThanOneRequestARoundDoublesWithoutSamples() {
+    controller = controller(b -> b.initialRate(0.2));
+    ClassController alone = controller.forClass(BRONZE, ticker.read());
+    // 0.2/s is a fifth of a request per 1 s round: no samples say nothing, so it doubles until
+    // a round's worth of requests is admitted.
+    assertThat(bronzeRefusedFor(alone, 4))
+        .containsExactly(
+            Action.DOUBLE_WITHOUT_SAMPLES,
+            Action.DOUBLE_WITHOUT_SAMPLES,
+            Action.DOUBLE_WITHOUT_SAMPLES,
+            Action.NO_SAMPLES);
+    assertThat(alone.rate()).isCloseTo(1.6, within(1e-9));
+  }
+
+  @Test
+  void aClassWhoseRequestsAreQueuedDoesNotDoubleWithoutSamples() {
+    ClassController alone = controller.forClass(BRONZE, ticker.read());
+    // Admitted at 100/s, refused at 50/s offered above its bucket, and none completes: its
+    // requests are queued (on a shared bottleneck completions come seconds late), and
+    // doubling it would only queue more.
+    for (int i = 0; i < 200; i++) {
+      controller.tryAdmit(alone, ticker.read());
+    }
+    assertThat(bronzeRefusedFor(alone, 2)).containsOnly(Action.NO_SAMPLES);
+    assertThat(alone.rate()).isEqualTo(100.0);
   }
 
   @Test
@@ -106,8 +136,7 @@ class RateControllerMendsTest {
     // Bronze's rounds come at 1, 2 and 3 s after it was created, gold's last at 0.4 s: the
     // third is two timeouts after gold's last sample.
     assertThat(actions)
-        .containsExactly(
-            Action.SUPPRESSED_WITHOUT_SAMPLES, Action.DOUBLE_WITHOUT_SAMPLES, Action.RESTORED);
+        .containsExactly(Action.SUPPRESSED_WITHOUT_SAMPLES, Action.NO_SAMPLES, Action.RESTORED);
     ControllerRound restored = rounds.get(rounds.size() - 1);
     assertThat(restored.nowNanos() - goldLeft).isEqualTo(2_600 * MS);
     assertThat(bronze.rate()).isEqualTo(100.0);
@@ -158,7 +187,8 @@ class RateControllerMendsTest {
             "b", c -> new ClassSettings(100 * MS, p), record, true, () -> true);
     ClassController b = shared.forClass(BRONZE, ticker.read());
     assertThat(missAtHighCompletions(shared, b)).isEqualTo(Action.DECREASE);
-    assertThat(b.rate()).isCloseTo(100 / 1.2 / 1.2, within(1e-9)); // both rounds missed
+    // Both rounds missed, 300 ms against 100 ms: cut in proportion each time.
+    assertThat(b.rate()).isCloseTo(100 / 3.0 / 3.0, within(0.2));
   }
 
   @Test

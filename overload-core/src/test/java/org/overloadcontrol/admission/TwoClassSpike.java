@@ -1,0 +1,173 @@
+package org.overloadcontrol.admission;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Random;
+import org.overloadcontrol.base.ClassDefinition;
+import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
+
+/**
+ * A deterministic model of the two-class experiment (Welsh &amp; Culler 2003 Figures 14/15, the
+ * shop's {@code DifferentiationExperiment}) for the rate controller: eight endpoints, each its
+ * own {@link EndpointAdmissionController} with classes {@code low} and {@code high}, in front
+ * of one FIFO database connection of 40 requests/s (exponential service, mean 25 ms). Closed
+ * loop: 60 low users throughout, 60 high users from {@code highFrom} to {@code highTo}; each
+ * thinks 2 ms (exponential) between requests, picks a page by the shop's traffic shares, and
+ * after a refusal pauses 500 ms. The experiment's settings: target 100 ms, round timeout
+ * 100 ms, initial rate 20/s per endpoint and class, bucket depth 10. The ticker jumps from
+ * event to event; a minute runs in milliseconds.
+ */
+final class TwoClassSpike {
+
+  static final long MS = 1_000_000L;
+  static final long SECOND = 1_000 * MS;
+  static final long TARGET = 100 * MS;
+  static final ClassDefinition LOW = new ClassDefinition("low", 10, RequestKind.BROWSING, 1);
+  static final ClassDefinition HIGH = new ClassDefinition("high", 20, RequestKind.BROWSING, 1);
+  private static final double[] SHARES = {0.30, 0.20, 0.15, 0.12, 0.08, 0.06, 0.05, 0.04};
+  private static final int USERS = 60;
+  private static final long MEAN_SERVICE = 25 * MS;
+  private static final long THINK = 2 * MS;
+  private static final long PAUSE = 500 * MS;
+
+  /** One request that ran: its class (0 low, 1 high), arrival and response time. */
+  record Served(int level, long arrivalNanos, long responseNanos) {}
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final Random random;
+  private final EndpointAdmissionController[] endpoints = new EndpointAdmissionController[8];
+  private final PriorityQueue<long[]> events =
+      new PriorityQueue<>(
+          (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+  private final ArrayDeque<long[]> database = new ArrayDeque<>();
+  private final long origin = ticker.read();
+  private boolean busy;
+  private long sequence;
+  final List<Served> served = new ArrayList<>();
+  final List<ControllerRound> rounds = new ArrayList<>();
+
+  TwoClassSpike(ControllerParameters.Builder parameters, long seed) {
+    this.random = new Random(seed);
+    ControllerParameters p =
+        parameters.initialRate(20).bucketDepth(10).timeout(Duration.ofMillis(100)).build();
+    RateGroup group = new RateGroup();
+    for (int i = 0; i < endpoints.length; i++) {
+      endpoints[i] =
+          new EndpointAdmissionController(
+              "e" + i,
+              c -> new ClassSettings(TARGET, p),
+              new AdmissionListener() {
+                @Override
+                public void onRound(ControllerRound round) {
+                  rounds.add(round);
+                }
+              },
+              true,
+              () -> true,
+              group);
+    }
+  }
+
+  // Event: {time, seq, kind, level, arrival, endpoint}; kinds below.
+  private static final int SEND = 0;
+  private static final int DONE = 1;
+
+  /** Runs {@code seconds} with the high users from {@code highFrom} to {@code highTo} s. */
+  TwoClassSpike run(int seconds, int highFrom, int highTo) {
+    long start = origin;
+    for (int u = 0; u < USERS; u++) {
+      schedule(start + exp(THINK), SEND, 0, 0, 0);
+      schedule(start + highFrom * SECOND + exp(THINK), SEND, 1, 0, 0);
+    }
+    long end = start + seconds * SECOND;
+    long highEnd = start + highTo * SECOND;
+    while (!events.isEmpty() && events.peek()[0] < end) {
+      long[] e = events.poll();
+      ticker.setNanos(e[0]);
+      int level = (int) e[3];
+      if (e[2] == SEND) {
+        if (level == 1 && e[0] >= highEnd) {
+          continue; // the high user leaves
+        }
+        int page = page();
+        EndpointAdmissionController c = endpoints[page];
+        ClassController cc = c.forClass(level == 0 ? LOW : HIGH, e[0]);
+        if (c.tryAdmit(cc, e[0])) {
+          database.addLast(new long[] {e[0], level, page});
+          startNext();
+        } else {
+          schedule(e[0] + PAUSE, SEND, level, 0, 0);
+        }
+      } else {
+        long arrival = e[4];
+        int page = (int) e[5];
+        EndpointAdmissionController c = endpoints[page];
+        c.record(c.forClass(level == 0 ? LOW : HIGH, e[0]), e[0] - arrival, arrival, e[0]);
+        served.add(new Served(level, arrival - origin, e[0] - arrival));
+        busy = false;
+        startNext();
+        schedule(e[0] + exp(THINK), SEND, level, 0, 0);
+      }
+    }
+    ticker.setNanos(end);
+    return this;
+  }
+
+  private void startNext() {
+    if (busy || database.isEmpty()) {
+      return;
+    }
+    long[] r = database.removeFirst();
+    busy = true;
+    schedule(ticker.read() + exp(MEAN_SERVICE), DONE, (int) r[1], r[0], r[2]);
+  }
+
+  private void schedule(long at, int kind, int level, long arrival, long page) {
+    events.add(new long[] {at, sequence++, kind, level, arrival, page});
+  }
+
+  private int page() {
+    double x = random.nextDouble();
+    for (int i = 0; i < SHARES.length - 1; i++) {
+      x -= SHARES[i];
+      if (x < 0) {
+        return i;
+      }
+    }
+    return SHARES.length - 1;
+  }
+
+  private long exp(long mean) {
+    return Math.max(1L, (long) (-Math.log(1 - random.nextDouble()) * mean));
+  }
+
+  /** The p90 response time of class {@code level}'s requests that arrived in [from, to) s. */
+  long p90(int level, double from, double to) {
+    long[] r =
+        served.stream()
+            .filter(
+                s ->
+                    s.level() == level
+                        && s.arrivalNanos() >= from * SECOND
+                        && s.arrivalNanos() < to * SECOND)
+            .mapToLong(Served::responseNanos)
+            .sorted()
+            .toArray();
+    return r.length == 0 ? -1 : r[(int) Math.ceil(0.9 * r.length) - 1];
+  }
+
+  /** Completions per second of class {@code level} in [from, to) s. */
+  double completedPerSecond(int level, double from, double to) {
+    long n =
+        served.stream()
+            .filter(s -> s.level() == level)
+            .mapToLong(s -> s.arrivalNanos() + s.responseNanos())
+            .filter(t -> t >= from * SECOND && t < to * SECOND)
+            .count();
+    return n / (to - from);
+  }
+}
