@@ -609,10 +609,27 @@ public final class OverloadEngine {
    * @return true if this call settled the outcome, false if it had been reported already
    */
   public boolean complete(RequestTag tag, Outcome outcome, long bytes) {
-    Objects.requireNonNull(outcome, "outcome");
-    if (!tag.settle(outcome)) {
+    if (!settle(tag, outcome)) {
       return false;
     }
+    record(tag, outcome);
+    return true;
+  }
+
+  /**
+   * The first half of {@link #complete}: claims the request's one outcome, without counting it
+   * yet. An adapter that measures more of the request (its bytes) records that in between, so
+   * whoever sees the outcome counted also sees the rest.
+   *
+   * @return true if this call settled the outcome; then call {@link #record} once
+   */
+  public boolean settle(RequestTag tag, Outcome outcome) {
+    Objects.requireNonNull(outcome, "outcome");
+    return tag.settle(outcome);
+  }
+
+  /** The second half of {@link #complete}, after {@link #settle} returned true. */
+  public void record(RequestTag tag, Outcome outcome) {
     EndpointClass route = tag.route();
     route.countOutcome(tag.stripe, outcome);
     if (sessions != null) {
@@ -636,7 +653,7 @@ public final class OverloadEngine {
         // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
         // needs their response time they cost no clock reading (measured: a reading is about
         // 20 ns here, a third of the engine's work per request).
-        return true;
+        return;
       }
       long now = ticker.read();
       long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
@@ -659,7 +676,6 @@ public final class OverloadEngine {
         queues.wake();
       }
     }
-    return true;
   }
 
   /** The periodic task: queue windows, adaptive permits, queue thresholds, quality. */

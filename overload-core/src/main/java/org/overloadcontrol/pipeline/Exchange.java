@@ -283,18 +283,22 @@ public final class Exchange {
    *     the request is not under control)
    */
   public boolean finish(Outcome outcome, long bytes) {
-    if (tag == null || !engine.complete(tag, outcome, bytes)) {
+    if (tag == null || !engine.settle(tag, outcome)) {
       return false;
     }
+    // The bytes before the outcome is counted: whoever sees the count sees them measured.
     if (outcome.executed()) {
       ticket.complete(Math.max(0L, bytes));
+    } else {
+      ticket.cancel();
+    }
+    engine.record(tag, outcome);
+    if (outcome.executed()) {
       String type = queueType;
       if (type != null && virtualQueue != null) {
         virtualQueue.complete(
             type, engine.ticker().read() - tag.arrivalNanos(), outcome == Outcome.COMPLETED);
       }
-    } else {
-      ticket.cancel();
     }
     return true;
   }
