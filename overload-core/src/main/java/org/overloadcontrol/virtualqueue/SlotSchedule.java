@@ -56,6 +56,9 @@ public final class SlotSchedule {
   /** S_i of equation 1; +∞ alone. */
   private double share = Double.POSITIVE_INFINITY;
 
+  /** This replica's rank among the members over their number; 0 alone. */
+  private double phase;
+
   private double clusterCapacity = Double.POSITIVE_INFINITY;
 
   /** Σ_{j≠i} N_j for the seconds from {@link #othersFrom}. */
@@ -136,15 +139,25 @@ public final class SlotSchedule {
   }
 
   /**
-   * This replica's share of a cluster (§III-B): S_i, the cluster capacity C and the work the
-   * other replicas promised for each second from {@code othersFrom}.
+   * This replica's share of a cluster (§III-B): S_i, the cluster capacity C, the work the other
+   * replicas promised for each second from {@code othersFrom}, and this replica's phase: its
+   * rank among the n members over n (see {@link #usable}).
    */
   public void share(
-      long nowSecond, double share, double clusterCapacity, long othersFrom, double[] others) {
+      long nowSecond,
+      double share,
+      double clusterCapacity,
+      long othersFrom,
+      double[] others,
+      double phase) {
+    if (!(phase >= 0 && phase < 1)) {
+      throw new IllegalArgumentException("phase must be in [0, 1): " + phase);
+    }
     lock.lock();
     try {
       advance(nowSecond);
       this.share = share;
+      this.phase = phase;
       this.clusterCapacity = clusterCapacity;
       this.othersFrom = othersFrom;
       this.others = others.clone();
@@ -248,9 +261,20 @@ public final class SlotSchedule {
     return slotCount - 1;
   }
 
-  /** C_i[k] of equation 3 (alone: the capacity). */
+  /**
+   * C_i[k] of equation 3 (alone: the capacity). A replica's share is rarely whole (C/3 of 10 is
+   * 3.33), and a second stays open while its work is below it, so each replica would fill a
+   * whole 4 and the cluster 12 before their promises reach each other. In a cluster the share is
+   * therefore spent in whole subunits: second s gets ⌊S(s+1)+φ⌋ − ⌊Ss+φ⌋, which averages S, and
+   * with equal shares and the phases φ = rank/n adds up to exactly C over the replicas in every
+   * second (Hermite's identity: Σ_r ⌊x + r/n⌋ = ⌊nx⌋).
+   */
   private double usable(int k) {
     double c = Math.min(capacity, share);
+    if (share < capacity && c != Math.rint(c)) {
+      double start = c * (baseSecond + k) + phase;
+      c = Math.floor(start + c) - Math.floor(start);
+    }
     long i = baseSecond + k - othersFrom;
     if (i >= 0 && i < others.length) {
       c = Math.min(c, clusterCapacity - others[(int) i]);

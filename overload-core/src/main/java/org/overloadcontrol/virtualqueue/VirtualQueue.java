@@ -1,5 +1,6 @@
 package org.overloadcontrol.virtualqueue;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
@@ -46,6 +47,9 @@ public final class VirtualQueue implements ClusterPart {
   private final LongAdder waitCount = new LongAdder();
   private final boolean estimated;
   private final CapacityShare share;
+
+  /** This node's name in the cluster (null alone): its rank among the members sets its phase. */
+  private final String node;
 
   /** C while in a cluster (NaN alone): configured, or the sum of the members' estimates. */
   private volatile double clusterCapacity = Double.NaN;
@@ -96,7 +100,9 @@ public final class VirtualQueue implements ClusterPart {
     this.estimated = estimated;
     if (cluster == ClusterCoordinator.STANDALONE) {
       this.share = null;
+      this.node = null;
     } else {
+      this.node = cluster.node();
       this.share = new CapacityShare(ClusterView.STALE_SECONDS, cluster.expectedNodes());
       apply(ClusterView.EMPTY, clock.epochSecond(now)); // 1/n of C until the others are heard
     }
@@ -200,7 +206,20 @@ public final class VirtualQueue implements ClusterPart {
         s.share(),
         s.clusterCapacity(),
         nowSecond,
-        CapacityShare.othersScheduled(view, nowSecond, schedule.maxWaitSeconds() + 1));
+        CapacityShare.othersScheduled(view, nowSecond, schedule.maxWaitSeconds() + 1),
+        phase(view));
+  }
+
+  /** This node's rank among the members (by name) over their number: its phase in a second. */
+  private double phase(ClusterView view) {
+    List<NodeReport> members = view.members();
+    int rank = 0;
+    for (NodeReport r : members) {
+      if (r.node().compareTo(node) < 0) {
+        rank++;
+      }
+    }
+    return (double) rank / (members.size() + 1);
   }
 
   /** A request that passed completed after {@code responseNanos}. */

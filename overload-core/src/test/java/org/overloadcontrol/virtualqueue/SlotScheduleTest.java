@@ -179,4 +179,47 @@ class SlotScheduleTest {
     }
     assertThat(s.scheduledWork(T0, slots)).isZero();
   }
+
+  @Test
+  void threeReplicasFillingAtOnceLetInExactlyTheClusterCapacityEverySecond() {
+    // C = 10 over three replicas, each with S = 10/3, filling its near seconds before any of
+    // the others' promises arrive (the start of a crowd): without whole subunits per second
+    // each would take 4 a second, 12 in all.
+    double share = 10.0 / 3;
+    List<SlotSchedule> replicas = new ArrayList<>();
+    for (int rank = 0; rank < 3; rank++) {
+      SlotSchedule s = new SlotSchedule(60, 10, T0);
+      s.share(T0, share, 10, T0, new double[0], rank / 3.0);
+      replicas.add(s);
+    }
+    for (SlotSchedule s : replicas) {
+      for (int i = 0; i < 40; i++) {
+        s.reserve(T0, 1, 10);
+      }
+    }
+    for (int k = 0; k < 9; k++) {
+      double second = 0;
+      for (SlotSchedule s : replicas) {
+        double work = s.scheduledWork(T0, k);
+        assertThat(work).as("a replica's second %d", k).isIn(3.0, 4.0);
+        second += work;
+      }
+      assertThat(second).as("second %d over the cluster", k).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void aReplicasFractionalShareAveragesOutOverTheSeconds() {
+    SlotSchedule s = new SlotSchedule(60, 10, T0);
+    s.share(T0, 2.5, 10, T0, new double[0], 0);
+    for (int i = 0; i < 25; i++) {
+      s.reserve(T0, 1, 10);
+    }
+    double firstTen = 0;
+    for (int k = 0; k < 10; k++) {
+      firstTen += s.scheduledWork(T0, k);
+      assertThat(s.scheduledWork(T0, k)).as("second %d", k).isIn(2.0, 3.0);
+    }
+    assertThat(firstTen).isEqualTo(25);
+  }
 }
