@@ -174,17 +174,21 @@ class ConcurrencyGroupTest {
     return g.limit();
   }
 
+  /** A group at a limit of 40 (between 1 and 100), without a listener. */
+  private ConcurrencyGroup limitOf40() {
+    return new ConcurrencyGroup(
+        "db",
+        new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
+        40,
+        100 * MS,
+        100,
+        AdmissionListener.NONE,
+        now);
+  }
+
   @Test
   void aSparseClassThatMissesItsTighterTargetHoldsTheLimitDown() {
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "db",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-            40,
-            100 * MS,
-            100,
-            AdmissionListener.NONE,
-            now);
+    ConcurrencyGroup g = limitOf40();
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
     // The browsing pages sit at the setpoint; one purchase in five windows runs 180 ms, 1.2
@@ -210,15 +214,7 @@ class ConcurrencyGroupTest {
 
   @Test
   void aClassGoneForFiftyWindowsNoLongerHoldsTheLimitDown() {
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "db",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-            40,
-            100 * MS,
-            100,
-            AdmissionListener.NONE,
-            now);
+    ConcurrencyGroup g = limitOf40();
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
     for (int w = 0; w < 10; w++) {
@@ -235,15 +231,7 @@ class ConcurrencyGroupTest {
 
   @Test
   void aWaitHeldPastTheClassBoundIsNotCountedAgainstTheLimit() {
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "db",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-            40,
-            100 * MS,
-            100,
-            AdmissionListener.NONE,
-            now);
+    ConcurrencyGroup g = limitOf40();
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
     // Purchases of admitted sessions held 100 ms for a permit (past the class's own 75 ms)
