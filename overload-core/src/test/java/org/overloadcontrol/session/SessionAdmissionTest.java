@@ -429,6 +429,43 @@ class SessionAdmissionTest {
   }
 
   @Test
+  void theLastWindowsSessionsLeaveTheCountAsTheWindowSlidesPastThem() {
+    // As above: a alone fills the throughput of a limit of 1 (4 requests a second, 1 s
+    // windows closing at whole seconds) while probes find the limit reached.
+    OverloadEngine engine = engine("sessions.completionPaths", "/buy");
+    Request a = send(engine, "browse", null);
+    Request current = a;
+    for (int slot = 0; slot < 15; slot++) {
+      Request probe = send(engine, "browse", null);
+      if (!probe.answer().refused()) {
+        assertThat(engine.abandon(probe.tag())).isTrue();
+        engine.complete(probe.tag(), Outcome.EXPIRED, 0);
+      }
+      ticker.advance(Duration.ofMillis(250));
+      engine.complete(current.tag(), Outcome.COMPLETED, 0);
+      scheduler.runDue();
+      current = send(engine, "browse", a.cookie());
+    }
+    // a's last request (sent at 3.75 s) completes at 4 s, and a sends no more. The window
+    // closing at 4 s saw a at its full rate: at 4 s there is no room; by 4.6 s only 0.4 of that
+    // window is within one window of now, and a counts for nothing.
+    ticker.advance(Duration.ofMillis(250));
+    engine.complete(current.tag(), Outcome.COMPLETED, 0);
+    scheduler.runDue();
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+    ticker.advance(Duration.ofMillis(300));
+    scheduler.runDue();
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+    ticker.advance(Duration.ofMillis(300));
+    scheduler.runDue();
+    Request b = send(engine, "browse", null);
+    assertThat(b.answer().refused()).isFalse();
+    assertThat(b.tag().sessionRole()).isEqualTo(SessionRole.NEW);
+    // b counts at once: the next new session finds no room.
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+  }
+
+  @Test
   void aFullTableRefusesEvenADueVirtualQueueToken() {
     OverloadEngine engine = engine("sessions.maxSessions", "1");
     Request a = send(engine, "browse", null);
