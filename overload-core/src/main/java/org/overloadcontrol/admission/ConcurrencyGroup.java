@@ -28,7 +28,7 @@ import org.overloadcontrol.base.ClassDefinition;
  * shop, docs/results.md). A per-window maximum over classes does not help: a sparse class has a
  * sample in one window of twenty, and the windows between grow the limit back. So each class
  * tracks its own 90th percentile by stochastic approximation (one step per sample, whatever
- * the window: a response, wait included, over its target multiplies the class's scale by
+ * the window: a response, wait included up to the class's own bound, over its target multiplies the class's scale by
  * {@value #MISS_STEP}, one under it by {@value #MEET_STEP}, which balance at a miss share of
  * 10 %, and climb from the floor back to 1 in 13 samples within the target: a sparse class
  * must not hold the limit down long after a start-up transient), and the group's p90 is judged
@@ -533,13 +533,19 @@ public final class ConcurrencyGroup {
      * response time (wait included), which tells whether it met its class's target. Runs the
      * window's round when it is due. Returns whether the limit rose, so that the caller can
      * hand the new permits to waiters.
+     *
+     * <p>A wait longer than this class's {@link #maxWaitNanos} counts as that bound: only a
+     * request that somebody chose to hold longer (an admitted session's, whose refusal would
+     * lose the whole session) waits so long, and the limit, which cannot shorten that wait,
+     * must not shrink for its late response.
      */
     public boolean record(long executionNanos, long responseNanos, long now, int stripe) {
       long units =
           Math.max(
               1L, Math.min(MAX_RATIO_UNITS, Math.round(executionNanos * RATIO_UNIT / targetNanos)));
-      long sample =
-          units | (responseNanos > targetNanos ? MISS_BIT : 0L) | (long) index << CLASS_SHIFT;
+      long extendedWait = Math.max(0L, responseNanos - executionNanos - maxWaitNanos);
+      long judged = responseNanos - extendedWait;
+      long sample = units | (judged > targetNanos ? MISS_BIT : 0L) | (long) index << CLASS_SHIFT;
       long written = samples.add(stripe & (Stripes.COUNT - 1), sample);
       long elapsed = now - windowStartNanos;
       boolean due =

@@ -71,7 +71,7 @@ public final class SessionGate {
   /** The window's number, stamped on each session seen in it. */
   private volatile long window;
 
-  private long windowStart;
+  private volatile long windowStart;
 
   /**
    * @param sessionOverdue whether a request of an admitted session has waited more than half
@@ -123,9 +123,10 @@ public final class SessionGate {
       load.sessionArrival();
       return new Answer(false, null, null, SessionRole.ADMITTED, known, completes);
     }
+    long now = ticker.read();
     if (!visit.dueQueueToken()
         && (sessionOverdue.getAsBoolean()
-            || !load.roomForNew(activeSessions(), saturated, settings.headroom()))) {
+            || !load.roomForNew(activeSessions(now), saturated, settings.headroom()))) {
       newRefused.increment();
       return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
     }
@@ -140,7 +141,7 @@ public final class SessionGate {
       key = "c:" + id;
       cookie = cookies.value(id);
     }
-    SessionTable.Entry admittedEntry = table.admit(key, ticker.read());
+    SessionTable.Entry admittedEntry = table.admit(key, now);
     if (admittedEntry == null) {
       newRefused.increment();
       return new Answer(true, "sessions-full", null, SessionRole.NONE, null, false);
@@ -191,9 +192,17 @@ public final class SessionGate {
     }
   }
 
-  /** Sessions active now: seen in this window, or in the last (whichever is more). */
-  private int activeSessions() {
-    return (int) Math.max(activeBefore, activeNow.sum());
+  /**
+   * Sessions active now, over a sliding window: those seen in this window, or those of the last
+   * one counted for the share of it that still lies within one window of now, whichever is
+   * more. Counting the whole of the last window's sessions for the whole of this one shut the
+   * door for a window after each full one; a new session's first page being half the shop's
+   * requests, the shop then went idle (measured: seconds with a quarter of its capacity
+   * served while new sessions were refused).
+   */
+  private int activeSessions(long now) {
+    double left = 1.0 - Math.min(1.0, (double) (now - windowStart) / settings.windowNanos());
+    return (int) Math.max(Math.round(activeBefore * left), activeNow.sum());
   }
 
   private SessionLoad load(ConcurrencyGroup group) {

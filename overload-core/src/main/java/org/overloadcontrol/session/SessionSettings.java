@@ -24,7 +24,7 @@ import org.overloadcontrol.config.Durations;
  * sessions.maxLifetime       2h           and any admitted session after this long
  * sessions.maxSessions       10000        admitted sessions held at once; then new ones are refused
  * sessions.headroom          1.0          admitted sessions' requests may fill this share of throughput
- * sessions.maxWait           0.5          an admitted session's request waits up to this share of its target
+ * sessions.maxWait           0.8          an admitted session's request waits up to this share of its target
  * sessions.window            1s           the window over which rates are measured
  * sessions.completionPaths   -            paths whose completed request ends its session
  * sessions.keyFile / keyEnv  -            HMAC keys of the cookie (else the virtual queue's, else random)
@@ -95,7 +95,7 @@ public record SessionSettings(
     }
     int max = s.parse("maxSessions", v -> (int) integer(v, 1, 10_000_000), 10_000);
     double headroom = s.parse("headroom", SessionSettings::fraction, 1.0);
-    double maxWait = s.parse("maxWait", SessionSettings::fraction, 0.5);
+    double maxWait = s.parse("maxWait", SessionSettings::fraction, 0.8);
     long window =
         s.parse(
             "window",
@@ -126,11 +126,10 @@ public record SessionSettings(
   /**
    * How long a request of an admitted session may wait for a permit when its class's target
    * is {@code targetNanos} (0: no target, no bound of its own); at least the limit's own bound
-   * ({@code admission.maxWait}). Longer is worth it where the execution time is a small part
-   * of the target: a request refused mid-session loses the whole session's work. It is not by
-   * default, because the concurrency limit counts a response over its target against the limit:
-   * on the shop (execution about a third of the target) 0.8 cut the limit, and the goodput with
-   * it, to half.
+   * ({@code admission.maxWait}). Longer, because a request refused mid-session loses the whole
+   * session's work: by default 0.8 of the target against the limit's 0.5. The concurrency limit
+   * counts such a wait only up to its own bound ({@code ConcurrencyGroup.Partition#record}):
+   * before it did, the late responses cut the shop's limit, and its goodput, to half.
    */
   public long maxWaitNanos(long targetNanos) {
     return targetNanos > 0

@@ -31,6 +31,7 @@ public final class RunRecorder {
   private final LongAdder sessionsAbandoned = new LongAdder();
   private final LongAdder purchases = new LongAdder();
   private final LongAdder purchasesWithoutRefusal = new LongAdder();
+  private final LongAdder buyers = new LongAdder();
   private final LongAdder sessionsRefusedAtEntry = new LongAdder();
   private final LongAdder sessionsRefusedMidSession = new LongAdder();
   private final List<GaugeSample> gauges = new ArrayList<>();
@@ -128,6 +129,14 @@ public final class RunRecorder {
   /** The generator sent something {@code lagNanos} later than scheduled. */
   public void lag(long lagNanos) {
     lagMaxNanos.accumulate(lagNanos);
+  }
+
+  /**
+   * A session's walk reached the confirm page, whether it asked for it or had left before: a
+   * purchase a guard that refused nobody and kept every page in time could have had.
+   */
+  public void buyer() {
+    buyers.increment();
   }
 
   public void sessionStarted() {
@@ -256,6 +265,7 @@ public final class RunRecorder {
         sessionsAbandoned.sum(),
         purchases.sum(),
         purchasesWithoutRefusal.sum(),
+        buyers.sum(),
         sessionsRefusedAtEntry.sum(),
         sessionsRefusedMidSession.sum(),
         lagMaxNanos.get() / 1e6);

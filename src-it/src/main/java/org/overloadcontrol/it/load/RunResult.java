@@ -22,6 +22,8 @@ import org.HdrHistogram.Histogram;
  * @param purchases confirms answered 200
  * @param purchasesWithoutRefusal confirms answered 200 in sessions that met no refusal before
  *     them: what users who leave at their first refusal buy
+ * @param buyers sessions whose walk reached confirm, sent or not (an abandoned session's walk
+ *     goes on without requests): the purchases offered, the most any guard could complete
  * @param sessionsRefusedAtEntry sessions whose first refusal fell on their first request
  * @param sessionsRefusedMidSession sessions whose first refusal came after a page of theirs
  *     had been served (the work done for them is lost if the user leaves)
@@ -39,6 +41,7 @@ public record RunResult(
     long sessionsAbandoned,
     long purchases,
     long purchasesWithoutRefusal,
+    long buyers,
     long sessionsRefusedAtEntry,
     long sessionsRefusedMidSession,
     double lagMaxMillis) {

@@ -133,6 +133,9 @@ public final class SessionLoadGenerator {
     }
 
     private void send(ShopRequest type, int attempt, int refusals) {
+      if (type == ShopRequest.CONFIRM && attempt == 1 && refusals == 0) {
+        recorder.buyer();
+      }
       recorder.generated(type, System.nanoTime());
       client.send(
           type,
@@ -211,6 +214,8 @@ public final class SessionLoadGenerator {
           n = model.next(n.get(), random)) {
         if (n.get() == ShopRequest.LOGIN) {
           recorder.notGenerated(ShopRequest.CART);
+        } else if (n.get() == ShopRequest.CONFIRM) {
+          recorder.buyer();
         }
         recorder.notGenerated(n.get());
       }

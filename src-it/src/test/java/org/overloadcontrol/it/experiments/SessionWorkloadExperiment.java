@@ -18,7 +18,8 @@ import org.overloadcontrol.it.load.UserBehaviour;
 /**
  * Experiment 10: every guard on the same session workload at 1.4× the shop's capacity, with
  * impatient users who leave at their first refusal: purchases completed without a refusal (and
- * per minute), goodput over capacity, refusals at entry and mid-session, and each page's
+ * per minute) against the buyers offered (sessions whose walk reached confirm: the most any
+ * guard could complete), goodput over capacity, refusals at entry and mid-session, and each page's
  * p50 / p90 / p99 from the server-side request log against its target, from 5 s on.
  *
  * <p>{@code -Dexperiment.seconds} sets the run's length (default 60),
@@ -65,11 +66,17 @@ class SessionWorkloadExperiment {
               Duration.ofSeconds(seconds),
               seed);
       baseline = base.window(SETTLE_SECONDS, seconds).ordersPerMinute();
-      System.out.println("session baseline 1.0x none: " + RunReport.summary(base.run()));
+      System.out.println(
+          "session baseline 1.0x none: "
+              + base.run().purchasesWithoutRefusal()
+              + " / "
+              + base.run().buyers()
+              + " buyers; "
+              + RunReport.summary(base.run()));
     }
     StringBuilder summary =
         new StringBuilder(
-            "| load | variant | purchases without refusal"
+            "| load | variant | purchases without refusal / buyers"
                 + " | sessions refused at entry / mid-session | mid-session % of admitted"
                 + " | orders/min ÷ 1× none | "
                 + GuardedRun.Window.summaryHeader()
@@ -112,10 +119,11 @@ class SessionWorkloadExperiment {
         summary.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %d | %d / %d | %.1f | %s | %s%n",
+                "| %s | %s | %d / %d | %d / %d | %.1f | %s | %s%n",
                 at,
                 v.name(),
                 run.run().purchasesWithoutRefusal(),
+                run.run().buyers(),
                 run.run().sessionsRefusedAtEntry(),
                 run.run().sessionsRefusedMidSession(),
                 admitted == 0 ? 0.0 : 100.0 * run.run().sessionsRefusedMidSession() / admitted,

@@ -111,6 +111,8 @@ class ImpatientUsersTest {
     assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
     assertThat(r.sessionsRefusedAtEntry()).isZero();
     assertThat(r.sessionsAbandoned()).isEqualTo(odd);
+    // Every walk reaches confirm: the refused ones were buyers all the same.
+    assertThat(r.buyers()).isEqualTo(odd + even);
     shop.sent.forEach(
         (id, requests) -> {
           if (id % 2 == 1) {
@@ -152,6 +154,8 @@ class ImpatientUsersTest {
     assertThat(r.purchasesWithoutRefusal()).isZero();
     assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
     assertThat(r.sessionsRefusedAtEntry()).isEqualTo(even);
+    // A retried confirm or payment is one buyer, as is a walk that left at its home page.
+    assertThat(r.buyers()).isEqualTo(odd + even);
     shop.sent.forEach(
         (id, requests) -> {
           if (id % 2 == 1) {
