@@ -173,6 +173,18 @@ public final class OverloadConfig {
     return rejectionHandler;
   }
 
+  /**
+   * For an adapter that has no servlet to hand a {@code RejectionHandler}: fails, naming the key,
+   * when one is configured.
+   *
+   * @param why what the user should do instead
+   */
+  public void requireNoRejectionHandler(String why) {
+    if (rejectionHandler != null && !rejectionHandler.isBlank()) {
+      throw OverloadConfigException.of("rejectionHandler", rejectionHandler, null, why);
+    }
+  }
+
   /** The default class of endpoint {@code endpoint} from configuration, if one is set. */
   public Optional<ClassDefinition> endpointClass(String endpoint) {
     EndpointSettings e = endpoints.get(endpoint);

@@ -155,14 +155,8 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
           layers.add(operator);
         }
         OverloadConfig config = OverloadConfig.parse(layers);
-        String rejection = config.rejectionHandler();
-        if (rejection != null && !rejection.isBlank()) {
-          throw OverloadConfigException.of(
-              "rejectionHandler",
-              rejection,
-              null,
-              "names a servlet RejectionHandler, which cannot answer Jakarta REST requests");
-        }
+        config.requireNoRejectionHandler(
+            "names a servlet RejectionHandler, which cannot answer Jakarta REST requests");
         Settings.of(config).requireKnownEndpoints(layers, routes.endpoints());
         OverloadRuntime runtime =
             OverloadRuntime.builder(config).scheduler(null, "overload-control-rest").start();

@@ -59,16 +59,9 @@ final class HandlerConfiguration {
       }
     }
     OverloadConfig config = OverloadConfig.parse(layers);
-    String rejection = config.rejectionHandler();
-    if (rejection != null && !rejection.isBlank()) {
-      throw OverloadConfigException.of(
-          "rejectionHandler",
-          rejection,
-          null,
-          "names a servlet"
-              + " RejectionHandler, which cannot answer Jetty core requests; to answer refusals"
-              + " yourself, subclass OverloadHandler and override reject(...)");
-    }
+    config.requireNoRejectionHandler(
+        "names a servlet RejectionHandler, which cannot answer Jetty core requests; to answer"
+            + " refusals yourself, subclass OverloadHandler and override reject(...)");
     // Without servlets, requests reach the default endpoint or one a paths rule names.
     Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
     return config;
