@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * payment and confirms. Each request has the user's patience ({@link UserBehaviour}): a timed-out
  * request is retried with probability p up to M times; a refused request (503, 429, a redirect)
  * ends the session, or is sent once more after the server's {@code Retry-After} if the users
- * {@linkplain UserBehaviour.RefusalResponse#RETRY_ONCE retry once}; a request that finally fails
+ * {@linkplain UserBehaviour.RefusalResponse#RETRY_ONCE retry once}, or is taken as answered and
+ * the walk goes on if they {@linkplain UserBehaviour.RefusalResponse#STAY stay}; a request that
+ * finally fails
  * ends the session, and the pages it would still have visited are counted as "not generated"
  * (Table 5) by walking the rest of its chain. A confirm counts as a purchase without refusal only
  * if nothing of its session was refused before it: what users who leave at the first refusal
@@ -175,6 +177,10 @@ public final class SessionLoadGenerator {
             recorder.sessionRefused(served);
           }
           refused = true;
+          if (behaviour.goesOnAfterRefusal()) {
+            proceed(type);
+            return;
+          }
           long delay = behaviour.retryDelayAfterRefusalNanos(refusals + 1, retryAfterNanos);
           if (delay < 0) {
             abandon(type);

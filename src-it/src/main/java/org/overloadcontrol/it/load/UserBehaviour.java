@@ -15,7 +15,9 @@ import java.util.SplittableRandom;
  * <p>A refusal (503, 429, a redirect to a waiting room) is answered as {@code onRefusal} says:
  * a real visitor mostly {@linkplain RefusalResponse#LEAVE leaves at the first one}, wherever it
  * falls in the visit; some {@linkplain RefusalResponse#RETRY_ONCE try once more} after the
- * server's {@code Retry-After}.
+ * server's {@code Retry-After}; the load tool of the issues' first measurements (httperf's
+ * sessions) {@linkplain RefusalResponse#STAY stays}: it takes the refusal as an answer and goes on
+ * to the next step of its walk.
  */
 public record UserBehaviour(
     Duration fixedTimeout,
@@ -34,7 +36,13 @@ public record UserBehaviour(
      * Waits the answer's {@code Retry-After} (or {@link #RELOAD_DELAY} when it has none, a user
      * pressing reload) and sends the same request once more; leaves if it is refused again.
      */
-    RETRY_ONCE
+    RETRY_ONCE,
+    /**
+     * Takes the refusal as the page's answer and goes on to the next step of the walk, as
+     * httperf's sessions do (the load tool does not stop at a 503). The shop then answers a
+     * confirm whose checkout steps were refused with 409: no purchase.
+     */
+    STAY
   }
 
   /** How long a retrying user waits after a refusal that carries no {@code Retry-After}. */
@@ -131,10 +139,15 @@ public record UserBehaviour(
    * {@code Retry-After}, -1 when it had none; the server's word is taken as it is, not scaled.
    */
   public long retryDelayAfterRefusalNanos(int refusals, long retryAfterNanos) {
-    if (onRefusal == RefusalResponse.LEAVE || refusals > 1) {
+    if (onRefusal != RefusalResponse.RETRY_ONCE || refusals > 1) {
       return -1;
     }
     return retryAfterNanos >= 0 ? retryAfterNanos : RELOAD_DELAY.toNanos();
+  }
+
+  /** Whether a refused request counts as answered and the walk goes on ({@link RefusalResponse#STAY}). */
+  public boolean goesOnAfterRefusal() {
+    return onRefusal == RefusalResponse.STAY;
   }
 
   /** One request's patience: fixed part plus an exponential draw. */

@@ -77,16 +77,38 @@ record GuardedRun(
     }
   }
 
-  /** {@code -Dexperiment.users}: {@code leave} (default) or {@code retry-once}. */
+  /**
+   * {@code -Dexperiment.users}: {@code leave} (default), {@code retry-once}, or {@code stay} (a
+   * refusal is taken as the page's answer and the walk goes on, as httperf's sessions did).
+   */
   static UserBehaviour.RefusalResponse refusalResponse() {
     String v = System.getProperty("experiment.users", "leave").trim();
     return switch (v) {
       case "", "leave" -> UserBehaviour.RefusalResponse.LEAVE;
       case "retry-once" -> UserBehaviour.RefusalResponse.RETRY_ONCE;
+      case "stay" -> UserBehaviour.RefusalResponse.STAY;
       default ->
           throw new IllegalArgumentException(
-              "experiment.users: 'leave' or" + " 'retry-once', was '" + v + "'");
+              "experiment.users: 'leave', 'retry-once' or 'stay', was '" + v + "'");
     };
+  }
+
+  /**
+   * Orders the shop placed over the whole run, from the server-side log: confirms it answered
+   * with 200 to a user still there (a confirm whose checkout steps were refused gets 409, one
+   * sent to a waiting room a redirect). The same count for every guard and every kind of user.
+   */
+  long ordersPlaced() {
+    return log.stream()
+        .filter(
+            r ->
+                r.status() == 200
+                    && !r.userLeft()
+                    && ShopRequest.fromPath(
+                            r.path().startsWith("/shop") ? r.path().substring(5) : r.path())
+                        .filter(t -> t == ShopRequest.CONFIRM)
+                        .isPresent())
+        .count();
   }
 
   /** The figures of the window [{@code fromSeconds}, {@code toSeconds}) of the run. */

@@ -74,6 +74,23 @@ class GuardedRunTest {
   }
 
   @Test
+  void ordersPlacedAreConfirmsAnsweredOkToAUserStillThere() {
+    List<ServedRequest> log = new ArrayList<>();
+    log.add(page(1, 10, "/shop/confirm", 200, false));
+    log.add(page(70, 10, "/shop/confirm", 200, false));
+    // After a refused checkout step, for a user who had left, refused, a waiting room.
+    log.add(page(2, 10, "/shop/confirm", 409, false));
+    log.add(page(3, 10, "/shop/confirm", 200, true));
+    log.add(page(4, 10, "/shop/confirm", 503, false));
+    log.add(page(5, 10, "/shop/confirm", 303, false));
+    log.add(page(6, 10, "/shop/payment", 200, false));
+    Variant none = new Variant("none", "", "", h -> h);
+    RunResult run = new RunRecorder(T0, Duration.ofSeconds(1)).snapshot(Duration.ofSeconds(80));
+
+    assertThat(new GuardedRun(none, run, log, T0, 0.1, 1).ordersPlaced()).isEqualTo(2);
+  }
+
+  @Test
   void everyVariantHasItsOwnNameAndOurFiltersAreOffForThePeers() {
     List<Variant> all = Variant.all(0.1, 1);
     assertThat(all)

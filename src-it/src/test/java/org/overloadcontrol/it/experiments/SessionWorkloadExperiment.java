@@ -26,7 +26,9 @@ import org.overloadcontrol.it.load.UserBehaviour;
  * {@code -Dexperiment.multiples} the loads as multiples of capacity (default 1.4; e.g.
  * {@code 1,1.4,2,4}),
  * {@code -Dexperiment.variants} which guards run (default all), {@code -Dexperiment.users}
- * whether users leave at the first refusal (default) or retry once,
+ * whether users leave at the first refusal (default), retry once, or stay (take a refusal as
+ * the page's answer and walk on, as httperf's sessions do; then the orders the shop placed,
+ * counted from the server-side log, are the purchases),
  * {@code -Dexperiment.seed} the workload's random seed (default 42; another seed makes a repeat
  * an independent sample), and {@code -Dexperiment.baseline=true} runs {@code none} at 1× first,
  * in the same invocation, and reports every run's orders per minute over it.
@@ -76,11 +78,11 @@ class SessionWorkloadExperiment {
     }
     StringBuilder summary =
         new StringBuilder(
-            "| load | variant | purchases without refusal / buyers"
+            "| load | variant | purchases without refusal / buyers | orders placed (server log)"
                 + " | sessions refused at entry / mid-session | mid-session % of admitted"
                 + " | orders/min ÷ 1× none | "
                 + GuardedRun.Window.summaryHeader()
-                + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     if (!Double.isNaN(baseline)) {
       summary.insert(
           0,
@@ -95,6 +97,7 @@ class SessionWorkloadExperiment {
                 + "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     StringBuilder runs = new StringBuilder();
     Map<String, List<Double>> orders = new LinkedHashMap<>();
+    Map<String, List<Double>> placed = new LinkedHashMap<>();
     Map<String, List<Double>> p90 = new LinkedHashMap<>();
     List<String> pageNames = ShopRequest.PAGES.stream().map(ShopRequest::endpoint).toList();
     for (double multiple : multiples) {
@@ -119,11 +122,12 @@ class SessionWorkloadExperiment {
         summary.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %d / %d | %d / %d | %.1f | %s | %s%n",
+                "| %s | %s | %d / %d | %d | %d / %d | %.1f | %s | %s%n",
                 at,
                 v.name(),
                 run.run().purchasesWithoutRefusal(),
                 run.run().buyers(),
+                run.ordersPlaced(),
                 run.run().sessionsRefusedAtEntry(),
                 run.run().sessionsRefusedMidSession(),
                 admitted == 0 ? 0.0 : 100.0 * run.run().sessionsRefusedMidSession() / admitted,
@@ -135,6 +139,7 @@ class SessionWorkloadExperiment {
         orders
             .computeIfAbsent(v.name(), k -> new ArrayList<>())
             .add(Math.round(win.ordersPerMinute() * 10) / 10.0);
+        placed.computeIfAbsent(v.name(), k -> new ArrayList<>()).add((double) run.ordersPlaced());
         if (multiple == multiples.get(multiples.size() - 1)) {
           List<Double> ratios = new ArrayList<>();
           for (ShopRequest r : ShopRequest.PAGES) {
@@ -162,10 +167,16 @@ class SessionWorkloadExperiment {
         multiples.stream().map(m -> String.format(Locale.ROOT, "%.1fx", m)).toList();
     Charts.bars(
         ExperimentShop.OUT.resolve("session-orders.png"),
-        "Orders per minute (users leave at the first refusal)",
+        "Orders per minute (purchases without a refusal)",
         "orders / min",
         loads,
         orders);
+    Charts.bars(
+        ExperimentShop.OUT.resolve("session-placed.png"),
+        "Orders the shop placed over the run (server-side log; users: " + users.onRefusal() + ")",
+        "orders",
+        loads,
+        placed);
     Charts.bars(
         ExperimentShop.OUT.resolve("session-p90.png"),
         "Each page's p90 / target at "
@@ -196,7 +207,7 @@ class SessionWorkloadExperiment {
             + OverloadSweepExperiment.variantList(variants)
             + "\n"
             + summary
-            + "\n![](session-orders.png)\n![](session-p90.png)\n\n## Pages\n\n"
+            + "\n![](session-orders.png)\n![](session-placed.png)\n![](session-p90.png)\n\n## Pages\n\n"
             + pages
             + "\n## Runs\n\n"
             + runs;

@@ -170,6 +170,53 @@ class ImpatientUsersTest {
   }
 
   @Test
+  void usersWhoStayTakeTheRefusalAsAnAnswerAndWalkOnToConfirm() throws Exception {
+    // Odd sessions: payment refused; even sessions: home refused. Like the shop, confirm answers
+    // 409 when a checkout step of the session was refused, and a refused home page costs
+    // nothing of the purchase.
+    ScriptedShop shop =
+        new ScriptedShop(
+            (id, soFar) -> {
+              ShopRequest last = soFar.get(soFar.size() - 1);
+              if (id % 2 == 1 && last == ShopRequest.PAYMENT) {
+                return new Answer(503, 0);
+              }
+              if (id % 2 == 0 && last == ShopRequest.HOME) {
+                return new Answer(503, 0);
+              }
+              return id % 2 == 1 && last == ShopRequest.CONFIRM ? new Answer(409, -1) : Answer.OK;
+            });
+    UserBehaviour users = PATIENT.withRefusalResponse(RefusalResponse.STAY);
+
+    RunResult r = run(shop, users);
+
+    long odd = shop.sessionsWhere(id -> id % 2 == 1);
+    long even = shop.sessionsWhere(id -> id % 2 == 0);
+    assertThat(odd).isPositive();
+    assertThat(even).isPositive();
+    // Every walk goes on to confirm, each page once: nothing is sent again, nobody leaves.
+    shop.sent.forEach(
+        (id, requests) ->
+            assertThat(requests)
+                .as("session " + id)
+                .containsExactly(
+                    ShopRequest.HOME,
+                    ShopRequest.DETAILS,
+                    ShopRequest.CART,
+                    ShopRequest.LOGIN,
+                    ShopRequest.SHIPPING,
+                    ShopRequest.PAYMENT,
+                    ShopRequest.CONFIRM));
+    // The even sessions bought after a refused home page, the odd ones got 409 at confirm.
+    assertThat(r.purchases()).isEqualTo(even);
+    assertThat(r.purchasesWithoutRefusal()).isZero();
+    assertThat(r.sessionsRefusedAtEntry()).isEqualTo(even);
+    assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
+    assertThat(r.buyers()).isEqualTo(odd + even);
+    assertThat(users.retryDelayAfterRefusalNanos(1, 2 * SECOND)).isEqualTo(-1);
+  }
+
+  @Test
   void aRetryWaitsTheServersRetryAfterOrAReloadAndHappensOnce() {
     UserBehaviour leave = PATIENT;
     UserBehaviour retry = PATIENT.withRefusalResponse(RefusalResponse.RETRY_ONCE);
