@@ -34,6 +34,7 @@ public final class RunRecorder {
   private final LongAdder buyers = new LongAdder();
   private final LongAdder sessionsRefusedAtEntry = new LongAdder();
   private final LongAdder sessionsRefusedMidSession = new LongAdder();
+  private final Map<String, LongAdder> buyersLost = new ConcurrentHashMap<>();
   private final List<GaugeSample> gauges = new ArrayList<>();
   private final java.util.concurrent.atomic.LongAccumulator lagMaxNanos =
       new java.util.concurrent.atomic.LongAccumulator(Math::max, 0L);
@@ -139,6 +140,14 @@ public final class RunRecorder {
     buyers.increment();
   }
 
+  /**
+   * A buyer (a session whose walk reached confirm) left without buying, for {@code reason}:
+   * where a guard loses its purchases.
+   */
+  public void buyerLost(String reason) {
+    buyersLost.computeIfAbsent(reason, r -> new LongAdder()).increment();
+  }
+
   public void sessionStarted() {
     sessionsStarted.increment();
   }
@@ -208,6 +217,12 @@ public final class RunRecorder {
     return series;
   }
 
+  private Map<String, Long> lost() {
+    Map<String, Long> m = new java.util.TreeMap<>();
+    buyersLost.forEach((reason, n) -> m.put(reason, n.sum()));
+    return Map.copyOf(m);
+  }
+
   private static LongAdder[] newAdders() {
     LongAdder[] a = new LongAdder[Outcome.values().length];
     for (int i = 0; i < a.length; i++) {
@@ -268,6 +283,7 @@ public final class RunRecorder {
         buyers.sum(),
         sessionsRefusedAtEntry.sum(),
         sessionsRefusedMidSession.sum(),
+        lost(),
         lagMaxNanos.get() / 1e6);
   }
 }

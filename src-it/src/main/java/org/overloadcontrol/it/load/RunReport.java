@@ -141,8 +141,8 @@ public final class RunReport {
         Locale.ROOT,
         "run %.1f s; goodput %.1f requests/s (%.1f pages/s with"
             + " database work); sessions %d started, %d abandoned, %d refused at entry, %d refused"
-            + " mid-session; purchases %d, %d without a refusal before them; generator's worst"
-            + " lag behind schedule %.1f ms",
+            + " mid-session; purchases %d, %d without a refusal before them; buyers %d, lost %s;"
+            + " generator's worst lag behind schedule %.1f ms",
         r.elapsed().toNanos() / 1e9,
         r.goodputPerSecond(),
         r.pageGoodputPerSecond(),
@@ -152,6 +152,8 @@ public final class RunReport {
         r.sessionsRefusedMidSession(),
         r.purchases(),
         r.purchasesWithoutRefusal(),
+        r.buyers(),
+        r.buyersLost(),
         r.lagMaxMillis());
   }
 

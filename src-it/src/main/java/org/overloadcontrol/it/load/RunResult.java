@@ -27,6 +27,8 @@ import org.HdrHistogram.Histogram;
  * @param sessionsRefusedAtEntry sessions whose first refusal fell on their first request
  * @param sessionsRefusedMidSession sessions whose first refusal came after a page of theirs
  *     had been served (the work done for them is lost if the user leaves)
+ * @param buyersLost buyers who left without buying, by why: their first refusal at entry or
+ *     mid-session, a timeout, a failed request (a 409 confirm after a refused checkout step)
  * @param lagMaxMillis how far the generator fell behind its own schedule, at worst
  */
 public record RunResult(
@@ -44,6 +46,7 @@ public record RunResult(
     long buyers,
     long sessionsRefusedAtEntry,
     long sessionsRefusedMidSession,
+    Map<String, Long> buyersLost,
     double lagMaxMillis) {
 
   /**

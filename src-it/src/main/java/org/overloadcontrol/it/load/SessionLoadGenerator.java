@@ -169,7 +169,7 @@ public final class SessionLoadGenerator {
           if (behaviour.retries(attempt, random)) {
             send(type, attempt + 1, refusals);
           } else {
-            abandon(type);
+            abandon(type, "timed out");
           }
         }
         case REJECTED -> {
@@ -183,12 +183,12 @@ public final class SessionLoadGenerator {
           }
           long delay = behaviour.retryDelayAfterRefusalNanos(refusals + 1, retryAfterNanos);
           if (delay < 0) {
-            abandon(type);
+            abandon(type, served ? "refused mid-session" : "refused at entry");
           } else {
             timer.schedule(() -> send(type, attempt, refusals + 1), delay, TimeUnit.NANOSECONDS);
           }
         }
-        default -> abandon(type);
+        default -> abandon(type, "failed");
       }
     }
 
@@ -208,8 +208,11 @@ public final class SessionLoadGenerator {
       timer.schedule(() -> send(page, 1, 0), think, TimeUnit.NANOSECONDS);
     }
 
-    private void abandon(ShopRequest failed) {
+    private void abandon(ShopRequest failed, String reason) {
       recorder.sessionAbandoned();
+      if (failed == ShopRequest.CONFIRM) {
+        recorder.buyerLost(reason);
+      }
       ShopRequest current = failed;
       if (failed == ShopRequest.CART) {
         recorder.notGenerated(ShopRequest.LOGIN);
@@ -222,6 +225,7 @@ public final class SessionLoadGenerator {
           recorder.notGenerated(ShopRequest.CART);
         } else if (n.get() == ShopRequest.CONFIRM) {
           recorder.buyer();
+          recorder.buyerLost(reason);
         }
         recorder.notGenerated(n.get());
       }

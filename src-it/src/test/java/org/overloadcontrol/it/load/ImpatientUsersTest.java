@@ -156,6 +156,7 @@ class ImpatientUsersTest {
     assertThat(r.sessionsRefusedAtEntry()).isEqualTo(even);
     // A retried confirm or payment is one buyer, as is a walk that left at its home page.
     assertThat(r.buyers()).isEqualTo(odd + even);
+    assertThat(r.buyersLost()).containsExactly(Map.entry("refused at entry", even));
     shop.sent.forEach(
         (id, requests) -> {
           if (id % 2 == 1) {
@@ -213,6 +214,7 @@ class ImpatientUsersTest {
     assertThat(r.sessionsRefusedAtEntry()).isEqualTo(even);
     assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
     assertThat(r.buyers()).isEqualTo(odd + even);
+    assertThat(r.buyersLost()).containsExactly(Map.entry("failed", odd));
     assertThat(users.retryDelayAfterRefusalNanos(1, 2 * SECOND)).isEqualTo(-1);
   }
 
