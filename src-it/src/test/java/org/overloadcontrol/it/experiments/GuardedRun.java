@@ -104,11 +104,13 @@ record GuardedRun(
             r ->
                 r.status() == 200
                     && !r.userLeft()
-                    && ShopRequest.fromPath(
-                            r.path().startsWith("/shop") ? r.path().substring(5) : r.path())
-                        .filter(t -> t == ShopRequest.CONFIRM)
-                        .isPresent())
+                    && request(r.path()).filter(t -> t == ShopRequest.CONFIRM).isPresent())
         .count();
+  }
+
+  /** The shop's request type of a logged path (the shop is at {@code /shop}). */
+  private static java.util.Optional<ShopRequest> request(String path) {
+    return ShopRequest.fromPath(path.startsWith("/shop") ? path.substring(5) : path);
   }
 
   /** The figures of the window [{@code fromSeconds}, {@code toSeconds}) of the run. */
@@ -117,13 +119,7 @@ record GuardedRun(
     long to = startNanos + Math.round(toSeconds * 1e9);
     Map<String, PageStats> byName =
         PageStats.byPage(
-            log,
-            path ->
-                ShopRequest.fromPath(path.startsWith("/shop") ? path.substring(5) : path)
-                    .map(ShopRequest::endpoint)
-                    .orElse(null),
-            from,
-            to);
+            log, path -> request(path).map(ShopRequest::endpoint).orElse(null), from, to);
     Map<ShopRequest, PageStats> pages = new EnumMap<>(ShopRequest.class);
     for (ShopRequest r : ShopRequest.values()) {
       PageStats s = byName.get(r.endpoint());
