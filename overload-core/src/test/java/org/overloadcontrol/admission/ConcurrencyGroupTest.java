@@ -213,6 +213,24 @@ class ConcurrencyGroupTest {
   }
 
   @Test
+  void aSparseClassIsAimedUnderItsTargetWithAMargin() {
+    ConcurrencyGroup g = limitOf40();
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    // One purchase in eleven over its target: a p90 under the target, but not by much. A page
+    // served thirty times in a run then scatters past 1.1 × its target (issue 19's session
+    // runs), so such a class still holds the limit down.
+    for (int cycle = 0; cycle < 20; cycle++) {
+      pressedWindow(g, browsing, buying, 180);
+      for (int w = 0; w < 10; w++) {
+        pressedWindow(g, browsing, buying, 100);
+      }
+    }
+    // Aimed at a miss share of 10 %, the class met its aim and the scale stayed at 1.
+    assertThat(g.scale()).isLessThan(0.85);
+  }
+
+  @Test
   void aClassGoneForFiftyWindowsNoLongerHoldsTheLimitDown() {
     ConcurrencyGroup g = limitOf40();
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
