@@ -232,9 +232,10 @@ public final class WaitQueues {
         // Waiting for a share of a concurrency limit: past this, the request could not meet
         // its target any more, and serving it late would only delay the next one.
         long shareWait =
-            sessionPrecedence
-                ? Math.max(partition.maxWaitNanos(), sessionMaxWaitNanos)
-                : partition.maxWaitNanos();
+            partition.waitBoundNanos(
+                sessionPrecedence
+                    ? Math.max(partition.maxWaitNanos(), sessionMaxWaitNanos)
+                    : partition.maxWaitNanos());
         maxWait = Math.min(maxWait, shareWait);
       }
       w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait, sessionPrecedence);
