@@ -230,6 +230,16 @@ class ConcurrencyGroupTest {
     assertThat(g.scale()).isLessThan(0.85);
   }
 
+  /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */
+  private void executeOnePerWindow(
+      ConcurrencyGroup g, ConcurrencyGroup.Partition p, int windows, long millis) {
+    for (int w = 0; w < windows; w++) {
+      p.record(millis * MS, now, 0);
+      now += 100 * MS;
+      g.tick(now);
+    }
+  }
+
   @Test
   void aRequestWaitsNoLongerThanItsTargetLeavesForItsClassesMedianExecution() {
     ConcurrencyGroup g = limitOf40();
@@ -238,28 +248,16 @@ class ConcurrencyGroupTest {
     // Purchases executing in 105 ms (0.7 of the target): one that waited its whole 75 ms
     // would end at 180 ms, 1.2 × its target. It may wait 45 ms (50 when the running median
     // sits a step under).
-    for (int w = 0; w < 40; w++) {
-      buying.record(105 * MS, now, 0);
-      now += 100 * MS;
-      g.tick(now);
-    }
+    executeOnePerWindow(g, buying, 40, 105);
     assertThat(buying.waitBoundNanos(75 * MS)).isBetween(44 * MS, 51 * MS);
     assertThat(buying.waitBoundNanos(120 * MS))
-        .as("an admitted session's longer bound, too")
+        .as("a longer bound, too")
         .isBetween(44 * MS, 51 * MS);
     // Executions past the target: the wait keeps a quarter of its bound, for the hand-over.
-    for (int w = 0; w < 40; w++) {
-      buying.record(200 * MS, now, 0);
-      now += 100 * MS;
-      g.tick(now);
-    }
+    executeOnePerWindow(g, buying, 40, 200);
     assertThat(buying.waitBoundNanos(75 * MS)).isEqualTo(75 * MS / 4);
     // Fast executions: the class's own bound holds.
-    for (int w = 0; w < 60; w++) {
-      buying.record(30 * MS, now, 0);
-      now += 100 * MS;
-      g.tick(now);
-    }
+    executeOnePerWindow(g, buying, 60, 30);
     assertThat(buying.waitBoundNanos(75 * MS)).isEqualTo(75 * MS);
   }
 
