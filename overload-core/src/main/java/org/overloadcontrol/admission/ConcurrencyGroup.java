@@ -435,7 +435,7 @@ public final class ConcurrencyGroup {
      * longer finish within its target is refused at its deadline instead of being served
      * late. At the sweep's sparse checkout pages (ten responses a step, whose p90 is their
      * largest but one) a request that waited the whole bound and then ran its median
-     * execution ended at 1.3 × the target. Never under a quarter of {@code longest}: a limit
+     * execution ended at 1.2 × the target. Never under a quarter of {@code longest}: a limit
      * whose executions run over the target is about to be cut, and a waiter or two keep the
      * resource busy at each hand-over.
      */
