@@ -213,6 +213,55 @@ class ConcurrencyGroupTest {
   }
 
   @Test
+  void aSparseClassIsAimedUnderItsTargetWithAMargin() {
+    ConcurrencyGroup g = limitOf40();
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    // One purchase in eleven over its target: a p90 under the target, but not by much. A page
+    // served thirty times in a run then scatters past 1.1 × its target (issue 19's session
+    // runs), so such a class still holds the limit down.
+    for (int cycle = 0; cycle < 20; cycle++) {
+      pressedWindow(g, browsing, buying, 180);
+      for (int w = 0; w < 10; w++) {
+        pressedWindow(g, browsing, buying, 100);
+      }
+    }
+    // Aimed at a miss share of 10 %, the class met its aim and the scale stayed at 1.
+    assertThat(g.scale()).isLessThan(0.85);
+  }
+
+  /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */
+  private void executeOnePerWindow(
+      ConcurrencyGroup g, ConcurrencyGroup.Partition p, int windows, long millis) {
+    for (int w = 0; w < windows; w++) {
+      p.record(millis * MS, now, 0);
+      now += 100 * MS;
+      g.tick(now);
+    }
+  }
+
+  @Test
+  void aRequestWaitsNoLongerThanItsTargetLeavesForItsClassesMedianExecution() {
+    ConcurrencyGroup g = limitOf40();
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    assertThat(buying.waitBoundNanos(75 * MS)).as("before any sample").isEqualTo(75 * MS);
+    // Purchases executing in 105 ms (0.7 of the target): one that waited its whole 75 ms
+    // would end at 180 ms, 1.2 × its target. It may wait 45 ms (50 when the running median
+    // sits a step under).
+    executeOnePerWindow(g, buying, 40, 105);
+    assertThat(buying.waitBoundNanos(75 * MS)).isBetween(44 * MS, 51 * MS);
+    assertThat(buying.waitBoundNanos(120 * MS))
+        .as("a longer bound, too")
+        .isBetween(44 * MS, 51 * MS);
+    // Executions past the target: the wait keeps a quarter of its bound, for the hand-over.
+    executeOnePerWindow(g, buying, 40, 200);
+    assertThat(buying.waitBoundNanos(75 * MS)).isEqualTo(75 * MS / 4);
+    // Fast executions: the class's own bound holds.
+    executeOnePerWindow(g, buying, 60, 30);
+    assertThat(buying.waitBoundNanos(75 * MS)).isEqualTo(75 * MS);
+  }
+
+  @Test
   void aClassGoneForFiftyWindowsNoLongerHoldsTheLimitDown() {
     ConcurrencyGroup g = limitOf40();
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);

@@ -123,6 +123,9 @@ public final class SharedBottleneck {
   private final List<Long> waits = new ArrayList<>();
   private final List<Long> executions = new ArrayList<>();
 
+  /** Per endpoint: the wait and execution of each measured response over its target. */
+  private final List<long[]>[] late;
+
   /**
    * @param variant the controller
    * @param servers the bottleneck's size: 40 requests/s each
@@ -184,8 +187,12 @@ public final class SharedBottleneck {
     @SuppressWarnings("unchecked") // an array of a generic type has no other way in
     List<Long>[] perStage = (List<Long>[]) new List<?>[SHARES.length];
     responses = perStage;
+    @SuppressWarnings("unchecked") // as above
+    List<long[]>[] lateByStage = (List<long[]>[]) new List<?>[SHARES.length];
+    late = lateByStage;
     for (int i = 0; i < SHARES.length; i++) {
       responses[i] = new ArrayList<>();
+      late[i] = new ArrayList<>();
     }
   }
 
@@ -222,6 +229,9 @@ public final class SharedBottleneck {
     double rate = load * capacity(workers / WORKERS_PER_SERVER);
     for (List<Long> r : responses) {
       r.clear();
+    }
+    for (List<long[]> l : late) {
+      l.clear();
     }
     waits.clear();
     executions.clear();
@@ -383,6 +393,9 @@ public final class SharedBottleneck {
           completed++;
           responses[endpoint].add(clock.read() - arrival);
           long waited = tag.waited().toNanos();
+          if (clock.read() - arrival > targetOf[endpoint]) {
+            late[endpoint].add(new long[] {waited, clock.read() - arrival - waited});
+          }
           waits.add(waited);
           executions.add(clock.read() - arrival - waited);
           busyNanos += serviceOf[endpoint];
@@ -403,6 +416,35 @@ public final class SharedBottleneck {
             clock.read() + interArrival(1.0 / ShopSessions.THINK_SECONDS), () -> arrive(nextPage));
       }
     }
+  }
+
+  /**
+   * Each page's p90 over its target whatever its number of responses (the experiments' bar
+   * counts a page served four times), in the order of the endpoints; NaN for a page not served.
+   */
+  public double[] pageP90s() {
+    double[] out = new double[SHARES.length];
+    for (int i = 0; i < SHARES.length; i++) {
+      out[i] = responses[i].isEmpty() ? Double.NaN : p90(responses[i]) / (double) targetOf[i];
+    }
+    return out;
+  }
+
+  /** Each page's responses in the last run. */
+  public int[] pageCounts() {
+    int[] out = new int[SHARES.length];
+    for (int i = 0; i < SHARES.length; i++) {
+      out[i] = responses[i].size();
+    }
+    return out;
+  }
+
+  /**
+   * The wait and the execution (nanoseconds) of every measured response of {@code endpoint}
+   * that was over its target in the last run.
+   */
+  public List<long[]> lateResponses(int endpoint) {
+    return List.copyOf(late[endpoint]);
   }
 
   /** Requests the engine has not seen an outcome for. */

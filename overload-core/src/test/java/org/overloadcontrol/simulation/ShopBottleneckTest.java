@@ -42,6 +42,61 @@ class ShopBottleneckTest {
     }
   }
 
+  /**
+   * Prints each page's p90 over its target whatever its number of responses (the shop's bar
+   * counts a page served ten times), and the mean wait and execution of its responses over
+   * the target, which say whether late responses waited long or executed long:
+   * {@code -Dsimulation.pages=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "simulation.pages", matches = "true")
+  void printsEachPage() {
+    StringBuilder out = new StringBuilder();
+    for (long seed : new long[] {42, 7, 11, 3, 5}) {
+      for (double load : LOADS) {
+        SharedBottleneck sim =
+            SharedBottleneck.shop(Variant.CONCURRENCY, seed, Map.of(), AdmissionListener.NONE);
+        Result r = sim.run(load, 60, 10);
+        double[] p90 = sim.pageP90s();
+        int[] served = sim.pageCounts();
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "seed %d, %.1f×: goodput %.2f, purchases/min %.1f;",
+                seed,
+                load,
+                r.goodputOfCapacity(),
+                r.purchasesPerMinute()));
+        for (int i = 0; i < p90.length; i++) {
+          out.append(
+              String.format(
+                  Locale.ROOT, " %s %.2f (%d)", ShopSessions.NAMES[i], p90[i], served[i]));
+        }
+        out.append('\n');
+        for (int i = 0; i < p90.length; i++) {
+          long waited = 0;
+          long executed = 0;
+          for (long[] late : sim.lateResponses(i)) {
+            waited += late[0];
+            executed += late[1];
+          }
+          int n = sim.lateResponses(i).size();
+          if (n > 0) {
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    "  %s: %d late, mean wait %.0f ms, mean execution %.0f ms%n",
+                    ShopSessions.NAMES[i],
+                    n,
+                    waited / 1e6 / n,
+                    executed / 1e6 / n));
+          }
+        }
+      }
+    }
+    System.out.println(out);
+  }
+
   /** Prints the shop rows of docs/controller.md: {@code -Dsimulation.table=true}. */
   @Test
   @EnabledIfSystemProperty(named = "simulation.table", matches = "true")

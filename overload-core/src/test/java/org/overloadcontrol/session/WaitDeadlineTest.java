@@ -1,0 +1,123 @@
+package org.overloadcontrol.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.classify.TestRequest;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.Decision;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.queue.Waiter;
+
+/**
+ * A waiting request's deadline on the fake clock: its target less its class's median execution
+ * time, except for an admitted session's request, which keeps its own longer bound.
+ */
+class WaitDeadlineTest {
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final FakeScheduler scheduler = new FakeScheduler(ticker);
+
+  /** Target 1 s, a limit of one permit; sessions on or off. */
+  private OverloadEngine engine(boolean sessions) {
+    Map<String, String> m = new HashMap<>();
+    m.put("endpoints.browse.target", "1s");
+    m.put("admission.maxLimit", "1");
+    m.put("admission.initialLimit", "1");
+    m.put("sessions.enabled", Boolean.toString(sessions));
+    return OverloadEngine.builder(OverloadConfig.of(m))
+        .ticker(ticker)
+        .scheduler(scheduler)
+        .sessionKeys(CookieKeys.random(new SecureRandom()))
+        .build();
+  }
+
+  /** A request through sessions (when on) and admission; queued when it must wait. */
+  private RequestTag send(OverloadEngine engine, String cookie, String[] setCookie) {
+    RequestTag tag =
+        engine.tag(engine.route("browse", TestRequest.get("/browse", "127.0.0.1")), ticker.read());
+    if (engine.sessions() != null) {
+      SessionGate.Answer answer =
+          engine.admitSession(tag, new SessionVisit(cookie, null, null, "/browse", false));
+      assertThat(answer.refused()).isFalse();
+      if (answer.setCookie() != null) {
+        setCookie[0] = answer.setCookie();
+      }
+    }
+    if (engine.arrive(tag) == Decision.WAIT) {
+      assertThat(
+              engine.enqueue(
+                  tag,
+                  new Waiter.Listener() {
+                    @Override
+                    public void resumed(Waiter w) {}
+
+                    @Override
+                    public void expired(Waiter w) {
+                      engine.complete(tag, Outcome.EXPIRED, 0);
+                    }
+                  }))
+          .isTrue();
+    }
+    return tag;
+  }
+
+  /** Sixty requests, one at a time, each executing in 0.7 of the target. */
+  private String executeSlowly(OverloadEngine engine) {
+    String[] cookie = {null};
+    for (int i = 0; i < 60; i++) {
+      RequestTag tag = send(engine, cookie[0], cookie);
+      assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
+      ticker.advance(Duration.ofMillis(700));
+      engine.complete(tag, Outcome.COMPLETED, 0);
+      scheduler.runDue();
+    }
+    return cookie[0];
+  }
+
+  @Test
+  void aRequestThatCouldNoLongerFinishWithinItsTargetIsRefusedAtItsDeadline() {
+    OverloadEngine engine = engine(false);
+    executeSlowly(engine);
+    RequestTag holder = send(engine, null, new String[1]);
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    RequestTag waiter = send(engine, null, new String[1]);
+    // Half the target was the bound; 0.3 of it is all a 0.7 execution leaves.
+    ticker.advance(Duration.ofMillis(250));
+    scheduler.runDue();
+    assertThat(waiter.waiter().waiting()).isTrue();
+    ticker.advance(Duration.ofMillis(100));
+    scheduler.runDue();
+    assertThat(waiter.waiter().waiting()).isFalse();
+    assertThat(waiter.reason()).isEqualTo("expired");
+    engine.complete(holder, Outcome.COMPLETED, 0);
+    assertThat(engine.queues().waitingCount()).isZero();
+  }
+
+  @Test
+  void anAdmittedSessionsRequestKeepsItsLongerBound() {
+    OverloadEngine engine = engine(true);
+    String cookie = executeSlowly(engine);
+    assertThat(cookie).isNotNull();
+    RequestTag holder = send(engine, cookie, new String[1]);
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    RequestTag waiter = send(engine, cookie, new String[1]);
+    // sessions.maxWait, 0.8 of the target: a refusal mid-session loses the session's work.
+    ticker.advance(Duration.ofMillis(750));
+    scheduler.runDue();
+    assertThat(waiter.waiter().waiting()).isTrue();
+    ticker.advance(Duration.ofMillis(100));
+    scheduler.runDue();
+    assertThat(waiter.waiter().waiting()).isFalse();
+    engine.complete(holder, Outcome.COMPLETED, 0);
+    assertThat(engine.queues().waitingCount()).isZero();
+  }
+}
