@@ -52,7 +52,7 @@ public record NodeReport(
    * says so and counts without that member until all members run one version. An older member
    * reading this version's report ignores the fields it does not know, as it always did.
    */
-  public static final int FORMAT = 2;
+  public static final int FORMAT = 2; // 2: the fraction of C held, each group's part, this number
 
   private static final long serialVersionUID = 2L;
 
@@ -62,10 +62,13 @@ public record NodeReport(
    * @param bytesPerSecond b̂, the group's measured bandwidth here
    * @param arrivals the group's requests here per exchange, averaged
    * @param active whether the group had a request here since the previous report
+   * @param part the part of the group's farm-wide available bandwidth this node paces it to
+   *     now, or NaN before the node has computed one: the others take no more than what the
+   *     nodes leave
    */
-  public record Group(double bytesPerSecond, double arrivals, boolean active)
+  public record Group(double bytesPerSecond, double arrivals, boolean active, double part)
       implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
   }
 
   public NodeReport {

@@ -50,7 +50,7 @@ class NodeReportTest {
     NodeReport report =
         new NodeReport.Builder("a", 100)
             .queue(12, 11, Double.NaN, 0.25, 100, new double[] {3, 2})
-            .group("A", new NodeReport.Group(1000, 2, true))
+            .group("A", new NodeReport.Group(1000, 2, true, 0.5))
             .leaving()
             .build();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -61,6 +61,6 @@ class NodeReportTest {
     assertThat(back.fraction()).isEqualTo(0.25);
     assertThat(back.leaving()).isTrue();
     assertThat(back.scheduledAt(101)).isEqualTo(2);
-    assertThat(back.groups()).containsEntry("A", new NodeReport.Group(1000, 2, true));
+    assertThat(back.groups()).containsEntry("A", new NodeReport.Group(1000, 2, true, 0.5));
   }
 }
