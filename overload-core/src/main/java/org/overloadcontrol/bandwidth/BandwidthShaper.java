@@ -82,6 +82,12 @@ public final class BandwidthShaper implements ClusterPart {
   private final long[] reportedArrivals; // guarded by this
 
   /**
+   * The part of each group's farm-wide d_i this node paces the group to, set by the exchange
+   * ({@link #apply}); NaN before the first exchange that heard another node. Replaced whole.
+   */
+  private volatile double[] parts;
+
+  /**
    * Each group's arrivals here per exchange, averaged with weight {@link #ARRIVALS_ALPHA}: one
    * exchange period holds too few requests to split a group's bandwidth by. Replaced whole,
    * never written.
@@ -107,6 +113,8 @@ public final class BandwidthShaper implements ClusterPart {
             new double[groups.size()], new double[groups.size()], new boolean[groups.size()], 0);
     this.reportedArrivals = new long[groups.size()];
     this.localArrivals = new double[groups.size()];
+    this.parts = new double[groups.size()];
+    java.util.Arrays.fill(parts, Double.NaN);
     this.meters =
         Caffeine.newBuilder()
             .expireAfterAccess(settings.cacheExpiryNanos(), TimeUnit.NANOSECONDS)
@@ -243,7 +251,8 @@ public final class BandwidthShaper implements ClusterPart {
             utilized,
             settings.totalBytesPerSecond());
     if (f.nodes > 0 && ownIndex >= 0 && settings.measure() == Measure.THROUGHPUT) {
-      available *= localPart(f, ownIndex);
+      double part = parts[ownIndex];
+      available *= Double.isNaN(part) ? localPart(f, ownIndex) : part;
     }
     return AvailableBandwidth.delayNanos(available, maxMeasuredBytesPerSecond, size);
   }
@@ -287,7 +296,7 @@ public final class BandwidthShaper implements ClusterPart {
         report.group(
             g.name(),
             new NodeReport.Group(
-                m.averageBytesPerSecond(), arrivals[j], m.isActive() || recent > 0));
+                m.averageBytesPerSecond(), arrivals[j], m.isActive() || recent > 0, parts[j]));
       }
     }
     localArrivals = arrivals;
@@ -299,7 +308,7 @@ public final class BandwidthShaper implements ClusterPart {
     double[] rates = new double[n];
     double[] arrivals = new double[n];
     boolean[] active = new boolean[n];
-    java.util.List<NodeReport> fresh = view.fresh(nowSecond);
+    List<NodeReport> fresh = view.fresh(nowSecond);
     for (NodeReport r : fresh) {
       for (int j = 0; j < n; j++) {
         NodeReport.Group g = r.groups().get(groups.get(j).name());
@@ -313,7 +322,40 @@ public final class BandwidthShaper implements ClusterPart {
         }
       }
     }
-    farm = new Farm(rates, arrivals, active, fresh.size());
+    Farm f = new Farm(rates, arrivals, active, fresh.size());
+    farm = f;
+    if (f.nodes > 0) {
+      parts = parts(f, fresh);
+    }
+  }
+
+  /**
+   * Each group's part on this node: its part of the group's arrivals ({@link #localPart}), but
+   * risen only into the room the other nodes' reported parts leave. Each node compares its own
+   * arrivals, averaged up to now, with the others' as of their last exchange; the timers are not
+   * aligned, so while a returning group's arrivals grow every node sees its own as the larger
+   * and the parts added up to more than 1 (the farm's d_i paced over again). A part falls at
+   * once and rises at the next exchange after the others have reported theirs fallen, as the
+   * virtual queue's capacity shares do ({@link org.overloadcontrol.cluster.CapacityShare}).
+   * Never below the reserve of {@link #localPart}.
+   */
+  private synchronized double[] parts(Farm f, List<NodeReport> fresh) {
+    double[] held = parts;
+    double[] next = new double[groups.size()];
+    double reserve = 0.1 / (f.nodes + 1);
+    for (int j = 0; j < next.length; j++) {
+      double othersHold = 0;
+      for (NodeReport r : fresh) {
+        NodeReport.Group g = r.groups().get(groups.get(j).name());
+        if (g != null && !Double.isNaN(g.part())) {
+          othersHold += g.part();
+        }
+      }
+      double target = localPart(f, j);
+      double mine = Double.isNaN(held[j]) ? Math.min(target, 1.0 / (f.nodes + 1)) : held[j];
+      next[j] = Math.max(reserve, Math.min(target, Math.max(1 - othersHold, mine)));
+    }
+    return next;
   }
 
   /**

@@ -16,7 +16,12 @@ import java.util.Map;
  * When it is not (a member stopped answering, the network split, this node lost the cluster),
  * the node keeps the fraction it last had in a whole cluster, and before it ever saw one it
  * takes {@code 1 / expectedNodes}: each node falls back to its own share, never to the whole
- * capacity, so the sides of a split together still promise about C. A member that leaves
+ * capacity, so the sides of a split together still promise about C. A node that has just
+ * started (or restarted under a new id) takes that 1/n only while it has heard nobody; from its
+ * first view on it takes no more than the parts the others report leave, until the cluster is
+ * whole with it. A member that crashed and has not been forgotten yet ({@code
+ * cluster.forgetAfter}) still counts with the part it last held: that is the bound on how long a
+ * restarted node can be held below its share. A member that leaves
  * cleanly says so in its last report, and the others share all of C at once. A silent one whose
  * report the coordinator drops ({@code cluster.forgetAfter}) keeps the part it last reported,
  * and the cluster is whole again without it: the survivors share the rest.
@@ -41,6 +46,7 @@ public final class CapacityShare {
   private final int expectedNodes;
   private double lastWholeFraction = Double.NaN; // guarded by this
   private boolean assembled; // guarded by this: expectedNodes members were once heard
+  private boolean heard; // guarded by this: a report of another member was once in the view
   private double lastFraction; // guarded by this
 
   /** Members gone without a leaving report, and the part each last reported: kept for them. */
@@ -98,6 +104,11 @@ public final class CapacityShare {
     if (!estimated) {
       rememberLost(view, members);
     }
+    if (!heard && !members.isEmpty()) {
+      // The 1/n held before hearing anyone was a guess; the others' reports say what is free.
+      heard = true;
+      lastFraction = Math.min(lastFraction, Math.max(0, othersLeave(members, lostTotal())));
+    }
     if (whole) {
       // A part falls at once; it rises only into the room the others' reports leave.
       double held = lastFraction;
@@ -108,7 +119,8 @@ public final class CapacityShare {
     } else if (!Double.isNaN(lastWholeFraction)) {
       fraction = lastWholeFraction;
     } else {
-      fraction = 1.0 / Math.max(expectedNodes, n);
+      double guess = 1.0 / Math.max(expectedNodes, n);
+      fraction = heard ? Math.min(guess, Math.max(0, othersLeave(members, lostTotal()))) : guess;
     }
     lastFraction = fraction;
     return new Share(capacity, fraction * capacity, whole);

@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param groups the bandwidth groups' state on this node, by group name
  * @param leaving whether this is the node's last report before it leaves cleanly: its
  *     promises still stand, but its share is the others' to take at once
+ * @param format the shape of the report, {@link #FORMAT} in this version; a report of another
+ *     format cannot be read (see {@link #FORMAT})
  */
 public record NodeReport(
     String node,
@@ -36,10 +38,23 @@ public record NodeReport(
     long scheduledFrom,
     double[] scheduled,
     Map<String, Group> groups,
-    boolean leaving)
+    boolean leaving,
+    int format)
     implements Serializable {
 
-  private static final long serialVersionUID = 1L;
+  /**
+   * The shape of this version's report, raised whenever a field is added, removed or changes
+   * meaning. A record's serialVersionUID is not compared when it is read (Java Object
+   * Serialization Specification §1.13), and a field missing from the stream reads as 0: read as
+   * this version, a report of the version before {@code fraction} (which wrote no format, so
+   * format 0) would say its member holds no part of C, and this node would take that member's
+   * room. A report of another format is therefore refused when it is read, and the coordinator
+   * says so and counts without that member until all members run one version. An older member
+   * reading this version's report ignores the fields it does not know, as it always did.
+   */
+  public static final int FORMAT = 2; // 2: the fraction of C held, each group's part, this number
+
+  private static final long serialVersionUID = 2L;
 
   /**
    * One bandwidth group on one node (Li &amp; Jamin §V.B).
@@ -47,14 +62,29 @@ public record NodeReport(
    * @param bytesPerSecond b̂, the group's measured bandwidth here
    * @param arrivals the group's requests here per exchange, averaged
    * @param active whether the group had a request here since the previous report
+   * @param part the part of the group's farm-wide available bandwidth this node paces it to
+   *     now, or NaN before the node has computed one: the others take no more than what the
+   *     nodes leave
    */
-  public record Group(double bytesPerSecond, double arrivals, boolean active)
+  public record Group(double bytesPerSecond, double arrivals, boolean active, double part)
       implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
   }
 
   public NodeReport {
     Objects.requireNonNull(node, "node");
+    if (format != FORMAT) {
+      // Also where a report is read from another member: the reader gets an
+      // InvalidObjectException with this message.
+      throw new IllegalArgumentException(
+          "node "
+              + node
+              + " sent a cluster report of format "
+              + format
+              + ", this version of overload-control reads format "
+              + FORMAT
+              + ": run one version on all members");
+    }
     scheduled = scheduled.clone();
     groups = Map.copyOf(groups);
   }
@@ -131,7 +161,8 @@ public record NodeReport(
           scheduledFrom,
           scheduled,
           groups,
-          leaving);
+          leaving,
+          FORMAT);
     }
   }
 }

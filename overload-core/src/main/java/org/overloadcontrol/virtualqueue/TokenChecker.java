@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.cluster.ClusterView;
+import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
 
 /**
@@ -30,11 +32,17 @@ import org.overloadcontrol.cluster.TokenClaim;
  * Caffeine evicts the entries least likely to be seen again, so an evicted token could be
  * replayed within its window: size it above capacity × grace. In a cluster a token this node
  * has not seen is then claimed in the {@link ClusterCoordinator}'s shared set, so it admits once
- * cluster-wide; when the cluster does not answer within its bound the local set decides (the
- * token then admits at most once per node) and the miss is counted. Such a use is kept, and the
- * exchange claims it again in the cluster off the request path ({@link #reconcile}), so that
- * once the cluster answers a later use on another node is refused: the window in which a token
- * can pass once per node lasts until the cluster answers again, not until the token expires.
+ * cluster-wide. When the cluster does not answer within its bound the miss is counted, and
+ * only the token's owner among the members this node hears admits it from its own set; the
+ * others answer "retry in a second" ({@link #decidesAlone}). Such a use is kept, and the
+ * exchange claims it again in the cluster off the request path ({@link #reconcile}).
+ *
+ * <p>What that guarantees, when every claim for a token times out: with the members agreeing on
+ * who is there, the token admits once cluster-wide. It can admit twice only when the owner's
+ * timed-out claim was lost rather than late and another node's claim is answered before the
+ * owner's next exchange claims it again (a quarter of a second); a node cut off from the
+ * cluster (its view older than {@link ClusterView#STALE_SECONDS}) decides alone, once per node,
+ * until it hears the cluster again.
  */
 final class TokenChecker {
 
@@ -120,12 +128,54 @@ final class TokenChecker {
     }
     if (claim == TokenClaim.UNKNOWN) {
       unansweredClaims.increment();
+      if (!decidesAlone(token.replayKey(), nowSecond)) {
+        // Another node is the one to admit it now; a retry here passes once the cluster answers.
+        used.asMap().remove(token.replayKey());
+        return new TokenCheck(RefusalReason.EARLY, 1);
+      }
       unsettled.add(new Unsettled(token.replayKey(), nowSecond));
       if (unsettledCount.incrementAndGet() > MAX_UNSETTLED && unsettled.poll() != null) {
         unsettledCount.decrementAndGet();
       }
     }
     return TokenCheck.ADMITTED;
+  }
+
+  /**
+   * Whether this node may admit, on its own set's word, a token whose claim the cluster did not
+   * answer within its bound. While its view of the cluster is fresh, only the token's owner
+   * does: the member, this one included, with the highest rendezvous weight for the token's key
+   * among those that reported within {@link ClusterView#STALE_SECONDS} (Thaler &amp; Ravishankar's
+   * highest random weight). Members that see the same members pick the same owner, so a token
+   * whose claims all time out admits once cluster-wide; the others answer as for an early token,
+   * retry in a second, and the client's retry reaches the owner or a cluster that answers
+   * again. A node whose view is stale is cut off and cannot know who else is there: it decides
+   * alone, so across a split a token admits at most once per side.
+   */
+  private boolean decidesAlone(String key, long nowSecond) {
+    ClusterView view = cluster.view();
+    if (view.receivedSecond() < nowSecond - ClusterView.STALE_SECONDS) {
+      return true;
+    }
+    String self = cluster.node();
+    String owner = self;
+    long best = weight(self, key);
+    for (NodeReport r : view.fresh(nowSecond)) {
+      long w = weight(r.node(), key);
+      if (w > best || (w == best && r.node().compareTo(owner) < 0)) {
+        best = w;
+        owner = r.node();
+      }
+    }
+    return owner.equals(self);
+  }
+
+  /** A node's weight for a key, the same on every member (String.hashCode is specified). */
+  private static long weight(String node, String key) {
+    long z = ((long) node.hashCode() << 32) ^ (key.hashCode() & 0xffffffffL);
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L; // SplitMix64's finaliser: every bit mixed
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
   }
 
   /**

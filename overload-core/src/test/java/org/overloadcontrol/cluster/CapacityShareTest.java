@@ -23,7 +23,8 @@ class CapacityShareTest {
         second,
         new double[0],
         Map.of(),
-        false);
+        false,
+        NodeReport.FORMAT);
   }
 
   private static ClusterView view(NodeReport... others) {
@@ -83,9 +84,72 @@ class CapacityShareTest {
     assertThat(s.share()).isCloseTo(30, within(1e-9));
   }
 
+  @Test
+  void aRestartedNodeTakesNoMoreThanTheOthersLeaveUntilTheyMakeRoom() {
+    // b and c took all of C while this node was away; it comes back with a new id.
+    CapacityShare share = new CapacityShare(3, 3);
+    assertThat(share.compute(NOW, new double[] {0, 0}, 90, false, ClusterView.EMPTY).share())
+        .as("before hearing anyone: 1/n")
+        .isCloseTo(30, within(1e-9));
+    CapacityShare.Share s =
+        share.compute(
+            NOW,
+            new double[] {30, 30},
+            90,
+            false,
+            view(holding("b", 30, 0.5), holding("c", 30, 0.5)));
+    assertThat(s.share()).as("the others leave nothing").isCloseTo(0, within(1e-9));
+    // They see its load and fall to their equation-1 parts; it rises into the room.
+    s =
+        share.compute(
+            NOW,
+            new double[] {30, 30},
+            90,
+            false,
+            view(holding("b", 30, 1.0 / 3), holding("c", 30, 1.0 / 3)));
+    assertThat(s.share()).isCloseTo(30, within(1e-9));
+  }
+
+  @Test
+  void aRestartedNodeCountsTheCrashedIncarnationsPartUntilItIsForgotten() {
+    CapacityShare share = new CapacityShare(3, 3);
+    NodeReport crashed =
+        new NodeReport(
+            "a-before",
+            NOW - 10,
+            10,
+            10,
+            Double.NaN,
+            0.2,
+            NOW - 10,
+            new double[0],
+            Map.of(),
+            false,
+            NodeReport.FORMAT);
+    CapacityShare.Share s =
+        share.compute(
+            NOW,
+            new double[] {10, 10},
+            90,
+            false,
+            view(holding("b", 30, 0.4), holding("c", 30, 0.4), crashed));
+    assertThat(s.whole()).isFalse();
+    assertThat(s.share()).as("b, c and the crashed one hold all of C").isCloseTo(0, within(1e-9));
+  }
+
   private static NodeReport holding(String node, double load, double fraction) {
     return new NodeReport(
-        node, NOW, load, load, Double.NaN, fraction, NOW, new double[0], Map.of(), false);
+        node,
+        NOW,
+        load,
+        load,
+        Double.NaN,
+        fraction,
+        NOW,
+        new double[0],
+        Map.of(),
+        false,
+        NodeReport.FORMAT);
   }
 
   @Test
@@ -118,7 +182,18 @@ class CapacityShareTest {
   void estimatedCapacitiesAddUp() {
     CapacityShare share = new CapacityShare(3, 2);
     NodeReport b =
-        new NodeReport("b", NOW, 10, 10, 60, Double.NaN, NOW, new double[0], Map.of(), false);
+        new NodeReport(
+            "b",
+            NOW,
+            10,
+            10,
+            60,
+            Double.NaN,
+            NOW,
+            new double[0],
+            Map.of(),
+            false,
+            NodeReport.FORMAT);
     CapacityShare.Share s = share.compute(NOW, new double[] {10, 10}, 40, true, view(b));
     assertThat(s.clusterCapacity()).isEqualTo(100);
     assertThat(s.share()).isCloseTo(50, within(1e-9));
@@ -128,7 +203,17 @@ class CapacityShareTest {
   void aLeavingMemberStillCountsItsPromisesButNotItsShare() {
     NodeReport leaving =
         new NodeReport(
-            "b", NOW, 50, 50, Double.NaN, Double.NaN, NOW, new double[] {7, 8}, Map.of(), true);
+            "b",
+            NOW,
+            50,
+            50,
+            Double.NaN,
+            Double.NaN,
+            NOW,
+            new double[] {7, 8},
+            Map.of(),
+            true,
+            NodeReport.FORMAT);
     CapacityShare share = new CapacityShare(3, 1);
     CapacityShare.Share s = share.compute(NOW, new double[] {10, 10}, 100, false, view(leaving));
     assertThat(s.share()).isCloseTo(100, within(1e-9));

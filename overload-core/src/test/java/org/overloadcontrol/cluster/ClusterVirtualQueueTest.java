@@ -105,7 +105,7 @@ class ClusterVirtualQueueTest {
   }
 
   @Test
-  void aUseTheClusterDidNotAnswerForIsClaimedAgainOnceItAnswers() {
+  void aNodeCutOffDecidesAloneAndItsUseIsClaimedAgainOnceTheClusterAnswers() {
     Node a = new Node("a");
     Node b = new Node("b");
     VirtualQueueDecision.Wait wait = null;
@@ -118,13 +118,62 @@ class ClusterVirtualQueueTest {
     }
     nextSecond(a, b);
     cluster.cutOff("b");
-    // b cannot ask the cluster: it decides from its own set and admits.
+    for (int s = 0; s <= ClusterView.STALE_SECONDS; s++) {
+      nextSecond(a, b);
+    }
+    // b has heard nobody for longer than STALE_SECONDS: it decides from its own set and admits.
     assertThat(b.arrive(client, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(b.queue.unansweredClaims()).isEqualTo(1);
     cluster.reconnect("b");
     b.exchange.run(); // the next exchange claims the use again, off the request path
     assertThat(a.arrive(client, wait.token()))
         .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+  }
+
+  @Test
+  void aTokenWhoseClaimsTimeOutAdmitsOnceClusterWideNotOncePerNode() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    Map<String, String> tokens = new java.util.LinkedHashMap<>(); // client -> token
+    for (int i = 0; i < 200 && tokens.size() < 10; i++) {
+      String client = "192.0.2." + i;
+      if (a.arrive(client, null) instanceof VirtualQueueDecision.Wait w && w.waitSeconds() == 1) {
+        tokens.put(client, w.token());
+      }
+    }
+    assertThat(tokens).hasSize(10);
+    nextSecond(a, b);
+    cluster.claimsUnanswered(true); // the reports flow, every claim times out
+    int passedOnA = 0;
+    int passedOnB = 0;
+    int k = 0;
+    for (Map.Entry<String, String> t : tokens.entrySet()) {
+      Node first = k++ % 2 == 0 ? a : b;
+      Node second = first == a ? b : a;
+      VirtualQueueDecision one = first.arrive(t.getKey(), t.getValue());
+      VirtualQueueDecision other = second.arrive(t.getKey(), t.getValue());
+      int passes =
+          (one instanceof VirtualQueueDecision.Pass ? 1 : 0)
+              + (other instanceof VirtualQueueDecision.Pass ? 1 : 0);
+      assertThat(passes).as("passes of one token on the two nodes").isEqualTo(1);
+      VirtualQueueDecision refused = one instanceof VirtualQueueDecision.Pass ? other : one;
+      // Not the token's fault: the client is told to retry in a second.
+      assertThat(refused).isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.EARLY, 1));
+      boolean onA = (first == a) == one instanceof VirtualQueueDecision.Pass;
+      passedOnA += onA ? 1 : 0;
+      passedOnB += onA ? 0 : 1;
+    }
+    assertThat(passedOnA).as("tokens owned by a").isPositive();
+    assertThat(passedOnB).as("tokens owned by b").isPositive();
+    cluster.claimsUnanswered(false);
+    a.exchange.run();
+    b.exchange.run(); // the owners claim their uses again
+    for (Map.Entry<String, String> t : tokens.entrySet()) {
+      for (Node n : List.of(a, b)) {
+        assertThat(n.arrive(t.getKey(), t.getValue()))
+            .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+      }
+    }
   }
 
   @Test

@@ -22,6 +22,7 @@ public final class InMemoryCluster {
   private final Map<String, Integer> sideOf = new ConcurrentHashMap<>();
   private final Map<String, Long> usedUntilSecond = new ConcurrentHashMap<>();
   private final Set<String> cutOff = ConcurrentHashMap.newKeySet();
+  private volatile boolean claimsUnanswered;
   private final LongSupplier epochSecond;
   private final int expectedNodes;
 
@@ -43,6 +44,14 @@ public final class InMemoryCluster {
 
   public void reconnect(String id) {
     cutOff.remove(id);
+  }
+
+  /**
+   * Whether every token claim goes unanswered (a slow cluster: the reports still flow, the
+   * claims time out).
+   */
+  public void claimsUnanswered(boolean unanswered) {
+    claimsUnanswered = unanswered;
   }
 
   /**
@@ -101,7 +110,7 @@ public final class InMemoryCluster {
 
     @Override
     public TokenClaim claim(String tokenKey, Duration keepFor) {
-      if (cutOff.contains(id)) {
+      if (cutOff.contains(id) || claimsUnanswered) {
         return TokenClaim.UNKNOWN;
       }
       long now = epochSecond.getAsLong();

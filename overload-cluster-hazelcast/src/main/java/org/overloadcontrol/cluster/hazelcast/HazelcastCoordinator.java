@@ -2,10 +2,13 @@ package org.overloadcontrol.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -64,6 +67,9 @@ final class HazelcastCoordinator implements ClusterCoordinator {
   private final AtomicBoolean shipping = new AtomicBoolean();
   private volatile ClusterView view = ClusterView.EMPTY;
 
+  /** Members whose report could not be read, said once each; the shipping thread's only. */
+  private final Set<String> unreadable = new HashSet<>();
+
   HazelcastCoordinator(
       HazelcastInstance member, Duration callTimeout, Duration forgetAfter, int expectedNodes) {
     this.member = Objects.requireNonNull(member, "member");
@@ -120,8 +126,9 @@ final class HazelcastCoordinator implements ClusterCoordinator {
                 : forgetAfterSeconds;
         reports.set(node, report, ttl, TimeUnit.SECONDS);
         List<NodeReport> others = new ArrayList<>();
-        for (NodeReport r : reports.values()) {
-          if (!r.node().equals(node)) {
+        for (String key : reports.keySet()) {
+          NodeReport r = key.equals(node) ? null : readable(key);
+          if (r != null) {
             others.add(r);
           }
         }
@@ -135,6 +142,30 @@ final class HazelcastCoordinator implements ClusterCoordinator {
       if (pending.get() != null && shipping.compareAndSet(false, true)) {
         shipper.execute(this::ship);
       }
+    }
+  }
+
+  /**
+   * The report of member {@code key}, or null when it cannot be read: a member of another
+   * version of this library writes a {@link NodeReport} of another shape (its serialVersionUID
+   * differs). Such a report is left out, and said once at error level, rather than read with
+   * missing fields as 0, or failing the read of every other report with it: this node then
+   * counts without that member, as if it had not reported (it keeps the part of C it last held
+   * in a whole cluster, {@link CapacityShare}), until all members run one version.
+   */
+  private NodeReport readable(String key) {
+    try {
+      return reports.get(key);
+    } catch (HazelcastSerializationException | ClassCastException e) {
+      if (unreadable.add(key)) {
+        LOG.error(
+            "cannot read the cluster report of member {}: it runs another version of"
+                + " overload-control ({}); run one version on all members (until then this node"
+                + " counts without that member)",
+            key,
+            e.getCause() == null ? e.toString() : e.getCause().toString());
+      }
+      return null;
     }
   }
 
