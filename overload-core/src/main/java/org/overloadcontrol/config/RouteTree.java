@@ -8,8 +8,8 @@ import java.util.List;
  * Finds the route of a request in one walk over its path: the routes' templates, as whole
  * segments, form a tree (a literal child per literal segment, one child for a one-segment
  * variable or {@code *}, and the routes that end, or end in {@code **}, at each node), so a
- * request reads each character of its path once, hashing each segment as it goes, and follows
- * only the branches its segments take, instead of trying template after template. Templates
+ * request finds each segment's end, compares the segment with the literals of its length, and
+ * follows only the branches its segments take, instead of trying template after template. Templates
  * that need a regular expression are tried after the walk, in order.
  *
  * <p>Routes are numbered in match order (most specific first, {@link FrameworkRoutes}); where
@@ -84,47 +84,49 @@ final class RouteTree {
     return best == Integer.MAX_VALUE ? -1 : best;
   }
 
-  /** The best route below {@code node} for the path from {@code pos}, or {@code best}. */
+  /**
+   * The best route below {@code node} for the path from {@code pos}, or {@code best}. Where only
+   * one branch can match (a literal child or the variable child) the walk goes on in this call:
+   * it recurses only when the path's segment is a literal child's and a variable could take it
+   * too.
+   */
   private int walk(Node node, String method, String path, int pos, int best) {
     int length = path.length();
-    // A trailing slash is optional; "**" matches nothing or a slash and the rest.
-    if (pos == length || (pos == length - 1 && path.charAt(pos) == '/')) {
-      best = first(node.end, method, best);
-    }
-    if (node.rest.length > 0 && (pos == length || path.charAt(pos) == '/')) {
-      best = first(node.rest, method, best);
-    }
-    if (pos >= length || path.charAt(pos) != '/') {
-      return best;
-    }
-    int start = pos + 1;
-    int end = start;
-    int hash = 0;
-    for (; end < length; end++) {
-      char c = path.charAt(end);
-      if (c == '/') {
-        break;
+    while (true) {
+      // A trailing slash is optional; "**" matches nothing or a slash and the rest.
+      if (pos == length || (pos == length - 1 && path.charAt(pos) == '/')) {
+        best = first(node.end, method, best);
       }
-      hash = 31 * hash + c;
-    }
-    if (end == start) {
-      return best; // an empty segment: no literal is empty and a variable needs a character
-    }
-    int n = end - start;
-    for (int k = 0; k < node.literalCount; k++) {
-      Node child = node.literalChildren[k];
-      if (node.literalHashes[k] == hash
-          && child.lowest < best
-          && node.literals[k].length() == n
-          && path.regionMatches(start, node.literals[k], 0, n)) {
-        best = walk(child, method, path, end, best);
-        break;
+      if (node.rest.length > 0 && (pos == length || path.charAt(pos) == '/')) {
+        best = first(node.rest, method, best);
       }
+      if (pos >= length || path.charAt(pos) != '/') {
+        return best;
+      }
+      int start = pos + 1;
+      int end = path.indexOf('/', start);
+      if (end < 0) {
+        end = length;
+      }
+      if (end == start) {
+        return best; // an empty segment: no literal is empty and a variable needs a character
+      }
+      Node literal = node.literalChild(path, start, end - start);
+      Node variable = node.variable;
+      if (literal != null && literal.lowest < best) {
+        if (variable == null) {
+          node = literal;
+          pos = end;
+          continue;
+        }
+        best = walk(literal, method, path, end, best);
+      }
+      if (variable == null || variable.lowest >= best) {
+        return best;
+      }
+      node = variable;
+      pos = end;
     }
-    if (node.variable != null && node.variable.lowest < best) {
-      best = walk(node.variable, method, path, end, best);
-    }
-    return best;
   }
 
   /** The lowest route of {@code candidates} (ascending) below {@code best} that takes the method. */
@@ -149,7 +151,7 @@ final class RouteTree {
   /** One segment position of the templates. */
   private static final class Node {
     private int literalCount;
-    private int[] literalHashes = new int[0];
+    private int[] literalLengths = new int[0];
     private String[] literals = new String[0];
     private Node[] literalChildren = new Node[0];
     private Node variable;
@@ -162,6 +164,16 @@ final class RouteTree {
 
     /** The lowest route number at or below this node. */
     private int lowest = Integer.MAX_VALUE;
+
+    /** The literal child named by the {@code n} characters of {@code path} from {@code start}. */
+    Node literalChild(String path, int start, int n) {
+      for (int k = 0; k < literalCount; k++) {
+        if (literalLengths[k] == n && path.startsWith(literals[k], start)) {
+          return literalChildren[k];
+        }
+      }
+      return null;
+    }
 
     Node one() {
       if (variable == null) {
@@ -177,7 +189,7 @@ final class RouteTree {
         }
       }
       Node child = new Node();
-      literalHashes = append(literalHashes, segment.hashCode());
+      literalLengths = append(literalLengths, segment.length());
       literals = Arrays.copyOf(literals, literalCount + 1);
       literals[literalCount] = segment;
       literalChildren = Arrays.copyOf(literalChildren, literalCount + 1);

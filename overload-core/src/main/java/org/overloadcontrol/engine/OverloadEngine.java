@@ -361,7 +361,8 @@ public final class OverloadEngine {
    * The endpoint and class of a request when {@link #routesByFrameworkOnly()}: its framework
    * route's (resolved once per route), else {@code fallback}.
    *
-   * @param fallback the adapter's own endpoint's route ({@link #defaultRoute})
+   * @param fallback the adapter's own endpoint's route ({@link #defaultRoute}), or null for an
+   *     adapter that looks it up only when no route matches
    */
   public EndpointClass routeByFramework(String method, String path, EndpointClass fallback) {
     int route = frameworkRoutes.indexOf(method, path);

@@ -9,9 +9,29 @@ import org.junit.jupiter.api.Test;
 
 class RouteTreeTest {
 
-  private static final String[] LITERALS = {"orders", "cart", "Aa", "BB", "files", "x"};
+  /**
+   * "Aa" and "BB" share a String hash; "cart", "coat" and "cant" share a length and first and
+   * last characters (siblings that the walk's length check does not tell apart).
+   */
+  private static final String[] LITERALS = {
+    "orders", "cart", "coat", "cant", "Aa", "BB", "files", "x"
+  };
+
   private static final String[] TEMPLATE_SEGMENTS = {
-    "orders", "cart", "Aa", "BB", "files", "x", "{id}", "*", "**", "{*rest}", "{n: [0-9]+}", "a{b}"
+    "orders",
+    "cart",
+    "coat",
+    "cant",
+    "Aa",
+    "BB",
+    "files",
+    "x",
+    "{id}",
+    "*",
+    "**",
+    "{*rest}",
+    "{n: [0-9]+}",
+    "a{b}"
   };
   private static final String[] METHODS = {"GET", "POST", null};
 

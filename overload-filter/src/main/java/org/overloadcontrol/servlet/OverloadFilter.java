@@ -153,13 +153,13 @@ public class OverloadFilter implements Filter {
       exchange = route == null ? null : r.pipeline.start(view, route);
     } else if (r.routesByFramework) {
       // Only a framework's routes read the request (Spring Boot, Jakarta REST): one walk over
-      // its path, else its servlet's endpoint.
-      EndpointClass fallback = r.routes.route(servlet);
-      exchange =
-          fallback == null
-              ? null
-              : r.pipeline.start(
-                  view, r.engine.routeByFramework(view.method(), view.path(), fallback));
+      // its path, else its servlet's endpoint (looked up only then).
+      if (r.routes.isStatus(servlet)) {
+        exchange = null;
+      } else {
+        EndpointClass route = r.engine.routeByFramework(view.method(), view.path(), null);
+        exchange = r.pipeline.start(view, route != null ? route : r.routes.route(servlet));
+      }
     } else {
       exchange =
           r.routes.isStatus(servlet) ? null : r.pipeline.start(view, r.routes.endpointOf(servlet));
