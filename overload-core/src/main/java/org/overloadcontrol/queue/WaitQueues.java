@@ -503,10 +503,11 @@ public final class WaitQueues {
   }
 
   /**
-   * Whether a request of an admitted session has waited more than half the time it may: it
-   * is on its way to a refusal mid-session, and the admitted sessions do not fit now. A shorter
-   * wait says nothing (at a small limit, a request of somebody's session waits most of the
-   * time). Takes the lock only while such requests wait.
+   * Whether a request of an admitted session has waited longer than any other request of its
+   * class may, or more than half the time it may itself (the shorter): its page will be late,
+   * and the admitted sessions do not fit now. A shorter wait says nothing (at a small limit, a
+   * request of somebody's session waits most of the time). Takes the lock only while such
+   * requests wait.
    */
   public boolean sessionOverdue() {
     if (sessionWaitingCount.get() == 0) {

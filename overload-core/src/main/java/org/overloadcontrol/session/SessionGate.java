@@ -20,9 +20,8 @@ import org.overloadcontrol.base.Ticker;
  * the same class in the wait queues.
  *
  * <p>How many: new sessions are admitted only while no request of an admitted session has
- * waited more than half the time it may (then the admitted ones do not fit now,
- * whatever the estimate says; {@link org.overloadcontrol.queue.WaitQueues#sessionOverdue}) and
- * while
+ * waited so long that its page will be late (then the admitted ones do not fit now, whatever
+ * the estimate says; {@link org.overloadcontrol.queue.WaitQueues#sessionOverdue}) and while
  * they leave room under the group's measured throughput ({@link SessionLoad}); a virtual-queue
  * token coming due admits its session all the same (the waiting room already metered it); a
  * full table refuses. An admitted session's request, once it waits, may wait longer than a new
@@ -54,7 +53,7 @@ public final class SessionGate {
   private final SessionCookie cookies;
   private final Ticker ticker;
 
-  /** Whether a request of an admitted session has waited more than half its bound now. */
+  /** Whether a request of an admitted session has waited so long that its page will be late. */
   private final BooleanSupplier sessionOverdue;
 
   private final ConcurrentHashMap<ConcurrencyGroup, SessionLoad> loads = new ConcurrentHashMap<>();
@@ -74,8 +73,8 @@ public final class SessionGate {
   private volatile long windowStart;
 
   /**
-   * @param sessionOverdue whether a request of an admitted session has waited more than half
-   *     the time it may, now (the wait queues')
+   * @param sessionOverdue whether a request of an admitted session has waited so long, now,
+   *     that its page will be late (the wait queues')
    */
   public SessionGate(
       SessionSettings settings,

@@ -120,4 +120,29 @@ class WaitDeadlineTest {
     engine.complete(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
   }
+
+  @Test
+  void theDoorClosesOnceAnAdmittedSessionsRequestHasWaitedWhatItsPageAffords() {
+    // Executions of 0.7 of the 1 s target leave about 0.3 s of wait (a new session's request
+    // expires between 0.25 and 0.35 s, above): past it the admitted session's page will be
+    // late, so new sessions wait outside, though its own bound is 0.8 s (half of it, 0.4 s,
+    // was the sign before).
+    OverloadEngine engine = engine(true);
+    String cookie = executeSlowly(engine);
+    RequestTag holder = send(engine, cookie, new String[1]);
+    RequestTag waiter = send(engine, cookie, new String[1]);
+    assertThat(waiter.decision()).isEqualTo(Decision.WAIT);
+    ticker.advance(Duration.ofMillis(250));
+    assertThat(engine.queues().sessionOverdue()).isFalse();
+    ticker.advance(Duration.ofMillis(110));
+    assertThat(engine.queues().sessionOverdue()).isTrue();
+    scheduler.runDue();
+    assertThat(waiter.waiter().waiting()).as("it keeps its own bound").isTrue();
+    engine.complete(holder, Outcome.COMPLETED, 0);
+    assertThat(waiter.waiter().waiting()).isFalse();
+    assertThat(engine.queues().sessionOverdue()).isFalse();
+    engine.complete(waiter, Outcome.COMPLETED, 0);
+    assertThat(engine.queues().waitingCount()).isZero();
+    assertThat(engine.sessions().midSessionRefusalCount()).isZero();
+  }
 }
