@@ -34,7 +34,10 @@ import org.overloadcontrol.base.ClassDefinition;
  * must not hold the limit down long after a start-up transient). The aim is under 10 % because
  * a class's p90 aimed at its target scatters past 1.1 × its target on the 20–60 responses a
  * sparse page gets in a minute (the shop's session workload); 5 % cost goodput at 1.4 × the
- * capacity in the shop-like simulation. The group's p90 is judged
+ * capacity in the shop-like simulation. A class with fewer than {@value #SPARSE_SAMPLES} samples
+ * over about its last {@value #CLASS_MEMORY_WINDOWS} windows aims at 6 % ({@link
+ * #SPARSE_MEET_STEP}): the p90 of a few responses is their largest or second largest, so one
+ * slow response decides it. The group's p90 is judged
  * against the setpoint times the smallest scale of the classes seen in the last
  * {@value #CLASS_MEMORY_WINDOWS} windows in which requests waited: the class with the least
  * slack sets the limit, and the others meet their targets with room to spare. Each sample
@@ -87,6 +90,19 @@ public final class ConcurrencyGroup {
 
   /** A class's scale after a response within its target. */
   static final double MEET_STEP = 1.03;
+
+  /**
+   * A sparse class's scale after a response within its target: balanced against
+   * {@link #MISS_STEP} at a miss share of 6 % instead of 7.7 % (see {@link #SPARSE_SAMPLES}).
+   */
+  static final double SPARSE_MEET_STEP = 1.023;
+
+  /**
+   * Samples a class has had over about its last {@value #CLASS_MEMORY_WINDOWS} windows under
+   * which it is sparse. The p90 of fifty responses is their fifth largest; of ten, their
+   * largest: one slow response decides it, so a sparse class aims lower.
+   */
+  static final int SPARSE_SAMPLES = 50;
 
   /** The lowest scale: the group's p90 is never aimed under 0.6 of the setpoint. */
   static final double MIN_SCALE = 0.6;
@@ -325,10 +341,13 @@ public final class ConcurrencyGroup {
    */
   private void stepScales(boolean overTarget) {
     for (Partition p : byIndex) {
-      if (p.windowMisses + p.windowMeets == 0) {
+      int sampled = p.windowMisses + p.windowMeets;
+      p.recentSamples += sampled - p.recentSamples / CLASS_MEMORY_WINDOWS;
+      if (sampled == 0) {
         continue;
       }
-      double factor = Math.pow(MEET_STEP, p.windowMeets);
+      double meet = p.recentSamples < SPARSE_SAMPLES ? SPARSE_MEET_STEP : MEET_STEP;
+      double factor = Math.pow(meet, p.windowMeets);
       if (!overTarget) {
         factor *= Math.pow(MISS_STEP, p.windowMisses);
       }
@@ -384,6 +403,12 @@ public final class ConcurrencyGroup {
 
     /** Round state: this window's responses of this class over and within its target. */
     private int windowMisses;
+
+    /**
+     * Round state: this class's samples over about the last {@value #CLASS_MEMORY_WINDOWS}
+     * windows (an exponential sum).
+     */
+    private double recentSamples;
 
     private int windowMeets;
 

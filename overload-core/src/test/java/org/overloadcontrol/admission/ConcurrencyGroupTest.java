@@ -230,6 +230,36 @@ class ConcurrencyGroupTest {
     assertThat(g.scale()).isLessThan(0.85);
   }
 
+  @Test
+  void aClassWithFewSamplesAimsLowerThanOneWithMany() {
+    // One purchase in fourteen over its target (7 %): a dense class meets its aim (7.7 %), a
+    // sparse one, whose p90 in a step of a sweep is its largest or second-largest response,
+    // does not (6 %).
+    ConcurrencyGroup sparse = limitOf40();
+    ConcurrencyGroup.Partition sparseBrowsing = sparse.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition sparseBuying = sparse.partition(buy, 150 * MS, 75 * MS);
+    ConcurrencyGroup dense = limitOf40();
+    ConcurrencyGroup.Partition denseBrowsing = dense.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition denseBuying = dense.partition(buy, 150 * MS, 75 * MS);
+    for (int cycle = 0; cycle < 10; cycle++) {
+      for (int i = 0; i < 14; i++) {
+        // The sparse class: one purchase every other window (25 in its memory).
+        pressedWindow(sparse, sparseBrowsing, sparseBuying, i == 0 ? 180 : 100);
+        pressedWindow(sparse, sparseBrowsing, sparseBuying, 0);
+      }
+    }
+    for (int w = 0; w < 40; w++) {
+      // The dense class: fourteen purchases a window, one of them late.
+      for (int k = 0; k < 13; k++) {
+        denseBuying.record(100 * MS, now, 0);
+      }
+      pressedWindow(dense, denseBrowsing, denseBuying, 180);
+    }
+    assertThat(dense.scale()).as("a dense class at 7 % misses").isEqualTo(1.0);
+    assertThat(sparse.scale()).as("a sparse class at 7 % misses").isLessThan(0.85);
+    assertThat(sparse.limit()).isLessThan(dense.limit());
+  }
+
   /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */
   private void executeOnePerWindow(
       ConcurrencyGroup g, ConcurrencyGroup.Partition p, int windows, long millis) {
