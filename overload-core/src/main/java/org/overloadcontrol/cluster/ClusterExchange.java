@@ -33,6 +33,9 @@ public final class ClusterExchange implements Runnable {
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     this.epochSecond = Objects.requireNonNull(epochSecond, "epochSecond");
     this.parts = List.copyOf(parts);
+    for (ClusterPart p : this.parts) {
+      p.expectNodes(coordinator.expectedNodes());
+    }
   }
 
   @Override
