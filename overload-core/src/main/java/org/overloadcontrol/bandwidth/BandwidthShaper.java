@@ -81,6 +81,12 @@ public final class BandwidthShaper implements ClusterPart {
 
   private final long[] reportedArrivals; // guarded by this
 
+  /** The members the cluster expects, this node included; 1 alone. */
+  private volatile int expectedNodes = 1;
+
+  /** Whether an exchange has ever brought another node's report. */
+  private volatile boolean heardOthers;
+
   /**
    * The part of each group's farm-wide d_i this node paces the group to, set by the exchange
    * ({@link #apply}); NaN before the first exchange that heard another node. Replaced whole.
@@ -241,6 +247,18 @@ public final class BandwidthShaper implements ClusterPart {
       active[j] = (m != null && m.isActive()) || f.active[j];
       utilized += averages[j];
     }
+    double unheard = unheardNodes(f);
+    if (unheard > 1) {
+      // Before the first exchange with the others, B is the farm's but only this node's
+      // measurements are known: take them for 1/n of the farm's, as an even balancer makes
+      // them, and pace to this node's 1/n part (below), rather than promise each group the
+      // whole farm's d_i from every node until the first exchange.
+      utilized = 0;
+      for (int j = 0; j < n; j++) {
+        averages[j] *= unheard;
+        utilized += averages[j];
+      }
+    }
     double own = ownIndex < 0 ? meter.averageBytesPerSecond() : averages[ownIndex];
     boolean unsatisfaction = AvailableBandwidth.unsatisfaction(averages, allocations, active);
     double available =
@@ -253,8 +271,27 @@ public final class BandwidthShaper implements ClusterPart {
     if (f.nodes > 0 && ownIndex >= 0 && settings.measure() == Measure.THROUGHPUT) {
       double part = parts[ownIndex];
       available *= Double.isNaN(part) ? localPart(f, ownIndex) : part;
+    } else if (unheard > 1) {
+      available /= unheard;
     }
     return AvailableBandwidth.delayNanos(available, maxMeasuredBytesPerSecond, size);
+  }
+
+  /**
+   * The cluster's expected member count while this node has never heard another and measures
+   * {@code throughput} (the measure that sums over nodes), else 1. A node that heard the others
+   * and lost them decides alone, as the waiting room does ({@link
+   * org.overloadcontrol.cluster.CapacityShare}).
+   */
+  private double unheardNodes(Farm f) {
+    return f.nodes == 0 && !heardOthers && settings.measure() == Measure.THROUGHPUT
+        ? expectedNodes
+        : 1;
+  }
+
+  @Override
+  public void expectNodes(int expectedNodes) {
+    this.expectedNodes = Math.max(1, expectedNodes);
   }
 
   /** b̂_j of the farm: summed over nodes, or for per-request bandwidth their weighted mean. */
@@ -325,6 +362,7 @@ public final class BandwidthShaper implements ClusterPart {
     Farm f = new Farm(rates, arrivals, active, fresh.size());
     farm = f;
     if (f.nodes > 0) {
+      heardOthers = true;
       parts = parts(f, fresh);
     }
   }

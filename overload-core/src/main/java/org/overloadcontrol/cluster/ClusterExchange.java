@@ -13,8 +13,10 @@ import java.util.function.LongSupplier;
  *
  * <p>The loads are those of whole Unix seconds, so that all nodes divide the same second's
  * load. The runtime runs the exchange every {@link #PERIOD_NANOS}, a quarter of a second, so
- * that shortly after a second ends every node has reported it; the timers of the nodes are not
- * aligned, and a once-a-second exchange would compare seconds a whole period apart.
+ * that shortly after a second ends every node has reported it. It runs it on the wall clock's
+ * quarter seconds plus an eighth, on every node alike, and the bandwidth manager's rounds on the
+ * wall clock's multiples of its period: each node then publishes the measurements of the period
+ * just ended while the others publish theirs of the same period.
  */
 public final class ClusterExchange implements Runnable {
 
@@ -33,6 +35,9 @@ public final class ClusterExchange implements Runnable {
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     this.epochSecond = Objects.requireNonNull(epochSecond, "epochSecond");
     this.parts = List.copyOf(parts);
+    for (ClusterPart p : this.parts) {
+      p.expectNodes(coordinator.expectedNodes());
+    }
   }
 
   @Override

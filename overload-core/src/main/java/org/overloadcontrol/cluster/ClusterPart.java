@@ -12,4 +12,10 @@ public interface ClusterPart {
 
   /** Takes in the other nodes' state as this node last received it. */
   void apply(ClusterView view, long nowSecond);
+
+  /**
+   * Told once, before the first exchange, how many members the cluster expects (this node
+   * included): until a part has heard another node it may not know that it is one of several.
+   */
+  default void expectNodes(int expectedNodes) {}
 }

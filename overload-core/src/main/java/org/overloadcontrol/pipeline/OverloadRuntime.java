@@ -284,10 +284,15 @@ public final class OverloadRuntime implements AutoCloseable {
                 cluster);
         BandwidthShaper bandwidth = BandwidthShaper.from(config, ticker);
         Scheduler.Cancellable manager = null;
+        EpochClock wall = EpochClock.anchored(ticker, wallClock);
+        boolean clustered = cluster != ClusterCoordinator.STANDALONE;
         if (bandwidth.settings().enabled()) {
+          long period = bandwidth.settings().managerPeriodNanos();
+          // In a cluster every node measures the same periods (AlignedTimer).
           manager =
-              timers.scheduleAtFixedRate(
-                  bandwidth::managerRound, bandwidth.settings().managerPeriodNanos());
+              clustered
+                  ? AlignedTimer.start(timers, wall, period, 0, bandwidth::managerRound)
+                  : timers.scheduleAtFixedRate(bandwidth::managerRound, period);
         } else {
           bandwidth = null;
         }
@@ -297,8 +302,15 @@ public final class OverloadRuntime implements AutoCloseable {
         if (cluster != ClusterCoordinator.STANDALONE) {
           runtime.cluster = cluster;
           runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);
+          // Half an exchange period after the manager rounds, on every node alike: each
+          // publishes its b-hat of the round just ended while the others publish theirs.
           runtime.clusterTimer =
-              timers.scheduleAtFixedRate(runtime.clusterExchange, ClusterExchange.PERIOD_NANOS);
+              AlignedTimer.start(
+                  timers,
+                  wall,
+                  ClusterExchange.PERIOD_NANOS,
+                  ClusterExchange.PERIOD_NANOS / 2,
+                  runtime.clusterExchange);
         }
         return runtime;
       } catch (RuntimeException | Error e) {

@@ -50,6 +50,16 @@ public final class EpochClock {
     return Math.floorDiv(tickerNanos + offsetNanos, NANOS_PER_SECOND);
   }
 
+  /**
+   * How long from ticker reading {@code tickerNanos} until the wall clock next reaches a
+   * multiple of {@code periodNanos} plus {@code offsetNanos} (since the Unix epoch): more than
+   * 0, at most one period. Nodes whose wall clocks agree run such timers at the same moments.
+   */
+  public long nanosToBoundary(long tickerNanos, long periodNanos, long offsetNanos) {
+    long into = Math.floorMod(tickerNanos + this.offsetNanos - offsetNanos, periodNanos);
+    return periodNanos - into;
+  }
+
   /** The ticker itself, for caches that expire entries. */
   public Ticker ticker() {
     return ticker;
