@@ -157,6 +157,39 @@ public record RunResult(
     return n * 60.0 / (toSeconds - fromSeconds);
   }
 
+  /** Sessions let in: those started, less those refused at their first request. */
+  public long sessionsAdmitted() {
+    return sessionsStarted - sessionsRefusedAtEntry;
+  }
+
+  /** Buyers whose first request was not refused. */
+  public long buyersAdmitted() {
+    return buyers - buyersLost.getOrDefault("refused at entry", 0L);
+  }
+
+  /**
+   * The buyers to expect among the sessions admitted when the guard cannot tell a buyer by his
+   * first request (nobody can: every walk starts at the home page): admitted × buyers /
+   * started. What a run's purchases owe to the guard is this; the rest is the draw.
+   */
+  public double buyersExpected() {
+    return sessionsStarted == 0 ? 0 : (double) sessionsAdmitted() * buyers / sessionsStarted;
+  }
+
+  /**
+   * The standard deviation of that draw: the admitted sessions are a sample without
+   * replacement of those started, so the buyers among them are hypergeometric.
+   */
+  public double buyersSpread() {
+    double n = sessionsAdmitted();
+    double total = sessionsStarted;
+    if (total < 2) {
+      return 0;
+    }
+    double share = buyers / total;
+    return Math.sqrt(n * share * (1 - share) * (total - n) / (total - 1));
+  }
+
   /** The series points from {@code fromSeconds} on, for steady-state figures. */
   public List<SeriesPoint> seriesFrom(double fromSeconds) {
     return series.stream().filter(p -> p.seconds() > fromSeconds).toList();

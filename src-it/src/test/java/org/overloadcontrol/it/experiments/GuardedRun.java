@@ -66,11 +66,19 @@ record GuardedRun(
             hooks)) {
       log.clear();
       long start = System.nanoTime();
+      SessionTrace trace = SessionTrace.startIfAsked(shop.container.servletContext(), start);
       RunResult r =
           new SessionLoadGenerator(shop.client, model, users, shop.gauge, Map.of())
               .run(
                   sessionsPerSecond, duration, Duration.ofSeconds(15), Duration.ofSeconds(1), seed);
       List<ServedRequest> entries = log.entries();
+      if (trace != null) {
+        trace.close();
+        trace.write(
+            ExperimentShop.OUT.resolve(name + "-" + variant.name() + "-trace.csv"),
+            entries,
+            timeScale);
+      }
       ServerRequestLog.writeCsv(
           ExperimentShop.OUT.resolve(name + "-" + variant.name() + "-server-log.csv"), entries);
       return new GuardedRun(variant, r, entries, start, timeScale, dbConnections);

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.it.load.Charts;
 import org.overloadcontrol.it.load.RunReport;
+import org.overloadcontrol.it.load.RunResult;
 import org.overloadcontrol.it.load.SessionModel;
 import org.overloadcontrol.it.load.ShopRequest;
 import org.overloadcontrol.it.load.StepSchedule;
@@ -37,6 +38,22 @@ class SessionWorkloadExperiment {
 
   private static final double TIME_SCALE = 0.1;
   private static final double SETTLE_SECONDS = 5;
+
+  /**
+   * The buyers whose first page got through against those to expect from the sessions
+   * admitted, and how many spreads of that draw apart: a guard that admits sessions blind to
+   * who will buy (all start at home) owes the run its admitted sessions, not its luck.
+   */
+  static String draw(RunResult r) {
+    double expected = r.buyersExpected();
+    double spread = r.buyersSpread();
+    return String.format(
+        Locale.ROOT,
+        "%d / %.1f (%+.1f)",
+        r.buyersAdmitted(),
+        expected,
+        spread == 0 ? 0.0 : (r.buyersAdmitted() - expected) / spread);
+  }
 
   @Test
   void atTheGivenMultiplesOfCapacity() throws Exception {
@@ -80,9 +97,10 @@ class SessionWorkloadExperiment {
         new StringBuilder(
             "| load | variant | purchases without refusal / buyers | orders placed (server log)"
                 + " | sessions refused at entry / mid-session | mid-session % of admitted"
+                + " | sessions admitted | buyers among them / expected (z)"
                 + " | orders/min ÷ 1× none | "
                 + GuardedRun.Window.summaryHeader()
-                + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     if (!Double.isNaN(baseline)) {
       summary.insert(
           0,
@@ -118,11 +136,11 @@ class SessionWorkloadExperiment {
                 Duration.ofSeconds(seconds),
                 seed);
         GuardedRun.Window win = run.window(SETTLE_SECONDS, seconds);
-        long admitted = run.run().sessionsStarted() - run.run().sessionsRefusedAtEntry();
+        long admitted = run.run().sessionsAdmitted();
         summary.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %d / %d | %d | %d / %d | %.1f | %s | %s%n",
+                "| %s | %s | %d / %d | %d | %d / %d | %.1f | %d | %s | %s | %s%n",
                 at,
                 v.name(),
                 run.run().purchasesWithoutRefusal(),
@@ -131,6 +149,8 @@ class SessionWorkloadExperiment {
                 run.run().sessionsRefusedAtEntry(),
                 run.run().sessionsRefusedMidSession(),
                 admitted == 0 ? 0.0 : 100.0 * run.run().sessionsRefusedMidSession() / admitted,
+                admitted,
+                draw(run.run()),
                 Double.isNaN(baseline)
                     ? "-"
                     : String.format(Locale.ROOT, "%.2f", win.ordersPerMinute() / baseline),
