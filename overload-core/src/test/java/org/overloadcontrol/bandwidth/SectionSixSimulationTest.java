@@ -613,13 +613,7 @@ class SectionSixSimulationTest {
         Result r = run(s, timings[v], 10, p * step, ages);
         meanError += maxError(r) / phases;
         meanMse += paperMse(finalAllocationPercent(r)) / phases;
-        for (int k = 0; k < 6; k++) {
-          for (int c = 0; c < 4; c++) {
-            double kb = r.bytesPerSecond()[16 * 20 + k][c] / 1000 / phases;
-            firstSeconds[k][c] += kb;
-            firstSeconds[k][4] += kb;
-          }
-        }
+        addFirstSeconds(r, Load.PAPER, phases, firstSeconds);
       }
       StringBuilder line =
           new StringBuilder(
@@ -627,13 +621,30 @@ class SectionSixSimulationTest {
                   "%-34s largest error %.3f, MSE %.4f, other's b-hat at a round: mean age %.2f s,"
                       + " max %.2f s; epoch 17 A/B/C/D=total KB/s:",
                   names[v], meanError, meanMse, ages.meanSeconds(), ages.maxSeconds));
-      for (double[] sec : firstSeconds) {
-        line.append(
-            String.format(" %.0f/%.0f/%.0f/%.0f=%.0f", sec[0], sec[1], sec[2], sec[3], sec[4]));
-      }
-      System.out.println(line);
+      System.out.println(line + firstSecondsText(firstSeconds));
       assertThat(meanMse).as(names[v]).isLessThan(0.019);
     }
+  }
+
+  /** Adds a run's KB/s per group and in total in the first six seconds of epoch 17, averaged. */
+  private static void addFirstSeconds(Result r, Load load, int runs, double[][] into) {
+    int first = (int) (16 * load.epochNanos() / 1_000_000_000L);
+    for (int k = 0; k < into.length; k++) {
+      for (int c = 0; c < 4; c++) {
+        double kb = r.bytesPerSecond()[first + k][c] / 1000 / runs;
+        into[k][c] += kb;
+        into[k][4] += kb;
+      }
+    }
+  }
+
+  private static String firstSecondsText(double[][] seconds) {
+    StringBuilder out = new StringBuilder();
+    for (double[] sec : seconds) {
+      out.append(
+          String.format(" %.0f/%.0f/%.0f/%.0f=%.0f", sec[0], sec[1], sec[2], sec[3], sec[4]));
+    }
+    return out.toString();
   }
 
   /**
@@ -683,14 +694,7 @@ class SectionSixSimulationTest {
           }
         }
         largest[worst]++;
-        int first = (int) (16 * load.epochNanos() / 1_000_000_000L);
-        for (int k = 0; k < 6; k++) {
-          for (int c = 0; c < 4; c++) {
-            double kb = r.bytesPerSecond()[first + k][c] / 1000 / phases;
-            firstSeconds[k][c] += kb;
-            firstSeconds[k][4] += kb;
-          }
-        }
+        addFirstSeconds(r, load, phases, firstSeconds);
       }
       StringBuilder line =
           new StringBuilder(
@@ -705,11 +709,7 @@ class SectionSixSimulationTest {
                   signed[2],
                   signed[3],
                   java.util.Arrays.toString(largest)));
-      for (double[] sec : firstSeconds) {
-        line.append(
-            String.format(" %.0f/%.0f/%.0f/%.0f=%.0f", sec[0], sec[1], sec[2], sec[3], sec[4]));
-      }
-      System.out.println(line);
+      System.out.println(line + firstSecondsText(firstSeconds));
     }
     assertThat(meanError[3]).as("two nodes in steps").isLessThan(meanError[0] + 0.02);
     assertThat(meanMse[3]).as("two nodes in steps").isLessThan(1.03 * meanMse[0]);
