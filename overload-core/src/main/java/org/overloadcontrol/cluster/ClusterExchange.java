@@ -18,9 +18,10 @@ import java.util.function.LongSupplier;
  * #apply} at {@link #APPLY_AT_NANOS}; the bandwidth manager's rounds run at the wall clock's
  * multiples of their period. Each node therefore publishes the measurements of the round just
  * ended, reads the others' after they have published theirs of the same round, and decides on
- * them three sixteenths of a second after that round. Before, a coordinator that ships and reads on its
- * own thread (Hazelcast) handed the parts the view read at the previous exchange, whose other
- * nodes' measurements were a round older (Li &amp; Jamin's shares then lag the returning groups).
+ * them three sixteenths of a second after that round. Before, a coordinator that ships and reads
+ * on its own thread (Hazelcast) handed the parts the view read at the previous exchange, whose
+ * other nodes' measurements were a round older (Li &amp; Jamin's shares then lag the returning
+ * groups).
  */
 public final class ClusterExchange implements Runnable {
 
