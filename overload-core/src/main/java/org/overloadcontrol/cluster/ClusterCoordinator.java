@@ -57,6 +57,14 @@ public interface ClusterCoordinator extends AutoCloseable {
   ClusterView view();
 
   /**
+   * Starts reading the other members' latest reports, which {@link #view} returns once they are
+   * read; never waits on the network. {@link #publish} reads them too, but right after writing
+   * this node's report, when the others' reports of the same moment may not have landed yet.
+   * Nothing to do where {@link #view} is always current.
+   */
+  default void fetch() {}
+
+  /**
    * Records a use of the token with key {@code tokenKey}, remembered for {@code keepFor}
    * (after which the token has expired anyway); atomic cluster-wide, so of two uses on two
    * nodes exactly one gets {@link TokenClaim#FIRST}.

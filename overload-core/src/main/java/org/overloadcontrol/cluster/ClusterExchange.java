@@ -12,16 +12,36 @@ import java.util.function.LongSupplier;
  * the network ({@link ClusterCoordinator}'s contract).
  *
  * <p>The loads are those of whole Unix seconds, so that all nodes divide the same second's
- * load. The runtime runs the exchange every {@link #PERIOD_NANOS}, a quarter of a second, so
- * that shortly after a second ends every node has reported it. It runs it on the wall clock's
- * quarter seconds plus an eighth, on every node alike, and the bandwidth manager's rounds on the
- * wall clock's multiples of its period: each node then publishes the measurements of the period
- * just ended while the others publish theirs of the same period.
+ * load. The runtime runs the exchange every {@link #PERIOD_NANOS}, a quarter of a second, on
+ * every node alike, in three steps on the wall clock: {@link #publish} at {@link
+ * #PUBLISH_AT_NANOS} into the period, {@link #fetch} at {@link #FETCH_AT_NANOS} and {@link
+ * #apply} at {@link #APPLY_AT_NANOS}; the bandwidth manager's rounds run at the wall clock's
+ * multiples of their period. Each node therefore publishes the measurements of the round just
+ * ended, reads the others' after they have published theirs of the same round, and decides on
+ * them three sixteenths of a second after that round. Before, a coordinator that ships and reads
+ * on its own thread (Hazelcast) handed the parts the view read at the previous exchange, whose
+ * other nodes' measurements were a round older (Li &amp; Jamin's shares then lag the returning
+ * groups).
  */
 public final class ClusterExchange implements Runnable {
 
   /** How often the runtime runs the exchange. */
   public static final long PERIOD_NANOS = 250_000_000L;
+
+  /**
+   * When into each period a node publishes: a sixteenth of a second after a manager round that
+   * starts the period, so the report carries that round's measurements.
+   */
+  public static final long PUBLISH_AT_NANOS = PERIOD_NANOS / 4;
+
+  /**
+   * When it asks the cluster for the others' reports: a sixteenth of a second after they
+   * published theirs, time enough for a write on a LAN.
+   */
+  public static final long FETCH_AT_NANOS = PERIOD_NANOS / 2;
+
+  /** When it hands the others' reports to the parts: a sixteenth of a second after the fetch. */
+  public static final long APPLY_AT_NANOS = 3 * PERIOD_NANOS / 4;
 
   private final ClusterCoordinator coordinator;
   private final LongSupplier epochSecond;
@@ -40,10 +60,27 @@ public final class ClusterExchange implements Runnable {
     }
   }
 
+  /** All three steps at once: for tests, and for a coordinator whose view is always current. */
   @Override
   public void run() {
+    publish();
+    fetch();
+    apply();
+  }
+
+  /** Builds this node's report from its parts and hands it to the cluster. */
+  public void publish() {
+    coordinator.publish(report(epochSecond.getAsLong()).build());
+  }
+
+  /** Asks the coordinator for the other nodes' latest reports; never waits on the network. */
+  public void fetch() {
+    coordinator.fetch();
+  }
+
+  /** Hands the other nodes' reports, as the coordinator last received them, to the parts. */
+  public void apply() {
     long now = epochSecond.getAsLong();
-    coordinator.publish(report(now).build());
     ClusterView view = coordinator.view();
     for (ClusterPart p : parts) {
       p.apply(view, now);

@@ -302,15 +302,9 @@ public final class OverloadRuntime implements AutoCloseable {
         if (cluster != ClusterCoordinator.STANDALONE) {
           runtime.cluster = cluster;
           runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);
-          // Half an exchange period after the manager rounds, on every node alike: each
-          // publishes its b-hat of the round just ended while the others publish theirs.
-          runtime.clusterTimer =
-              AlignedTimer.start(
-                  timers,
-                  wall,
-                  ClusterExchange.PERIOD_NANOS,
-                  ClusterExchange.PERIOD_NANOS / 2,
-                  runtime.clusterExchange);
+          // On every node alike: each publishes its b-hat of the round just ended while the
+          // others publish theirs, then reads theirs once they have landed.
+          runtime.clusterTimer = exchangeTimers(timers, wall, runtime.clusterExchange);
         }
         return runtime;
       } catch (RuntimeException | Error e) {
@@ -323,6 +317,24 @@ public final class OverloadRuntime implements AutoCloseable {
         }
         throw e;
       }
+    }
+
+    /** The exchange's three steps at their moments of each period. */
+    private static Scheduler.Cancellable exchangeTimers(
+        Scheduler timers, EpochClock wall, ClusterExchange exchange) {
+      long period = ClusterExchange.PERIOD_NANOS;
+      Scheduler.Cancellable publish =
+          AlignedTimer.start(
+              timers, wall, period, ClusterExchange.PUBLISH_AT_NANOS, exchange::publish);
+      Scheduler.Cancellable fetch =
+          AlignedTimer.start(timers, wall, period, ClusterExchange.FETCH_AT_NANOS, exchange::fetch);
+      Scheduler.Cancellable apply =
+          AlignedTimer.start(timers, wall, period, ClusterExchange.APPLY_AT_NANOS, exchange::apply);
+      return () -> {
+        publish.cancel();
+        fetch.cancel();
+        apply.cancel();
+      };
     }
 
     /** WebQ's exchange between replicas (§III-B) for the parts that are on. */

@@ -92,19 +92,26 @@ public final class InMemoryCluster {
       if (cutOff.contains(id)) {
         return;
       }
-      Map<String, NodeReport> reports = reports(sideOf.getOrDefault(id, 0));
-      reports.put(id, report);
+      reports(sideOf.getOrDefault(id, 0)).put(id, report);
+      view = read();
+    }
+
+    /** The others' reports as they are now: the cluster's maps are read on the spot. */
+    private ClusterView read() {
       List<NodeReport> others = new ArrayList<>();
-      for (NodeReport r : reports.values()) {
+      for (NodeReport r : reports(sideOf.getOrDefault(id, 0)).values()) {
         if (!r.node().equals(id)) {
           others.add(r);
         }
       }
-      view = new ClusterView(others, epochSecond.getAsLong());
+      return new ClusterView(others, epochSecond.getAsLong());
     }
 
     @Override
     public ClusterView view() {
+      if (!cutOff.contains(id) && view != ClusterView.EMPTY) {
+        view = read();
+      }
       return view;
     }
 

@@ -67,6 +67,9 @@ final class HazelcastCoordinator implements ClusterCoordinator {
   private final AtomicBoolean shipping = new AtomicBoolean();
   private volatile ClusterView view = ClusterView.EMPTY;
 
+  /** The second of the last report written; the shipping thread's only. */
+  private long publishedSecond = Long.MIN_VALUE;
+
   /** Members whose report could not be read, said once each; the shipping thread's only. */
   private final Set<String> unreadable = new HashSet<>();
 
@@ -125,23 +128,59 @@ final class HazelcastCoordinator implements ClusterCoordinator {
                 ? Math.max(forgetAfterSeconds, report.scheduled().length + 1L)
                 : forgetAfterSeconds;
         reports.set(node, report, ttl, TimeUnit.SECONDS);
-        List<NodeReport> others = new ArrayList<>();
-        for (String key : reports.keySet()) {
-          NodeReport r = key.equals(node) ? null : readable(key);
-          if (r != null) {
-            others.add(r);
-          }
-        }
-        view = new ClusterView(others, report.second());
+        publishedSecond = report.second();
+        view = new ClusterView(others(), report.second());
       }
     } catch (RuntimeException e) {
-      // The view keeps its age: the shares fall back until the cluster answers again.
-      LOG.debug("cluster exchange failed: {}", e.toString());
+      failed(e);
     } finally {
       shipping.set(false);
       if (pending.get() != null && shipping.compareAndSet(false, true)) {
         shipper.execute(this::ship);
       }
+    }
+  }
+
+  /** The other members' reports as the cluster holds them now. */
+  private List<NodeReport> others() {
+    List<NodeReport> others = new ArrayList<>();
+    for (String key : reports.keySet()) {
+      NodeReport r = key.equals(node) ? null : readable(key);
+      if (r != null) {
+        others.add(r);
+      }
+    }
+    return others;
+  }
+
+  private static void failed(RuntimeException e) {
+    // The view keeps its age: the shares fall back until the cluster answers again.
+    LOG.debug("cluster exchange failed: {}", e.toString());
+  }
+
+  /**
+   * Reads the others' reports on the shipping thread, after any write in flight: the read that
+   * follows this node's write at {@link #publish} can miss the report another node writes at
+   * the same moment, and the exchange fetches again once those have landed.
+   */
+  @Override
+  public void fetch() {
+    try {
+      shipper.execute(this::read);
+    } catch (RejectedExecutionException closed) {
+      // a last timer tick racing close(): nothing left to read
+    }
+  }
+
+  private void read() {
+    long second = publishedSecond;
+    if (second == Long.MIN_VALUE) {
+      return; // nothing published yet: the view is of a node that has not joined the exchange
+    }
+    try {
+      view = new ClusterView(others(), second);
+    } catch (RuntimeException e) {
+      failed(e);
     }
   }
 

@@ -111,6 +111,40 @@ class HazelcastCoordinatorTest {
     assertThat(entry.getTtl()).isEqualTo(Duration.ofSeconds(30).toMillis());
   }
 
+  /**
+   * A publish reads the others right after writing, when a report another member writes at the
+   * same moment may not have landed; the exchange fetches once it has. Without the fetch, the
+   * view would keep the other's report of the exchange before.
+   */
+  @Test
+  void aFetchReadsWhatAnotherMemberPublishedAfterThisOnesPublish() throws Exception {
+    HazelcastCoordinator a = members.get(0);
+    HazelcastCoordinator b = members.get(1);
+    long marker = System.currentTimeMillis() / 1000 + 2_000; // a second no other test uses
+    a.publish(new NodeReport.Builder(a.node(), marker).build());
+    awaitView(a, v -> v.receivedSecond() == marker); // a's write and read are done
+    b.publish(
+        new NodeReport.Builder(b.node(), marker)
+            .queue(77, 0, Double.NaN, 0.5, 0, new double[0])
+            .build());
+    awaitView(b, v -> v.receivedSecond() == marker); // b's write has landed
+    assertThat(a.view().others()).noneMatch(r -> r.load() == 77);
+    a.fetch();
+    awaitView(a, v -> v.others().stream().anyMatch(r -> r.load() == 77));
+    assertThat(a.view().receivedSecond()).isEqualTo(marker);
+  }
+
+  static void awaitView(
+      HazelcastCoordinator m,
+      java.util.function.Predicate<org.overloadcontrol.cluster.ClusterView> until)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!until.test(m.view()) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(until).accepts(m.view());
+  }
+
   @Test
   void aReportOfAnotherVersionIsLeftOutAndTheOthersAreStillRead() throws Exception {
     long now = System.currentTimeMillis() / 1000;
