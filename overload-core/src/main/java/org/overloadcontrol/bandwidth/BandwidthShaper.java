@@ -370,9 +370,10 @@ public final class BandwidthShaper implements ClusterPart {
   /**
    * Each group's part on this node: its part of the group's arrivals ({@link #localPart}), but
    * risen only into the room the other nodes' reported parts leave. Each node compares its own
-   * arrivals, averaged up to now, with the others' as of their last exchange; the timers are not
-   * aligned, so while a returning group's arrivals grow every node sees its own as the larger
-   * and the parts added up to more than 1 (the farm's d_i paced over again). A part falls at
+   * arrivals, averaged up to now, with the others' as of their last exchange; even with the
+   * exchange in steps ({@link org.overloadcontrol.cluster.ClusterExchange}) those are a step
+   * older, so while a returning group's arrivals grow every node sees its own as the larger and
+   * the parts would add up to more than 1 (the farm's d_i paced over again). A part falls at
    * once and rises at the next exchange after the others have reported theirs fallen, as the
    * virtual queue's capacity shares do ({@link org.overloadcontrol.cluster.CapacityShare}).
    * Never below the reserve of {@link #localPart}.
