@@ -146,8 +146,8 @@ public final class CapacityShare {
 
   /**
    * What the other members leave of C, by the parts they last reported holding: a node raises
-   * its share only into room the others have given up. The nodes' exchanges are not aligned, so
-   * after a second ends the node that reports first sees the new loads while the others still
+   * its share only into room the others have given up. A node reads the others' reports a step
+   * after they publish them, so after a second ends the node that reports first sees the new loads while the others still
    * hold the parts they computed from the second before; a node whose part fell lowers it at
    * once, and one whose part rose takes the room at its first exchange after the others have
    * reported the lower part. A member that reported no part (NaN) claims nothing; a lost member
