@@ -34,16 +34,21 @@ public final class BypassPaths {
           "/actuator/metrics/*");
 
   /** Nothing bypasses. */
-  public static final BypassPaths NONE = new BypassPaths(Set.of(), List.of(), false);
+  public static final BypassPaths NONE = new BypassPaths(Set.of(), List.of(), false, List.of());
 
   private final Set<String> exact;
   private final PathPattern[] patterns;
   private final boolean all;
 
-  private BypassPaths(Set<String> exact, List<PathPattern> patterns, boolean all) {
+  /** Every pattern, the exact paths included: read at start only ({@link #mayMatch}). */
+  private final List<PathPattern> every;
+
+  private BypassPaths(
+      Set<String> exact, List<PathPattern> patterns, boolean all, List<PathPattern> every) {
     this.exact = Set.copyOf(exact);
     this.patterns = patterns.toArray(PathPattern[]::new);
     this.all = all;
+    this.every = List.copyOf(every);
   }
 
   /** The defaults. */
@@ -74,9 +79,11 @@ public final class BypassPaths {
   static BypassPaths of(List<String> patternTexts) {
     Set<String> exact = new HashSet<>();
     List<PathPattern> others = new ArrayList<>();
+    List<PathPattern> every = new ArrayList<>();
     boolean all = false;
     for (String text : patternTexts) {
       PathPattern p = PathPattern.parse(text);
+      every.add(p);
       if (text.equals("/*")) {
         all = true;
       } else if (text.startsWith("/") && text.indexOf('*') < 0) {
@@ -85,7 +92,7 @@ public final class BypassPaths {
         others.add(p);
       }
     }
-    return new BypassPaths(exact, others, all);
+    return new BypassPaths(exact, others, all, every);
   }
 
   /** Whether {@code path} (within the application, starting with "/") bypasses control. */
@@ -101,6 +108,16 @@ public final class BypassPaths {
     }
     for (PathPattern p : patterns) {
       if (p.matches(path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether some path of a route's shape could bypass ({@link PathPattern#mayMatch}). */
+  public boolean mayMatch(List<String> segments, boolean more) {
+    for (PathPattern p : every) {
+      if (p.mayMatch(segments, more)) {
         return true;
       }
     }

@@ -1,5 +1,6 @@
 package org.overloadcontrol.classify;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -69,6 +70,47 @@ public final class PathPattern {
       case EXTENSION ->
           path.endsWith(value) && path.lastIndexOf('/') < path.length() - value.length();
     };
+  }
+
+  /**
+   * Whether some path of a given shape could match: the shape is a framework route's template
+   * as whole segments, each a literal or null for any one non-empty segment, and {@code more}
+   * says that any further segments (or none) may follow. False only when no such path can match,
+   * so that a route's requests can skip the bypass check (docs/performance.md, "Framework
+   * routing").
+   */
+  public boolean mayMatch(List<String> segments, boolean more) {
+    return switch (type) {
+      case ALL -> true;
+      case EXACT -> mayStartWith(segments, more, false);
+      case PREFIX -> mayStartWith(segments, more, true);
+      case EXTENSION -> {
+        String last = segments.isEmpty() ? "" : segments.get(segments.size() - 1);
+        yield more || last == null || last.endsWith(value);
+      }
+    };
+  }
+
+  /** For an exact path or a prefix: whether the shape's paths may be it, or (prefix) below it. */
+  private boolean mayStartWith(List<String> segments, boolean more, boolean below) {
+    String[] own = value.substring(1).split("/", -1);
+    if (value.equals("/")) {
+      own = new String[0];
+    }
+    if (List.of(own).contains("")) {
+      return true; // an empty segment or a trailing slash: not worth reasoning about
+    }
+    int shared = Math.min(own.length, segments.size());
+    for (int i = 0; i < shared; i++) {
+      String segment = segments.get(i);
+      if (segment != null && !segment.equals(own[i])) {
+        return false;
+      }
+    }
+    if (segments.size() < own.length) {
+      return more;
+    }
+    return below || segments.size() == own.length;
   }
 
   @Override

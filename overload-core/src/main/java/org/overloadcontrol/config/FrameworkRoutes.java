@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.overloadcontrol.classify.BypassPaths;
 
 /**
  * The one extension point through which a web framework (Jakarta REST, Spring MVC) tells the
@@ -127,6 +128,15 @@ public final class FrameworkRoutes {
    */
   public int indexOf(String method, String path) {
     return tree.find(method, path);
+  }
+
+  /**
+   * Whether a request route {@code index} takes could be a probe that {@code bypass} lets
+   * through: when not, its requests skip the bypass check, the walk over the path having
+   * already shown that no probe path is among them.
+   */
+  public boolean mayBypass(int index, BypassPaths bypass) {
+    return routes[index].template.mayBypass(bypass);
   }
 
   @Override

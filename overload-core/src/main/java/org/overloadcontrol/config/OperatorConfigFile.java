@@ -1,9 +1,6 @@
 package org.overloadcontrol.config;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -33,14 +30,6 @@ public final class OperatorConfigFile {
     if (path == null || path.isBlank()) {
       return null;
     }
-    Path file = Path.of(path.trim());
-    if (!Files.isRegularFile(file)) {
-      throw OverloadConfigException.of(PROPERTY, path, "system property", "no such file");
-    }
-    try (InputStream in = Files.newInputStream(file)) {
-      return YamlConfigLoader.load(in, file.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("overload-control: cannot read " + path + ": " + e, e);
-    }
+    return YamlConfigLoader.loadFile(Path.of(path.trim()), PROPERTY, path, "system property");
   }
 }

@@ -1,8 +1,11 @@
 package org.overloadcontrol.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.overloadcontrol.classify.BypassPaths;
 
 /**
  * A framework's path template compiled once, at start, into a regular expression: Jakarta REST
@@ -191,7 +194,7 @@ final class PathTemplate {
     if (!t.startsWith("/")) {
       t = "/" + t;
     }
-    java.util.List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     String[] parts = t.substring(1).split("/", -1);
     for (int i = 0; i < parts.length; i++) {
       String part = parts[i];
@@ -224,6 +227,24 @@ final class PathTemplate {
       }
     }
     return out.toArray(String[]::new);
+  }
+
+  /**
+   * Whether some path this template matches could be a probe that {@code bypass} lets through
+   * (a template with a regular expression: always, not worth reasoning about).
+   */
+  boolean mayBypass(BypassPaths bypass) {
+    if (segments == null) {
+      return !bypass.isEmpty();
+    }
+    List<String> shape = new ArrayList<>();
+    for (String segment : segments) {
+      if (segment == REST) {
+        return bypass.mayMatch(shape, true);
+      }
+      shape.add(segment == ONE ? null : segment);
+    }
+    return bypass.mayMatch(shape, false);
   }
 
   int literalCount() {

@@ -2,6 +2,9 @@ package org.overloadcontrol.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,45 @@ public final class YamlConfigLoader {
       flatten("", map, flat);
     }
     return ConfigSource.of(name, flat);
+  }
+
+  /**
+   * Parses the YAML file {@code file}, which configuration key {@code key} named (as {@code
+   * value}, given in {@code origin}): the one way every adapter reads a file it was pointed to.
+   *
+   * @throws OverloadConfigException naming the key, its value and origin when there is no such
+   *     file, or the file when it is not valid YAML
+   * @throws UncheckedIOException when it cannot be read
+   */
+  public static ConfigSource loadFile(Path file, String key, String value, String origin) {
+    if (!Files.isRegularFile(file)) {
+      throw OverloadConfigException.of(
+          key, value, origin, "no such file (" + file.toAbsolutePath() + ")");
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      return load(in, file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("overload-control: cannot read " + file + ": " + e, e);
+    }
+  }
+
+  /**
+   * Parses the YAML resource {@code name} on {@code loader}'s class path, which configuration
+   * key {@code key} named (in {@code origin}).
+   *
+   * @throws OverloadConfigException naming the key when there is no such resource
+   * @throws UncheckedIOException when it cannot be read
+   */
+  public static ConfigSource loadResource(
+      ClassLoader loader, String name, String key, String origin) {
+    try (InputStream in = loader.getResourceAsStream(name)) {
+      if (in == null) {
+        throw OverloadConfigException.of(key, name, origin, "not on the class path");
+      }
+      return load(in, "class path " + name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("overload-control: cannot read " + name + ": " + e, e);
+    }
   }
 
   private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {

@@ -101,6 +101,12 @@ public final class OverloadEngine {
   private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass>
       resolvedFrameworkRoutes;
 
+  /**
+   * Per framework route, whether a path it takes could be a probe path ({@link #bypasses}):
+   * requests of the other routes skip that check (decided once, at start).
+   */
+  private final boolean[] bypassableRoutes;
+
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -119,6 +125,10 @@ public final class OverloadEngine {
         config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
             ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size())
             : null;
+    this.bypassableRoutes = new boolean[frameworkRoutes.size()];
+    for (int i = 0; i < bypassableRoutes.length; i++) {
+      bypassableRoutes[i] = frameworkRoutes.mayBypass(i, bypass);
+    }
     this.routeNeedsRequest =
         !config.classRules().isEmpty()
             || !config.endpointRules().isEmpty()
@@ -365,8 +375,29 @@ public final class OverloadEngine {
    *     adapter that looks it up only when no route matches
    */
   public EndpointClass routeByFramework(String method, String path, EndpointClass fallback) {
-    int route = frameworkRoutes.indexOf(method, path);
-    return route < 0 ? fallback : resolvedRoute(route);
+    int route = frameworkRouteOf(method, path);
+    return route < 0 ? fallback : frameworkRoute(route);
+  }
+
+  /**
+   * The number of the framework route a request takes, or -1, when {@link
+   * #routesByFrameworkOnly()}: {@link #frameworkRoute} and {@link #bypassable} answer for it.
+   */
+  public int frameworkRouteOf(String method, String path) {
+    return frameworkRoutes.indexOf(method, path);
+  }
+
+  /** The endpoint and class of framework route {@code route} ({@link #frameworkRouteOf}). */
+  public EndpointClass frameworkRoute(int route) {
+    return resolvedRoute(route);
+  }
+
+  /**
+   * Whether a request framework route {@code route} takes could be a probe ({@link #bypasses}):
+   * when not, the walk over its path has settled that it is not, and the check is skipped.
+   */
+  public boolean bypassable(int route) {
+    return bypassableRoutes[route];
   }
 
   /**

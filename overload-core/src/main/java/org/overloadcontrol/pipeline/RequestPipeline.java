@@ -86,6 +86,26 @@ public final class RequestPipeline {
     return controlled(view, intake.tag(route, peer, peer == null ? null : view));
   }
 
+  /**
+   * Starts a request by a framework's routes, when {@link OverloadEngine#routesByFrameworkOnly()}:
+   * one walk over its path gives its endpoint and class and, for a route whose paths cannot be
+   * probe paths, settles the bypass check too. Null when no route takes the request: the adapter
+   * then starts it with its own endpoint's route ({@link #start(RequestView, EndpointClass)}).
+   */
+  public Exchange startByFramework(RequestView view) {
+    String path = view.path();
+    int route = engine.frameworkRouteOf(view.method(), path);
+    if (route < 0) {
+      return null;
+    }
+    if (engine.bypassable(route) && engine.bypasses(path)) {
+      return Exchange.PASSING;
+    }
+    String peer = peer(view);
+    return controlled(
+        view, intake.tag(engine.frameworkRoute(route), peer, peer == null ? null : view));
+  }
+
   private String peer(RequestView view) {
     // The peer address costs a new string per call in some containers: read only when a
     // trusted proxy could make it matter.

@@ -30,8 +30,13 @@ public interface RequestView extends RequestAttributes {
   /** The declared body length, or −1 when unknown. */
   long contentLength();
 
-  /** The session id the container has for the request (a valid one), or null. */
-  String containerSessionId();
+  /**
+   * The session id the container has for the request (a valid one), or null: by default none,
+   * as for Jetty's core API and a Jakarta REST filter, which have no container session.
+   */
+  default String containerSessionId() {
+    return null;
+  }
 
   /** The response size the application declared in advance, or −1 when unknown. */
   long declaredResponseSize();

@@ -3,7 +3,9 @@ package org.overloadcontrol.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.classify.BypassPaths;
 
 class FrameworkRoutesTest {
 
@@ -131,5 +133,49 @@ class FrameworkRoutesTest {
     assertThat(routes.endpointOf("GET", "/BB/x")).isEqualTo("bb");
     assertThat(routes.endpointOf("GET", "/CC/x")).isNull();
     assertThat(routes.endpointOf("GET", "/")).isNull();
+  }
+
+  @Test
+  void aRouteMayBypassOnlyWhenSomeOfItsPathsCouldBeAProbePath() {
+    BypassPaths defaults = BypassPaths.defaults();
+    for (String template :
+        List.of(
+            "/healthz",
+            "/health",
+            "/{page}",
+            "/**",
+            "/actuator/**",
+            "/actuator/{part}/readiness",
+            "/actuator/health/{*rest}",
+            "/{a}/prometheus",
+            "/{a}/{b}/prometheus",
+            "/files/{name: .+}")) {
+      assertThat(mayBypass(template, defaults)).as(template).isTrue();
+    }
+    for (String template :
+        List.of(
+            "/",
+            "/product/{id}",
+            "/healthcare",
+            "/actuator",
+            "/actuator/info",
+            "/api/metrics",
+            "/orders/**",
+            "/orders/{id}/prometheus")) {
+      assertThat(mayBypass(template, defaults)).as(template).isFalse();
+    }
+    BypassPaths styles = BypassPaths.parse("*.css, /ping");
+    assertThat(mayBypass("/static/app.css", styles)).isTrue();
+    assertThat(mayBypass("/static/{file}", styles)).isTrue();
+    assertThat(mayBypass("/static/**", styles)).isTrue();
+    assertThat(mayBypass("/ping/**", styles)).isTrue();
+    assertThat(mayBypass("/static/app.js", styles)).isFalse();
+    assertThat(mayBypass("/pings", styles)).isFalse();
+    assertThat(mayBypass("/{anything}", BypassPaths.parse("/*"))).isTrue();
+    assertThat(mayBypass("/{anything}", BypassPaths.parse("none"))).isFalse();
+  }
+
+  private static boolean mayBypass(String template, BypassPaths bypass) {
+    return FrameworkRoutes.builder("test").route("GET", template, "e").build().mayBypass(0, bypass);
   }
 }

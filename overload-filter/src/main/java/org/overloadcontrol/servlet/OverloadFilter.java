@@ -157,8 +157,10 @@ public class OverloadFilter implements Filter {
       if (r.routes.isStatus(servlet)) {
         exchange = null;
       } else {
-        EndpointClass route = r.engine.routeByFramework(view.method(), view.path(), null);
-        exchange = r.pipeline.start(view, route != null ? route : r.routes.route(servlet));
+        exchange = r.pipeline.startByFramework(view);
+        if (exchange == null) {
+          exchange = r.pipeline.start(view, r.routes.route(servlet));
+        }
       }
     } else {
       exchange =

@@ -46,4 +46,24 @@ class FrameworkRoutesFilterTest {
     }
     assertThat(endpoints).containsExactly("order", "dispatcher", "-");
   }
+
+  @Test
+  void aProbePathStaysUncontrolledWhereARouteTakesItAndOtherRoutesSkipTheCheck() throws Exception {
+    harness.servlets.put("dispatcher", jakarta.servlet.http.HttpServlet.class);
+    harness.contextAttributes.put(
+        FrameworkRoutes.ATTRIBUTE,
+        FrameworkRoutes.builder("test")
+            .route("GET", "/orders/{id}", "order")
+            .route("GET", "/actuator/**", "actuator")
+            .route("GET", "/{page}", "page")
+            .build());
+    OverloadFilter filter = harness.start();
+    for (String path : List.of("/orders/7", "/actuator/health", "/healthz", "/cart")) {
+      filter.doFilter(
+          new FilterHarness.Req().servlet("dispatcher", path).build(),
+          new FilterHarness.Res().mock,
+          chain);
+    }
+    assertThat(endpoints).containsExactly("order", "-", "-", "page");
+  }
 }

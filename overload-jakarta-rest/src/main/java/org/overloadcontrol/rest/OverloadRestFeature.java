@@ -5,11 +5,7 @@ import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Application;
 import jakarta.ws.rs.core.FeatureContext;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -145,7 +141,9 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
         layers.add(routes.annotations());
         layers.add(ConfigSource.of(SETTINGS_ORIGIN, keys));
         if (configFile != null) {
-          layers.add(yaml(configFile));
+          layers.add(
+              YamlConfigLoader.loadFile(
+                  configFile, "configFile", configFile.toString(), SETTINGS_ORIGIN));
         }
         if (configResource != null) {
           layers.add(yamlResource(configResource));
@@ -172,35 +170,12 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
       }
     }
 
-    private static ConfigSource yaml(Path file) {
-      if (!Files.isRegularFile(file)) {
-        throw OverloadConfigException.of(
-            "configFile",
-            file.toString(),
-            SETTINGS_ORIGIN,
-            "no such file (" + file.toAbsolutePath() + ")");
-      }
-      try (InputStream in = Files.newInputStream(file)) {
-        return YamlConfigLoader.load(in, file.toString());
-      } catch (IOException e) {
-        throw new UncheckedIOException("overload-control: cannot read " + file + ": " + e, e);
-      }
-    }
-
     private static ConfigSource yamlResource(String name) {
       ClassLoader loader = Thread.currentThread().getContextClassLoader();
       if (loader == null) {
         loader = OverloadRestFeature.class.getClassLoader();
       }
-      try (InputStream in = loader.getResourceAsStream(name)) {
-        if (in == null) {
-          throw OverloadConfigException.of(
-              "configResource", name, SETTINGS_ORIGIN, "not on the class path");
-        }
-        return YamlConfigLoader.load(in, "class path " + name);
-      } catch (IOException e) {
-        throw new UncheckedIOException("overload-control: cannot read " + name + ": " + e, e);
-      }
+      return YamlConfigLoader.loadResource(loader, name, "configResource", SETTINGS_ORIGIN);
     }
   }
 }

@@ -89,11 +89,6 @@ final class RestRequestView implements RequestView {
   }
 
   @Override
-  public String containerSessionId() {
-    return null;
-  }
-
-  @Override
   public long declaredResponseSize() {
     return BandwidthShaper.declaredSize(request.getProperty(BandwidthShaper.SIZE_ATTRIBUTE));
   }

@@ -1,9 +1,5 @@
 package org.overloadcontrol.jetty;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +8,6 @@ import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.pipeline.Settings;
 
@@ -72,17 +67,6 @@ final class HandlerConfiguration {
     if (!path.isAbsolute() && baseDirectory != null) {
       path = Path.of(baseDirectory).resolve(path);
     }
-    if (!Files.isRegularFile(path)) {
-      throw OverloadConfigException.of(
-          "configFile",
-          file,
-          OverloadHandler.SETTINGS_ORIGIN,
-          "no such file (" + path.toAbsolutePath() + ")");
-    }
-    try (InputStream in = Files.newInputStream(path)) {
-      return YamlConfigLoader.load(in, path.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("overload-control: cannot read " + path + ": " + e, e);
-    }
+    return YamlConfigLoader.loadFile(path, "configFile", file, OverloadHandler.SETTINGS_ORIGIN);
   }
 }

@@ -116,12 +116,6 @@ final class JettyRequestView implements RequestView {
     return request.getLength();
   }
 
-  /** Core Jetty has no container session. */
-  @Override
-  public String containerSessionId() {
-    return null;
-  }
-
   @Override
   public long declaredResponseSize() {
     return BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE));
