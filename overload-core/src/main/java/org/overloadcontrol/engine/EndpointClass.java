@@ -52,6 +52,19 @@ public final class EndpointClass {
     this.quality = endpoint.qualityController();
     this.permits = endpoint.permits();
     this.partition = endpoint.concurrencyPartition(controller);
+    controller.countInFlight(this::inFlight);
+  }
+
+  /**
+   * Requests of this class at this endpoint that arrived and have no outcome yet: admitted and
+   * running, or waiting in a queue. Sums every stripe: for a round, not for a request.
+   */
+  public long inFlight() {
+    long n = counts.sum(ARRIVALS);
+    for (Outcome o : Outcome.values()) {
+      n -= counts.sum(OUTCOMES + o.ordinal());
+    }
+    return Math.max(0L, n);
   }
 
   public ControlledEndpoint endpoint() {
