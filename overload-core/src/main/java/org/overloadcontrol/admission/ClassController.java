@@ -229,9 +229,11 @@ public final class ClassController {
   }
 
   /**
-   * Tells the rounds how many of this class's requests are in flight (admitted, not yet
-   * answered): read by rounds only, from counts the caller keeps anyway. Without it the rate
-   * controller's resource group cannot see its queue before the requests in it complete.
+   * Tells the rounds how many of this class's requests are in flight: counted from arrival,
+   * before admission decides them (as the engine counts), until their outcome, refused ones
+   * excepted. The round an arrival runs leaves that arrival out. Read by rounds only, from
+   * counts the caller keeps anyway. Without it the rate controller's resource group cannot see
+   * its queue before the requests in it complete.
    */
   public void countInFlight(LongSupplier requestsInFlight) {
     this.inFlight = requestsInFlight;

@@ -116,6 +116,9 @@ public final class EndpointAdmissionController {
   /** The rate controllers on this endpoint's bottleneck. */
   private final RateGroup group;
 
+  /** Whether the running round was run by an arrival not yet admitted (round state). */
+  private boolean roundForArrival;
+
   /**
    * @param endpoint the endpoint's name
    * @param settings the settings of each class at this endpoint
@@ -270,7 +273,7 @@ public final class EndpointAdmissionController {
   /** {@link #tryAdmit(ClassController, long)} from the caller's stripe (see StripedCounts). */
   public boolean tryAdmit(ClassController c, long now, int stripe) {
     if (c.dueByTime(now)) {
-      runRoundIfFree(c, now);
+      runRoundIfFree(c, now, true);
     }
     if (!c.controlled() || !rateControlled || !admissionEnabled || c.tryAcquire(now, stripe)) {
       return true;
@@ -316,16 +319,21 @@ public final class EndpointAdmissionController {
       int stripe) {
     if (sampled && c.recordDrawn(responseTimeNanos, arrivalNanos, now, stripe)
         || c.dueByTime(now)) {
-      runRoundIfFree(c, now);
+      runRoundIfFree(c, now, false);
     }
   }
 
-  private void runRoundIfFree(ClassController c, long now) {
+  /**
+   * @param forArrival whether an arrival runs the round before its own admission is decided:
+   *     its caller counts it in flight already ({@link ClassController#countInFlight})
+   */
+  private void runRoundIfFree(ClassController c, long now, boolean forArrival) {
     if (!roundGuard.compareAndSet(false, true)) {
       return;
     }
     try {
       if (c.due(now)) {
+        roundForArrival = forArrival;
         round(c, now);
       }
     } finally {
@@ -516,7 +524,7 @@ public final class EndpointAdmissionController {
     if (!p.judgeOnFreshSamples() || !group.shared() && ordered.length < 2) {
       return false;
     }
-    return group.queuedOver((long) (SETPOINT * c.targetNanos()));
+    return group.queuedOver((long) (SETPOINT * c.targetNanos()), roundForArrival ? 1 : 0);
   }
 
   /**

@@ -98,14 +98,18 @@ public final class RateGroup {
    * Whether the group's queue is longer than {@code setpointNanos} of its completions (Little's
    * law: requests in flight over completions per second is the time a request admitted now
    * will wait, read before any of them completes). False when either is unknown.
+   *
+   * @param deciding arrivals counted in flight that are not admitted yet: the one whose round
+   *     asks. Counted, a group completing under 1 / setpoint requests a second looked queued at
+   *     every round an arrival ran, and its classes at {@code rateMin} never rose again.
    */
-  boolean queuedOver(long setpointNanos) {
+  boolean queuedOver(long setpointNanos, long deciding) {
     double completed = completionsPerSecond();
     long n = inFlight();
     if (n < 0 || Double.isNaN(completed)) {
       return false;
     }
-    return n * 1e9 > setpointNanos * Math.max(completed, 1.0);
+    return (n - deciding) * 1e9 > setpointNanos * Math.max(completed, 1.0);
   }
 
   /**

@@ -121,13 +121,15 @@ final class TwoClassSpike {
         cc.countInFlight(() -> endpointInFlight[endpoint][level]);
         int w = window(e[0]);
         offered[level][w]++;
+        // Counted from arrival, before admission decides, as the engine counts.
+        endpointInFlight[page][level]++;
         if (c.tryAdmit(cc, e[0])) {
           admitted[level][w]++;
           inFlight[level]++;
-          endpointInFlight[page][level]++;
           database.addLast(new long[] {e[0], level, page});
           startNext();
         } else {
+          endpointInFlight[page][level]--;
           schedule(e[0] + PAUSE, SEND, level, 0, 0);
         }
       } else {
