@@ -1,6 +1,7 @@
 package org.overloadcontrol.admission;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.base.ClassDefinition;
 
@@ -135,6 +136,15 @@ public final class ClassController {
   /** When a round last saw samples, fresh or stale (round state, read by other classes'). */
   private volatile long sampledAtNanos;
 
+  /** The class's requests admitted and not yet answered, or null when nobody counts them. */
+  private volatile LongSupplier inFlight;
+
+  /** How stale the time of the last refusal may be: it is written at most this often. */
+  private static final long REFUSED_AT_GRAIN_NANOS = 1_000_000L;
+
+  /** About when the bucket last refused an arrival (set by request threads, see above). */
+  private volatile long refusedAtNanos;
+
   /** Whether the bucket refused an arrival since the last round (set by request threads). */
   private volatile boolean refused;
 
@@ -159,7 +169,13 @@ public final class ClassController {
     this.requestClass = requestClass;
     this.settings = settings;
     ControllerParameters p = settings.parameters();
-    this.bucket = new TokenBucket(p.initialRate(), p.bucketDepth(), now);
+    // Judging on fresh samples, a bucket holds at most a round of its rate (see TokenBucket).
+    this.bucket =
+        new TokenBucket(
+            p.initialRate(),
+            p.bucketDepth(),
+            now,
+            p.judgeOnFreshSamples() && settings.controlled() ? p.timeoutNanos() : 0L);
     this.counted = settings.controlled();
     this.timeoutNanos = p.timeoutNanos();
     this.freshOnly = p.judgeOnFreshSamples() && settings.controlled();
@@ -167,6 +183,7 @@ public final class ClassController {
     this.lastRoundNanos = now;
     this.countedRoundAllowedNanos = now;
     this.sampledAtNanos = now;
+    this.refusedAtNanos = now - NO_CUT_AGE_NANOS;
   }
 
   public String endpoint() {
@@ -209,6 +226,23 @@ public final class ClassController {
   /** The lc counter of §3.3 (rounds missed while all lower classes sat at rate_min). */
   public int lowerAtMinCount() {
     return lc;
+  }
+
+  /**
+   * Tells the rounds how many of this class's requests are in flight: counted from arrival,
+   * before admission decides them (as the engine counts), until their outcome, refused ones
+   * excepted. The round an arrival runs leaves that arrival out. Read by rounds only, from
+   * counts the caller keeps anyway. Without it the rate controller's resource group cannot see
+   * its queue before the requests in it complete.
+   */
+  public void countInFlight(LongSupplier requestsInFlight) {
+    this.inFlight = requestsInFlight;
+  }
+
+  /** The class's requests in flight, or −1 when nobody counts them (round state). */
+  long inFlight() {
+    LongSupplier s = inFlight;
+    return s == null ? -1L : Math.max(0L, s.getAsLong());
   }
 
   /** Nanoseconds until this class's bucket has a token. */
@@ -449,14 +483,19 @@ public final class ClassController {
   }
 
   /**
-   * When the class was last seen active: the later of its last round with samples and a bound
-   * no earlier than its bucket's last admission. Samples alone come late on a queued resource
-   * (a class whose requests wait 1.5 s has none for 15 rounds of 100 ms), and a class judged
-   * idle on them gave its lower classes their rate back while it was still sending.
+   * When the class was last seen active: the latest of its last round with samples, a bound no
+   * earlier than its bucket's last admission, and its bucket's last refusal. Samples alone come
+   * late on a queued resource (a class whose requests wait 1.5 s has none for 15 rounds of
+   * 100 ms), and a class judged idle on them gave its lower classes their rate back while it
+   * was still sending. A class whose arrivals are refused is still there: its refused users
+   * come back together after a pause (in the two-class case every 500 ms), and taken for gone
+   * between two such waves it gave its rate to the lower classes each time.
    */
   long activeAtNanos() {
     long admitted = bucket.lastTakeBoundNanos();
-    return admitted - sampledAtNanos > 0 ? admitted : sampledAtNanos;
+    long latest = admitted - sampledAtNanos > 0 ? admitted : sampledAtNanos;
+    long refusedAt = refusedAtNanos;
+    return refusedAt - latest > 0 ? refusedAt : latest;
   }
 
   /** Remembers the rate before a higher class's cut, if none is remembered (fresh mode). */
@@ -474,10 +513,16 @@ public final class ClassController {
     rateBeforeCutFromAbove = Double.NaN;
   }
 
-  /** Notes that the bucket refused an arrival (a volatile write only on the first refusal). */
-  void noteRefused() {
+  /**
+   * Notes that the bucket refused an arrival at {@code now}: a volatile write on the first
+   * refusal after a round, and at most one a millisecond for the time of the last one.
+   */
+  void noteRefused(long now) {
     if (!refused) {
       refused = true;
+    }
+    if (now - refusedAtNanos > REFUSED_AT_GRAIN_NANOS) {
+      refusedAtNanos = now;
     }
   }
 

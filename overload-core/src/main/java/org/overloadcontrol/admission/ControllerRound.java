@@ -83,6 +83,17 @@ public record ControllerRound(
      * {@value EndpointAdmissionController#IDLE_ROUNDS} timeouts: the rate this class had
      * before the first such cut was restored (judging on fresh samples, not in the paper).
      */
-    RESTORED
+    RESTORED,
+    /**
+     * An increase was due, but the resource group's requests in flight are more than 0.9 of
+     * the target's worth of its completions: held (judging on fresh samples, not in the paper).
+     */
+    HOLD_GROUP_QUEUED,
+    /**
+     * A higher class of the resource group has just left and its queue is short: this class
+     * was raised with the group's other active classes to what the group completed (judging on
+     * fresh samples, not in the paper).
+     */
+    FILLED_AFTER_HIGHER_LEFT
   }
 }

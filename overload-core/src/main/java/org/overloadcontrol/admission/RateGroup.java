@@ -73,4 +73,59 @@ public final class RateGroup {
     }
     return sum;
   }
+
+  /**
+   * The group's controlled requests in flight (admitted, not yet answered), or −1 when a class
+   * does not count them ({@link ClassController#countInFlight}).
+   */
+  long inFlight() {
+    long sum = 0;
+    for (EndpointAdmissionController member : members) {
+      for (ClassController c : member.classes()) {
+        if (c.controlled()) {
+          long n = c.inFlight();
+          if (n < 0) {
+            return -1;
+          }
+          sum += n;
+        }
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * Whether the group's queue is longer than {@code setpointNanos} of its completions (Little's
+   * law: requests in flight over completions per second is the time a request admitted now
+   * will wait, read before any of them completes). False when either is unknown.
+   *
+   * @param deciding arrivals counted in flight that are not admitted yet: the one whose round
+   *     asks. Counted, a group completing under 1 / setpoint requests a second looked queued at
+   *     every round an arrival ran, and its classes at {@code rateMin} never rose again.
+   */
+  boolean queuedOver(long setpointNanos, long deciding) {
+    double completed = completionsPerSecond();
+    long n = inFlight();
+    if (n < 0 || Double.isNaN(completed)) {
+      return false;
+    }
+    return (n - deciding) * 1e9 > setpointNanos * Math.max(completed, 1.0);
+  }
+
+  /**
+   * Whether a controlled class ranked above {@code rank} was active in the group in the last
+   * {@code idleNanos} (see {@link ClassController#activeAtNanos}).
+   */
+  boolean higherActive(int rank, long now, long idleNanos) {
+    for (EndpointAdmissionController member : members) {
+      for (ClassController c : member.classes()) {
+        if (c.controlled()
+            && c.requestClass().rank() > rank
+            && now - c.activeAtNanos() < idleNanos) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 }

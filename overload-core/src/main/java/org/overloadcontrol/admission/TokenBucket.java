@@ -45,6 +45,13 @@ public final class TokenBucket {
   private final long[] pockets;
 
   private final int maxLease;
+
+  /**
+   * When positive, the bucket holds at most this long of its rate (and at least one token):
+   * see {@link #TokenBucket(double, int, long, long)}.
+   */
+  private final long burstSpanNanos;
+
   private volatile double rate;
   private volatile long intervalNanos;
   private volatile long toleranceNanos;
@@ -60,10 +67,25 @@ public final class TokenBucket {
    * @param now the ticker reading at creation
    */
   public TokenBucket(double rate, int depth, long now) {
+    this(rate, depth, now, 0L);
+  }
+
+  /**
+   * Creates a full bucket that holds no more than {@code burstSpanNanos} of its rate, and at
+   * least one token, whatever its depth: a controller whose round is that long then admits at
+   * most a round's worth at once. Several endpoints' buckets on one bottleneck, each full at
+   * depth 10 while its rate was a few requests a second, admitted 50 requests of a new class
+   * at once into a database that completes 40 a second ({@code TwoClassSpikeTest}).
+   *
+   * @param burstSpanNanos the longest span of the rate the bucket holds; 0 for {@code depth}
+   *     alone
+   */
+  public TokenBucket(double rate, int depth, long now, long burstSpanNanos) {
     if (depth < 1) {
       throw new IllegalArgumentException("depth must be >= 1, was " + depth);
     }
     this.depth = depth;
+    this.burstSpanNanos = Math.max(0L, burstSpanNanos);
     this.maxLease = depth / (2 * Stripes.COUNT);
     this.pockets = maxLease > 1 ? Stripes.paddedSlots() : null;
     applyRate(rate);
@@ -176,16 +198,31 @@ public final class TokenBucket {
     }
   }
 
+  /** The most tokens the bucket holds at {@code rate}: its depth, or less within its span. */
+  private long heldTokens(double rate) {
+    if (burstSpanNanos == 0) {
+      return depth;
+    }
+    return Math.max(1L, Math.min(depth, (long) (rate * burstSpanNanos / 1e9)));
+  }
+
   private void applyRate(double newRate) {
     if (!(newRate > 0) || Double.isInfinite(newRate)) {
       throw new IllegalArgumentException("rate must be a finite number > 0, was " + newRate);
     }
     long interval = Math.max(1L, Math.round(1e9 / newRate));
     int lease =
-        pockets == null ? 1 : (int) Math.max(1L, Math.min(maxLease, LEASE_SPAN_NANOS / interval));
+        pockets == null
+            ? 1
+            : (int)
+                Math.max(
+                    1L,
+                    Math.min(
+                        Math.min(maxLease, heldTokens(newRate) / (2 * Stripes.COUNT)),
+                        LEASE_SPAN_NANOS / interval));
     this.rate = newRate;
     this.intervalNanos = interval;
-    this.toleranceNanos = interval * (depth - 1L);
+    this.toleranceNanos = interval * (heldTokens(newRate) - 1L);
     this.leaseSize = lease;
   }
 }

@@ -34,8 +34,11 @@ public final class EndpointClass {
   private static final int ABANDONED = 2;
   private static final int WAIT_NANOS = 3;
 
+  /** Requests the rate controller refused whose outcome is not reported yet. */
+  private static final int REFUSALS_OPEN = 4;
+
   /** Outcome {@code o} is counted at {@code OUTCOMES + o.ordinal()}. */
-  private static final int OUTCOMES = 4;
+  private static final int OUTCOMES = 5;
 
   /**
    * All counters of a stripe in one padded line: a request bumps two (arrival, outcome), which
@@ -52,6 +55,23 @@ public final class EndpointClass {
     this.quality = endpoint.qualityController();
     this.permits = endpoint.permits();
     this.partition = endpoint.concurrencyPartition(controller);
+    controller.countInFlight(this::inFlight);
+  }
+
+  /**
+   * Requests of this class at this endpoint that arrived and have no outcome yet, less those the
+   * rate controller refused: admitted and running or waiting in a queue, and the few arrivals
+   * whose admission is being decided ({@link ClassController#countInFlight} leaves out the one
+   * a round runs for). A refused request is not in flight while its 503 is written: counted,
+   * the refusals of a class at {@code rateMin} held its whole resource group as queued. Sums
+   * every stripe: for a round, not for a request.
+   */
+  public long inFlight() {
+    long n = counts.sum(ARRIVALS) - counts.sum(REFUSALS_OPEN);
+    for (Outcome o : Outcome.values()) {
+      n -= counts.sum(OUTCOMES + o.ordinal());
+    }
+    return Math.max(0L, n);
   }
 
   public ControlledEndpoint endpoint() {
@@ -111,6 +131,16 @@ public final class EndpointClass {
   /** Counts an arrival; returns the arrivals counted in {@code stripe} before it. */
   long countArrival(int stripe) {
     return counts.add(stripe, ARRIVALS, 1L);
+  }
+
+  /** Counts a refusal by the rate controller, until {@link #countRefusalAnswered}. */
+  void countRefusal(int stripe) {
+    counts.add(stripe, REFUSALS_OPEN, 1L);
+  }
+
+  /** The outcome of a request the rate controller refused is being reported. */
+  void countRefusalAnswered(int stripe) {
+    counts.add(stripe, REFUSALS_OPEN, -1L);
   }
 
   void countOutcome(int stripe, Outcome outcome) {

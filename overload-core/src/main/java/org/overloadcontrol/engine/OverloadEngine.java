@@ -480,6 +480,9 @@ public final class OverloadEngine {
     return endpoint(name).forClass(requestClass);
   }
 
+  /** The reason of a refusal by the rate controller's token bucket. */
+  private static final String RATE_REFUSAL = "admission-rate";
+
   /** Tags a request that arrived at {@code arrivalNanos} on this engine's ticker. */
   public RequestTag tag(EndpointClass route, long arrivalNanos) {
     return tag(route, arrivalNanos, NOT_READ);
@@ -520,10 +523,11 @@ public final class OverloadEngine {
       // bucket look further in debt than it is (measured: a few spurious 503s a second on a
       // busy 2-core machine at 10^5 requests/s). The second try costs the refusal path only.
       long wait = route.controller().nanosUntilToken(now);
+      route.countRefusal(tag.stripe);
       tag.decide(
           Decision.REJECT,
           Math.max(config.retryAfterMinNanos(), Math.min(config.retryAfterMaxNanos(), wait)),
-          "admission-rate");
+          RATE_REFUSAL);
       return Decision.REJECT;
     }
     EndpointPermits permits = route.permits;
@@ -663,6 +667,9 @@ public final class OverloadEngine {
   /** The second half of {@link #complete}, after {@link #settle} returned true. */
   public void record(RequestTag tag, Outcome outcome) {
     EndpointClass route = tag.route();
+    if (outcome == Outcome.REJECTED && RATE_REFUSAL.equals(tag.reason())) {
+      route.countRefusalAnswered(tag.stripe);
+    }
     route.countOutcome(tag.stripe, outcome);
     if (sessions != null) {
       sessions.finished(

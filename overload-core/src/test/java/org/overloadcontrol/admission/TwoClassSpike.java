@@ -50,11 +50,31 @@ final class TwoClassSpike {
   final List<Served> served = new ArrayList<>();
   final List<ControllerRound> rounds = new ArrayList<>();
 
+  /** Per class and 100 ms window: arrivals, admissions, completions. */
+  private final int[][] offered = new int[2][MAX_WINDOWS];
+
+  private final int[][] admitted = new int[2][MAX_WINDOWS];
+  private final int[][] completed = new int[2][MAX_WINDOWS];
+  private static final int MAX_WINDOWS = 1200;
+  private final RateGroup group;
+
+  /** Per class at each window's end: the summed rates and the requests in the database. */
+  private final double[][] rateAtEnd = new double[2][MAX_WINDOWS];
+
+  private final int[][] inFlightAtEnd = new int[2][MAX_WINDOWS];
+  private final double[] groupCompletionsAtEnd = new double[MAX_WINDOWS];
+  private final int[] inFlight = new int[2];
+
+  /** Requests admitted and not yet answered, per endpoint and class: what the engine counts. */
+  private final long[][] endpointInFlight = new long[8][2];
+
+  private int snapshotWindow;
+
   TwoClassSpike(ControllerParameters.Builder parameters, long seed) {
     this.random = new Random(seed);
     ControllerParameters p =
         parameters.initialRate(20).bucketDepth(10).timeout(Duration.ofMillis(100)).build();
-    RateGroup group = new RateGroup();
+    group = new RateGroup();
     for (int i = 0; i < endpoints.length; i++) {
       endpoints[i] =
           new EndpointAdmissionController(
@@ -87,6 +107,7 @@ final class TwoClassSpike {
     long highEnd = start + highTo * SECOND;
     while (!events.isEmpty() && events.peek()[0] < end) {
       long[] e = events.poll();
+      snapshotUpTo(window(e[0]));
       ticker.setNanos(e[0]);
       int level = (int) e[3];
       if (e[2] == SEND) {
@@ -96,10 +117,19 @@ final class TwoClassSpike {
         int page = page();
         EndpointAdmissionController c = endpoints[page];
         ClassController cc = c.forClass(level == 0 ? LOW : HIGH, e[0]);
+        int endpoint = page;
+        cc.countInFlight(() -> endpointInFlight[endpoint][level]);
+        int w = window(e[0]);
+        offered[level][w]++;
+        // Counted from arrival, before admission decides, as the engine counts.
+        endpointInFlight[page][level]++;
         if (c.tryAdmit(cc, e[0])) {
+          admitted[level][w]++;
+          inFlight[level]++;
           database.addLast(new long[] {e[0], level, page});
           startNext();
         } else {
+          endpointInFlight[page][level]--;
           schedule(e[0] + PAUSE, SEND, level, 0, 0);
         }
       } else {
@@ -108,6 +138,9 @@ final class TwoClassSpike {
         EndpointAdmissionController c = endpoints[page];
         c.record(c.forClass(level == 0 ? LOW : HIGH, e[0]), e[0] - arrival, arrival, e[0]);
         served.add(new Served(level, arrival - origin, e[0] - arrival));
+        completed[level][window(e[0])]++;
+        inFlight[level]--;
+        endpointInFlight[page][level]--;
         busy = false;
         startNext();
         schedule(e[0] + exp(THINK), SEND, level, 0, 0);
@@ -115,6 +148,89 @@ final class TwoClassSpike {
     }
     ticker.setNanos(end);
     return this;
+  }
+
+  private void snapshotUpTo(int window) {
+    for (; snapshotWindow < window; snapshotWindow++) {
+      for (EndpointAdmissionController e : endpoints) {
+        for (ClassController c : e.classes()) {
+          rateAtEnd[c.requestClass() == HIGH ? 1 : 0][snapshotWindow] += c.rate();
+        }
+      }
+      inFlightAtEnd[0][snapshotWindow] = inFlight[0];
+      inFlightAtEnd[1][snapshotWindow] = inFlight[1];
+      groupCompletionsAtEnd[snapshotWindow] = group.completionsPerSecond();
+    }
+  }
+
+  private int window(long now) {
+    return (int) Math.min(MAX_WINDOWS - 1, (now - origin) / (100 * MS));
+  }
+
+  /**
+   * The low class's admitted share of its offered requests in windows [from, to) of 100 ms,
+   * as a fraction of that share over [refFrom, refTo).
+   */
+  double lowShareRatio(int from, int to, int refFrom, int refTo) {
+    return share(0, from, to) / share(0, refFrom, refTo);
+  }
+
+  /**
+   * Windows of 100 ms from {@code from} until the low class's admitted share is at least half
+   * its share over [refFrom, refTo) in three windows in a row.
+   */
+  int windowsUntilLowBack(int from, int refFrom, int refTo) {
+    double half = share(0, refFrom, refTo) / 2;
+    for (int w = from; w < MAX_WINDOWS - 3; w++) {
+      if (share(0, w, w + 1) >= half
+          && share(0, w + 1, w + 2) >= half
+          && share(0, w + 2, w + 3) >= half) {
+        return w - from;
+      }
+    }
+    return -1;
+  }
+
+  double share(int level, int from, int to) {
+    long o = 0;
+    long a = 0;
+    for (int w = from; w < to; w++) {
+      o += offered[level][w];
+      a += admitted[level][w];
+    }
+    return o == 0 ? Double.NaN : a / (double) o;
+  }
+
+  /** One line per 100 ms window in [from, to): per class offered/admitted/completed, rates. */
+  String trace(int from, int to) {
+    StringBuilder b = new StringBuilder();
+    for (int w = from; w < to; w++) {
+      long t0 = origin + w * 100 * MS;
+      long t1 = t0 + 100 * MS;
+      java.util.Map<String, Integer> actions = new java.util.TreeMap<>();
+      for (ControllerRound r : rounds) {
+        if (r.nowNanos() >= t0 && r.nowNanos() < t1) {
+          actions.merge(r.requestClass().charAt(0) + ":" + r.action(), 1, Integer::sum);
+        }
+      }
+      b.append(
+          String.format(
+              "%5.1f low %3d/%3d/%3d r%6.1f q%3d | high %3d/%3d/%3d r%6.1f q%3d | g%5.1f %s%n",
+              w / 10.0,
+              offered[0][w],
+              admitted[0][w],
+              completed[0][w],
+              rateAtEnd[0][w],
+              inFlightAtEnd[0][w],
+              offered[1][w],
+              admitted[1][w],
+              completed[1][w],
+              rateAtEnd[1][w],
+              inFlightAtEnd[1][w],
+              groupCompletionsAtEnd[w],
+              actions));
+    }
+    return b.toString();
   }
 
   private void startNext() {

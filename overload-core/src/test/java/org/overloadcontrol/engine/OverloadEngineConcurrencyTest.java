@@ -66,6 +66,8 @@ class OverloadEngineConcurrencyTest {
         .isEqualTo(admitted.get());
     assertThat(route.outcomeCount(Outcome.REJECTED)).isEqualTo(rejected.get());
     assertThat(admitted.get() + rejected.get()).isEqualTo((int) total);
+    // Every refusal counted open was answered: nothing is left in flight for the rate group.
+    assertThat(route.inFlight()).isZero();
     // Offered far above 5000/s: the bucket refused some, and controller rounds ran on samples.
     assertThat(route.controller().estimateNanos()).isNotNegative();
     assertThat(rejected.get()).isPositive();

@@ -1,0 +1,188 @@
+package org.overloadcontrol.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.ControllerRound.Action;
+import org.overloadcontrol.base.ClassDefinition;
+import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.engine.FakeTicker;
+
+/**
+ * The rate controller's feedback on a shared bottleneck (issue 16, the two-class bars), with
+ * the two-class experiment's settings (target 100 ms, round timeout 100 ms, initial rate 20/s,
+ * bucket depth 10) on a fake clock: two endpoints in one resource group. Each test fails on
+ * the controller before the change it pins.
+ */
+class RateGroupFeedbackTest {
+
+  private static final long MS = 1_000_000L;
+  private static final ClassDefinition HIGH =
+      new ClassDefinition("high", 20, RequestKind.BROWSING, 1);
+  private static final ClassDefinition LOW =
+      new ClassDefinition("low", 10, RequestKind.BROWSING, 1);
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final List<ControllerRound> rounds = new ArrayList<>();
+  private final RateGroup group = new RateGroup();
+
+  /** Requests in flight per class, as the engine would count them. */
+  private final long[] inFlight = new long[2];
+
+  private EndpointAdmissionController endpoint(String name, boolean fresh) {
+    ControllerParameters p =
+        ControllerParameters.custom()
+            .initialRate(20)
+            .bucketDepth(10)
+            .timeout(Duration.ofMillis(100))
+            .judgeOnFreshSamples(fresh)
+            .build();
+    return new EndpointAdmissionController(
+        name,
+        c -> new ClassSettings(100 * MS, p),
+        new AdmissionListener() {
+          @Override
+          public void onRound(ControllerRound round) {
+            rounds.add(round);
+          }
+        },
+        true,
+        () -> true,
+        group);
+  }
+
+  private ClassController counted(EndpointAdmissionController e, ClassDefinition c) {
+    ClassController controller = e.forClass(c, ticker.read());
+    int i = c == HIGH ? 1 : 0;
+    controller.countInFlight(() -> inFlight[i]);
+    return controller;
+  }
+
+  private static int admittedAtOnce(EndpointAdmissionController e, ClassController c, long now) {
+    int admitted = 0;
+    for (int i = 0; i < 10; i++) {
+      if (e.tryAdmit(c, now)) {
+        admitted++;
+      }
+    }
+    return admitted;
+  }
+
+  @Test
+  void aBucketHoldsNoMoreThanARoundOfItsRate() {
+    EndpointAdmissionController a = endpoint("a", true);
+    EndpointAdmissionController paper = endpoint("p", false);
+    // Eight such buckets admitted 50 requests of a class that had just arrived, into a database
+    // of 40/s: 20/s for a round of 100 ms is two.
+    assertThat(admittedAtOnce(a, a.forClass(HIGH, ticker.read()), ticker.read())).isEqualTo(2);
+    assertThat(admittedAtOnce(paper, paper.forClass(HIGH, ticker.read()), ticker.read()))
+        .isEqualTo(10);
+  }
+
+  /** {@code c} completes a request of 20 ms every 25 ms (40/s) for {@code millis}. */
+  private List<Action> fastFor(EndpointAdmissionController e, ClassController c, int millis) {
+    int before = rounds.size();
+    for (int t = 0; t < millis; t += 25) {
+      ticker.advance(Duration.ofMillis(25));
+      long now = ticker.read();
+      e.tryAdmit(c, now);
+      e.record(c, 20 * MS, now - 20 * MS, now);
+    }
+    return actions(before, c);
+  }
+
+  private List<Action> actions(int from, ClassController c) {
+    return rounds.subList(from, rounds.size()).stream()
+        .filter(r -> r.endpoint().equals(c.endpoint()))
+        .filter(r -> r.requestClass().equals(c.requestClass().name()))
+        .map(ControllerRound::action)
+        .toList();
+  }
+
+  @Test
+  void noClassOfTheGroupIncreasesWhileItsQueueIsOverTheSetpoint() {
+    EndpointAdmissionController a = endpoint("a", true);
+    endpoint("b", true);
+    ClassController low = counted(a, LOW);
+    assertThat(fastFor(a, low, 1_500)).contains(Action.INCREASE);
+    // 20 requests in flight at 40 completed a second: a request admitted now waits 500 ms,
+    // though every response so far took 20 ms (they come late on a shared bottleneck).
+    inFlight[0] = 20;
+    double rate = low.rate();
+    assertThat(fastFor(a, low, 500)).containsOnly(Action.HOLD_GROUP_QUEUED);
+    assertThat(low.rate()).isEqualTo(rate);
+    inFlight[0] = 2;
+    assertThat(fastFor(a, low, 200)).contains(Action.INCREASE);
+  }
+
+  /** Endpoint {@code a} of a group of two, with its classes low and high. */
+  private record Shop(EndpointAdmissionController a, ClassController low, ClassController high) {}
+
+  /** High misses its target at {@code a} (150 ms at 40/s) until low there is at rate_min. */
+  private Shop highHoldsLowDown() {
+    EndpointAdmissionController a = endpoint("a", true);
+    endpoint("b", true);
+    ClassController low = counted(a, LOW);
+    ClassController high = counted(a, HIGH);
+    for (int t = 0; t < 1_500; t += 25) {
+      ticker.advance(Duration.ofMillis(25));
+      long now = ticker.read();
+      a.tryAdmit(high, now);
+      a.record(high, 150 * MS, now - 150 * MS, now);
+    }
+    assertThat(low.rate()).isEqualTo(0.05);
+    return new Shop(a, low, high);
+  }
+
+  /** Low arrives every 10 ms for 200 ms, refused, and none of it completes; returns its rounds. */
+  private List<Action> lowRefused(Shop s) {
+    int before = rounds.size();
+    for (int i = 0; i < 20; i++) {
+      ticker.advance(Duration.ofMillis(10));
+      s.a().tryAdmit(s.low(), ticker.read());
+    }
+    return actions(before, s.low());
+  }
+
+  @Test
+  void aLowerClassTakesUpTheGroupsRateInTheRoundAfterTheHigherClassLeft() {
+    Shop s = highHoldsLowDown();
+    // High sends nothing more. The first of low's rounds at least one timeout after high's
+    // last activity takes up what the group completed (40/s); the paper's controller climbed
+    // back by about 2/s a round, and before this change low got back its 20/s two timeouts
+    // after high's last sample.
+    assertThat(lowRefused(s)).contains(Action.FILLED_AFTER_HIGHER_LEFT);
+    assertThat(s.low().rate()).isGreaterThan(30.0);
+  }
+
+  @Test
+  void noLowerClassTakesUpTheRateWhileTheGroupStillQueues() {
+    Shop s = highHoldsLowDown();
+    // High's backlog is still in the database: 20 requests, 500 ms at 40/s.
+    inFlight[1] = 20;
+    assertThat(lowRefused(s)).doesNotContain(Action.FILLED_AFTER_HIGHER_LEFT);
+    assertThat(s.low().rate()).isLessThan(30.0);
+  }
+
+  @Test
+  void aHigherClassWhoseArrivalsAreRefusedStillHoldsTheLowerDown() {
+    Shop s = highHoldsLowDown();
+    // High's bucket at rate_min: its users are all refused now, and come back every 10 ms.
+    s.a().restartRate(s.high(), 0.05, ticker.read());
+    s.a().tryAdmit(s.high(), ticker.read());
+    int before = rounds.size();
+    for (int i = 0; i < 100; i++) {
+      ticker.advance(Duration.ofMillis(10));
+      s.a().tryAdmit(s.high(), ticker.read());
+      s.a().tryAdmit(s.low(), ticker.read());
+    }
+    // Before, a class refused since its last sample and admission counted as gone after two
+    // timeouts, and low got its rate back while high's users were still there.
+    assertThat(actions(before, s.low()))
+        .doesNotContain(Action.RESTORED, Action.FILLED_AFTER_HIGHER_LEFT);
+    assertThat(s.low().rate()).isLessThan(1.0);
+  }
+}
