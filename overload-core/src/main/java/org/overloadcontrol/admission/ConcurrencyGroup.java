@@ -52,7 +52,7 @@ import org.overloadcontrol.base.ClassDefinition;
  * its target; in a window in which requests waited the limit is judged on the largest of them
  * (over the square root of the smallest scale) when that is above the group's p90 over the
  * scale. In the shop-like simulation, 40 sweeps of 60 s steps from 1× to 10×, step-runs with a
- * page over 1.1 × its target went from 13 of 200 to 1 (docs/controller.md).
+ * page over 1.1 × its target went from 13 of 200 to none (docs/controller.md).
  *
  * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
  * learnt rather than configured). Each request class has a {@link Partition}. At each window's
