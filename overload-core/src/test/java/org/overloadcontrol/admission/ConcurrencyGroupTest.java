@@ -146,6 +146,17 @@ class ConcurrencyGroupTest {
     assertThat(group.limit()).isEqualTo(9);
   }
 
+  /** Takes every permit {@code p} can get and returns them: the window reached its limit. */
+  private static void reachTheLimit(ConcurrencyGroup.Partition p) {
+    int taken = 0;
+    while (p.tryAcquire(0)) {
+      taken++;
+    }
+    for (int i = 0; i < taken; i++) {
+      p.release(0);
+    }
+  }
+
   /**
    * A pressed window: the limit is reached, 20 browsing requests ran at 0.9 of their target
    * (the setpoint) and, when {@code buyMillis} is positive, one purchase (target 150 ms) ran
@@ -156,13 +167,7 @@ class ConcurrencyGroupTest {
       ConcurrencyGroup.Partition browsing,
       ConcurrencyGroup.Partition buying,
       long buyMillis) {
-    int taken = 0;
-    while (browsing.tryAcquire(0)) {
-      taken++;
-    }
-    for (int i = 0; i < taken; i++) {
-      browsing.release(0);
-    }
+    reachTheLimit(browsing);
     for (int i = 0; i < 20; i++) {
       browsing.record(TARGET * 9 / 10, now, 0);
     }
@@ -270,13 +275,7 @@ class ConcurrencyGroupTest {
       ConcurrencyGroup.Partition browsing,
       ConcurrencyGroup.Partition buying,
       long buyMillis) {
-    int taken = 0;
-    while (browsing.tryAcquire(0)) {
-      taken++;
-    }
-    for (int i = 0; i < taken; i++) {
-      browsing.release(0);
-    }
+    reachTheLimit(browsing);
     for (int i = 0; i < 20; i++) {
       browsing.record((i % 7 == 0 ? 140 : 100) * MS, now, 0);
     }
