@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *   admission.window                100ms   a window closes after this ...
  *   admission.windowSamples         100     ... or after this many samples
  *   admission.setpoint              0.9     the p90 aimed at, as a fraction of the target
- *   admission.maxWait               0.5     longest wait for a permit, as a fraction of the target
+ *   admission.maxWait               0.7     longest wait for a permit, as a fraction of the target
  * </pre>
  *
  * An endpoint named in no group joins the group {@value #DEFAULT_GROUP}: by default every
@@ -90,7 +90,7 @@ public final class AdmissionSettings {
             100_000_000L);
     windowSamples = s.parse("windowSamples", ConfigSection::positiveInt, 100);
     setpoint = s.parse("setpoint", v -> fraction(v, false), 0.9);
-    maxWaitOfTarget = s.parse("maxWait", v -> fraction(v, true), 0.5);
+    maxWaitOfTarget = s.parse("maxWait", v -> fraction(v, true), 0.7);
     defaultGroup = new Group(DEFAULT_GROUP, controller, maxLimit, initialLimit);
     Map<String, Map<String, String>> perGroup = new LinkedHashMap<>();
     for (String key : s.keys()) {

@@ -146,6 +146,17 @@ class ConcurrencyGroupTest {
     assertThat(group.limit()).isEqualTo(9);
   }
 
+  /** Takes every permit {@code p} can get and returns them: the window reached its limit. */
+  private static void reachTheLimit(ConcurrencyGroup.Partition p) {
+    int taken = 0;
+    while (p.tryAcquire(0)) {
+      taken++;
+    }
+    for (int i = 0; i < taken; i++) {
+      p.release(0);
+    }
+  }
+
   /**
    * A pressed window: the limit is reached, 20 browsing requests ran at 0.9 of their target
    * (the setpoint) and, when {@code buyMillis} is positive, one purchase (target 150 ms) ran
@@ -156,13 +167,7 @@ class ConcurrencyGroupTest {
       ConcurrencyGroup.Partition browsing,
       ConcurrencyGroup.Partition buying,
       long buyMillis) {
-    int taken = 0;
-    while (browsing.tryAcquire(0)) {
-      taken++;
-    }
-    for (int i = 0; i < taken; i++) {
-      browsing.release(0);
-    }
+    reachTheLimit(browsing);
     for (int i = 0; i < 20; i++) {
       browsing.record(TARGET * 9 / 10, now, 0);
     }
@@ -258,6 +263,49 @@ class ConcurrencyGroupTest {
     assertThat(dense.scale()).as("a dense class at 7 % misses").isEqualTo(1.0);
     assertThat(sparse.scale()).as("a sparse class at 7 % misses").isLessThan(0.85);
     assertThat(sparse.limit()).isLessThan(dense.limit());
+  }
+
+  /**
+   * A window at the limit whose browsing requests queued: 17 ran in 100 ms and 3 in 140 ms (a
+   * p90 of 0.7 of their target, under the setpoint), and one purchase (target 150 ms) ran
+   * {@code buyMillis}. Returns the limit after the window.
+   */
+  private int queuedWindow(
+      ConcurrencyGroup g,
+      ConcurrencyGroup.Partition browsing,
+      ConcurrencyGroup.Partition buying,
+      long buyMillis) {
+    reachTheLimit(browsing);
+    for (int i = 0; i < 20; i++) {
+      browsing.record((i % 7 == 0 ? 140 : 100) * MS, now, 0);
+    }
+    buying.record(buyMillis * MS, now, 0);
+    now += 100 * MS;
+    g.tick(now);
+    return g.limit();
+  }
+
+  @Test
+  void aClassWhoseOwnExecutionPlusTheGroupsQueueingWouldMissHoldsTheLimitDown() {
+    // Purchases run 110 ms of their 150 (they meet their target, so their scale stays 1), and
+    // the browsing pages' executions spread by 40 ms above their median: the queueing a
+    // purchase meets as well. A purchase that met it would run 150 ms: the limit comes down
+    // before one does, on the dense evidence of every class.
+    ConcurrencyGroup late = limitOf40();
+    ConcurrencyGroup.Partition browsing = late.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = late.partition(buy, 150 * MS, 75 * MS);
+    // Purchases that run 60 ms would run 100 ms behind the same queueing: room to grow.
+    ConcurrencyGroup early = limitOf40();
+    ConcurrencyGroup.Partition browsingEarly = early.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buyingEarly = early.partition(buy, 150 * MS, 75 * MS);
+    for (int w = 0; w < 30; w++) {
+      queuedWindow(late, browsing, buying, 110);
+      queuedWindow(early, browsingEarly, buyingEarly, 60);
+    }
+    assertThat(buying.missShare()).isZero();
+    assertThat(late.scale()).isEqualTo(1.0);
+    assertThat(late.limit()).as("predicted to miss").isLessThan(20);
+    assertThat(early.limit()).as("predicted to meet").isGreaterThan(40);
   }
 
   /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */

@@ -25,7 +25,7 @@ class AdmissionSettingsTest {
     assertThat(s.windowNanos()).isEqualTo(100_000_000L);
     assertThat(s.windowSamples()).isEqualTo(100);
     assertThat(s.setpoint()).isEqualTo(0.9);
-    assertThat(s.maxWaitOfTarget()).isEqualTo(0.5);
+    assertThat(s.maxWaitOfTarget()).isEqualTo(0.7);
   }
 
   @Test

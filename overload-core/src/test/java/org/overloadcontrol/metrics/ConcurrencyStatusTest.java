@@ -45,13 +45,13 @@ class ConcurrencyStatusTest {
     driver.advance(Duration.ofSeconds(1));
   }
 
-  /** One request holds the only permit, a second waits and gives up after half the target. */
+  /** One request holds the only permit, a second waits and gives up after 0.7 of the target. */
   private RequestTag shedOne() {
     RequestTag holder = driver.arrive("search");
     assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
     RequestTag waiter = driver.arrive("search");
     assertThat(waiter.decision()).isEqualTo(Decision.WAIT);
-    driver.advance(Duration.ofMillis(600));
+    driver.advance(Duration.ofMillis(800));
     assertThat(waiter.outcome()).isEqualTo(Outcome.EXPIRED);
     watch.check(driver.engine.endpoints(), driver.ticker.read());
     return holder;

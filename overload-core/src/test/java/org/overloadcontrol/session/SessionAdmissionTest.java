@@ -55,6 +55,8 @@ class SessionAdmissionTest {
                 "1",
                 "sessions.enabled",
                 "true"));
+    // The numbers below take a new session's wait bound as half the target.
+    m.put("admission.maxWait", "0.5");
     for (int i = 0; i < extra.length; i += 2) {
       m.put(extra[i], extra[i + 1]);
     }

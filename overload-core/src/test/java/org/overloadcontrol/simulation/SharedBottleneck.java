@@ -481,6 +481,7 @@ public final class SharedBottleneck {
         && busy < workers
         && clock.now >= measureFrom
         && clock.now < measureTo
+        && engine.queues() != null
         && engine.queues().waitingCount() > 0) {
       idleWhileWaiting += (until - clock.now) * (workers - busy);
     }
