@@ -28,7 +28,8 @@ import org.HdrHistogram.Histogram;
  * @param sessionsRefusedMidSession sessions whose first refusal came after a page of theirs
  *     had been served (the work done for them is lost if the user leaves)
  * @param buyersLost buyers who left without buying, by why: their first refusal at entry or
- *     mid-session, a timeout, a failed request (a 409 confirm after a refused checkout step)
+ *     mid-session, a timeout, a failed request (a 409 confirm, named by the first checkout step
+ *     refused before it), or, for users who walk on after a refusal, their confirm refused
  * @param lagMaxMillis how far the generator fell behind its own schedule, at worst
  */
 public record RunResult(

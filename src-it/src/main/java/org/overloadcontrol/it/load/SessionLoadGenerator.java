@@ -1,8 +1,10 @@
 package org.overloadcontrol.it.load;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +33,10 @@ import java.util.function.Supplier;
  * paper's users do.
  */
 public final class SessionLoadGenerator {
+
+  /** The steps whose refusal makes the shop answer the session's confirm with 409. */
+  private static final Set<ShopRequest> CHECKOUT =
+      EnumSet.of(ShopRequest.CART, ShopRequest.LOGIN, ShopRequest.SHIPPING, ShopRequest.PAYMENT);
 
   private final ShopTransport client;
   private final SessionModel model;
@@ -115,6 +121,12 @@ public final class SessionLoadGenerator {
     /** Whether any page of this visit was served so far. */
     private volatile boolean served;
 
+    /**
+     * The first checkout step (cart, login, shipping, payment) refused in this visit, or null:
+     * with users who walk on, the step that will cost them the order at confirm.
+     */
+    private volatile ShopRequest checkoutRefused;
+
     Session(
         long id,
         SplittableRandom random,
@@ -177,7 +189,13 @@ public final class SessionLoadGenerator {
             recorder.sessionRefused(served);
           }
           refused = true;
+          if (checkoutRefused == null && CHECKOUT.contains(type)) {
+            checkoutRefused = type;
+          }
           if (behaviour.goesOnAfterRefusal()) {
+            if (type == ShopRequest.CONFIRM) {
+              recorder.buyerLost("confirm refused");
+            }
             proceed(type);
             return;
           }
@@ -188,7 +206,12 @@ public final class SessionLoadGenerator {
             timer.schedule(() -> send(type, attempt, refusals + 1), delay, TimeUnit.NANOSECONDS);
           }
         }
-        default -> abandon(type, "failed");
+        default ->
+            abandon(
+                type,
+                checkoutRefused == null
+                    ? "failed"
+                    : "failed after " + checkoutRefused.endpoint() + " refused");
       }
     }
 

@@ -172,9 +172,9 @@ class ImpatientUsersTest {
 
   @Test
   void usersWhoStayTakeTheRefusalAsAnAnswerAndWalkOnToConfirm() throws Exception {
-    // Odd sessions: payment refused; even sessions: home refused. Like the shop, confirm answers
-    // 409 when a checkout step of the session was refused, and a refused home page costs
-    // nothing of the purchase.
+    // Odd sessions: payment refused; even sessions: home refused, and every other one its
+    // confirm too. Like the shop, confirm answers 409 when a checkout step of the session was
+    // refused, and a refused home page costs nothing of the purchase.
     ScriptedShop shop =
         new ScriptedShop(
             (id, soFar) -> {
@@ -183,6 +183,9 @@ class ImpatientUsersTest {
                 return new Answer(503, 0);
               }
               if (id % 2 == 0 && last == ShopRequest.HOME) {
+                return new Answer(503, 0);
+              }
+              if (id % 4 == 2 && last == ShopRequest.CONFIRM) {
                 return new Answer(503, 0);
               }
               return id % 2 == 1 && last == ShopRequest.CONFIRM ? new Answer(409, -1) : Answer.OK;
@@ -208,13 +211,19 @@ class ImpatientUsersTest {
                     ShopRequest.SHIPPING,
                     ShopRequest.PAYMENT,
                     ShopRequest.CONFIRM));
-    // The even sessions bought after a refused home page, the odd ones got 409 at confirm.
-    assertThat(r.purchases()).isEqualTo(even);
+    // Half the even sessions bought after a refused home page, the other half were refused at
+    // confirm; the odd ones got 409 at confirm, lost to the payment step refused before.
+    long confirmRefused = shop.sessionsWhere(id -> id % 4 == 2);
+    assertThat(confirmRefused).isPositive();
+    assertThat(r.purchases()).isEqualTo(even - confirmRefused);
     assertThat(r.purchasesWithoutRefusal()).isZero();
     assertThat(r.sessionsRefusedAtEntry()).isEqualTo(even);
     assertThat(r.sessionsRefusedMidSession()).isEqualTo(odd);
     assertThat(r.buyers()).isEqualTo(odd + even);
-    assertThat(r.buyersLost()).containsExactly(Map.entry("failed", odd));
+    assertThat(r.buyersLost())
+        .containsOnly(
+            Map.entry("failed after payment refused", odd),
+            Map.entry("confirm refused", confirmRefused));
     assertThat(users.retryDelayAfterRefusalNanos(1, 2 * SECOND)).isEqualTo(-1);
   }
 
