@@ -378,4 +378,41 @@ class ConcurrencyGroupTest {
     assertThat(g.scale()).isLessThan(1.0);
     assertThat(buying.missShare()).isGreaterThan(0.1);
   }
+
+  /**
+   * Permits pocketed by the stripes while the limit was high count as taken until an acquirer
+   * takes them back; the wait queues ask {@link ConcurrencyGroup.Partition#hasRoom} before they
+   * hand a permit to a waiter, and nothing in flight means no release to ask again. On the shop
+   * started at 4× its capacity the limit fell from 200 to 22 in a second, the four stripes'
+   * pockets held more than that, and for 45 s nothing ran while every waiter expired.
+   */
+  @Test
+  void permitsPocketedAtAHigherLimitDoNotKeepWaitersFromAnIdleGroup() {
+    ConcurrencyGroup g =
+        new ConcurrencyGroup(
+            "db",
+            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200),
+            200,
+            100 * MS,
+            100,
+            AdmissionListener.NONE,
+            now);
+    ConcurrencyGroup.Partition p = g.partition(browse, TARGET, TARGET / 2);
+    for (int stripe = 0; stripe < Stripes.COUNT; stripe++) {
+      assertThat(p.tryAcquire(stripe)).isTrue();
+      p.release(stripe);
+    }
+    // Executions at three times the target: the limit is cut window by window.
+    while (g.limit() > 2 * LeasedPermits.MAX_BATCH) {
+      for (int i = 0; i < ConcurrencyGroup.MIN_SAMPLES; i++) {
+        p.record(TARGET * 3, now, 0);
+      }
+      now += 100 * MS;
+      g.tick(now);
+    }
+    assertThat(g.inFlight()).isZero();
+    assertThat(p.hasRoom()).isTrue();
+    assertThat(p.tryAcquire(0)).isTrue();
+    p.release(0);
+  }
 }
