@@ -127,6 +127,14 @@ public final class ConcurrencyGroup {
    */
   static final double MEDIAN_STEP = 1.05;
 
+  /**
+   * How long a class's predicted p90 counts after its last sample, however many windows
+   * passed. At 10× the shop's checkout pages are served once in 10–20 s each, tens of windows
+   * apart: counted in windows only, they dropped out of the prediction between two responses,
+   * the limit grew to what the browsing pages tolerate, and the next checkout response was late.
+   */
+  static final long PREDICTION_MEMORY_NANOS = 60_000_000_000L;
+
   /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
   static final int MISS_SHARE_SAMPLES = 20;
 
@@ -153,6 +161,9 @@ public final class ConcurrencyGroup {
 
   /** Round state: the windows closed so far. */
   private long windowCount;
+
+  /** Round state: the time of the round under way. */
+  private long roundNanos;
 
   /** Round state: the smallest scale of the classes seen lately, read by the round. */
   private double scale = 1.0;
@@ -290,6 +301,7 @@ public final class ConcurrencyGroup {
   private boolean round(long now) {
     histogram.reset();
     windowCount++;
+    roundNanos = now;
     deviationCount = 0;
     long count = samples.drain(intoRound)[0];
     double predicted = predictedTightest();
@@ -365,7 +377,9 @@ public final class ConcurrencyGroup {
     long p90 = deviations[(int) Math.ceil(0.9 * deviationCount) - 1];
     double worst = Double.NaN;
     for (Partition p : byIndex) {
-      if (p.medianExecution > 0 && windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS) {
+      if (p.medianExecution > 0
+          && (windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS
+              || roundNanos - p.lastSampleNanos <= PREDICTION_MEMORY_NANOS)) {
         double predicted = p.medianExecution + p90 / (double) p.targetNanos;
         if (!(predicted <= worst)) {
           worst = predicted;
@@ -487,6 +501,9 @@ public final class ConcurrencyGroup {
 
     /** Round state: the window of this class's last sample (none: far in the past). */
     private long lastSampleWindow = -CLASS_MEMORY_WINDOWS - 1;
+
+    /** Round state: the time of the round that drained this class's last sample. */
+    private long lastSampleNanos;
 
     /** What this class held at the last window's end (round state, read by acquirers). */
     private volatile int reserve;
@@ -645,6 +662,7 @@ public final class ConcurrencyGroup {
       tracked = Math.min(tracked + 1, MISS_SHARE_SAMPLES);
       missShare += ((missed ? 1.0 : 0.0) - missShare) / tracked;
       lastSampleWindow = window;
+      lastSampleNanos = roundNanos;
     }
 
     /**

@@ -268,7 +268,7 @@ class ConcurrencyGroupTest {
   /**
    * A window at the limit whose browsing requests queued: 17 ran in 100 ms and 3 in 140 ms (a
    * p90 of 0.7 of their target, under the setpoint), and one purchase (target 150 ms) ran
-   * {@code buyMillis}. Returns the limit after the window.
+   * {@code buyMillis} (none when 0). Returns the limit after the window.
    */
   private int queuedWindow(
       ConcurrencyGroup g,
@@ -279,7 +279,9 @@ class ConcurrencyGroupTest {
     for (int i = 0; i < 20; i++) {
       browsing.record((i % 7 == 0 ? 140 : 100) * MS, now, 0);
     }
-    buying.record(buyMillis * MS, now, 0);
+    if (buyMillis > 0) {
+      buying.record(buyMillis * MS, now, 0);
+    }
     now += 100 * MS;
     g.tick(now);
     return g.limit();
@@ -306,6 +308,33 @@ class ConcurrencyGroupTest {
     assertThat(late.scale()).isEqualTo(1.0);
     assertThat(late.limit()).as("predicted to miss").isLessThan(20);
     assertThat(early.limit()).as("predicted to meet").isGreaterThan(40);
+  }
+
+  /**
+   * The shop at 10×: a checkout page is served once in 10–20 s, a hundred windows apart. Its
+   * executions (110 ms of its 150, within its target) plus the queueing the browsing pages meet
+   * (40 ms above their median) would miss: the prediction must keep holding the limit down
+   * between its responses. Counted in windows only, it dropped out fifty windows after each
+   * response, and the limit grew back to what the browsing pages tolerate.
+   */
+  @Test
+  void aClassServedOnceInTenSecondsStillHoldsTheLimitDownBetweenItsResponses() {
+    ConcurrencyGroup g = limitOf40();
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    for (int w = 0; w < 1000; w++) {
+      if (w >= 200 && w % 100 == 0) {
+        assertThat(g.limit()).as("the limit a purchase meets after %d windows", w).isLessThan(3);
+      }
+      queuedWindow(g, browsing, buying, w % 100 == 0 ? 110 : 0);
+    }
+    assertThat(buying.missShare()).isZero();
+    // Gone for more than a minute, it no longer holds the limit down.
+    int held = g.limit();
+    for (int w = 0; w < 800; w++) {
+      queuedWindow(g, browsing, buying, 0);
+    }
+    assertThat(g.limit()).as("80 s after the last purchase").isGreaterThan(held);
   }
 
   /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */
