@@ -49,7 +49,9 @@ import org.overloadcontrol.base.ClassDefinition;
  * in front of it, and that queueing is the same for every class: each window takes every
  * sample's execution less its own class's running median, and the 90th percentile of those
  * deviations over all classes. A class's predicted p90 is its median plus that percentile, over
- * its target; in a window in which requests waited the limit is judged on the largest of them
+ * its target, for {@value #CLASS_MEMORY_WINDOWS} windows or a minute after its last sample,
+ * whichever is longer (a checkout page served once in 10–30 s must not drop out between two
+ * buyers); in a window in which requests waited the limit is judged on the largest of them
  * (over the square root of the smallest scale) when that is above the group's p90 over the
  * scale. In the shop-like simulation, 40 sweeps of 60 s steps from 1× to 10×, step-runs with a
  * page over 1.1 × its target went from 13 of 200 to none (docs/controller.md).
@@ -129,7 +131,7 @@ public final class ConcurrencyGroup {
 
   /**
    * How long a class's predicted p90 counts after its last sample, however many windows
-   * passed. At 10× the shop's checkout pages are served once in 10–20 s each, tens of windows
+   * passed. At 10× the shop's checkout pages are served once in 10–30 s each, tens of windows
    * apart: counted in windows only, they dropped out of the prediction between two responses,
    * the limit grew to what the browsing pages tolerate, and the next checkout response was late.
    */
