@@ -49,7 +49,9 @@ import org.overloadcontrol.base.ClassDefinition;
  * in front of it, and that queueing is the same for every class: each window takes every
  * sample's execution less its own class's running median, and the 90th percentile of those
  * deviations over all classes. A class's predicted p90 is its median plus that percentile, over
- * its target; in a window in which requests waited the limit is judged on the largest of them
+ * its target, for {@value #CLASS_MEMORY_WINDOWS} windows or a minute after its last sample,
+ * whichever is longer (a checkout page served once in 10–30 s must not drop out between two
+ * buyers); in a window in which requests waited the limit is judged on the largest of them
  * (over the square root of the smallest scale) when that is above the group's p90 over the
  * scale. In the shop-like simulation, 40 sweeps of 60 s steps from 1× to 10×, step-runs with a
  * page over 1.1 × its target went from 13 of 200 to none (docs/controller.md).
@@ -127,6 +129,14 @@ public final class ConcurrencyGroup {
    */
   static final double MEDIAN_STEP = 1.05;
 
+  /**
+   * How long a class's predicted p90 counts after its last sample, however many windows
+   * passed. At 10× the shop's checkout pages are served once in 10–30 s each, tens of windows
+   * apart: counted in windows only, they dropped out of the prediction between two responses,
+   * the limit grew to what the browsing pages tolerate, and the next checkout response was late.
+   */
+  static final long PREDICTION_MEMORY_NANOS = 60_000_000_000L;
+
   /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
   static final int MISS_SHARE_SAMPLES = 20;
 
@@ -153,6 +163,9 @@ public final class ConcurrencyGroup {
 
   /** Round state: the windows closed so far. */
   private long windowCount;
+
+  /** Round state: the time of the round under way. */
+  private long roundNanos;
 
   /** Round state: the smallest scale of the classes seen lately, read by the round. */
   private double scale = 1.0;
@@ -290,6 +303,7 @@ public final class ConcurrencyGroup {
   private boolean round(long now) {
     histogram.reset();
     windowCount++;
+    roundNanos = now;
     deviationCount = 0;
     long count = samples.drain(intoRound)[0];
     double predicted = predictedTightest();
@@ -365,7 +379,9 @@ public final class ConcurrencyGroup {
     long p90 = deviations[(int) Math.ceil(0.9 * deviationCount) - 1];
     double worst = Double.NaN;
     for (Partition p : byIndex) {
-      if (p.medianExecution > 0 && windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS) {
+      if (p.medianExecution > 0
+          && (windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS
+              || roundNanos - p.lastSampleNanos <= PREDICTION_MEMORY_NANOS)) {
         double predicted = p.medianExecution + p90 / (double) p.targetNanos;
         if (!(predicted <= worst)) {
           worst = predicted;
@@ -488,6 +504,9 @@ public final class ConcurrencyGroup {
     /** Round state: the window of this class's last sample (none: far in the past). */
     private long lastSampleWindow = -CLASS_MEMORY_WINDOWS - 1;
 
+    /** Round state: the time of the round that drained this class's last sample. */
+    private long lastSampleNanos;
+
     /** What this class held at the last window's end (round state, read by acquirers). */
     private volatile int reserve;
 
@@ -588,8 +607,20 @@ public final class ConcurrencyGroup {
 
     /** Whether {@link #tryAcquire} would succeed now (a hint: another thread may take it). */
     public boolean hasRoom() {
-      int n = permits.committed();
       int lim = limit;
+      if (roomAt(permits.committed(), lim)) {
+        return true;
+      }
+      // Permits pocketed by stripes at a higher limit count as taken until an acquirer takes
+      // them back, which tryAcquire does before it refuses. The wait queues ask here before
+      // they hand a permit to a waiter: counted as taken, they kept every waiter from an idle
+      // group (the shop started at 4×: the limit fell from 200 to 22, the pockets held more,
+      // and for 45 s nothing ran).
+      int used = permits.inFlight();
+      return used < permits.committed() && roomAt(used, lim);
+    }
+
+    private boolean roomAt(int n, int lim) {
       return n < reservable(lim)
           || n < lim - reservedAbove
           || reservedAbove > 0 && n < lim - unusedAbove();
@@ -633,6 +664,7 @@ public final class ConcurrencyGroup {
       tracked = Math.min(tracked + 1, MISS_SHARE_SAMPLES);
       missShare += ((missed ? 1.0 : 0.0) - missShare) / tracked;
       lastSampleWindow = window;
+      lastSampleNanos = roundNanos;
     }
 
     /**

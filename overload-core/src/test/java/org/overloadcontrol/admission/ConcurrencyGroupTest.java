@@ -268,7 +268,7 @@ class ConcurrencyGroupTest {
   /**
    * A window at the limit whose browsing requests queued: 17 ran in 100 ms and 3 in 140 ms (a
    * p90 of 0.7 of their target, under the setpoint), and one purchase (target 150 ms) ran
-   * {@code buyMillis}. Returns the limit after the window.
+   * {@code buyMillis} (none when 0). Returns the limit after the window.
    */
   private int queuedWindow(
       ConcurrencyGroup g,
@@ -279,7 +279,9 @@ class ConcurrencyGroupTest {
     for (int i = 0; i < 20; i++) {
       browsing.record((i % 7 == 0 ? 140 : 100) * MS, now, 0);
     }
-    buying.record(buyMillis * MS, now, 0);
+    if (buyMillis > 0) {
+      buying.record(buyMillis * MS, now, 0);
+    }
     now += 100 * MS;
     g.tick(now);
     return g.limit();
@@ -306,6 +308,33 @@ class ConcurrencyGroupTest {
     assertThat(late.scale()).isEqualTo(1.0);
     assertThat(late.limit()).as("predicted to miss").isLessThan(20);
     assertThat(early.limit()).as("predicted to meet").isGreaterThan(40);
+  }
+
+  /**
+   * The shop at 10×: a checkout page is served once in 10–20 s, a hundred windows apart. Its
+   * executions (110 ms of its 150, within its target) plus the queueing the browsing pages meet
+   * (40 ms above their median) would miss: the prediction must keep holding the limit down
+   * between its responses. Counted in windows only, it dropped out fifty windows after each
+   * response, and the limit grew back to what the browsing pages tolerate.
+   */
+  @Test
+  void aClassServedOnceInTenSecondsStillHoldsTheLimitDownBetweenItsResponses() {
+    ConcurrencyGroup g = limitOf40();
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    for (int w = 0; w < 1000; w++) {
+      if (w >= 200 && w % 100 == 0) {
+        assertThat(g.limit()).as("the limit a purchase meets after %d windows", w).isLessThan(3);
+      }
+      queuedWindow(g, browsing, buying, w % 100 == 0 ? 110 : 0);
+    }
+    assertThat(buying.missShare()).isZero();
+    // Gone for more than a minute, it no longer holds the limit down.
+    int held = g.limit();
+    for (int w = 0; w < 800; w++) {
+      queuedWindow(g, browsing, buying, 0);
+    }
+    assertThat(g.limit()).as("80 s after the last purchase").isGreaterThan(held);
   }
 
   /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */
@@ -377,5 +406,42 @@ class ConcurrencyGroupTest {
     }
     assertThat(g.scale()).isLessThan(1.0);
     assertThat(buying.missShare()).isGreaterThan(0.1);
+  }
+
+  /**
+   * Permits pocketed by the stripes while the limit was high count as taken until an acquirer
+   * takes them back; the wait queues ask {@link ConcurrencyGroup.Partition#hasRoom} before they
+   * hand a permit to a waiter, and nothing in flight means no release to ask again. On the shop
+   * started at 4× its capacity the limit fell from 200 to 22 in a second, the four stripes'
+   * pockets held more than that, and for 45 s nothing ran while every waiter expired.
+   */
+  @Test
+  void permitsPocketedAtAHigherLimitDoNotKeepWaitersFromAnIdleGroup() {
+    ConcurrencyGroup g =
+        new ConcurrencyGroup(
+            "db",
+            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200),
+            200,
+            100 * MS,
+            100,
+            AdmissionListener.NONE,
+            now);
+    ConcurrencyGroup.Partition p = g.partition(browse, TARGET, TARGET / 2);
+    for (int stripe = 0; stripe < Stripes.COUNT; stripe++) {
+      assertThat(p.tryAcquire(stripe)).isTrue();
+      p.release(stripe);
+    }
+    // Executions at three times the target: the limit is cut window by window.
+    while (g.limit() > 2 * LeasedPermits.MAX_BATCH) {
+      for (int i = 0; i < ConcurrencyGroup.MIN_SAMPLES; i++) {
+        p.record(TARGET * 3, now, 0);
+      }
+      now += 100 * MS;
+      g.tick(now);
+    }
+    assertThat(g.inFlight()).isZero();
+    assertThat(p.hasRoom()).isTrue();
+    assertThat(p.tryAcquire(0)).isTrue();
+    p.release(0);
   }
 }

@@ -430,6 +430,22 @@ public final class SharedBottleneck {
     return out;
   }
 
+  /**
+   * Each page's largest response over its target in the last run, NaN for a page not served:
+   * the p90 of a page served under ten times in a step.
+   */
+  public double[] pageLargest() {
+    double[] out = new double[SHARES.length];
+    for (int i = 0; i < SHARES.length; i++) {
+      out[i] =
+          responses[i].stream().mapToLong(Long::longValue).max().orElse(-1L) / (double) targetOf[i];
+      if (responses[i].isEmpty()) {
+        out[i] = Double.NaN;
+      }
+    }
+    return out;
+  }
+
   /** Each page's responses in the last run. */
   public int[] pageCounts() {
     int[] out = new int[SHARES.length];

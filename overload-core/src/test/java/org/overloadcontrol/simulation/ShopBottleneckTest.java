@@ -152,9 +152,12 @@ class ShopBottleneckTest {
     StringBuilder out =
         new StringBuilder(
             "| load | worst page's p90 / target, mean (max) | seeds over 1.1 × | over 1.0 × |"
-                + " goodput / capacity, min / mean |\n|---|---|---|---|---|\n");
+                + " goodput / capacity, min / mean | checkout page-steps whose largest passed"
+                + " 1.1 × |\n|---|---|---|---|---|---|\n");
     double[][] worst = new double[LOADS.length][seeds];
     double[][] goodput = new double[LOADS.length][seeds];
+    int[] largestOver = new int[LOADS.length];
+    int[] checkoutSteps = new int[LOADS.length];
     for (int s = 0; s < seeds; s++) {
       SharedBottleneck sim =
           SharedBottleneck.shop(
@@ -165,6 +168,15 @@ class ShopBottleneckTest {
         for (double p90 : sim.pageP90s()) {
           worst[i][s] = Math.max(worst[i][s], Double.isNaN(p90) ? 0 : p90);
         }
+        double[] largest = sim.pageLargest();
+        for (int page = ShopSessions.CONFIRM - 3; page <= ShopSessions.CONFIRM; page++) {
+          if (!Double.isNaN(largest[page])) {
+            checkoutSteps[i]++;
+            if (largest[page] > 1.1) {
+              largestOver[i]++;
+            }
+          }
+        }
       }
     }
     for (int i = 0; i < LOADS.length; i++) {
@@ -173,14 +185,16 @@ class ShopBottleneckTest {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %.1f× | %.3f (%.3f) | %d | %d | %.3f / %.3f |%n",
+              "| %.1f× | %.3f (%.3f) | %d | %d | %.3f / %.3f | %d of %d |%n",
               LOADS[i],
               java.util.Arrays.stream(w).average().orElse(0),
               java.util.Arrays.stream(w).max().orElse(0),
               java.util.Arrays.stream(w).filter(x -> x > 1.1).count(),
               java.util.Arrays.stream(w).filter(x -> x > 1.0).count(),
               java.util.Arrays.stream(g).min().orElse(0),
-              java.util.Arrays.stream(g).average().orElse(0)));
+              java.util.Arrays.stream(g).average().orElse(0),
+              largestOver[i],
+              checkoutSteps[i]));
     }
     System.out.println(out);
   }

@@ -14,6 +14,9 @@ package org.overloadcontrol.it.serverlog;
  * @param givesUpNanos when the load generator's user gives up on this request, from the
  *     {@link ServerRequestLog#GIVES_UP_HEADER} header (same clock: generator and server share
  *     the JVM), or {@link #NO_DEADLINE}
+ * @param waitedNanos how long our filter says the request waited in its queue for a permit
+ *     (its {@code OverloadContext.waited()}), or {@link #NOT_TOLD} under another guard or none:
+ *     a diagnostic, to split a slow response into its wait and its execution
  */
 public record ServedRequest(
     long arrivalNanos,
@@ -21,10 +24,25 @@ public record ServedRequest(
     String path,
     int status,
     boolean failed,
-    long givesUpNanos) {
+    long givesUpNanos,
+    long waitedNanos) {
 
   /** {@link #givesUpNanos} of a request that carried no deadline. */
   public static final long NO_DEADLINE = Long.MIN_VALUE;
+
+  /** {@link #waitedNanos} of a request whose guard did not say how long it waited. */
+  public static final long NOT_TOLD = -1L;
+
+  /** A request whose guard did not say how long it waited. */
+  public ServedRequest(
+      long arrivalNanos,
+      long completionNanos,
+      String path,
+      int status,
+      boolean failed,
+      long givesUpNanos) {
+    this(arrivalNanos, completionNanos, path, status, failed, givesUpNanos, NOT_TOLD);
+  }
 
   /** Arrival to completion. */
   public long responseNanos() {

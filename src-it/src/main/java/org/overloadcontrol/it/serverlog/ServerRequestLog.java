@@ -36,7 +36,10 @@ public final class ServerRequestLog {
   public static final String GIVES_UP_HEADER = "X-Client-Gives-Up-Nanos";
 
   private static final String CSV_HEADER =
-      "arrival_ns,completion_ns,path,status,failed,gives_up_ns";
+      "arrival_ns,completion_ns,path,status,failed,gives_up_ns,waited_ns";
+
+  /** The request attribute under which our filter leaves its {@code OverloadContext}. */
+  private static final String OVERLOAD_CONTEXT = "org.overloadcontrol.OverloadContext";
 
   private final ConcurrentLinkedQueue<ServedRequest> entries = new ConcurrentLinkedQueue<>();
 
@@ -66,7 +69,8 @@ public final class ServerRequestLog {
               request.getHttpURI().getPath(),
               response.getStatus(),
               !response.isCompletedSuccessfully(),
-              givesUp(request.getHeaders().get(GIVES_UP_HEADER))));
+              givesUp(request.getHeaders().get(GIVES_UP_HEADER)),
+              waited(request.getAttribute(OVERLOAD_CONTEXT))));
     };
   }
 
@@ -101,7 +105,8 @@ public final class ServerRequestLog {
               request.getRequestURI(),
               response.getStatus(),
               coyote.isExceptionPresent(),
-              givesUp(request.getHeader(GIVES_UP_HEADER))));
+              givesUp(request.getHeader(GIVES_UP_HEADER)),
+              waited(request.getAttribute(OVERLOAD_CONTEXT))));
     }
 
     @Override
@@ -112,6 +117,23 @@ public final class ServerRequestLog {
     @Override
     public boolean getRequestAttributesEnabled() {
       return false;
+    }
+  }
+
+  /**
+   * Our filter's own account of the request's queue wait, read by reflection: the filter's
+   * classes live in the web application's class loader. {@link ServedRequest#NOT_TOLD} when no
+   * filter of ours saw the request.
+   */
+  static long waited(Object overloadContext) {
+    if (overloadContext == null) {
+      return ServedRequest.NOT_TOLD;
+    }
+    try {
+      Object d = overloadContext.getClass().getMethod("waited").invoke(overloadContext);
+      return d instanceof java.time.Duration w ? w.toNanos() : ServedRequest.NOT_TOLD;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return ServedRequest.NOT_TOLD;
     }
   }
 
@@ -133,15 +155,14 @@ public final class ServerRequestLog {
       csv.append(
           String.format(
               Locale.ROOT,
-              "%d,%d,%s,%d,%b,%s%n",
+              "%d,%d,%s,%d,%b,%s,%s%n",
               r.arrivalNanos(),
               r.completionNanos(),
               r.path().replace(",", "%2C"),
               r.status(),
               r.failed(),
-              r.givesUpNanos() == ServedRequest.NO_DEADLINE
-                  ? ""
-                  : Long.toString(r.givesUpNanos())));
+              r.givesUpNanos() == ServedRequest.NO_DEADLINE ? "" : Long.toString(r.givesUpNanos()),
+              r.waitedNanos() == ServedRequest.NOT_TOLD ? "" : Long.toString(r.waitedNanos())));
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
@@ -164,9 +185,9 @@ public final class ServerRequestLog {
         continue;
       }
       String[] f = line.split(",", -1);
-      if (f.length != 6) {
+      if (f.length != 7) {
         throw new IllegalArgumentException(
-            "line " + (i + 1) + ": expected 6 fields, got " + f.length + ": '" + line + "'");
+            "line " + (i + 1) + ": expected 7 fields, got " + f.length + ": '" + line + "'");
       }
       out.add(
           new ServedRequest(
@@ -175,7 +196,8 @@ public final class ServerRequestLog {
               f[2],
               Integer.parseInt(f[3]),
               Boolean.parseBoolean(f[4]),
-              givesUp(f[5])));
+              givesUp(f[5]),
+              f[6].isEmpty() ? ServedRequest.NOT_TOLD : Long.parseLong(f[6])));
     }
     return out;
   }

@@ -85,7 +85,7 @@ final class SessionTrace {
     Object gate = call(engine, "sessions");
     double estimate = Double.NaN;
     double active = Double.NaN;
-    Map<?, ?> loads = (Map<?, ?>) field(gate, "loads");
+    Map<?, ?> loads = gate == null ? Map.of() : (Map<?, ?>) field(gate, "loads");
     if (!loads.isEmpty()) {
       Object load = loads.values().iterator().next();
       double rate = (Double) hidden(load, "ratePerSession");
@@ -107,10 +107,10 @@ final class SessionTrace {
       (Boolean) call(queues, "sessionOverdue") ? 1 : 0,
       estimate,
       active,
-      (Long) call(gate, "admittedCount"),
-      (Long) call(gate, "newSessionsRefusedCount"),
-      (Long) call(gate, "midSessionRefusalCount"),
-      (Integer) call(gate, "admittedSessions")
+      gate == null ? 0 : (Long) call(gate, "admittedCount"),
+      gate == null ? 0 : (Long) call(gate, "newSessionsRefusedCount"),
+      gate == null ? 0 : (Long) call(gate, "midSessionRefusalCount"),
+      gate == null ? 0 : (Integer) call(gate, "admittedSessions")
     };
   }
 
@@ -227,5 +227,13 @@ final class SessionTrace {
       prev = last;
     }
     Files.writeString(file, csv.toString());
+    // Every 100 ms sample as well: a late response is set against the limit and the in-flight
+    // count at its own moment, not a second's mean.
+    StringBuilder raw = new StringBuilder("seconds,limit,inFlight,waiting\n");
+    for (double[] x : all) {
+      raw.append(String.format(Locale.ROOT, "%.3f,%.0f,%.0f,%.0f%n", x[0], x[1], x[2], x[3]));
+    }
+    String name = file.getFileName().toString();
+    Files.writeString(file.resolveSibling(name.replace(".csv", "-raw.csv")), raw.toString());
   }
 }
