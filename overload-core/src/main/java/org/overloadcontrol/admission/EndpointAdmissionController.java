@@ -300,12 +300,7 @@ public final class EndpointAdmissionController {
    * without loans).
    */
   private boolean borrowFromHigher(ClassController c, long now, int stripe) {
-    ControllerParameters p = c.settings().parameters();
-    if (!p.judgeOnFreshSamples()
-        || group.higherActive(c.requestClass().rank(), now, IDLE_ROUNDS * p.timeoutNanos())) {
-      // A higher class still there elsewhere in the resource group fills the same bottleneck:
-      // lent tokens at the endpoints it left idle for a while raised its p90 to 1.7-2.0 times
-      // its target in the two-class experiment (1.5 without loans).
+    if (!c.settings().parameters().judgeOnFreshSamples()) {
       return false;
     }
     for (ClassController higher : ordered) {
