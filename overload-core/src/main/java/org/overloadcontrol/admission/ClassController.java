@@ -184,7 +184,6 @@ public final class ClassController {
     this.countedRoundAllowedNanos = now;
     this.sampledAtNanos = now;
     this.refusedAtNanos = now - NO_CUT_AGE_NANOS;
-    this.lentAtNanos = now - NO_CUT_AGE_NANOS;
   }
 
   public String endpoint() {
@@ -494,13 +493,7 @@ public final class ClassController {
    */
   long activeAtNanos() {
     long admitted = bucket.lastTakeBoundNanos();
-    // A token lent to a lower class moves the bucket's bound too: within a round of the last
-    // loan the bound may be the loan's, and the class counts as active by its samples and
-    // refusals only (taken for active by its loans, it held the lower class down for good).
-    long latest =
-        admitted - sampledAtNanos > 0 && admitted - lentAtNanos > timeoutNanos
-            ? admitted
-            : sampledAtNanos;
+    long latest = admitted - sampledAtNanos > 0 ? admitted : sampledAtNanos;
     long refusedAt = refusedAtNanos;
     return refusedAt - latest > 0 ? refusedAt : latest;
   }
@@ -531,28 +524,6 @@ public final class ClassController {
     if (now - refusedAtNanos > REFUSED_AT_GRAIN_NANOS) {
       refusedAtNanos = now;
     }
-  }
-
-  /** About when a lower class last borrowed a token of this class's bucket. */
-  private volatile long lentAtNanos;
-
-  /**
-   * Lends a token of this class's bucket to a lower class's arrival at {@code now}, if the
-   * class has been idle for {@code idleRounds} round timeouts ({@link #activeAtNanos}) and its
-   * bucket has not
-   * given a token, to itself or as a loan, for a round timeout either: at most one loan a
-   * round. Returns whether it lent. Notes the loan at most once a millisecond.
-   */
-  boolean lend(long now, int stripe, int idleRounds) {
-    if (now - activeAtNanos() < idleRounds * timeoutNanos
-        || now - bucket.lastTakeBoundNanos() < timeoutNanos
-        || !bucket.tryAcquire(now, stripe)) {
-      return false;
-    }
-    if (now - lentAtNanos > REFUSED_AT_GRAIN_NANOS) {
-      lentAtNanos = now;
-    }
-    return true;
   }
 
   /** Returns and clears whether the bucket refused an arrival since the last call. */

@@ -278,38 +278,7 @@ public final class EndpointAdmissionController {
     if (!c.controlled() || !rateControlled || !admissionEnabled || c.tryAcquire(now, stripe)) {
       return true;
     }
-    if (borrowFromHigher(c, now, stripe)) {
-      return true;
-    }
     c.noteRefused(now);
-    return false;
-  }
-
-  /**
-   * Admits an arrival that class c's bucket refused with a token a higher class at this
-   * endpoint left unused (judging on fresh samples; on the refusal path only). As the
-   * concurrency limit's partitions, a higher class takes what it uses and a lower class
-   * borrows the rest: the higher class's bucket holds at most a round of its rate, so what is
-   * borrowed is what it left unused, and the endpoint admits no more than its classes' rates
-   * together. Only from a class idle (no admission, refusal or sample) for
-   * {@link #IDLE_ROUNDS} round timeouts, and at most one token per round timeout and higher
-   * class ({@link ClassController#lend}). In {@code TwoClassSpikeTest}, twelve seeds: borrowing
-   * whenever the higher class had a token raised its p90 to 360 ms (282 ms without loans);
-   * after one idle timeout, 330 ms; after two, 282 ms, with the low class's admitted share over
-   * the first three windows after the high class left at 0.60 of its share before (0.27
-   * without loans).
-   */
-  private boolean borrowFromHigher(ClassController c, long now, int stripe) {
-    if (!c.settings().parameters().judgeOnFreshSamples() || groupQueuedForLoan(c)) {
-      return false;
-    }
-    for (ClassController higher : ordered) {
-      if (higher.requestClass().rank() > c.requestClass().rank()
-          && higher.controlled()
-          && higher.lend(now, stripe, IDLE_ROUNDS)) {
-        return true;
-      }
-    }
     return false;
   }
 
@@ -537,12 +506,6 @@ public final class EndpointAdmissionController {
       return true;
     }
     return false;
-  }
-
-  /** {@link #groupQueued} for a request path's loan: the arrival deciding is counted. */
-  private boolean groupQueuedForLoan(ClassController c) {
-    return (group.shared() || ordered.length > 1)
-        && group.queuedOver((long) (SETPOINT * c.targetNanos()), 1);
   }
 
   /**

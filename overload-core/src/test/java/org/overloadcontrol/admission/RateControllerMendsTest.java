@@ -71,45 +71,6 @@ class RateControllerMendsTest {
         .toList();
   }
 
-  /** Bronze offers 50/s for {@code millis}; returns how many of its arrivals were admitted. */
-  private int bronzeAdmittedIn(ClassController bronze, int millis) {
-    int admitted = 0;
-    for (int i = 0; i < millis / 20; i++) {
-      ticker.advance(Duration.ofMillis(20));
-      admitted += controller.tryAdmit(bronze, ticker.read()) ? 1 : 0;
-    }
-    return admitted;
-  }
-
-  @Test
-  void aLowerClassBorrowsATokenARoundFromAHigherClassIdleForTwoRounds() {
-    ClassController bronze = goldCutsBronzeToTheMinimum()[1];
-    // Gold's last sample came with its last round, now; two round timeouts (1 s each) later it
-    // is idle. Bronze, at 0.05/s, spends its one token, then borrows one of gold's unused
-    // tokens at 2 s, where before it was refused until its restore, a round later.
-    assertThat(bronzeAdmittedIn(bronze, 20)).as("bronze's own token").isEqualTo(1);
-    assertThat(bronzeAdmittedIn(bronze, 1_960)).as("gold still counts as there").isZero();
-    assertThat(bronzeAdmittedIn(bronze, 20)).as("borrowed at 2 s").isEqualTo(1);
-    assertThat(bronzeAdmittedIn(bronze, 500)).as("one loan a round").isZero();
-    assertThat(bronze.rate()).as("bronze's own rate is unchanged").isEqualTo(0.05);
-  }
-
-  @Test
-  void aLowerClassDoesNotBorrowFromAHigherClassStillSending() {
-    ClassController[] both = goldCutsBronzeToTheMinimum();
-    ClassController gold = both[0];
-    ClassController bronze = both[1];
-    int admitted = 0;
-    for (int i = 0; i < 50; i++) {
-      // Gold arrives every 40 ms (a few are admitted, its bucket refuses the rest): it is there.
-      ticker.advance(Duration.ofMillis(20));
-      controller.tryAdmit(gold, ticker.read());
-      ticker.advance(Duration.ofMillis(20));
-      admitted += controller.tryAdmit(bronze, ticker.read()) ? 1 : 0;
-    }
-    assertThat(admitted).isLessThanOrEqualTo(1);
-  }
-
   @Test
   void aHigherClassStillMissingOnFreshSamplesCutsItselfOnceTheLowerAreAtTheMinimum() {
     ClassController gold = goldCutsBronzeToTheMinimum()[0];
