@@ -55,6 +55,10 @@ final class TwoClassSpike {
 
   private final int[][] admitted = new int[2][MAX_WINDOWS];
   private final int[][] completed = new int[2][MAX_WINDOWS];
+
+  /** Per class and 100 ms window: refusals, counted at their arrival (their 503 is at once). */
+  private final int[][] refused = new int[2][MAX_WINDOWS];
+
   private static final int MAX_WINDOWS = 1200;
   private final RateGroup group;
 
@@ -130,6 +134,7 @@ final class TwoClassSpike {
           startNext();
         } else {
           endpointInFlight[page][level]--;
+          refused[level][w]++;
           schedule(e[0] + PAUSE, SEND, level, 0, 0);
         }
       } else {
@@ -189,6 +194,56 @@ final class TwoClassSpike {
       }
     }
     return -1;
+  }
+
+  /**
+   * The experiment's readings of the low class's return ({@code DifferentiationExperiment}),
+   * from window {@code from} against windows [refFrom, refTo): its completions over the first
+   * three windows as a fraction of three windows' worth before; windows until three in a row
+   * complete at least one and a half windows' worth together; its admitted share by the
+   * window a request ended in (completed over completed and refused) over the first three
+   * windows as a fraction of the share before; and windows until three in a row each reach
+   * half of it (−1: never).
+   */
+  double[] experimentReadings(int from, int refFrom, int refTo) {
+    double perWindow = 0;
+    long ok = 0;
+    long ended = 0;
+    for (int w = refFrom; w < refTo; w++) {
+      perWindow += completed[0][w];
+      ok += completed[0][w];
+      ended += completed[0][w] + refused[0][w];
+    }
+    perWindow /= refTo - refFrom;
+    double before = ok / (double) ended;
+    double firstThree = completed[0][from] + completed[0][from + 1] + completed[0][from + 2];
+    int byCompletions = -1;
+    for (int w = from; w < MAX_WINDOWS - 3 && byCompletions < 0; w++) {
+      if (completed[0][w] + completed[0][w + 1] + completed[0][w + 2] >= 1.5 * perWindow) {
+        byCompletions = w - from;
+      }
+    }
+    long okFirst = 0;
+    long endedFirst = 0;
+    for (int w = from; w < from + 3; w++) {
+      okFirst += completed[0][w];
+      endedFirst += completed[0][w] + refused[0][w];
+    }
+    int byShare = -1;
+    for (int w = from; w < MAX_WINDOWS - 3 && byShare < 0; w++) {
+      boolean all = true;
+      for (int i = w; i < w + 3 && all; i++) {
+        int n = completed[0][i] + refused[0][i];
+        all = n > 0 && completed[0][i] / (double) n >= before / 2;
+      }
+      byShare = all ? w - from : -1;
+    }
+    return new double[] {
+      firstThree / (3 * perWindow),
+      byCompletions,
+      endedFirst == 0 ? 0 : okFirst / (double) endedFirst / before,
+      byShare
+    };
   }
 
   double share(int level, int from, int to) {

@@ -67,48 +67,58 @@ class TwoClassSpikeTest {
     if (!Boolean.getBoolean("simulation.twoClass")) {
       return;
     }
-    for (boolean fresh : new boolean[] {true, false}) {
-      double[] sum = new double[4];
-      double[] worst = {0, 0, 1e9, 0};
-      for (long seed : SEEDS) {
-        TwoClassSpike s =
-            new TwoClassSpike(ControllerParameters.custom().judgeOnFreshSamples(fresh), seed)
-                .run(60, 20, 40);
-        double[] v = {
-          s.p90(1, 20, 40) / (double) MS,
-          s.p90(1, 22, 40) / (double) MS,
-          s.lowShareRatio(400, 403, 50, 200),
-          s.windowsUntilLowBack(400, 50, 200)
-        };
-        System.out.printf(
-            "seed %2d fresh=%s: high p90 20-40 s %4.0f ms, 22-40 s %4.0f ms, low share first 3"
-                + " windows after %.2f of before, windows until back %2.0f, low/s before %.1f,"
-                + " high/s %.1f%n",
-            seed,
-            fresh,
-            v[0],
-            v[1],
-            v[2],
-            v[3],
-            s.completedPerSecond(0, 5, 20),
-            s.completedPerSecond(1, 22, 40));
-        for (int i = 0; i < 4; i++) {
-          sum[i] += v[i];
-          worst[i] = i == 2 ? Math.min(worst[i], v[i]) : Math.max(worst[i], v[i]);
-        }
-      }
-      System.out.printf(
-          "fresh=%s mean: %.0f ms, %.0f ms, %.2f, %.1f; worst: %.0f ms, %.0f ms, %.2f, %.0f%n",
-          fresh,
-          sum[0] / SEEDS.length,
-          sum[1] / SEEDS.length,
-          sum[2] / SEEDS.length,
-          sum[3] / SEEDS.length,
-          worst[0],
-          worst[1],
-          worst[2],
-          worst[3]);
+    explore(ControllerParameters.custom(), "default");
+    if (Boolean.getBoolean("simulation.twoClassPaper")) {
+      explore(ControllerParameters.custom().judgeOnFreshSamples(false), "paper");
     }
+  }
+
+  /**
+   * Prints, per seed and as mean and worst over {@link #SEEDS}, the experiment's readings: the
+   * high class's p90 over the spike, the low class's completions and its admitted share (by
+   * the window a request ended in) in the first three windows of 100 ms after the high class
+   * leaves as a fraction of before, and windows until each is back (see
+   * {@link TwoClassSpike#experimentReadings}); and the group's completions per second.
+   */
+  static void explore(ControllerParameters.Builder parameters, String name) {
+    String[] labels = {
+      "high p90 ms",
+      "low compl. first 3",
+      "windows back (compl.)",
+      "low share first 3",
+      "windows back (share)",
+      "served/s"
+    };
+    double[] sum = new double[labels.length];
+    double[] worst = new double[labels.length];
+    boolean[] higherWorse = {true, false, true, false, true, false};
+    for (int i = 0; i < labels.length; i++) {
+      worst[i] = higherWorse[i] ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+    }
+    for (long seed : SEEDS) {
+      TwoClassSpike s = new TwoClassSpike(parameters, seed).run(60, 20, 40);
+      double[] r = s.experimentReadings(400, 50, 200);
+      double[] v = {
+        s.p90(1, 20, 40) / (double) MS,
+        r[0],
+        r[1] < 0 ? 99 : r[1],
+        r[2],
+        r[3] < 0 ? 99 : r[3],
+        s.completedPerSecond(0, 20, 40) + s.completedPerSecond(1, 20, 40)
+      };
+      StringBuilder line = new StringBuilder(String.format("%s seed %2d:", name, seed));
+      for (int i = 0; i < v.length; i++) {
+        line.append(String.format(" %s %.2f;", labels[i], v[i]));
+        sum[i] += v[i];
+        worst[i] = higherWorse[i] ? Math.max(worst[i], v[i]) : Math.min(worst[i], v[i]);
+      }
+      System.out.println(line);
+    }
+    StringBuilder line = new StringBuilder(String.format("%s MEAN (worst):", name));
+    for (int i = 0; i < labels.length; i++) {
+      line.append(String.format(" %s %.2f (%.2f);", labels[i], sum[i] / SEEDS.length, worst[i]));
+    }
+    System.out.println(line);
   }
 
   private static final long[] SEEDS = {42, 7, 11, 1, 2, 3, 4, 5, 6, 8, 9, 10};
