@@ -127,6 +127,13 @@ public final class ConcurrencyGroup {
    */
   static final double MEDIAN_STEP = 1.05;
 
+  /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
+  static final int MISS_SHARE_SAMPLES = 20;
+
+  private static final long UNITS_MASK = (1L << 24) - 1;
+  private static final long MISS_BIT = 1L << 24;
+  private static final int CLASS_SHIFT = 32;
+
   /**
    * Samples over which a class's median is exact before the steps of {@link #MEDIAN_STEP}
    * take over. Stepped from its first sample, the median of a class whose first request ran
@@ -134,13 +141,6 @@ public final class ConcurrencyGroup {
    * target after nine samples, and held the class's wait bound at its floor.
    */
   static final int EXACT_MEDIAN_SAMPLES = 11;
-
-  /** Responses a class's {@link Partition#missShare} averages over (exponentially). */
-  static final int MISS_SHARE_SAMPLES = 20;
-
-  private static final long UNITS_MASK = (1L << 24) - 1;
-  private static final long MISS_BIT = 1L << 24;
-  private static final int CLASS_SHIFT = 32;
 
   private final String name;
   private final ConcurrencyLimit algorithm;
