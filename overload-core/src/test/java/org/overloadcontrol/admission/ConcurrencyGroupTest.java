@@ -368,6 +368,33 @@ class ConcurrencyGroupTest {
     assertThat(buying.waitBoundNanos(75 * MS)).isEqualTo(75 * MS);
   }
 
+  /** One request executing {@code millis}, alone in a window that closes for lack of samples. */
+  private void executeAloneInAWindow(
+      ConcurrencyGroup g, ConcurrencyGroup.Partition p, long millis) {
+    p.record(millis * MS, now, 0);
+    now += ConcurrencyGroup.LONGEST_WINDOWS * 100 * MS;
+    g.tick(now);
+  }
+
+  @Test
+  void aColdFirstExecutionDoesNotHoldTheWaitBoundAtItsFloor() {
+    ConcurrencyGroup g = limitOf40();
+    ConcurrencyGroup.Partition paying = g.partition(buy, 150 * MS, 105 * MS);
+    // The first payment runs cold, 1.3 × its target; the next ones 0.4-0.6 × (the session
+    // runs' 52-93 ms): their median is half the target, so a payment may wait the other half.
+    // Stepped 5 % a sample from the first one, the median was still 1.07 here, and a payment
+    // waited the floor, a quarter of its bound, before its refusal lost the purchase.
+    for (long millis : new long[] {195, 75, 60, 90, 75}) {
+      executeAloneInAWindow(g, paying, millis);
+    }
+    assertThat(paying.waitBoundNanos(105 * MS)).isBetween(74 * MS, 76 * MS);
+    // The median of the first few samples is their middle one: two more cold ones move it
+    // to the next sample up, 0.6 (two steps of 5 % from 0.5 would give 0.55).
+    executeAloneInAWindow(g, paying, 195);
+    executeAloneInAWindow(g, paying, 195);
+    assertThat(paying.waitBoundNanos(105 * MS)).isBetween(59 * MS, 61 * MS);
+  }
+
   @Test
   void aClassGoneForFiftyWindowsNoLongerHoldsTheLimitDown() {
     ConcurrencyGroup g = limitOf40();
