@@ -26,6 +26,7 @@ final class SparseSweeps {
       double[] checkoutLargestMax,
       double[] checkoutLargestMean,
       double[] checkoutResponsesPerPage,
+      double[] purchasesPerMinute,
       int seeds,
       String misses) {}
 
@@ -44,6 +45,7 @@ final class SparseSweeps {
     double[] largestSum = new double[n];
     int[] largestRuns = new int[n];
     long[] checkoutResponses = new long[n];
+    double[] purchases = new double[n];
     StringBuilder misses = new StringBuilder();
     for (int s = 0; s < seeds; s++) {
       SharedBottleneck sim =
@@ -56,6 +58,7 @@ final class SparseSweeps {
       for (int i = 0; i < n; i++) {
         Result r = sim.run(LOADS[i], 60, 5, i == n - 1 ? 5 : 0);
         goodputMean[i] += r.goodputOfCapacity() / seeds;
+        purchases[i] += r.purchasesPerMinute() / seeds;
         goodputMin[i] = Math.min(goodputMin[i], r.goodputOfCapacity());
         refused[i] += r.refused() + r.expired();
         offered[i] += r.refused() + r.expired() + r.completed();
@@ -106,6 +109,7 @@ final class SparseSweeps {
         largestMax,
         largestMean,
         perPage,
+        purchases,
         seeds,
         misses.toString());
   }
@@ -145,13 +149,13 @@ final class SparseSweeps {
         new StringBuilder(
             "| load | goodput / capacity, mean (min) | refused or expired | step-runs with a page"
                 + " over 1.1 × | step-runs with a checkout response over 1.1 × | largest checkout"
-                + " response / target, mean (max) | checkout responses a page |\n"
-                + "|---|---|---|---|---|---|---|\n");
+                + " response / target, mean (max) | checkout responses a page | purchases a minute |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < LOADS.length; i++) {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %.1f× | %.3f (%.3f) | %.1f %% | %d of %d | %d of %d | %.3f (%.3f) | %.1f |%n",
+              "| %.1f× | %.3f (%.3f) | %.1f %% | %d of %d | %d of %d | %.3f (%.3f) | %.1f | %.1f |%n",
               LOADS[i],
               m.goodputMean()[i],
               m.goodputMin()[i],
@@ -162,7 +166,8 @@ final class SparseSweeps {
               seeds,
               m.checkoutLargestMean()[i],
               m.checkoutLargestMax()[i],
-              m.checkoutResponsesPerPage()[i]));
+              m.checkoutResponsesPerPage()[i],
+              m.purchasesPerMinute()[i]));
     }
     return out.append(m.misses()).toString();
   }
