@@ -181,10 +181,15 @@ class ConcurrencyGroupTest {
 
   /** A group at a limit of 40 (between 1 and 100), without a listener. */
   private ConcurrencyGroup limitOf40() {
+    return limitFrom(40);
+  }
+
+  /** A group starting at {@code initial} (between 1 and 100), without a listener. */
+  private ConcurrencyGroup limitFrom(int initial) {
     return new ConcurrencyGroup(
         "db",
         new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-        40,
+        initial,
         100 * MS,
         100,
         AdmissionListener.NONE,
@@ -344,20 +349,12 @@ class ConcurrencyGroupTest {
    * request runs 20 ms for each request in flight, a purchase 30 ms more (its own work). The
    * purchases came while two were in flight (70 ms of their 150); the median learnt then must
    * count for the limit a purchase meets later. Taken as it was learnt, it predicted 0.47 of
-   * the target at any limit, and the limit grew to 9 (where the browsing pages reach their
-   * setpoint), where a purchase runs 210 ms.
+   * the target at any limit, and the limit grew toward 9 (where the browsing pages reach their
+   * setpoint): 7 within the twenty seconds, where a purchase runs 170 ms.
    */
   @Test
   void aSparseClassesMedianLearntAtALowerLevelCountsForTheLimitNow() {
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "db",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-            4,
-            100 * MS,
-            100,
-            AdmissionListener.NONE,
-            now);
+    ConcurrencyGroup g = limitFrom(4);
     ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
     // Three seconds with a purchase in every window, two requests in flight at the peak and
