@@ -181,10 +181,15 @@ class ConcurrencyGroupTest {
 
   /** A group at a limit of 40 (between 1 and 100), without a listener. */
   private ConcurrencyGroup limitOf40() {
+    return limitFrom(40);
+  }
+
+  /** A group starting at {@code initial} (between 1 and 100), without a listener. */
+  private ConcurrencyGroup limitFrom(int initial) {
     return new ConcurrencyGroup(
         "db",
         new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
-        40,
+        initial,
         100 * MS,
         100,
         AdmissionListener.NONE,
@@ -335,6 +340,52 @@ class ConcurrencyGroupTest {
       queuedWindow(g, browsing, buying, 0);
     }
     assertThat(g.limit()).as("80 s after the last purchase").isGreaterThan(held);
+  }
+
+  /**
+   * The shop at 10×: a buyer's checkout pages come tens of seconds apart, and between them the
+   * limit grows on the browsing pages alone, whose executions all grow alike with it (no
+   * spread about their median, so the queueing a purchase would meet shows nowhere). Every
+   * request runs 20 ms for each request in flight, a purchase 30 ms more (its own work). The
+   * purchases came while two were in flight (70 ms of their 150); the median learnt then must
+   * count for the limit a purchase meets later. Taken as it was learnt, it predicted 0.47 of
+   * the target at any limit, and the limit grew toward 9 (where the browsing pages reach their
+   * setpoint): 7 within the twenty seconds, where a purchase runs 170 ms.
+   */
+  @Test
+  void aSparseClassesMedianLearntAtALowerLevelCountsForTheLimitNow() {
+    ConcurrencyGroup g = limitFrom(4);
+    ConcurrencyGroup.Partition browsing = g.partition(browse, TARGET, TARGET / 2);
+    ConcurrencyGroup.Partition buying = g.partition(buy, 150 * MS, 75 * MS);
+    // Three seconds with a purchase in every window, two requests in flight at the peak and
+    // others waiting for the wait queues' own permits (the limit holds).
+    for (int w = 0; w < 30; w++) {
+      assertThat(browsing.tryAcquire(0)).isTrue();
+      assertThat(browsing.tryAcquire(0)).isTrue();
+      browsing.release(0);
+      browsing.release(0);
+      browsing.markWaited();
+      for (int i = 0; i < 20; i++) {
+        browsing.record(40 * MS, now, 0);
+      }
+      buying.record(70 * MS, now, 0);
+      now += 100 * MS;
+      g.tick(now);
+    }
+    assertThat(g.limit()).isEqualTo(4);
+    // Twenty seconds without a purchase, the limit reached in every window.
+    for (int w = 0; w < 200; w++) {
+      reachTheLimit(browsing);
+      for (int i = 0; i < 20; i++) {
+        browsing.record(20 * MS * g.limit(), now, 0);
+      }
+      now += 100 * MS;
+      g.tick(now);
+      assertThat(30 + 20 * g.limit())
+          .as("a purchase's execution (ms) at the limit after %d windows", w)
+          .isLessThanOrEqualTo(150);
+    }
+    assertThat(g.limit()).as("room for the browsing pages").isGreaterThanOrEqualTo(3);
   }
 
   /** {@code windows} windows of 100 ms, each with one request executing {@code millis}. */

@@ -171,7 +171,7 @@ public final class SharedBottleneck {
       keys.put("endpoints.e" + i + ".target", targetOf[i] / MS + "ms");
     }
     if (shop != null) {
-      keys.putAll(ShopSessions.classes());
+      keys.putAll(shop.classes());
     }
     keys.putAll(variant.keys);
     keys.putAll(extra);
@@ -205,7 +205,17 @@ public final class SharedBottleneck {
    */
   public static SharedBottleneck shop(
       Variant variant, long seed, Map<String, String> extra, AdmissionListener listener) {
-    return new SharedBottleneck(variant, 1, 200, seed, extra, listener, new ShopSessions());
+    return shop(variant, seed, extra, listener, new ShopSessions());
+  }
+
+  /** As above, with the sessions of {@code chain} (e.g. {@link ShopSessions#sweep()}). */
+  static SharedBottleneck shop(
+      Variant variant,
+      long seed,
+      Map<String, String> extra,
+      AdmissionListener listener,
+      ShopSessions chain) {
+    return new SharedBottleneck(variant, 1, 200, seed, extra, listener, chain);
   }
 
   public OverloadEngine engine() {

@@ -199,6 +199,20 @@ class ShopBottleneckTest {
     System.out.println(out);
   }
 
+  /**
+   * Prints, over {@code -Dsimulation.sparse=N} seeds, each a sweep of 60 s steps from 1× to
+   * 10× on one simulated shop offered the overload sweep's own session chain ({@link
+   * ShopSessions#sweep()}, whose checkout pages are as sparse as the real shop's), per step:
+   * goodput, the share of requests refused or expired, the worst page's p90, the checkout
+   * pages' responses, and how many step-runs had a checkout response over 1.1 × its target
+   * (at 10× the bar's p90 of a checkout page is its largest response).
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "simulation.sparse", matches = "\\d+")
+  void printsSparseCheckoutSweepsOverSeeds() {
+    System.out.println(SparseSweeps.run(Integer.getInteger("simulation.sparse"), Map.of()));
+  }
+
   /** Prints the shop rows of docs/controller.md: {@code -Dsimulation.table=true}. */
   @Test
   @EnabledIfSystemProperty(named = "simulation.table", matches = "true")
