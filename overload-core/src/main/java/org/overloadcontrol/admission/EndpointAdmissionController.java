@@ -348,6 +348,9 @@ public final class EndpointAdmissionController {
     long samp = c.takeSampleP90(now, countScratch);
     long count = countScratch[0];
     long staleCount = countScratch[1];
+    if (p.judgeOnFreshSamples()) {
+      c.noteSilence(now, LEFT_ROUNDS * p.timeoutNanos());
+    }
     if (c.controlled() && rateControlled) {
       // The same classes whose rates the group sums (RateGroup#activeRate).
       group.completed(c.completionsPerSecond() * countScratch[2] / 1e9, now, p.timeoutNanos());
@@ -356,6 +359,9 @@ public final class EndpointAdmissionController {
       c.sampledAt(now);
     }
     if (restoreIfHigherIdle(c, now)) {
+      // Gone long enough to restore is gone long enough to fill: in the same round, not the
+      // next (a round timeout of the low class's return).
+      fillAfterHigherLeft(c, now);
       report(c, now, count, samp, Double.NaN, rateBefore, Action.RESTORED);
       return;
     }
@@ -472,14 +478,8 @@ public final class EndpointAdmissionController {
    * {@link #IDLE_ROUNDS} timeouts of c.
    */
   private boolean higherClassActive(ClassController c, long now) {
-    long idle = IDLE_ROUNDS * c.settings().parameters().timeoutNanos();
-    for (ClassController other : ordered) {
-      if (other.requestClass().rank() > c.requestClass().rank()
-          && now - other.activeAtNanos() < idle) {
-        return true;
-      }
-    }
-    return false;
+    return group.higherActive(
+        c.requestClass().rank(), now, IDLE_ROUNDS * c.settings().parameters().timeoutNanos());
   }
 
   /**

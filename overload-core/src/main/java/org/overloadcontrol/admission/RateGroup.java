@@ -119,9 +119,7 @@ public final class RateGroup {
   boolean higherActive(int rank, long now, long idleNanos) {
     for (EndpointAdmissionController member : members) {
       for (ClassController c : member.classes()) {
-        if (c.controlled()
-            && c.requestClass().rank() > rank
-            && now - c.activeAtNanos() < idleNanos) {
+        if (c.controlled() && c.requestClass().rank() > rank && c.presentAt(now, idleNanos)) {
           return true;
         }
       }
