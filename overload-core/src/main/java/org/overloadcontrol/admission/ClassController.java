@@ -142,15 +142,6 @@ public final class ClassController {
   /** How stale the time of the last refusal may be: it is written at most this often. */
   private static final long REFUSED_AT_GRAIN_NANOS = 1_000_000L;
 
-  /**
-   * The longest recent silence of the class while it was there (see {@link #noteSilence}):
-   * written by its own rounds, read by the rounds of lower classes at other endpoints.
-   */
-  private volatile long silenceNanos;
-
-  /** Each round keeps 1 − 1/this of the last silence, so a past wave's silence fades. */
-  private static final long SILENCE_DECAY = 10;
-
   /** About when the bucket last refused an arrival (set by request threads, see above). */
   private volatile long refusedAtNanos;
 
@@ -505,30 +496,6 @@ public final class ClassController {
     long latest = admitted - sampledAtNanos > 0 ? admitted : sampledAtNanos;
     long refusedAt = refusedAtNanos;
     return refusedAt - latest > 0 ? refusedAt : latest;
-  }
-
-  /**
-   * Notes, at the start of one of this class's own rounds (each run by its arrival or
-   * completion), how long the class had been silent before it: the longest such silence of the
-   * recent rounds is how long the class may fall silent while it is still there. Gaps of
-   * {@code leftNanos} or more are a leaving and a return, not a silence, and are not kept.
-   */
-  void noteSilence(long now, long leftNanos) {
-    long gap = now - activeAtNanos();
-    long decayed = silenceNanos - silenceNanos / SILENCE_DECAY;
-    silenceNanos = gap > decayed && gap < leftNanos ? gap : decayed;
-  }
-
-  /**
-   * Whether the class was active within {@code idleNanos}, or within its recent longest
-   * silence and one timeout more ({@link #noteSilence}): a class whose refused users come back
-   * in waves is still there between two waves. In the two-class experiment the refused high
-   * users (all 60, pausing 500 ms) came back every 500 ms, with 400 ms of silence between, and
-   * each silence gave the low class the group's rate to queue at the database just before the
-   * next wave.
-   */
-  boolean presentAt(long now, long idleNanos) {
-    return now - activeAtNanos() < Math.max(idleNanos, silenceNanos + timeoutNanos / 2);
   }
 
   /** Remembers the rate before a higher class's cut, if none is remembered (fresh mode). */

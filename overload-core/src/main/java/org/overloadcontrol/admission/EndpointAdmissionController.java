@@ -349,7 +349,7 @@ public final class EndpointAdmissionController {
     long count = countScratch[0];
     long staleCount = countScratch[1];
     if (p.judgeOnFreshSamples()) {
-      c.noteSilence(now, LEFT_ROUNDS * p.timeoutNanos());
+      group.noteSilence(c, now, LEFT_ROUNDS * p.timeoutNanos());
     }
     if (c.controlled() && rateControlled) {
       // The same classes whose rates the group sums (RateGroup#activeRate).

@@ -1,5 +1,7 @@
 package org.overloadcontrol.admission;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -23,6 +25,9 @@ public final class RateGroup {
 
   private final CopyOnWriteArrayList<EndpointAdmissionController> members =
       new CopyOnWriteArrayList<>();
+
+  /** Per class name: its longest recent silence in the group and when it was noted. */
+  private final Map<String, long[]> silences = new HashMap<>();
 
   private long windowStartNanos;
   private boolean started;
@@ -113,17 +118,70 @@ public final class RateGroup {
   }
 
   /**
-   * Whether a controlled class ranked above {@code rank} was active in the group in the last
-   * {@code idleNanos} (see {@link ClassController#activeAtNanos}).
+   * Whether a controlled class ranked above {@code rank} is still present in the group: active
+   * (see {@link ClassController#activeAtNanos}) at any of its endpoints in the last
+   * {@code idleNanos}, or within its longest recent silence and half a timeout more
+   * ({@link #noteSilence}).
    */
   boolean higherActive(int rank, long now, long idleNanos) {
     for (EndpointAdmissionController member : members) {
       for (ClassController c : member.classes()) {
-        if (c.controlled() && c.requestClass().rank() > rank && c.presentAt(now, idleNanos)) {
-          return true;
+        if (c.controlled() && c.requestClass().rank() > rank) {
+          long silence = silenceNanos(c.requestClass().name(), now);
+          long window = Math.max(idleNanos, silence + c.settings().parameters().timeoutNanos() / 2);
+          if (now - c.activeAtNanos() < window) {
+            return true;
+          }
         }
       }
     }
     return false;
+  }
+
+  /**
+   * Notes, at the start of a round of class c (run by its arrival or completion at one
+   * endpoint), how long c's class had been silent in the whole group before it: no admission,
+   * refusal or sample at any endpoint. The longest such silence of the last
+   * {@code horizonNanos} is how long the class may fall silent while it is still there, and
+   * still hold the lower classes down: in the two-class experiment the refused high users (all
+   * 60, pausing 500 ms together) came back every 500 ms with up to 400 ms of silence between,
+   * and each silence gave the low class the group's rate, to queue at the database just before
+   * the next wave. A gap of {@code horizonNanos} or more is a leaving and a return, not kept.
+   */
+  void noteSilence(ClassController c, long now, long horizonNanos) {
+    String name = c.requestClass().name();
+    long latest = Long.MIN_VALUE;
+    boolean any = false;
+    for (EndpointAdmissionController member : members) {
+      for (ClassController other : member.classes()) {
+        if (other.requestClass().name().equals(name)) {
+          long at = other.activeAtNanos();
+          if (!any || at - latest > 0) {
+            latest = at;
+            any = true;
+          }
+        }
+      }
+    }
+    long gap = now - latest;
+    if (!any || gap >= horizonNanos) {
+      return;
+    }
+    synchronized (silences) {
+      long[] s = silences.computeIfAbsent(name, k -> new long[2]);
+      // The longest gap, forgotten once older than the horizon: a sliding maximum, near enough.
+      if (gap >= s[0] || now - s[1] > horizonNanos) {
+        s[0] = gap;
+        s[1] = now;
+      }
+    }
+  }
+
+  /** The longest silence of class {@code name} noted in the last horizon, 0 if none. */
+  private long silenceNanos(String name, long now) {
+    synchronized (silences) {
+      long[] s = silences.get(name);
+      return s == null ? 0 : s[0];
+    }
   }
 }

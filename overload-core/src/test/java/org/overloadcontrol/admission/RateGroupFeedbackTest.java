@@ -292,4 +292,26 @@ class RateGroupFeedbackTest {
     next.addAll(lowRefused(s));
     assertThat(next).containsAnyOf(Action.RESTORED, Action.FILLED_AFTER_HIGHER_LEFT);
   }
+
+  @Test
+  void aPageTheHigherClassVisitsRarelyDoesNotHoldTheLowerDownAfterTheClassLeft() {
+    Shop s = highHoldsLowDown();
+    ClassController highAtB = counted(s.b(), HIGH);
+    // High goes on at a every 10 ms, and reaches b once every 800 ms: silent there for 800 ms
+    // at a time, never for more than 10 ms in the group.
+    for (int i = 0; i < 200; i++) {
+      ticker.advance(Duration.ofMillis(10));
+      s.a().tryAdmit(s.high(), ticker.read());
+      if (i % 80 == 0) {
+        s.b().tryAdmit(highAtB, ticker.read());
+      }
+    }
+    // High leaves at once, 400 ms after its last visit to b. Low's rate comes back within its
+    // first rounds after two timeouts, as without silences; counted per endpoint, b's 800 ms
+    // held it down for 850 ms more (in the two-class experiment the low class came back after
+    // 7 windows instead of 3).
+    List<Action> next = new ArrayList<>(lowRefused(s));
+    next.addAll(lowRefused(s));
+    assertThat(next).containsAnyOf(Action.RESTORED, Action.FILLED_AFTER_HIGHER_LEFT);
+  }
 }
