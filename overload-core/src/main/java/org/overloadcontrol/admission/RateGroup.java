@@ -26,7 +26,10 @@ public final class RateGroup {
   private final CopyOnWriteArrayList<EndpointAdmissionController> members =
       new CopyOnWriteArrayList<>();
 
-  /** Per class name: its longest recent silence in the group and when it was noted. */
+  /**
+   * Per class name: the longest silence in the group in the current half horizon, when that
+   * half began, the longest in the half before, and the horizon.
+   */
   private final Map<String, long[]> silences = new HashMap<>();
 
   private long windowStartNanos;
@@ -163,17 +166,23 @@ public final class RateGroup {
         }
       }
     }
-    long gap = now - latest;
+    // A bucket in debt puts its bound on the last admission ahead of now.
+    long gap = Math.max(0L, now - latest);
     if (!any || gap >= horizonNanos) {
       return;
     }
     synchronized (silences) {
-      long[] s = silences.computeIfAbsent(name, k -> new long[2]);
-      // The longest gap, forgotten once older than the horizon: a sliding maximum, near enough.
-      if (gap >= s[0] || now - s[1] > horizonNanos) {
-        s[0] = gap;
+      // A sliding maximum over the last half to whole horizon, in two halves: the current
+      // half's longest gap and the one before it.
+      long[] s = silences.computeIfAbsent(name, k -> new long[] {0L, now, 0L, horizonNanos});
+      long age = now - s[1];
+      if (age >= horizonNanos / 2) {
+        s[2] = age >= horizonNanos ? 0L : s[0];
+        s[0] = 0L;
         s[1] = now;
       }
+      s[0] = Math.max(s[0], gap);
+      s[3] = horizonNanos;
     }
   }
 
@@ -181,7 +190,11 @@ public final class RateGroup {
   private long silenceNanos(String name, long now) {
     synchronized (silences) {
       long[] s = silences.get(name);
-      return s == null ? 0 : s[0];
+      if (s == null) {
+        return 0L;
+      }
+      long age = now - s[1];
+      return age >= s[3] ? 0L : age >= s[3] / 2 ? s[0] : Math.max(s[0], s[2]);
     }
   }
 }
