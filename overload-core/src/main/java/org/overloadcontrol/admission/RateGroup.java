@@ -1,5 +1,7 @@
 package org.overloadcontrol.admission;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -23,6 +25,12 @@ public final class RateGroup {
 
   private final CopyOnWriteArrayList<EndpointAdmissionController> members =
       new CopyOnWriteArrayList<>();
+
+  /**
+   * Per class name: the longest silence in the group in the current half horizon, when that
+   * half began, the longest in the half before, and the horizon.
+   */
+  private final Map<String, long[]> silences = new HashMap<>();
 
   private long windowStartNanos;
   private boolean started;
@@ -113,19 +121,80 @@ public final class RateGroup {
   }
 
   /**
-   * Whether a controlled class ranked above {@code rank} was active in the group in the last
-   * {@code idleNanos} (see {@link ClassController#activeAtNanos}).
+   * Whether a controlled class ranked above {@code rank} is still present in the group: active
+   * (see {@link ClassController#activeAtNanos}) at any of its endpoints in the last
+   * {@code idleNanos}, or within its longest recent silence and half a timeout more
+   * ({@link #noteSilence}).
    */
   boolean higherActive(int rank, long now, long idleNanos) {
     for (EndpointAdmissionController member : members) {
       for (ClassController c : member.classes()) {
-        if (c.controlled()
-            && c.requestClass().rank() > rank
-            && now - c.activeAtNanos() < idleNanos) {
-          return true;
+        if (c.controlled() && c.requestClass().rank() > rank) {
+          long silence = silenceNanos(c.requestClass().name(), now);
+          long window = Math.max(idleNanos, silence + c.settings().parameters().timeoutNanos() / 2);
+          if (now - c.activeAtNanos() < window) {
+            return true;
+          }
         }
       }
     }
     return false;
+  }
+
+  /**
+   * Notes, at the start of a round of class c (run by its arrival or completion at one
+   * endpoint), how long c's class had been silent in the whole group before it: no admission,
+   * refusal or sample at any endpoint. The longest such silence of the last
+   * {@code horizonNanos} is how long the class may fall silent while it is still there, and
+   * still hold the lower classes down: in the two-class experiment the refused high users (all
+   * 60, pausing 500 ms together) came back every 500 ms with up to 400 ms of silence between,
+   * and each silence gave the low class the group's rate, to queue at the database just before
+   * the next wave. A gap of {@code horizonNanos} or more is a leaving and a return, not kept.
+   */
+  void noteSilence(ClassController c, long now, long horizonNanos) {
+    String name = c.requestClass().name();
+    long latest = Long.MIN_VALUE;
+    boolean any = false;
+    for (EndpointAdmissionController member : members) {
+      for (ClassController other : member.classes()) {
+        if (other.requestClass().name().equals(name)) {
+          long at = other.activeAtNanos();
+          if (!any || at - latest > 0) {
+            latest = at;
+            any = true;
+          }
+        }
+      }
+    }
+    // A bucket in debt puts its bound on the last admission ahead of now.
+    long gap = Math.max(0L, now - latest);
+    if (!any || gap >= horizonNanos) {
+      return;
+    }
+    synchronized (silences) {
+      // A sliding maximum over the last half to whole horizon, in two halves: the current
+      // half's longest gap and the one before it.
+      long[] s = silences.computeIfAbsent(name, k -> new long[] {0L, now, 0L, horizonNanos});
+      long age = now - s[1];
+      if (age >= horizonNanos / 2) {
+        s[2] = age >= horizonNanos ? 0L : s[0];
+        s[0] = 0L;
+        s[1] = now;
+      }
+      s[0] = Math.max(s[0], gap);
+      s[3] = horizonNanos;
+    }
+  }
+
+  /** The longest silence of class {@code name} noted in the last horizon, 0 if none. */
+  private long silenceNanos(String name, long now) {
+    synchronized (silences) {
+      long[] s = silences.get(name);
+      if (s == null) {
+        return 0L;
+      }
+      long age = now - s[1];
+      return age >= s[3] ? 0L : age >= s[3] / 2 ? s[0] : Math.max(s[0], s[2]);
+    }
   }
 }

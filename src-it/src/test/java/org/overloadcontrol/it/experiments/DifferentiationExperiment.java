@@ -1,6 +1,8 @@
 package org.overloadcontrol.it.experiments;
 
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +16,8 @@ import org.overloadcontrol.it.load.RunResult;
 import org.overloadcontrol.it.load.SessionModel;
 import org.overloadcontrol.it.load.StepSchedule;
 import org.overloadcontrol.it.load.UserBehaviour;
+import org.overloadcontrol.it.serverlog.ServerRequestLog;
+import org.overloadcontrol.it.support.ContainerHooks;
 
 /**
  * Experiment 5: Welsh & Culler 2003 Figures 14 and 15, service differentiation between two user
@@ -37,6 +41,9 @@ class DifferentiationExperiment {
 
   private static final double TIME_SCALE = 0.1;
   static final int USERS_PER_CLASS = 60;
+
+  /** How often {@code -Dexperiment.trace=true} reads the engine and the database. */
+  private static final long TRACE_MILLIS = 20;
 
   static final String CLASS_RULES =
       "classes:\n"
@@ -98,13 +105,19 @@ class DifferentiationExperiment {
         String name = controller + ", differentiation " + (on ? "on" : "off");
         String load = ExperimentShop.load();
         String yaml = base + "admission: {controller: " + controller.trim() + "}\n";
+        boolean traced = Boolean.getBoolean("experiment.trace");
+        ServerRequestLog log = new ServerRequestLog();
         try (ExperimentShop shop =
             ExperimentShop.start(
                 "classes-" + controller.trim() + "-" + (on ? "on" : "off"),
                 TIME_SCALE,
                 1,
                 on ? yaml + CLASS_RULES : yaml,
-                2048)) {
+                2048,
+                traced ? ContainerHooks.NONE.withRequestLog(log) : ContainerHooks.NONE)) {
+          log.clear();
+          ClassTrace trace =
+              traced ? ClassTrace.start(shop.container.servletContext(), TRACE_MILLIS) : null;
           RunResult r =
               new ClosedLoopUsers(shop.client, model, users, shop.gauge)
                   .run(
@@ -122,6 +135,14 @@ class DifferentiationExperiment {
                       5L);
           String prefix = "classes-" + controller.trim() + "-" + (on ? "on" : "off");
           RunReport.writeCsv(ExperimentShop.OUT.resolve(prefix + ".csv"), r);
+          writeGroupCsv(ExperimentShop.OUT.resolve(prefix + "-classes.csv"), r);
+          if (trace != null) {
+            trace.close();
+            trace.writeCsv(
+                ExperimentShop.OUT.resolve(prefix + "-trace.csv"), List.of("low", "high"));
+            ServerRequestLog.writeCsv(
+                ExperimentShop.OUT.resolve(prefix + "-server-log.csv"), log.entries());
+          }
           List<Charts.Line> rejected = new ArrayList<>();
           List<Charts.Line> p90 = new ArrayList<>();
           double[] during = new double[2];
@@ -201,6 +222,32 @@ class DifferentiationExperiment {
     md.append("\nPaper: off 55.5 % (low) / 57.6 % (high); on 87.9 % (low) / 48.8 % (high).\n\n")
         .append(runs);
     Files.writeString(ExperimentShop.OUT.resolve("classes.md"), md.toString());
+  }
+
+  /**
+   * Each user class's series in the run's buckets: completed, refused, timed out and the p90 of
+   * the completed, one row per bucket and class.
+   */
+  static void writeGroupCsv(Path file, RunResult r) throws IOException {
+    StringBuilder csv = new StringBuilder("seconds,class,completed,rejected,timed_out,p90_ms\n");
+    for (Map.Entry<String, List<RunResult.SeriesPoint>> e : r.groupSeries().entrySet()) {
+      for (RunResult.SeriesPoint p : e.getValue()) {
+        csv.append(
+            String.format(
+                Locale.ROOT,
+                "%.2f,%s,%d,%d,%d,%s%n",
+                p.seconds(),
+                e.getKey(),
+                p.completed(),
+                p.rejected(),
+                p.timedOut(),
+                Double.isNaN(p.p90Millis())
+                    ? ""
+                    : String.format(Locale.ROOT, "%.2f", p.p90Millis())));
+      }
+    }
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, csv);
   }
 
   /**
