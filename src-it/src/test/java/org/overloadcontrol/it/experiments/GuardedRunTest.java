@@ -105,6 +105,7 @@ class GuardedRunTest {
             "paper",
             "qos",
             "ncl-vegas",
+            "ncl-vegas-noprobe",
             "ncl-gradient2");
     for (Variant v : all) {
       boolean peer =

@@ -33,6 +33,12 @@ record Variant(
 
   private static final String OFF = "enabled: false\n";
 
+  /**
+   * A probe multiplier no run reaches: Vegas then keeps the smallest RTT it ever saw as its
+   * no-load RTT (before its probe, the library's behaviour).
+   */
+  private static final int NEVER_PROBE = 1_000_000;
+
   /** A page's p90 target at {@code timeScale}; null for pages without one (the cart). */
   static Duration target(ShopRequest page, double timeScale) {
     if (page == ShopRequest.CART) {
@@ -73,7 +79,10 @@ record Variant(
    *   <li>{@code ncl-vegas}, {@code ncl-gradient2}: Netflix concurrency-limits'
    *       {@code SimpleLimiter} with {@code VegasLimit.newDefault()} /
    *       {@code Gradient2Limit.newDefault()} in our Jakarta port of its servlet filter,
-   *       refusing with its default 429.
+   *       refusing with its default 429;
+   *   <li>{@code ncl-vegas-noprobe}: {@code ncl-vegas} whose limit never probes (resets) its
+   *       no-load RTT, so it keeps the smallest RTT it saw: a check of whether the probe is
+   *       what lets Vegas run pages over their targets (docs/results.md §10; it is not).
    * </ul>
    */
   static List<Variant> all(double timeScale, int dbConnections) {
@@ -152,6 +161,16 @@ record Variant(
             h ->
                 Peers.concurrencyLimit(
                     h, VegasLimit.newDefault(), ConcurrencyLimitFilter.TOO_MANY_REQUESTS)));
+    v.add(
+        new Variant(
+            "ncl-vegas-noprobe",
+            "Netflix concurrency-limits, VegasLimit defaults but never probing its no-load RTT",
+            OFF,
+            h ->
+                Peers.concurrencyLimit(
+                    h,
+                    VegasLimit.newBuilder().probeMultiplier(NEVER_PROBE).build(),
+                    ConcurrencyLimitFilter.TOO_MANY_REQUESTS)));
     v.add(
         new Variant(
             "ncl-gradient2",
