@@ -6,10 +6,11 @@ package org.overloadcontrol.admission;
  *
  * <pre>
  *   s  = p90 of (execution time / target) over the window      (1.0 = exactly on target)
- *   L' = L · clamp(setpoint / s, minFactor, maxFactor)          setpoint 0.9, factors 0.8, 1.05
+ *   L' = L · clamp(setpoint / s, cut(s), maxFactor)             setpoint 0.9, factors 0.8, 1.05
+ *   cut(s) = max(0.5, min(minFactor, 2 · setpoint / s))        0.8 up to s = 2.25, 0.5 from 3.6
  *   if the in-flight count reached L in the window: L' as above
  *   else if requests waited for another permit (pressed): L' = min(L, peak · min(factor, 1))
- *   else: L' = max(L · clamp(setpoint / s, minFactor, 1), peak) only if s &gt; 1 (target missed),
+ *   else: L' = max(L · clamp(setpoint / s, cut(s), 1), peak) only if s &gt; 1 (target missed),
  *         else L' = L                                        peak = the window's largest in-flight
  *   L' in [minLimit, maxLimit]
  * </pre>
@@ -41,6 +42,15 @@ package org.overloadcontrol.admission;
  * sat wherever the permit count put it (1.2–1.4 × the checkout pages' target in the shop's
  * overload sweep).
  *
+ * <p>A gross miss cuts deeper. A window whose p90 is more than 2.5 times the setpoint (2.25 ×
+ * the target) is not noise: the resource is queueing, and by Little's law the limit that meets
+ * the setpoint is about L · setpoint / s. There the cut follows half that way, 2 · setpoint / s,
+ * down to 0.5 a window. At 0.8 a window a flash crowd that found the limit at the container's
+ * 200 threads (an idle limit never comes down) took 15 windows to bring 150 requests in flight
+ * down to the 4–5 a one-connection database serves within its target, and in the shop's load
+ * spike (docs/results.md §3) admitted pages ran at 1–2 s for 5–7 s; at 0.5 it takes 5. Below
+ * 2.25 × the target nothing changed: the operating range keeps the gentle step.
+ *
  * <p>Growth is slower than the cut (1.05 against 0.8 per window): a window's p90 is noisy, and
  * a larger limit shows in the execution times only after the requests it let in have run, so
  * a fast growth overshoots. In the shared-bottleneck simulation (docs/controller.md) a growth
@@ -50,6 +60,12 @@ package org.overloadcontrol.admission;
  * <p>Immutable and thread-safe.
  */
 public final class ConcurrencyLimit {
+
+  /**
+   * The deepest cut of a window whose p90 is far over the setpoint: the floor of the gradient
+   * in Envoy's adaptive concurrency filter and in concurrency-limits' {@code Gradient2Limit}.
+   */
+  static final double DEEPEST_GROSS_CUT = 0.5;
 
   private final double setpoint;
   private final double minFactor;
@@ -121,7 +137,7 @@ public final class ConcurrencyLimit {
     double factor =
         p90OfTarget <= 0
             ? maxFactor
-            : Math.max(minFactor, Math.min(maxFactor, setpoint / p90OfTarget));
+            : Math.max(deepestCut(p90OfTarget), Math.min(maxFactor, setpoint / p90OfTarget));
     if (reachedLimit) {
       return clamp(limit * factor);
     }
@@ -132,6 +148,15 @@ public final class ConcurrencyLimit {
       return clamp(limit);
     }
     return clamp(Math.max(limit * factor, Math.min(limit, peakInFlight)));
+  }
+
+  /**
+   * The deepest cut one window may make: {@code minFactor}, or, for a p90 so far over the
+   * setpoint that no window's noise explains it, half the way Little's law points (a cut to
+   * 2 · setpoint / s) but never under {@link #DEEPEST_GROSS_CUT}.
+   */
+  private double deepestCut(double p90OfTarget) {
+    return Math.max(DEEPEST_GROSS_CUT, Math.min(minFactor, 2 * setpoint / p90OfTarget));
   }
 
   private double clamp(double limit) {

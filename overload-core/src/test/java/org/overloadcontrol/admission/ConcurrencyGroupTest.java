@@ -116,7 +116,7 @@ class ConcurrencyGroupTest {
   @Test
   void aWindowOfFewSamplesRunsOnUntilItHasEnoughOrTenWindowsPassed() {
     ConcurrencyGroup.Partition p = group.partition(browse, TARGET, TARGET / 2);
-    p.record(TARGET * 3, now, 0);
+    p.record(TARGET * 2, now, 0);
     now += 100 * MS;
     assertThat(group.tick(now)).isFalse();
     assertThat(rounds).isEmpty();
@@ -182,6 +182,47 @@ class ConcurrencyGroupTest {
   /** A group at a limit of 40 (between 1 and 100), without a listener. */
   private ConcurrencyGroup limitOf40() {
     return limitFrom(40);
+  }
+
+  @Test
+  void aFlashCrowdOnAnIdleLimitIsBroughtToTheTargetInAFewWindows() {
+    // The limit idled at the container's 200 threads; 150 users arrive at a resource that
+    // serves one request in 25 ms, so each runs 25 ms times the requests in flight, against a
+    // 100 ms target: 37.5 × the target at first, met at 3 in flight.
+    ConcurrencyGroup g =
+        new ConcurrencyGroup(
+            "db",
+            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200),
+            200,
+            100 * MS,
+            100,
+            AdmissionListener.NONE,
+            now);
+    ConcurrencyGroup.Partition p = g.partition(browse, 100 * MS, 50 * MS);
+    int windows = 0;
+    int underTen = -1;
+    while (windows < 40 && g.limit() > 3) {
+      int inFlight = 0;
+      while (inFlight < 150 && p.tryAcquire(0)) {
+        inFlight++;
+      }
+      for (int i = 0; i < ConcurrencyGroup.MIN_SAMPLES; i++) {
+        p.record(25 * MS * inFlight, now, 0);
+      }
+      for (int i = 0; i < inFlight; i++) {
+        p.release(0);
+      }
+      now += 100 * MS;
+      g.tick(now);
+      windows++;
+      if (underTen < 0 && g.limit() < 10) {
+        underTen = windows;
+      }
+    }
+    // At 0.8 a window it took 15 windows to get under 10.
+    assertThat(underTen).as("windows until the limit is under 10").isEqualTo(5);
+    assertThat(windows).as("windows until the target is met").isLessThanOrEqualTo(12);
+    assertThat(g.inFlight()).isZero();
   }
 
   /** A group starting at {@code initial} (between 1 and 100), without a listener. */

@@ -13,7 +13,19 @@ class ConcurrencyLimitTest {
   @Test
   void cutsByTheRatioOfSetpointToP90ButNoDeeperThanTheLeastFactor() {
     assertThat(limit.next(100, 1.0, true, 100)).isCloseTo(90, within(1e-9));
-    assertThat(limit.next(100, 5.0, true, 100)).isCloseTo(80, within(1e-9));
+    assertThat(limit.next(100, 2.0, true, 100)).isCloseTo(80, within(1e-9));
+    assertThat(limit.next(100, 2.25, true, 100)).isCloseTo(80, within(1e-9));
+  }
+
+  @Test
+  void aGrossMissCutsHalfTheWayLittlesLawPointsDownToHalfAWindow() {
+    // 3 × the target: 2 · 0.9 / 3 = 0.6 of the limit, where 0.8 held it before.
+    assertThat(limit.next(100, 3.0, true, 100)).isCloseTo(60, within(1e-9));
+    // 37 × the target (150 in flight on a resource that meets it at 4): half, no deeper.
+    assertThat(limit.next(150, 37.0, true, 150)).isCloseTo(75, within(1e-9));
+    // A limit nothing reached falls as fast toward what ran, and no lower.
+    assertThat(limit.next(200, 37.0, false, 60)).isCloseTo(100, within(1e-9));
+    assertThat(limit.next(100, 37.0, false, 60)).isCloseTo(60, within(1e-9));
   }
 
   @Test
