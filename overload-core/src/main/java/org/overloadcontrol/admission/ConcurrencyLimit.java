@@ -48,7 +48,8 @@ package org.overloadcontrol.admission;
  * down to 0.5 a window. At 0.8 a window a flash crowd that found the limit at the container's
  * 200 threads (an idle limit never comes down) took 15 windows to bring 150 requests in flight
  * down to the 4–5 a one-connection database serves within its target, and in the shop's load
- * spike (docs/results.md §3) admitted pages ran at 1–2 s for 5–7 s; at 0.5 it takes 5. Below
+ * spike (docs/results.md §3) admitted pages ran at 0.4–2 s for about 7 s; at 0.5 it takes 5
+ * windows, and the p90 was back under the target 4 s after the crowd landed instead of 10. Below
  * 2.25 × the target nothing changed: the operating range keeps the gentle step.
  *
  * <p>Growth is slower than the cut (1.05 against 0.8 per window): a window's p90 is noisy, and

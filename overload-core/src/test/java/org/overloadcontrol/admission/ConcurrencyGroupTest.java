@@ -189,15 +189,7 @@ class ConcurrencyGroupTest {
     // The limit idled at the container's 200 threads; 150 users arrive at a resource that
     // serves one request in 25 ms, so each runs 25 ms times the requests in flight, against a
     // 100 ms target: 37.5 × the target at first, met at 3 in flight.
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "db",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200),
-            200,
-            100 * MS,
-            100,
-            AdmissionListener.NONE,
-            now);
+    ConcurrencyGroup g = limitFrom(200, 200);
     ConcurrencyGroup.Partition p = g.partition(browse, 100 * MS, 50 * MS);
     int windows = 0;
     int underTen = -1;
@@ -227,9 +219,14 @@ class ConcurrencyGroupTest {
 
   /** A group starting at {@code initial} (between 1 and 100), without a listener. */
   private ConcurrencyGroup limitFrom(int initial) {
+    return limitFrom(initial, 100);
+  }
+
+  /** A group starting at {@code initial} (between 1 and {@code max}), without a listener. */
+  private ConcurrencyGroup limitFrom(int initial, int max) {
     return new ConcurrencyGroup(
         "db",
-        new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 100),
+        new ConcurrencyLimit(0.9, 0.8, 1.05, 1, max),
         initial,
         100 * MS,
         100,
