@@ -7,7 +7,7 @@ package org.overloadcontrol.admission;
  * <pre>
  *   s  = p90 of (execution time / target) over the window      (1.0 = exactly on target)
  *   L' = L · clamp(setpoint / s, cut(s), maxFactor)             setpoint 0.9, factors 0.8, 1.05
- *   cut(s) = max(0.5, min(minFactor, 2 · setpoint / s))        0.8 up to s = 2.25, 0.5 from 3.6
+ *   cut(s) = min(minFactor, max(0.5, 2 · setpoint / s))        0.8 up to s = 2.25, 0.5 from 3.6
  *   if the in-flight count reached L in the window: L' as above
  *   else if requests waited for another permit (pressed): L' = min(L, peak · min(factor, 1))
  *   else: L' = max(L · clamp(setpoint / s, cut(s), 1), peak) only if s &gt; 1 (target missed),
@@ -154,10 +154,11 @@ public final class ConcurrencyLimit {
   /**
    * The deepest cut one window may make: {@code minFactor}, or, for a p90 so far over the
    * setpoint that no window's noise explains it, half the way Little's law points (a cut to
-   * 2 · setpoint / s) but never under {@link #DEEPEST_GROSS_CUT}.
+   * 2 · setpoint / s) but never under {@link #DEEPEST_GROSS_CUT}; a {@code minFactor} deeper
+   * than that still holds.
    */
   private double deepestCut(double p90OfTarget) {
-    return Math.max(DEEPEST_GROSS_CUT, Math.min(minFactor, 2 * setpoint / p90OfTarget));
+    return Math.min(minFactor, Math.max(DEEPEST_GROSS_CUT, 2 * setpoint / p90OfTarget));
   }
 
   private double clamp(double limit) {

@@ -26,6 +26,9 @@ class ConcurrencyLimitTest {
     // A limit nothing reached falls as fast toward what ran, and no lower.
     assertThat(limit.next(200, 37.0, false, 60)).isCloseTo(100, within(1e-9));
     assertThat(limit.next(100, 37.0, false, 60)).isCloseTo(60, within(1e-9));
+    // A least factor configured deeper than the gross cut's floor still holds.
+    assertThat(new ConcurrencyLimit(0.9, 0.3, 1.05, 1, 200).next(100, 37.0, true, 100))
+        .isCloseTo(30, within(1e-9));
   }
 
   @Test

@@ -35,7 +35,7 @@ record Variant(
 
   /**
    * A probe multiplier no run reaches: Vegas then keeps the smallest RTT it ever saw as its
-   * no-load RTT (before its probe, the library's behaviour).
+   * no-load RTT.
    */
   private static final int NEVER_PROBE = 1_000_000;
 
