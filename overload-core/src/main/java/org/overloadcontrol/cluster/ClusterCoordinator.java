@@ -34,7 +34,7 @@ public interface ClusterCoordinator extends AutoCloseable {
         }
 
         @Override
-        public TokenClaim claim(String tokenKey, Duration keepFor) {
+        public TokenClaim claim(String tokenKey, Duration keepFor, boolean keepIfLate) {
           return TokenClaim.FIRST;
         }
 
@@ -68,8 +68,14 @@ public interface ClusterCoordinator extends AutoCloseable {
    * Records a use of the token with key {@code tokenKey}, remembered for {@code keepFor}
    * (after which the token has expired anyway); atomic cluster-wide, so of two uses on two
    * nodes exactly one gets {@link TokenClaim#FIRST}.
+   *
+   * <p>A claim answered {@link TokenClaim#UNKNOWN} may still reach the cluster later. With
+   * {@code keepIfLate} the mark it then sets stands: the caller admitted the use anyway. Without
+   * it the caller refused the request and told the client to retry, so a late mark that this
+   * claim set is taken back as soon as its answer arrives; otherwise the retry would be refused
+   * as a replay of a token that never admitted anyone.
    */
-  TokenClaim claim(String tokenKey, Duration keepFor);
+  TokenClaim claim(String tokenKey, Duration keepFor, boolean keepIfLate);
 
   /** How many nodes the cluster is configured for (a node's share before it hears the rest). */
   int expectedNodes();

@@ -35,7 +35,9 @@ import org.overloadcontrol.cluster.TokenClaim;
  * cluster-wide. When the cluster does not answer within its bound the miss is counted, and
  * only the token's owner among the members this node hears admits it from its own set; the
  * others answer "retry in a second" ({@link #decidesAlone}). Such a use is kept, and the
- * exchange claims it again in the cluster off the request path ({@link #reconcile}).
+ * exchange claims it again in the cluster off the request path ({@link #reconcile}). A refusing
+ * node's claim that lands after its bound is taken back by the coordinator, so the client's
+ * retry is not refused as a replay.
  *
  * <p>What that guarantees, when every claim for a token times out: with the members agreeing on
  * who is there, the token admits once cluster-wide. It can admit twice only when the owner's
@@ -122,13 +124,16 @@ final class TokenChecker {
     if (used.asMap().putIfAbsent(token.replayKey(), Boolean.TRUE) != null) {
       return TokenCheck.refused(RefusalReason.REPLAYED);
     }
-    TokenClaim claim = cluster.claim(token.replayKey(), keepFor);
+    // Decided before claiming: a claim that goes unanswered may land later, and whether its
+    // mark should then stand depends on whether this node admits the use without an answer.
+    boolean alone = decidesAlone(token.replayKey(), nowSecond);
+    TokenClaim claim = cluster.claim(token.replayKey(), keepFor, alone);
     if (claim == TokenClaim.REPLAYED) {
       return TokenCheck.refused(RefusalReason.REPLAYED);
     }
     if (claim == TokenClaim.UNKNOWN) {
       unansweredClaims.increment();
-      if (!decidesAlone(token.replayKey(), nowSecond)) {
+      if (!alone) {
         // Another node is the one to admit it now; a retry here passes once the cluster answers.
         used.asMap().remove(token.replayKey());
         return new TokenCheck(RefusalReason.EARLY, 1);
@@ -187,7 +192,8 @@ final class TokenChecker {
   void reconcile(long nowSecond) {
     for (Unsettled u; (u = unsettled.peek()) != null; ) {
       long left = keepFor.toSeconds() - (nowSecond - u.usedSecond());
-      if (left > 0 && cluster.claim(u.key(), Duration.ofSeconds(left)) == TokenClaim.UNKNOWN) {
+      if (left > 0
+          && cluster.claim(u.key(), Duration.ofSeconds(left), true) == TokenClaim.UNKNOWN) {
         return;
       }
       if (unsettled.remove(u)) {

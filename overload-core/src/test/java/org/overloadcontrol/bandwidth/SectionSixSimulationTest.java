@@ -215,8 +215,8 @@ class SectionSixSimulationTest {
     }
 
     @Override
-    public TokenClaim claim(String tokenKey, Duration keepFor) {
-      return cluster.claim(tokenKey, keepFor);
+    public TokenClaim claim(String tokenKey, Duration keepFor, boolean keepIfLate) {
+      return cluster.claim(tokenKey, keepFor, keepIfLate);
     }
 
     @Override

@@ -177,6 +177,49 @@ class ClusterVirtualQueueTest {
   }
 
   @Test
+  void aClaimThatLandsLateOnARefusingNodeIsTakenBackSoTheClientsRetryPasses() {
+    Node a = new Node("a");
+    Node b = new Node("b");
+    Map<String, String> tokens = new java.util.LinkedHashMap<>(); // client -> token
+    for (int i = 0; i < 200 && tokens.size() < 10; i++) {
+      String client = "192.0.2." + i;
+      if (a.arrive(client, null) instanceof VirtualQueueDecision.Wait w && w.waitSeconds() == 1) {
+        tokens.put(client, w.token());
+      }
+    }
+    assertThat(tokens).hasSize(10);
+    nextSecond(a, b);
+    int refusedFirst = 0;
+    int admittedFirst = 0;
+    int k = 0;
+    for (Map.Entry<String, String> t : tokens.entrySet()) {
+      Node first = k++ % 2 == 0 ? a : b;
+      Node second = first == a ? b : a;
+      cluster.claimsLate(true); // every claim lands, but after the caller stopped waiting
+      VirtualQueueDecision one = first.arrive(t.getKey(), t.getValue());
+      cluster.claimsLate(false);
+      if (one instanceof VirtualQueueDecision.Pass) {
+        // The owner admitted on its own set: its late mark stands, the token is spent.
+        admittedFirst++;
+        assertThat(second.arrive(t.getKey(), t.getValue()))
+            .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+      } else {
+        // Refused with "retry in a second": the retry must pass once, not meet its own mark.
+        refusedFirst++;
+        assertThat(one).isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.EARLY, 1));
+        assertThat(first.arrive(t.getKey(), t.getValue()))
+            .isEqualTo(new VirtualQueueDecision.Pass(true));
+        assertThat(second.arrive(t.getKey(), t.getValue()))
+            .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+      }
+    }
+    assertThat(refusedFirst)
+        .as("tokens first shown to the node that does not own them")
+        .isPositive();
+    assertThat(admittedFirst).as("tokens first shown to their owner").isPositive();
+  }
+
+  @Test
   void aloneAReplayOnAnotherNodeWouldPass() {
     // The defect the shared set fixes: two standalone nodes with one key admit a token twice.
     VirtualQueue a =

@@ -23,6 +23,7 @@ public final class InMemoryCluster {
   private final Map<String, Long> usedUntilSecond = new ConcurrentHashMap<>();
   private final Set<String> cutOff = ConcurrentHashMap.newKeySet();
   private volatile boolean claimsUnanswered;
+  private volatile boolean claimsLate;
   private final LongSupplier epochSecond;
   private final int expectedNodes;
 
@@ -52,6 +53,15 @@ public final class InMemoryCluster {
    */
   public void claimsUnanswered(boolean unanswered) {
     claimsUnanswered = unanswered;
+  }
+
+  /**
+   * Whether every token claim is answered late (a slow cluster whose claims land after the
+   * caller's bound): the caller hears {@link TokenClaim#UNKNOWN}, yet a first claim marks the
+   * token used, and the mark stays unless the claim asked for it to be taken back.
+   */
+  public void claimsLate(boolean late) {
+    claimsLate = late;
   }
 
   /**
@@ -116,13 +126,19 @@ public final class InMemoryCluster {
     }
 
     @Override
-    public TokenClaim claim(String tokenKey, Duration keepFor) {
+    public TokenClaim claim(String tokenKey, Duration keepFor, boolean keepIfLate) {
       if (cutOff.contains(id) || claimsUnanswered) {
         return TokenClaim.UNKNOWN;
       }
       long now = epochSecond.getAsLong();
       usedUntilSecond.values().removeIf(until -> until < now);
       Long before = usedUntilSecond.putIfAbsent(tokenKey, now + keepFor.toSeconds());
+      if (claimsLate) {
+        if (before == null && !keepIfLate) {
+          usedUntilSecond.remove(tokenKey); // the late answer arrived: the mark is taken back
+        }
+        return TokenClaim.UNKNOWN;
+      }
       return before == null ? TokenClaim.FIRST : TokenClaim.REPLAYED;
     }
 

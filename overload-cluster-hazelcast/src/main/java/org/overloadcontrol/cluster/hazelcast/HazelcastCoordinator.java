@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.cluster.CapacityShare;
 import org.overloadcontrol.cluster.ClusterCoordinator;
@@ -46,7 +47,8 @@ import org.overloadcontrol.cluster.TokenClaim;
  * request, and the view it leaves behind ages, which {@link CapacityShare} reads as "not
  * whole". {@link #claim} has the entry processor sent by one of
  * two claim threads and waits for the answer at most {@code cluster.callTimeout}, then answers
- * {@link TokenClaim#UNKNOWN}.
+ * {@link TokenClaim#UNKNOWN}; a claim the caller does not keep is removed when its answer
+ * arrives, if it was the first.
  */
 final class HazelcastCoordinator implements ClusterCoordinator {
 
@@ -64,6 +66,7 @@ final class HazelcastCoordinator implements ClusterCoordinator {
   private final ExecutorService shipper;
   private final ThreadPoolExecutor claimSenders;
   private final AtomicReference<NodeReport> pending = new AtomicReference<>();
+  private final LongAdder lateClaimsTakenBack = new LongAdder();
   private final AtomicBoolean shipping = new AtomicBoolean();
   private volatile ClusterView view = ClusterView.EMPTY;
 
@@ -214,25 +217,64 @@ final class HazelcastCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public TokenClaim claim(String tokenKey, Duration keepFor) {
+  public TokenClaim claim(String tokenKey, Duration keepFor, boolean keepIfLate) {
+    CompletableFuture<Boolean> answer;
     try {
       // Sending happens on the claim threads: while members come and go, Hazelcast can hold
       // the caller of submitToKey itself (the partition's owner is being decided), not only
       // its future. The request waits for the answer, never for the sending.
-      Boolean first =
+      answer =
           CompletableFuture.supplyAsync(
                   () -> usedTokens.submitToKey(tokenKey, new ClaimOnce(keepFor.toMillis())),
                   claimSenders)
-              .thenCompose(answer -> answer)
-              .get(callTimeoutNanos, TimeUnit.NANOSECONDS);
-      return Boolean.TRUE.equals(first) ? TokenClaim.FIRST : TokenClaim.REPLAYED;
-    } catch (TimeoutException | ExecutionException | RejectedExecutionException e) {
+              .thenCompose(a -> a);
+    } catch (RejectedExecutionException e) {
       unanswered(e);
-      return TokenClaim.UNKNOWN;
+      return TokenClaim.UNKNOWN; // never sent: nothing can land late
+    }
+    try {
+      Boolean first = answer.get(callTimeoutNanos, TimeUnit.NANOSECONDS);
+      return Boolean.TRUE.equals(first) ? TokenClaim.FIRST : TokenClaim.REPLAYED;
+    } catch (TimeoutException | ExecutionException e) {
+      unanswered(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return TokenClaim.UNKNOWN;
     }
+    if (!keepIfLate) {
+      answer.thenAccept(first -> takeBackIfFirst(tokenKey, first));
+    }
+    return TokenClaim.UNKNOWN;
+  }
+
+  /**
+   * Removes the mark a late claim set, so the client told to retry is not refused as a replay.
+   * Only a first claim set the mark; until it is removed, every other claim of the token found
+   * it and was refused, so the mark removed is this claim's own.
+   */
+  private void takeBackIfFirst(String tokenKey, Boolean first) {
+    if (!Boolean.TRUE.equals(first)) {
+      return;
+    }
+    try {
+      usedTokens
+          .removeAsync(tokenKey)
+          .whenComplete(
+              (removed, e) -> {
+                if (e == null) {
+                  lateClaimsTakenBack.increment();
+                } else if (LOG.isDebugEnabled()) {
+                  LOG.debug("a late token claim could not be taken back: {}", e.toString());
+                }
+              });
+    } catch (RuntimeException closed) {
+      // The member is shutting down: its marks go with the token's grace window anyway.
+      unanswered(closed);
+    }
+  }
+
+  /** Claims that landed after their bound on a node that had refused the use, then removed. */
+  long lateClaimsTakenBack() {
+    return lateClaimsTakenBack.sum();
   }
 
   private static void unanswered(Exception e) {

@@ -133,11 +133,31 @@ class ClusterOfThreeTest {
     }
     assertThat(wait).as("node 0 told someone to wait").isNotNull();
     Thread.sleep(wait.waitSeconds() * 1000L + 200);
-    assertThat(decide(1, client, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
-    assertThat(decide(2, client, wait.token()))
+    assertThat(decideAsAClient(1, client, wait.token()))
+        .isEqualTo(new VirtualQueueDecision.Pass(true));
+    assertThat(decideAsAClient(2, client, wait.token()))
         .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
-    assertThat(decide(0, client, wait.token()))
+    assertThat(decideAsAClient(0, client, wait.token()))
         .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+  }
+
+  /**
+   * What a client does: told it is early, it waits as long as told and comes back. A node whose
+   * claim outlasted the call bound answers so (the first claims of a young cluster on a busy
+   * machine do), and its retry must then be decided, not taken for a replay of itself.
+   */
+  static VirtualQueueDecision decideAsAClient(int node, String client, String token)
+      throws InterruptedException {
+    VirtualQueueDecision d = decide(node, client, token);
+    for (int retry = 0;
+        retry < 10
+            && d instanceof VirtualQueueDecision.Refuse r
+            && r.reason() == RefusalReason.EARLY;
+        retry++) {
+      Thread.sleep(r.retryAfterSeconds() * 1000L);
+      d = decide(node, client, token);
+    }
+    return d;
   }
 
   @Test

@@ -75,10 +75,10 @@ class HazelcastCoordinatorTest {
   @Test
   void aTokenIsClaimedOnceAcrossTheMembers() {
     Duration keep = Duration.ofSeconds(10);
-    assertThat(members.get(0).claim("t1", keep)).isEqualTo(TokenClaim.FIRST);
-    assertThat(members.get(1).claim("t1", keep)).isEqualTo(TokenClaim.REPLAYED);
-    assertThat(members.get(0).claim("t1", keep)).isEqualTo(TokenClaim.REPLAYED);
-    assertThat(members.get(1).claim("t2", keep)).isEqualTo(TokenClaim.FIRST);
+    assertThat(members.get(0).claim("t1", keep, true)).isEqualTo(TokenClaim.FIRST);
+    assertThat(members.get(1).claim("t1", keep, true)).isEqualTo(TokenClaim.REPLAYED);
+    assertThat(members.get(0).claim("t1", keep, true)).isEqualTo(TokenClaim.REPLAYED);
+    assertThat(members.get(1).claim("t2", keep, true)).isEqualTo(TokenClaim.FIRST);
   }
 
   @Test
@@ -209,11 +209,11 @@ class HazelcastCoordinatorTest {
       // Block the partition thread that owns the key, as a stuck or distant member would.
       String key = "slow-token";
       var slow = alone.member().<String, Boolean>getMap(HazelcastCoordinator.USED_TOKENS);
-      assertThat(alone.claim("warm-up", Duration.ofSeconds(5))).isNotNull();
+      assertThat(alone.claim("warm-up", Duration.ofSeconds(5), true)).isNotNull();
       slow.submitToKey(key, new Sleep(3000));
       for (int i = 0; i < 3; i++) {
         long start = System.nanoTime();
-        assertThat(alone.claim(key, Duration.ofSeconds(5))).isEqualTo(TokenClaim.UNKNOWN);
+        assertThat(alone.claim(key, Duration.ofSeconds(5), true)).isEqualTo(TokenClaim.UNKNOWN);
         long took = System.nanoTime() - start;
         System.out.println("claim against a stuck partition answered after " + took / 1000 + " µs");
         // 1 ms asked and 1 to 7 ms seen on a quiet machine; a busy two-core machine can delay
@@ -221,6 +221,55 @@ class HazelcastCoordinatorTest {
         // partition, held for 3 s.
         assertThat(took).isLessThan(Duration.ofMillis(1000).toNanos());
       }
+    } finally {
+      alone.close();
+    }
+  }
+
+  @Test
+  void aLateClaimNotKeptIsTakenBackWhenItLandsAndOneKeptStands() throws Exception {
+    int[] port = ClusterOfThreeTest.freePorts(1);
+    HazelcastCoordinator alone =
+        (HazelcastCoordinator)
+            new HazelcastCoordinatorFactory()
+                .join(
+                    settings(
+                        Map.of(
+                            "enabled",
+                            "true",
+                            "name",
+                            "late-" + port[0],
+                            "members",
+                            "127.0.0.1:" + port[0],
+                            "address",
+                            "127.0.0.1",
+                            "port",
+                            String.valueOf(port[0]),
+                            "callTimeout",
+                            "1ms")));
+    try {
+      var used = alone.member().<String, Boolean>getMap(HazelcastCoordinator.USED_TOKENS);
+      assertThat(alone.claim("warm-up", Duration.ofSeconds(5), true)).isNotNull();
+      Duration keep = Duration.ofSeconds(30);
+      // Both claims wait behind a held partition thread, so both land after their bound.
+      used.submitToKey("refused-use", new Sleep(500));
+      used.submitToKey("admitted-use", new Sleep(500));
+      assertThat(alone.claim("refused-use", keep, false)).isEqualTo(TokenClaim.UNKNOWN);
+      assertThat(alone.claim("admitted-use", keep, true)).isEqualTo(TokenClaim.UNKNOWN);
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while ((alone.lateClaimsTakenBack() == 0 || !used.containsKey("admitted-use"))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(alone.lateClaimsTakenBack()).isEqualTo(1);
+      assertThat(used.containsKey("refused-use")).as("the refusing node's mark").isFalse();
+      assertThat(used.containsKey("admitted-use")).as("the admitting node's mark").isTrue();
+      // What the client told to retry meets: its token is still unused cluster-wide.
+      assertThat(
+              used.submitToKey("refused-use", new ClaimOnce(keep.toMillis()))
+                  .toCompletableFuture()
+                  .get())
+          .isTrue();
     } finally {
       alone.close();
     }
