@@ -134,14 +134,7 @@ class ClusterVirtualQueueTest {
   void aTokenWhoseClaimsTimeOutAdmitsOnceClusterWideNotOncePerNode() {
     Node a = new Node("a");
     Node b = new Node("b");
-    Map<String, String> tokens = new java.util.LinkedHashMap<>(); // client -> token
-    for (int i = 0; i < 200 && tokens.size() < 10; i++) {
-      String client = "192.0.2." + i;
-      if (a.arrive(client, null) instanceof VirtualQueueDecision.Wait w && w.waitSeconds() == 1) {
-        tokens.put(client, w.token());
-      }
-    }
-    assertThat(tokens).hasSize(10);
+    Map<String, String> tokens = tenTokensForTheNextSecond(a);
     nextSecond(a, b);
     cluster.claimsUnanswered(true); // the reports flow, every claim times out
     int passedOnA = 0;
@@ -180,14 +173,7 @@ class ClusterVirtualQueueTest {
   void aClaimThatLandsLateOnARefusingNodeIsTakenBackSoTheClientsRetryPasses() {
     Node a = new Node("a");
     Node b = new Node("b");
-    Map<String, String> tokens = new java.util.LinkedHashMap<>(); // client -> token
-    for (int i = 0; i < 200 && tokens.size() < 10; i++) {
-      String client = "192.0.2." + i;
-      if (a.arrive(client, null) instanceof VirtualQueueDecision.Wait w && w.waitSeconds() == 1) {
-        tokens.put(client, w.token());
-      }
-    }
-    assertThat(tokens).hasSize(10);
+    Map<String, String> tokens = tenTokensForTheNextSecond(a);
     nextSecond(a, b);
     int refusedFirst = 0;
     int admittedFirst = 0;
@@ -217,6 +203,20 @@ class ClusterVirtualQueueTest {
         .as("tokens first shown to the node that does not own them")
         .isPositive();
     assertThat(admittedFirst).as("tokens first shown to their owner").isPositive();
+  }
+
+  /** Ten clients told by {@code node} to come back in a second, and their tokens. */
+  private static Map<String, String> tenTokensForTheNextSecond(Node node) {
+    Map<String, String> tokens = new java.util.LinkedHashMap<>(); // client -> token
+    for (int i = 0; i < 200 && tokens.size() < 10; i++) {
+      String client = "192.0.2." + i;
+      if (node.arrive(client, null) instanceof VirtualQueueDecision.Wait w
+          && w.waitSeconds() == 1) {
+        tokens.put(client, w.token());
+      }
+    }
+    assertThat(tokens).hasSize(10);
+    return tokens;
   }
 
   @Test

@@ -27,28 +27,9 @@ class HazelcastCoordinatorTest {
     int[] ports = ClusterOfThreeTest.freePorts(2);
     String list = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
     for (int p : ports) {
-      members.add(
-          (HazelcastCoordinator)
-              new HazelcastCoordinatorFactory()
-                  .join(
-                      settings(
-                          Map.of(
-                              "enabled",
-                              "true",
-                              "name",
-                              "two-" + ports[0],
-                              "members",
-                              list,
-                              "address",
-                              "127.0.0.1",
-                              "port",
-                              String.valueOf(p),
-                              // These tests are about what is shared, not the bound: a first claim
-                              // loads
-                              // classes, which on a busy machine can take longer than the default
-                              // 50 ms.
-                              "callTimeout",
-                              "5s"))));
+      // These tests are about what is shared, not the bound: a first claim loads classes, which
+      // on a busy machine can take longer than the default 50 ms.
+      members.add(member("two-" + ports[0], list, p, "5s"));
     }
     for (HazelcastCoordinator m : members) {
       awaitMembers(m, 2);
@@ -186,25 +167,7 @@ class HazelcastCoordinatorTest {
 
   @Test
   void aClusterThatDoesNotAnswerInTimeLeavesTheClaimToLocalState() throws Exception {
-    int[] port = ClusterOfThreeTest.freePorts(1);
-    HazelcastCoordinator alone =
-        (HazelcastCoordinator)
-            new HazelcastCoordinatorFactory()
-                .join(
-                    settings(
-                        Map.of(
-                            "enabled",
-                            "true",
-                            "name",
-                            "slow-" + port[0],
-                            "members",
-                            "127.0.0.1:" + port[0],
-                            "address",
-                            "127.0.0.1",
-                            "port",
-                            String.valueOf(port[0]),
-                            "callTimeout",
-                            "1ms")));
+    HazelcastCoordinator alone = memberAlone("slow", "1ms");
     try {
       // Block the partition thread that owns the key, as a stuck or distant member would.
       String key = "slow-token";
@@ -228,25 +191,7 @@ class HazelcastCoordinatorTest {
 
   @Test
   void aLateClaimNotKeptIsTakenBackWhenItLandsAndOneKeptStands() throws Exception {
-    int[] port = ClusterOfThreeTest.freePorts(1);
-    HazelcastCoordinator alone =
-        (HazelcastCoordinator)
-            new HazelcastCoordinatorFactory()
-                .join(
-                    settings(
-                        Map.of(
-                            "enabled",
-                            "true",
-                            "name",
-                            "late-" + port[0],
-                            "members",
-                            "127.0.0.1:" + port[0],
-                            "address",
-                            "127.0.0.1",
-                            "port",
-                            String.valueOf(port[0]),
-                            "callTimeout",
-                            "1ms")));
+    HazelcastCoordinator alone = memberAlone("late", "1ms");
     try {
       var used = alone.member().<String, Boolean>getMap(HazelcastCoordinator.USED_TOKENS);
       assertThat(alone.claim("warm-up", Duration.ofSeconds(5), true)).isNotNull();
@@ -273,6 +218,33 @@ class HazelcastCoordinatorTest {
     } finally {
       alone.close();
     }
+  }
+
+  /** A member in a cluster of its own, on a port the operating system picked. */
+  static HazelcastCoordinator memberAlone(String name, String callTimeout) throws Exception {
+    int port = ClusterOfThreeTest.freePorts(1)[0];
+    return member(name + "-" + port, "127.0.0.1:" + port, port, callTimeout);
+  }
+
+  /** A member of cluster {@code name} on 127.0.0.1:{@code port}, joining {@code memberList}. */
+  static HazelcastCoordinator member(String name, String memberList, int port, String callTimeout) {
+    return (HazelcastCoordinator)
+        new HazelcastCoordinatorFactory()
+            .join(
+                settings(
+                    Map.of(
+                        "enabled",
+                        "true",
+                        "name",
+                        name,
+                        "members",
+                        memberList,
+                        "address",
+                        "127.0.0.1",
+                        "port",
+                        String.valueOf(port),
+                        "callTimeout",
+                        callTimeout)));
   }
 
   /** Holds a key's partition thread for a while. */
