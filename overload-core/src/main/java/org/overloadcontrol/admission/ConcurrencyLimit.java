@@ -10,8 +10,8 @@ package org.overloadcontrol.admission;
  *   cut(s) = min(minFactor, max(0.5, 2 · setpoint / s))        0.8 up to s = 2.25, 0.5 from 3.6
  *   if the in-flight count reached L in the window: L' as above
  *   else if requests waited for another permit (pressed): L' = min(L, peak · min(factor, 1))
- *   else: L' = max(L · clamp(setpoint / s, cut(s), 1), peak) only if s &gt; 1 (target missed),
- *         else L' = L                                        peak = the window's largest in-flight
+ *   else if s &gt; 1 (target missed): L' = max(L · clamp(setpoint / s, cut(s), 1), peak)
+ *   else: L' = min(L, max(L · minFactor, 2 · peak))       peak = the window's largest in-flight
  *   L' in [minLimit, maxLimit]
  * </pre>
  *
@@ -29,10 +29,19 @@ package org.overloadcontrol.admission;
  * limit grows only when it was reached: a limit that nothing pressed against says nothing
  * about a larger one (the same rule as concurrency-limits' "app limited" check), and without
  * it an idle limit would grow to the maximum and let the next burst in unchecked. A limit
- * nothing pressed against is cut only when the target itself was missed, and no lower than
+ * nothing pressed against is cut for its p90 only when the target itself was missed, no lower than
  * what was in flight: cut for a window whose p90 was merely over the setpoint by noise, it
  * ratcheted down under a healthy load (growth needs the limit reached) until it throttled an
  * endpoint whose p90 was well under its target.
+ *
+ * <p>An idle limit comes down toward twice what ran. A window that met the target with the limit
+ * unreached brings the limit down by at most {@code minFactor} toward twice its largest
+ * in-flight count (the room concurrency-limits' Vegas and Gradient2 keep: they grow only while
+ * at least half the limit is in use). Without it the limit stood at the maximum it starts at,
+ * or wherever a past load left it, and a flash crowd landing at once was admitted whole before
+ * a window could close: in the shop's load spike 150 requests behind one database connection,
+ * the 1-s p90 at 0.9–2 s for the first three seconds. Twice the peak leaves a healthy burst
+ * room to double within a window without waiting, and a limit reached grows as before.
  *
  * <p>Pressed without being reached. When requests waited in the window but the limit was not
  * what held them (the wait queues' own {@code queue.permits} bound lower, as the sample shop's
@@ -46,7 +55,7 @@ package org.overloadcontrol.admission;
  * the target) is not noise: the resource is queueing, and by Little's law the limit that meets
  * the setpoint is about L · setpoint / s. There the cut follows half that way, 2 · setpoint / s,
  * down to 0.5 a window. At 0.8 a window a flash crowd that found the limit at the container's
- * 200 threads (an idle limit never comes down) took 15 windows to bring 150 requests in flight
+ * 200 threads (an idle limit did not come down then) took 15 windows to bring 150 requests in flight
  * down to the 4–5 a one-connection database serves within its target, and in the shop's load
  * spike (docs/results.md §3) admitted pages ran at 0.4–2 s for about 7 s; at 0.5 it takes 5
  * windows, and the p90 was back under the target 4 s after the crowd landed instead of 10. Below
@@ -68,11 +77,19 @@ public final class ConcurrencyLimit {
    */
   static final double DEEPEST_GROSS_CUT = 0.5;
 
+  /**
+   * How far above a healthy window's largest in-flight count a limit nothing pressed comes
+   * down to: the room concurrency-limits' Vegas and Gradient2 keep above what is in flight
+   * (they grow only while at least half the limit is used).
+   */
+  static final double IDLE_HEADROOM = 2.0;
+
   private final double setpoint;
   private final double minFactor;
   private final double maxFactor;
   private final int minLimit;
   private final int maxLimit;
+  private final double idleHeadroom;
 
   /**
    * @param setpoint the p90 to aim at, as a fraction of the target (0.9)
@@ -83,14 +100,29 @@ public final class ConcurrencyLimit {
    */
   public ConcurrencyLimit(
       double setpoint, double minFactor, double maxFactor, int minLimit, int maxLimit) {
+    this(setpoint, minFactor, maxFactor, minLimit, maxLimit, IDLE_HEADROOM);
+  }
+
+  /**
+   * As the public constructor, with the idle headroom given ({@code POSITIVE_INFINITY}: an idle
+   * limit stays where it is), for tests about something else than that headroom.
+   */
+  ConcurrencyLimit(
+      double setpoint,
+      double minFactor,
+      double maxFactor,
+      int minLimit,
+      int maxLimit,
+      double idleHeadroom) {
     if (!(setpoint > 0)
         || !(minFactor > 0 && minFactor < 1)
         || !(maxFactor > 1)
         || minLimit < 1
-        || maxLimit < minLimit) {
+        || maxLimit < minLimit
+        || !(idleHeadroom >= 1)) {
       throw new IllegalArgumentException(
           "need setpoint > 0, 0 < minFactor < 1 < maxFactor,"
-              + " 1 <= minLimit <= maxLimit; was "
+              + " 1 <= minLimit <= maxLimit, idleHeadroom >= 1; was "
               + setpoint
               + ", "
               + minFactor
@@ -99,13 +131,16 @@ public final class ConcurrencyLimit {
               + ", "
               + minLimit
               + ", "
-              + maxLimit);
+              + maxLimit
+              + ", "
+              + idleHeadroom);
     }
     this.setpoint = setpoint;
     this.minFactor = minFactor;
     this.maxFactor = maxFactor;
     this.minLimit = minLimit;
     this.maxLimit = maxLimit;
+    this.idleHeadroom = idleHeadroom;
   }
 
   /**
@@ -146,7 +181,7 @@ public final class ConcurrencyLimit {
       return factor >= 1 ? clamp(limit) : clamp(Math.min(limit, peakInFlight * factor));
     }
     if (p90OfTarget <= 1.0) {
-      return clamp(limit);
+      return clamp(towardIdleCeiling(limit, peakInFlight));
     }
     return clamp(Math.max(limit * factor, Math.min(limit, peakInFlight)));
   }
@@ -159,6 +194,20 @@ public final class ConcurrencyLimit {
    */
   private double deepestCut(double p90OfTarget) {
     return Math.min(minFactor, Math.max(DEEPEST_GROSS_CUT, 2 * setpoint / p90OfTarget));
+  }
+
+  /**
+   * A limit nothing pressed, after a window that met the target: down by at most {@code
+   * minFactor} toward {@code idleHeadroom} times the window's largest in-flight count, never
+   * up. A limit that stood where a past load left it, or at the maximum it starts at, let a
+   * flash crowd in whole before the first window could close.
+   */
+  private double towardIdleCeiling(double limit, int peakInFlight) {
+    if (idleHeadroom == Double.POSITIVE_INFINITY) {
+      return limit;
+    }
+    double ceiling = idleHeadroom * peakInFlight;
+    return ceiling >= limit ? limit : Math.max(limit * minFactor, ceiling);
   }
 
   private double clamp(double limit) {

@@ -35,8 +35,9 @@ class ConcurrencyAdmissionTest {
     Result calm = sim.run(0.5, 20, 5, 0);
     assertThat(calm.refused() + calm.expired()).isZero();
     assertThat(calm.waitP90OfTarget()).isZero();
+    // Nothing pressed it: the limit came down from the maximum toward twice what ran.
     ConcurrencyGroup group = sim.engine().concurrencyGroups().get(0);
-    assertThat(group.limit()).isGreaterThan(20);
+    assertThat(group.limit()).isLessThan(20);
     int before = rounds.size();
     Result step = sim.run(4, 40, 10);
     List<LimitRound> after = rounds.subList(before, rounds.size());
@@ -70,11 +71,11 @@ class ConcurrencyAdmissionTest {
     assertThat(r.refused()).isZero();
     assertThat(r.expired()).isZero();
     assertThat(r.waitP90OfTarget()).isZero();
-    // A window's p90 of 20 samples can miss the target by chance; the limit is then cut, but
-    // never below what was in flight, so it never binds a load this far under capacity.
-    assertThat(rounds)
-        .isNotEmpty()
-        .allSatisfy(round -> assertThat(round.limitAfter()).isGreaterThan(20.0));
+    // The limit comes down from the maximum toward twice what ran (8 here, against 200), and
+    // still binds no request of a load this far under capacity: none waited long enough to
+    // show in the p90, none was refused.
+    assertThat(rounds).isNotEmpty();
+    assertThat(rounds.get(rounds.size() - 1).limitBefore()).isLessThan(20.0);
     assertSettled(sim);
   }
 
