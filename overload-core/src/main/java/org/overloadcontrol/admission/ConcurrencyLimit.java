@@ -11,7 +11,8 @@ package org.overloadcontrol.admission;
  *   if the in-flight count reached L in the window: L' as above
  *   else if requests waited for another permit (pressed): L' = min(L, peak · min(factor, 1))
  *   else if s &gt; 1 (target missed): L' = max(L · clamp(setpoint / s, cut(s), 1), peak)
- *   else: L' = min(L, max(L · minFactor, 2 · peak))       peak = the window's largest in-flight
+ *   else: L' = min(L, max(L · minFactor, h · peak))       peak = the window's largest in-flight
+ *         with an idle headroom h (admission.idleHeadroom, e.g. 2), else L' = L
  *   L' in [minLimit, maxLimit]
  * </pre>
  *
@@ -34,14 +35,17 @@ package org.overloadcontrol.admission;
  * ratcheted down under a healthy load (growth needs the limit reached) until it throttled an
  * endpoint whose p90 was well under its target.
  *
- * <p>An idle limit comes down toward twice what ran. A window that met the target with the limit
- * unreached brings the limit down by at most {@code minFactor} toward twice its largest
- * in-flight count (the room concurrency-limits' Vegas and Gradient2 keep: they grow only while
- * at least half the limit is in use). Without it the limit stood at the maximum it starts at,
- * or wherever a past load left it, and a flash crowd landing at once was admitted whole before
- * a window could close: in the shop's load spike 150 requests behind one database connection,
- * the 1-s p90 at 0.9–2 s for the first three seconds. Twice the peak leaves a healthy burst
- * room to double within a window without waiting, and a limit reached grows as before.
+ * <p>An idle limit may come down (opt-in, {@code admission.idleHeadroom}). With a headroom h, a
+ * window that met the target with the limit unreached brings the limit down by at most {@code
+ * minFactor} toward h times its largest in-flight count (h = 2 is the room concurrency-limits'
+ * Vegas and Gradient2 keep: they grow only while at least half the limit is in use). Without
+ * it the limit stands at the maximum it starts at, or wherever a past load left it, and a
+ * crowd landing at once is admitted whole before a window can close: in the shop's load spike
+ * 150 requests behind one database connection, the 1-s p90 at 0.9–2 s for three seconds, and
+ * 0.1–0.5 s with h = 2. The price, and why it is not the default: a healthy load that jumps
+ * to more than h times what ran within a window waits for the limit to grow at {@code
+ * maxFactor} a window, and some of it is refused (a step from a tenth to 0.6 of the capacity in
+ * the shared-bottleneck simulation: 1–7 % of the next 5 s refused, none without it).
  *
  * <p>Pressed without being reached. When requests waited in the window but the limit was not
  * what held them (the wait queues' own {@code queue.permits} bound lower, as the sample shop's
@@ -55,7 +59,7 @@ package org.overloadcontrol.admission;
  * the target) is not noise: the resource is queueing, and by Little's law the limit that meets
  * the setpoint is about L · setpoint / s. There the cut follows half that way, 2 · setpoint / s,
  * down to 0.5 a window. At 0.8 a window a flash crowd that found the limit at the container's
- * 200 threads (an idle limit did not come down then) took 15 windows to bring 150 requests in flight
+ * 200 threads (by default an idle limit never comes down) took 15 windows to bring 150 requests in flight
  * down to the 4–5 a one-connection database serves within its target, and in the shop's load
  * spike (docs/results.md §3) admitted pages ran at 0.4–2 s for about 7 s; at 0.5 it takes 5
  * windows, and the p90 was back under the target 4 s after the crowd landed instead of 10. Below
@@ -77,12 +81,8 @@ public final class ConcurrencyLimit {
    */
   static final double DEEPEST_GROSS_CUT = 0.5;
 
-  /**
-   * How far above a healthy window's largest in-flight count a limit nothing pressed comes
-   * down to: the room concurrency-limits' Vegas and Gradient2 keep above what is in flight
-   * (they grow only while at least half the limit is used).
-   */
-  static final double IDLE_HEADROOM = 2.0;
+  /** The idle headroom that leaves an idle limit where it is (the default). */
+  public static final double IDLE_HEADROOM_OFF = Double.POSITIVE_INFINITY;
 
   private final double setpoint;
   private final double minFactor;
@@ -100,14 +100,15 @@ public final class ConcurrencyLimit {
    */
   public ConcurrencyLimit(
       double setpoint, double minFactor, double maxFactor, int minLimit, int maxLimit) {
-    this(setpoint, minFactor, maxFactor, minLimit, maxLimit, IDLE_HEADROOM);
+    this(setpoint, minFactor, maxFactor, minLimit, maxLimit, IDLE_HEADROOM_OFF);
   }
 
   /**
-   * As the public constructor, with the idle headroom given ({@code POSITIVE_INFINITY}: an idle
-   * limit stays where it is), for tests about something else than that headroom.
+   * As above, with an idle headroom ({@code admission.idleHeadroom}): a window that met the
+   * target without reaching the limit brings it down by at most {@code minFactor} toward this
+   * many times the window's largest in-flight count; {@link #IDLE_HEADROOM_OFF} leaves it.
    */
-  ConcurrencyLimit(
+  public ConcurrencyLimit(
       double setpoint,
       double minFactor,
       double maxFactor,
@@ -203,7 +204,7 @@ public final class ConcurrencyLimit {
    * flash crowd in whole before the first window could close.
    */
   private double towardIdleCeiling(double limit, int peakInFlight) {
-    if (idleHeadroom == Double.POSITIVE_INFINITY) {
+    if (idleHeadroom == IDLE_HEADROOM_OFF) {
       return limit;
     }
     double ceiling = idleHeadroom * peakInFlight;

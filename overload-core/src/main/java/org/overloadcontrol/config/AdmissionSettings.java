@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.overloadcontrol.admission.ConcurrencyLimit;
 
 /**
  * Which admission controller each endpoint uses, and the resource groups that share a
@@ -25,6 +26,7 @@ import java.util.regex.Pattern;
  *   admission.windowSamples         100     ... or after this many samples
  *   admission.setpoint              0.9     the p90 aimed at, as a fraction of the target
  *   admission.maxWait               0.7     longest wait for a permit, as a fraction of the target
+ *   admission.idleHeadroom          off     or h &gt;= 1: an idle limit comes down toward h × what ran
  * </pre>
  *
  * An endpoint named in no group joins the group {@value #DEFAULT_GROUP}: by default every
@@ -56,6 +58,7 @@ public final class AdmissionSettings {
           "windowSamples",
           "setpoint",
           "maxWait",
+          "idleHeadroom",
           "groups\\.[^.]+\\.(endpoints|controller|maxLimit|initialLimit)");
   private static final Pattern GROUP_KEY =
       Pattern.compile("groups\\.([^.]+)\\.(endpoints|controller|maxLimit|initialLimit)");
@@ -65,6 +68,7 @@ public final class AdmissionSettings {
   private final int windowSamples;
   private final double setpoint;
   private final double maxWaitOfTarget;
+  private final double idleHeadroom;
   private final Group defaultGroup;
   private final Map<String, Group> groups = new LinkedHashMap<>();
   private final Map<String, Group> byEndpoint = new HashMap<>();
@@ -91,6 +95,9 @@ public final class AdmissionSettings {
     windowSamples = s.parse("windowSamples", ConfigSection::positiveInt, 100);
     setpoint = s.parse("setpoint", v -> fraction(v, false), 0.9);
     maxWaitOfTarget = s.parse("maxWait", v -> fraction(v, true), 0.7);
+    idleHeadroom =
+        s.parse(
+            "idleHeadroom", AdmissionSettings::idleHeadroom, ConcurrencyLimit.IDLE_HEADROOM_OFF);
     defaultGroup = new Group(DEFAULT_GROUP, controller, maxLimit, initialLimit);
     Map<String, Map<String, String>> perGroup = new LinkedHashMap<>();
     for (String key : s.keys()) {
@@ -212,6 +219,31 @@ public final class AdmissionSettings {
   /** The longest wait for a permit of a concurrency group, as a fraction of the target. */
   public double maxWaitOfTarget() {
     return maxWaitOfTarget;
+  }
+
+  /**
+   * How far above what ran a limit nothing pressed comes down to, after a window that met the
+   * target ({@code admission.idleHeadroom}); {@link ConcurrencyLimit#IDLE_HEADROOM_OFF}, the
+   * default, leaves it where it is.
+   */
+  public double idleHeadroom() {
+    return idleHeadroom;
+  }
+
+  private static double idleHeadroom(String v) {
+    if (v.trim().equalsIgnoreCase("off")) {
+      return ConcurrencyLimit.IDLE_HEADROOM_OFF;
+    }
+    double h;
+    try {
+      h = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number (or off)");
+    }
+    if (!(h >= 1) || Double.isInfinite(h)) {
+      throw new IllegalArgumentException("must be off or a number of at least 1, e.g. 2");
+    }
+    return h;
   }
 
   private static Controller controller(String v) {

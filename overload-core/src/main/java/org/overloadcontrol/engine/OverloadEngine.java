@@ -300,7 +300,13 @@ public final class OverloadEngine {
         n ->
             new ConcurrencyGroup(
                 n,
-                new ConcurrencyLimit(admissionSettings.setpoint(), 0.8, 1.05, 1, g.maxLimit()),
+                new ConcurrencyLimit(
+                    admissionSettings.setpoint(),
+                    0.8,
+                    1.05,
+                    1,
+                    g.maxLimit(),
+                    admissionSettings.idleHeadroom()),
                 g.initialLimit(),
                 admissionSettings.windowNanos(),
                 admissionSettings.windowSamples(),

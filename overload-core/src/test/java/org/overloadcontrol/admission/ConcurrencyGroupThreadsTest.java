@@ -28,9 +28,7 @@ class ConcurrencyGroupThreadsTest {
   private final ConcurrencyGroup group =
       new ConcurrencyGroup(
           "db",
-          // No idle headroom: the draining phases would bring the limit under the size that
-          // leases permits to the stripes, which is what this test is about.
-          new ConcurrencyLimit(0.9, 0.8, 1.05, 1, LIMIT, Double.POSITIVE_INFINITY),
+          new ConcurrencyLimit(0.9, 0.8, 1.05, 1, LIMIT),
           LIMIT,
           100 * MS,
           100,

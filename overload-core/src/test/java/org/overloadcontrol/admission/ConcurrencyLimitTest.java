@@ -33,35 +33,34 @@ class ConcurrencyLimitTest {
 
   @Test
   void growsOnlyWhenTheLimitWasReached() {
-    assertThat(limit.next(10, 0.3, false, 5)).isEqualTo(10);
+    assertThat(limit.next(10, 0.3, false, 4)).isEqualTo(10);
     assertThat(limit.next(10, 0.3, true, 10)).isCloseTo(10.5, within(1e-9));
     assertThat(limit.next(10, 0.88, true, 10)).isCloseTo(10 * 0.9 / 0.88, within(1e-9));
   }
 
   @Test
   void aLimitNothingReachedIsCutOnlyForAMissedTargetAndNotBelowWhatRan() {
-    assertThat(limit.next(100, 0.95, false, 50)).isEqualTo(100); // over the setpoint: noise
+    assertThat(limit.next(100, 0.95, false, 6)).isEqualTo(100); // over the setpoint: noise
     assertThat(limit.next(100, 1.2, false, 95)).isCloseTo(95, within(1e-9));
     assertThat(limit.next(100, 1.2, false, 6)).isCloseTo(80, within(1e-9));
   }
 
   @Test
-  void anIdleLimitComesDownTowardTwiceWhatRanByTheLeastFactorAWindow() {
+  void withAnIdleHeadroomAnIdleLimitComesDownTowardThatManyTimesWhatRan() {
+    ConcurrencyLimit idle = new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200, 2.0);
     // The maximum it starts at, three requests in flight: 0.8 a window, down to 6.
-    assertThat(limit.next(200, 0.3, false, 3)).isCloseTo(160, within(1e-9));
-    assertThat(limit.next(7, 0.3, false, 3)).isCloseTo(6, within(1e-9));
+    assertThat(idle.next(200, 0.3, false, 3)).isCloseTo(160, within(1e-9));
+    assertThat(idle.next(7, 0.3, false, 3)).isCloseTo(6, within(1e-9));
     // Within twice what ran it stays, and it never rises without being reached.
-    assertThat(limit.next(100, 0.5, false, 60)).isEqualTo(100);
-    assertThat(limit.next(100, 0.95, false, 50)).isEqualTo(100);
+    assertThat(idle.next(100, 0.5, false, 60)).isEqualTo(100);
+    assertThat(idle.next(100, 0.95, false, 50)).isEqualTo(100);
     // No samples, nothing learnt: it stays.
-    assertThat(limit.next(200, Double.NaN, false, 0)).isEqualTo(200);
-    // Pressed by another bound (the wait queues' permits), it is judged as before.
-    assertThat(limit.next(100, 0.5, false, true, 6)).isEqualTo(100);
-    // Without the headroom (tests about something else) an idle limit stays where it is.
-    assertThat(
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200, Double.POSITIVE_INFINITY)
-                .next(200, 0.3, false, 0))
-        .isEqualTo(200);
+    assertThat(idle.next(200, Double.NaN, false, 0)).isEqualTo(200);
+    // Pressed by another bound (the wait queues' permits), or reached, as without it.
+    assertThat(idle.next(100, 0.5, false, true, 6)).isEqualTo(100);
+    assertThat(idle.next(10, 0.3, true, 10)).isCloseTo(10.5, within(1e-9));
+    // Off, the default: an idle limit stays where it is.
+    assertThat(limit.next(200, 0.3, false, 3)).isEqualTo(200);
   }
 
   @Test
@@ -73,7 +72,7 @@ class ConcurrencyLimitTest {
     // Under the setpoint it neither grows nor falls: it bound nothing.
     assertThat(limit.next(100, 0.5, false, true, 6)).isEqualTo(100);
     // Without waits, as before: the setpoint's noise does not cut it.
-    assertThat(limit.next(100, 0.95, false, false, 50)).isEqualTo(100);
+    assertThat(limit.next(100, 0.95, false, false, 6)).isEqualTo(100);
   }
 
   @Test

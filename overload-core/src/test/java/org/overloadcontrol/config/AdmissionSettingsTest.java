@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.ConcurrencyLimit;
 import org.overloadcontrol.config.AdmissionSettings.Controller;
 
 /** The {@code admission.} keys: controllers, groups and the limit's tuning. */
@@ -26,6 +27,21 @@ class AdmissionSettingsTest {
     assertThat(s.windowSamples()).isEqualTo(100);
     assertThat(s.setpoint()).isEqualTo(0.9);
     assertThat(s.maxWaitOfTarget()).isEqualTo(0.7);
+    assertThat(s.idleHeadroom()).isEqualTo(ConcurrencyLimit.IDLE_HEADROOM_OFF);
+  }
+
+  @Test
+  void anIdleHeadroomIsOffOrAtLeastOne() {
+    assertThat(parse(Map.of("admission.idleHeadroom", "2")).idleHeadroom()).isEqualTo(2.0);
+    assertThat(parse(Map.of("admission.idleHeadroom", "off")).idleHeadroom())
+        .isEqualTo(ConcurrencyLimit.IDLE_HEADROOM_OFF);
+    assertThatThrownBy(() -> parse(Map.of("admission.idleHeadroom", "0.5")))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("admission.idleHeadroom")
+        .hasMessageContaining("at least 1");
+    assertThatThrownBy(() -> parse(Map.of("admission.idleHeadroom", "twice")))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("not a number");
   }
 
   @Test

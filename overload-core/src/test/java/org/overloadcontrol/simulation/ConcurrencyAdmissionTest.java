@@ -35,9 +35,8 @@ class ConcurrencyAdmissionTest {
     Result calm = sim.run(0.5, 20, 5, 0);
     assertThat(calm.refused() + calm.expired()).isZero();
     assertThat(calm.waitP90OfTarget()).isZero();
-    // Nothing pressed it: the limit came down from the maximum toward twice what ran.
     ConcurrencyGroup group = sim.engine().concurrencyGroups().get(0);
-    assertThat(group.limit()).isLessThan(20);
+    assertThat(group.limit()).isGreaterThan(20);
     int before = rounds.size();
     Result step = sim.run(4, 40, 10);
     List<LimitRound> after = rounds.subList(before, rounds.size());
@@ -71,11 +70,26 @@ class ConcurrencyAdmissionTest {
     assertThat(r.refused()).isZero();
     assertThat(r.expired()).isZero();
     assertThat(r.waitP90OfTarget()).isZero();
-    // The limit comes down from the maximum toward twice what ran (8 here, against 200), and
-    // still binds no request of a load this far under capacity: none waited long enough to
-    // show in the p90, none was refused.
+    // A window's p90 of 20 samples can miss the target by chance; the limit is then cut, but
+    // never below what was in flight, so it never binds a load this far under capacity.
+    assertThat(rounds)
+        .isNotEmpty()
+        .allSatisfy(round -> assertThat(round.limitAfter()).isGreaterThan(20.0));
+    assertSettled(sim);
+  }
+
+  @Test
+  void withAnIdleHeadroomTheLimitComesDownUnderAHealthyLoadAndStillHoldsNothingBack() {
+    SharedBottleneck sim =
+        new SharedBottleneck(
+            Variant.CONCURRENCY, 2, 200, 11, Map.of("admission.idleHeadroom", "2"), listener);
+    Result r = sim.run(0.5, 60, 0);
+    assertThat(r.refused()).isZero();
+    assertThat(r.expired()).isZero();
+    assertThat(r.waitP90OfTarget()).isZero();
+    // From the maximum (200) toward twice what ran; without the headroom it stays over 20.
     assertThat(rounds).isNotEmpty();
-    assertThat(rounds.get(rounds.size() - 1).limitBefore()).isLessThan(20.0);
+    assertThat(rounds.get(rounds.size() - 1).limitAfter()).isLessThan(20.0);
     assertSettled(sim);
   }
 

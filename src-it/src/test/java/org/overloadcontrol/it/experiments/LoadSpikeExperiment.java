@@ -43,10 +43,13 @@ class LoadSpikeExperiment {
                 Duration.ofSeconds(5))
             .scaled(TIME_SCALE);
     String target = Math.round(1000 * TIME_SCALE) + "ms";
+    // -Dexperiment.idleHeadroom=2: the concurrency limit's opt-in idle headroom.
+    String idleHeadroom = System.getProperty("experiment.idleHeadroom", "").trim();
     String withFilter =
         ExperimentShop.ADMISSION_ONLY
             + ExperimentShop.controller(TIME_SCALE)
-            + ExperimentShop.targets(target, target);
+            + ExperimentShop.targets(target, target)
+            + (idleHeadroom.isEmpty() ? "" : "admission: {idleHeadroom: " + idleHeadroom + "}\n");
     StringBuilder md =
         new StringBuilder(
             String.format(
@@ -55,14 +58,15 @@ class LoadSpikeExperiment {
                     + " Jetty 12, shop.timeScale %.2f, 1 database connection. Closed-loop users: think"
                     + " %d ms, %d ms pause after a 503; 3 users, %d from %.0f s to %.0f s, then 3 again."
                     + " Filter on: every page's p90 target %s (the paper's 1 s × time scale), initial"
-                    + " rate 20/s per endpoint, controller round timeout 1 s × time scale.%n%n",
+                    + " rate 20/s per endpoint, controller round timeout 1 s × time scale%s.%n%n",
                 TIME_SCALE,
                 users.meanThinkTime().toMillis(),
                 users.rejectionPause().toMillis(),
                 PEAK_USERS,
                 spikeStart,
                 spikeEnd,
-                target));
+                target,
+                idleHeadroom.isEmpty() ? "" : ", admission.idleHeadroom " + idleHeadroom));
     List<Charts.Line> p90 = new ArrayList<>();
     List<Charts.Line> rejected = new ArrayList<>();
     for (boolean filter : new boolean[] {true, false}) {
