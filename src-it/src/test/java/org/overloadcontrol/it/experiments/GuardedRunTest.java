@@ -101,6 +101,7 @@ class GuardedRunTest {
             "shipped",
             "no-sessions",
             "default",
+            "idle-headroom",
             "rate",
             "paper",
             "qos",

@@ -65,6 +65,8 @@ record Variant(
    *       and search not degradable (its database time does not depend on
    *       its quality, and a degradable endpoint is outside the concurrency limit),
    *       session-aware admission off: what a user gets who only sets targets;
+   *   <li>{@code idle-headroom}: {@code default} with the opt-in {@code
+   *       admission.idleHeadroom: 2} (an idle limit comes down toward twice what ran);
    *   <li>{@code rate}: {@code default} with {@code admission.controller: rate}, the mended token
    *       bucket controller with the shop's parameters (initial rate 20/s, bucket depth 10);
    *   <li>{@code paper}: {@code rate} with the published parameters (initial rate 100/s,
@@ -129,6 +131,12 @@ record Variant(
             "our filter, admission by the library's default controller"
                 + " (`admission.controller: concurrency`, targets scaled, search not degradable)",
             defaults,
+            h -> h));
+    v.add(
+        new Variant(
+            "idle-headroom",
+            "our filter, `default` with `admission.idleHeadroom: 2`",
+            ours + "admission: {controller: concurrency, idleHeadroom: 2}\n",
             h -> h));
     v.add(
         new Variant(
