@@ -2,6 +2,7 @@ package org.overloadcontrol.admission;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.base.ClassDefinition;
 
@@ -108,6 +109,12 @@ public final class ConcurrencyGroup {
 
   static final int LONGEST_WINDOWS = 10;
 
+  /** How much the lowest recent median rises each window (see {@link #queueing}). */
+  static final double BASELINE_DRIFT = 1.001;
+
+  /** The fewest samples that close a window at a small limit (see {@link #minSamples}). */
+  static final int FEWEST_SAMPLES = 4;
+
   /** A class's scale after a response over its target (see the class comment). */
   static final double MISS_STEP = 0.7;
 
@@ -175,6 +182,7 @@ public final class ConcurrencyGroup {
   private final AdmissionListener listener;
   private final LeasedPermits permits = new LeasedPermits();
   private final AtomicBoolean roundGuard = new AtomicBoolean();
+  private final ReentrantLock partitionLock = new ReentrantLock();
   private final SampleBuffer samples = new SampleBuffer();
   private final Histogram histogram = new Histogram(1, MAX_RATIO_UNITS, 3);
   private final java.util.function.LongConsumer intoRound = this::drained;
@@ -205,6 +213,9 @@ public final class ConcurrencyGroup {
   /** Round state: the in-flight level of the window being drained (its peak, at most the limit). */
   private int windowLevel = 1;
 
+  /** Round state: the lowest median execution over target of recent windows. */
+  private double baselineMedian = Double.MAX_VALUE;
+
   /** The p90 of execution time over target of the last window with samples; NaN before. */
   private volatile double lastP90OfTarget = Double.NaN;
 
@@ -216,6 +227,15 @@ public final class ConcurrencyGroup {
 
   /** Whether a request of the group waited for a permit since the window began. */
   private volatile boolean pressed;
+
+  /**
+   * Whether the limit was cut under the requests then in flight and no permit has been taken
+   * since: the windows until then judge requests admitted over the new limit, whose slowness
+   * the cut already answered (the dead time after a cut). Cut again on them, a cold start's
+   * first slow executions took the limit from 200 to 1 in six seconds. Set by the round,
+   * cleared by the first acquire that finds room.
+   */
+  private volatile boolean settling;
 
   /**
    * The largest in-flight count since the window began (raced: a hint, not a count; under
@@ -276,7 +296,9 @@ public final class ConcurrencyGroup {
         return p;
       }
     }
-    synchronized (this) {
+    // A lock, not a monitor: a virtual thread blocked here would pin its carrier on JDK 21–23.
+    partitionLock.lock();
+    try {
       for (Partition p : partitions) {
         if (p.requestClass.name().equals(requestClass.name())) {
           return p;
@@ -291,6 +313,8 @@ public final class ConcurrencyGroup {
       Arrays.sort(next, (a, b) -> a.requestClass.compareTo(b.requestClass));
       partitions = next;
       return created;
+    } finally {
+      partitionLock.unlock();
     }
   }
 
@@ -312,7 +336,18 @@ public final class ConcurrencyGroup {
 
   private boolean dueByTime(long elapsed) {
     return elapsed >= windowNanos
-        && (elapsed >= LONGEST_WINDOWS * windowNanos || samples.pending() >= MIN_SAMPLES);
+        && (elapsed >= LONGEST_WINDOWS * windowNanos || samples.pending() >= minSamples());
+  }
+
+  /**
+   * Samples a window needs before its time closes it: {@link #MIN_SAMPLES}, or four times
+   * the limit when that is fewer (never under {@value #FEWEST_SAMPLES}). At a limit of 1 and 50 ms
+   * executions twenty samples took a second, and a limit that had to grow from there took tens
+   * of seconds; the p90 of a few samples is their largest, which is the right judge of a limit
+   * that small.
+   */
+  private int minSamples() {
+    return Math.max(FEWEST_SAMPLES, Math.min(MIN_SAMPLES, 4 * limit));
   }
 
   private boolean runRoundIfFree(long now) {
@@ -369,9 +404,15 @@ public final class ConcurrencyGroup {
         judged = tightest;
       }
     }
-    exactLimit = algorithm.next(before, judged, wasReached, wasPressed, peakInFlight);
+    exactLimit =
+        algorithm.next(
+            before,
+            new LimitWindow(judged, wasReached, wasPressed, peakInFlight, settling, queueing(p90)));
     int old = limit;
     limit = (int) exactLimit;
+    if (limit < old && permits.inFlight() > limit) {
+      settling = true;
+    }
     // Each class reserves what it holds now; a class that has left holds nothing and frees
     // its share here, one window after it left at most.
     Partition[] all = partitions;
@@ -392,6 +433,21 @@ public final class ConcurrencyGroup {
     windowStartNanos = now;
     listener.onLimitRound(new LimitRound(name, now, count, p90, wasReached, before, exactLimit));
     return limit > old;
+  }
+
+  /**
+   * The window's median execution over the lowest median of recent windows (round thread), NaN
+   * without samples. The lowest drifts up by {@link #BASELINE_DRIFT} a window, so that a
+   * minimum from long ago (a quiet night, a faster downstream) is forgotten in tens of windows.
+   */
+  private double queueing(double p90) {
+    if (Double.isNaN(p90)) {
+      return Double.NaN;
+    }
+    double median =
+        histogram.lowestEquivalentValue(histogram.getValueAtPercentile(50.0)) / RATIO_UNIT;
+    baselineMedian = Math.min(baselineMedian * BASELINE_DRIFT, median);
+    return median / baselineMedian;
   }
 
   /**
@@ -490,6 +546,12 @@ public final class ConcurrencyGroup {
    */
   public double scale() {
     return scale;
+  }
+
+  private void endSettling() {
+    if (settling) {
+      settling = false;
+    }
   }
 
   private void markReached() {
@@ -609,6 +671,7 @@ public final class ConcurrencyGroup {
         if (leased > peak) {
           peak = leased;
         }
+        endSettling();
         inFlightCount.add(stripe, 0, 1L);
         return true;
       }
@@ -640,6 +703,7 @@ public final class ConcurrencyGroup {
           if (n + 1 >= lim) {
             markReached();
           }
+          endSettling();
           if (n + 1 > peak) {
             peak = n + 1;
           }
