@@ -25,6 +25,7 @@ import java.util.Objects;
  */
 public final class ControllerParameters {
 
+  private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
   private static final ControllerParameters DEFAULTS = new Builder().build();
 
   private final double alpha;
@@ -303,7 +304,13 @@ public final class ControllerParameters {
     }
 
     public Builder timeout(Duration value) {
-      require(!value.isNegative() && !value.isZero(), "timeout", value, "a positive duration");
+      // The controller counts in multiples of its timeout (ten of them to call a class gone);
+      // an hour keeps those products far from overflowing a long of nanoseconds.
+      require(
+          !value.isNegative() && !value.isZero() && value.compareTo(MAX_TIMEOUT) <= 0,
+          "timeout",
+          value,
+          "a positive duration of at most 1h");
       timeoutNanos = value.toNanos();
       return this;
     }
