@@ -104,10 +104,11 @@ public final class BypassPaths {
       return false;
     }
     if (exact.contains(path)) {
-      return true;
+      // A probe path as written, unless a container may resolve it elsewhere (PathPattern).
+      return PathPattern.canonical(path) == path || exact.contains(PathPattern.canonical(path));
     }
     for (PathPattern p : patterns) {
-      if (p.matches(path)) {
+      if (p.matchesEveryForm(path)) {
         return true;
       }
     }

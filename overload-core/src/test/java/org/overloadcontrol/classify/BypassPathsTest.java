@@ -18,6 +18,18 @@ class BypassPathsTest {
   }
 
   @Test
+  void noFormOfAnotherPathBypasses() {
+    // Jetty hands "/health;/../checkout" to the servlet of /* as "/health/../checkout", and
+    // "/healthz/" may reach another servlet than "/healthz": both must stay controlled.
+    BypassPaths defaults = BypassPaths.defaults();
+    assertThat(defaults.matches("/health/../checkout")).isFalse();
+    assertThat(defaults.matches("/actuator/health/../../checkout")).isFalse();
+    assertThat(defaults.matches("/healthz/")).isFalse();
+    assertThat(defaults.matches("/healthz;x")).isFalse();
+    assertThat(defaults.matches("/health/x/../live")).isTrue();
+  }
+
+  @Test
   void noneAndAllAreAllowed() {
     assertThat(BypassPaths.parse("none").isEmpty()).isTrue();
     assertThat(BypassPaths.parse("/*").matches("/anything")).isTrue();
