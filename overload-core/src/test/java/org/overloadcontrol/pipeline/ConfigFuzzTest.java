@@ -194,19 +194,29 @@ class ConfigFuzzTest {
     Random random = new Random(17);
     int refused = 0;
     List<String> escaped = new ArrayList<>();
+    List<String> unnamed = new ArrayList<>();
     for (int i = 0; i < 20_000 && escaped.size() < 5; i++) {
       Map<String, String> keys = randomConfiguration(random);
       boolean asYaml = random.nextBoolean();
       try {
         Settings.parse(List.of(asYaml ? yaml(keys) : ConfigSource.of("init-param", keys)));
       } catch (OverloadConfigException e) {
-        assertThat(e.getMessage()).as(e.getMessage()).contains("'");
+        // A key the user wrote, as written, with its value (trimmed) and its layer.
+        String m = e.getMessage();
+        if (keys.entrySet().stream()
+            .noneMatch(
+                k ->
+                    m.contains(
+                        "key '" + k.getKey() + "' = '" + k.getValue().trim() + "' (from "))) {
+          unnamed.add(keys + " -> " + m);
+        }
         refused++;
       } catch (RuntimeException e) {
         escaped.add(e + " from " + keys);
       }
     }
     assertThat(escaped).as("inputs that escaped as another exception").isEmpty();
+    assertThat(unnamed).as("refusals that name no key the user wrote").isEmpty();
     assertThat(refused).as("the fuzzer reached the refusals").isGreaterThan(1_000);
   }
 
@@ -272,6 +282,8 @@ class ConfigFuzzTest {
             with(bandwidth, "bandwidth.groups.b.share", "60"),
             "bandwidth.groups.b.match.client",
             "192.168.0.0/16"));
+    cases.add(Map.of("bandwidth.paths", "/x"));
+    cases.add(Map.of("bandwidth.groups.a.match.client", "10.0.0.0/8"));
     cases.add(Map.of("virtualQueue.enabled", "true"));
     cases.add(Map.of("virtualQueue.enabled", "true", "virtualQueue.paths", ""));
     cases.add(Map.of("virtualQueue.paths", "/x", "virtualQueue.hardness.a", "2"));
