@@ -27,6 +27,9 @@ class BypassPathsTest {
     assertThat(defaults.matches("/healthz/")).isFalse();
     assertThat(defaults.matches("/healthz;x")).isFalse();
     assertThat(defaults.matches("/health/x/../live")).isTrue();
+    // An exact probe path written with a trailing slash still bypasses as written.
+    assertThat(BypassPaths.parse("/healthz/").matches("/healthz/")).isTrue();
+    assertThat(BypassPaths.parse("/healthz/").matches("/healthz")).isFalse();
   }
 
   @Test
