@@ -1,6 +1,7 @@
 package org.overloadcontrol.admission;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,6 +26,7 @@ import java.util.Objects;
  */
 public final class ControllerParameters {
 
+  private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
   private static final ControllerParameters DEFAULTS = new Builder().build();
 
   private final double alpha;
@@ -248,6 +250,27 @@ public final class ControllerParameters {
   }
 
   /**
+   * Parameters that contradict each other, each valid alone: thrown by {@link Builder#build()}
+   * with the parameters' names, so that configuration can name the keys that set them.
+   */
+  public static final class Conflict extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient List<String> parameters;
+
+    Conflict(String message, String... parameters) {
+      super(message);
+      this.parameters = List.of(parameters);
+    }
+
+    /** The parameters in contradiction, the one the rule is about first. */
+    public List<String> parameters() {
+      return parameters;
+    }
+  }
+
+  /**
    * Builds {@link ControllerParameters}; each setter rejects a value outside its range at once,
    * and {@link #build()} rejects combinations that contradict each other.
    */
@@ -303,7 +326,13 @@ public final class ControllerParameters {
     }
 
     public Builder timeout(Duration value) {
-      require(!value.isNegative() && !value.isZero(), "timeout", value, "a positive duration");
+      // The controller counts in multiples of its timeout (ten of them to call a class gone);
+      // an hour keeps those products far from overflowing a long of nanoseconds.
+      require(
+          !value.isNegative() && !value.isZero() && value.compareTo(MAX_TIMEOUT) <= 0,
+          "timeout",
+          value,
+          "a positive duration of at most 1h");
       timeoutNanos = value.toNanos();
       return this;
     }
@@ -394,28 +423,39 @@ public final class ControllerParameters {
       return judgeOnFreshSamples(false);
     }
 
+    /**
+     * Builds the parameters.
+     *
+     * @throws Conflict when two or more parameters contradict each other
+     */
     public ControllerParameters build() {
       if (rateMax < rateMin) {
-        throw new IllegalArgumentException(
-            "rateMax (" + rateMax + ") must not be below rateMin (" + rateMin + ")");
+        throw new Conflict(
+            "rateMax (" + rateMax + ") must not be below rateMin (" + rateMin + ")",
+            "rateMax",
+            "rateMin");
       }
       if (initialRate < rateMin || initialRate > rateMax) {
-        throw new IllegalArgumentException(
+        throw new Conflict(
             "initialRate ("
                 + initialRate
                 + ") must lie in [rateMin, rateMax] = ["
                 + rateMin
                 + ", "
                 + rateMax
-                + "]");
+                + "]",
+            "initialRate",
+            initialRate < rateMin ? "rateMin" : "rateMax");
       }
       if (errI > errD) {
-        throw new IllegalArgumentException(
+        throw new Conflict(
             "errI ("
                 + errI
                 + ") must not be above errD ("
                 + errD
-                + "): the rate would rise and fall at once");
+                + "): the rate would rise and fall at once",
+            "errI",
+            "errD");
       }
       return new ControllerParameters(this);
     }

@@ -32,11 +32,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * (depth 1) no bucket leases;
  * the shared CAS per request was measured to stop two threads from scaling at millions of
  * admissions a second (see docs/performance.md).
+ *
+ * <p>Extreme rates: the interval and the tolerance are each held to at most
+ * {@link #MAX_SPAN_NANOS} (about 36 years), so {@code tat} stays within three such spans of the
+ * ticker's reading and no sum here overflows. A rate of 1e-300/s once made an interval of
+ * {@code Long.MAX_VALUE}, the next token's time wrapped into the far past, and every request
+ * was admitted; now it admits its bucket's tokens (at most two at such a rate: the bucket
+ * holds no more than 2^60 ns of its rate beyond the first) and then nothing within a lifetime,
+ * as configured. At the other end an interval is at least a nanosecond, so a rate above 1e9/s
+ * admits as 1e9/s does.
  */
 public final class TokenBucket {
 
   private static final VarHandle POCKET = Stripes.SLOTS;
   private static final long LEASE_SPAN_NANOS = 1_000_000L;
+
+  /** The longest interval, and the longest tolerance, the bucket counts: 2^60 ns. */
+  static final long MAX_SPAN_NANOS = 1L << 60;
 
   private final int depth;
   private final AtomicLong tat;
@@ -190,7 +202,10 @@ public final class TokenBucket {
       if (current <= now) {
         return;
       }
-      long rescaled = now + (long) ((current - now) * ratio);
+      // A debt of one long interval, rescaled to a shorter one, is at most one new interval
+      // plus the tolerance; the bound only matters when the old interval was the longest.
+      long debt = (long) Math.min((current - now) * ratio, (double) MAX_SPAN_NANOS);
+      long rescaled = now + debt;
       // An arrival may have moved tat meanwhile; rescale what it left rather than undo it.
       if (tat.compareAndSet(current, rescaled)) {
         return;
@@ -210,7 +225,7 @@ public final class TokenBucket {
     if (!(newRate > 0) || Double.isInfinite(newRate)) {
       throw new IllegalArgumentException("rate must be a finite number > 0, was " + newRate);
     }
-    long interval = Math.max(1L, Math.round(1e9 / newRate));
+    long interval = Math.max(1L, Math.round(Math.min(1e9 / newRate, (double) MAX_SPAN_NANOS)));
     int lease =
         pockets == null
             ? 1
@@ -222,7 +237,8 @@ public final class TokenBucket {
                         LEASE_SPAN_NANOS / interval));
     this.rate = newRate;
     this.intervalNanos = interval;
-    this.toleranceNanos = interval * (heldTokens(newRate) - 1L);
+    long held = heldTokens(newRate) - 1L;
+    this.toleranceNanos = held > MAX_SPAN_NANOS / interval ? MAX_SPAN_NANOS : interval * held;
     this.leaseSize = lease;
   }
 }

@@ -107,8 +107,10 @@ public final class BandwidthSettings {
     Builder b = new Builder();
     b.enabled = section.parse("enabled", ConfigSection::bool, true);
     if (section.get("total") == null) {
+      // Blame a key the user wrote: the missing one has no value or layer to show.
       throw section.error(
-          "total", "is required when bandwidth shaping is configured; " + ByteRates.ALLOWED);
+          section.keys().iterator().next(),
+          "bandwidth.total is required when bandwidth shaping is configured; " + ByteRates.ALLOWED);
     }
     b.totalBytesPerSecond = section.parse("total", ByteRates::parseBytesPerSecond, null);
     b.alpha = section.parse("alpha", v -> fraction(v, "alpha"), DEFAULT_ALPHA);

@@ -37,6 +37,10 @@ public final class BypassPaths {
   public static final BypassPaths NONE = new BypassPaths(Set.of(), List.of(), false, List.of());
 
   private final Set<String> exact;
+
+  /** The canonical forms of {@link #exact}: a path bypasses when its own is among them too. */
+  private final Set<String> canonicalExact;
+
   private final PathPattern[] patterns;
   private final boolean all;
 
@@ -46,6 +50,8 @@ public final class BypassPaths {
   private BypassPaths(
       Set<String> exact, List<PathPattern> patterns, boolean all, List<PathPattern> every) {
     this.exact = Set.copyOf(exact);
+    this.canonicalExact =
+        exact.stream().map(PathPattern::canonical).collect(java.util.stream.Collectors.toSet());
     this.patterns = patterns.toArray(PathPattern[]::new);
     this.all = all;
     this.every = List.copyOf(every);
@@ -104,10 +110,12 @@ public final class BypassPaths {
       return false;
     }
     if (exact.contains(path)) {
-      return true;
+      // A probe path as written, unless a container may resolve it elsewhere (PathPattern).
+      String canonical = PathPattern.canonical(path);
+      return canonical == path || canonicalExact.contains(canonical);
     }
     for (PathPattern p : patterns) {
-      if (p.matches(path)) {
+      if (p.matchesEveryForm(path)) {
         return true;
       }
     }

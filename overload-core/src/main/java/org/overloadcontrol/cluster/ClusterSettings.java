@@ -97,10 +97,11 @@ public record ClusterSettings(
             5701);
     boolean multicast = s.parse("multicast", ConfigSection::bool, false);
     if (enabled && !multicast && members.isEmpty()) {
-      throw s.error(
+      throw s.conflict(
+          "cluster.members is required when cluster.enabled is true and cluster.multicast is"
+              + " false: list the members, e.g. 10.0.0.1:5701,10.0.0.2:5701",
           "members",
-          "required when cluster.enabled is true and cluster.multicast is"
-              + " false: list the members, e.g. 10.0.0.1:5701,10.0.0.2:5701");
+          "enabled");
     }
     int expected =
         s.parse("expectedNodes", ConfigSection::positiveInt, Math.max(1, members.size()));

@@ -200,12 +200,18 @@ public final class ConfigParser {
             classTargets,
             sections());
     if (config.retryAfterMaxNanos() < config.retryAfterMinNanos()) {
-      Value v = globals.get("retryAfter.max");
+      // Blame the key the user wrote: a raised minimum is at fault, not the default maximum.
+      String key = globals.containsKey("retryAfter.max") ? "retryAfter.max" : "retryAfter.min";
+      Value v = globals.get(key);
       throw OverloadConfigException.of(
-          "retryAfter.max",
-          v == null ? "60s" : v.value(),
-          v == null ? "default" : v.origin(),
-          "must not be below retryAfter.min");
+          key,
+          v.value(),
+          v.origin(),
+          "retryAfter.max ("
+              + Duration.ofNanos(config.retryAfterMaxNanos())
+              + ") must not be below retryAfter.min ("
+              + Duration.ofNanos(config.retryAfterMinNanos())
+              + ")");
     }
     validateSettings(config, classes);
     return config;

@@ -74,6 +74,21 @@ public final class ConfigSection {
   }
 
   /**
+   * An error about a rule between keys ({@code a} must not exceed {@code b}, {@code a} needs
+   * {@code b}): blamed on the first of {@code relativeKeys} the user set, named as written with
+   * its value and origin, since a key left at its default is not one the user can find. The
+   * problem should name the other keys.
+   */
+  public OverloadConfigException conflict(String problem, String... relativeKeys) {
+    for (String key : relativeKeys) {
+      if (values.containsKey(key)) {
+        return error(key, problem);
+      }
+    }
+    return error(relativeKeys[0], problem);
+  }
+
+  /**
    * The shared reader of a count setting (capacities, limits, samples): a whole number of at
    * least 1, for {@link #parse}; the message says what is wrong, {@link #parse} names the key.
    */

@@ -205,27 +205,83 @@ public final class OverloadConfig {
     if (target == null) {
       target = classTargets.get(c.name());
     }
+    // Least specific first, the order in which they are applied.
+    List<ParameterLayer> layers =
+        e == null
+            ? List.of(
+                globalController, classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY))
+            : List.of(
+                globalController,
+                classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY),
+                e.controller,
+                e.classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY));
     ControllerParameters.Builder b = ControllerParameters.custom();
-    globalController.applyTo(b);
-    classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY).applyTo(b);
-    if (e != null) {
-      e.controller.applyTo(b);
-      e.classControllers.getOrDefault(c.name(), ParameterLayer.EMPTY).applyTo(b);
+    for (ParameterLayer layer : layers) {
+      layer.applyTo(b);
     }
     ControllerParameters parameters;
     try {
       parameters = b.build();
-    } catch (IllegalArgumentException ex) {
-      throw new OverloadConfigException(
-          "controller",
-          "overload-control configuration: the"
-              + " controller of class '"
-              + c.name()
-              + "' at endpoint '"
-              + endpoint
-              + "': "
-              + ex.getMessage());
+    } catch (ControllerParameters.Conflict ex) {
+      throw conflict(ex, layers, endpoint, c);
     }
     return new ClassSettings(target == null ? 0L : target, parameters);
+  }
+
+  /**
+   * A contradiction between controller parameters, blamed on the most specific key the user
+   * wrote among them (as written, with its value and layer); the others are named the same way,
+   * or as defaults.
+   */
+  private static OverloadConfigException conflict(
+      ControllerParameters.Conflict ex,
+      List<ParameterLayer> layers,
+      String endpoint,
+      ClassDefinition c) {
+    ParameterLayer.Entry blamed = null;
+    StringBuilder others = new StringBuilder();
+    for (int i = layers.size() - 1; i >= 0 && blamed == null; i--) {
+      for (String name : ex.parameters()) {
+        ParameterLayer.Entry entry = layers.get(i).entry(name);
+        if (entry != null) {
+          blamed = entry;
+          break;
+        }
+      }
+    }
+    for (String name : ex.parameters()) {
+      ParameterLayer.Entry entry = null;
+      for (int i = layers.size() - 1; i >= 0 && entry == null; i--) {
+        entry = layers.get(i).entry(name);
+      }
+      if (entry == blamed) {
+        continue;
+      }
+      others.append("; ").append(name);
+      if (entry == null) {
+        others.append(" is the default");
+      } else {
+        others
+            .append(" from key '")
+            .append(entry.key())
+            .append("' = '")
+            .append(entry.value())
+            .append("' (from ")
+            .append(entry.origin())
+            .append(')');
+      }
+    }
+    String scope =
+        " (the controller of class '"
+            + c.name()
+            + (endpoint.isEmpty() ? "'" : "' at endpoint '" + endpoint + "'")
+            + ")";
+    if (blamed == null) {
+      // Unreachable while the published defaults agree with each other.
+      return new OverloadConfigException(
+          "controller", "overload-control configuration:" + scope + " " + ex.getMessage());
+    }
+    return OverloadConfigException.of(
+        blamed.key(), blamed.value(), blamed.origin(), ex.getMessage() + others + scope);
   }
 }

@@ -34,7 +34,8 @@ final class ParameterLayer {
 
   static final ParameterLayer EMPTY = new ParameterLayer();
 
-  private record Entry(String key, String value, String origin) {}
+  /** One parameter as the user wrote it: the full key, the value and its layer. */
+  record Entry(String key, String value, String origin) {}
 
   private final Map<String, Entry> entries = new LinkedHashMap<>();
 
@@ -44,6 +45,11 @@ final class ParameterLayer {
 
   boolean isEmpty() {
     return entries.isEmpty();
+  }
+
+  /** The entry that sets parameter {@code name} in this layer, or null. */
+  Entry entry(String name) {
+    return entries.get(name);
   }
 
   /** Applies this layer's values to {@code b}; a bad value throws naming its key. */

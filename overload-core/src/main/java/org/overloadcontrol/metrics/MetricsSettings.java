@@ -73,11 +73,14 @@ public final class MetricsSettings {
     long quiet =
         section.parse("overloadQuietPeriod", ConfigSection::positiveDuration, DEFAULT_QUIET_NANOS);
     if (quiet < period) {
-      throw section.error(
-          "overloadQuietPeriod",
-          "must be at least metrics.period ("
+      throw section.conflict(
+          "metrics.overloadQuietPeriod ("
+              + quiet / 1_000_000
+              + " ms) must be at least metrics.period ("
               + period / 1_000_000
-              + " ms): overload is judged once per period");
+              + " ms): overload is judged once per period",
+          "overloadQuietPeriod",
+          "period");
     }
     return new MetricsSettings(enabled, bindings, jmx, domain, period, quiet);
   }

@@ -169,17 +169,26 @@ public final class QueueSettings {
     enterDelayNanos = s.parse("overload.enterDelay", ConfigSection::positiveDuration, 200_000_000L);
     exitDelayNanos = s.parse("overload.exitDelay", ConfigSection::positiveDuration, 50_000_000L);
     if (exitDelayNanos > enterDelayNanos) {
-      throw s.error(
-          "overload.exitDelay",
-          "must not exceed queue.overload.enterDelay ("
+      throw s.conflict(
+          "queue.overload.exitDelay ("
+              + Duration.ofNanos(exitDelayNanos)
+              + ") must not exceed queue.overload.enterDelay ("
               + Duration.ofNanos(enterDelayNanos)
-              + "): the switch needs hysteresis");
+              + "): the switch needs hysteresis",
+          "overload.exitDelay",
+          "overload.enterDelay");
     }
     cpuUpper = s.parse("overload.cpuUpper", QueueSettings::fraction, 0.99);
     cpuLower = s.parse("overload.cpuLower", QueueSettings::fraction, 0.95);
     if (cpuLower > cpuUpper) {
-      throw s.error(
-          "overload.cpuLower", "must not exceed queue.overload.cpuUpper (" + cpuUpper + ")");
+      throw s.conflict(
+          "queue.overload.cpuLower ("
+              + cpuLower
+              + ") must not exceed queue.overload.cpuUpper ("
+              + cpuUpper
+              + ")",
+          "overload.cpuLower",
+          "overload.cpuUpper");
     }
     enterShare = s.parse("overload.enterShare", QueueSettings::fraction, 0.5);
     dwell = s.parse("overload.dwell", ConfigSection::positiveInt, 3);
@@ -231,8 +240,13 @@ public final class QueueSettings {
       permits = min;
     }
     if (adaptive && (min > max || permits < min || permits > max)) {
+      String blamed =
+          min > max
+              ? keys.getOrDefault("minPermits", keys.getOrDefault("maxPermits", "-"))
+              : keys.getOrDefault(
+                  "permits", keys.getOrDefault(permits < min ? "minPermits" : "maxPermits", "-"));
       throw s.error(
-          keys.getOrDefault("permits", keys.get("adaptive")),
+          s.get(blamed) != null ? blamed : keys.get("adaptive"),
           "adaptive permits need minPermits <= permits <= maxPermits (here "
               + min
               + ", "

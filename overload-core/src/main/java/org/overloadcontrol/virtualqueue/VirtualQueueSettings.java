@@ -114,10 +114,11 @@ public record VirtualQueueSettings(
     boolean enabled = s.parse("enabled", ConfigSection::bool, false);
     List<PathPattern> paths = s.parse("paths", VirtualQueueSettings::patterns, List.of());
     if (enabled && paths.isEmpty()) {
-      throw s.error(
+      throw s.conflict(
+          "virtualQueue.paths is required when virtualQueue.enabled is true: list the path"
+              + " patterns to protect, e.g. /checkout,/api/book/*",
           "paths",
-          "required when virtualQueue.enabled is true: list the path"
-              + " patterns to protect, e.g. /checkout,/api/book/*");
+          "enabled");
     }
     double capacity = s.parse("capacity", VirtualQueueSettings::capacity, AUTO);
     int maxWait = s.parse("maxWait", v -> seconds(v, 1, 3600), 300);

@@ -59,6 +59,51 @@ class TokenBucketTest {
   }
 
   @Test
+  void aRateTooSmallToCountInNanosecondsStillRefusesAfterItsOneToken() {
+    // 1e9 / 1e-300 ns does not fit a long: the next token's time once wrapped past
+    // Long.MAX_VALUE to the far past, and every request after the first was admitted.
+    for (double rate : new double[] {1e-300, 1e-11, Double.MIN_VALUE}) {
+      for (int depth : new int[] {1, 3, 1_000_000}) {
+        long t0 = 7 * SECOND;
+        TokenBucket bucket = new TokenBucket(rate, depth, t0);
+        int admitted = 0;
+        for (int i = 0; i < 30; i++) {
+          if (bucket.tryAcquire(t0 + i * SECOND)) {
+            admitted++;
+          }
+        }
+        // A bucket holds at most 2^60 ns (36 years) of its rate beyond its first token.
+        assertThat(admitted).as("rate %s, depth %s", rate, depth).isEqualTo(Math.min(depth, 2));
+        assertThat(bucket.nanosUntilToken(t0 + 30 * SECOND))
+            .as("rate %s, depth %s", rate, depth)
+            .isGreaterThan(365L * 24 * 3600 * SECOND);
+      }
+    }
+  }
+
+  @Test
+  void extremeRateChangesKeepTheBucketInDebtNotInCredit() {
+    TokenBucket bucket = new TokenBucket(1e300, 1, SECOND);
+    assertThat(bucket.tryAcquire(SECOND)).isTrue();
+    // The debt of one nanosecond, rescaled to the longest interval, must not wrap.
+    bucket.setRate(1e-300, SECOND);
+    assertThat(bucket.tryAcquire(2 * SECOND)).isFalse();
+    bucket.setRate(0.05, 2 * SECOND);
+    // What it owed at 1e-300/s is rescaled to at most one interval of the new rate.
+    assertThat(bucket.tryAcquire(2 * SECOND)).isFalse();
+    assertThat(bucket.tryAcquire(22 * SECOND)).isTrue();
+    assertThat(bucket.tryAcquire(22 * SECOND)).isFalse();
+  }
+
+  @Test
+  void aHugeRateAdmitsEveryRequestANanosecondApart() {
+    TokenBucket bucket = new TokenBucket(1e300, 1, 0);
+    for (int i = 0; i < 1000; i++) {
+      assertThat(bucket.tryAcquire(i)).isTrue();
+    }
+  }
+
+  @Test
   void rejectsNonsense() {
     assertThatThrownBy(() -> new TokenBucket(0, 1, 0)).hasMessageContaining("rate");
     assertThatThrownBy(() -> new TokenBucket(1, 0, 0)).hasMessageContaining("depth");

@@ -21,6 +21,21 @@ class BandwidthSettingsTest {
   }
 
   @Test
+  void shapedPathsCoverEveryFormOfTheirPaths() {
+    // Issue 33, item 5: a servlet on /images/logo/* also serves /images/logo/ and its forms.
+    BandwidthSettings s =
+        parse(
+            "total", "100KB/s",
+            "groups.a.share", "50",
+            "groups.a.match.client", "10.0.0.0/8",
+            "paths", "/images/logo");
+    for (String form : java.util.List.of("/images/logo", "/images/logo/", "/images//logo;v=2")) {
+      assertThat(s.shapes(form)).as(form).isTrue();
+    }
+    assertThat(s.shapes("/images/logos")).isFalse();
+  }
+
+  @Test
   void readsTheSectionFromTheWholeConfiguration() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("bandwidth.total", "100KB/s");

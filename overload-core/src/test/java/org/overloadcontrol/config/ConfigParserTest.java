@@ -199,6 +199,20 @@ class ConfigParserTest {
   }
 
   @Test
+  void aControllerTimeoutTooLongForItsRoundsIsRefused() {
+    // Ten timeouts of 292 years wrapped negative in the controller's idle and silence checks.
+    assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.timeout", "PT2562047H")))
+        .hasMessageContaining("key 'controller.timeout' = 'PT2562047H'")
+        .hasMessageContaining("at most 1h");
+    assertThat(
+            OverloadConfig.of(Map.of("controller.timeout", "1h"))
+                .settingsFor("", ClassDefinition.defaultClass())
+                .parameters()
+                .timeoutNanos())
+        .isEqualTo(3_600_000_000_000L);
+  }
+
+  @Test
   void badParameterValuesAndContradictions() {
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.alpha", "1.5")))
         .hasMessageContaining("controller.alpha")

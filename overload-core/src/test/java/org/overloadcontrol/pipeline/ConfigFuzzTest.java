@@ -194,20 +194,140 @@ class ConfigFuzzTest {
     Random random = new Random(17);
     int refused = 0;
     List<String> escaped = new ArrayList<>();
+    List<String> unnamed = new ArrayList<>();
     for (int i = 0; i < 20_000 && escaped.size() < 5; i++) {
       Map<String, String> keys = randomConfiguration(random);
       boolean asYaml = random.nextBoolean();
       try {
         Settings.parse(List.of(asYaml ? yaml(keys) : ConfigSource.of("init-param", keys)));
       } catch (OverloadConfigException e) {
-        assertThat(e.getMessage()).as(e.getMessage()).contains("'");
+        // A key the user wrote, as written, with its value (trimmed) and its layer.
+        String m = e.getMessage();
+        if (keys.entrySet().stream()
+            .noneMatch(
+                k ->
+                    m.contains(
+                        "key '" + k.getKey() + "' = '" + k.getValue().trim() + "' (from "))) {
+          unnamed.add(keys + " -> " + m);
+        }
         refused++;
       } catch (RuntimeException e) {
         escaped.add(e + " from " + keys);
       }
     }
     assertThat(escaped).as("inputs that escaped as another exception").isEmpty();
+    assertThat(unnamed).as("refusals that name no key the user wrote").isEmpty();
     assertThat(refused).as("the fuzzer reached the refusals").isGreaterThan(1_000);
+  }
+
+  /**
+   * Issue 33, item 2: each constraint between two keys, broken once from each side and at each
+   * layer of the controller's parameters. The refusal must name a key the user wrote, as
+   * written, with its value and its layer; one that named only "controller" (or a key left at
+   * its default) sent the user looking for a key they never set.
+   */
+  @Test
+  void everyCrossParameterRefusalNamesAKeyAsWrittenItsValueAndItsLayer() throws Exception {
+    List<Map<String, String>> cases = new ArrayList<>();
+    for (String at :
+        new String[] {"", "classes.gold.", "endpoints.slow.", "endpoints.slow.classes.gold."}) {
+      String c = at + "controller.";
+      cases.add(Map.of(c + "initialRate", "1e9"));
+      cases.add(Map.of(c + "initialRate", "0.01"));
+      cases.add(Map.of(c + "rateMin", "200"));
+      cases.add(Map.of(c + "rateMax", "50"));
+      cases.add(Map.of(c + "rateMin", "10", c + "rateMax", "5", c + "initialRate", "7"));
+      cases.add(Map.of(c + "errI", "1"));
+      cases.add(Map.of(c + "errD", "-1"));
+      cases.add(Map.of("controller.initialRate", "80", c + "rateMin", "90"));
+      cases.add(Map.of("controller.rateMin", "90", c + "rateMax", "80"));
+    }
+    cases.add(Map.of("retryAfter.min", "120s"));
+    cases.add(Map.of("retryAfter.max", "500ms"));
+    cases.add(Map.of("admission.initialLimit", "500"));
+    cases.add(Map.of("admission.maxLimit", "5", "admission.initialLimit", "10"));
+    cases.add(
+        Map.of("admission.groups.g.endpoints", "slow", "admission.groups.g.initialLimit", "300"));
+    cases.add(
+        Map.of(
+            "admission.groups.g.endpoints", "slow",
+            "admission.maxLimit", "10",
+            "admission.groups.g.initialLimit", "20"));
+    cases.add(Map.of("metrics.period", "10s"));
+    cases.add(Map.of("metrics.overloadQuietPeriod", "1ms"));
+    cases.add(Map.of("queue.overload.enterDelay", "10ms"));
+    cases.add(Map.of("queue.overload.exitDelay", "1s"));
+    cases.add(Map.of("queue.overload.cpuUpper", "0.5"));
+    cases.add(Map.of("queue.overload.cpuLower", "1"));
+    cases.add(
+        Map.of("queue.endpoints.slow.adaptive", "true", "queue.endpoints.slow.permits", "50"));
+    cases.add(
+        Map.of("queue.endpoints.slow.adaptive", "true", "queue.endpoints.slow.minPermits", "30"));
+    cases.add(
+        Map.of(
+            "queue.endpoints.slow.adaptive", "true",
+            "queue.endpoints.slow.permits", "5",
+            "queue.endpoints.slow.maxPermits", "3"));
+    cases.add(Map.of("sessions.idleTimeout", "5m", "sessions.maxLifetime", "1m"));
+    Map<String, String> bandwidth =
+        Map.of(
+            "bandwidth.enabled", "true",
+            "bandwidth.total", "1000000",
+            "bandwidth.groups.a.share", "50",
+            "bandwidth.groups.a.match.client", "10.0.0.0/8");
+    cases.add(with(bandwidth, "bandwidth.managerPeriod", "60s"));
+    cases.add(with(bandwidth, "bandwidth.cacheExpiry", "1ms"));
+    cases.add(
+        with(
+            with(bandwidth, "bandwidth.groups.b.share", "60"),
+            "bandwidth.groups.b.match.client",
+            "192.168.0.0/16"));
+    cases.add(Map.of("bandwidth.paths", "/x"));
+    cases.add(Map.of("bandwidth.groups.a.match.client", "10.0.0.0/8"));
+    cases.add(Map.of("virtualQueue.enabled", "true"));
+    cases.add(Map.of("virtualQueue.enabled", "true", "virtualQueue.paths", ""));
+    cases.add(Map.of("virtualQueue.paths", "/x", "virtualQueue.hardness.a", "2"));
+    cases.add(Map.of("cluster.enabled", "true"));
+    cases.add(Map.of("degrade.endpoints.slow.enabled", "true"));
+
+    List<String> wrong = new ArrayList<>();
+    for (Map<String, String> keys : cases) {
+      Map<String, String> all = new LinkedHashMap<>(keys);
+      all.putIfAbsent("classes.gold.rank", "5");
+      for (boolean asYaml : new boolean[] {false, true}) {
+        ConfigSource source = asYaml ? yaml(all) : ConfigSource.of("init-param", all);
+        String message;
+        try {
+          Settings.parse(List.of(source));
+          wrong.add("accepted: " + keys);
+          continue;
+        } catch (OverloadConfigException e) {
+          message = e.getMessage();
+        }
+        boolean named =
+            keys.entrySet().stream()
+                .anyMatch(
+                    k ->
+                        message.contains(
+                            "key '"
+                                + k.getKey()
+                                + "' = '"
+                                + k.getValue()
+                                + "' (from "
+                                + source.origin(k.getKey())
+                                + ")"));
+        if (!named || message.contains("endpoint ''")) {
+          wrong.add(keys + " -> " + message);
+        }
+      }
+    }
+    assertThat(wrong).as("refusals that do not name a key as written").isEmpty();
+  }
+
+  private static Map<String, String> with(Map<String, String> base, String key, String value) {
+    Map<String, String> copy = new LinkedHashMap<>(base);
+    copy.put(key, value);
+    return copy;
   }
 
   private static Map<String, String> randomConfiguration(Random random) {

@@ -55,7 +55,8 @@ class VirtualQueueSettingsTest {
   void errorsNameTheKeyAndValue() {
     assertError(Map.of("enabld", "true"), "virtualQueue.enabld", "unknown key");
     assertError(Map.of("enabled", "maybe"), "virtualQueue.enabled", "allowed: true, false");
-    assertError(Map.of("enabled", "true"), "virtualQueue.paths", "required");
+    assertError(
+        Map.of("enabled", "true"), "virtualQueue.enabled", "virtualQueue.paths is required");
     assertError(Map.of("paths", "checkout"), "virtualQueue.paths", "not a path pattern");
     assertError(Map.of("capacity", "-3"), "virtualQueue.capacity", "'auto' or a positive");
     assertError(Map.of("capacity", "lots"), "virtualQueue.capacity", "'auto' or a positive");
