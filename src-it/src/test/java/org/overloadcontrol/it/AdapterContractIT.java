@@ -327,10 +327,10 @@ class AdapterContractIT {
 
   /**
    * Issue 33, item 3: a graceful stop (5 s, as Jetty's graceful module or Tomcat's
-   * {@code gracefulStopAwaitMillis} sets it) while 300 requests wait behind 4 permits. Jetty
-   * calls the filter's {@code destroy} only after its wait for the requests in progress: the
-   * queue went on feeding the application through the stop, and the clients of the requests
-   * it started got no answer when the connections closed. When the stop begins, every waiting
+   * {@code gracefulStopAwaitMillis} sets it) while 300 requests wait behind 4 permits. Both
+   * containers destroy the filter only after their wait for the requests in progress: the
+   * queue went on feeding the application through the stop, and in Jetty the clients of the
+   * requests it started got no answer when the connections closed. When the stop begins, every waiting
    * request is answered 503 and none of them reaches the application; each client gets one
    * answer. (A request the queue handed a permit to just before the stop may start a moment
    * after it: at most one per permit.)
@@ -354,9 +354,7 @@ class AdapterContractIT {
                 "60s",
                 "queue.browsingCapacity",
                 "400"),
-            // Tomcat's own graceful stop (gracefulStopAwaitMillis) waits for the connections
-            // before it stops the contexts, waiting requests included: its plain stop here.
-            adapter == Adapter.FILTER_IN_TOMCAT ? Duration.ZERO : Duration.ofSeconds(5));
+            Duration.ofSeconds(5));
     try {
       engine = target.engine();
       for (int i = 0; i < sent; i++) {
