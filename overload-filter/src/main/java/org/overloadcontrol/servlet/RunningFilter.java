@@ -54,6 +54,9 @@ final class RunningFilter {
   private final OverloadRuntime runtime;
   private final Observability observability;
 
+  /** Stops admitting when the container's graceful stop begins, before {@link #stop}. */
+  private final GracefulStopSignal gracefulStop;
+
   private RunningFilter(
       FilterConfiguration read,
       OverloadRuntime runtime,
@@ -75,6 +78,7 @@ final class RunningFilter {
     this.routesByServlet = engine.routesByEndpointOnly();
     this.routesByFramework = engine.routesByFrameworkOnly();
     this.enabled = config.enabled();
+    this.gracefulStop = GracefulStopSignal.listen(servletContext, this::stopAdmitting);
   }
 
   /**
@@ -150,11 +154,24 @@ final class RunningFilter {
   }
 
   /**
+   * The container has begun a graceful stop: every waiting or delayed request is answered 503
+   * now and no permit goes to a waiting request any more, so that the container's wait for the
+   * requests in progress is a wait for the running ones only. {@link #stop} follows.
+   */
+  private void stopAdmitting() {
+    LOG.info(
+        "overload-control: the container is stopping; waiting requests are answered 503 ({})",
+        runtime.engine().queues() == null ? 0 : runtime.engine().queues().waitingCount());
+    runtime.shutdown();
+  }
+
+  /**
    * Stops everything {@link #start} started: every waiting request is answered 503 (the queues
    * expire them), requests suspended while running are settled, then the timer thread stops.
    * Requests already running finish normally.
    */
   void stop() {
+    gracefulStop.close();
     observability.close();
     if (servletContext.getAttribute(Observability.ATTRIBUTE) == observability) {
       servletContext.removeAttribute(Observability.ATTRIBUTE);

@@ -2,7 +2,9 @@ package org.overloadcontrol.servlet;
 
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,20 +24,49 @@ final class StatusServlets {
     if (registrations == null) {
       return Set.of();
     }
+    List<ClassLoader> loaders = loaders(context);
     for (Map.Entry<String, ? extends ServletRegistration> e : registrations.entrySet()) {
       String className = e.getValue().getClassName();
-      if (className == null) {
-        continue;
-      }
-      try {
-        Class<?> type = Class.forName(className, false, context.getClassLoader());
-        if (OverloadStatusServlet.class.isAssignableFrom(type)) {
-          names.add(e.getKey());
-        }
-      } catch (ClassNotFoundException | LinkageError ex) {
-        // Not loadable here, so not ours.
+      if (className != null && isStatusServlet(className, loaders)) {
+        names.add(e.getKey());
       }
     }
     return Set.copyOf(names);
+  }
+
+  /**
+   * Where a servlet's class may be found. An embedded context need not have a class loader of
+   * its own (Jetty's {@code ServletContextHandler} without {@code setClassLoader} answers null,
+   * and a null loader means the bootstrap loader, which finds no application class): then the
+   * thread's and this filter's loaders, which loaded the servlets of such a context.
+   */
+  private static List<ClassLoader> loaders(ServletContext context) {
+    List<ClassLoader> loaders = new ArrayList<>(3);
+    for (ClassLoader l :
+        new ClassLoader[] {
+          context.getClassLoader(),
+          Thread.currentThread().getContextClassLoader(),
+          StatusServlets.class.getClassLoader()
+        }) {
+      if (l != null && !loaders.contains(l)) {
+        loaders.add(l);
+      }
+    }
+    return loaders;
+  }
+
+  private static boolean isStatusServlet(String className, List<ClassLoader> loaders) {
+    if (className.equals(OverloadStatusServlet.class.getName())) {
+      return true; // the common case needs no class loading at all
+    }
+    for (ClassLoader loader : loaders) {
+      try {
+        return OverloadStatusServlet.class.isAssignableFrom(
+            Class.forName(className, false, loader));
+      } catch (ClassNotFoundException | LinkageError ex) {
+        // Not loadable through this loader: try the next.
+      }
+    }
+    return false;
   }
 }

@@ -3,10 +3,12 @@ package org.overloadcontrol.jetty;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.component.Graceful;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
@@ -55,9 +57,12 @@ import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
  * the operator's file named by the system property {@value OperatorConfigFile#PROPERTY}, every
  * feature's section validated as the filter does when the handler starts; a bad key or value
  * stops the start with a message naming it. Settings are frozen once started. Stopping answers every waiting request with 503;
- * requests already running finish normally.
+ * requests already running finish normally. In a graceful stop (the server's stop timeout, with
+ * a {@code GracefulHandler}) this happens when the stop begins ({@link #shutdown}), not after
+ * the wait for the requests in progress, so that no waiting request is run while the server
+ * stops.
  */
-public class OverloadHandler extends Handler.Wrapper {
+public class OverloadHandler extends Handler.Wrapper implements Graceful {
 
   /** The origin named in error messages for keys given in Java or Jetty XML. */
   public static final String SETTINGS_ORIGIN = "OverloadHandler settings";
@@ -70,6 +75,9 @@ public class OverloadHandler extends Handler.Wrapper {
 
   /** What exists only while the handler runs; null when stopped. */
   private volatile OverloadRuntime running;
+
+  /** Whether a graceful stop has begun since the start. */
+  private volatile boolean shutdown;
 
   /** A handler with default settings and no wrapped handler yet (for Jetty XML). */
   public OverloadHandler() {
@@ -184,8 +192,34 @@ public class OverloadHandler extends Handler.Wrapper {
 
   @Override
   protected void doStart() throws Exception {
+    shutdown = false;
     running = settings.start(getServer());
     super.doStart();
+  }
+
+  /**
+   * The server's graceful stop begins: every waiting or delayed request is answered 503 now and
+   * no permit goes to a waiting request any more, so that the server waits for the running
+   * requests only. Jetty calls it before it closes the connections (issue 33: left to
+   * {@link #doStop}, the queue kept feeding the application during a 5 s stop, and the waiting
+   * requests' 503s went to closed connections). The stop itself follows.
+   *
+   * @return done at once; the server waits for the requests in progress through its
+   *     {@code GracefulHandler}
+   */
+  @Override
+  public CompletableFuture<Void> shutdown() {
+    shutdown = true;
+    OverloadRuntime r = running;
+    if (r != null) {
+      r.shutdown();
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return shutdown;
   }
 
   /**

@@ -6,6 +6,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +85,11 @@ class AdapterContractIT {
     HANDLER_IN_JETTY;
 
     Target start(String name, Map<String, String> keys) throws Exception {
+      return start(name, keys, Duration.ZERO);
+    }
+
+    /** As {@link #start(String, Map)}, stopping gracefully within {@code gracefulStop}. */
+    Target start(String name, Map<String, String> keys, Duration gracefulStop) throws Exception {
       if (this == HANDLER_IN_JETTY) {
         OverloadHandler handler =
             OverloadHandler.builder()
@@ -94,7 +101,12 @@ class AdapterContractIT {
         ServerConnector connector = new ServerConnector(server, 1, 1);
         connector.setHost(Deployment.HOST);
         server.addConnector(connector);
-        server.setHandler(handler);
+        if (!gracefulStop.isZero()) {
+          server.setHandler(new GracefulHandler(handler));
+          server.setStopTimeout(gracefulStop.toMillis());
+        } else {
+          server.setHandler(handler);
+        }
         server.start();
         return new Target() {
           @Override
@@ -123,7 +135,7 @@ class AdapterContractIT {
               .withOverloadFilter(keys)
               .withServlet("work", MishapServlet.class, Map.of(), "/work")
               .writeUnder(apps, this + "-" + name);
-      WebContainer container = kind.start(Deployment.of(dir));
+      WebContainer container = kind.start(Deployment.of(dir).withGracefulStop(gracefulStop));
       OverloadEngine engine = MishandledRequestsIT.engine(container);
       return new Target() {
         @Override
@@ -311,6 +323,79 @@ class AdapterContractIT {
         "[%s] started %d, 503 %d; %s%n", adapter, MishapServlet.STARTED.size(), refused, totals);
     assertThat(refusedWhileRunning).as("503s written under running requests").isZero();
     assertThat(refused).as("waiting requests answered at the stop").isPositive();
+  }
+
+  /**
+   * Issue 33, item 3: a graceful stop (5 s, as Jetty's graceful module or Tomcat's
+   * {@code gracefulStopAwaitMillis} sets it) while 300 requests wait behind 4 permits. Both
+   * containers destroy the filter only after their wait for the requests in progress: the
+   * queue went on feeding the application through the stop, and in Jetty the clients of the
+   * requests it started got no answer when the connections closed. When the stop begins, every waiting
+   * request is answered 503 and none of them reaches the application; each client gets one
+   * answer. (A request the queue handed a permit to just before the stop may start a moment
+   * after it: at most one per permit.)
+   */
+  @ParameterizedTest
+  @EnumSource(Adapter.class)
+  void aGracefulStopAnswersTheWaitingAtOnceAndRunsNoneOfThem(Adapter adapter) throws Exception {
+    int permits = 4;
+    int sent = 304;
+    List<CompletableFuture<Answer>> answers = new ArrayList<>();
+    OverloadEngine engine;
+    int ranBefore;
+    long stopMillis;
+    Target target =
+        adapter.start(
+            "graceful",
+            Map.of(
+                "queue.permits",
+                Integer.toString(permits),
+                "queue.maxWait",
+                "60s",
+                "queue.browsingCapacity",
+                "400"),
+            Duration.ofSeconds(5));
+    try {
+      engine = target.engine();
+      for (int i = 0; i < sent; i++) {
+        answers.add(
+            MishandledRequestsIT.send(
+                client.newRequest(target.work("ms=1000&id=" + i)).timeout(30, TimeUnit.SECONDS)));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (Totals.of(engine).arrivals() < sent && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(engine.queues().waitingCount()).as("waiting at the stop").isGreaterThan(250);
+    } finally {
+      ranBefore = MishapServlet.RUNS.get();
+      long start = System.nanoTime();
+      try {
+        target.close();
+      } catch (IllegalStateException e) {
+        // Jetty's stop reports a graceful wait that ran out of time; the answers tell more.
+        System.out.printf("[%s] the stop said: %s%n", adapter, e.getCause());
+      }
+      stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+    int ranDuring = MishapServlet.RUNS.get() - ranBefore;
+    Map<Integer, Integer> seen = new java.util.TreeMap<>();
+    for (CompletableFuture<Answer> a : answers) {
+      seen.merge(a.get(30, TimeUnit.SECONDS).status(), 1, Integer::sum);
+    }
+    Totals totals = Totals.of(engine).assertAtRest(engine, sent);
+    System.out.printf(
+        "[%s] graceful stop took %d ms; the application began %d before it, %d during it;"
+            + " clients saw %s; %s%n",
+        adapter, stopMillis, ranBefore, ranDuring, seen, totals);
+    assertThat(seen).as("statuses the clients saw (-1: no answer)").doesNotContainKey(-1);
+    assertThat(ranDuring)
+        .as("requests the application began during the stop")
+        .isLessThanOrEqualTo(permits);
+    assertThat(seen.keySet()).as("statuses the clients saw").containsOnly(200, 503);
+    assertThat(seen.get(200))
+        .as("200s: one per run of the application")
+        .isEqualTo(ranBefore + ranDuring);
   }
 
   /**

@@ -2,6 +2,7 @@ package org.overloadcontrol.it.support;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -14,9 +15,18 @@ import java.util.Objects;
  * @param port the port to listen on, 0 for an ephemeral one
  * @param maxThreads the most request threads; kept small, the machines we run on are small
  * @param hooks what an experiment adds around the application (request log, peer guards)
+ * @param gracefulStop how long a stop waits for the requests in progress, as a standalone
+ *     container configured for a graceful stop does (Jetty: its {@code graceful} module, a
+ *     {@code GracefulHandler} and the server's stop timeout; Tomcat: the service's
+ *     {@code gracefulStopAwaitMillis}); zero for the containers' plain stop
  */
 public record Deployment(
-    Path webApp, String contextPath, int port, int maxThreads, ContainerHooks hooks) {
+    Path webApp,
+    String contextPath,
+    int port,
+    int maxThreads,
+    ContainerHooks hooks,
+    Duration gracefulStop) {
 
   /** The host every container binds to. */
   public static final String HOST = "127.0.0.1";
@@ -28,6 +38,7 @@ public record Deployment(
     Objects.requireNonNull(webApp, "webApp");
     Objects.requireNonNull(contextPath, "contextPath");
     Objects.requireNonNull(hooks, "hooks");
+    Objects.requireNonNull(gracefulStop, "gracefulStop");
     if (!contextPath.isEmpty() && (!contextPath.startsWith("/") || contextPath.endsWith("/"))) {
       throw new IllegalArgumentException(
           "contextPath must be \"\" or \"/name\", was \"" + contextPath + "\"");
@@ -38,27 +49,35 @@ public record Deployment(
     if (maxThreads < 8) {
       throw new IllegalArgumentException("maxThreads must be >= 8, was " + maxThreads);
     }
+    if (gracefulStop.isNegative()) {
+      throw new IllegalArgumentException("gracefulStop must be >= 0, was " + gracefulStop);
+    }
   }
 
   /** Deploys {@code webApp} at the root context on an ephemeral port. */
   public static Deployment of(Path webApp) {
-    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS, ContainerHooks.NONE);
+    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS, ContainerHooks.NONE, Duration.ZERO);
   }
 
   public Deployment withContextPath(String path) {
-    return new Deployment(webApp, path, port, maxThreads, hooks);
+    return new Deployment(webApp, path, port, maxThreads, hooks, gracefulStop);
   }
 
   public Deployment withPort(int newPort) {
-    return new Deployment(webApp, contextPath, newPort, maxThreads, hooks);
+    return new Deployment(webApp, contextPath, newPort, maxThreads, hooks, gracefulStop);
   }
 
   public Deployment withMaxThreads(int threads) {
-    return new Deployment(webApp, contextPath, port, threads, hooks);
+    return new Deployment(webApp, contextPath, port, threads, hooks, gracefulStop);
   }
 
   public Deployment withHooks(ContainerHooks newHooks) {
-    return new Deployment(webApp, contextPath, port, maxThreads, newHooks);
+    return new Deployment(webApp, contextPath, port, maxThreads, newHooks, gracefulStop);
+  }
+
+  /** Stops gracefully, waiting up to {@code timeout} for the requests in progress. */
+  public Deployment withGracefulStop(Duration timeout) {
+    return new Deployment(webApp, contextPath, port, maxThreads, hooks, timeout);
   }
 
   /** Whether the web application is a WAR file (else an exploded directory). */

@@ -8,8 +8,10 @@ import org.eclipse.jetty.ee10.plus.webapp.EnvConfiguration;
 import org.eclipse.jetty.ee10.plus.webapp.PlusConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -67,7 +69,15 @@ final class JettyContainer implements WebContainer {
     webApp.setThrowUnavailableOnStartupException(true);
     ContainerHooks hooks = deployment.hooks();
     hooks.initializers().forEach(webApp::addServletContainerInitializer);
-    server.setHandler(hooks.jettyWrapper() == null ? webApp : hooks.jettyWrapper().apply(webApp));
+    Handler application =
+        hooks.jettyWrapper() == null ? webApp : hooks.jettyWrapper().apply(webApp);
+    if (!deployment.gracefulStop().isZero()) {
+      // What jetty-home's graceful module does: requests in progress may finish, new ones get
+      // 503, until they are done or the stop timeout passes.
+      application = new GracefulHandler(application);
+      server.setStopTimeout(deployment.gracefulStop().toMillis());
+    }
+    server.setHandler(application);
     if (hooks.requestLog() != null) {
       server.setRequestLog(hooks.requestLog().jetty());
     }

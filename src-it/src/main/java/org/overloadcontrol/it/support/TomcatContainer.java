@@ -10,6 +10,7 @@ import org.apache.catalina.Lifecycle;
 import org.apache.catalina.LifecycleEvent;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardService;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.catalina.util.ServerInfo;
 import org.apache.tomcat.util.scan.StandardJarScanner;
@@ -58,6 +59,11 @@ final class TomcatContainer implements WebContainer {
       connector.setProperty("maxThreads", Integer.toString(deployment.maxThreads()));
       connector.setProperty("minSpareThreads", "4");
       tomcat.setConnector(connector);
+      if (!deployment.gracefulStop().isZero()) {
+        // Connections with requests in progress may finish before they are closed.
+        ((StandardService) tomcat.getService())
+            .setGracefulStopAwaitMillis(deployment.gracefulStop().toMillis());
+      }
       tomcat.getHost().setAutoDeploy(false);
       Context context =
           tomcat.addWebapp(

@@ -28,6 +28,7 @@ public final class ExplodedWebApp {
   private String filterClass = "org.overloadcontrol.servlet.OverloadFilter";
   private final List<ServletDecl> servlets = new ArrayList<>();
   private final java.util.Set<String> withoutAsync = new java.util.HashSet<>();
+  private final Map<String, Class<?>> applicationFilters = new LinkedHashMap<>();
 
   /** Declares {@code OverloadFilter} on {@code /*} with these init-params. */
   public ExplodedWebApp withOverloadFilter(Map<String, String> initParams) {
@@ -39,6 +40,15 @@ public final class ExplodedWebApp {
   public ExplodedWebApp withOverloadFilter(Class<?> type, Map<String, String> initParams) {
     this.filterClass = type.getName();
     return withOverloadFilter(initParams);
+  }
+
+  /**
+   * Declares an application's own filter on {@code /*}, async-supported, before the overload
+   * filter (first in the chain, as a tracing or metrics filter usually is).
+   */
+  public ExplodedWebApp withApplicationFilter(String name, Class<?> type) {
+    applicationFilters.put(name, type);
+    return this;
   }
 
   /** Declares a servlet named {@code name} on {@code urlPatterns}. */
@@ -77,6 +87,17 @@ public final class ExplodedWebApp {
         .append("  xsi:schemaLocation=\"https://jakarta.ee/xml/ns/jakartaee")
         .append(" https://jakarta.ee/xml/ns/jakartaee/web-app_6_0.xsd\"\n")
         .append("  version=\"6.0\" metadata-complete=\"true\">\n");
+    applicationFilters.forEach(
+        (name, type) ->
+            x.append("  <filter>\n    <filter-name>")
+                .append(name)
+                .append("</filter-name>\n    <filter-class>")
+                .append(type.getName())
+                .append("</filter-class>\n    <async-supported>true</async-supported>\n")
+                .append("  </filter>\n  <filter-mapping>\n    <filter-name>")
+                .append(name)
+                .append("</filter-name>\n    <url-pattern>/*</url-pattern>\n")
+                .append("  </filter-mapping>\n"));
     if (filterParams != null) {
       x.append("  <filter>\n    <filter-name>overload</filter-name>\n")
           .append("    <filter-class>")
