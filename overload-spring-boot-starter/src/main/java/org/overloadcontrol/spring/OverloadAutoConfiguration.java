@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.servlet.OverloadFilter;
+import org.overloadcontrol.servlet.OverloadStatusServlet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -21,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletContextInitializer;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -60,6 +63,9 @@ public class OverloadAutoConfiguration {
   /** The filter's name; its status and metrics carry it. */
   public static final String FILTER_NAME = "overload";
 
+  /** The status servlet's name. */
+  static final String STATUS_SERVLET_NAME = "overload-status";
+
   /** The name Spring Boot gives the {@code DispatcherServlet}'s bean and registration. */
   static final String DISPATCHER_SERVLET = "dispatcherServlet";
 
@@ -75,6 +81,43 @@ public class OverloadAutoConfiguration {
     // Before security and the application's filters: a refusal should cost as little as can be.
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
     return registration;
+  }
+
+  /**
+   * The status servlet of a WAR, with its dashboard, status JSON and Prometheus text, at
+   * {@code /overload/} ({@code overload.spring.status.path} moves it;
+   * {@code overload.spring.status.enabled=false} leaves it out). It is the WAR's servlet, so the
+   * access rules are the WAR's ({@code status.allow}, {@code status.role}, else loopback only),
+   * and the filter passes its requests through uncontrolled, as it does every status servlet's.
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "overloadStatusServletRegistration")
+  @ConditionalOnProperty(prefix = "overload.spring.status", name = "enabled", matchIfMissing = true)
+  ServletRegistrationBean<OverloadStatusServlet> overloadStatusServletRegistration(
+      ConfigurableEnvironment environment) {
+    ServletRegistrationBean<OverloadStatusServlet> registration =
+        new ServletRegistrationBean<>(new OverloadStatusServlet(), statusPath(environment) + "/*");
+    registration.setName(STATUS_SERVLET_NAME);
+    return registration;
+  }
+
+  /** {@code overload.spring.status.path}, without a trailing slash; refused unless it is a path. */
+  static String statusPath(ConfigurableEnvironment environment) {
+    String key = "overload.spring.status.path";
+    String value = environment.getProperty(key, "/overload");
+    String path = value.trim();
+    while (path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
+    }
+    if (!path.startsWith("/") || path.contains("*") || path.isEmpty()) {
+      throw OverloadConfigException.of(
+          key,
+          value,
+          "Spring properties",
+          "the status servlet's path must start with '/' and name a path below the root,"
+              + " such as /overload");
+    }
+    return path;
   }
 
   /**
