@@ -89,9 +89,13 @@ public class OverloadAutoConfiguration {
    * {@code overload.spring.status.enabled=false} leaves it out). It is the WAR's servlet, so the
    * access rules are the WAR's ({@code status.allow}, {@code status.role}, else loopback only),
    * and the filter passes its requests through uncontrolled, as it does every status servlet's.
+   * An application that registers the servlet itself keeps its own: two on one mapping would
+   * leave one unreachable.
    */
   @Bean
-  @ConditionalOnMissingBean(name = "overloadStatusServletRegistration")
+  @ConditionalOnMissingBean(
+      value = OverloadStatusServlet.class,
+      parameterizedContainer = ServletRegistrationBean.class)
   @ConditionalOnProperty(prefix = "overload.spring.status", name = "enabled", matchIfMissing = true)
   ServletRegistrationBean<OverloadStatusServlet> overloadStatusServletRegistration(
       ConfigurableEnvironment environment) {
