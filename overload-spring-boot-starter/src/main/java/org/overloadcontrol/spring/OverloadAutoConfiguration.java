@@ -31,9 +31,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Puts the overload filter in front of Spring MVC in a Spring Boot 3.5 or 4 servlet application: the
- * filter is registered for every request (async-supported, ahead of the application's own
- * filters), each {@code @RequestMapping} handler method becomes an endpoint read from its
+ * Puts the overload filter in front of Spring MVC in a Spring Boot 3.5 or 4 servlet
+ * application: the filter is registered for every request (async-supported, ahead of the
+ * application's own filters), each {@code @RequestMapping} handler method becomes an endpoint read from its
  * annotations ({@link SpringRoutes}), and the {@code overload.*} properties are one more
  * configuration layer ({@link SpringProperties}) with the same keys and the same key-naming
  * errors as the filter's YAML file; a bad one stops the application as it starts.
@@ -41,9 +41,11 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * <p>One pipeline: the servlet filter does the admitting, queueing and measuring, exactly as
  * in a WAR; this class only hands it the routes, through the servlet-context attribute
  * {@link FrameworkRoutes#ATTRIBUTE}, before the filter starts. The actuator's health and metrics
- * paths are kept out of overload control; the actuator endpoint, the health contributor, the
- * status servlet and the Micrometer binding are auto-configurations of their own
- * ({@link OverloadActuatorAutoConfiguration} and the classes it names).
+ * paths are kept out of overload control, and the WAR's status servlet (dashboard, status JSON)
+ * is registered here; the actuator endpoint, the health contributor and the Micrometer binding
+ * are auto-configurations of their own ({@link OverloadActuatorAutoConfiguration},
+ * {@link OverloadBoot3HealthAutoConfiguration}, {@link OverloadBoot4HealthAutoConfiguration},
+ * {@link OverloadMetricsAutoConfiguration}).
  *
  * <p>Spring Boot 4 moved Spring MVC's auto-configuration to another package, so this class names
  * what it follows by name, both majors' names, and refers to no class that only one of them has.
