@@ -96,7 +96,7 @@ class MicrometerScrapeTest {
     traffic();
     assertThat(
             registry
-                .find("overload_arrivals")
+                .find("overload.arrivals")
                 .tags("endpoint", "search", "class", "search")
                 .meter())
         .isInstanceOf(FunctionCounter.class);
@@ -116,6 +116,19 @@ class MicrometerScrapeTest {
     driver.arrive("search"); // counters read the engine at each scrape
     assertThat(scrape())
         .contains("overload_arrivals_total{class=\"search\",endpoint=\"search\"}" + " 4.0");
+  }
+
+  @Test
+  void meterNamesFollowMicrometersDottedConvention() {
+    traffic();
+    assertThat(registry.getMeters()).isNotEmpty();
+    assertThat(registry.getMeters())
+        .allSatisfy(
+            m ->
+                assertThat(m.getId().getName())
+                    .as("a Micrometer name")
+                    .startsWith("overload.")
+                    .doesNotContain("_"));
   }
 
   @Test

@@ -8,49 +8,55 @@ import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.engine.ControlledEndpoint;
+import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.servlet.OverloadFilter;
+import org.overloadcontrol.servlet.OverloadStatusServlet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletPath;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletContextInitializer;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Puts the overload filter in front of Spring MVC in a Spring Boot 3 servlet application: the
- * filter is registered for every request (async-supported, ahead of the application's own
- * filters), each {@code @RequestMapping} handler method becomes an endpoint read from its
+ * Puts the overload filter in front of Spring MVC in a Spring Boot 3.5 or 4 servlet
+ * application: the filter is registered for every request (async-supported, ahead of the
+ * application's own filters), each {@code @RequestMapping} handler method becomes an endpoint read from its
  * annotations ({@link SpringRoutes}), and the {@code overload.*} properties are one more
  * configuration layer ({@link SpringProperties}) with the same keys and the same key-naming
  * errors as the filter's YAML file; a bad one stops the application as it starts.
  *
  * <p>One pipeline: the servlet filter does the admitting, queueing and measuring, exactly as
  * in a WAR; this class only hands it the routes, through the servlet-context attribute
- * {@link FrameworkRoutes#ATTRIBUTE}, before the filter starts. With Spring Boot Actuator it adds
- * the status JSON as the {@code overload} actuator endpoint, keeps the actuator's health and
- * metrics paths out of overload control, and offers a health contributor
- * ({@code overload.spring.health.enabled=true}).
+ * {@link FrameworkRoutes#ATTRIBUTE}, before the filter starts. The actuator's health and metrics
+ * paths are kept out of overload control, and the WAR's status servlet (dashboard, status JSON)
+ * is registered here; the actuator endpoint, the health contributor and the Micrometer binding
+ * are auto-configurations of their own ({@link OverloadActuatorAutoConfiguration},
+ * {@link OverloadBoot3HealthAutoConfiguration}, {@link OverloadBoot4HealthAutoConfiguration},
+ * {@link OverloadMetricsAutoConfiguration}).
+ *
+ * <p>Spring Boot 4 moved Spring MVC's auto-configuration to another package, so this class names
+ * what it follows by name, both majors' names, and refers to no class that only one of them has.
  */
 @AutoConfiguration(
-    after = {DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class})
+    afterName = {
+      "org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration",
+      "org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration",
+      "org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration",
+      "org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration"
+    })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({DispatcherServlet.class, OverloadFilter.class})
 @ConditionalOnProperty(prefix = "overload.spring", name = "enabled", matchIfMissing = true)
@@ -58,6 +64,12 @@ public class OverloadAutoConfiguration {
 
   /** The filter's name; its status and metrics carry it. */
   public static final String FILTER_NAME = "overload";
+
+  /** The status servlet's name. */
+  static final String STATUS_SERVLET_NAME = "overload-status";
+
+  /** The name Spring Boot gives the {@code DispatcherServlet}'s bean and registration. */
+  static final String DISPATCHER_SERVLET = "dispatcherServlet";
 
   @Bean
   @ConditionalOnMissingBean(name = "overloadFilterRegistration")
@@ -74,6 +86,47 @@ public class OverloadAutoConfiguration {
   }
 
   /**
+   * The status servlet of a WAR, with its dashboard, status JSON and Prometheus text, at
+   * {@code /overload/} ({@code overload.spring.status.path} moves it;
+   * {@code overload.spring.status.enabled=false} leaves it out). It is the WAR's servlet, so the
+   * access rules are the WAR's ({@code status.allow}, {@code status.role}, else loopback only),
+   * and the filter passes its requests through uncontrolled, as it does every status servlet's.
+   * An application that registers the servlet itself keeps its own: two on one mapping would
+   * leave one unreachable.
+   */
+  @Bean
+  @ConditionalOnMissingBean(
+      value = OverloadStatusServlet.class,
+      parameterizedContainer = ServletRegistrationBean.class)
+  @ConditionalOnProperty(prefix = "overload.spring.status", name = "enabled", matchIfMissing = true)
+  ServletRegistrationBean<OverloadStatusServlet> overloadStatusServletRegistration(
+      ConfigurableEnvironment environment) {
+    ServletRegistrationBean<OverloadStatusServlet> registration =
+        new ServletRegistrationBean<>(new OverloadStatusServlet(), statusPath(environment) + "/*");
+    registration.setName(STATUS_SERVLET_NAME);
+    return registration;
+  }
+
+  /** {@code overload.spring.status.path}, without a trailing slash; refused unless it is a path. */
+  static String statusPath(ConfigurableEnvironment environment) {
+    String key = "overload.spring.status.path";
+    String value = environment.getProperty(key, "/overload");
+    String path = value.trim();
+    while (path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
+    }
+    if (!path.startsWith("/") || path.contains("*") || path.isEmpty()) {
+      throw OverloadConfigException.of(
+          key,
+          value,
+          "Spring properties",
+          "the status servlet's path must start with '/' and name a path below the root,"
+              + " such as /overload");
+    }
+    return path;
+  }
+
+  /**
    * Leaves the routes and the properties layer in the servlet context before the filter
    * starts, and validates them here, so that a bad property stops the application with the
    * key-naming error itself (the filter would only log it and fail the web server).
@@ -82,60 +135,39 @@ public class OverloadAutoConfiguration {
   ServletContextInitializer overloadRoutes(
       ConfigurableEnvironment environment,
       @Qualifier("requestMappingHandlerMapping")
-          ObjectProvider<RequestMappingHandlerMapping> handlerMapping,
-      ObjectProvider<DispatcherServletPath> servletPath) {
+          ObjectProvider<RequestMappingHandlerMapping> handlerMapping) {
     return context -> {
       ConfigSource properties = SpringProperties.layer(environment);
       RequestMappingHandlerMapping mapping = handlerMapping.getIfAvailable();
-      DispatcherServletPath path = servletPath.getIfAvailable();
       FrameworkRoutes routes =
           mapping == null
               ? FrameworkRoutes.builder("Spring MVC").properties(properties).build()
-              : SpringRoutes.of(mapping, path == null ? "" : path.getPrefix(), properties);
+              : SpringRoutes.of(mapping, dispatcherServletPrefix(environment), properties);
       List<ConfigSource> layers = new ArrayList<>();
       layers.add(routes.annotations());
       layers.add(properties);
       Set<String> known = new HashSet<>(routes.endpoints());
       known.addAll(context.getServletRegistrations().keySet());
-      known.add(DispatcherServletAutoConfiguration.DEFAULT_DISPATCHER_SERVLET_BEAN_NAME);
+      known.add(DISPATCHER_SERVLET);
       Settings.parse(layers).requireKnownEndpoints(layers, known);
       context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
     };
   }
 
-  /** The status JSON as an actuator endpoint, and the opt-in health contributor. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
-  static class Actuator {
-
-    @Bean
-    @ConditionalOnMissingBean
-    OverloadStatusEndpoint overloadStatusEndpoint(ServletContext context) {
-      return new OverloadStatusEndpoint(context);
+  /**
+   * The path below which the {@code DispatcherServlet} is mapped, without a trailing slash
+   * ({@code ""} for {@code /}): what {@code DispatcherServletPath.getPrefix()} answers, read from
+   * the property both Spring Boot majors bind it from, since the class itself moved in 4.0.
+   */
+  static String dispatcherServletPrefix(ConfigurableEnvironment environment) {
+    String path = environment.getProperty("spring.mvc.servlet.path", "/").trim();
+    if (path.endsWith("*")) {
+      path = path.substring(0, path.length() - 1);
     }
-
-    @Bean
-    @ConditionalOnProperty(prefix = "overload.spring.health", name = "enabled")
-    HealthIndicator overloadHealthIndicator(
-        ServletContext context, ConfigurableEnvironment environment) {
-      boolean failWhenOverloaded =
-          environment.getProperty(
-              "overload.spring.health.fail-when-overloaded", Boolean.class, false);
-      return () -> {
-        if (!(context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o)) {
-          return Health.unknown().build();
-        }
-        List<String> overloaded = new ArrayList<>();
-        for (ControlledEndpoint e : o.engine().endpoints()) {
-          if (o.watch().overloaded(e.name())) {
-            overloaded.add(e.name());
-          }
-        }
-        Health.Builder health =
-            overloaded.isEmpty() || !failWhenOverloaded ? Health.up() : Health.outOfService();
-        return health.withDetail("overloadedEndpoints", overloaded).build();
-      };
+    while (path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
     }
+    return path;
   }
 
   /**

@@ -13,10 +13,12 @@ import org.overloadcontrol.metrics.MetricId;
 import org.overloadcontrol.metrics.MetricsRecorder;
 
 /**
- * Records the engine's metrics as Micrometer meters named by their family
- * ({@code overload_arrivals}; Micrometer's Prometheus registry adds {@code _total} to a counter)
- * with the labels as tags. The meters hold their readings strongly: the engine keeps no other
- * reference to them.
+ * Records the engine's metrics as Micrometer meters named by their family in Micrometer's
+ * dotted form ({@code overload.arrivals} for the family {@code overload_arrivals}), with the
+ * labels as tags. Each registry renders the name in its own convention: Prometheus writes the
+ * family itself ({@code overload_arrivals_total} for a counter), others keep the dots or
+ * camel-case them. The meters hold their readings strongly: the engine keeps no other reference
+ * to them.
  */
 final class MicrometerRecorder implements MetricsRecorder {
 
@@ -35,10 +37,18 @@ final class MicrometerRecorder implements MetricsRecorder {
     return tags;
   }
 
+  /**
+   * Micrometer's name for a family: words separated by dots, so that a registry whose convention
+   * is not Prometheus's (JMX, StatsD, the actuator's own listing) does not show underscores.
+   */
+  static String name(MetricId id) {
+    return id.family().replace('_', '.');
+  }
+
   @Override
   public synchronized void count(MetricId id, LongSupplier count) {
     meters.add(
-        FunctionCounter.builder(id.family(), count, LongSupplier::getAsLong)
+        FunctionCounter.builder(name(id), count, LongSupplier::getAsLong)
             .tags(tags(id))
             .register(registry));
   }
@@ -46,7 +56,7 @@ final class MicrometerRecorder implements MetricsRecorder {
   @Override
   public synchronized void gauge(MetricId id, DoubleSupplier value) {
     meters.add(
-        Gauge.builder(id.family(), value, DoubleSupplier::getAsDouble)
+        Gauge.builder(name(id), value, DoubleSupplier::getAsDouble)
             .tags(tags(id))
             .strongReference(true)
             .register(registry));

@@ -2,10 +2,8 @@ package org.overloadcontrol.sample.spring;
 
 import org.overloadcontrol.sample.Shop;
 import org.overloadcontrol.sample.ShopSettings;
-import org.overloadcontrol.servlet.OverloadStatusServlet;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -16,7 +14,8 @@ import org.springframework.core.env.Environment;
  * overload settings (under {@code overload:} in {@code application.yaml}, the keys of the WAR's
  * {@code WEB-INF/overload.yaml}), the same shop settings ({@code shop.timeScale},
  * {@code shop.dbConnections}, {@code shop.dbWait}) and the same status servlet and dashboard
- * under {@code /overload/}: what differs from the WAR is only how requests reach the pages.
+ * under {@code /overload/} (the starter maps it where the WAR's web.xml does): what differs from
+ * the WAR is only how requests reach the pages.
  */
 @SpringBootApplication
 public class SpringShop {
@@ -30,14 +29,5 @@ public class SpringShop {
   @Bean
   Shop shop(Environment environment) {
     return Shop.start(ShopSettings.read(environment::getProperty, System::getProperty));
-  }
-
-  /** The status JSON, Prometheus metrics and dashboard, where the WAR's web.xml puts them. */
-  @Bean
-  ServletRegistrationBean<OverloadStatusServlet> overloadStatusServlet() {
-    ServletRegistrationBean<OverloadStatusServlet> registration =
-        new ServletRegistrationBean<>(new OverloadStatusServlet(), "/overload/*");
-    registration.setName("overload-status");
-    return registration;
   }
 }

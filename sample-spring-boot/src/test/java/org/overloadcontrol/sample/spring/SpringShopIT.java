@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -48,7 +48,7 @@ class SpringShopIT {
                 "shop.timeScale=0.02",
                 "server.servlet.context-path=/shop")
             .run();
-    int port = ((ServletWebServerApplicationContext) app).getWebServer().getPort();
+    String port = app.getEnvironment().getProperty("local.server.port");
     base = URI.create("http://127.0.0.1:" + port + "/shop/");
   }
 
@@ -129,6 +129,11 @@ class SpringShopIT {
         .containsEntry("payment", "payment 7 TRANSACTION 1.5")
         .containsEntry("confirm", "confirm 8 TRANSACTION 1.5")
         .containsEntry("images", "images 0 BROWSING null");
+  }
+
+  @Test
+  void theShopRunsOnSpringBoot4() {
+    assertThat(SpringBootVersion.getVersion()).startsWith("4.");
   }
 
   @Test
