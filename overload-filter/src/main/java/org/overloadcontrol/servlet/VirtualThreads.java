@@ -55,14 +55,14 @@ final class VirtualThreads {
   static String tomcatPool(MBeanServer server) {
     for (ObjectName name : names(server, "*:type=ThreadPool,*")) {
       if (Boolean.TRUE.equals(attribute(server, name, "useVirtualThreads"))) {
-        return "Tomcat's virtual-thread executor (connector " + name.getKeyProperty("name") + ")";
+        return "Tomcat's virtual-thread executor, connector " + name.getKeyProperty("name");
       }
     }
     for (ObjectName name : names(server, "*:type=Executor,*")) {
       // Tomcat's model beans expose their class as "modelerType".
       if (attribute(server, name, "modelerType") instanceof String type
           && type.contains("VirtualThread")) {
-        return "Tomcat's virtual-thread executor (" + name.getKeyProperty("name") + ")";
+        return "Tomcat's virtual-thread executor " + name.getKeyProperty("name");
       }
     }
     return null;

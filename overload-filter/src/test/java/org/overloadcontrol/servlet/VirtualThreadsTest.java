@@ -132,7 +132,7 @@ class VirtualThreadsTest {
     FilterConfiguration read =
         FilterConfiguration.read(harness.filterConfig(), new DefaultRejectionHandler());
     assertThat(read.virtualThreads())
-        .isEqualTo("Tomcat's virtual-thread executor (connector \"vt\")");
+        .isEqualTo("Tomcat's virtual-thread executor, connector \"vt\"");
     assertThat(read.maxLimitFromThreads()).isFalse();
     assertThat(AdmissionSettings.from(read.config()).groupOf("s").maxLimit()).isEqualTo(200);
   }
@@ -162,7 +162,7 @@ class VirtualThreadsTest {
                 200)),
         name("Catalina:type=Executor,name=\"vexec\""));
     assertThat(VirtualThreads.tomcatPool(server))
-        .isEqualTo("Tomcat's virtual-thread executor (\"vexec\")");
+        .isEqualTo("Tomcat's virtual-thread executor \"vexec\"");
     server.registerMBean(
         new Bean(Map.of("modelerType", "org.apache.catalina.core.StandardThreadExecutor")),
         name("Catalina:type=Executor,name=\"pool\""));

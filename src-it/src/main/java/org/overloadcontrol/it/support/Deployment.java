@@ -14,15 +14,27 @@ import java.util.Objects;
  * @param port the port to listen on, 0 for an ephemeral one
  * @param maxThreads the most request threads; kept small, the machines we run on are small
  * @param hooks what an experiment adds around the application (request log, peer guards)
+ * @param virtualThreads whether the container runs requests on virtual threads (Java 21+):
+ *     Tomcat's {@code useVirtualThreads}, Jetty's {@code VirtualThreadPool}; then {@code
+ *     maxThreads} bounds nothing. By default as the system property {@value
+ *     #THREADS_PROPERTY} says ({@code virtual}), so that one run can take a whole suite there
  */
 public record Deployment(
-    Path webApp, String contextPath, int port, int maxThreads, ContainerHooks hooks) {
+    Path webApp,
+    String contextPath,
+    int port,
+    int maxThreads,
+    ContainerHooks hooks,
+    boolean virtualThreads) {
 
   /** The host every container binds to. */
   public static final String HOST = "127.0.0.1";
 
   /** Request threads unless told otherwise: enough to queue, few enough for two cores. */
   public static final int DEFAULT_MAX_THREADS = 48;
+
+  /** {@code -Dit.threads=virtual} runs every container of the run on virtual threads. */
+  public static final String THREADS_PROPERTY = "it.threads";
 
   public Deployment {
     Objects.requireNonNull(webApp, "webApp");
@@ -38,27 +50,42 @@ public record Deployment(
     if (maxThreads < 8) {
       throw new IllegalArgumentException("maxThreads must be >= 8, was " + maxThreads);
     }
+    if (virtualThreads && Runtime.version().feature() < 21) {
+      throw new IllegalArgumentException(
+          "virtual threads need Java 21 or later, this is " + Runtime.version());
+    }
   }
 
   /** Deploys {@code webApp} at the root context on an ephemeral port. */
   public static Deployment of(Path webApp) {
-    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS, ContainerHooks.NONE);
+    return new Deployment(
+        webApp,
+        "",
+        0,
+        DEFAULT_MAX_THREADS,
+        ContainerHooks.NONE,
+        "virtual".equals(System.getProperty(THREADS_PROPERTY)));
   }
 
   public Deployment withContextPath(String path) {
-    return new Deployment(webApp, path, port, maxThreads, hooks);
+    return new Deployment(webApp, path, port, maxThreads, hooks, virtualThreads);
   }
 
   public Deployment withPort(int newPort) {
-    return new Deployment(webApp, contextPath, newPort, maxThreads, hooks);
+    return new Deployment(webApp, contextPath, newPort, maxThreads, hooks, virtualThreads);
   }
 
   public Deployment withMaxThreads(int threads) {
-    return new Deployment(webApp, contextPath, port, threads, hooks);
+    return new Deployment(webApp, contextPath, port, threads, hooks, virtualThreads);
+  }
+
+  /** On virtual threads ({@code true}, Java 21+) or on the bounded pool. */
+  public Deployment withVirtualThreads(boolean virtual) {
+    return new Deployment(webApp, contextPath, port, maxThreads, hooks, virtual);
   }
 
   public Deployment withHooks(ContainerHooks newHooks) {
-    return new Deployment(webApp, contextPath, port, maxThreads, newHooks);
+    return new Deployment(webApp, contextPath, port, maxThreads, newHooks, virtualThreads);
   }
 
   /** Whether the web application is a WAR file (else an exploded directory). */

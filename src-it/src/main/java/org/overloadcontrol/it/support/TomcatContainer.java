@@ -57,6 +57,10 @@ final class TomcatContainer implements WebContainer {
       connector.setProperty("address", Deployment.HOST);
       connector.setProperty("maxThreads", Integer.toString(deployment.maxThreads()));
       connector.setProperty("minSpareThreads", "4");
+      if (deployment.virtualThreads()) {
+        // Tomcat's own virtual-thread executor: maxThreads then bounds nothing.
+        connector.setProperty("useVirtualThreads", "true");
+      }
       tomcat.setConnector(connector);
       tomcat.getHost().setAutoDeploy(false);
       Context context =
