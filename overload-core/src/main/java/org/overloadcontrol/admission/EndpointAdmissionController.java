@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.overloadcontrol.admission.ControllerRound.Action;
@@ -99,6 +100,7 @@ public final class EndpointAdmissionController {
   private final Function<ClassDefinition, ClassSettings> settings;
   private final AdmissionListener listener;
   private final ConcurrentHashMap<String, ClassController> byName = new ConcurrentHashMap<>();
+  private final ReentrantLock createLock = new ReentrantLock();
   private final AtomicBoolean roundGuard = new AtomicBoolean();
   private final long[] countScratch = new long[3];
 
@@ -190,7 +192,10 @@ public final class EndpointAdmissionController {
   }
 
   private ClassController create(ClassDefinition requestClass, long now) {
-    synchronized (byName) {
+    // A lock, not a monitor: the first requests of a class race here on request threads, and a
+    // virtual thread that found a monitor taken would pin its carrier on Java 21 to 23.
+    createLock.lock();
+    try {
       ClassController existing = byName.get(requestClass.name());
       if (existing != null) {
         return existing;
@@ -204,6 +209,8 @@ public final class EndpointAdmissionController {
       ordered = next;
       byName.put(requestClass.name(), created);
       return created;
+    } finally {
+      createLock.unlock();
     }
   }
 

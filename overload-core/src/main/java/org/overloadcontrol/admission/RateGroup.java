@@ -3,6 +3,7 @@ package org.overloadcontrol.admission;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The rate controllers of the endpoints that share one bottleneck (a resource group): what they
@@ -15,8 +16,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * completions per second divided by adj_d: while requests queue, the completions are the
  * capacity, and a total a step below them drains the queue.
  *
- * <p>Touched only by rounds (each endpoint's under its own guard): the completions under this
- * object's lock, the rates read from the buckets. Nothing on the request path.
+ * <p>Touched only by rounds (each endpoint's under its own guard): the completions and the
+ * silences under their locks, the rates read from the buckets. A round runs on the request
+ * thread that closes it, so these are {@link ReentrantLock}s, not monitors: a virtual thread
+ * that found a monitor taken would pin its carrier thread on Java 21 to 23.
  */
 public final class RateGroup {
 
@@ -31,6 +34,9 @@ public final class RateGroup {
    * half began, the longest in the half before, and the horizon.
    */
   private final Map<String, long[]> silences = new HashMap<>();
+
+  private final ReentrantLock silencesLock = new ReentrantLock();
+  private final ReentrantLock completionsLock = new ReentrantLock();
 
   private long windowStartNanos;
   private boolean started;
@@ -47,23 +53,33 @@ public final class RateGroup {
   }
 
   /** Adds a round's completions (scaled by 1/p), closing a window of completions when due. */
-  synchronized void completed(double count, long now, long timeoutNanos) {
-    if (!started) {
-      started = true;
-      windowStartNanos = now;
-    }
-    windowCount += count;
-    long elapsed = now - windowStartNanos;
-    if (elapsed >= WINDOW_ROUNDS * timeoutNanos) {
-      completionsPerSecond = windowCount * 1e9 / elapsed;
-      windowCount = 0;
-      windowStartNanos = now;
+  void completed(double count, long now, long timeoutNanos) {
+    completionsLock.lock();
+    try {
+      if (!started) {
+        started = true;
+        windowStartNanos = now;
+      }
+      windowCount += count;
+      long elapsed = now - windowStartNanos;
+      if (elapsed >= WINDOW_ROUNDS * timeoutNanos) {
+        completionsPerSecond = windowCount * 1e9 / elapsed;
+        windowCount = 0;
+        windowStartNanos = now;
+      }
+    } finally {
+      completionsLock.unlock();
     }
   }
 
   /** The group's completions per second over its last closed window, NaN before the first. */
-  synchronized double completionsPerSecond() {
-    return completionsPerSecond;
+  double completionsPerSecond() {
+    completionsLock.lock();
+    try {
+      return completionsPerSecond;
+    } finally {
+      completionsLock.unlock();
+    }
   }
 
   /**
@@ -171,7 +187,8 @@ public final class RateGroup {
     if (!any || gap >= horizonNanos) {
       return;
     }
-    synchronized (silences) {
+    silencesLock.lock();
+    try {
       // A sliding maximum over the last half to whole horizon, in two halves: the current
       // half's longest gap and the one before it.
       long[] s = silences.computeIfAbsent(name, k -> new long[] {0L, now, 0L, horizonNanos});
@@ -183,18 +200,23 @@ public final class RateGroup {
       }
       s[0] = Math.max(s[0], gap);
       s[3] = horizonNanos;
+    } finally {
+      silencesLock.unlock();
     }
   }
 
   /** The longest silence of class {@code name} noted in the last horizon, 0 if none. */
   private long silenceNanos(String name, long now) {
-    synchronized (silences) {
+    silencesLock.lock();
+    try {
       long[] s = silences.get(name);
       if (s == null) {
         return 0L;
       }
       long age = now - s[1];
       return age >= s[3] ? 0L : age >= s[3] / 2 ? s[0] : Math.max(s[0], s[2]);
+    } finally {
+      silencesLock.unlock();
     }
   }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.overloadcontrol.base.OverloadLog;
 
 /**
@@ -27,7 +28,8 @@ import org.overloadcontrol.base.OverloadLog;
  * from discarding a good estimate.
  *
  * <p>Concurrency: epochs arrive from {@link EpochRecorder} one at a time (its CAS emits each once)
- * but possibly on different threads, so {@link #offer} is synchronized; it runs once per epoch.
+ * but possibly on different threads, so {@link #offer} takes a lock (a {@link ReentrantLock}, since
+ * it runs on a request thread, which may be virtual); it runs once per epoch.
  * The state read on the request path is one volatile field.
  */
 public final class PassiveCapacity implements CapacitySource {
@@ -51,6 +53,7 @@ public final class PassiveCapacity implements CapacitySource {
   private final List<EpochSample> training = new ArrayList<>();
   private final Deque<Double> residuals = new ArrayDeque<>();
   private final AtomicBoolean estimating = new AtomicBoolean();
+  private final ReentrantLock lock = new ReentrantLock();
   private volatile Shaping shaping = new Shaping(State.TRAINING, Double.POSITIVE_INFINITY, null);
   private long estimateCount;
 
@@ -118,26 +121,36 @@ public final class PassiveCapacity implements CapacitySource {
   }
 
   /** How many estimates have completed. */
-  public synchronized long estimateCount() {
-    return estimateCount;
+  public long estimateCount() {
+    lock.lock();
+    try {
+      return estimateCount;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Takes one finished epoch (from the recorder; tests may call it directly). */
-  synchronized void offer(EpochSample sample) {
-    Shaping now = shaping;
-    switch (now.state) {
-      case TRAINING -> {
-        training.add(sample);
-        if (training.size() >= trainingEpochs && estimating.compareAndSet(false, true)) {
-          List<EpochSample> batch = List.copyOf(training);
-          training.clear();
-          shaping = new Shaping(State.ESTIMATING, Double.POSITIVE_INFINITY, null);
-          executor.execute(() -> estimate(batch));
+  void offer(EpochSample sample) {
+    lock.lock();
+    try {
+      Shaping now = shaping;
+      switch (now.state) {
+        case TRAINING -> {
+          training.add(sample);
+          if (training.size() >= trainingEpochs && estimating.compareAndSet(false, true)) {
+            List<EpochSample> batch = List.copyOf(training);
+            training.clear();
+            shaping = new Shaping(State.ESTIMATING, Double.POSITIVE_INFINITY, null);
+            executor.execute(() -> estimate(batch));
+          }
         }
+        case ESTIMATING -> training.add(sample);
+        case SHAPING -> watch(now.estimate, sample);
+        default -> throw new IllegalStateException(now.state.name());
       }
-      case ESTIMATING -> training.add(sample);
-      case SHAPING -> watch(now.estimate, sample);
-      default -> throw new IllegalStateException(now.state.name());
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -179,7 +192,8 @@ public final class PassiveCapacity implements CapacitySource {
     } catch (RuntimeException e) {
       LOG.warn("virtual queue: capacity estimate failed ({}); training continues", e.toString());
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       estimating.set(false);
       if (result == null || !(result.capacity() > 0)) {
         shaping = new Shaping(State.TRAINING, Double.POSITIVE_INFINITY, null);
@@ -194,6 +208,8 @@ public final class PassiveCapacity implements CapacitySource {
           String.format("%.1f", result.capacity()),
           Map.copyOf(result.hardness()),
           result.sampleCount());
+    } finally {
+      lock.unlock();
     }
   }
 }

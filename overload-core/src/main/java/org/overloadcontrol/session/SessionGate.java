@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
@@ -64,6 +65,13 @@ public final class SessionGate {
 
   /** Distinct admitted sessions seen in the current window, and in the last one. */
   private final LongAdder activeNow = new LongAdder();
+
+  /**
+   * Guards the window's counts between a session leaving (a request thread) and the window
+   * closing (the timer). A lock, not a monitor: a request on a virtual thread that found the
+   * monitor taken would pin its carrier thread on Java 21 to 23.
+   */
+  private final ReentrantLock windowLock = new ReentrantLock();
 
   private volatile int activeBefore;
 
@@ -178,16 +186,21 @@ public final class SessionGate {
   }
 
   /** A session that ended no longer counts as active. */
-  private synchronized void left(SessionTable.Entry e) {
+  private void left(SessionTable.Entry e) {
     if (e == null) {
       return;
     }
-    if (e.seenWindow.get() == window) {
-      activeNow.decrement();
-    }
-    // Whether it was seen in the last window is not kept: it probably was.
-    if (activeBefore > 0) {
-      activeBefore--;
+    windowLock.lock();
+    try {
+      if (e.seenWindow.get() == window) {
+        activeNow.decrement();
+      }
+      // Whether it was seen in the last window is not kept: it probably was.
+      if (activeBefore > 0) {
+        activeBefore--;
+      }
+    } finally {
+      windowLock.unlock();
     }
   }
 
@@ -244,18 +257,23 @@ public final class SessionGate {
   }
 
   /** The periodic task: closes the window when it is due, sweeps expired sessions. */
-  public synchronized void tick(long now) {
-    table.cleanUp();
-    long elapsed = now - windowStart;
-    if (elapsed < settings.windowNanos()) {
-      return;
-    }
-    windowStart = now;
-    int active = (int) Math.max(0, activeNow.sumThenReset());
-    window++;
-    activeBefore = active;
-    for (SessionLoad load : loads.values()) {
-      load.closeWindow(elapsed / 1e9, active);
+  public void tick(long now) {
+    windowLock.lock();
+    try {
+      table.cleanUp();
+      long elapsed = now - windowStart;
+      if (elapsed < settings.windowNanos()) {
+        return;
+      }
+      windowStart = now;
+      int active = (int) Math.max(0, activeNow.sumThenReset());
+      window++;
+      activeBefore = active;
+      for (SessionLoad load : loads.values()) {
+        load.closeWindow(elapsed / 1e9, active);
+      }
+    } finally {
+      windowLock.unlock();
     }
   }
 

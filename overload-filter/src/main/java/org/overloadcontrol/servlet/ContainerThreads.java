@@ -1,6 +1,5 @@
 package org.overloadcontrol.servlet;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.OptionalInt;
 import javax.management.MBeanServer;
@@ -35,10 +34,6 @@ final class ContainerThreads {
         ? null
         : AdmissionSettings.containerThreads(
             "the container's request threads", threads.getAsInt(), configured);
-  }
-
-  static ConfigSource layer(List<ConfigSource> configured) {
-    return layer(ManagementFactory.getPlatformMBeanServer(), configured);
   }
 
   /** The largest {@code maxThreads} of the container's pools, if any is registered. */

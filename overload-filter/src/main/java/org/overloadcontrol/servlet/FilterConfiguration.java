@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.management.MBeanServer;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OperatorConfigFile;
@@ -24,7 +26,8 @@ import org.overloadcontrol.pipeline.Settings;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first
- * (the container's request threads as {@code admission.maxLimit} when JMX tells them,
+ * (the container's request threads as {@code admission.maxLimit} when JMX tells them and
+ * they are not virtual,
  * annotations on the registered servlets, the filter's init-params, the YAML file named by
  * {@code configFile} or else {@link OverloadFilter#DEFAULT_CONFIG_FILE}, the operator's file
  * named by {@link OverloadFilter#CONFIG_FILE_PROPERTY}), every section validated, endpoints
@@ -32,12 +35,18 @@ import org.overloadcontrol.pipeline.Settings;
  * so that the filter only translates requests.
  *
  * @param endpointByServlet the {@code @Endpoint} of each servlet that has one
+ * @param virtualThreads how the container runs requests on virtual threads, or null when it
+ *     did not say so at start ({@link VirtualThreads})
+ * @param maxLimitFromThreads whether {@code admission.maxLimit} defaults to the container's
+ *     request threads ({@link ContainerThreads})
  */
 record FilterConfiguration(
     OverloadConfig config,
     Map<String, String> endpointByServlet,
     RejectionHandler rejectionHandler,
-    FrameworkRoutes frameworkRoutes) {
+    FrameworkRoutes frameworkRoutes,
+    String virtualThreads,
+    boolean maxLimitFromThreads) {
 
   /**
    * @param fallback the rejection handler when neither the context attribute
@@ -73,7 +82,11 @@ record FilterConfiguration(
     if (operator != null) {
       layers.add(operator);
     }
-    ConfigSource threads = ContainerThreads.layer(layers);
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    String virtualThreads = VirtualThreads.atStart(jmx, context);
+    // On virtual threads no pool bounds the requests, so the container's maxThreads (Tomcat
+    // still reports its configured pool) is no ceiling: admission.maxLimit keeps its own.
+    ConfigSource threads = virtualThreads != null ? null : ContainerThreads.layer(jmx, layers);
     if (threads != null) {
       layers.add(0, threads);
     }
@@ -92,7 +105,9 @@ record FilterConfiguration(
         config,
         annotations.endpointByServlet(),
         rejectionHandler(context, config, fallback),
-        routes);
+        routes,
+        virtualThreads,
+        threads != null);
   }
 
   /**

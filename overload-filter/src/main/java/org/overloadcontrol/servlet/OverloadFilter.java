@@ -132,6 +132,7 @@ public class OverloadFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
+    r.virtualThreads.onRequest();
     if (req.getDispatcherType() != DispatcherType.REQUEST) {
       // Nothing to decide on a later dispatch, whatever the mapping: a suspended request was
       // admitted before its re-dispatch (see SuspendedRequest).

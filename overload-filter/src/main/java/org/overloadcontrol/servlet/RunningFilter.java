@@ -11,6 +11,7 @@ import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.ClientAddressResolver;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -47,6 +48,9 @@ final class RunningFilter {
   /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
   final TakeoverNotice takeover;
 
+  /** Says once that requests run on virtual threads, when the start did not. */
+  final VirtualThreadNotice virtualThreads;
+
   /** Requests suspended (delayed, waiting, or async) whose outcome is not settled yet. */
   private final SuspendedRequest.Registry suspended;
 
@@ -79,6 +83,18 @@ final class RunningFilter {
     this.routesByFramework = engine.routesByFrameworkOnly();
     this.enabled = config.enabled();
     this.gracefulStop = GracefulStopSignal.listen(servletContext, this::stopAdmitting);
+    this.virtualThreads =
+        new VirtualThreadNotice(
+            servletContext,
+            filterConfig.getFilterName(),
+            read.virtualThreads() != null,
+            defaultMaxLimit(config),
+            read.maxLimitFromThreads());
+  }
+
+  /** The ceiling of the default group's concurrency limit (an endpoint no group names). */
+  private static int defaultMaxLimit(OverloadConfig config) {
+    return AdmissionSettings.from(config).groupOf("").maxLimit();
   }
 
   /**
@@ -135,11 +151,14 @@ final class RunningFilter {
             read, runtime, new SuspendedRequest.Registry(), filterConfig, observability);
     OverloadConfig config = read.config();
     LOG.info(
-        "overload-control: filter '{}' started ({} classes, {} configured endpoints{})",
+        "overload-control: filter '{}' started ({} classes, {} configured endpoints{}{})",
         filterConfig.getFilterName(),
         config.classes().size(),
         config.endpoints().size(),
-        config.enabled() ? "" : ", disabled");
+        config.enabled() ? "" : ", disabled",
+        read.virtualThreads() == null
+            ? ""
+            : VirtualThreadNotice.atStart(read.virtualThreads(), defaultMaxLimit(config)));
     return running;
   }
 

@@ -6,11 +6,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
@@ -173,11 +175,19 @@ final class HandlerSettings {
               .start();
       LOG.info(
           "overload-control: Jetty handler started ({} classes, {} configured endpoints,"
-              + " default endpoint '{}'{})",
+              + " default endpoint '{}'{}{})",
           config.classes().size(),
           config.endpoints().size(),
           defaultEndpoint,
-          config.enabled() ? "" : ", disabled");
+          config.enabled() ? "" : ", disabled",
+          virtualThreads(server)
+              ? "; requests run on virtual threads ("
+                  + server.getThreadPool().getClass().getSimpleName()
+                  + "): no thread pool bounds them, the concurrency limit's ceiling is"
+                  + " admission.maxLimit ("
+                  + AdmissionSettings.from(config).groupOf(defaultEndpoint).maxLimit()
+                  + ")"
+              : "");
       return runtime;
     } catch (RuntimeException e) {
       LOG.error("{}", e.getMessage());
@@ -190,9 +200,20 @@ final class HandlerSettings {
    * the handler is on a server or for a pool of unknown size.
    */
   private static int serverThreads(Server server) {
-    return server != null && server.getThreadPool() instanceof ThreadPool.SizedThreadPool pool
+    return server != null
+            && !virtualThreads(server)
+            && server.getThreadPool() instanceof ThreadPool.SizedThreadPool pool
         ? Math.max(0, pool.getMaxThreads())
         : 0;
+  }
+
+  /**
+   * Whether the server runs jobs on virtual threads (its {@code VirtualThreadPool}, or a
+   * {@code QueuedThreadPool} handing them to a virtual-thread executor): then no pool of threads
+   * bounds the requests, and its {@code maxThreads} is no ceiling for the concurrency limit.
+   */
+  private static boolean virtualThreads(Server server) {
+    return server != null && VirtualThreads.isUseVirtualThreads(server.getThreadPool());
   }
 
   private static String blankToNull(String value) {

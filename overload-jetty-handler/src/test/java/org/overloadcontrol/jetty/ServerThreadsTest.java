@@ -3,8 +3,11 @@ package org.overloadcontrol.jetty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.overloadcontrol.config.AdmissionSettings;
 
 /** The concurrency limit's maximum from the server's thread pool. */
@@ -21,6 +24,20 @@ class ServerThreadsTest {
     server.setHandler(handler);
     assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
         .isEqualTo(48);
+  }
+
+  @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void aPoolOnVirtualThreadsIsNoCeiling() {
+    OverloadHandler handler =
+        OverloadHandler.builder().put("endpoints.default.target", "100ms").build();
+    // What Spring Boot's Jetty runs with spring.threads.virtual.enabled: its maxThreads still
+    // reads 48, but every request gets a virtual thread.
+    QueuedThreadPool pool = new QueuedThreadPool(48);
+    pool.setVirtualThreadsExecutor(VirtualThreads.getDefaultVirtualThreadsExecutor());
+    new Server(pool).setHandler(handler);
+    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
+        .isEqualTo(200);
   }
 
   @Test

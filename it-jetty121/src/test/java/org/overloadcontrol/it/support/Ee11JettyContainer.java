@@ -34,7 +34,7 @@ final class Ee11JettyContainer implements WebContainer {
   /** Deploys {@code deployment} at the root context and starts Jetty. */
   static Ee11JettyContainer start(Deployment deployment) throws Exception {
     deployment.requireDeployable();
-    Server server = new Server(new QueuedThreadPool(deployment.maxThreads(), 4));
+    Server server = new Server(JettyThreads.of(deployment));
     ServerConnector connector = new ServerConnector(server, 1, 1);
     connector.setHost(Deployment.HOST);
     connector.setPort(deployment.port());

@@ -19,6 +19,10 @@ import java.util.Objects;
  *     container configured for a graceful stop does (Jetty: its {@code graceful} module, a
  *     {@code GracefulHandler} and the server's stop timeout; Tomcat: the service's
  *     {@code gracefulStopAwaitMillis}); zero for the containers' plain stop
+ * @param virtualThreads whether the container runs requests on virtual threads (Java 21+):
+ *     Tomcat's {@code useVirtualThreads}, Jetty's {@code VirtualThreadPool}; then {@code
+ *     maxThreads} bounds nothing. By default as the system property {@value
+ *     #THREADS_PROPERTY} says ({@code virtual}), so that one run can take a whole suite there
  */
 public record Deployment(
     Path webApp,
@@ -26,13 +30,17 @@ public record Deployment(
     int port,
     int maxThreads,
     ContainerHooks hooks,
-    Duration gracefulStop) {
+    Duration gracefulStop,
+    boolean virtualThreads) {
 
   /** The host every container binds to. */
   public static final String HOST = "127.0.0.1";
 
   /** Request threads unless told otherwise: enough to queue, few enough for two cores. */
   public static final int DEFAULT_MAX_THREADS = 48;
+
+  /** {@code -Dit.threads=virtual} runs every container of the run on virtual threads. */
+  public static final String THREADS_PROPERTY = "it.threads";
 
   public Deployment {
     Objects.requireNonNull(webApp, "webApp");
@@ -52,32 +60,50 @@ public record Deployment(
     if (gracefulStop.isNegative()) {
       throw new IllegalArgumentException("gracefulStop must be >= 0, was " + gracefulStop);
     }
+    if (virtualThreads && Runtime.version().feature() < 21) {
+      throw new IllegalArgumentException(
+          "virtual threads need Java 21 or later, this is " + Runtime.version());
+    }
   }
 
   /** Deploys {@code webApp} at the root context on an ephemeral port. */
   public static Deployment of(Path webApp) {
-    return new Deployment(webApp, "", 0, DEFAULT_MAX_THREADS, ContainerHooks.NONE, Duration.ZERO);
+    return new Deployment(
+        webApp,
+        "",
+        0,
+        DEFAULT_MAX_THREADS,
+        ContainerHooks.NONE,
+        Duration.ZERO,
+        "virtual".equals(System.getProperty(THREADS_PROPERTY)));
   }
 
   public Deployment withContextPath(String path) {
-    return new Deployment(webApp, path, port, maxThreads, hooks, gracefulStop);
+    return new Deployment(webApp, path, port, maxThreads, hooks, gracefulStop, virtualThreads);
   }
 
   public Deployment withPort(int newPort) {
-    return new Deployment(webApp, contextPath, newPort, maxThreads, hooks, gracefulStop);
+    return new Deployment(
+        webApp, contextPath, newPort, maxThreads, hooks, gracefulStop, virtualThreads);
   }
 
   public Deployment withMaxThreads(int threads) {
-    return new Deployment(webApp, contextPath, port, threads, hooks, gracefulStop);
+    return new Deployment(webApp, contextPath, port, threads, hooks, gracefulStop, virtualThreads);
+  }
+
+  /** On virtual threads ({@code true}, Java 21+) or on the bounded pool. */
+  public Deployment withVirtualThreads(boolean virtual) {
+    return new Deployment(webApp, contextPath, port, maxThreads, hooks, gracefulStop, virtual);
   }
 
   public Deployment withHooks(ContainerHooks newHooks) {
-    return new Deployment(webApp, contextPath, port, maxThreads, newHooks, gracefulStop);
+    return new Deployment(
+        webApp, contextPath, port, maxThreads, newHooks, gracefulStop, virtualThreads);
   }
 
   /** Stops gracefully, waiting up to {@code timeout} for the requests in progress. */
   public Deployment withGracefulStop(Duration timeout) {
-    return new Deployment(webApp, contextPath, port, maxThreads, hooks, timeout);
+    return new Deployment(webApp, contextPath, port, maxThreads, hooks, timeout, virtualThreads);
   }
 
   /** Whether the web application is a WAR file (else an exploded directory). */

@@ -44,9 +44,7 @@ final class JettyContainer implements WebContainer {
 
   static JettyContainer start(Deployment deployment) throws Exception {
     deployment.requireDeployable();
-    QueuedThreadPool threads = new QueuedThreadPool(deployment.maxThreads(), 4);
-    threads.setName("jetty-" + (deployment.port() == 0 ? "it" : deployment.port()));
-    Server server = new Server(threads);
+    Server server = new Server(JettyThreads.of(deployment));
     ServerConnector connector = new ServerConnector(server, 1, 1);
     connector.setHost(Deployment.HOST);
     connector.setPort(deployment.port());

@@ -58,6 +58,10 @@ final class TomcatContainer implements WebContainer {
       connector.setProperty("address", Deployment.HOST);
       connector.setProperty("maxThreads", Integer.toString(deployment.maxThreads()));
       connector.setProperty("minSpareThreads", "4");
+      if (deployment.virtualThreads()) {
+        // Tomcat's own virtual-thread executor: maxThreads then bounds nothing.
+        connector.setProperty("useVirtualThreads", "true");
+      }
       tomcat.setConnector(connector);
       if (!deployment.gracefulStop().isZero()) {
         // Connections with requests in progress may finish before they are closed.
