@@ -18,6 +18,9 @@ import org.overloadcontrol.it.serverlog.ServedRequest;
  * @param attempts the client-side log
  * @param server the server-side log (requests whose client had left included)
  * @param limits the guard's limit samples, {seconds, limit}; NaN limits for no guard
+ * @param sendLagMaxMicros how far the generator fell behind its schedule at worst
+ * @param unanswered requests the generator gave up waiting for (it fell behind): the figures
+ *     leave them out, so a cell with any is not to be trusted
  */
 record CellResult(
     Event event,
@@ -27,7 +30,8 @@ record CellResult(
     List<Attempt> attempts,
     List<ServedRequest> server,
     List<double[]> limits,
-    long sendLagMaxMicros) {
+    long sendLagMaxMicros,
+    int unanswered) {
 
   /** Goodput bars: this share of the capacity. */
   static final double GOODPUT_BAR = 0.9;
@@ -50,13 +54,22 @@ record CellResult(
       List<Attempt> attempts,
       List<ServedRequest> server,
       List<double[]> limitSamples,
-      long sendLagMaxMicros) {
+      long sendLagMaxMicros,
+      int unanswered) {
     List<double[]> limits = new ArrayList<>();
     for (double[] s : limitSamples) {
       limits.add(new double[] {(s[0] - startNanos) / 1e9, s[1]});
     }
     return new CellResult(
-        event, capacity, targetSeconds, startNanos, attempts, server, limits, sendLagMaxMicros);
+        event,
+        capacity,
+        targetSeconds,
+        startNanos,
+        attempts,
+        server,
+        limits,
+        sendLagMaxMicros,
+        unanswered);
   }
 
   private double at(long nanos) {

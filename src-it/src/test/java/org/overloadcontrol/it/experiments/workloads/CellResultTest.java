@@ -31,7 +31,8 @@ class CellResultTest {
   }
 
   private static CellResult result(Event event, List<Attempt> log, List<double[]> limits) {
-    return CellResult.of(event, CAPACITY, TARGET, START, log, List.<ServedRequest>of(), limits, 0);
+    return CellResult.of(
+        event, CAPACITY, TARGET, START, log, List.<ServedRequest>of(), limits, 0, 0);
   }
 
   @Test

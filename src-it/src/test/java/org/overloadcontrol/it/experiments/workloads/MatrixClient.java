@@ -20,7 +20,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.overloadcontrol.it.serverlog.ServerRequestLog;
 
 /**
- * The matrix's load: open-loop Poisson arrivals whose rate follows an {@link Event}'s steps
+ * The matrix's load, one client per run (closing it drops whatever is left): open-loop Poisson arrivals whose rate follows an {@link Event}'s steps
  * (a multiple of the measured capacity), each arrival a client of one {@link ClientKind}, on
  * Jetty's asynchronous {@link HttpClient}. Every attempt's latency runs from its scheduled send
  * (no coordinated omission: a slow server never delays the next arrival) and goes into the
@@ -53,8 +53,13 @@ final class MatrixClient implements AutoCloseable {
     client.start();
   }
 
-  /** What one run sent and saw. */
-  record Run(long startNanos, List<Attempt> attempts, long sendLagMaxMicros) {}
+  /**
+   * What one run sent and saw.
+   *
+   * @param unanswered requests (and retries due) still without an answer when the run gave up
+   *     waiting: the generator fell behind
+   */
+  record Run(long startNanos, List<Attempt> attempts, long sendLagMaxMicros, int unanswered) {}
 
   /**
    * Offers {@code event}'s load at {@code capacity} × its multiples to {@code target} from now;
@@ -87,15 +92,14 @@ final class MatrixClient implements AutoCloseable {
       lag.accumulate((System.nanoTime() - t) / 1000);
       send(target, kind, user++, 0, t, log, outstanding);
     }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * TIMEOUT_MILLIS);
-    while (outstanding.get() > 0) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(outstanding.get() + " requests still unanswered");
-      }
+    // A generator the machine cannot keep up with falls behind its own timeouts; past this
+    // wait the rest is reported as unanswered, and closing the client drops it.
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS + 5_000);
+    while (outstanding.get() > 0 && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
     List<Attempt> attempts = new ArrayList<>(log);
-    return new Run(start, attempts, lag.get());
+    return new Run(start, attempts, lag.get(), outstanding.get());
   }
 
   private void send(

@@ -23,12 +23,18 @@ final class MatrixReport {
   static final String FILE = "workload-matrix.md";
 
   private final Path out;
+  private final String fileName;
   private final StringBuilder head = new StringBuilder();
   private final StringBuilder details = new StringBuilder();
   private final List<String> summary = new ArrayList<>();
 
-  MatrixReport(Path out) {
+  MatrixReport(Path out, String fileName) {
     this.out = out;
+    this.fileName = fileName;
+  }
+
+  Path file() {
+    return out.resolve(fileName);
   }
 
   void header(
@@ -251,7 +257,7 @@ final class MatrixReport {
     summary.forEach(s -> all.append(s).append('\n'));
     all.append('\n').append(details);
     Files.createDirectories(out);
-    Files.writeString(out.resolve(FILE), all);
+    Files.writeString(file(), all);
   }
 
   private static String eventName(Event e) {

@@ -33,6 +33,9 @@ class WorkloadMatrixExperiment {
 
   static final Path OUT = Path.of("target", "experiments");
 
+  /** The client's connections to the server: enough that the server, not the client, queues. */
+  private static final int CONNECTIONS = 1024;
+
   @Test
   void matrix() throws Exception {
     List<String> workloads = list("experiment.workloads", "a-war,b,c");
@@ -47,55 +50,54 @@ class WorkloadMatrixExperiment {
     double seconds = number("experiment.seconds", 20, 10);
     double stepSeconds = number("experiment.stepSeconds", 8, 6);
 
-    MatrixReport report = new MatrixReport(OUT);
+    String file = System.getProperty("experiment.report", "").trim();
+    MatrixReport report = new MatrixReport(OUT, file.isEmpty() ? MatrixReport.FILE : file + ".md");
     report.header(workloads, events, clients, guards, seconds, stepSeconds);
-    try (MatrixClient client = new MatrixClient(1024)) {
-      for (String key : workloads) {
-        if (key.equals("d")) {
-          report.note(
-              "Workload (d), the shop: `OverloadSweepExperiment` (steps 1×–10×, every guard,"
-                  + " docs/results.md §7) and `LoadSpikeExperiment` (a spike, §3).");
-          continue;
-        }
-        Workload w = Workload.named(key);
-        List<ContainerKind> kinds =
-            containers.isEmpty()
-                ? w.containers()
-                : List.of(containers.split(",")).stream()
-                    .map(s -> ContainerKind.valueOf(s.trim().toUpperCase(Locale.ROOT)))
-                    .toList();
-        for (ContainerKind kind : kinds) {
-          String base = "matrix-" + w.key() + "-" + kind.name().toLowerCase(Locale.ROOT);
-          double capacity = capacity(client, w, kind, base);
-          report.workload(w, kind, capacity);
-          for (String e : events) {
-            Event event =
-                switch (e) {
-                  case "cold" -> Event.coldStart(seconds);
-                  case "stall" -> Event.stall(seconds);
-                  case "steps" -> Event.steps(stepSeconds);
-                  default ->
-                      throw new IllegalArgumentException(
-                          "experiment.events: 'cold', 'stall' or 'steps', was '" + e + "'");
-                };
-            for (ClientKind ck : clients) {
-              Map<String, CellResult> cells = new LinkedHashMap<>();
-              for (String g : guards) {
-                if (!Guard.runsIn(g, kind)) {
-                  continue;
-                }
-                String run = base + "-" + e + "-" + ck.key() + "-" + g;
-                cells.put(g, cell(client, w, kind, g, event, ck, capacity, run));
-                System.out.printf(Locale.ROOT, "[matrix] %s done%n", run);
+    for (String key : workloads) {
+      if (key.equals("d")) {
+        report.note(
+            "Workload (d), the shop: `OverloadSweepExperiment` (steps 1×–10×, every guard,"
+                + " docs/results.md §7) and `LoadSpikeExperiment` (a spike, §3).");
+        continue;
+      }
+      Workload w = Workload.named(key);
+      List<ContainerKind> kinds =
+          containers.isEmpty()
+              ? w.containers()
+              : List.of(containers.split(",")).stream()
+                  .map(s -> ContainerKind.valueOf(s.trim().toUpperCase(Locale.ROOT)))
+                  .toList();
+      for (ContainerKind kind : kinds) {
+        String base = "matrix-" + w.key() + "-" + kind.name().toLowerCase(Locale.ROOT);
+        double capacity = capacity(w, kind, base);
+        report.workload(w, kind, capacity);
+        for (String e : events) {
+          Event event =
+              switch (e) {
+                case "cold" -> Event.coldStart(seconds);
+                case "stall" -> Event.stall(seconds);
+                case "steps" -> Event.steps(stepSeconds);
+                default ->
+                    throw new IllegalArgumentException(
+                        "experiment.events: 'cold', 'stall' or 'steps', was '" + e + "'");
+              };
+          for (ClientKind ck : clients) {
+            Map<String, CellResult> cells = new LinkedHashMap<>();
+            for (String g : guards) {
+              if (!Guard.runsIn(g, kind)) {
+                continue;
               }
-              report.cells(w, kind, event, ck, cells, base + "-" + e + "-" + ck.key());
+              String run = base + "-" + e + "-" + ck.key() + "-" + g;
+              cells.put(g, cell(w, kind, g, event, ck, capacity, run));
+              System.out.printf(Locale.ROOT, "[matrix] %s done%n", run);
             }
+            report.cells(w, kind, event, ck, cells, base + "-" + e + "-" + ck.key());
           }
         }
       }
     }
     report.write();
-    assertThat(OUT.resolve(MatrixReport.FILE)).exists();
+    assertThat(report.file()).exists();
   }
 
   /**
@@ -103,12 +105,12 @@ class WorkloadMatrixExperiment {
    * 1.5× it; the 200s completed per second from 6 s to 10 s. Saturated, so the server's rate,
    * whatever the machine gives it.
    */
-  private static double capacity(MatrixClient client, Workload w, ContainerKind kind, String base)
-      throws Exception {
+  private static double capacity(Workload w, ContainerKind kind, String base) throws Exception {
     Event warm =
         new Event(
             "capacity", List.of(new Event.Step(0, 5, 1), new Event.Step(5, 5, 1.5)), Double.NaN);
-    try (ServerProcess server = ServerProcess.start(w, "none", kind, OUT, base + "-capacity")) {
+    try (MatrixClient client = new MatrixClient(CONNECTIONS);
+        ServerProcess server = ServerProcess.start(w, "none", kind, OUT, base + "-capacity")) {
       MatrixClient.Run r =
           client.run(server.target(), warm, w.nominalPerSecond(), ClientKind.ONCE, 7, () -> {});
       ServerProcess.Logs logs = server.stop();
@@ -121,7 +123,8 @@ class WorkloadMatrixExperiment {
               r.attempts(),
               logs.requests(),
               logs.limits(),
-              r.sendLagMaxMicros());
+              r.sendLagMaxMicros(),
+              r.unanswered());
       double capacity = c.throughput(6, 10) * w.nominalPerSecond();
       System.out.printf(
           Locale.ROOT,
@@ -134,7 +137,6 @@ class WorkloadMatrixExperiment {
   }
 
   private static CellResult cell(
-      MatrixClient client,
       Workload w,
       ContainerKind kind,
       String guard,
@@ -143,7 +145,8 @@ class WorkloadMatrixExperiment {
       double capacity,
       String run)
       throws Exception {
-    try (ServerProcess server = ServerProcess.start(w, guard, kind, OUT, run)) {
+    try (MatrixClient client = new MatrixClient(CONNECTIONS);
+        ServerProcess server = ServerProcess.start(w, guard, kind, OUT, run)) {
       MatrixClient.Run r =
           client.run(
               server.target(),
@@ -167,7 +170,8 @@ class WorkloadMatrixExperiment {
           r.attempts(),
           logs.requests(),
           logs.limits(),
-          r.sendLagMaxMicros());
+          r.sendLagMaxMicros(),
+          r.unanswered());
     }
   }
 
