@@ -144,10 +144,15 @@ final class MatrixReport {
                 : CellResult.mark(lb[0] == lb[1], "limit ≥ floor")
                     + String.format(
                         Locale.ROOT,
-                        " (%.0f of %.0f s, lowest limit/floor %.2f)",
+                        " (%.0f of %.0f s, lowest limit/floor %s, lowest limit %s)",
                         lb[0],
                         lb[1],
-                        lb[2]));
+                        // An infinite ratio: no second had any throughput within the target.
+                        Double.isInfinite(lb[2])
+                            ? "– (no goodput)"
+                            : String.format(Locale.ROOT, "%.2f", lb[2]),
+                        CellResult.fmt(
+                            c.lowestLimit(Event.SETTLE_SECONDS, event.seconds()), "%.0f")));
       }
       if (event.stalls()) {
         cellBars.add(
