@@ -1,0 +1,147 @@
+package org.overloadcontrol.it.experiments.workloads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.it.serverlog.ServedRequest;
+
+/**
+ * The matrix's figures and bars on hand-made logs: a run of 20 s at 2× a capacity of 100/s with
+ * a target of 100 ms, whose requests are laid out so each figure has one right answer.
+ */
+class CellResultTest {
+
+  private static final long START = 1_000_000_000_000L;
+  private static final double TARGET = 0.1;
+  private static final double CAPACITY = 100;
+
+  private static long at(double seconds) {
+    return START + Math.round(seconds * 1e9);
+  }
+
+  /** {@code perSecond} requests sent each second in [from, to), each taking {@code latency}. */
+  private static void add(
+      List<Attempt> log, double from, double to, int perSecond, double latency, int status) {
+    for (double s = from; s < to; s += 1.0 / perSecond) {
+      log.add(new Attempt(log.size(), 0, at(s), at(s + latency), status));
+    }
+  }
+
+  private static CellResult result(Event event, List<Attempt> log, List<double[]> limits) {
+    return CellResult.of(
+        event, CAPACITY, TARGET, START, log, List.<ServedRequest>of(), limits, 0, 0);
+  }
+
+  @Test
+  void goodputCountsOnlyResponsesWithinTheTargetByCompletionTime() {
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 10, 90, 0.05, 200); // within the target: counts
+    add(log, 0, 10, 50, 0.5, 200); // late: served, but not goodput
+    add(log, 0, 10, 60, 0.001, 503); // refused
+    CellResult c = result(Event.coldStart(10), log, List.of());
+
+    assertThat(c.goodput(2, 8)).isCloseTo(0.9, within(0.02));
+    assertThat(c.throughput(2, 8)).isCloseTo(1.4, within(0.02));
+    assertThat(c.refusedShare(2, 8)).isCloseTo(60.0 / 200, within(0.01));
+    assertThat(c.clientP90(2, 8)).isCloseTo(0.5, within(0.001));
+  }
+
+  @Test
+  void theLimitBarHoldsTheLowestLimitOfEachSecondAgainstHalfLittlesLaw() {
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 10, 100, 0.05, 200); // 100/s within a 100 ms target: floor 100 × 0.1 / 2 = 5
+    List<double[]> limits = new ArrayList<>();
+    for (double s = 0; s < 10; s += 0.1) {
+      // 8 everywhere but one dip to 4 during second 7.
+      double limit = s >= 7.3 && s < 7.5 ? 4 : 8;
+      limits.add(new double[] {at(s), limit});
+    }
+    CellResult c = result(Event.coldStart(10), log, limits);
+
+    assertThat(c.limitFloor(6, 7)).isCloseTo(5, within(0.1));
+    double[] bar = c.limitBar();
+    assertThat(bar[1]).isEqualTo(5); // seconds 5 to 10
+    assertThat(bar[0]).isEqualTo(4); // all but second 7
+    assertThat(bar[2]).isCloseTo(4 / 5.0, within(0.02));
+  }
+
+  @Test
+  void aSecondWithoutASampleIsLeftOutOfTheLimitBar() {
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 10, 100, 0.05, 200);
+    List<double[]> limits = new ArrayList<>();
+    for (int tenth = 0; tenth < 100; tenth++) {
+      if (tenth < 60 || tenth >= 70) {
+        limits.add(new double[] {at(tenth / 10.0), 8});
+      }
+    }
+    double[] bar = result(Event.coldStart(10), log, limits).limitBar();
+    assertThat(bar).isNotNull();
+    assertThat(bar[0]).isEqualTo(4);
+    assertThat(bar[1]).isEqualTo(4);
+  }
+
+  @Test
+  void noLimitMeansNoLimitBar() {
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 10, 100, 0.05, 200);
+    List<double[]> limits = List.of(new double[] {at(6), Double.NaN});
+    assertThat(result(Event.coldStart(10), log, limits).limitBar()).isNull();
+  }
+
+  @Test
+  void recoveryIsTimedFromTheStallsEndToTheFirstWindowBackAtNinetyPercent() {
+    // Stall at 8 s (Event.stall(20)), ends at 9 s; goodput back at full from 10.5 s.
+    Event stall = Event.stall(20);
+    assertThat(stall.stallEndSeconds()).isEqualTo(9);
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 8, 100, 0.05, 200);
+    add(log, 8, 10.5, 100, 5, 200); // stuck behind the stall: late
+    add(log, 10.5, 20, 100, 0.05, 200);
+    CellResult c = result(stall, log, List.of());
+
+    assertThat(c.recoverySeconds()).isCloseTo(2.5, within(0.3));
+    assertThat(c.recovered()).isTrue();
+  }
+
+  @Test
+  void aRecoveryAfterThreeSecondsMissesTheBar() {
+    Event stall = Event.stall(20);
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 8, 100, 0.05, 200);
+    add(log, 8, 13, 100, 5, 200);
+    add(log, 13, 20, 100, 0.05, 200);
+    CellResult c = result(stall, log, List.of());
+
+    assertThat(c.recoverySeconds()).isGreaterThan(3);
+    assertThat(c.recovered()).isFalse();
+  }
+
+  @Test
+  void stepBarsAskForFewRefusalsBelowCapacityAndTheTargetAtThreeTimesIt() {
+    Event steps = Event.steps(8);
+    List<Attempt> log = new ArrayList<>();
+    add(log, 0, 8, 50, 0.05, 200);
+    add(log, 8, 16, 100, 0.05, 200);
+    add(log, 16, 24, 100, 0.2, 200); // 3×: served late
+    add(log, 16, 24, 200, 0.001, 503);
+    add(log, 24, 32, 50, 0.05, 200);
+    CellResult c = result(steps, log, List.of());
+
+    assertThat(c.step(steps.steps().get(0)).bars(TARGET)).containsExactly("refused ≤ 1 %: met");
+    assertThat(c.step(steps.steps().get(2)).bars(TARGET))
+        .containsExactly("client p90 ≤ 1.1× target: **missed**", "goodput ≥ 0.9: **missed**");
+  }
+
+  @Test
+  void retryAfterIsReadInSecondsAndDefaultsWhenAbsentOrADate() {
+    assertThat(MatrixClient.retryAfterNanos("2")).isEqualTo(2_000_000_000L);
+    assertThat(MatrixClient.retryAfterNanos(null))
+        .isEqualTo(ClientKind.WITHOUT_RETRY_AFTER.toNanos());
+    assertThat(MatrixClient.retryAfterNanos("Wed, 21 Oct 2015 07:28:00 GMT"))
+        .isEqualTo(ClientKind.WITHOUT_RETRY_AFTER.toNanos());
+  }
+}

@@ -1,0 +1,205 @@
+package org.overloadcontrol.it.experiments.workloads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.it.support.ContainerKind;
+
+/**
+ * Issue 32's workload matrix: workloads (a)–(c) ({@link Workload}) each in the container a
+ * user would put it in, under every guard ({@link Guard}), through a cold start at 2×, a 1 s
+ * stall at 2×, and steps of 0.5×, 1×, 3×, 0.5× ({@link Event}), with clients that retry at once
+ * or honour {@code Retry-After} ({@link ClientKind}). Every run is a fresh server JVM whose load
+ * begins the moment it serves; the capacity C every multiple refers to is measured first, in a
+ * fresh JVM with no guard, after a warm-up. Workload (d), the shop, is the sweep's and the
+ * spike's (docs/results.md §7 and §3).
+ *
+ * <p>Selection (comma-separated; defaults in brackets): {@code -Dexperiment.workloads}
+ * [a-war,b,c], {@code -Dexperiment.containers} [each workload's own], {@code
+ * -Dexperiment.events} [cold,stall,steps], {@code -Dexperiment.clients}
+ * [retry-now,retry-after; also once], {@code -Dexperiment.variants} [every guard], {@code
+ * -Dexperiment.seconds} (cold start and stall) [20], {@code -Dexperiment.stepSeconds} [8].
+ * Report: {@code target/experiments/workload-matrix.md}, with per-second CSVs and plots beside
+ * it.
+ */
+class WorkloadMatrixExperiment {
+
+  static final Path OUT = Path.of("target", "experiments");
+
+  /** The client's connections to the server: enough that the server, not the client, queues. */
+  private static final int CONNECTIONS = 1024;
+
+  @Test
+  void matrix() throws Exception {
+    List<String> workloads = list("experiment.workloads", "a-war,b,c");
+    List<String> events = list("experiment.events", "cold,stall,steps");
+    List<ClientKind> clients =
+        list("experiment.clients", "retry-now,retry-after").stream()
+            .map(ClientKind::named)
+            .toList();
+    List<String> guards = list("experiment.variants", String.join(",", Guard.NAMES));
+    guards.forEach(Guard::named);
+    String containers = System.getProperty("experiment.containers", "").trim();
+    double seconds = number("experiment.seconds", 20, 10);
+    double stepSeconds = number("experiment.stepSeconds", 8, 6);
+
+    String file = System.getProperty("experiment.report", "").trim();
+    MatrixReport report = new MatrixReport(OUT, file.isEmpty() ? MatrixReport.FILE : file + ".md");
+    report.header(workloads, events, clients, guards, seconds, stepSeconds);
+    for (String key : workloads) {
+      if (key.equals("d")) {
+        report.note(
+            "Workload (d), the shop: `OverloadSweepExperiment` (steps 1×–10×, every guard,"
+                + " docs/results.md §7) and `LoadSpikeExperiment` (a spike, §3).");
+        continue;
+      }
+      Workload w = Workload.named(key);
+      List<ContainerKind> kinds =
+          containers.isEmpty()
+              ? w.containers()
+              : List.of(containers.split(",")).stream()
+                  .map(s -> ContainerKind.valueOf(s.trim().toUpperCase(Locale.ROOT)))
+                  .toList();
+      for (ContainerKind kind : kinds) {
+        String base = "matrix-" + w.key() + "-" + kind.name().toLowerCase(Locale.ROOT);
+        double capacity = capacity(w, kind, base);
+        report.workload(w, kind, capacity);
+        for (String e : events) {
+          Event event =
+              switch (e) {
+                case "cold" -> Event.coldStart(seconds);
+                case "stall" -> Event.stall(seconds);
+                case "steps" -> Event.steps(stepSeconds);
+                default ->
+                    throw new IllegalArgumentException(
+                        "experiment.events: 'cold', 'stall' or 'steps', was '" + e + "'");
+              };
+          for (ClientKind ck : clients) {
+            Map<String, CellResult> cells = new LinkedHashMap<>();
+            for (String g : guards) {
+              if (!Guard.runsIn(g, kind)) {
+                continue;
+              }
+              String run = base + "-" + e + "-" + ck.key() + "-" + g;
+              cells.put(g, cell(w, kind, g, event, ck, capacity, run));
+              System.out.printf(Locale.ROOT, "[matrix] %s done%n", run);
+            }
+            report.cells(w, kind, event, ck, cells, base + "-" + e + "-" + ck.key());
+          }
+        }
+      }
+    }
+    report.write();
+    assertThat(report.file()).exists();
+  }
+
+  /**
+   * The no-guard capacity in a fresh JVM: 5 s at the nominal capacity (warm-up), then 5 s at
+   * 1.5× it; the 200s completed per second from 6 s to 10 s. Saturated, so the server's rate,
+   * whatever the machine gives it.
+   */
+  private static double capacity(Workload w, ContainerKind kind, String base) throws Exception {
+    Event warm =
+        new Event(
+            "capacity", List.of(new Event.Step(0, 5, 1), new Event.Step(5, 5, 1.5)), Double.NaN);
+    try (MatrixClient client = new MatrixClient(CONNECTIONS);
+        ServerProcess server = ServerProcess.start(w, "none", kind, OUT, base + "-capacity")) {
+      MatrixClient.Run r =
+          client.run(server.target(), warm, w.nominalPerSecond(), ClientKind.ONCE, 7, () -> {});
+      ServerProcess.Logs logs = server.stop();
+      CellResult c =
+          CellResult.of(
+              warm,
+              w.nominalPerSecond(),
+              w.target().toNanos() / 1e9,
+              r.startNanos(),
+              r.attempts(),
+              logs.requests(),
+              logs.limits(),
+              r.sendLagMaxMicros(),
+              r.unanswered());
+      double capacity = c.throughput(6, 10) * w.nominalPerSecond();
+      System.out.printf(
+          Locale.ROOT,
+          "[matrix] %s: capacity %.0f/s (nominal %.0f/s)%n",
+          base,
+          capacity,
+          w.nominalPerSecond());
+      return capacity;
+    }
+  }
+
+  private static CellResult cell(
+      Workload w,
+      ContainerKind kind,
+      String guard,
+      Event event,
+      ClientKind ck,
+      double capacity,
+      String run)
+      throws Exception {
+    try (MatrixClient client = new MatrixClient(CONNECTIONS);
+        ServerProcess server = ServerProcess.start(w, guard, kind, OUT, run)) {
+      MatrixClient.Run r =
+          client.run(
+              server.target(),
+              event,
+              capacity,
+              ck,
+              42,
+              () -> {
+                try {
+                  server.stall(Event.STALL_MILLIS);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      ServerProcess.Logs logs = server.stop();
+      return CellResult.of(
+          event,
+          capacity,
+          w.target().toNanos() / 1e9,
+          r.startNanos(),
+          r.attempts(),
+          logs.requests(),
+          logs.limits(),
+          r.sendLagMaxMicros(),
+          r.unanswered());
+    }
+  }
+
+  private static List<String> list(String key, String fallback) {
+    String v = System.getProperty(key, "").trim();
+    List<String> out = new ArrayList<>();
+    for (String s : (v.isEmpty() ? fallback : v).split(",")) {
+      if (!s.isBlank()) {
+        out.add(s.trim());
+      }
+    }
+    return out;
+  }
+
+  private static double number(String key, double fallback, double least) {
+    String v = System.getProperty(key, "").trim();
+    if (v.isEmpty()) {
+      return fallback;
+    }
+    try {
+      double d = Double.parseDouble(v);
+      if (d >= least) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // Falls through to the message.
+    }
+    throw new IllegalArgumentException(
+        key + ": a number of seconds ≥ " + least + ", was '" + v + "'");
+  }
+}
