@@ -30,7 +30,8 @@ class ArtifactsTest {
           "overload-bom",
           "it-tomcat11",
           "sample-spring-boot",
-          "it-jetty121");
+          "it-jetty121",
+          "it-spring-boot4");
 
   private static Document pom(String module) throws Exception {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();

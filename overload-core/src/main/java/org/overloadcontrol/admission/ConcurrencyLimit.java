@@ -180,7 +180,7 @@ public final class ConcurrencyLimit {
   }
 
   /** The next limit after {@code window}. */
-  public double next(double limit, LimitWindow window) {
+  double next(double limit, LimitWindow window) {
     double s = window.p90OfTarget();
     if (Double.isNaN(s)) {
       return clamp(limit);

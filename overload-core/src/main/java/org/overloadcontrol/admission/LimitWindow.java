@@ -13,7 +13,7 @@ package org.overloadcontrol.admission;
  * @param queueing the window's median execution over the lowest median of recent windows (1:
  *     no request queued behind another), NaN when unknown
  */
-public record LimitWindow(
+record LimitWindow(
     double p90OfTarget,
     boolean reached,
     boolean pressed,

@@ -78,12 +78,13 @@ class ContainerThreadsTest {
     server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
     server.registerMBean(new Pool(75), new ObjectName("Catalina:type=Executor,name=\"b\""));
     ConfigSource layer = ContainerThreads.layer(server, List.of());
-    assertThat(layer.values()).containsEntry("admission.maxLimit", "75");
+    // A tenth under the largest pool's threads (AdmissionSettings.ceilingFor).
+    assertThat(layer.values()).containsEntry("admission.maxLimit", "68");
     OverloadConfig config =
         OverloadConfig.parse(
             List.of(layer, ConfigSource.of("test", Map.of("endpoints.e.target", "100ms"))));
-    assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(75);
-    assertThat(AdmissionSettings.from(config).groupOf("e").initialLimit()).isEqualTo(75);
+    assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(68);
+    assertThat(AdmissionSettings.from(config).groupOf("e").initialLimit()).isEqualTo(68);
   }
 
   @Test
