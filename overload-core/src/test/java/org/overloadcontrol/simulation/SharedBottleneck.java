@@ -7,12 +7,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Random;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
@@ -91,15 +88,13 @@ public final class SharedBottleneck {
     }
   }
 
-  private final SimClock clock = new SimClock();
-  private final PriorityQueue<Event> events = new PriorityQueue<>();
+  private final EventClock clock = new EventClock();
   private final Random random;
   private final OverloadEngine engine;
   private final EndpointClass[] routes = new EndpointClass[SHARES.length];
   private final int workers;
   private final ArrayDeque<RequestTag> serverQueue = new ArrayDeque<>();
   private int busy;
-  private long sequence;
   private final long targetNanos;
 
   /** Per endpoint: its target, and its fixed service time (0: exponential, mean 50 ms). */
@@ -479,81 +474,30 @@ public final class SharedBottleneck {
   }
 
   private void schedule(long at, Runnable r) {
-    events.add(new Event(at, sequence++, r, null));
+    clock.at(at, r);
   }
 
   /** Runs every event (and timer) due up to {@code t}, each at its own time. */
   private void advanceTo(long t) {
-    for (; ; ) {
-      Event e = events.peek();
-      if (e == null || e.at > t) {
-        break;
-      }
-      events.poll();
-      if (e.cancelled != null && e.cancelled[0]) {
-        continue;
-      }
-      noteIdle(e.at);
-      clock.now = Math.max(clock.now, e.at);
-      e.body.run();
-    }
-    noteIdle(t);
-    clock.now = Math.max(clock.now, t);
+    clock.advanceTo(t, this::noteIdle);
   }
 
   /** Counts the time the server sat idle while requests waited for admission. */
   private void noteIdle(long until) {
-    if (until > clock.now
+    long now = clock.read();
+    if (until > now
         && busy < workers
-        && clock.now >= measureFrom
-        && clock.now < measureTo
+        && now >= measureFrom
+        && now < measureTo
         && engine.queues() != null
         && engine.queues().waitingCount() > 0) {
-      idleWhileWaiting += (until - clock.now) * (workers - busy);
+      idleWhileWaiting += (until - now) * (workers - busy);
     }
   }
 
   /** Worker time idle while some request waited for admission, over the last run's length. */
   public double idleWhileWaitingShare() {
     return idleWhileWaiting / (double) ((measureTo - measureFrom) * workers);
-  }
-
-  private record Event(long at, long seq, Runnable body, boolean[] cancelled)
-      implements Comparable<Event> {
-    @Override
-    public int compareTo(Event o) {
-      return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
-    }
-  }
-
-  /** The simulated clock, and the engine's timers on the same event queue. */
-  private final class SimClock implements Ticker, Scheduler {
-    long now = 1_000 * SECOND;
-
-    @Override
-    public long read() {
-      return now;
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-      boolean[] cancelled = {false};
-      events.add(new Event(now + delayNanos, sequence++, task, cancelled));
-      return () -> cancelled[0] = true;
-    }
-
-    @Override
-    public Cancellable scheduleAtFixedRate(Runnable task, long periodNanos) {
-      boolean[] cancelled = {false};
-      Runnable[] self = new Runnable[1];
-      self[0] =
-          () -> {
-            task.run();
-            events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
-          };
-      events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
-      return () -> cancelled[0] = true;
-    }
   }
 
   /** Prints the table of docs/controller.md. */

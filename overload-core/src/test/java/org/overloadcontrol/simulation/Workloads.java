@@ -6,14 +6,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Random;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.EndpointClass;
@@ -95,22 +92,20 @@ final class Workloads {
   private final Random random;
   private final OverloadEngine engine;
   private final EndpointClass route;
-  private final PriorityQueue<Event> events = new PriorityQueue<>();
-  private final Clock clock = new Clock();
+  private final EventClock clock = new EventClock();
   private final ArrayDeque<Runnable> threadQueue = new ArrayDeque<>();
   private final ArrayDeque<Runnable> cpuQueue = new ArrayDeque<>();
   private final ArrayDeque<Runnable> serverQueue = new ArrayDeque<>();
   private final Map<RequestTag, Long> sentAt = new HashMap<>();
   private final List<LimitRound> rounds = new ArrayList<>();
   private final boolean retryAtOnce;
-  private long sequence;
   private int threadsBusy;
   private int serversBusy;
   private int coresBusy;
   private long coldFrom = Long.MIN_VALUE;
   private long stallFrom = Long.MIN_VALUE;
   private long stallTo = Long.MIN_VALUE;
-  private final long start = clock.now;
+  private final long start = clock.read();
   private final Map<Integer, long[]> perSecond = new LinkedHashMap<>();
   private final Map<Integer, List<Long>> latencies = new HashMap<>();
   private final Map<Integer, double[]> limits = new HashMap<>();
@@ -148,13 +143,13 @@ final class Workloads {
 
   /** Every execution from now on starts cold (see the class comment). */
   Workloads coldStart() {
-    coldFrom = clock.now;
+    coldFrom = clock.read();
     return this;
   }
 
   /** Stalls every execution for one second, {@code afterSeconds} from now. */
   Workloads stallAfter(double afterSeconds) {
-    stallFrom = clock.now + (long) (afterSeconds * SECOND);
+    stallFrom = clock.read() + (long) (afterSeconds * SECOND);
     stallTo = stallFrom + SECOND;
     return this;
   }
@@ -162,8 +157,8 @@ final class Workloads {
   /** Offers {@code load} × the capacity for {@code seconds}. */
   Workloads offer(double load, double seconds) {
     double rate = load * kind.capacity();
-    long end = clock.now + (long) (seconds * SECOND);
-    long next = clock.now + interArrival(rate);
+    long end = clock.read() + (long) (seconds * SECOND);
+    long next = clock.read() + interArrival(rate);
     while (next < end) {
       advanceTo(next);
       send(0);
@@ -175,7 +170,7 @@ final class Workloads {
 
   /** Lets every request finish. */
   Workloads drain() {
-    advanceTo(clock.now + 10 * SECOND);
+    advanceTo(clock.read() + 10 * SECOND);
     return this;
   }
 
@@ -228,14 +223,14 @@ final class Workloads {
 
   /** A client sends; {@code attempt} counts its earlier refusals. */
   private void send(int attempt) {
-    long sent = clock.now;
+    long sent = clock.read();
     if (attempt == 0) {
       counts(sent)[0]++;
     }
     Runnable onThread =
         () -> {
           unfinished++;
-          RequestTag tag = engine.tag(route, clock.now);
+          RequestTag tag = engine.tag(route, clock.read());
           sentAt.put(tag, sent);
           Decision d = engine.arrive(tag);
           switch (d) {
@@ -250,7 +245,7 @@ final class Workloads {
                         @Override
                         public void resumed(Waiter waiter) {
                           // A resumed request takes a thread again (a dispatch).
-                          schedule(clock.now, () -> onThread(() -> execute(tag)));
+                          schedule(clock.read(), () -> onThread(() -> execute(tag)));
                         }
 
                         @Override
@@ -283,7 +278,7 @@ final class Workloads {
     if (next != null) {
       // The thread passes to the next request in the container's queue (as an event, so that
       // hand-overs do not nest).
-      schedule(clock.now, next);
+      schedule(clock.read(), next);
     } else {
       threadsBusy--;
     }
@@ -299,9 +294,9 @@ final class Workloads {
     engine.complete(tag, outcome, -1);
     unfinished--;
     if (outcome != Outcome.COMPLETED) {
-      counts(clock.now)[3]++;
+      counts(clock.read())[3]++;
       if (retryAtOnce && attempt < 20) {
-        schedule(clock.now + MS, () -> send(attempt + 1));
+        schedule(clock.read() + MS, () -> send(attempt + 1));
       }
     }
   }
@@ -319,11 +314,11 @@ final class Workloads {
   private void compute(RequestTag tag) {
     long length = Math.max(1L, (long) (-Math.log(1 - random.nextDouble()) * kind.cpu * cold()));
     schedule(
-        stalled(clock.now + length),
+        stalled(clock.read() + length),
         () -> {
           Runnable next = cpuQueue.pollFirst();
           if (next != null) {
-            schedule(clock.now, next); // the core passes to the next request
+            schedule(clock.read(), next); // the core passes to the next request
           } else {
             coresBusy--;
           }
@@ -342,11 +337,11 @@ final class Workloads {
   private void await(RequestTag tag) {
     long length = (long) (kind.wait * (0.9 + 0.2 * random.nextDouble()));
     schedule(
-        stalled(clock.now + length),
+        stalled(clock.read() + length),
         () -> {
           Runnable next = serverQueue.pollFirst();
           if (next != null) {
-            schedule(clock.now, next); // the server passes to the next request
+            schedule(clock.read(), next); // the server passes to the next request
           } else {
             serversBusy--;
           }
@@ -356,8 +351,8 @@ final class Workloads {
 
   /** A step that would end at {@code end} ends that much after the stall when it overlaps it. */
   private long stalled(long end) {
-    if (end > stallFrom && clock.now < stallTo) {
-      return end + stallTo - Math.max(clock.now, stallFrom);
+    if (end > stallFrom && clock.read() < stallTo) {
+      return end + stallTo - Math.max(clock.read(), stallFrom);
     }
     return end;
   }
@@ -366,18 +361,18 @@ final class Workloads {
   private double cold() {
     return coldFrom == Long.MIN_VALUE
         ? 1.0
-        : 1 + 10 * Math.exp(-(clock.now - coldFrom) / (1.5 * SECOND));
+        : 1 + 10 * Math.exp(-(clock.read() - coldFrom) / (1.5 * SECOND));
   }
 
   private void done(RequestTag tag) {
     long sent = sentAt.remove(tag);
-    long latency = clock.now - sent;
-    long[] c = counts(clock.now);
+    long latency = clock.read() - sent;
+    long[] c = counts(clock.read());
     c[1]++;
     if (latency <= targetNanos()) {
       c[2]++;
     }
-    latencies.computeIfAbsent(second(clock.now), k -> new ArrayList<>()).add(latency);
+    latencies.computeIfAbsent(second(clock.read()), k -> new ArrayList<>()).add(latency);
     threadFree();
     engine.complete(tag, Outcome.COMPLETED, -1);
     unfinished--;
@@ -388,7 +383,7 @@ final class Workloads {
     if (engine.concurrencyGroups().isEmpty()) {
       return;
     }
-    double[] l = limits.computeIfAbsent(second(clock.now), k -> new double[] {1e9});
+    double[] l = limits.computeIfAbsent(second(clock.read()), k -> new double[] {1e9});
     l[0] = Math.min(l[0], group().limit());
   }
 
@@ -397,59 +392,10 @@ final class Workloads {
   }
 
   private void schedule(long at, Runnable r) {
-    events.add(new Event(at, sequence++, r, null));
+    clock.at(at, r);
   }
 
   private void advanceTo(long t) {
-    for (; ; ) {
-      Event e = events.peek();
-      if (e == null || e.at > t) {
-        break;
-      }
-      events.poll();
-      if (e.cancelled != null && e.cancelled[0]) {
-        continue;
-      }
-      clock.now = Math.max(clock.now, e.at);
-      e.body.run();
-    }
-    clock.now = Math.max(clock.now, t);
-  }
-
-  private record Event(long at, long seq, Runnable body, boolean[] cancelled)
-      implements Comparable<Event> {
-    @Override
-    public int compareTo(Event o) {
-      return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
-    }
-  }
-
-  private final class Clock implements Ticker, Scheduler {
-    long now = 1_000 * SECOND;
-
-    @Override
-    public long read() {
-      return now;
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-      boolean[] cancelled = {false};
-      events.add(new Event(now + delayNanos, sequence++, task, cancelled));
-      return () -> cancelled[0] = true;
-    }
-
-    @Override
-    public Cancellable scheduleAtFixedRate(Runnable task, long periodNanos) {
-      boolean[] cancelled = {false};
-      Runnable[] self = new Runnable[1];
-      self[0] =
-          () -> {
-            task.run();
-            events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
-          };
-      events.add(new Event(now + periodNanos, sequence++, self[0], cancelled));
-      return () -> cancelled[0] = true;
-    }
+    clock.advanceTo(t, at -> {});
   }
 }
