@@ -76,6 +76,33 @@ class ConcurrencyLimitTest {
   }
 
   @Test
+  void aReachedLimitWhoseRequestsDoNotQueueGrowsByItsSquareRootBesidesItsStep() {
+    // No queueing (median at the recent lowest), p90 half the target: 5 % and √L.
+    assertThat(limit.next(1, new LimitWindow(0.5, true, true, 1, false, 1.0)))
+        .isCloseTo(1.05 + 1, within(1e-9));
+    assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, 1.0)))
+        .isCloseTo(105 + 10, within(1e-9));
+    // Half way between no queueing (1.1) and queueing (1.25): half the square root.
+    assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, 1.175)))
+        .isCloseTo(105 + 5, within(1e-9));
+    // Queueing, queueing unknown, or over the setpoint: the multiplicative step alone.
+    assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, 1.3)))
+        .isCloseTo(105, within(1e-9));
+    assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, Double.NaN)))
+        .isCloseTo(105, within(1e-9));
+    assertThat(limit.next(100, new LimitWindow(0.95, true, true, 100, false, 1.0)))
+        .isCloseTo(100 * 0.9 / 0.95, within(1e-9));
+  }
+
+  @Test
+  void whileSettlingAfterACutTheLimitIsNotCutAgainButMayGrow() {
+    assertThat(limit.next(60, new LimitWindow(3.0, true, true, 80, true, 1.0))).isEqualTo(60);
+    assertThat(limit.next(60, new LimitWindow(3.0, true, true, 80, false, 1.0)))
+        .isCloseTo(36, within(1e-9));
+    assertThat(limit.next(60, new LimitWindow(0.5, true, true, 60, true, 1.0))).isGreaterThan(60);
+  }
+
+  @Test
   void holdsWithoutSamplesAndStaysWithinItsBounds() {
     assertThat(limit.next(10, Double.NaN, true, 10)).isEqualTo(10);
     assertThat(limit.next(1, 9.0, true, 1)).isEqualTo(1);
