@@ -8,9 +8,10 @@ import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 
 /**
- * The container's request threads, read where the servlet API does not say: from the JMX beans
- * Tomcat registers for its connectors' thread pools and executors ({@code maxThreads}), and
- * Jetty's {@code QueuedThreadPool} when Jetty's JMX is on. They bound a concurrency limit
+ * The container's request threads, read where the servlet API does not say: from Jetty 12's
+ * server thread pool, reached from the servlet context with public methods (so an embedded
+ * Jetty without its JMX is bounded too), else from the JMX beans Tomcat registers for its
+ * connectors' thread pools and executors ({@code maxThreads}). They bound a concurrency limit
  * (docs/controller.md): a limit above them can never be reached, so it would never be judged,
  * and requests over it would wait for a thread in the container instead of in the wait queues.
  */
@@ -28,12 +29,30 @@ final class ContainerThreads {
    * container's threads; null when they cannot be read (the key's own default then holds) or
    * a layer of {@code configured} sets an initial limit above them.
    */
-  static ConfigSource layer(MBeanServer server, List<ConfigSource> configured) {
-    OptionalInt threads = maxThreads(server);
+  static ConfigSource layer(MBeanServer server, Object context, List<ConfigSource> configured) {
+    OptionalInt threads = jettyMaxThreads(context);
+    if (threads.isEmpty()) {
+      threads = maxThreads(server);
+    }
     return threads.isEmpty()
         ? null
         : AdmissionSettings.containerThreads(
             "the container's request threads", threads.getAsInt(), configured);
+  }
+
+  /**
+   * Jetty 12's server pool's {@code maxThreads}, from {@code context} (a servlet context) through
+   * {@code getContextHandler().getServer().getThreadPool().getMaxThreads()}; empty in another
+   * container or when a step is not there.
+   */
+  static OptionalInt jettyMaxThreads(Object context) {
+    Object threads =
+        VirtualThreads.call(
+            VirtualThreads.call(
+                VirtualThreads.call(VirtualThreads.call(context, "getContextHandler"), "getServer"),
+                "getThreadPool"),
+            "getMaxThreads");
+    return threads instanceof Integer n && n > 0 ? OptionalInt.of(n) : OptionalInt.empty();
   }
 
   /** The largest {@code maxThreads} of the container's pools, if any is registered. */

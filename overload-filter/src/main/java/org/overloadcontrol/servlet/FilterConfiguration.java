@@ -86,7 +86,8 @@ record FilterConfiguration(
     String virtualThreads = VirtualThreads.atStart(jmx, context);
     // On virtual threads no pool bounds the requests, so the container's maxThreads (Tomcat
     // still reports its configured pool) is no ceiling: admission.maxLimit keeps its own.
-    ConfigSource threads = virtualThreads != null ? null : ContainerThreads.layer(jmx, layers);
+    ConfigSource threads =
+        virtualThreads != null ? null : ContainerThreads.layer(jmx, context, layers);
     if (threads != null) {
       layers.add(0, threads);
     }

@@ -100,7 +100,7 @@ final class VirtualThreads {
   }
 
   /** {@code target.method()} when {@code target} has such a public method, else null. */
-  private static Object call(Object target, String method) {
+  static Object call(Object target, String method) {
     if (target == null) {
       return null;
     }

@@ -77,7 +77,7 @@ class ContainerThreadsTest {
   void theLargestPoolBoundsTheLimit() throws Exception {
     server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
     server.registerMBean(new Pool(75), new ObjectName("Catalina:type=Executor,name=\"b\""));
-    ConfigSource layer = ContainerThreads.layer(server, List.of());
+    ConfigSource layer = ContainerThreads.layer(server, null, List.of());
     // A tenth under the largest pool's threads (AdmissionSettings.ceilingFor).
     assertThat(layer.values()).containsEntry("admission.maxLimit", "68");
     OverloadConfig config =
@@ -89,7 +89,7 @@ class ContainerThreadsTest {
 
   @Test
   void withoutAPoolTheDefaultHolds() {
-    assertThat(ContainerThreads.layer(server, List.of())).isNull();
+    assertThat(ContainerThreads.layer(server, null, List.of())).isNull();
   }
 
   @Test
@@ -99,10 +99,48 @@ class ContainerThreadsTest {
         ConfigSource.of(
             "operator", Map.of("admission.maxLimit", "30", "endpoints.e.target", "100ms"));
     OverloadConfig config =
-        OverloadConfig.parse(List.of(ContainerThreads.layer(server, List.of(operator)), operator));
+        OverloadConfig.parse(
+            List.of(ContainerThreads.layer(server, null, List.of(operator)), operator));
     assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(30);
     // An initial limit above the threads started before: it still starts, at the old default.
     ConfigSource high = ConfigSource.of("operator", Map.of("admission.initialLimit", "150"));
-    assertThat(ContainerThreads.layer(server, List.of(high))).isNull();
+    assertThat(ContainerThreads.layer(server, null, List.of(high))).isNull();
+  }
+
+  /** The public chain an embedded Jetty 12 context answers, with a pool of 40 threads. */
+  public static final class JettyContext {
+    public Handler getContextHandler() {
+      return new Handler();
+    }
+  }
+
+  /** Jetty's context handler, as far as the chain goes. */
+  public static final class Handler {
+    public JettyServer getServer() {
+      return new JettyServer();
+    }
+  }
+
+  /** Jetty's server. */
+  public static final class JettyServer {
+    public JettyPool getThreadPool() {
+      return new JettyPool();
+    }
+  }
+
+  /** Jetty's {@code QueuedThreadPool}. */
+  public static final class JettyPool {
+    public int getMaxThreads() {
+      return 40;
+    }
+  }
+
+  @Test
+  void jettysPoolBoundsTheLimitWithoutJmx() {
+    // Nothing registered over JMX: an embedded Jetty without its MBean container.
+    ConfigSource layer = ContainerThreads.layer(server, new JettyContext(), List.of());
+    assertThat(layer).isNotNull();
+    assertThat(layer.values()).containsEntry("admission.maxLimit", "36");
+    assertThat(ContainerThreads.layer(server, new Object(), List.of())).isNull();
   }
 }
