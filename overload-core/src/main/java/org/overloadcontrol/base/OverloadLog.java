@@ -29,8 +29,8 @@ public final class OverloadLog {
   /** The line that says, once, where the library's lines went instead. */
   static final String NO_PROVIDER_NOTICE =
       "overload-control: no SLF4J provider is bound, so"
-          + " SLF4J drops log lines; overload-control writes its warnings and its 'entered"
-          + " overload'/'left overload' lines here instead. To have them in the application's log,"
+          + " SLF4J drops log lines; overload-control writes its warnings and its"
+          + " 'endpoint ... is now shedding' lines here instead. To have them in the application's log,"
           + " add an SLF4J 2 provider (e.g. slf4j-jdk14, logback-classic) to the web application";
 
   private static final AtomicReference<Consumer<String>> CONTAINER = new AtomicReference<>();

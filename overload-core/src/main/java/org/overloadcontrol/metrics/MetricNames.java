@@ -11,6 +11,7 @@ import org.overloadcontrol.base.Outcome;
  * <pre>
  *   overload.endpoint.&lt;endpoint&gt;.class.&lt;class&gt;.&lt;metric&gt;   per endpoint and class
  *   overload.endpoint.&lt;endpoint&gt;.&lt;metric&gt;                   per endpoint
+ *   overload.endpoint.&lt;endpoint&gt;.state.&lt;state&gt;              per endpoint and state
  *   overload.queue.class.&lt;class&gt;.length                     per wait queue (class)
  *   overload.queue.&lt;metric&gt;                                 the wait queues as a whole
  *   overload.bandwidth.group.&lt;group&gt;.&lt;metric&gt;             per bandwidth client group
@@ -22,8 +23,8 @@ import org.overloadcontrol.base.Outcome;
  * and each maps to a family (Prometheus, Micrometer) {@code overload_<metric>} (per endpoint:
  * {@code overload_endpoint_<metric>}, queues: {@code overload_queue_<metric>}, bandwidth:
  * {@code overload_bandwidth_<metric>}, virtual queue: {@code overload_virtual_queue_<metric>})
- * with labels {@code endpoint}, {@code class}, {@code group} and, for outcomes and refusals,
- * {@code outcome} or {@code reason}.
+ * with labels {@code endpoint}, {@code class}, {@code group} and, for outcomes, refusals and
+ * states, {@code outcome}, {@code reason} or {@code state}.
  */
 public final class MetricNames {
 
@@ -48,7 +49,8 @@ public final class MetricNames {
   public static final String ADMISSION_ENABLED = "admission_enabled";
   public static final String QUALITY = "quality";
   public static final String MIN_QUALITY = "min_quality";
-  public static final String OVERLOADED = "overloaded";
+  public static final String STATE = "state";
+  public static final String REFUSED_SHARE = "refused_share";
   public static final String QUEUE_THRESHOLD = "queue_threshold";
 
   // Wait queues.
@@ -114,6 +116,19 @@ public final class MetricNames {
         PREFIX + "_endpoint_" + metric,
         List.of("endpoint"),
         List.of(endpoint));
+  }
+
+  /**
+   * Whether one endpoint is in one state, 1 or 0: one series per state, as Prometheus and
+   * OpenMetrics write an enumeration (a state set), so counting endpoints per state is a sum and
+   * an alert names the state rather than a number.
+   */
+  public static MetricId endpointState(String endpoint, EndpointState state) {
+    return new MetricId(
+        name(PREFIX, "endpoint", endpoint, STATE, state.word()),
+        PREFIX + "_endpoint_" + STATE,
+        List.of("endpoint", "state"),
+        List.of(endpoint, state.word()));
   }
 
   /** The length of one class's wait queue. */

@@ -18,11 +18,11 @@ import org.overloadcontrol.config.ConfigSection;
  *       whose reporters the application owns): expose the registry over JMX;</li>
  *   <li>{@code metrics.jmxDomain} ({@code org.overloadcontrol}, plus the context path when it is
  *       not the root, so that two applications in one JVM do not collide);</li>
- *   <li>{@code metrics.period} (1s): how often new endpoints and classes are registered and the
- *       overload watch looks at the counters;</li>
- *   <li>{@code metrics.overloadQuietPeriod} (5s): how long an endpoint must go without
- *       shedding while it misses its target before it is said to have left overload (and
- *       without shedding at all before it stops {@code shedding}).</li>
+ *   <li>{@code metrics.period} (1s): how often new endpoints and classes are registered and
+ *       each endpoint's state is judged;</li>
+ *   <li>{@code metrics.overloadQuietPeriod} (5s): the window an endpoint's state is judged
+ *       over: it leaves a state this long after its cause was last seen
+ *       ({@link OverloadWatch}).</li>
  * </ul>
  */
 public final class MetricsSettings {
@@ -78,7 +78,7 @@ public final class MetricsSettings {
               + quiet / 1_000_000
               + " ms) must be at least metrics.period ("
               + period / 1_000_000
-              + " ms): overload is judged once per period",
+              + " ms): each endpoint's state is judged once per period",
           "overloadQuietPeriod",
           "period");
     }

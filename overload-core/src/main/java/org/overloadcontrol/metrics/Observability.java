@@ -80,7 +80,7 @@ public final class Observability implements AutoCloseable {
     return new Builder(engine);
   }
 
-  /** The periodic task: register what is new, then judge overload. */
+  /** The periodic task: register what is new, then judge each endpoint's state. */
   public void tick() {
     if (metrics != null) {
       metrics.sync();
@@ -144,7 +144,7 @@ public final class Observability implements AutoCloseable {
     private Object registry;
     private MetricsRecorder recorder;
     private Scheduler scheduler;
-    private OverloadEvent.Listener listener = new LoggingOverloadListener();
+    private StateChange.Listener listener = new LoggingStateListener();
     private String contextPath = "";
     private ConfigSection statusSection;
     private BandwidthView bandwidth;
@@ -186,7 +186,8 @@ public final class Observability implements AutoCloseable {
       return this;
     }
 
-    public Builder overloadListener(OverloadEvent.Listener value) {
+    /** Told of every change of an endpoint's state; by default, a log line each. */
+    public Builder stateListener(StateChange.Listener value) {
       this.listener = Objects.requireNonNull(value, "listener");
       return this;
     }

@@ -139,8 +139,11 @@ public final class OverloadMetrics implements AutoCloseable {
         () -> e.admission().admissionEnabled() ? 1 : 0);
     recorder.gauge(MetricNames.endpoint(n, MetricNames.QUALITY), e::quality);
     recorder.gauge(MetricNames.endpoint(n, MetricNames.MIN_QUALITY), e::minQuality);
+    for (EndpointState s : EndpointState.values()) {
+      recorder.gauge(MetricNames.endpointState(n, s), () -> watch.state(n) == s ? 1 : 0);
+    }
     recorder.gauge(
-        MetricNames.endpoint(n, MetricNames.OVERLOADED), () -> watch.overloaded(n) ? 1 : 0);
+        MetricNames.endpoint(n, MetricNames.REFUSED_SHARE), () -> watch.reading(n).refusedShare());
     EndpointPermits p = e.permits();
     if (p != null) {
       recorder.gauge(MetricNames.endpoint(n, MetricNames.PERMITS_IN_USE), p::inUse);

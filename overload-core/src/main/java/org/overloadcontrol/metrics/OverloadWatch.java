@@ -1,103 +1,189 @@
 package org.overloadcontrol.metrics;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.queue.EndpointPermits;
 
 /**
- * Decides when an endpoint is shedding and when it is overloaded, for the log, the
- * {@code overloaded} metric, the status document and the dashboard.
+ * Judges each endpoint's {@link EndpointState} once per period, for the log, the metrics, the
+ * status document, the dashboard and the health contributor, so that all of them say the same
+ * word.
  *
- * <p><b>Shedding</b>: the endpoint refused (admission controller, full queue) or expired a
- * request within the last quiet period. Shedding alone is not overload: a token bucket holding
- * an endpoint at its rate (with the paper's bucket depth of 1, two requests closer together
- * than 1/rate) sheds while the requests it admits are served far under their target.
+ * <p>Each state is judged over a window, the last {@code metrics.overloadQuietPeriod} (5 s):
  *
- * <p><b>Overloaded</b>: shedding <em>and</em> missing the response-time target, i.e. some class
- * of the endpoint that has a target has a p90 estimate (the admission controller's smoothed
- * estimate, the value the dashboard plots) at or above that target; under a concurrency limit,
- * more than 10 % of the class's recent responses over its target, as the limit's controller
- * measured them. An endpoint whose p90 is
- * under its target is never called overloaded, whatever it sheds; a p90 not known yet is not a
- * miss. An endpoint without any target (only wait queues protect it) has no response time to
- * miss, so there shedding alone is overload.
+ * <ul>
+ *   <li>{@link EndpointState#SHEDDING}: the endpoint refused or expired a request within the
+ *       window, whatever its p90: 90 % refused under a p90 far below target is what its users
+ *       see, and the {@link StateReading} carries that share;
+ *   <li>{@link EndpointState#DEGRADED}: its quality level was under 1 at a check within the
+ *       window;
+ *   <li>{@link EndpointState#LIMITING}: at a check within the window, a request of it had waited
+ *       for a permit since the check before, one was waiting, its concurrency group was at its
+ *       limit, or a class with a target had its p90 at or over it (under a concurrency limit:
+ *       more than 10 % of its recent responses over it, as the limit's controller measured
+ *       them; a p90 not known yet is not a miss);
+ *   <li>{@link EndpointState#HEALTHY}: none of these.
+ * </ul>
  *
- * <p>The log sees episodes: an endpoint <em>enters</em> overload in a period in which it shed
- * and missed its target, and <em>leaves</em> once a quiet period has passed without that; the
- * quiet period gives hysteresis, so an endpoint whose p90 hovers around its target is one
- * episode, not a line per second. {@link #overloaded} is that episode, narrowed by the p90 read
- * at the moment it is asked, so a document never shows an endpoint overloaded next to a p90
- * under its target.
+ * The most severe that holds wins (the order of the enum). The window is the hysteresis: an
+ * endpoint leaves a state a full window after the last check that saw its cause, so one whose
+ * p90 hovers around its target, or that refuses a request every second or two, keeps one state
+ * and the log gets one line per change, not one per second.
  *
  * <p>It reads only the engine's counters and controllers, once per period on the adapter's
- * scheduler thread, or when a status document is written; requests pay nothing for it.
+ * scheduler thread; requests pay nothing for it. Readers on other threads see the state of the
+ * last check.
  */
 public final class OverloadWatch {
 
   /** A share of responses over the target above which the p90 is over it. */
   private static final double MISS_SHARE_OF_P90 = 0.1;
 
-  private final long periodNanos;
-  private final long quietNanos;
-  private final OverloadEvent.Listener listener;
-  private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+  /** A time long before any check, without overflow when subtracted from one. */
+  private static final long NEVER = Long.MIN_VALUE / 4;
 
-  private static final class State {
-    volatile ControlledEndpoint endpoint;
-    long shed;
-    long arrivals;
-    long lastCheckNanos;
-    volatile boolean inEpisode;
-    volatile boolean shedding;
-    long lastShedNanos;
-    long lastTroubleNanos;
-    long episodeStartNanos;
-    long episodeShed;
-    long episodeArrivals;
+  private final long periodNanos;
+  private final long windowNanos;
+  private final StateChange.Listener listener;
+  private final ConcurrentHashMap<String, Track> tracks = new ConcurrentHashMap<>();
+
+  /** What the watch remembers of one endpoint between checks (written on the watch's thread). */
+  private static final class Track {
+    final RefusalWindow window;
+    long refused;
+    long answered;
+    long enqueued;
+    long lastLimitingNanos = NEVER;
+    long lastDegradedNanos = NEVER;
+    volatile StateReading reading = StateReading.NONE;
+
+    Track(RefusalWindow window) {
+      this.window = window;
+    }
   }
 
   /**
    * @param periodNanos how often {@link #check} is called
-   * @param quietNanos how long an endpoint must go without shedding (or without shedding while
-   *     it misses its target) to stop shedding (or leave overload)
+   * @param windowNanos the window each state is judged over (see the class comment)
    */
-  public OverloadWatch(long periodNanos, long quietNanos, OverloadEvent.Listener listener) {
+  public OverloadWatch(long periodNanos, long windowNanos, StateChange.Listener listener) {
     this.periodNanos = periodNanos;
-    this.quietNanos = quietNanos;
+    this.windowNanos = windowNanos;
     this.listener = listener;
   }
 
+  /** The state of {@code endpoint} at the last check; healthy before its first. */
+  public EndpointState state(String endpoint) {
+    return reading(endpoint).state();
+  }
+
+  /** The state of {@code endpoint} at the last check and what it was judged on. */
+  public StateReading reading(String endpoint) {
+    Track t = tracks.get(endpoint);
+    return t == null ? StateReading.NONE : t.reading;
+  }
+
+  /** How many of {@code endpoints} are in each state, every state present. */
+  public Map<EndpointState, Integer> counts(List<ControlledEndpoint> endpoints) {
+    Map<EndpointState, Integer> counts = new EnumMap<>(EndpointState.class);
+    for (EndpointState s : EndpointState.values()) {
+      counts.put(s, 0);
+    }
+    for (ControlledEndpoint e : endpoints) {
+      counts.merge(state(e.name()), 1, Integer::sum);
+    }
+    return counts;
+  }
+
   /**
-   * Whether {@code endpoint} is overloaded now: in an overload episode and, read now, missing
-   * its target (see the class comment).
+   * Judges every endpoint at {@code now} and tells the listener of each change. An endpoint
+   * seen for the first time starts from zero: everything it counted happened since it was
+   * created, within the last period.
    */
-  public boolean overloaded(String endpoint) {
-    State s = states.get(endpoint);
-    return s != null && s.inEpisode && missesTarget(s.endpoint);
+  public synchronized void check(List<ControlledEndpoint> endpoints, long now) {
+    for (ControlledEndpoint e : endpoints) {
+      Track t =
+          tracks.computeIfAbsent(
+              e.name(), n -> new Track(new RefusalWindow(windowNanos, now - periodNanos)));
+      long refused = 0;
+      long answered = 0;
+      long enqueued = 0;
+      for (EndpointClass ec : e.classes()) {
+        refused += Readings.shed(ec);
+        enqueued += ec.enqueuedCount();
+        for (Outcome o : Outcome.values()) {
+          answered += ec.outcomeCount(o);
+        }
+      }
+      t.window.add(now, refused - t.refused, answered - t.answered);
+      boolean waited = enqueued > t.enqueued;
+      t.refused = refused;
+      t.answered = answered;
+      t.enqueued = enqueued;
+      if (waited || limited(e)) {
+        t.lastLimitingNanos = now;
+      }
+      if (e.qualityController() != null && e.quality() < 1.0) {
+        t.lastDegradedNanos = now;
+      }
+      StateReading before = t.reading;
+      StateReading after =
+          new StateReading(
+              judge(t, now), t.window.refused(), t.window.answered(), t.window.coveredNanos(now));
+      t.reading = after;
+      if (after.state() != before.state()) {
+        listener.onStateChange(new StateChange(e, before.state(), after));
+      }
+    }
   }
 
-  /** Whether {@code endpoint} shed a request within the last quiet period. */
-  public boolean shedding(String endpoint) {
-    State s = states.get(endpoint);
-    return s != null && s.shedding;
+  private EndpointState judge(Track t, long now) {
+    if (t.window.refused() > 0) {
+      return EndpointState.SHEDDING;
+    }
+    if (now - t.lastDegradedNanos < windowNanos) {
+      return EndpointState.DEGRADED;
+    }
+    if (now - t.lastLimitingNanos < windowNanos) {
+      return EndpointState.LIMITING;
+    }
+    return EndpointState.HEALTHY;
   }
 
   /**
-   * Whether an endpoint misses its response-time target: some class with a target has a p90
-   * estimate at or above it; true for an endpoint none of whose classes has a target.
+   * Whether admission control holds {@code e} back now: a request waits for a permit, its
+   * concurrency group is at its limit, or a class misses its target.
+   */
+  private static boolean limited(ControlledEndpoint e) {
+    EndpointPermits p = e.permits();
+    if (p != null && p.waiting() > 0) {
+      return true;
+    }
+    ConcurrencyGroup g = e.concurrencyGroup();
+    if (g != null && g.inFlight() >= g.limit()) {
+      return true;
+    }
+    return missesTarget(e);
+  }
+
+  /**
+   * Whether some class of {@code e} with a target misses it: its p90 estimate at or above it,
+   * or under a concurrency limit, more than 10 % of its recent responses over it.
    */
   static boolean missesTarget(ControlledEndpoint e) {
-    boolean anyTarget = false;
     for (EndpointClass ec : e.classes()) {
       ClassController c = ec.controller();
       long target = c.targetNanos();
       if (target <= 0) {
         continue;
       }
-      anyTarget = true;
       ConcurrencyGroup.Partition partition = ec.concurrency();
       if (partition != null) {
         // Under a concurrency limit, what its controller measured: the share of the class's
@@ -114,64 +200,6 @@ public final class OverloadWatch {
         return true;
       }
     }
-    return !anyTarget;
-  }
-
-  /**
-   * Looks at every endpoint's counters at {@code now}. An endpoint seen for the first time
-   * starts from zero: everything it counted happened since it was created, within the last
-   * period.
-   */
-  public synchronized void check(List<ControlledEndpoint> endpoints, long now) {
-    for (ControlledEndpoint e : endpoints) {
-      State s =
-          states.computeIfAbsent(
-              e.name(),
-              n -> {
-                State fresh = new State();
-                fresh.lastCheckNanos = now - periodNanos;
-                return fresh;
-              });
-      s.endpoint = e;
-      long shed = 0;
-      long arrivals = 0;
-      for (EndpointClass ec : e.classes()) {
-        shed += Readings.shed(ec);
-        arrivals += ec.arrivalCount();
-      }
-      long newShed = shed - s.shed;
-      long newArrivals = arrivals - s.arrivals;
-      long period = now - s.lastCheckNanos;
-      s.shed = shed;
-      s.arrivals = arrivals;
-      s.lastCheckNanos = now;
-      if (newShed > 0) {
-        s.lastShedNanos = now;
-        s.shedding = true;
-      } else if (s.shedding && now - s.lastShedNanos >= quietNanos) {
-        s.shedding = false;
-      }
-      boolean trouble = newShed > 0 && missesTarget(e);
-      if (trouble) {
-        s.lastTroubleNanos = now;
-      }
-      if (s.inEpisode) {
-        s.episodeShed += newShed;
-        s.episodeArrivals += newArrivals;
-        long quiet = now - s.lastTroubleNanos;
-        if (quiet >= quietNanos) {
-          s.inEpisode = false;
-          listener.onOverloadChange(
-              new OverloadEvent(
-                  e, false, s.episodeShed, s.episodeArrivals, now - s.episodeStartNanos, quiet));
-        }
-      } else if (trouble) {
-        s.inEpisode = true;
-        s.episodeStartNanos = now;
-        s.episodeShed = newShed;
-        s.episodeArrivals = newArrivals;
-        listener.onOverloadChange(new OverloadEvent(e, true, newShed, newArrivals, period, 0L));
-      }
-    }
+    return false;
   }
 }

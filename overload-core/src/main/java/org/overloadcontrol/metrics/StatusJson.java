@@ -23,8 +23,10 @@ import org.overloadcontrol.virtualqueue.RefusalReason;
  * start, and a value that is not known yet or does not apply is {@code null}.
  *
  * <pre>
- * { "tickerSeconds": 12.5, "queues": {...} | null,
- *   "endpoints": [ { "name", "overloaded", "shedding", "admissionEnabled", "degradable", "quality",
+ * { "tickerSeconds": 12.5,
+ *   "states": { "healthy", "limiting", "degraded", "shedding" },
+ *   "queues": {...} | null,
+ *   "endpoints": [ { "name", "state", "refusedShare", "admissionEnabled", "degradable", "quality",
  *                    "minQuality", "permitsInUse",
  *                    "permitsLimit", "waiting", "queueThreshold",
  *                    "concurrency": null | { "group", "limit", "inFlight", "p90OfTarget",
@@ -71,6 +73,11 @@ public final class StatusJson {
       VirtualQueueView virtualQueue) {
     JsonWriter w = new JsonWriter().beginObject();
     w.field("tickerSeconds", engine.ticker().read() / 1e9);
+    List<ControlledEndpoint> endpoints = engine.endpoints();
+    endpoints.sort(Comparator.comparing(ControlledEndpoint::name));
+    w.name("states").beginObject();
+    watch.counts(endpoints).forEach((state, n) -> w.field(state.word(), n));
+    w.endObject();
     w.name("queues");
     WaitQueues queues = engine.queues();
     if (queues == null) {
@@ -90,8 +97,6 @@ public final class StatusJson {
       w.endObject().endObject();
     }
     w.name("endpoints").beginArray();
-    List<ControlledEndpoint> endpoints = engine.endpoints();
-    endpoints.sort(Comparator.comparing(ControlledEndpoint::name));
     for (ControlledEndpoint e : endpoints) {
       endpoint(w, e, watch);
     }
@@ -164,10 +169,11 @@ public final class StatusJson {
   }
 
   private static void endpoint(JsonWriter w, ControlledEndpoint e, OverloadWatch watch) {
+    StateReading r = watch.reading(e.name());
     w.beginObject()
         .field("name", e.name())
-        .field("overloaded", watch.overloaded(e.name()))
-        .field("shedding", watch.shedding(e.name()))
+        .field("state", r.state().word())
+        .field("refusedShare", r.refusedShare())
         .field("admissionEnabled", e.admission().admissionEnabled())
         .field("degradable", e.qualityController() != null)
         .field("quality", e.quality())

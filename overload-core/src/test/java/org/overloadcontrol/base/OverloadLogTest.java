@@ -48,19 +48,19 @@ class OverloadLogTest {
       Method info = log.getMethod("info", String.class, Object[].class);
       Method warn = log.getMethod("warn", String.class, Object[].class);
       Method debug = log.getMethod("debug", String.class, Object[].class);
-      info.invoke(overload, "endpoint '{}' entered overload", new Object[] {"search"});
+      info.invoke(overload, "endpoint '{}' is now shedding", new Object[] {"search"});
       warn.invoke(overload, "could not {}", new Object[] {"read", new IllegalStateException("x")});
       debug.invoke(overload, "detail {}", new Object[] {"dropped"});
       assertThat((Boolean) log.getMethod("isDebugEnabled").invoke(overload)).isFalse();
-      info.invoke(overload, "endpoint '{}' left overload", new Object[] {"search"});
+      info.invoke(overload, "endpoint '{}' is now healthy", new Object[] {"search"});
     }
     assertThat(sink).hasSize(4);
     assertThat(sink.get(0)).contains("no SLF4J provider is bound").contains("slf4j-jdk14");
     assertThat(sink.subList(1, 4))
         .containsExactly(
-            "endpoint 'search' entered overload",
+            "endpoint 'search' is now shedding",
             "WARNING could not read: java.lang.IllegalStateException: x",
-            "endpoint 'search' left overload");
+            "endpoint 'search' is now healthy");
   }
 
   @Test
@@ -69,7 +69,7 @@ class OverloadLogTest {
     assertThat(OverloadLog.slf4jBound()).as("slf4j-simple on the test class path").isTrue();
     AutoCloseable installed = OverloadLog.containerSink(sink::add);
     try {
-      OverloadLog.get("org.overloadcontrol.overload").info("endpoint '{}' entered overload", "a");
+      OverloadLog.get("org.overloadcontrol.overload").info("endpoint '{}' is now shedding", "a");
       OverloadLog.get(OverloadLogTest.class).warn("a warning");
     } finally {
       installed.close();

@@ -13,8 +13,8 @@ import org.overloadcontrol.engine.RequestTag;
 
 /**
  * An endpoint under a concurrency limit: the status shows its group's limit and in-flight count
- * instead of a token rate, and it is overloaded only while it sheds and the limit's controller
- * measured its responses over their target.
+ * instead of a token rate; it is shedding once it refuses, whether or not its responses meet
+ * their target, and limiting while its group is at the limit with nothing refused.
  */
 class ConcurrencyStatusTest {
 
@@ -29,9 +29,9 @@ class ConcurrencyStatusTest {
               "queue.permits",
               "100"));
 
-  private final List<OverloadEvent> events = new ArrayList<>();
+  private final List<StateChange> changes = new ArrayList<>();
   private final OverloadWatch watch =
-      new OverloadWatch(1_000_000_000L, 5_000_000_000L, events::add);
+      new OverloadWatch(1_000_000_000L, 5_000_000_000L, changes::add);
 
   /** Three requests one after another, each served in {@code responseTime}. */
   private void servedIn(Duration responseTime) {
@@ -58,25 +58,33 @@ class ConcurrencyStatusTest {
   }
 
   @Test
-  void overloadedWhileItShedsAndItsResponsesMissTheTarget() {
+  void sheddingWhileItRefusesAndItsResponsesMissTheTarget() {
     servedIn(Duration.ofSeconds(3));
     shedOne();
-    assertThat(watch.shedding("search")).isTrue();
-    assertThat(watch.overloaded("search")).isTrue();
-    assertThat(events).extracting(OverloadEvent::entered).containsExactly(true);
-    assertThat(LoggingOverloadListener.controllers(events.get(0)))
+    assertThat(watch.state("search")).isEqualTo(EndpointState.SHEDDING);
+    assertThat(changes).extracting(StateChange::to).containsExactly(EndpointState.SHEDDING);
+    assertThat(
+            LoggingStateListener.detail(driver.engine.endpoint("search"), changes.get(0).reading()))
         .isEqualTo(
-            "; group 'default' limit 1, 1 in flight, search 100 % of recent responses"
-                + " over target 1.000 s");
+            "25 % refused over 1.0 s; search p90 3015 ms of 1000 ms target;"
+                + " group 'default' limit 1, 1 in flight");
   }
 
   @Test
-  void notOverloadedWhileItShedsButItsResponsesMeetTheTarget() {
+  void sheddingWhileItRefusesThoughItsResponsesMeetTheTarget() {
     servedIn(Duration.ofMillis(100));
     shedOne();
-    assertThat(watch.shedding("search")).isTrue();
-    assertThat(watch.overloaded("search")).isFalse();
-    assertThat(events).isEmpty();
+    assertThat(watch.state("search")).isEqualTo(EndpointState.SHEDDING);
+    assertThat(watch.reading("search").refused()).isEqualTo(1);
+  }
+
+  @Test
+  void limitingWhileTheGroupIsAtItsLimitWithNothingRefused() {
+    servedIn(Duration.ofMillis(100));
+    RequestTag holder = driver.arrive("search");
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    watch.check(driver.engine.endpoints(), driver.ticker.read());
+    assertThat(watch.state("search")).isEqualTo(EndpointState.LIMITING);
   }
 
   @Test

@@ -27,7 +27,7 @@ class ExpositionTest {
   private final Observability observability =
       Observability.builder(driver.engine)
           .recorder(recorded)
-          .overloadListener(OverloadEvent.Listener.NONE)
+          .stateListener(StateChange.Listener.NONE)
           .build();
 
   @org.junit.jupiter.api.AfterEach
@@ -55,7 +55,10 @@ class ExpositionTest {
     assertThat(endpoints).hasSize(2);
     JsonNode search = endpoints.get(1);
     assertThat(search.get("name").asText()).isEqualTo("search");
-    assertThat(search.get("overloaded").asBoolean()).isTrue();
+    assertThat(search.get("state").asText()).isEqualTo("shedding");
+    assertThat(search.get("refusedShare").asDouble()).isEqualTo(0.5);
+    assertThat(root.get("states").get("shedding").asInt()).isEqualTo(1);
+    assertThat(root.get("states").get("limiting").asInt()).isEqualTo(1);
     assertThat(search.get("quality").asDouble()).isEqualTo(1.0);
     assertThat(search.get("admissionEnabled").asBoolean()).isTrue();
     assertThat(search.get("permitsLimit").isNull()).as("unlimited per endpoint").isTrue();
@@ -125,8 +128,14 @@ class ExpositionTest {
                 "failed",
                 "__value__",
                 "1.0"));
-    assertThat(families.get("overload_endpoint_overloaded"))
-        .contains(Map.of("endpoint", "search", "__value__", "1.0"));
+    assertThat(families.get("overload_endpoint_state"))
+        .contains(
+            Map.of("endpoint", "search", "state", "shedding", "__value__", "1.0"),
+            Map.of("endpoint", "search", "state", "healthy", "__value__", "0.0"),
+            // The confirm waited for the one permit the search's waiter took.
+            Map.of("endpoint", "confirm", "state", "limiting", "__value__", "1.0"));
+    assertThat(families.get("overload_endpoint_refused_share"))
+        .contains(Map.of("endpoint", "search", "__value__", "0.5"));
     assertThat(families.get("overload_endpoint_quality"))
         .contains(Map.of("endpoint", "search", "__value__", "1.0"));
     assertThat(families.get("overload_queue_length"))
@@ -160,7 +169,7 @@ class ExpositionTest {
     Observability o =
         Observability.builder(d.engine)
             .recorder(r)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
     d.arrive("search");
     assertThat(o.scrape()).as("no binding writes text here").isEmpty();

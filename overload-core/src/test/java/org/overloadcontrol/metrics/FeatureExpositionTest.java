@@ -115,7 +115,7 @@ class FeatureExpositionTest {
     observability =
         Observability.builder(driver.engine)
             .recorder(recorded)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .bandwidth(bandwidth)
             .virtualQueue(queue)
             .build();
@@ -190,7 +190,7 @@ class FeatureExpositionTest {
     observability =
         Observability.builder(driver.engine)
             .recorder(recorded)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
     assertThat(recorded.names())
         .noneMatch(n -> n.startsWith("overload.bandwidth") || n.startsWith("overload.virtual"));
@@ -207,7 +207,7 @@ class FeatureExpositionTest {
     observability =
         Observability.builder(off.engine)
             .recorder(recorded)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .bandwidth(bandwidth)
             .virtualQueue(queue)
             .build();

@@ -17,13 +17,13 @@ class NoBindingTest {
   void withoutABindingNothingIsRecordedAndTheStatusWorks() {
     EngineDriver driver = new EngineDriver();
     Observability o =
-        Observability.builder(driver.engine).overloadListener(OverloadEvent.Listener.NONE).build();
+        Observability.builder(driver.engine).stateListener(StateChange.Listener.NONE).build();
     driver.traffic();
     o.tick();
     assertThat(o.metrics().recorder()).isSameAs(MetricsRecorder.NONE);
     assertThat(o.scrape()).isEmpty();
     assertThat(o.statusJson()).contains("\"arrivals\":3");
-    assertThat(o.watch().overloaded("search")).isTrue();
+    assertThat(o.watch().state("search")).isEqualTo(EndpointState.SHEDDING);
     o.close();
   }
 

@@ -14,7 +14,7 @@ class OverloadMetricsTest {
   private final EngineDriver driver = new EngineDriver();
   private final RecordedMetrics registry = new RecordedMetrics();
   private final OverloadWatch watch =
-      new OverloadWatch(1_000_000_000L, 5_000_000_000L, OverloadEvent.Listener.NONE);
+      new OverloadWatch(1_000_000_000L, 5_000_000_000L, StateChange.Listener.NONE);
   private final OverloadMetrics metrics = new OverloadMetrics(driver.engine, registry, watch);
 
   private double value(String name) {
@@ -57,7 +57,11 @@ class OverloadMetricsTest {
             "overload.endpoint.search.permits_in_use",
             "overload.endpoint.search.waiting",
             "overload.endpoint.search.quality",
-            "overload.endpoint.search.overloaded",
+            "overload.endpoint.search.state.healthy",
+            "overload.endpoint.search.state.limiting",
+            "overload.endpoint.search.state.degraded",
+            "overload.endpoint.search.state.shedding",
+            "overload.endpoint.search.refused_share",
             "overload.endpoint.search.admission_enabled");
     assertThat(registry.names()).noneMatch(n -> n.contains(".confirm.class."));
   }

@@ -12,20 +12,33 @@ import org.overloadcontrol.engine.Decision;
 import org.overloadcontrol.engine.RequestTag;
 
 /**
- * An endpoint is shedding when it refuses or expires requests, and overloaded only when it also
- * misses its target; episodes enter and leave with a quiet period.
+ * Every transition of an endpoint's state on the fake clock: healthy, limiting (waits, a missed
+ * target), degraded (a lowered quality), shedding (any refusal, whatever the p90), the most
+ * severe winning, each left a full window (5 s) after its cause was last seen.
  */
 class OverloadWatchTest {
 
   /** Enough permits that requests left running never make a later one wait. */
   private final EngineDriver driver = new EngineDriver(Map.of("queue.permits", "100"));
 
-  private final List<OverloadEvent> events = new ArrayList<>();
+  private final List<StateChange> changes = new ArrayList<>();
   private final OverloadWatch watch =
-      new OverloadWatch(1_000_000_000L, 5_000_000_000L, events::add);
+      new OverloadWatch(1_000_000_000L, 5_000_000_000L, changes::add);
 
   private void check() {
-    watch.check(driver.engine.endpoints(), driver.ticker.read());
+    check(driver);
+  }
+
+  private void check(EngineDriver d) {
+    watch.check(d.engine.endpoints(), d.ticker.read());
+  }
+
+  /** Checks once a second for {@code seconds} seconds with no traffic. */
+  private void quietFor(int seconds) {
+    for (int i = 0; i < seconds; i++) {
+      driver.ticker.advance(Duration.ofSeconds(1));
+      check();
+    }
   }
 
   /**
@@ -44,11 +57,20 @@ class OverloadWatchTest {
     driver.arrive("search");
   }
 
-  /** Three requests at once: the bucket (depth 2) has at most two tokens, so at least one is rejected. */
-  private void burstOfThree() {
-    driver.arrive("search");
-    driver.arrive("search");
-    driver.arrive("search");
+  /**
+   * {@code n} searches at once: the bucket (depth 2) admits at most two, served in 50 ms; the
+   * rest are refused.
+   */
+  private void burst(EngineDriver d, int n) {
+    List<RequestTag> admitted = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      RequestTag tag = d.arrive("search");
+      if (tag.decision() == Decision.ADMIT) {
+        admitted.add(tag);
+      }
+    }
+    d.ticker.advance(Duration.ofMillis(50));
+    admitted.forEach(tag -> d.engine.complete(tag, Outcome.COMPLETED, 0));
   }
 
   private double p90Seconds() {
@@ -56,125 +78,200 @@ class OverloadWatchTest {
         driver.engine.endpoint("search").classes().get(0).controller());
   }
 
+  private List<String> transitions() {
+    return changes.stream().map(c -> c.from().word() + " -> " + c.to().word()).toList();
+  }
+
   @Test
-  void shedsButIsNotOverloadedWhileItsP90IsUnderTarget() {
+  void servedUnderItsTargetItIsHealthy() {
     servedIn(Duration.ofMillis(100));
-    assertThat(p90Seconds()).isLessThan(1.0);
-    driver.ticker.advance(Duration.ofSeconds(2));
-    burstOfThree();
+    check();
+    assertThat(watch.state("search")).isEqualTo(EndpointState.HEALTHY);
+    assertThat(watch.state("never-seen")).isEqualTo(EndpointState.HEALTHY);
+    assertThat(changes).isEmpty();
+    assertThat(StatusJson.write(driver.engine, watch))
+        .contains("\"states\":{\"healthy\":1,\"limiting\":0,\"degraded\":0,\"shedding\":0}")
+        .contains("\"name\":\"search\",\"state\":\"healthy\",\"refusedShare\":0");
+  }
+
+  /** Issue 32: 85–99 % refused under a p90 far below target read "0 overloaded" and "left". */
+  @Test
+  void mostRequestsRefusedUnderAP90FarBelowTargetIsShedding() {
+    servedIn(Duration.ofMillis(100));
+    check();
+    driver.ticker.advance(Duration.ofSeconds(1));
+    burst(driver, 20);
     check();
 
-    assertThat(watch.shedding("search")).isTrue();
-    assertThat(watch.overloaded("search")).as("p90 0.1 s under its 1 s target").isFalse();
-    assertThat(events).isEmpty();
+    assertThat(p90Seconds()).as("p90 under its 1 s target").isLessThan(1.0);
+    StateReading r = watch.reading("search");
+    assertThat(r.state()).isEqualTo(EndpointState.SHEDDING);
+    assertThat(r.refused()).isEqualTo(18);
+    assertThat(r.refusedShare()).isBetween(0.85, 0.99);
+    assertThat(transitions()).containsExactly("healthy -> shedding");
+    assertThat(LoggingStateListener.line(changes.get(0)))
+        .isEqualTo(
+            "overload-control: endpoint 'search' is now shedding, was healthy (86 % refused"
+                + " over 2.1 s; search p90 100 ms of 1000 ms target)");
     assertThat(StatusJson.write(driver.engine, watch))
-        .contains("\"name\":\"search\",\"overloaded\":false,\"shedding\":true");
+        .contains("\"states\":{\"healthy\":0,\"limiting\":0,\"degraded\":0,\"shedding\":1}")
+        .contains("\"name\":\"search\",\"state\":\"shedding\",\"refusedShare\":0.857");
+    new LoggingStateListener().onStateChange(changes.get(0)); // must not throw
+  }
+
+  @Test
+  void leavesSheddingAWindowAfterItsLastRefusalAndDoesNotFlapInBetween() {
+    servedIn(Duration.ofMillis(100));
+    check();
+    for (int i = 0; i < 8; i++) {
+      driver.ticker.advance(Duration.ofSeconds(1));
+      if (i % 2 == 0) {
+        burst(driver, 5); // a refusal every other second: one state throughout
+      }
+      check();
+      assertThat(watch.state("search")).isEqualTo(EndpointState.SHEDDING);
+    }
+    // The last burst was at i = 6, a second before the last check.
+    quietFor(3);
+    assertThat(watch.state("search"))
+        .as("4 s since the last refusal")
+        .isEqualTo(EndpointState.SHEDDING);
+    quietFor(1);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.HEALTHY);
+    assertThat(watch.reading("search").refusedShare()).isZero();
+    assertThat(transitions()).containsExactly("healthy -> shedding", "shedding -> healthy");
+    assertThat(LoggingStateListener.line(changes.get(1)))
+        .startsWith(
+            "overload-control: endpoint 'search' is now healthy, was shedding (nothing refused"
+                + " over 5.0 s;");
+  }
+
+  @Test
+  void theShareIsTheWindowsNotTheTimeSinceStart() {
+    servedIn(Duration.ofMillis(100));
+    check();
+    driver.ticker.advance(Duration.ofSeconds(1));
+    burst(driver, 20); // 18 of 20 refused
+    check();
+    // Then five served, 0.6 s apart (the bucket refills 1.2 tokens between them), and a burst
+    // of three: the first burst is out of the window by the check.
+    quietFor(4);
+    for (int i = 0; i < 5; i++) {
+      driver.ticker.advance(Duration.ofMillis(600));
+      RequestTag tag = driver.arrive("search");
+      assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
+      driver.engine.complete(tag, Outcome.COMPLETED, 0);
+    }
+    burst(driver, 3);
+    check();
+    StateReading r = watch.reading("search");
+    assertThat(r.state()).isEqualTo(EndpointState.SHEDDING);
+    assertThat(r.answered()).isEqualTo(8);
+    assertThat(r.refused()).isBetween(1L, 2L);
+    assertThat(r.refusedShare()).isEqualTo(r.refused() / 8.0);
+  }
+
+  @Test
+  void aRequestWaitingForAPermitIsLimitingUntilAWindowAfterTheWait() {
+    EngineDriver onePermit = new EngineDriver();
+    RequestTag running = onePermit.arrive("search");
+    assertThat(running.decision()).isEqualTo(Decision.ADMIT);
+    RequestTag waiting = onePermit.arrive("search");
+    assertThat(waiting.decision()).isEqualTo(Decision.WAIT);
+    check(onePermit);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.LIMITING);
+
+    onePermit.ticker.advance(Duration.ofMillis(100));
+    onePermit.engine.complete(running, Outcome.COMPLETED, 0); // the waiter runs
+    onePermit.ticker.advance(Duration.ofMillis(100));
+    onePermit.engine.complete(waiting, Outcome.COMPLETED, 0);
+    for (int i = 0; i < 4; i++) {
+      onePermit.ticker.advance(Duration.ofSeconds(1));
+      check(onePermit);
+    }
+    assertThat(watch.state("search")).isEqualTo(EndpointState.LIMITING);
+    onePermit.ticker.advance(Duration.ofSeconds(1));
+    check(onePermit);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.HEALTHY);
+    assertThat(transitions()).containsExactly("healthy -> limiting", "limiting -> healthy");
+  }
+
+  @Test
+  void aP90OverTargetWithNothingRefusedIsLimiting() {
+    servedIn(Duration.ofSeconds(3));
+    assertThat(p90Seconds()).isGreaterThan(1.0);
+    check();
+    assertThat(watch.reading("search").refused()).isZero();
+    assertThat(watch.state("search")).isEqualTo(EndpointState.LIMITING);
   }
 
   @Test
   void aP90NotKnownYetIsNotAMiss() {
-    burstOfThree();
+    driver.arrive("search");
     check();
     assertThat(p90Seconds()).isNaN();
-    assertThat(watch.shedding("search")).isTrue();
-    assertThat(watch.overloaded("search")).isFalse();
+    assertThat(watch.state("search")).isEqualTo(EndpointState.HEALTHY);
   }
 
   @Test
-  void entersWhenItShedsWhileMissingItsTargetAndLeavesAfterFiveQuietSeconds() {
+  void sheddingWinsOverLimiting() {
     servedIn(Duration.ofSeconds(3));
-    assertThat(p90Seconds()).isGreaterThan(1.0);
     check();
-    assertThat(events).isEmpty();
-    assertThat(watch.overloaded("search")).isFalse();
-
     driver.ticker.advance(Duration.ofSeconds(1));
-    burstOfThree();
+    burst(driver, 3);
     check();
-    assertThat(watch.overloaded("search")).isTrue();
-    assertThat(StatusJson.write(driver.engine, watch))
-        .contains("\"name\":\"search\",\"overloaded\":true,\"shedding\":true");
-    assertThat(events).hasSize(1);
-    OverloadEvent entered = events.get(0);
-    assertThat(entered.entered()).isTrue();
-    assertThat(entered.endpoint().name()).isEqualTo("search");
-    assertThat(entered.arrivalCount()).isEqualTo(3);
-    // 3 s against 1 s cut the rate from 2/s to 2/3 (in proportion to the miss), and a bucket
-    // then holds at most a round (1 s) of its rate: under one token, still owed after the
-    // three served before, so all three are shed.
-    assertThat(entered.shedCount()).isEqualTo(3);
-    assertThat(entered.periodNanos()).isEqualTo(1_000_000_000L);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.SHEDDING);
+    assertThat(transitions()).containsExactly("healthy -> limiting", "limiting -> shedding");
+  }
 
-    for (int i = 0; i < 4; i++) {
-      driver.ticker.advance(Duration.ofSeconds(1));
-      check();
+  @Test
+  void aLoweredQualityIsDegradedAndSheddingWinsOverIt() {
+    EngineDriver degrading =
+        new EngineDriver(
+            Map.of(
+                "queue.classes.search.capacity", "1",
+                "degrade.endpoints.search.minQuality", "0.3",
+                "degrade.endpoints.search.target", "1s"));
+    // A 3 s response against the 1 s target: the next quality period cuts to 0.8.
+    RequestTag slow = degrading.arrive("search");
+    degrading.ticker.advance(Duration.ofSeconds(3));
+    degrading.engine.complete(slow, Outcome.COMPLETED, 0);
+    degrading.advance(Duration.ofMillis(1100));
+    assertThat(degrading.engine.endpoint("search").quality()).isLessThan(1.0);
+    check(degrading);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.DEGRADED);
+
+    // Degradation turns the token bucket off while quality can still fall, but the one permit
+    // and a queue of one still refuse: one runs, one waits, eight are refused.
+    degrading.ticker.advance(Duration.ofSeconds(1));
+    burst(degrading, 10);
+    check(degrading);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.SHEDDING);
+
+    for (int i = 0; i < 5; i++) {
+      degrading.ticker.advance(Duration.ofSeconds(1));
+      check(degrading);
     }
-    assertThat(watch.overloaded("search")).as("4 s quiet").isTrue();
-    driver.ticker.advance(Duration.ofSeconds(1));
-    check();
-    assertThat(watch.overloaded("search")).isFalse();
-    assertThat(watch.shedding("search")).isFalse();
-    assertThat(events).hasSize(2);
-    OverloadEvent left = events.get(1);
-    assertThat(left.entered()).isFalse();
-    assertThat(left.quietNanos()).isEqualTo(5_000_000_000L);
-    assertThat(left.periodNanos()).isEqualTo(5_000_000_000L);
-    assertThat(left.shedCount()).isEqualTo(entered.shedCount());
+    assertThat(degrading.engine.endpoint("search").quality()).isLessThan(1.0);
+    assertThat(watch.state("search")).isEqualTo(EndpointState.DEGRADED);
+    assertThat(transitions())
+        .containsExactly("healthy -> degraded", "degraded -> shedding", "shedding -> degraded");
+    assertThat(LoggingStateListener.line(changes.get(0))).contains("; quality 0.80");
   }
 
   @Test
-  void isNotCalledOverloadedOnceItsP90FallsUnderTargetWithinAnEpisode() {
-    servedIn(Duration.ofSeconds(3));
-    driver.ticker.advance(Duration.ofSeconds(1));
-    burstOfThree();
-    check();
-    assertThat(watch.overloaded("search")).isTrue();
-
-    // Requests admitted after the cut answer in 100 ms: the controller restarts its estimate
-    // from them (judgeOnFreshSamples), the episode goes on, but the endpoint is not overloaded.
-    servedIn(Duration.ofMillis(100));
-    assertThat(p90Seconds()).isLessThan(1.0);
-    assertThat(watch.overloaded("search")).isFalse();
-    assertThat(watch.shedding("search")).isTrue();
-    assertThat(events).extracting(OverloadEvent::entered).containsExactly(true);
+  void everyStateIsCountedInTheSummaryEvenAtZero() {
+    assertThat(watch.counts(List.of()))
+        .containsOnlyKeys(EndpointState.values())
+        .allSatisfy((s, n) -> assertThat(n).isZero());
   }
 
   @Test
-  void withoutATargetSheddingIsOverload() {
-    EngineDriver plain =
-        new EngineDriver(Map.of("classes.plain.rank", "0", "queue.classes.plain.capacity", "1"));
-    OverloadWatch w = new OverloadWatch(1_000_000_000L, 5_000_000_000L, events::add);
-    assertThat(plain.arrive("plain").decision()).isEqualTo(Decision.ADMIT);
-    assertThat(plain.arrive("plain").decision()).isEqualTo(Decision.WAIT);
-    plain.arrive("plain"); // its queue (capacity 1) is full: rejected
-    w.check(plain.engine.endpoints(), plain.ticker.read());
-    assertThat(w.overloaded("plain")).isTrue();
-    assertThat(events).hasSize(1);
-  }
-
-  @Test
-  void sheddingWhileMissingDuringTheEpisodeIsOneEpisode() {
-    servedIn(Duration.ofSeconds(3));
-    burstOfThree();
-    check();
-    for (int i = 0; i < 8; i++) {
-      driver.ticker.advance(Duration.ofSeconds(1));
-      if (i % 3 == 0) {
-        burstOfThree();
-      }
-      check();
-    }
-    assertThat(events).extracting(OverloadEvent::entered).containsExactly(true);
-  }
-
-  @Test
-  void loggingListenerNamesTheEndpointAndItsControllers() {
-    servedIn(Duration.ofSeconds(3));
-    driver.ticker.advance(Duration.ofSeconds(1));
-    burstOfThree();
-    check();
-    String detail = LoggingOverloadListener.controllers(events.get(0));
-    assertThat(detail).matches("; search p90 3\\.0\\d\\d s vs target 1\\.000 s at 0\\.7/s");
-    new LoggingOverloadListener().onOverloadChange(events.get(0)); // must not throw
+  void percentagesNeverRoundARefusalAwayNorAnAnswerToAll() {
+    assertThat(LoggingStateListener.percent(0.93)).isEqualTo("93 %");
+    assertThat(LoggingStateListener.percent(0.004)).isEqualTo("0.4 %");
+    assertThat(LoggingStateListener.percent(0.9996)).isEqualTo("99.9 %");
+    assertThat(LoggingStateListener.percent(1.0)).isEqualTo("100 %");
+    assertThat(LoggingStateListener.percent(0.0)).isEqualTo("0 %");
   }
 }

@@ -42,7 +42,7 @@ class SessionExpositionTest {
     Observability observability =
         Observability.builder(engine)
             .recorder(registry)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
     try {
       RequestTag first =

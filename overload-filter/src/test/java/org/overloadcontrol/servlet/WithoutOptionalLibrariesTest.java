@@ -51,8 +51,8 @@ class WithoutOptionalLibrariesTest {
     filter.init(fc);
     jakarta.servlet.ServletContext context = fc.getServletContext();
     assertThat(OverloadLog.slf4jBound()).isFalse();
-    OverloadLog.get("org.overloadcontrol.overload").info("endpoint '{}' entered overload", "s");
-    verify(context).log("endpoint 's' entered overload");
+    OverloadLog.get("org.overloadcontrol.overload").info("endpoint '{}' is now shedding", "s");
+    verify(context).log("endpoint 's' is now shedding");
     ContainerLog.warn(context, "a notice");
     verify(context, times(1)).log("a notice");
     filter.destroy();

@@ -20,7 +20,7 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.metrics.OverloadEvent;
+import org.overloadcontrol.metrics.StateChange;
 
 /**
  * The Jetty handler's bandwidth shares and virtual queue in its observability: after requests
@@ -94,7 +94,7 @@ class ObservabilityHandlerTest {
         handler
             .observabilityBuilder()
             .registry(registry)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
 
     for (int i = 0; i < 3; i++) {

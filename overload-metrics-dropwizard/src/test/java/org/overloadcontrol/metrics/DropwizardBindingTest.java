@@ -28,7 +28,7 @@ class DropwizardBindingTest {
   @Test
   void jmxExposesTheOwnRegistryWhileRunningCountsAsCounters() throws Exception {
     Observability o =
-        Observability.builder(driver.engine).overloadListener(OverloadEvent.Listener.NONE).build();
+        Observability.builder(driver.engine).stateListener(StateChange.Listener.NONE).build();
     traffic(o);
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName arrivals =
@@ -50,7 +50,7 @@ class DropwizardBindingTest {
     Observability o =
         Observability.builder(driver.engine)
             .registry(app)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
     traffic(o);
     Counter arrivals = app.getCounters().get("overload.endpoint.search.class.search.arrivals");
@@ -62,6 +62,10 @@ class DropwizardBindingTest {
         .isEqualTo(1L);
     assertThat(app.getGauges()).doesNotContainKey("overload.endpoint.search.class.search.arrivals");
     assertThat(app.getGauges().get("overload.queue.lifo").getValue()).isEqualTo(1.0);
+    assertThat(app.getGauges().get("overload.endpoint.search.state.shedding").getValue())
+        .isEqualTo(1.0);
+    assertThat(app.getGauges().get("overload.endpoint.search.state.healthy").getValue())
+        .isEqualTo(0.0);
     assertThatThrownBy(arrivals::inc)
         .as("the engine keeps the count")
         .isInstanceOf(UnsupportedOperationException.class);

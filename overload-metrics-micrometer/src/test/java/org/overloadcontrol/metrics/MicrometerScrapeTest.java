@@ -56,7 +56,7 @@ class MicrometerScrapeTest {
     observability =
         Observability.builder(driver.engine)
             .registry(registry)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
     server = new Server();
     ServerConnector connector = new ServerConnector(server, 1, 1);
@@ -108,8 +108,10 @@ class MicrometerScrapeTest {
         .contains(
             "overload_outcomes_total{class=\"search\",endpoint=\"search\","
                 + "outcome=\"rejected\"} 1.0")
-        .contains("# TYPE overload_endpoint_overloaded gauge")
-        .contains("overload_endpoint_overloaded{endpoint=\"search\"} 1.0")
+        .contains("# TYPE overload_endpoint_state gauge")
+        .contains("overload_endpoint_state{endpoint=\"search\",state=\"shedding\"} 1.0")
+        .contains("overload_endpoint_state{endpoint=\"search\",state=\"healthy\"} 0.0")
+        .contains("overload_endpoint_refused_share{endpoint=\"search\"} 0.5")
         .contains("# TYPE overload_queue_lifo gauge")
         .contains("overload_queue_lifo 1.0");
 

@@ -58,7 +58,7 @@ class PrometheusScrapeTest {
     observability =
         Observability.builder(driver.engine)
             .registry(registry)
-            .overloadListener(OverloadEvent.Listener.NONE)
+            .stateListener(StateChange.Listener.NONE)
             .build();
     server = new Server();
     ServerConnector connector = new ServerConnector(server, 1, 1);
@@ -120,8 +120,12 @@ class PrometheusScrapeTest {
                 "failed",
                 "__value__",
                 "1.0"));
-    assertThat(families.get("overload_endpoint_overloaded"))
-        .contains(Map.of("endpoint", "search", "__value__", "1.0"));
+    assertThat(families.get("overload_endpoint_state"))
+        .contains(
+            Map.of("endpoint", "search", "state", "shedding", "__value__", "1.0"),
+            Map.of("endpoint", "search", "state", "limiting", "__value__", "0.0"));
+    assertThat(families.get("overload_endpoint_refused_share"))
+        .contains(Map.of("endpoint", "search", "__value__", "0.5"));
     assertThat(families.get("overload_queue_lifo")).containsExactly(Map.of("__value__", "1.0"));
     assertThat(families.get("overload_p90_estimate_seconds"))
         .contains(Map.of("endpoint", "confirm", "class", "confirm", "__value__", "NaN"));

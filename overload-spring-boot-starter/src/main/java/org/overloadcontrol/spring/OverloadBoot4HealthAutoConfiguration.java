@@ -33,7 +33,8 @@ public class OverloadBoot4HealthAutoConfiguration {
         return Health.unknown().build();
       }
       return (r.outOfService() ? Health.outOfService() : Health.up())
-          .withDetail("overloadedEndpoints", r.overloadedEndpoints())
+          .withDetail("states", r.states())
+          .withDetail("endpoints", r.endpoints())
           .build();
     };
   }

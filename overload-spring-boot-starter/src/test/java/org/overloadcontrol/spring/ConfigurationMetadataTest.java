@@ -154,6 +154,7 @@ class ConfigurationMetadataTest {
         .containsKeys(
             "overload.spring.enabled",
             "overload.spring.health.enabled",
+            "overload.spring.health.fail-when-shedding",
             "overload.spring.health.fail-when-overloaded",
             "overload.spring.status.enabled",
             "overload.spring.status.path",

@@ -142,7 +142,11 @@ public abstract class NewcomerOverHttp {
   void healthHasTheOverloadContributor() throws Exception {
     HttpResponse<String> health = get("/actuator/health");
     assertThat(health.statusCode()).isEqualTo(200);
-    assertThat(health.body()).contains("\"overload\"").contains("overloadedEndpoints");
+    assertThat(health.body())
+        .contains("\"overload\"")
+        .contains("\"states\"")
+        .containsPattern(
+            "\"NewcomerApplication#work\":\\{[^}]*\"state\":\"(healthy|limiting|degraded|shedding)\"");
   }
 
   @Test

@@ -37,8 +37,8 @@ import org.overloadcontrol.it.support.WebContainer;
  * Issue 8's browser test: the built sample shop in embedded Jetty, under a load spike on its
  * search page, with its dashboard ({@code /overload/}) open in real headless Chromium driven by
  * Selenium. Checks that a chart per endpoint renders, that the charts keep updating (more points,
- * different pixels), and that the searched endpoint is shown overloaded during the spike, its
- * card first (endpoints in trouble before the rest). Saves
+ * different pixels), and that the searched endpoint is shown shedding during the spike, its
+ * card first (the worst state before the rest) and its state counted in the header. Saves
  * a screenshot taken at the height of the spike as {@code target/dashboard.png}, and also where
  * the system property {@code dashboard.screenshot} says (how {@code docs/dashboard.png} is made).
  *
@@ -86,10 +86,8 @@ class DashboardIT {
             + " the dashboard browser test; skipped");
     // Wait queues in front of the shop's four database connections, so the dashboard shows
     // them too: an operator's YAML layered over the shop's own (overload.configFile). Search
-    // gets a target under its own service time (about 0.3 s), so that the spike makes it
-    // overloaded, not only shedding: LIFO service under overload keeps the p90 of the searches
-    // served under the shop's 2 s target, and an endpoint whose p90 is under its target is
-    // never called overloaded.
+    // gets a target under its own service time (about 0.3 s), so that the spike makes it shed
+    // early and for the whole spike.
     Path yaml = Files.createTempFile("dashboard-it-", ".yaml");
     Files.writeString(
         yaml,
@@ -200,8 +198,8 @@ class DashboardIT {
         assertThat(driver.findElement(By.id("virtual-queue")).isDisplayed()).isTrue();
         assertThat(driver.findElement(By.id("virtual-queue-row")).getText()).contains("10.0 /s");
 
-        // The spike overloads search; the cards in trouble come first (0 overloaded, 1 shedding,
-        // 2 waiting, 3 none), read in one script so that the order is one poll's.
+        // The spike makes search shed; the cards come worst state first (0 shedding, 1 degraded,
+        // 2 limiting, 3 healthy), read in one script so that the order is one poll's.
         List<?> order =
             wait.withTimeout(Duration.ofSeconds(25))
                 .until(
@@ -217,8 +215,17 @@ class DashboardIT {
                     });
         System.out.println("[dashboard] cards in order (endpoint:trouble): " + order);
         assertThat(String.valueOf(order.get(0)))
-            .as("the first card is overloaded: %s", order)
+            .as("the first card is shedding: %s", order)
             .endsWith(":0");
+        assertThat(
+                driver
+                    .findElement(By.cssSelector("section.card[data-endpoint='search'] .badge"))
+                    .getText())
+            .as("the state badge reads the share refused")
+            .matches("shedding \\d+(\\.\\d)? %");
+        assertThat(driver.findElement(By.id("summary")).getText())
+            .as("the header counts endpoints per state")
+            .matches("\\d+ endpoints: .*\\d+ shedding.*");
         assertThat(order.stream().map(c -> String.valueOf(c).replaceAll(".*:", "")).toList())
             .as("troubled endpoints first: %s", order)
             .isSorted();

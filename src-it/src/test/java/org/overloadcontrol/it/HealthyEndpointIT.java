@@ -23,6 +23,7 @@ import org.overloadcontrol.it.support.LoadPlan;
 import org.overloadcontrol.it.support.LoadSummary;
 import org.overloadcontrol.it.support.OpenLoopDriver;
 import org.overloadcontrol.it.support.QueueingServlet;
+import org.overloadcontrol.metrics.EndpointState;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.servlet.OverloadFilter;
 
@@ -31,7 +32,7 @@ import org.overloadcontrol.servlet.OverloadFilter;
  * connections: a 50 ms servlet with a 100 ms target behind a pool of 4 (a database's
  * connections: {@link QueueingServlet}, a capacity of 80 requests/s), under the library's
  * defaults (the concurrency limit; only the target is set). Below capacity nothing is refused
- * and the endpoint is never flagged overloaded; at 4× its capacity it serves near capacity
+ * and the endpoint never reads shedding; at 4× its capacity it serves near capacity
  * with its p90 near the target.
  */
 class HealthyEndpointIT {
@@ -77,10 +78,7 @@ class HealthyEndpointIT {
       LoadSummary half;
       try {
         sampler.scheduleAtFixedRate(
-            () -> flagged.add(overloaded(container.servletContext())),
-            0,
-            250,
-            TimeUnit.MILLISECONDS);
+            () -> flagged.add(shedding(container.servletContext())), 0, 250, TimeUnit.MILLISECONDS);
         half =
             driver.run(
                 LoadPlan.of(uri, CAPACITY_PER_SECOND / 2, Duration.ofSeconds(10))
@@ -101,7 +99,7 @@ class HealthyEndpointIT {
       System.out.printf(
           Locale.ROOT,
           "[healthy] at 4×: %.1f/s served = %.2f of capacity; p90"
-              + " %d ms = %.2f of the target; overloaded at half the capacity in %d of %d"
+              + " %d ms = %.2f of the target; shedding at half the capacity in %d of %d"
               + " samples%n",
           goodput,
           goodput / CAPACITY_PER_SECOND,
@@ -123,9 +121,9 @@ class HealthyEndpointIT {
     }
   }
 
-  private static boolean overloaded(ServletContext context) {
+  private static boolean shedding(ServletContext context) {
     Object o = context.getAttribute(Observability.ATTRIBUTE);
-    return o instanceof Observability obs && obs.watch().overloaded("work");
+    return o instanceof Observability obs && obs.watch().state("work") == EndpointState.SHEDDING;
   }
 
   private static void report(String what, LoadSummary s) {

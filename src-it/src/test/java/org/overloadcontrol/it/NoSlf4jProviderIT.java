@@ -86,14 +86,14 @@ class NoSlf4jProviderIT {
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (System.nanoTime() < deadline
           && log.containerContextLog().stream()
-              .noneMatch(line -> line.contains("entered overload"))) {
+              .noneMatch(line -> line.contains("is now shedding"))) {
         Thread.sleep(50);
       }
       List<String> contextLog = log.containerContextLog();
       assertThat(contextLog)
           .as("%s's log of the web application", kind)
           .anyMatch(line -> line.contains("no SLF4J provider is bound"))
-          .anyMatch(line -> line.contains("endpoint '") && line.contains("entered overload"));
+          .anyMatch(line -> line.contains("endpoint '") && line.contains("is now shedding"));
     }
   }
 }

@@ -8,6 +8,9 @@
 (function () {
   const POLL_MILLIS = 1000;
   const HISTORY = 120;
+  // The endpoint states, worst first: the order of the cards, the header and the badges.
+  const STATES = ['shedding', 'degraded', 'limiting', 'healthy'];
+  const STATE_BADGE = { shedding: 'bad', degraded: 'warn', limiting: 'limit', healthy: 'good' };
   const PALETTE = ['#2f6fd0', '#d0343a', '#3c9a5f', '#e0a020', '#8a4fd0', '#1aa3a3',
     '#d05fa0', '#6b6b6b', '#a0522d', '#556b2f'];
 
@@ -91,11 +94,30 @@
   }
 
   /**
-   * How much an endpoint needs the operator's eye: 0 overloaded (shedding while it misses its
-   * target), 1 shedding, 2 requests waiting for a permit, 3 none of these.
+   * How much an endpoint needs the operator's eye: the rank of its state, worst first
+   * (0 shedding, 1 degraded, 2 limiting, 3 healthy).
    */
   function trouble(e) {
-    return e.overloaded ? 0 : e.shedding ? 1 : e.waiting > 0 ? 2 : 3;
+    const i = STATES.indexOf(e.state);
+    return i < 0 ? STATES.length : i;
+  }
+
+  /** A share as a percentage: "93 %", "0.4 %"; rounding never hides a refusal nor all served. */
+  function percent(share) {
+    const p = 100 * share;
+    if (p >= 99.5 && p < 100) return Math.min(p, 99.9).toFixed(1) + ' %';
+    return (p > 0 && p < 9.95 ? p.toFixed(1) : p.toFixed(0)) + ' %';
+  }
+
+  /** The state as the operator reads it: "shedding 93 %", "limiting". */
+  function stateText(e) {
+    return e.state === 'shedding' ? 'shedding ' + percent(e.refusedShare) : e.state;
+  }
+
+  /** The header's count per state, worst first, states without endpoints left out. */
+  function stateCounts(status) {
+    const parts = STATES.filter(s => status.states[s] > 0).map(s => status.states[s] + ' ' + s);
+    return status.endpoints.length + ' endpoints' + (parts.length ? ': ' + parts.join(', ') : '');
   }
 
   /**
@@ -262,22 +284,17 @@
     virtualQueue(status.virtualQueue);
     sessions(status.sessions);
 
-    let overloadedCount = 0;
     status.endpoints.forEach(e => {
       let view = state.endpoints.get(e.name);
       if (!view) {
         view = endpointCard(e.name);
         state.endpoints.set(e.name, view);
       }
-      if (e.overloaded) overloadedCount++;
-      const shedding = !e.overloaded && e.shedding === true;
-      view.card.classList.toggle('overloaded', e.overloaded);
-      view.card.classList.toggle('shedding', shedding);
-      view.card.dataset.overloaded = e.overloaded;
+      STATES.forEach(s => view.card.classList.toggle(s, e.state === s));
+      view.card.dataset.state = e.state;
       view.card.dataset.trouble = trouble(e);
       view.badges.replaceChildren();
-      badge(view.badges, e.overloaded ? 'OVERLOADED' : shedding ? 'shedding' : 'ok',
-        e.overloaded ? 'bad' : shedding ? 'warn' : 'good');
+      badge(view.badges, stateText(e), STATE_BADGE[e.state]);
       badge(view.badges, 'quality ' + fmt(e.quality, 2) + (e.degradable ? ' (min '
         + fmt(e.minQuality, 2) + ')' : ''), e.quality < 1 ? 'warn' : null);
       badge(view.badges, e.admissionEnabled ? 'admission on' : 'admission off (degrading)',
@@ -335,8 +352,8 @@
 
     inTroubleFirst(status.endpoints);
     document.getElementById('empty').hidden = status.endpoints.length > 0;
-    document.getElementById('summary').textContent = status.endpoints.length + ' endpoints, '
-      + overloadedCount + ' overloaded' + (status.queues ? ', browsing queues '
+    document.getElementById('summary').textContent = stateCounts(status)
+      + (status.queues ? ' · browsing queues '
       + (status.queues.lifo ? 'LIFO' : 'FIFO') : '') + ' · ' + state.labels[state.labels.length
       - 1];
     state.previous = status;
