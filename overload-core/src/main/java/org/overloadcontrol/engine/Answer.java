@@ -6,11 +6,11 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A complete response the engine decided on, free of any container type, so that the servlet
- * filter and the Jetty handler send the same bytes: each adapter resets its response, writes
- * {@link #status()}, {@code Cache-Control: no-store}, {@code Retry-After} when
- * {@link #retryAfterSeconds()} is positive, each {@code Set-Cookie} value, the content type and
- * the body. The virtual queue's pages are answers (WebQ §V-A, {@code VirtualQueueFrontEnd}), and
+ * A complete response the engine decided on, free of any container type, so that every adapter
+ * sends the same bytes: each writes it on an empty response, {@link #status()}, the headers the
+ * pipeline's {@code ResponseHeaders} lists ({@code Cache-Control: no-store}, {@code Retry-After}
+ * when {@link #retryAfterSeconds()} is positive, each {@code Set-Cookie} value), the content type
+ * and the body. The virtual queue's pages are answers (WebQ §V-A, {@code VirtualQueueFrontEnd}), and
  * so are the refusals made here:
  * <ul>
  *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #of}): overload control

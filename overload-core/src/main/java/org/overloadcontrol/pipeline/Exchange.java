@@ -94,9 +94,9 @@ public final class Exchange {
   }
 
   /**
-   * {@code Set-Cookie} values the adapter adds to the response before it runs or refuses the
-   * request (a session admitted now, a used queue token cleared); an {@code ANSWER} carries its
-   * own.
+   * {@code Set-Cookie} values for the response of the request if it runs (a session admitted
+   * now, a used queue token cleared); a refusal or an {@code ANSWER} carries only its own. Add
+   * them with {@link ResponseHeaders#ofRun}.
    */
   public List<String> setCookies() {
     return setCookies;

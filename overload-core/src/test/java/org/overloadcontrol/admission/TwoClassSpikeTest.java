@@ -3,6 +3,7 @@ package org.overloadcontrol.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The rate controller in the two-class experiment's shape ({@link TwoClassSpike}): eight
@@ -51,22 +52,23 @@ class TwoClassSpikeTest {
     assertThat(sum / SEEDS.length).isLessThan(8.0);
   }
 
+  /** Prints the runs' second-by-second trace: {@code -Dsimulation.twoClassTrace=true}. */
   @Test
+  @EnabledIfSystemProperty(named = "simulation.twoClassTrace", matches = "true")
   void trace() {
-    if (!Boolean.getBoolean("simulation.twoClassTrace")) {
-      return;
-    }
     for (long seed : new long[] {42, 7, 11}) {
       TwoClassSpike s = new TwoClassSpike(ControllerParameters.custom(), seed).run(60, 20, 40);
       System.out.printf("seed %d%n%s%n", seed, s.trace(195, 420));
     }
   }
 
+  /**
+   * Prints the readings over {@link #SEEDS}: {@code -Dsimulation.twoClass=true}, and also the
+   * paper's rule with {@code -Dsimulation.twoClassPaper=true}. Skipped, not passed, without.
+   */
   @Test
+  @EnabledIfSystemProperty(named = "simulation.twoClass", matches = "true")
   void explore() {
-    if (!Boolean.getBoolean("simulation.twoClass")) {
-      return;
-    }
     explore(ControllerParameters.custom(), "default");
     if (Boolean.getBoolean("simulation.twoClassPaper")) {
       explore(ControllerParameters.custom().judgeOnFreshSamples(false), "paper");

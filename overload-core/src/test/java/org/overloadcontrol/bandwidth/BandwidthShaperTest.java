@@ -8,23 +8,22 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule.NameValue;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.classify.TestRequest;
+import org.overloadcontrol.engine.FakeTicker;
 
 class BandwidthShaperTest {
 
   static final long MS = 1_000_000L;
   static final long PERIOD = 500 * MS;
 
-  long now;
-  final Ticker ticker = () -> now;
+  final FakeTicker ticker = new FakeTicker(0);
 
   @BeforeEach
   void reset() {
-    now = 0;
+    ticker.setNanos(0);
   }
 
   static GroupRule client(String cidr) {
@@ -95,7 +94,7 @@ class BandwidthShaperTest {
     BandwidthShaper shaper = new BandwidthShaper(twoGroups().build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 10_000); // first request: the size is known, no one is measured yet
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound(); // 10 KB in 0.5 s = 20 KB/s, α = 0.5 → 10 KB/s
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isCloseTo(10_000, within(1e-6));
   }
@@ -105,14 +104,14 @@ class BandwidthShaperTest {
     BandwidthShaper shaper = new BandwidthShaper(twoGroups().build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 10_000);
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     double before = shaper.snapshot().get(0).averageBytesPerSecond();
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound(); // no request, no completion since: idle → zero in with idleAlpha
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond())
         .isCloseTo(before * 0.5, within(1e-6));
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond())
         .isCloseTo(before * 0.25, within(1e-6));
@@ -133,11 +132,11 @@ class BandwidthShaperTest {
     assertThat(shaper.maxMeasuredBytesPerSecond()).isEqualTo(100_000);
     serve(shaper, group(shaper, "small"), 30_000);
     serve(shaper, group(shaper, "large"), 40_000);
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound(); // 140 KB/s measured: the server is faster than B
     assertThat(shaper.maxMeasuredBytesPerSecond()).isCloseTo(140_000, within(1e-6));
     serve(shaper, group(shaper, "small"), 10_000);
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound(); // a lower sum does not lower Â
     assertThat(shaper.maxMeasuredBytesPerSecond()).isCloseTo(140_000, within(1e-6));
   }
@@ -148,7 +147,7 @@ class BandwidthShaperTest {
     ClientGroup small = group(shaper, "small");
     ClientGroup large = group(shaper, "large");
     serve(shaper, large, 50_000); // large: 100 KB/s measured, far above its 80
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound(); // Â becomes 100 KB/s (no change)
     shaper.decide(small, 0); // small is active and measured at 0 < 20: unsatisfaction
     ShapingDecision d = shaper.decide(large, 10_000);
@@ -165,7 +164,7 @@ class BandwidthShaperTest {
     BandwidthShaper shaper = new BandwidthShaper(twoGroups().alpha(1).build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 25_000); // 50 KB/s, above its 20 %, alone
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     // (8): remaining 50 KB/s > 0, so small may have B − 0 = 100 KB/s = Â: no delay.
     assertThat(shaper.decide(small, 10_000).kind()).isEqualTo(ShapingDecision.Kind.ADMIT);
@@ -177,7 +176,7 @@ class BandwidthShaperTest {
         new BandwidthShaper(twoGroups().alpha(1).standbyLimit(2).build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 50_000); // 100 KB/s: saturates B alone
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     // (8) remaining 0 → d = 20 KB/s; delay (1/20k − 1/100k)·10k = 400 ms; sending at Â 100 ms
     ShapingDecision first = shaper.decide(small, 10_000);
@@ -202,7 +201,7 @@ class BandwidthShaperTest {
         new BandwidthShaper(twoGroups().alpha(1).maxDelay(Duration.ofMillis(300)).build(), ticker);
     ClientGroup small = group(shaper, "small");
     serve(shaper, small, 50_000);
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     ShapingDecision d = shaper.decide(small, 10_000); // would wait 400 ms
     assertThat(d.kind()).isEqualTo(ShapingDecision.Kind.REFUSE);
@@ -217,7 +216,7 @@ class BandwidthShaperTest {
     ShapingDecision first = shaper.decide(small, -1);
     assertThat(first.kind()).isEqualTo(ShapingDecision.Kind.ADMIT); // nothing known yet
     first.ticket().complete(50_000); // mean size now 50 KB, 100 KB/s measured
-    now += PERIOD;
+    ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     // d = 20 KB/s, size 50 KB: (1/20k − 1/100k)·50k = 2 s
     assertThat(shaper.decide(small, -1).delayNanos()).isCloseTo(2_000 * MS, within(1_000L));
@@ -229,7 +228,7 @@ class BandwidthShaperTest {
         new BandwidthShaper(twoGroups().alpha(0.5).measure(Measure.PER_REQUEST).build(), ticker);
     ClientGroup small = group(shaper, "small");
     ShapingDecision d = shaper.decide(small, 0);
-    now += 250 * MS;
+    ticker.advanceNanos(250 * MS);
     d.ticket().complete(10_000); // 40 KB/s perceived; α 0.5 → 20 KB/s
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isCloseTo(20_000, within(1e-6));
   }
@@ -243,7 +242,7 @@ class BandwidthShaperTest {
     assertThat(shaper.trackedGroupCount()).isEqualTo(2);
     // The manager's reads must not keep an unused group alive.
     for (int i = 0; i < 121; i++) {
-      now += PERIOD;
+      ticker.advanceNanos(PERIOD);
       shaper.managerRound();
       if (i % 10 == 0) {
         shaper.decide(small, 10_000); // small keeps asking; large does not

@@ -15,6 +15,7 @@ import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.InMemoryCluster;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * Li &amp; Jamin §VI on a fake clock: four groups at 10/20/30/40 % of B = 100 KB/s, each asking
@@ -47,15 +48,6 @@ class SectionSixSimulationTest {
       for (int c = 0; c < 4; c++) {
         SCHEDULE[e][c] = rows[e].charAt(c) == '1';
       }
-    }
-  }
-
-  static final class FakeTicker implements org.overloadcontrol.base.Ticker {
-    long now;
-
-    @Override
-    public long read() {
-      return now;
     }
   }
 
@@ -180,7 +172,7 @@ class SectionSixSimulationTest {
     }
 
     private void land() {
-      if (read != null && ticker.now > readAt) {
+      if (read != null && ticker.read() > readAt) {
         seen = read;
         read = null;
       }
@@ -189,7 +181,7 @@ class SectionSixSimulationTest {
     private void read() {
       land();
       read = cluster.view();
-      readAt = ticker.now;
+      readAt = ticker.read();
     }
 
     @Override
@@ -237,11 +229,11 @@ class SectionSixSimulationTest {
       Exchange exchange,
       Load load) {
     int nodes = timing.nodes();
-    FakeTicker ticker = new FakeTicker();
+    FakeTicker ticker = new FakeTicker(0);
     List<BandwidthShaper> shapers = new ArrayList<>();
     List<ClusterExchange> exchanges = new ArrayList<>();
     InMemoryCluster cluster =
-        new InMemoryCluster(() -> Math.floorDiv(ticker.now, 1_000_000_000L), nodes);
+        new InMemoryCluster(() -> Math.floorDiv(ticker.read(), 1_000_000_000L), nodes);
     for (int n = 0; n < nodes; n++) {
       BandwidthShaper shaper = new BandwidthShaper(settings, ticker);
       shapers.add(shaper);
@@ -249,7 +241,7 @@ class SectionSixSimulationTest {
       exchanges.add(
           new ClusterExchange(
               exchange.shipping() ? new Shipping(c, ticker) : c,
-              () -> Math.floorDiv(ticker.now, 1_000_000_000L),
+              () -> Math.floorDiv(ticker.read(), 1_000_000_000L),
               List.of(shaper)));
     }
     List<ClientGroup> groups = settings.groups();
@@ -281,11 +273,11 @@ class SectionSixSimulationTest {
           exchange.steps() ? ClusterExchange.PUBLISH_AT_NANOS : timing.exchangeOffsets()[n];
     }
     long end = 18 * load.epochNanos();
-    for (ticker.now = 0; ticker.now < end; ticker.now += STEP_NANOS) {
-      int epoch = (int) (ticker.now / load.epochNanos());
-      int second = (int) (ticker.now / 1_000_000_000L);
+    for (ticker.setNanos(0); ticker.read() < end; ticker.advanceNanos(STEP_NANOS)) {
+      int epoch = (int) (ticker.read() / load.epochNanos());
+      int second = (int) (ticker.read() / 1_000_000_000L);
       for (int n = 0; nodes > 1 && n < nodes; n++) {
-        if (ticker.now < nextExchange[n]) {
+        if (ticker.read() < nextExchange[n]) {
           continue;
         }
         ClusterExchange x = exchanges.get(n);
@@ -314,7 +306,7 @@ class SectionSixSimulationTest {
         }
       }
       for (int c = 0; c < 4; c++) {
-        while (nextArrival[c] <= ticker.now) {
+        while (nextArrival[c] <= ticker.read()) {
           nextArrival[c] += interval;
           if (!SCHEDULE[epoch][c]) {
             continue;
@@ -323,13 +315,14 @@ class SectionSixSimulationTest {
           ShapingDecision d = shapers.get(node).decide(groups.get(c), SIZE);
           switch (d.kind()) {
             case ADMIT -> links.get(node).add(new Transfer(c, d.ticket()));
-            case DELAY -> timers.add(new Timer(ticker.now + d.delayNanos(), c, node, d.ticket()));
+            case DELAY ->
+                timers.add(new Timer(ticker.read() + d.delayNanos(), c, node, d.ticket()));
             case REFUSE -> refused[c]++;
             default -> throw new AssertionError(d);
           }
         }
       }
-      while (!timers.isEmpty() && timers.peek().atNanos() <= ticker.now) {
+      while (!timers.isEmpty() && timers.peek().atNanos() <= ticker.read()) {
         Timer t = timers.poll();
         t.ticket().delayEnded();
         links.get(t.node()).add(new Transfer(t.client(), t.ticket()));
@@ -338,11 +331,11 @@ class SectionSixSimulationTest {
         serve(link, bytes[epoch], perSecond[second], linkFactor * load.b());
       }
       for (int n = 0; n < nodes; n++) {
-        if (ticker.now >= nextManager[n]) {
+        if (ticker.read() >= nextManager[n]) {
           shapers.get(n).managerRound();
-          roundAt[n] = ticker.now;
-          if (nodes > 1 && ticker.now > 2_000_000_000L) {
-            ages.add(ticker.now - heardRoundAt[n]);
+          roundAt[n] = ticker.read();
+          if (nodes > 1 && ticker.read() > 2_000_000_000L) {
+            ages.add(ticker.read() - heardRoundAt[n]);
           }
           nextManager[n] += settings.managerPeriodNanos();
         }

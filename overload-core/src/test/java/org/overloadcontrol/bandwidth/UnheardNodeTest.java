@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.InMemoryCluster;
+import org.overloadcontrol.engine.FakeTicker;
 
 /**
  * A node of a cluster paces a group to its 1/n part of the farm's d_i until it has heard the
@@ -16,8 +17,8 @@ class UnheardNodeTest {
 
   static final long SIZE = 10_000;
 
-  final SectionSixSimulationTest.FakeTicker ticker = new SectionSixSimulationTest.FakeTicker();
-  final InMemoryCluster cluster = new InMemoryCluster(() -> ticker.now / 1_000_000_000L, 2);
+  final FakeTicker ticker = new FakeTicker(0);
+  final InMemoryCluster cluster = new InMemoryCluster(() -> ticker.read() / 1_000_000_000L, 2);
   final BandwidthSettings settings =
       BandwidthSettings.builder(100_000)
           .group("A", 50, new GroupRule(AddressMatcher.parse(List.of("10.0.0.1")), null, null))
@@ -26,7 +27,7 @@ class UnheardNodeTest {
 
   private BandwidthShaper node(String id) {
     BandwidthShaper shaper = new BandwidthShaper(settings, ticker);
-    new ClusterExchange(cluster.node(id), () -> ticker.now / 1_000_000_000L, List.of(shaper));
+    new ClusterExchange(cluster.node(id), () -> ticker.read() / 1_000_000_000L, List.of(shaper));
     return shaper;
   }
 
@@ -46,13 +47,14 @@ class UnheardNodeTest {
     BandwidthShaper shaper = new BandwidthShaper(settings, ticker);
     ClusterExchange exchange =
         new ClusterExchange(
-            cluster.node("node-0"), () -> ticker.now / 1_000_000_000L, List.of(shaper));
+            cluster.node("node-0"), () -> ticker.read() / 1_000_000_000L, List.of(shaper));
     BandwidthShaper other = node("node-1");
     other.decide(a, SIZE);
-    new ClusterExchange(cluster.node("node-1"), () -> ticker.now / 1_000_000_000L, List.of(other))
+    new ClusterExchange(
+            cluster.node("node-1"), () -> ticker.read() / 1_000_000_000L, List.of(other))
         .run();
     exchange.run(); // heard node-1
-    ticker.now = 10_000_000_000L; // node-1's report is stale now
+    ticker.setNanos(10_000_000_000L); // node-1's report is stale now
     exchange.run();
     assertThat(shaper.decide(a, SIZE).kind()).isEqualTo(ShapingDecision.Kind.ADMIT);
   }

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.capacity.FixedCapacity;
+import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.virtualqueue.EpochClock;
 import org.overloadcontrol.virtualqueue.KeyRing;
 import org.overloadcontrol.virtualqueue.RefusalReason;
@@ -26,19 +26,10 @@ class ClusterVirtualQueueTest {
   private static final double CAPACITY = 20;
   private static final String URL = "/checkout";
 
-  private final ManualTicker ticker = new ManualTicker();
+  private final FakeTicker ticker = new FakeTicker(0);
   private final EpochClock clock = EpochClock.fixed(ticker, 0, EPOCH);
   private InMemoryCluster cluster = new InMemoryCluster(() -> clock.epochSecond(ticker.read()), 2);
   private final String keys = KeyRing.newEntry("k1", new SecureRandom());
-
-  static final class ManualTicker implements Ticker {
-    long nanos;
-
-    @Override
-    public long read() {
-      return nanos;
-    }
-  }
 
   private final class Node {
     final ClusterCoordinator coordinator;
@@ -71,7 +62,7 @@ class ClusterVirtualQueueTest {
    * node whose part rose takes it once the others have reported theirs fallen.
    */
   private void nextSecond(Node... nodes) {
-    ticker.nanos += 1_000_000_000L;
+    ticker.advanceNanos(1_000_000_000L);
     for (int round = 0; round < 2; round++) {
       for (Node n : nodes) {
         n.exchange.run();
@@ -233,7 +224,7 @@ class ClusterVirtualQueueTest {
       d = a.decide("192.0.2.1", URL, null, "default", ticker.read());
     }
     String token = ((VirtualQueueDecision.Wait) d).token();
-    ticker.nanos += 1_000_000_000L;
+    ticker.advanceNanos(1_000_000_000L);
     assertThat(a.decide("192.0.2.1", URL, token, "default", ticker.read()))
         .isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(b.decide("192.0.2.1", URL, token, "default", ticker.read()))
@@ -354,10 +345,10 @@ class ClusterVirtualQueueTest {
           letIn[q / 4]++;
         }
       }
-      ticker.nanos += quarter / 2;
+      ticker.advanceNanos(quarter / 2);
       (q % 2 == 0 ? a : b).exchange.run();
       worst = Math.max(worst, a.queue.share() + b.queue.share());
-      ticker.nanos += quarter / 2;
+      ticker.advanceNanos(quarter / 2);
       worst = Math.max(worst, a.queue.share() + b.queue.share());
     }
     assertThat(worst).as("the largest sum of the shares").isLessThanOrEqualTo(CAPACITY + 1e-9);

@@ -4,10 +4,24 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.overloadcontrol.base.Ticker;
 
-/** A ticker the test moves by hand. Starts at an arbitrary non-zero origin. */
+/**
+ * The one ticker every test tree moves by hand (published in overload-core's test jar): the
+ * engine's time stands still until a test advances it, so no test sleeps for the engine's
+ * sake. Safe to read and move from several threads.
+ */
 public final class FakeTicker implements Ticker {
 
-  private final AtomicLong nanos = new AtomicLong(1_000_000_000_000L);
+  private final AtomicLong nanos;
+
+  /** Starts at an arbitrary non-zero origin: only differences between readings have meaning. */
+  public FakeTicker() {
+    this(1_000_000_000_000L);
+  }
+
+  /** Starts at {@code nanos}, for a test whose arithmetic reads the clock from a known origin. */
+  public FakeTicker(long nanos) {
+    this.nanos = new AtomicLong(nanos);
+  }
 
   @Override
   public long read() {

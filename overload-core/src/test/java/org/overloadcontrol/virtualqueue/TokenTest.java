@@ -3,6 +3,7 @@ package org.overloadcontrol.virtualqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.capacity.FixedCapacity;
+import org.overloadcontrol.engine.FakeTicker;
 
 class TokenTest {
 
@@ -61,7 +63,7 @@ class TokenTest {
     assertThat(wait.waitSeconds()).isEqualTo(1);
     assertThat(wait.position()).isEqualTo(2);
     assertThat(wait.token()).matches("[A-Za-z0-9_-]+").hasSizeLessThan(100);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(q.tokenAdmittedCount()).isEqualTo(1);
   }
@@ -75,11 +77,11 @@ class TokenTest {
     VirtualQueueDecision.Wait wait =
         (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
     assertThat(wait.waitSeconds()).isEqualTo(4);
-    ticker.advanceSeconds(1.5);
+    ticker.advance(Duration.ofMillis(1500));
     assertThat(present(q, wait.token()))
         .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.EARLY, 3));
     assertThat(q.refusalCount(RefusalReason.EARLY)).isEqualTo(1);
-    ticker.advanceSeconds(2.5);
+    ticker.advance(Duration.ofMillis(2500));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
@@ -89,9 +91,9 @@ class TokenTest {
     VirtualQueueDecision.Wait a = waitingToken(q);
     VirtualQueueDecision.Wait b =
         (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
-    ticker.advanceSeconds(b.waitSeconds() + 5);
+    ticker.advance(Duration.ofSeconds(b.waitSeconds() + 5));
     assertThat(present(q, b.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, a.token())).isEqualTo(refused(RefusalReason.EXPIRED));
     assertThat(q.refusalCount(RefusalReason.EXPIRED)).isEqualTo(1);
   }
@@ -99,18 +101,18 @@ class TokenTest {
   @Test
   void forgedTokensAreRefused() {
     VirtualQueue q = queue(k1);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, "not-a-token")).isEqualTo(refused(RefusalReason.FORGED));
     assertThat(present(q, "%%%")).isEqualTo(refused(RefusalReason.FORGED));
     assertThat(present(q, "A".repeat(500))).isEqualTo(refused(RefusalReason.FORGED));
     // Well formed, but signed with a key this site does not hold.
     VirtualQueue other = queue(KeyRing.newEntry("k1", random));
     VirtualQueueDecision.Wait foreign = waitingToken(other);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, foreign.token())).isEqualTo(refused(RefusalReason.ALTERED));
     VirtualQueue unknownId = queue(KeyRing.newEntry("zz", random));
     VirtualQueueDecision.Wait unknown = waitingToken(unknownId);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, unknown.token())).isEqualTo(refused(RefusalReason.FORGED));
     assertThat(q.refusalCount(RefusalReason.FORGED)).isEqualTo(4);
   }
@@ -138,7 +140,7 @@ class TokenTest {
     assertThat(present(q, earlier)).isEqualTo(refused(RefusalReason.ALTERED));
     byte[] raw = Base64.getUrlDecoder().decode(wait.token());
     raw[raw.length - 40] ^= 1;
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, Base64.getUrlEncoder().withoutPadding().encodeToString(raw)))
         .isIn(refused(RefusalReason.ALTERED), refused(RefusalReason.WRONG_URL));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
@@ -148,7 +150,7 @@ class TokenTest {
   void tokenForAnotherUrlIsRefused() {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait wait = waitingToken(q);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(q.decide(CLIENT, "/shop/checkout?cart=43", wait.token(), "default", ticker.read()))
         .isEqualTo(refused(RefusalReason.WRONG_URL));
     assertThat(q.refusalCount(RefusalReason.WRONG_URL)).isEqualTo(1);
@@ -158,7 +160,7 @@ class TokenTest {
   void tokenFromAnotherAddressIsRefused() {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait wait = waitingToken(q);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(q.decide("198.51.100.1", URL, wait.token(), "default", ticker.read()))
         .isEqualTo(refused(RefusalReason.FOREIGN_ADDRESS));
     assertThat(q.refusalCount(RefusalReason.FOREIGN_ADDRESS)).isEqualTo(1);
@@ -169,12 +171,12 @@ class TokenTest {
   void aTokenAdmitsOnlyOnceWithinItsWindow() {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait wait = waitingToken(q);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(present(q, wait.token())).isEqualTo(refused(RefusalReason.REPLAYED));
-    ticker.advanceSeconds(4);
+    ticker.advance(Duration.ofSeconds(4));
     assertThat(present(q, wait.token())).isEqualTo(refused(RefusalReason.REPLAYED));
-    ticker.advanceSeconds(2);
+    ticker.advance(Duration.ofSeconds(2));
     assertThat(present(q, wait.token())).isEqualTo(refused(RefusalReason.EXPIRED));
     assertThat(q.refusalCount(RefusalReason.REPLAYED)).isEqualTo(2);
   }
@@ -188,7 +190,7 @@ class TokenTest {
         (VirtualQueueDecision.Wait) q.decide(CLIENT, URL, null, "default", ticker.read());
     VirtualQueue q2 = queue(k1);
     assertThat(a.token()).isNotEqualTo(b.token());
-    ticker.advanceSeconds(2);
+    ticker.advance(Duration.ofSeconds(2));
     assertThat(present(q, a.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(present(q, b.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(present(q2, a.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
@@ -198,7 +200,7 @@ class TokenTest {
   void racingRequestsWithOneTokenAdmitExactlyOne() throws Exception {
     VirtualQueue q = queue(k1);
     VirtualQueueDecision.Wait wait = waitingToken(q);
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     CountDownLatch start = new CountDownLatch(1);
     AtomicInteger passed = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
@@ -235,7 +237,7 @@ class TokenTest {
     VirtualQueue rotated = queue(k2 + "\n" + k1);
     VirtualQueueDecision.Wait fresh = waitingToken(rotated);
     assertThat(QueueToken.decode(fresh.token()).keyId()).isEqualTo("k2");
-    ticker.advanceSeconds(1);
+    ticker.advance(Duration.ofSeconds(1));
     assertThat(present(rotated, old.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(present(rotated, fresh.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     VirtualQueue retired = queue(k2);

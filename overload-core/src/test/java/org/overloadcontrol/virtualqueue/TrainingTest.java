@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.capacity.CapacityEstimator;
 import org.overloadcontrol.capacity.PassiveCapacity;
+import org.overloadcontrol.engine.FakeTicker;
 
 class TrainingTest {
 

@@ -24,6 +24,7 @@ import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.RequestPipeline;
+import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
 
 /**
@@ -172,9 +173,8 @@ public class OverloadFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
-    for (String cookie : exchange.setCookies()) {
-      response.addHeader("Set-Cookie", cookie);
-    }
+    // A refusal resets the response, and these with it (ServletAnswers).
+    ResponseHeaders.ofRun(exchange, response::addHeader);
     if (exchange.countsBytes()) {
       response = new CountingResponse(response);
     }

@@ -3,10 +3,11 @@ package org.overloadcontrol.servlet;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.overloadcontrol.engine.Answer;
+import org.overloadcontrol.pipeline.ResponseHeaders;
 
 /**
  * Writes the engine's {@link Answer} (a virtual-queue page, a bandwidth refusal) onto a servlet
- * response, the same bytes the Jetty handler sends.
+ * response, the same bytes the Jetty handler and the Jakarta REST feature send.
  */
 final class ServletAnswers {
 
@@ -19,13 +20,7 @@ final class ServletAnswers {
     }
     response.reset();
     response.setStatus(answer.status());
-    response.setHeader("Cache-Control", Answer.CACHE_CONTROL);
-    if (answer.retryAfterSeconds() > 0) {
-      response.setHeader("Retry-After", Long.toString(answer.retryAfterSeconds()));
-    }
-    for (String cookie : answer.setCookies()) {
-      response.addHeader("Set-Cookie", cookie);
-    }
+    ResponseHeaders.ofAnswer(answer, response::addHeader);
     response.setContentType(answer.contentType());
     response.setContentLength(answer.body().length);
     response.getOutputStream().write(answer.body());

@@ -167,6 +167,11 @@ final class FilterHarness {
           .doAnswer(i -> headers.put(i.getArgument(0), i.getArgument(1)))
           .when(mock)
           .setHeader(anyString(), anyString());
+      // On a reset response, as an answer is written, adding a header sets it.
+      lenient()
+          .doAnswer(i -> headers.put(i.getArgument(0), i.getArgument(1)))
+          .when(mock)
+          .addHeader(anyString(), anyString());
       lenient()
           .doAnswer(i -> contentType = i.getArgument(0))
           .when(mock)

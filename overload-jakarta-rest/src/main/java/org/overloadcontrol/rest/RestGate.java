@@ -11,12 +11,12 @@ import jakarta.ws.rs.ext.WriterInterceptorContext;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.RequestPipeline;
+import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
 
 /**
@@ -67,7 +67,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       }
       case ANSWER -> {
         exchange.finish(step.outcome(), 0L);
-        request.abortWith(response(step.answer(), List.of()));
+        request.abortWith(response(step.answer()));
       }
       // Not given for a view that cannot suspend; settled as one that could not be.
       case DELAY, WAIT -> refuse(request, view, exchange, exchange.notCarried("no-async"));
@@ -80,25 +80,17 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
     exchange.finish(step.outcome(), 0L);
     Answer answer =
         Answer.of(exchange.tag(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri());
-    request.abortWith(response(answer, exchange.setCookies()));
+    request.abortWith(response(answer));
   }
 
-  /** The engine's container-free answer as a Jakarta REST response. */
-  static Response response(Answer answer, List<String> setCookies) {
+  /**
+   * The engine's container-free answer as a new Jakarta REST response, carrying what the
+   * servlet filter and the Jetty handler write on their reset one.
+   */
+  static Response response(Answer answer) {
     Response.ResponseBuilder response =
-        Response.status(answer.status())
-            .header(HttpHeaders.CACHE_CONTROL, Answer.CACHE_CONTROL)
-            .type(answer.contentType())
-            .entity(answer.body());
-    if (answer.retryAfterSeconds() > 0) {
-      response.header(HttpHeaders.RETRY_AFTER, answer.retryAfterSeconds());
-    }
-    for (String cookie : setCookies) {
-      response.header(HttpHeaders.SET_COOKIE, cookie);
-    }
-    for (String cookie : answer.setCookies()) {
-      response.header(HttpHeaders.SET_COOKIE, cookie);
-    }
+        Response.status(answer.status()).type(answer.contentType()).entity(answer.body());
+    ResponseHeaders.ofAnswer(answer, response::header);
     return response.build();
   }
 
@@ -107,9 +99,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
     if (!(request.getProperty(EXCHANGE) instanceof Exchange exchange)) {
       return;
     }
-    for (String cookie : exchange.setCookies()) {
-      response.getHeaders().add(HttpHeaders.SET_COOKIE, cookie);
-    }
+    ResponseHeaders.ofRun(exchange, response.getHeaders()::add);
     Outcome outcome =
         response.getStatus() == INTERNAL_SERVER_ERROR ? Outcome.FAILED : Outcome.COMPLETED;
     if (response.hasEntity() && !"HEAD".equals(request.getMethod())) {

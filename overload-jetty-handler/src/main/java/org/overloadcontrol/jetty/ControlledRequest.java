@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Request;
@@ -17,6 +16,7 @@ import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
 
 /**
@@ -93,9 +93,8 @@ final class ControlledRequest implements Carrier {
    * @return what {@code Handler.handle} returns
    */
   boolean first(Step step) throws Exception {
-    for (String cookie : exchange.setCookies()) {
-      response.getHeaders().add(HttpHeader.SET_COOKIE, cookie);
-    }
+    // A refusal or an answer resets the response, and these with it (JettyAnswers).
+    ResponseHeaders.ofRun(exchange, response.getHeaders()::add);
     switch (step.kind()) {
       case RUN -> {
         return run();

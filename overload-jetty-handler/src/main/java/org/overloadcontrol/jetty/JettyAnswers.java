@@ -7,6 +7,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.pipeline.ResponseHeaders;
 
 /**
  * Writes the engine's container-free {@link Answer}s (refusals, virtual-queue pages) onto a
@@ -26,13 +27,7 @@ final class JettyAnswers {
     }
     response.reset();
     response.setStatus(answer.status());
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, Answer.CACHE_CONTROL);
-    if (answer.retryAfterSeconds() > 0) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(answer.retryAfterSeconds()));
-    }
-    for (String cookie : answer.setCookies()) {
-      response.getHeaders().add(HttpHeader.SET_COOKIE, cookie);
-    }
+    ResponseHeaders.ofAnswer(answer, response.getHeaders()::add);
     body(response, answer.contentType(), answer.body(), callback);
   }
 

@@ -2,6 +2,7 @@ package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -105,7 +106,7 @@ class BandwidthHandlerTest {
     long before = count(Outcome.COMPLETED);
     ContentResponse r = jetty.request("/img").headers(h -> h.put("X-Bytes", "" + bytes)).send();
     assertThat(r.getStatus()).isEqualTo(200);
-    JettyHarness.await("the completion", () -> count(Outcome.COMPLETED) == before + 1);
+    await("the completion").until(() -> count(Outcome.COMPLETED) == before + 1);
   }
 
   private double measuredBytesPerSecond() {
@@ -161,8 +162,8 @@ class BandwidthHandlerTest {
                     .headers(h -> h.put("X-Size", "10000").put("X-Bytes", "10000")))
             .send();
     // (8) remaining 0 → d = 20 KB/s; delay = (1/20k − 1/100k)·10k = 400 ms, on the timer.
-    JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
-    JettyHarness.await("no server thread busy", () -> pool.getUtilizedThreads() == 0);
+    await("the delay timer").until(() -> scheduler.pendingOneShots() == 1);
+    await("no server thread busy").until(() -> pool.getUtilizedThreads() == 0);
     assertThat(delayed).isNotDone();
     assertThat(
             handler.bandwidthSnapshot().stream()
@@ -181,7 +182,7 @@ class BandwidthHandlerTest {
     ContentResponse r = delayed.get(10, TimeUnit.SECONDS);
     assertThat(r.getStatus()).isEqualTo(200);
     assertThat(r.getContent()).hasSize(10_000);
-    JettyHarness.await("the completion", () -> count(Outcome.COMPLETED) == 2);
+    await("the completion").until(() -> count(Outcome.COMPLETED) == 2);
 
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     ticker.advance(Duration.ofSeconds(1));
@@ -200,7 +201,7 @@ class BandwidthHandlerTest {
         new CompletableResponseListener(
                 jetty.request("/img").headers(h -> h.put("X-Size", "10000")))
             .send();
-    JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
+    await("the delay timer").until(() -> scheduler.pendingOneShots() == 1);
     ContentResponse second = jetty.request("/img").headers(h -> h.put("X-Size", "10000")).send();
     assertThat(second.getStatus()).isEqualTo(429);
     assertThat(Long.parseLong(second.getHeaders().get("Retry-After"))).isPositive();
@@ -225,7 +226,7 @@ class BandwidthHandlerTest {
         new CompletableResponseListener(
                 jetty.request("/img").headers(h -> h.put("X-Size", "10000")))
             .send();
-    JettyHarness.await("the delay timer", () -> scheduler.pendingOneShots() == 1);
+    await("the delay timer").until(() -> scheduler.pendingOneShots() == 1);
     EndpointClass route = route();
     handler.stop();
     ContentResponse answered = held.get(10, TimeUnit.SECONDS);

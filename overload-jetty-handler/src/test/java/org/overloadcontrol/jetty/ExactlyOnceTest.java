@@ -1,7 +1,9 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -268,9 +270,12 @@ class ExactlyOnceTest {
           2,
           TimeUnit.MILLISECONDS);
       // Stop the server in the middle of the run, with requests waiting and running.
-      JettyHarness.await("250 requests at the server", () -> recorder.seen.size() >= 250);
+      // Polled as often as requests are sent, so that the stop comes at the 250th.
+      await("250 requests at the server")
+          .pollInterval(Duration.ofMillis(2))
+          .until(() -> recorder.seen.size() >= 250);
       jetty.server.stop();
-      JettyHarness.await("all requests sent", () -> sent.get() >= total);
+      await("all requests sent").until(() -> sent.get() >= total);
       assertThat(answered.await(30, TimeUnit.SECONDS)).isTrue();
     } finally {
       sender.shutdownNow();

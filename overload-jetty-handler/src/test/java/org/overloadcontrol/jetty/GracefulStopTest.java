@@ -1,6 +1,7 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,12 +38,12 @@ class GracefulStopTest {
       jetty.connector.setShutdownIdleTimeout(30_000);
       OverloadEngine engine = handler.engine();
       CompletableFuture<ContentResponse> running = send(jetty, "running");
-      JettyHarness.await("the first request running", () -> app.holds("running"));
+      await("the first request running").until(() -> app.holds("running"));
       List<CompletableFuture<ContentResponse>> waiting = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         waiting.add(send(jetty, "waiting-" + i));
       }
-      JettyHarness.await("5 waiting", () -> engine.queues().waitingCount() == 5);
+      await("5 waiting").until(() -> engine.queues().waitingCount() == 5);
 
       CompletableFuture<Void> stop =
           CompletableFuture.runAsync(
@@ -53,7 +54,7 @@ class GracefulStopTest {
                   throw new IllegalStateException(e);
                 }
               });
-      JettyHarness.await("the graceful stop begun", handler::isShutdown);
+      await("the graceful stop begun").until(handler::isShutdown);
       for (CompletableFuture<ContentResponse> w : waiting) {
         assertThat(w.get(5, TimeUnit.SECONDS).getStatus()).isEqualTo(503);
       }

@@ -3,7 +3,6 @@ package org.overloadcontrol.jetty;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
@@ -70,16 +69,5 @@ final class JettyHarness implements AutoCloseable {
   static void answer(Response response, Callback callback, String text) {
     response.getHeaders().put("Content-Type", "text/plain;charset=utf-8");
     response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
-  }
-
-  /** Waits (bounded) for a condition another thread makes true; fails if it never does. */
-  static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(2);
-    }
   }
 }

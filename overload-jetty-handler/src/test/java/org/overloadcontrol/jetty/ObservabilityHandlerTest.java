@@ -2,6 +2,7 @@ package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
 import java.nio.ByteBuffer;
@@ -100,13 +101,13 @@ class ObservabilityHandlerTest {
     for (int i = 0; i < 3; i++) {
       assertThat(jetty.get("/img/a.png").getStatus()).isEqualTo(200);
     }
-    JettyHarness.await("three completions", () -> completed() == 3);
+    await("three completions").until(() -> completed() == 3);
     assertThat(jetty.get("/checkout").getStatus()).isEqualTo(200); // slot 0
     ContentResponse told =
         jetty.request("/checkout").headers(h -> h.put("Accept", "application/json")).send();
     assertThat(told.getStatus()).isEqualTo(503); // slot 1: wait, with a token
     assertThat(jetty.get("/checkout?oc_token=AAAA").getStatus()).isEqualTo(403);
-    JettyHarness.await("four completions", () -> completed() == 4);
+    await("four completions").until(() -> completed() == 4);
 
     assertThat(metric("overload.bandwidth.group.all.admitted")).isEqualTo(3);
     assertThat(metric("overload.bandwidth.group.all.allocated_bytes_per_second"))

@@ -2,6 +2,7 @@ package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ class OverloadHandlerTest {
       // The path is decoded and normalised before the rules see it.
       assertThat(jetty.get("/x/../search/a").getContentAsString()).isEqualTo("search/local");
       // The client may read the last bytes before the write's callback has run on the server.
-      JettyHarness.await("five completions", () -> count(handler.engine(), Outcome.COMPLETED) == 5);
+      await("five completions").until(() -> count(handler.engine(), Outcome.COMPLETED) == 5);
     }
   }
 
@@ -122,7 +123,7 @@ class OverloadHandlerTest {
           .contains("We are very busy right now", "try again in 10 seconds");
       OverloadEngine engine = handler.engine();
       assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2); // settled before the answer
-      JettyHarness.await("one completion", () -> count(engine, Outcome.COMPLETED) == 1);
+      await("one completion").until(() -> count(engine, Outcome.COMPLETED) == 1);
     }
   }
 

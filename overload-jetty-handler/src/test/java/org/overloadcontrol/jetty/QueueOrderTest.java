@@ -1,6 +1,7 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,16 +80,17 @@ class QueueOrderTest {
         new CompletableResponseListener(
                 jetty.request("/shop").headers(h -> h.put("X-Class", cls).put("X-Label", label)))
             .send());
-    JettyHarness.await(
-        label + " queued or running",
-        () -> engine.queues().waitingCount() > waitingBefore || app.arrivals.size() > heldBefore);
+    await(label + " queued or running")
+        .until(
+            () ->
+                engine.queues().waitingCount() > waitingBefore || app.arrivals.size() > heldBefore);
   }
 
   /** Releases {@code label}; returns the label the freed permit went to. */
   private String releaseAndSeeWhoRuns(String label) throws InterruptedException {
     int before = app.arrivals.size();
     app.release(label);
-    JettyHarness.await("the next request to run", () -> app.arrivals.size() > before);
+    await("the next request to run").until(() -> app.arrivals.size() > before);
     return app.arrivals.get(before);
   }
 
@@ -136,7 +138,7 @@ class QueueOrderTest {
     for (CompletableFuture<ContentResponse> f : responses.values()) {
       assertThat(f.get(10, TimeUnit.SECONDS).getStatus()).isEqualTo(200);
     }
-    JettyHarness.await("the last permit back", () -> engine.queues().permitsInUse() == 0);
+    await("the last permit back").until(() -> engine.queues().permitsInUse() == 0);
   }
 
   @Test
@@ -174,7 +176,7 @@ class QueueOrderTest {
     app.release("c");
     assertThat(responses.get("c").get(10, TimeUnit.SECONDS).getStatus()).isEqualTo(200);
     assertThat(app.arrivals).containsExactly("running", "c");
-    JettyHarness.await("permits back", () -> engine.queues().permitsInUse() == 0);
+    await("permits back").until(() -> engine.queues().permitsInUse() == 0);
     assertThat(engine.queues().waitingCount()).isZero();
   }
 }

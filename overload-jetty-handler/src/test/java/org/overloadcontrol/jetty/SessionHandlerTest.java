@@ -1,6 +1,7 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import org.eclipse.jetty.client.ContentResponse;
 import org.junit.jupiter.api.Test;
@@ -37,8 +38,7 @@ class SessionHandlerTest {
           .isEqualTo(200);
       assertThat(jetty.request("/confirm").headers(h -> h.put("Cookie", cookie)).send().getStatus())
           .isEqualTo(200);
-      JettyHarness.await(
-          "the session completed", () -> handler.engine().sessions().completedCount() == 1);
+      await("the session completed").until(() -> handler.engine().sessions().completedCount() == 1);
       assertThat(jetty.get("/home").getStatus()).isEqualTo(200);
       assertThat(handler.engine().sessions().newSessionsRefusedCount()).isEqualTo(2);
       assertThat(handler.engine().sessions().midSessionRefusalCount()).isZero();

@@ -1,6 +1,7 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -71,9 +72,9 @@ class StatusHandlerTest {
   /** One held, one waiting, one refused. */
   private void load() throws Exception {
     send("held");
-    JettyHarness.await("held", () -> app.holds("held"));
+    await("held").until(() -> app.holds("held"));
     send("waiting");
-    JettyHarness.await("waiting", () -> overload.engine().queues().waitingCount() == 1);
+    await("waiting").until(() -> overload.engine().queues().waitingCount() == 1);
     ContentResponse refused =
         jetty.request("/app").headers(h -> h.put("X-Label", "refused")).send();
     assertThat(refused.getStatus()).isEqualTo(503);
@@ -87,7 +88,7 @@ class StatusHandlerTest {
 
   private void release() throws Exception {
     app.release("held");
-    JettyHarness.await("waiting runs", () -> app.holds("waiting"));
+    await("waiting runs").until(() -> app.holds("waiting"));
     app.release("waiting");
     for (CompletableFuture<ContentResponse> a : answers) {
       assertThat(a.get(10, TimeUnit.SECONDS).getStatus()).isEqualTo(200);

@@ -1,6 +1,7 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -134,7 +135,7 @@ class VirtualQueueHandlerTest {
     assertThat(queue.waitCount()).isEqualTo(1);
     assertThat(count(Outcome.REDIRECTED)).isEqualTo(1);
     assertThat(count(Outcome.REJECTED)).isEqualTo(2);
-    JettyHarness.await("three completions", () -> count(Outcome.COMPLETED) == 3);
+    await("three completions").until(() -> count(Outcome.COMPLETED) == 3);
   }
 
   @Test

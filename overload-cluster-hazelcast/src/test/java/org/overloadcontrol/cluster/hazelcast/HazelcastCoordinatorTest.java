@@ -2,6 +2,7 @@ package org.overloadcontrol.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,12 +46,11 @@ class HazelcastCoordinatorTest {
     return ClusterSettings.from(ConfigSection.of("cluster", keys));
   }
 
-  static void awaitMembers(HazelcastCoordinator m, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (m.member().getCluster().getMembers().size() < n && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    assertThat(m.member().getCluster().getMembers()).hasSize(n);
+  static void awaitMembers(HazelcastCoordinator m, int n) {
+    await(n + " members")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> assertThat(m.member().getCluster().getMembers()).hasSize(n));
   }
 
   @Test
@@ -63,20 +63,26 @@ class HazelcastCoordinatorTest {
   }
 
   @Test
-  void eachMemberSeesTheOthersReport() throws InterruptedException {
+  void eachMemberSeesTheOthersReport() {
     long now = System.currentTimeMillis() / 1000;
     NodeReport.Builder a =
         new NodeReport.Builder(members.get(0).node(), now)
             .queue(12, 11, Double.NaN, 0.5, now, new double[] {3, 4});
     members.get(0).publish(a.build());
     members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    // Until a's report of this test is in b's view: another test may have left b a view.
-    while (members.get(1).view().others().stream().noneMatch(r -> r.load() == 12)
-        && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
-    }
+    // Until a's report of this test is in b's view: another test may have left b a view, and
+    // b's view is read at its publish.
+    await("a's report in b's view")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              if (members.get(1).view().others().stream().anyMatch(r -> r.load() == 12)) {
+                return true;
+              }
+              members.get(1).publish(new NodeReport.Builder(members.get(1).node(), now).build());
+              return false;
+            });
     assertThat(members.get(1).view().others())
         .singleElement()
         .satisfies(r -> assertThat(r.load()).isEqualTo(12))
@@ -117,13 +123,11 @@ class HazelcastCoordinatorTest {
 
   static void awaitView(
       HazelcastCoordinator m,
-      java.util.function.Predicate<org.overloadcontrol.cluster.ClusterView> until)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!until.test(m.view()) && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(until).accepts(m.view());
+      java.util.function.Predicate<org.overloadcontrol.cluster.ClusterView> until) {
+    await("the view")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> until.test(m.view()));
   }
 
   @Test
@@ -137,11 +141,17 @@ class HazelcastCoordinatorTest {
     try {
       // A second no other test reports in: the view read after the put says it.
       long marker = now + 1_000;
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      do {
-        members.get(1).publish(new NodeReport.Builder(members.get(1).node(), marker).build());
-        Thread.sleep(20);
-      } while (members.get(1).view().receivedSecond() != marker && System.nanoTime() < deadline);
+      // b's view is read at its publish.
+      await("b's view of its report at the marker")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .until(
+              () -> {
+                members
+                    .get(1)
+                    .publish(new NodeReport.Builder(members.get(1).node(), marker).build());
+                return members.get(1).view().receivedSecond() == marker;
+              });
       assertThat(members.get(1).view().receivedSecond()).isEqualTo(marker);
       assertThat(members.get(1).view().others())
           .extracting(NodeReport::node)
@@ -201,11 +211,10 @@ class HazelcastCoordinatorTest {
       used.submitToKey("admitted-use", new Sleep(500));
       assertThat(alone.claim("refused-use", keep, false)).isEqualTo(TokenClaim.UNKNOWN);
       assertThat(alone.claim("admitted-use", keep, true)).isEqualTo(TokenClaim.UNKNOWN);
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while ((alone.lateClaimsTakenBack() == 0 || !used.containsKey("admitted-use"))
-          && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      await("both late claims landed")
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> alone.lateClaimsTakenBack() > 0 && used.containsKey("admitted-use"));
       assertThat(alone.lateClaimsTakenBack()).isEqualTo(1);
       assertThat(used.containsKey("refused-use")).as("the refusing node's mark").isFalse();
       assertThat(used.containsKey("admitted-use")).as("the admitting node's mark").isTrue();
