@@ -29,22 +29,6 @@ import org.overloadcontrol.classify.PathPattern;
  */
 public final class ConfigParser {
 
-  /** Key forms, for the message about an unknown key. */
-  static final String KEY_FORMS =
-      "enabled, configFile, trustedProxies, requestStart.header,"
-          + " requestStart.maxAge, defaultClass, rejectionHandler, retryAfter.min, retryAfter.max,"
-          + " controller.<parameter>, classes.<class>.(rank|kind|utility|target),"
-          + " classes.<class>.controller.<parameter>,"
-          + " classes.<class>.match.(path|method|header|cookie|client),"
-          + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
-          + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
-          + " and the feature sections admission.*, bandwidth.*, virtualQueue.*, queue.*,"
-          + " sessions.*,"
-          + " degrade.*, metrics.*,"
-          + " status.*;"
-          + " parameters: "
-          + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
-
   private static final String CLASS = "([^.]+)";
   private static final Pattern CONTROLLER = Pattern.compile("controller\\.([^.]+)");
   private static final Pattern CLASS_ATTR =
@@ -62,17 +46,13 @@ public final class ConfigParser {
   private static final Pattern ENDPOINT_ATTR =
       Pattern.compile("endpoints\\.(.+?)\\.(target|paths|class)");
   private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+
+  /** The core keys without a name of the user's in them: the global switches. */
   private static final Set<String> GLOBAL_KEYS =
-      Set.of(
-          "enabled",
-          "configFile",
-          "trustedProxies",
-          "requestStart.header",
-          "requestStart.maxAge",
-          "defaultClass",
-          "rejectionHandler",
-          "retryAfter.min",
-          "retryAfter.max");
+      CoreKeyTable.CORE.keys().stream()
+          .map(Key::name)
+          .filter(name -> !name.contains("<"))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   private record Value(String key, String value, String origin) {}
 
@@ -94,6 +74,27 @@ public final class ConfigParser {
           "cluster");
 
   private ConfigParser() {}
+
+  /** Key forms, for the message about an unknown key: the core table's names, the sections. */
+  private static String keyForms() {
+    StringBuilder sections = new StringBuilder();
+    for (String section : new java.util.TreeSet<>(SECTIONS)) {
+      sections.append(sections.length() == 0 ? "" : ", ").append(section).append(".*");
+    }
+    return String.join(", ", CoreKeyTable.CORE.names())
+        + ", and the feature sections "
+        + sections
+        + "; parameters: "
+        + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
+  }
+
+  /**
+   * The tables of the keys read here: the core keys, the rate controller's parameters and the
+   * probe paths ({@code bypass.}).
+   */
+  public static List<KeyTable> keyTables() {
+    return List.of(CoreKeyTable.CORE, CoreKeyTable.CONTROLLER, CoreKeyTable.BYPASS);
+  }
 
   /** Parses {@code layers}, lowest precedence first. */
   public static OverloadConfig parse(List<ConfigSource> layers) {
@@ -230,6 +231,11 @@ public final class ConfigParser {
           .put(key.substring(dot + 1), v);
       return;
     }
+    if (!CoreKeyTable.CORE.accepts(key)) {
+      throw OverloadConfigException.of(
+          key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
+    }
+    // The table accepted the key; these patterns only take out the names it holds.
     Matcher m;
     if ((m = CONTROLLER.matcher(key)).matches()) {
       putParameter(globalController, m.group(1), v);
@@ -264,7 +270,7 @@ public final class ConfigParser {
       endpointAttrs.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), v);
     } else {
       throw OverloadConfigException.of(
-          key, v.value(), v.origin(), "unknown key; the keys are " + KEY_FORMS);
+          key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
     }
   }
 
