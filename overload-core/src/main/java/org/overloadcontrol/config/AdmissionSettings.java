@@ -54,8 +54,7 @@ public final class AdmissionSettings {
   }
 
   private static final KeyTable KEYS = AdmissionKeyTable.TABLE;
-  private static final Pattern GROUP_KEY =
-      Pattern.compile("groups\\.([^.]+)\\.(endpoints|controller|maxLimit|initialLimit)");
+  private static final Pattern GROUP_KEY = KEYS.keysUnder("groups.<g>.");
 
   private final Controller controller;
   private final long windowNanos;

@@ -4,6 +4,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The keys of one configuration section ({@code queue.}, {@code bandwidth.}, ... or the core
@@ -47,6 +49,32 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
   /** A key's name as a user writes it in full, prefix included. */
   public String fullName(Key key) {
     return prefix.isEmpty() ? key.name() : prefix + "." + key.name();
+  }
+
+  /**
+   * The pattern of this table's keys that start with {@code start}, a literal and a placeholder
+   * ({@code endpoints.<e>.}): group 1 is the name the user chose, group 2 the rest of the key
+   * ({@code permits}, {@code threshold.initial}), so that a section reads the keys of its table
+   * without a second list of them. An endpoint's name may hold dots; it is taken as short as
+   * the key allows.
+   */
+  public Pattern keysUnder(String start) {
+    Matcher m = Pattern.compile("^([^<]*)(<[a-z]+>)\\.$").matcher(start);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a literal and a placeholder: " + start);
+    }
+    StringBuilder rest = new StringBuilder();
+    for (Key k : keys) {
+      if (k.name().startsWith(start)) {
+        String tail = k.name().substring(start.length());
+        rest.append(rest.length() == 0 ? "" : "|").append(Pattern.quote(tail));
+      }
+    }
+    if (rest.length() == 0) {
+      throw new IllegalArgumentException(prefix + ": no key starts with " + start);
+    }
+    String name = m.group(2).equals("<e>") ? ".+?" : "[^.]+";
+    return Pattern.compile(Pattern.quote(m.group(1)) + "(" + name + ")\\.(" + rest + ")");
   }
 
   /** The key with this exact name, relative to the prefix. */

@@ -73,13 +73,8 @@ public final class QueueSettings {
   }
 
   private static final KeyTable KEYS = QueueKeyTable.TABLE;
-  private static final Pattern CLASS_KEY =
-      Pattern.compile("classes\\.([^.]+)\\.(capacity|maxWait)");
-  private static final Pattern ENDPOINT_KEY =
-      Pattern.compile(
-          "endpoints\\.(.+?)\\.("
-              + "permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod|idleTime|admission"
-              + "|threshold\\.(?:initial|step|divisor|period))");
+  private static final Pattern CLASS_KEY = KEYS.keysUnder("classes.<c>.");
+  private static final Pattern ENDPOINT_KEY = KEYS.keysUnder("endpoints.<e>.");
 
   private final int permits;
   private final Layout layout;
