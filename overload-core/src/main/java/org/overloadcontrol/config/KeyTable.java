@@ -66,8 +66,8 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
     StringBuilder rest = new StringBuilder();
     for (Key k : keys) {
       if (k.name().startsWith(start)) {
-        String tail = k.name().substring(start.length());
-        rest.append(rest.length() == 0 ? "" : "|").append(Pattern.quote(tail));
+        Key tail = new Key(k.name().substring(start.length()), "", "", "", true);
+        rest.append(rest.length() == 0 ? "" : "|").append(tail.pattern());
       }
     }
     if (rest.length() == 0) {

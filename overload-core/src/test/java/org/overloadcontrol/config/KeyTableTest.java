@@ -20,7 +20,8 @@ class KeyTableTest {
           key("classes.<c>.capacity", "integer", "", "bound"),
           key("endpoints.<e>.permits", "integer", "", "at once"),
           key("endpoints.<e>.threshold.initial", "integer", "20", "start"),
-          key("types.NAME", "path patterns", "—", "a type"));
+          key("types.NAME", "path patterns", "—", "a type"),
+          key("classes.<c>.controller.<parameter>", "parameter", "", "per class"));
 
   @Test
   void placeholdersStandForTheNamesAUserChooses() {
@@ -46,6 +47,9 @@ class KeyTableTest {
     Matcher c = TABLE.keysUnder("classes.<c>.").matcher("classes.gold.capacity");
     assertThat(c.matches()).isTrue();
     assertThat(c.group(1)).isEqualTo("gold");
+    Matcher p = TABLE.keysUnder("classes.<c>.").matcher("classes.gold.controller.alpha");
+    assertThat(p.matches()).as("a placeholder after the start").isTrue();
+    assertThat(p.group(2)).isEqualTo("controller.alpha");
     assertThatThrownBy(() -> TABLE.keysUnder("groups.<g>.")).hasMessageContaining("groups.<g>.");
   }
 
