@@ -29,22 +29,15 @@ import org.overloadcontrol.classify.PathPattern;
  */
 public final class ConfigParser {
 
-  private static final String CLASS = "([^.]+)";
-  private static final Pattern CONTROLLER = Pattern.compile("controller\\.([^.]+)");
-  private static final Pattern CLASS_ATTR =
-      Pattern.compile("classes\\." + CLASS + "\\.(rank|kind|utility|target)");
-  private static final Pattern CLASS_CONTROLLER =
-      Pattern.compile("classes\\." + CLASS + "\\.controller\\.([^.]+)");
-  private static final Pattern CLASS_MATCH =
-      Pattern.compile("classes\\." + CLASS + "\\.match\\.(path|method|header|cookie|client)");
-  private static final Pattern ENDPOINT_CLASS_TARGET =
-      Pattern.compile("endpoints\\.(.+?)\\.classes\\." + CLASS + "\\.target");
-  private static final Pattern ENDPOINT_CLASS_CONTROLLER =
-      Pattern.compile("endpoints\\.(.+?)\\.classes\\." + CLASS + "\\.controller\\.([^.]+)");
-  private static final Pattern ENDPOINT_CONTROLLER =
-      Pattern.compile("endpoints\\.(.+?)\\.controller\\.([^.]+)");
-  private static final Pattern ENDPOINT_ATTR =
-      Pattern.compile("endpoints\\.(.+?)\\.(target|paths|class)");
+  /** A class's keys: the class in group 1, the rest of the key in group 2. */
+  private static final Pattern CLASS_KEY = CoreKeyTable.CORE.keysUnder("classes.<c>.");
+
+  /** An endpoint's keys: the endpoint in group 1, the rest of the key in group 2. */
+  private static final Pattern ENDPOINT_KEY = CoreKeyTable.CORE.keysUnder("endpoints.<e>.");
+
+  private static final String CONTROLLER = "controller.";
+  private static final String MATCH = "match.";
+  private static final String CLASSES = "classes.";
   private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
   /** The core keys without a name of the user's in them: the global switches. */
@@ -235,42 +228,66 @@ public final class ConfigParser {
       throw OverloadConfigException.of(
           key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
     }
-    // The table accepted the key; these patterns only take out the names it holds.
-    Matcher m;
-    if ((m = CONTROLLER.matcher(key)).matches()) {
-      putParameter(globalController, m.group(1), v);
-    } else if ((m = CLASS_ATTR.matcher(key)).matches()) {
-      classAttrs.computeIfAbsent(className(m.group(1), v), k -> new HashMap<>()).put(m.group(2), v);
-    } else if ((m = CLASS_CONTROLLER.matcher(key)).matches()) {
-      String c = className(m.group(1), v);
-      classAttrs.computeIfAbsent(c, k -> new HashMap<>());
-      putParameter(classControllers.computeIfAbsent(c, k -> new ParameterLayer()), m.group(2), v);
-    } else if ((m = CLASS_MATCH.matcher(key)).matches()) {
-      String c = className(m.group(1), v);
-      classAttrs.computeIfAbsent(c, k -> new HashMap<>());
-      classMatch.computeIfAbsent(c, k -> new HashMap<>()).put(m.group(2), v);
-    } else if ((m = ENDPOINT_CLASS_TARGET.matcher(key)).matches()) {
-      endpointClassTargets
-          .computeIfAbsent(m.group(1), k -> new HashMap<>())
-          .put(className(m.group(2), v), v);
-    } else if ((m = ENDPOINT_CLASS_CONTROLLER.matcher(key)).matches()) {
-      String c = className(m.group(2), v);
+    // The table accepted the key; what is left is to take out the names the user chose.
+    if (key.startsWith(CONTROLLER)) {
+      putParameter(globalController, key.substring(CONTROLLER.length()), v);
+      return;
+    }
+    Matcher m = CLASS_KEY.matcher(key);
+    if (m.matches()) {
+      readClassKey(className(m.group(1), v), m.group(2), v);
+      return;
+    }
+    m = ENDPOINT_KEY.matcher(key);
+    if (m.matches()) {
+      readEndpointKey(m.group(1), m.group(2), v);
+      return;
+    }
+    throw OverloadConfigException.of(
+        key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
+  }
+
+  /** {@code classes.<c>.rest}: an attribute, a controller parameter or a match condition. */
+  private void readClassKey(String c, String rest, Value v) {
+    Map<String, Value> attrs = classAttrs.computeIfAbsent(c, k -> new HashMap<>());
+    if (rest.startsWith(CONTROLLER)) {
       putParameter(
-          endpointClassControllers
-              .computeIfAbsent(m.group(1), k -> new HashMap<>())
-              .computeIfAbsent(c, k -> new ParameterLayer()),
-          m.group(3),
+          classControllers.computeIfAbsent(c, k -> new ParameterLayer()),
+          rest.substring(CONTROLLER.length()),
           v);
-    } else if ((m = ENDPOINT_CONTROLLER.matcher(key)).matches()) {
-      putParameter(
-          endpointControllers.computeIfAbsent(m.group(1), k -> new ParameterLayer()),
-          m.group(2),
-          v);
-    } else if ((m = ENDPOINT_ATTR.matcher(key)).matches()) {
-      endpointAttrs.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), v);
+    } else if (rest.startsWith(MATCH)) {
+      classMatch.computeIfAbsent(c, k -> new HashMap<>()).put(rest.substring(MATCH.length()), v);
     } else {
-      throw OverloadConfigException.of(
-          key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
+      attrs.put(rest, v);
+    }
+  }
+
+  /**
+   * {@code endpoints.<e>.rest}: an attribute, a controller parameter, or a class's target or
+   * parameter at the endpoint ({@code classes.<c>.target}, {@code classes.<c>.controller.<p>}).
+   */
+  private void readEndpointKey(String e, String rest, Value v) {
+    if (rest.startsWith(CLASSES)) {
+      int dot = rest.indexOf('.', CLASSES.length());
+      String c = className(rest.substring(CLASSES.length(), dot), v);
+      String tail = rest.substring(dot + 1);
+      if (tail.startsWith(CONTROLLER)) {
+        putParameter(
+            endpointClassControllers
+                .computeIfAbsent(e, k -> new HashMap<>())
+                .computeIfAbsent(c, k -> new ParameterLayer()),
+            tail.substring(CONTROLLER.length()),
+            v);
+      } else {
+        endpointClassTargets.computeIfAbsent(e, k -> new HashMap<>()).put(c, v);
+      }
+    } else if (rest.startsWith(CONTROLLER)) {
+      putParameter(
+          endpointControllers.computeIfAbsent(e, k -> new ParameterLayer()),
+          rest.substring(CONTROLLER.length()),
+          v);
+    } else {
+      endpointAttrs.computeIfAbsent(e, k -> new HashMap<>()).put(rest, v);
     }
   }
 
