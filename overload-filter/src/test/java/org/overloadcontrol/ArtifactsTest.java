@@ -30,6 +30,8 @@ class ArtifactsTest {
           "overload-bom",
           "it-tomcat11",
           "sample-spring-boot",
+          "sample-jakarta-rest",
+          "sample-jetty-handler",
           "it-jetty121",
           "it-spring-boot4");
 

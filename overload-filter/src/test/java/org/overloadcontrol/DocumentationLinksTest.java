@@ -27,7 +27,7 @@ import org.commonmark.parser.Parser;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every relative link and image in README.md and docs/*.md points at a file or directory of the
+ * Every relative link and image in README.md and docs/**.md points at a file or directory of the
  * repository, and every {@code #section} at a heading of its target (GitHub's heading anchors).
  * The docs must stand alone: a link to something kept outside the repository fails here.
  * Absolute URLs ({@code http:}, {@code https:}, {@code mailto:}) are not checked.
@@ -43,7 +43,7 @@ class DocumentationLinksTest {
   private static List<Path> documents() throws IOException {
     List<Path> docs = new ArrayList<>();
     docs.add(ROOT.resolve("README.md"));
-    try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+    try (Stream<Path> files = Files.walk(ROOT.resolve("docs"))) {
       files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
     }
     return docs;
@@ -53,7 +53,7 @@ class DocumentationLinksTest {
   void everyRelativeLinkAndAnchorExists() throws IOException {
     List<Path> docs = documents();
     assertThat(docs)
-        .as("README.md and docs/*.md under %s", ROOT)
+        .as("README.md and docs/**.md under %s", ROOT)
         .allMatch(Files::isRegularFile)
         .hasSizeGreaterThan(5);
     Map<Path, Set<String>> anchors = new HashMap<>();

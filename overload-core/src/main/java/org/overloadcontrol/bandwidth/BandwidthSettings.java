@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClassRule.NameValue;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
+import org.overloadcontrol.config.KeyTable;
 
 /**
  * The validated, immutable settings of bandwidth shaping, read from the {@code bandwidth.}
@@ -40,21 +40,12 @@ public final class BandwidthSettings {
   public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(10);
   public static final Duration DEFAULT_CACHE_EXPIRY = Duration.ofMinutes(10);
 
-  static final Set<String> KEYS =
-      Set.of(
-          "enabled",
-          "total",
-          "alpha",
-          "idleAlpha",
-          "managerPeriod",
-          "measure",
-          "standbyLimit",
-          "maxDelay",
-          "cacheExpiry",
-          "defaultGroup",
-          "paths",
-          "groups\\.[^.]+\\.share",
-          "groups\\.[^.]+\\.match\\.(client|header|cookie)");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = BandwidthKeyTable.TABLE;
   private static final Pattern GROUP_KEY = Pattern.compile("groups\\.([^.]+)\\.(.+)");
   private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 

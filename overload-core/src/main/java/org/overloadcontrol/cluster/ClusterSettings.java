@@ -3,9 +3,9 @@ package org.overloadcontrol.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
+import org.overloadcontrol.config.KeyTable;
 
 /**
  * The {@code cluster.} configuration, parsed and validated once; the keys of every coordinator
@@ -47,22 +47,12 @@ public record ClusterSettings(
   /** The section with nothing configured: one node, no cluster. */
   public static final ClusterSettings OFF = from(ConfigSection.empty("cluster"));
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "enabled",
-          "name",
-          "members",
-          "address",
-          "port",
-          "multicast",
-          "expectedNodes",
-          "callTimeout",
-          "forgetAfter",
-          "configFile",
-          "tls\\.keyStore",
-          "tls\\.keyStorePassword",
-          "tls\\.trustStore",
-          "tls\\.trustStorePassword");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = ClusterKeyTable.TABLE;
 
   public ClusterSettings {
     members = List.copyOf(members);

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.admission.ConcurrencyLimit;
@@ -49,19 +48,13 @@ public final class AdmissionSettings {
   /** One group's settings. */
   public record Group(String name, Controller controller, int maxLimit, int initialLimit) {}
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "controller",
-          "maxLimit",
-          "initialLimit",
-          "window",
-          "windowSamples",
-          "setpoint",
-          "maxWait",
-          "idleHeadroom",
-          "groups\\.[^.]+\\.(endpoints|controller|maxLimit|initialLimit)");
-  private static final Pattern GROUP_KEY =
-      Pattern.compile("groups\\.([^.]+)\\.(endpoints|controller|maxLimit|initialLimit)");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = AdmissionKeyTable.TABLE;
+  private static final Pattern GROUP_KEY = KEYS.keysUnder("groups.<g>.");
 
   private final Controller controller;
   private final long windowNanos;

@@ -29,50 +29,23 @@ import org.overloadcontrol.classify.PathPattern;
  */
 public final class ConfigParser {
 
-  /** Key forms, for the message about an unknown key. */
-  static final String KEY_FORMS =
-      "enabled, configFile, trustedProxies, requestStart.header,"
-          + " requestStart.maxAge, defaultClass, rejectionHandler, retryAfter.min, retryAfter.max,"
-          + " controller.<parameter>, classes.<class>.(rank|kind|utility|target),"
-          + " classes.<class>.controller.<parameter>,"
-          + " classes.<class>.match.(path|method|header|cookie|client),"
-          + " endpoints.<endpoint>.(target|paths|class), endpoints.<endpoint>.controller.<parameter>,"
-          + " endpoints.<endpoint>.classes.<class>.(target|controller.<parameter>),"
-          + " and the feature sections admission.*, bandwidth.*, virtualQueue.*, queue.*,"
-          + " sessions.*,"
-          + " degrade.*, metrics.*,"
-          + " status.*;"
-          + " parameters: "
-          + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
+  /** A class's keys: the class in group 1, the rest of the key in group 2. */
+  private static final Pattern CLASS_KEY = CoreKeyTable.CORE.keysUnder("classes.<c>.");
 
-  private static final String CLASS = "([^.]+)";
-  private static final Pattern CONTROLLER = Pattern.compile("controller\\.([^.]+)");
-  private static final Pattern CLASS_ATTR =
-      Pattern.compile("classes\\." + CLASS + "\\.(rank|kind|utility|target)");
-  private static final Pattern CLASS_CONTROLLER =
-      Pattern.compile("classes\\." + CLASS + "\\.controller\\.([^.]+)");
-  private static final Pattern CLASS_MATCH =
-      Pattern.compile("classes\\." + CLASS + "\\.match\\.(path|method|header|cookie|client)");
-  private static final Pattern ENDPOINT_CLASS_TARGET =
-      Pattern.compile("endpoints\\.(.+?)\\.classes\\." + CLASS + "\\.target");
-  private static final Pattern ENDPOINT_CLASS_CONTROLLER =
-      Pattern.compile("endpoints\\.(.+?)\\.classes\\." + CLASS + "\\.controller\\.([^.]+)");
-  private static final Pattern ENDPOINT_CONTROLLER =
-      Pattern.compile("endpoints\\.(.+?)\\.controller\\.([^.]+)");
-  private static final Pattern ENDPOINT_ATTR =
-      Pattern.compile("endpoints\\.(.+?)\\.(target|paths|class)");
+  /** An endpoint's keys: the endpoint in group 1, the rest of the key in group 2. */
+  private static final Pattern ENDPOINT_KEY = CoreKeyTable.CORE.keysUnder("endpoints.<e>.");
+
+  private static final String CONTROLLER = "controller.";
+  private static final String MATCH = "match.";
+  private static final String CLASSES = "classes.";
   private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+
+  /** The core keys without a name of the user's in them: the global switches. */
   private static final Set<String> GLOBAL_KEYS =
-      Set.of(
-          "enabled",
-          "configFile",
-          "trustedProxies",
-          "requestStart.header",
-          "requestStart.maxAge",
-          "defaultClass",
-          "rejectionHandler",
-          "retryAfter.min",
-          "retryAfter.max");
+      CoreKeyTable.CORE.keys().stream()
+          .map(Key::name)
+          .filter(name -> !name.contains("<"))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   private record Value(String key, String value, String origin) {}
 
@@ -94,6 +67,27 @@ public final class ConfigParser {
           "cluster");
 
   private ConfigParser() {}
+
+  /** Key forms, for the message about an unknown key: the core table's names, the sections. */
+  private static String keyForms() {
+    StringBuilder sections = new StringBuilder();
+    for (String section : new java.util.TreeSet<>(SECTIONS)) {
+      sections.append(sections.length() == 0 ? "" : ", ").append(section).append(".*");
+    }
+    return String.join(", ", CoreKeyTable.CORE.names())
+        + ", and the feature sections "
+        + sections
+        + "; parameters: "
+        + String.join(", ", new java.util.TreeSet<>(ParameterLayer.NAMES));
+  }
+
+  /**
+   * The tables of the keys read here: the core keys, the rate controller's parameters and the
+   * probe paths ({@code bypass.}).
+   */
+  public static List<KeyTable> keyTables() {
+    return List.of(CoreKeyTable.CORE, CoreKeyTable.CONTROLLER, CoreKeyTable.BYPASS);
+  }
 
   /** Parses {@code layers}, lowest precedence first. */
   public static OverloadConfig parse(List<ConfigSource> layers) {
@@ -230,41 +224,70 @@ public final class ConfigParser {
           .put(key.substring(dot + 1), v);
       return;
     }
-    Matcher m;
-    if ((m = CONTROLLER.matcher(key)).matches()) {
-      putParameter(globalController, m.group(1), v);
-    } else if ((m = CLASS_ATTR.matcher(key)).matches()) {
-      classAttrs.computeIfAbsent(className(m.group(1), v), k -> new HashMap<>()).put(m.group(2), v);
-    } else if ((m = CLASS_CONTROLLER.matcher(key)).matches()) {
-      String c = className(m.group(1), v);
-      classAttrs.computeIfAbsent(c, k -> new HashMap<>());
-      putParameter(classControllers.computeIfAbsent(c, k -> new ParameterLayer()), m.group(2), v);
-    } else if ((m = CLASS_MATCH.matcher(key)).matches()) {
-      String c = className(m.group(1), v);
-      classAttrs.computeIfAbsent(c, k -> new HashMap<>());
-      classMatch.computeIfAbsent(c, k -> new HashMap<>()).put(m.group(2), v);
-    } else if ((m = ENDPOINT_CLASS_TARGET.matcher(key)).matches()) {
-      endpointClassTargets
-          .computeIfAbsent(m.group(1), k -> new HashMap<>())
-          .put(className(m.group(2), v), v);
-    } else if ((m = ENDPOINT_CLASS_CONTROLLER.matcher(key)).matches()) {
-      String c = className(m.group(2), v);
-      putParameter(
-          endpointClassControllers
-              .computeIfAbsent(m.group(1), k -> new HashMap<>())
-              .computeIfAbsent(c, k -> new ParameterLayer()),
-          m.group(3),
-          v);
-    } else if ((m = ENDPOINT_CONTROLLER.matcher(key)).matches()) {
-      putParameter(
-          endpointControllers.computeIfAbsent(m.group(1), k -> new ParameterLayer()),
-          m.group(2),
-          v);
-    } else if ((m = ENDPOINT_ATTR.matcher(key)).matches()) {
-      endpointAttrs.computeIfAbsent(m.group(1), k -> new HashMap<>()).put(m.group(2), v);
-    } else {
+    if (!CoreKeyTable.CORE.accepts(key)) {
       throw OverloadConfigException.of(
-          key, v.value(), v.origin(), "unknown key; the keys are " + KEY_FORMS);
+          key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
+    }
+    // The table accepted the key; what is left is to take out the names the user chose.
+    if (key.startsWith(CONTROLLER)) {
+      putParameter(globalController, key.substring(CONTROLLER.length()), v);
+      return;
+    }
+    Matcher m = CLASS_KEY.matcher(key);
+    if (m.matches()) {
+      readClassKey(className(m.group(1), v), m.group(2), v);
+      return;
+    }
+    m = ENDPOINT_KEY.matcher(key);
+    if (m.matches()) {
+      readEndpointKey(m.group(1), m.group(2), v);
+      return;
+    }
+    throw OverloadConfigException.of(
+        key, v.value(), v.origin(), "unknown key; the keys are " + keyForms());
+  }
+
+  /** {@code classes.<c>.rest}: an attribute, a controller parameter or a match condition. */
+  private void readClassKey(String c, String rest, Value v) {
+    Map<String, Value> attrs = classAttrs.computeIfAbsent(c, k -> new HashMap<>());
+    if (rest.startsWith(CONTROLLER)) {
+      putParameter(
+          classControllers.computeIfAbsent(c, k -> new ParameterLayer()),
+          rest.substring(CONTROLLER.length()),
+          v);
+    } else if (rest.startsWith(MATCH)) {
+      classMatch.computeIfAbsent(c, k -> new HashMap<>()).put(rest.substring(MATCH.length()), v);
+    } else {
+      attrs.put(rest, v);
+    }
+  }
+
+  /**
+   * {@code endpoints.<e>.rest}: an attribute, a controller parameter, or a class's target or
+   * parameter at the endpoint ({@code classes.<c>.target}, {@code classes.<c>.controller.<p>}).
+   */
+  private void readEndpointKey(String e, String rest, Value v) {
+    if (rest.startsWith(CLASSES)) {
+      int dot = rest.indexOf('.', CLASSES.length());
+      String c = className(rest.substring(CLASSES.length(), dot), v);
+      String tail = rest.substring(dot + 1);
+      if (tail.startsWith(CONTROLLER)) {
+        putParameter(
+            endpointClassControllers
+                .computeIfAbsent(e, k -> new HashMap<>())
+                .computeIfAbsent(c, k -> new ParameterLayer()),
+            tail.substring(CONTROLLER.length()),
+            v);
+      } else {
+        endpointClassTargets.computeIfAbsent(e, k -> new HashMap<>()).put(c, v);
+      }
+    } else if (rest.startsWith(CONTROLLER)) {
+      putParameter(
+          endpointControllers.computeIfAbsent(e, k -> new ParameterLayer()),
+          rest.substring(CONTROLLER.length()),
+          v);
+    } else {
+      endpointAttrs.computeIfAbsent(e, k -> new HashMap<>()).put(rest, v);
     }
   }
 

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -148,14 +147,11 @@ public final class ConfigSection {
     }
   }
 
-  /** Throws for the first key not in {@code allowed}, listing what is allowed. */
-  public void requireOnly(Set<String> allowedPatterns) {
+  /** Throws for the first key that is not one of {@code table}'s, naming the keys it has. */
+  public void requireOnly(KeyTable table) {
     for (String key : values.keySet()) {
-      boolean ok = allowedPatterns.stream().anyMatch(key::matches);
-      if (!ok) {
-        throw error(
-            key,
-            "unknown key; under " + prefix + ". the keys are " + new TreeSet<>(allowedPatterns));
+      if (!table.accepts(key)) {
+        throw error(key, "unknown key; under " + prefix + ". the keys are " + table.names());
       }
     }
   }

@@ -87,7 +87,7 @@ public final class OverloadConfig {
     if (bypass.isEmpty()) {
       return BypassPaths.defaults();
     }
-    bypass.requireOnly(java.util.Set.of("paths"));
+    bypass.requireOnly(CoreKeyTable.BYPASS);
     return bypass.parse("paths", BypassPaths::parse, BypassPaths.defaults());
   }
 

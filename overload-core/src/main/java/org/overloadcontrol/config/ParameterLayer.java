@@ -13,24 +13,11 @@ import org.overloadcontrol.admission.ControllerParameters;
  */
 final class ParameterLayer {
 
+  /** The parameter names: the keys of the parameters' table. */
   static final Set<String> NAMES =
-      Set.of(
-          "alpha",
-          "nreq",
-          "timeout",
-          "errD",
-          "errI",
-          "cI",
-          "adjI",
-          "adjD",
-          "adjLoD",
-          "lcThresh",
-          "rateMin",
-          "rateMax",
-          "initialRate",
-          "bucketDepth",
-          "judgeOnFreshSamples",
-          "proportionalIncrease");
+      CoreKeyTable.CONTROLLER.keys().stream()
+          .map(Key::name)
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   static final ParameterLayer EMPTY = new ParameterLayer();
 

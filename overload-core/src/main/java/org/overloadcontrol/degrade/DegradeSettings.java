@@ -4,12 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.EndpointSettings;
+import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfig;
 
 /**
@@ -33,12 +33,13 @@ import org.overloadcontrol.config.OverloadConfig;
  */
 public final class DegradeSettings {
 
-  private static final String PARAMETERS =
-      "minQuality|mode|decrease|step|raiseStep|raiseBelow|period";
-  private static final Pattern ENDPOINT_KEY =
-      Pattern.compile("endpoints\\.(.+?)\\.(" + PARAMETERS + "|target|enabled)");
-  private static final Set<String> KEYS =
-      Set.of("(" + PARAMETERS + ")", "endpoints\\..+\\.(" + PARAMETERS + "|target|enabled)");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = DegradeKeyTable.TABLE;
+  private static final Pattern ENDPOINT_KEY = KEYS.keysUnder("endpoints.<e>.");
 
   private static final double DEFAULT_MIN_QUALITY = 0.2;
   private static final double DEFAULT_STEP = 0.2;

@@ -3,8 +3,8 @@ package org.overloadcontrol.metrics;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.KeyTable;
 
 /**
  * The validated settings of the {@code metrics.} configuration section.
@@ -27,8 +27,12 @@ import org.overloadcontrol.config.ConfigSection;
  */
 public final class MetricsSettings {
 
-  private static final Set<String> KEYS =
-      Set.of("enabled", "binding", "jmx", "jmxDomain", "period", "overloadQuietPeriod");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = MetricsKeyTable.METRICS;
   private static final long DEFAULT_PERIOD_NANOS = 1_000_000_000L;
   private static final long DEFAULT_QUIET_NANOS = 5_000_000_000L;
 

@@ -2,10 +2,10 @@ package org.overloadcontrol.metrics;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
 
 /**
@@ -25,7 +25,12 @@ import org.overloadcontrol.config.OverloadConfigException;
  */
 public final class StatusAccess {
 
-  private static final Set<String> KEYS = Set.of("allow", "role");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = MetricsKeyTable.STATUS;
   private static final AddressMatcher LOOPBACK =
       AddressMatcher.parse(List.of("127.0.0.0/8", "::1"));
 

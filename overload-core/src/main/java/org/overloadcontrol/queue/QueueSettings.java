@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfig;
 
 /**
@@ -67,34 +67,14 @@ public final class QueueSettings {
       double thresholdDivisor,
       long thresholdPeriodNanos) {}
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "permits",
-          "layout",
-          "order",
-          "singleCapacity",
-          "browsingCapacity",
-          "transactionCapacity",
-          "maxWait",
-          "nonAsync",
-          "overload\\.signal",
-          "overload\\.window",
-          "overload\\.enterDelay",
-          "overload\\.exitDelay",
-          "overload\\.cpuUpper",
-          "overload\\.cpuLower",
-          "overload\\.enterShare",
-          "overload\\.dwell",
-          "classes\\.[^.]+\\.(capacity|maxWait)",
-          "endpoints\\..+\\.(permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod"
-              + "|idleTime|admission|threshold\\.(initial|step|divisor|period))");
-  private static final Pattern CLASS_KEY =
-      Pattern.compile("classes\\.([^.]+)\\.(capacity|maxWait)");
-  private static final Pattern ENDPOINT_KEY =
-      Pattern.compile(
-          "endpoints\\.(.+?)\\.("
-              + "permits|minPermits|maxPermits|adaptive|queueThreshold|samplePeriod|idleTime|admission"
-              + "|threshold\\.(?:initial|step|divisor|period))");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = QueueKeyTable.TABLE;
+  private static final Pattern CLASS_KEY = KEYS.keysUnder("classes.<c>.");
+  private static final Pattern ENDPOINT_KEY = KEYS.keysUnder("endpoints.<e>.");
 
   private final int permits;
   private final Layout layout;

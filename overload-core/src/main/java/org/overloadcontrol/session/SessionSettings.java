@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.overloadcontrol.classify.PathPattern;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
+import org.overloadcontrol.config.KeyTable;
 
 /**
  * The validated {@code sessions.*} section: session-aware admission (Cherkasova &amp; Phaal,
@@ -45,21 +45,12 @@ public record SessionSettings(
     String keyFile,
     String keyEnv) {
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "enabled",
-          "cookie",
-          "header",
-          "containerSession",
-          "idleTimeout",
-          "maxLifetime",
-          "maxSessions",
-          "headroom",
-          "maxWait",
-          "window",
-          "completionPaths",
-          "keyFile",
-          "keyEnv");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = SessionKeyTable.TABLE;
 
   /** RFC 6265 token characters, so the name needs no quoting. */
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");

@@ -6,10 +6,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.overloadcontrol.classify.PathPattern;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.Durations;
+import org.overloadcontrol.config.KeyTable;
 
 /**
  * The {@code virtualQueue.} configuration, parsed and validated once. See
@@ -52,21 +52,12 @@ public record VirtualQueueSettings(
   /** The type of a request that matches no {@code types.*} pattern. */
   public static final String DEFAULT_TYPE = "default";
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "enabled",
-          "paths",
-          "capacity",
-          "maxWait",
-          "grace",
-          "keyFile",
-          "keyEnv",
-          "types\\.[A-Za-z0-9_-]+",
-          "hardness\\.[A-Za-z0-9_-]+",
-          "epoch",
-          "trainingEpochs",
-          "replayCacheSize",
-          "repostMaxBytes");
+  /** The keys this section accepts: its table in the reference. */
+  public static KeyTable keyTable() {
+    return KEYS;
+  }
+
+  private static final KeyTable KEYS = VirtualQueueKeyTable.TABLE;
 
   public VirtualQueueSettings {
     paths = List.copyOf(paths);

@@ -6,30 +6,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.Key;
+import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.pipeline.KeyReference;
 import org.overloadcontrol.pipeline.Settings;
 
 /**
  * What an IDE completes under {@code overload:}: the configuration metadata the build generated
- * into the starter's jar lists every key of README's key table with its default, every name in it
+ * into the starter's jar lists every key of the code's key tables with its default, every name in it
  * is a key the parser accepts once the Spring layer has read it, and the starter's own properties
  * are there.
  */
 class ConfigurationMetadataTest {
 
-  private static final Pattern CODE = Pattern.compile("`([^`]+)`");
   private static Map<String, JsonNode> byName;
 
   @BeforeAll
@@ -45,77 +43,46 @@ class ConfigurationMetadataTest {
     }
   }
 
-  /** README's key table ("key | default | meaning", the one with {@code enabled}), row by row. */
-  private static List<String[]> readmeKeyTable() throws IOException {
-    List<String[]> rows = new ArrayList<>();
-    boolean inTable = false;
-    for (String line : Files.readAllLines(Path.of("..", "README.md"))) {
-      if (line.startsWith("| key | default | meaning |")) {
-        inTable = true;
-        continue;
-      }
-      if (inTable && !line.startsWith("|")) {
-        if (!rows.isEmpty() && rows.stream().anyMatch(r -> r[0].equals("enabled"))) {
-          break;
-        }
-        rows.clear();
-        inTable = false;
-      }
-      if (inTable && !line.startsWith("|---")) {
-        String[] cells = line.split("(?<!\\\\)\\|", -1);
-        List<String> keys = new ArrayList<>();
-        Matcher m = CODE.matcher(cells[1]);
-        String base = null;
-        while (m.find()) {
-          String code = m.group(1);
-          if (code.startsWith(".") && base != null) {
-            keys.add(base.substring(0, base.lastIndexOf('.')) + code);
-          } else {
-            base = code;
-            keys.add(code);
-          }
-        }
-        String[] defaults = cells[2].trim().split(" / ");
-        for (int i = 0; i < keys.size(); i++) {
-          String d = defaults.length == keys.size() ? defaults[i] : cells[2].trim();
-          rows.add(new String[] {keys.get(i), d.trim()});
-        }
-      }
-    }
-    assertThat(rows).as("README's key table").hasSizeGreaterThan(20);
-    return rows;
-  }
-
   @Test
-  void everyKeyOfReadmesTableIsListedWithItsDefault() throws IOException {
+  void everyKeyOfTheCodesTablesIsListedWithItsDefault() {
     List<String> missing = new ArrayList<>();
-    for (String[] row : readmeKeyTable()) {
-      String key = row[0];
-      String shown = row[1];
-      String name = ConfigurationMetadataGenerator.springName(key);
-      JsonNode p = byName.get(name);
-      if (p == null) {
-        missing.add(key + " (as " + name + ")");
-        continue;
-      }
-      String literal = ConfigurationMetadataGenerator.literal(shown);
-      if (literal != null) {
-        assertThat(p.path("defaultValue").asText()).as("default of %s", name).isEqualTo(literal);
-      } else if (!shown.isEmpty()) {
+    int keys = 0;
+    for (KeyTable table : KeyReference.tables()) {
+      for (Key key : table.keys()) {
+        keys++;
+        String name = ConfigurationMetadataGenerator.springName(table.fullName(key));
+        JsonNode p = byName.get(name);
+        if (p == null) {
+          missing.add(table.fullName(key) + " (as " + name + ")");
+          continue;
+        }
+        String literal = key.literalDefault();
+        if (literal != null) {
+          assertThat(p.path("defaultValue").asText()).as("default of %s", name).isEqualTo(literal);
+        } else if (!key.defaultValue().isEmpty() && !key.defaultValue().equals("—")) {
+          assertThat(p.get("description").asText())
+              .as("default of %s, in words", name)
+              .contains("default: " + ConfigurationMetadataGenerator.plain(key.defaultValue()));
+        }
         assertThat(p.get("description").asText())
-            .as("default of %s, in words", name)
-            .contains("default: " + ConfigurationMetadataGenerator.plain(shown));
+            .as("description of %s", name)
+            .startsWith(ConfigurationMetadataGenerator.plain(key.meaning()));
       }
-      assertThat(p.get("description").asText()).as("description of %s", name).isNotBlank();
     }
-    assertThat(missing).as("README keys missing from the metadata").isEmpty();
-    // Spot checks against the table, so that a parser change on both sides cannot hide.
+    assertThat(missing).as("keys of the code's tables missing from the metadata").isEmpty();
+    assertThat(byName).hasSize(keys + StarterKeyTable.TABLE.keys().size());
+    // Spot checks written out, so that a change on both sides of the generator cannot hide.
     assertThat(byName.get("overload.retry-after.max").get("defaultValue").asText())
         .isEqualTo("60s");
     assertThat(byName.get("overload.enabled").get("defaultValue").asBoolean()).isTrue();
     assertThat(byName.get("overload.classes.<c>.kind").get("defaultValue").asText())
         .isEqualTo("browsing");
     assertThat(byName.get("overload.queue.max-wait").get("defaultValue").asText()).isEqualTo("10s");
+    assertThat(byName.get("overload.controller.alpha").get("defaultValue").asText())
+        .isEqualTo("0.7");
+    assertThat(byName.get("overload.virtual-queue.types.NAME")).isNotNull();
+    assertThat(byName.get("overload.queue.permits").get("description").asText())
+        .contains("default: none: no queueing");
   }
 
   @Test

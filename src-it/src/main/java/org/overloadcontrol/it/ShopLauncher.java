@@ -14,8 +14,8 @@ import org.overloadcontrol.it.support.WebContainer;
  * into an embedded Jetty 12 on 127.0.0.1 and serves it until the process is stopped (Ctrl-C).
  *
  * <pre>
- *   mvn -Pshop -DskipTests verify                 # from the project root
- *   mvn -Pshop -DskipTests verify -Dshop.port=9090
+ *   mvn -Pshop -DskipTests verify -pl src-it -am                   # from the project root
+ *   mvn -Pshop -DskipTests verify -pl src-it -am -Dshop.port=9090
  * </pre>
  *
  * <p>Arguments: the WAR file (default {@code sample-webapp/target/sample-webapp.war}).
@@ -53,6 +53,8 @@ public final class ShopLauncher {
                 "shop-shutdown"));
     System.out.println();
     System.out.println("  The sample shop runs at " + shop.baseUri() + "  (" + shop + ")");
+    // Both forms map the status servlet at /overload/*, the dashboard at its root.
+    System.out.println("  Its dashboard is at     " + shop.baseUri().resolve("overload/"));
     System.out.println("  Press Ctrl-C to stop.");
     System.out.println();
     stopped.await();

@@ -39,6 +39,10 @@ class ShopStartIT {
   private static final Pattern RUNS_AT =
       Pattern.compile("The sample shop runs at (http://127\\.0\\.0\\.1:\\d+/)");
 
+  /** The dashboard's address, printed on the line after the shop's. */
+  private static final Pattern DASHBOARD_AT =
+      Pattern.compile("Its dashboard is at +(http://127\\.0\\.0\\.1:\\d+/overload/)");
+
   /**
    * What a newcomer must not meet at start: errors, SLF4J's own complaints, the key banner, and
    * warnings of ours. (Not every container warning: Tomcat warns, for example, when the
@@ -103,6 +107,15 @@ class ShopStartIT {
                   HttpRequest.newBuilder(URI.create(base)).timeout(Duration.ofSeconds(30)).build(),
                   HttpResponse.BodyHandlers.ofString());
       assertThat(home.statusCode()).as("the home page at %s", base).isEqualTo(200);
+      String dashboard = dashboardLine(lines, base);
+      HttpResponse<String> page =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(dashboard))
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(page.statusCode()).as("the dashboard at %s", dashboard).isEqualTo(200);
     } finally {
       shop.destroy();
       if (!shop.waitFor(30, TimeUnit.SECONDS)) {
@@ -111,14 +124,30 @@ class ShopStartIT {
     }
   }
 
+  /** The dashboard's address the shop printed right after its own, on the shop's port. */
+  private static String dashboardLine(List<String> lines, String base) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      synchronized (lines) {
+        for (String line : lines) {
+          Matcher m = DASHBOARD_AT.matcher(line);
+          if (m.find()) {
+            assertThat(m.group(1)).as("the dashboard's address").isEqualTo(base + "overload/");
+            return m.group(1);
+          }
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no line 'Its dashboard is at ...' after the shop's address");
+  }
+
   private static void read(Process shop, List<String> lines, CompletableFuture<String> started) {
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(shop.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = out.readLine()) != null; ) {
         synchronized (lines) {
-          if (!started.isDone()) {
-            lines.add(line);
-          }
+          lines.add(line); // after the start too: the dashboard's line follows the shop's
         }
         Matcher m = RUNS_AT.matcher(line);
         if (m.find()) {

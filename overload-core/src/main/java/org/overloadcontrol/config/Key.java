@@ -1,0 +1,106 @@
+package org.overloadcontrol.config;
+
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One configuration key as a user meets it: its name as written in a configuration (with a
+ * placeholder where the user chooses a name), the kind of value it takes, its default as a user
+ * would write it, what it means in a sentence, and whether a running filter or handler can take
+ * a new value of it. Each section's {@link KeyTable} lists its keys; the section's whitelist,
+ * the generated reference page and the Spring Boot metadata are all read from those tables, so
+ * they cannot disagree.
+ *
+ * <p>Placeholders in a name: {@code <e>} an endpoint (any text, dots included), {@code <c>} a
+ * request class, {@code <g>} a group, {@code <parameter>} a controller parameter (one segment
+ * each), {@code NAME} a request type of the virtual queue (letters, digits, {@code _}, {@code -}).
+ *
+ * @param name the key, relative to its table's prefix, e.g. {@code endpoints.<e>.permits}
+ * @param type the kind of value, in words ({@code duration}, {@code boolean}, ...)
+ * @param defaultValue the default as the documentation writes it: a value in backquotes or bare
+ *     ({@code `10s`}, {@code 0.9}), words ("none: no queueing"), or empty when there is none
+ * @param meaning what the key does, for the reference page and the IDE
+ * @param runtime whether a new value can be taken while running, rather than only at start
+ */
+public record Key(String name, String type, String defaultValue, String meaning, boolean runtime) {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("<e>|<c>|<g>|<parameter>|NAME");
+
+  public Key {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(defaultValue, "defaultValue");
+    Objects.requireNonNull(meaning, "meaning");
+  }
+
+  /** A key that a running filter or handler can change. */
+  public static Key key(String name, String type, String defaultValue, String meaning) {
+    return new Key(name, type, defaultValue, meaning, true);
+  }
+
+  /**
+   * This key, read only when the filter or handler starts: it names something built once
+   * (a cluster membership, a key ring, a metric name, a table's size).
+   */
+  public Key atStartOnly() {
+    return new Key(name, type, defaultValue, meaning, false);
+  }
+
+  /** The regular expression of the keys this name stands for, placeholders filled in. */
+  public String pattern() {
+    StringBuilder regex = new StringBuilder();
+    Matcher m = PLACEHOLDER.matcher(name);
+    int at = 0;
+    while (m.find()) {
+      regex.append(quoted(name.substring(at, m.start())));
+      regex.append(
+          switch (m.group()) {
+            case "<e>" -> ".+";
+            case "NAME" -> "[A-Za-z0-9_-]+";
+            default -> "[^.]+";
+          });
+      at = m.end();
+    }
+    return regex.append(quoted(name.substring(at))).toString();
+  }
+
+  /** Dots escaped, the rest of a name is letters. */
+  private static String quoted(String literal) {
+    return literal.replace(".", "\\.");
+  }
+
+  /** Whether {@code key}, relative to the table's prefix, is one this name stands for. */
+  public boolean matches(String key) {
+    return key.matches(pattern());
+  }
+
+  /**
+   * The default as one value ({@code 10s}, {@code 0.9}, {@code true}), or null when the default
+   * is given in words ("none: no queueing", "the container's request threads"), refers to
+   * another key ({@code `maxLimit`}, {@code `endpoints.<e>.target`}), or is "none" or
+   * "required".
+   */
+  public String literalDefault() {
+    Matcher code = Pattern.compile("^`([^`]*)`$").matcher(defaultValue);
+    String value;
+    if (code.matches()) {
+      value = code.group(1);
+    } else if (defaultValue.matches("[-−A-Za-z0-9.,%_]+")) {
+      value = defaultValue.replace("−", "-");
+      if (value.matches("-?[0-9][0-9,]*(\\.[0-9]+)?")) {
+        value = value.replace(",", "");
+      }
+    } else {
+      return null;
+    }
+    if (value.contains("<")
+        || value.matches("[a-z]+[A-Z][A-Za-z]*")
+        || value.equals("none")
+        || value.equals("required")
+        || value.equals("unlimited")) {
+      return null;
+    }
+    return value;
+  }
+}
