@@ -160,12 +160,12 @@ final class CoreKeyTable {
               "nreq",
               "integer",
               "100",
-              "samples per controller round (at most one counted round per 10 ms per class)"),
+              "samples per controller step (at most one counted step per 10 ms per class)"),
           key(
               "timeout",
               "duration",
               "1s",
-              "a round also runs after this long with fewer samples (none: nothing changes);"
+              "a step also runs after this long with fewer samples (none: nothing changes);"
                   + " at most `1h`"),
           key("errD", "number", "0.0", "`err = (cur − target)/target` above this: `rate /= adjD`"),
           key("errI", "number", "−0.5", "below this: `rate += −(err − cI)·adjI`"),
@@ -181,7 +181,7 @@ final class CoreKeyTable {
               "lcThresh",
               "integer",
               "20",
-              "rounds with all lower classes at `rateMin` before a class cuts itself (with"
+              "steps with all lower classes at `rateMin` before a class cuts itself (with"
                   + " `judgeOnFreshSamples`, the default, one)"),
           key(
               "rateMin",
@@ -193,7 +193,7 @@ final class CoreKeyTable {
               "number",
               "5000",
               "upper bound of the admission rate, requests per second"),
-          key("initialRate", "number", "100", "admission rate before the first round"),
+          key("initialRate", "number", "100", "admission rate before the first step"),
           key(
               "bucketDepth",
               "integer",
@@ -203,7 +203,7 @@ final class CoreKeyTable {
               "judgeOnFreshSamples",
               "boolean",
               "`true`",
-              "not in the paper: after a cut, judge the next rounds only on requests that"
+              "not in the paper: after a cut, judge the next steps only on requests that"
                   + " arrived after it (with the mends that go with it); `false` is the paper's"
                   + " controller exactly"),
           key(
