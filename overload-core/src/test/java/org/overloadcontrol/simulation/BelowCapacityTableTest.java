@@ -31,7 +31,7 @@ class BelowCapacityTableTest {
         double worstP90 = 0;
         for (int seed = 1; seed <= 3; seed++) {
           List<Second> seconds =
-              new Workloads(kind, false, seed, Map.of()).offer(load, 20).drain().seconds();
+              new Workloads(kind, false, seed, keys()).offer(load, 20).drain().seconds();
           for (Second s : seconds.subList(5, Math.min(20, seconds.size()))) {
             arrived += s.arrived();
             refused += s.refused();
@@ -48,6 +48,12 @@ class BelowCapacityTableTest {
             bound(kind, load));
       }
     }
+  }
+
+  /** {@code -Dsimulation.maxLimit=N} tries another ceiling than the adapters' default. */
+  private static Map<String, String> keys() {
+    String ceiling = System.getProperty("simulation.maxLimit");
+    return ceiling == null ? Map.of() : Map.of("admission.maxLimit", ceiling);
   }
 
   /**
