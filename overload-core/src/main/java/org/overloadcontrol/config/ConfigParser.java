@@ -110,6 +110,20 @@ public final class ConfigParser {
   private final ParameterLayer globalController = new ParameterLayer();
   private final Map<String, Map<String, Value>> sections = new HashMap<>();
 
+  /** The effective value of every key, for comparing one configuration with the next. */
+  private static Map<String, String> flat(Map<String, Value> merged) {
+    Map<String, String> values = new TreeMap<>();
+    merged.forEach((k, v) -> values.put(k, v.value()));
+    return values;
+  }
+
+  /** Where each key's effective value came from, for messages about a change to it. */
+  private static Map<String, String> origins(Map<String, Value> merged) {
+    Map<String, String> origins = new HashMap<>();
+    merged.forEach((k, v) -> origins.put(k, v.origin()));
+    return origins;
+  }
+
   private OverloadConfig build(Map<String, Value> merged) {
     for (Value v : merged.values()) {
       read(v);
@@ -192,7 +206,9 @@ public final class ConfigParser {
             globalController,
             classControllers,
             classTargets,
-            sections());
+            sections(),
+            flat(merged),
+            origins(merged));
     if (config.retryAfterMaxNanos() < config.retryAfterMinNanos()) {
       // Blame the key the user wrote: a raised minimum is at fault, not the default maximum.
       String key = globals.containsKey("retryAfter.max") ? "retryAfter.max" : "retryAfter.min";

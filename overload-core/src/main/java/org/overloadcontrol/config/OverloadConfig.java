@@ -41,6 +41,8 @@ public final class OverloadConfig {
   private final Map<String, ParameterLayer> classControllers;
   private final Map<String, Long> classTargets;
   private final Map<String, ConfigSection> sections;
+  private final java.util.SortedMap<String, String> values;
+  private final Map<String, String> origins;
 
   OverloadConfig(
       boolean enabled,
@@ -58,7 +60,9 @@ public final class OverloadConfig {
       ParameterLayer globalController,
       Map<String, ParameterLayer> classControllers,
       Map<String, Long> classTargets,
-      Map<String, ConfigSection> sections) {
+      Map<String, ConfigSection> sections,
+      Map<String, String> values,
+      Map<String, String> origins) {
     this.enabled = enabled;
     this.classes = Map.copyOf(classes);
     this.defaultClass = defaultClass;
@@ -75,6 +79,21 @@ public final class OverloadConfig {
     this.classControllers = Map.copyOf(classControllers);
     this.classTargets = Map.copyOf(classTargets);
     this.sections = Map.copyOf(sections);
+    this.values = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(values));
+    this.origins = Map.copyOf(origins);
+  }
+
+  /** The layer {@code key}'s effective value came from, or null when it was not set. */
+  public String origin(String key) {
+    return origins.get(key);
+  }
+
+  /**
+   * Every key that was set, with the value that won over the lower layers, sorted by key: what
+   * a reload compares with the running configuration to say which keys changed.
+   */
+  public java.util.SortedMap<String, String> values() {
+    return values;
   }
 
   /**
