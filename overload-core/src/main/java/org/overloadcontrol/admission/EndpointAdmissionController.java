@@ -233,6 +233,18 @@ public final class EndpointAdmissionController {
     created.setRate(Math.min(created.rate(), sum), now);
   }
 
+  /**
+   * Starts {@code requestClass} at the rate {@code before} had learned under a configuration
+   * this one replaces (a reload), when both control their class; the rate stays within this
+   * controller's own bounds.
+   */
+  public void carryRate(ClassDefinition requestClass, ClassController before, long now) {
+    ClassController c = forClass(requestClass, now);
+    if (c.controlled() && before.controlled()) {
+      c.setRate(before.rate(), now);
+    }
+  }
+
   /** The class controllers seen so far, highest rank first. */
   public ClassController[] classes() {
     return ordered.clone();

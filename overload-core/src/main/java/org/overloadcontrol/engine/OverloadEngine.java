@@ -107,6 +107,13 @@ public final class OverloadEngine {
    */
   private final boolean[] bypassableRoutes;
 
+  /**
+   * The engine this one replaced at a reload, whose learned state (limits, rates, sessions)
+   * this one starts from where the same group, endpoint and class still exist; null at start.
+   * Cleared once built, so that a chain of reloads does not keep every old engine reachable.
+   */
+  private volatile OverloadEngine predecessor;
+
   /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
   private static final long NOT_READ = Long.MIN_VALUE;
 
@@ -165,8 +172,10 @@ public final class OverloadEngine {
                     : CookieKeys.random(new java.security.SecureRandom()),
                 new java.security.SecureRandom(),
                 ticker,
-                queues == null ? () -> false : queues::sessionOverdue)
+                queues == null ? () -> false : queues::sessionOverdue,
+                b.predecessor == null ? null : b.predecessor.sessions)
             : null;
+    this.predecessor = b.predecessor;
     this.periodic =
         queues != null || degradeSettings.enabled()
             ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS)
@@ -247,6 +256,7 @@ public final class OverloadEngine {
                 controlledGroupOf.entrySet().stream()
                     .anyMatch(e -> !e.getKey().equals(name) && e.getValue().equals(groupName)),
             rateGroups.computeIfAbsent(groupName, g -> new RateGroup()));
+    carryRates(name, admission);
     EndpointPermits permits =
         queues == null || !queueSettings.enabled() && group == null ? null : queues.endpoint(name);
     QueueThresholdController threshold = null;
@@ -274,6 +284,50 @@ public final class OverloadEngine {
         qualityListener,
         group,
         admissionSettings.maxWaitOfTarget());
+  }
+
+  /**
+   * Creates now, from the replaced engine's state, each endpoint it had seen that this
+   * configuration still has (configured here, or never configured: a servlet's own endpoint),
+   * then lets the replaced engine go. An endpoint the new configuration removed is not
+   * carried: its requests finish in the replaced engine.
+   */
+  private void takeOver() {
+    OverloadEngine before = predecessor;
+    if (before == null) {
+      return;
+    }
+    for (String name : before.endpoints.keySet()) {
+      boolean removed =
+          before.config.endpoints().containsKey(name) && !config.endpoints().containsKey(name);
+      if (!removed) {
+        endpoint(name);
+      }
+    }
+    predecessor = null;
+  }
+
+  /**
+   * Starts each class at a reloaded endpoint at the rate its controller had learned under the
+   * replaced configuration, so a reload does not send the endpoint back to its initial rate.
+   */
+  private void carryRates(String name, EndpointAdmissionController admission) {
+    OverloadEngine before = predecessor;
+    ControlledEndpoint old = before == null ? null : before.endpoints.get(name);
+    if (old == null) {
+      return;
+    }
+    long now = ticker.read();
+    for (org.overloadcontrol.admission.ClassController c : old.admission().classes()) {
+      config.requestClass(c.requestClass().name()).ifPresent(d -> admission.carryRate(d, c, now));
+    }
+  }
+
+  /** The limit a group learned under the replaced configuration, or its configured start. */
+  private int carriedLimit(AdmissionSettings.Group g) {
+    OverloadEngine before = predecessor;
+    ConcurrencyGroup old = before == null ? null : before.groups.get(g.name());
+    return old == null ? g.initialLimit() : Math.max(1, Math.min(g.maxLimit(), old.limit()));
   }
 
   /**
@@ -307,7 +361,7 @@ public final class OverloadEngine {
                     1,
                     g.maxLimit(),
                     admissionSettings.idleHeadroom()),
-                g.initialLimit(),
+                carriedLimit(g),
                 admissionSettings.windowNanos(),
                 admissionSettings.windowSamples(),
                 listener,
@@ -771,6 +825,7 @@ public final class OverloadEngine {
     private QualityListener qualityListener = QualityListener.NONE;
     private CookieKeys sessionKeys;
     private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
+    private OverloadEngine predecessor;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -826,8 +881,19 @@ public final class OverloadEngine {
       return this;
     }
 
+    /**
+     * The engine this one replaces at a reload: its concurrency limits, learned rates and
+     * session table carry over where the same group, endpoint and class still exist.
+     */
+    public Builder predecessor(OverloadEngine value) {
+      this.predecessor = value;
+      return this;
+    }
+
     public OverloadEngine build() {
-      return new OverloadEngine(this);
+      OverloadEngine engine = new OverloadEngine(this);
+      engine.takeOver();
+      return engine;
     }
   }
 }

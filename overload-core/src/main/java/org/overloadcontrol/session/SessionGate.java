@@ -52,6 +52,7 @@ public final class SessionGate {
   private final SessionSettings settings;
   private final SessionTable table;
   private final SessionCookie cookies;
+  private final CookieKeys keys;
   private final Ticker ticker;
 
   /** Whether a request of an admitted session has waited so long that its page will be late. */
@@ -90,17 +91,43 @@ public final class SessionGate {
       SecureRandom random,
       Ticker ticker,
       BooleanSupplier sessionOverdue) {
+    this(settings, keys, random, ticker, sessionOverdue, null);
+  }
+
+  /**
+   * A gate that takes over the sessions of {@code predecessor} (a reload): the same cookie keys
+   * and, when the table's limits did not change, the same table, so that a session admitted
+   * before the reload is still one after it.
+   *
+   * @param predecessor the gate of the configuration this one replaces, or null
+   */
+  public SessionGate(
+      SessionSettings settings,
+      CookieKeys keys,
+      SecureRandom random,
+      Ticker ticker,
+      BooleanSupplier sessionOverdue,
+      SessionGate predecessor) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.sessionOverdue = Objects.requireNonNull(sessionOverdue, "sessionOverdue");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    this.cookies = new SessionCookie(keys, random);
+    this.keys = predecessor != null ? predecessor.keys : keys;
+    this.cookies = new SessionCookie(this.keys, random);
     this.table =
-        new SessionTable(
-            ticker,
-            settings.idleTimeoutNanos(),
-            settings.maxLifetimeNanos(),
-            settings.maxSessions());
+        predecessor != null && sameTable(predecessor.settings, settings)
+            ? predecessor.table
+            : new SessionTable(
+                ticker,
+                settings.idleTimeoutNanos(),
+                settings.maxLifetimeNanos(),
+                settings.maxSessions());
     this.windowStart = ticker.read();
+  }
+
+  private static boolean sameTable(SessionSettings a, SessionSettings b) {
+    return a.idleTimeoutNanos() == b.idleTimeoutNanos()
+        && a.maxLifetimeNanos() == b.maxLifetimeNanos()
+        && a.maxSessions() == b.maxSessions();
   }
 
   public SessionSettings settings() {

@@ -42,6 +42,7 @@ public final class VirtualQueue implements ClusterPart {
   private final EpochClock clock;
   private final SlotSchedule schedule;
   private final TokenSigner signer;
+  private final KeyRing keys;
   private final TokenChecker checker;
   private final LongAdder passCount = new LongAdder();
   private final LongAdder waitCount = new LongAdder();
@@ -95,6 +96,7 @@ public final class VirtualQueue implements ClusterPart {
     long now = clock.nanos();
     this.schedule =
         new SlotSchedule(maxWaitSeconds, capacity.capacity(now), clock.epochSecond(now));
+    this.keys = keys;
     this.signer = new TokenSigner(keys);
     this.checker = new TokenChecker(signer, graceSeconds, replayCacheSize, clock, cluster);
     this.estimated = estimated;
@@ -106,6 +108,11 @@ public final class VirtualQueue implements ClusterPart {
       this.share = new CapacityShare(ClusterView.STALE_SECONDS, cluster.expectedNodes());
       apply(ClusterView.EMPTY, clock.epochSecond(now)); // 1/n of C until the others are heard
     }
+  }
+
+  /** The keys this queue signs and checks tokens with; a reloaded queue keeps them. */
+  KeyRing keys() {
+    return keys;
   }
 
   /** A queue built from validated settings. */

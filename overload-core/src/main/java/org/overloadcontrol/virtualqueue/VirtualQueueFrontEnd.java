@@ -109,6 +109,39 @@ public final class VirtualQueueFrontEnd {
       Executor slowWork,
       java.util.function.Function<String, java.io.InputStream> webAppResources,
       ClusterCoordinator cluster) {
+    return create(config, ticker, wallClock, slowWork, webAppResources, cluster, null);
+  }
+
+  /**
+   * The front end of a reloaded configuration: as the one it replaces, with the same token keys
+   * when {@code before} had some (the key ring is not reloaded, so a token issued before the
+   * reload still verifies after it; a random development key would otherwise change).
+   */
+  public static VirtualQueueFrontEnd reloaded(
+      VirtualQueueFrontEnd before,
+      OverloadConfig config,
+      Ticker ticker,
+      Clock wallClock,
+      Executor slowWork,
+      java.util.function.Function<String, java.io.InputStream> webAppResources) {
+    return create(
+        config,
+        ticker,
+        wallClock,
+        slowWork,
+        webAppResources,
+        ClusterCoordinator.STANDALONE,
+        before.queue == null ? null : before.queue.keys());
+  }
+
+  private static VirtualQueueFrontEnd create(
+      OverloadConfig config,
+      Ticker ticker,
+      Clock wallClock,
+      Executor slowWork,
+      java.util.function.Function<String, java.io.InputStream> webAppResources,
+      ClusterCoordinator cluster,
+      KeyRing carriedKeys) {
     VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
     if (!settings.enabled()) {
       return new VirtualQueueFrontEnd(settings, null, ticker);
@@ -129,12 +162,14 @@ public final class VirtualQueueFrontEnd {
     VirtualQueue queue =
         VirtualQueue.of(
             settings,
-            KeyRingLoader.load(
-                settings,
-                System::getenv,
-                webAppResources,
-                new SecureRandom(),
-                cluster != ClusterCoordinator.STANDALONE),
+            carriedKeys != null
+                ? carriedKeys
+                : KeyRingLoader.load(
+                    settings,
+                    System::getenv,
+                    webAppResources,
+                    new SecureRandom(),
+                    cluster != ClusterCoordinator.STANDALONE),
             capacity,
             EpochClock.anchored(ticker, wallClock),
             cluster);
