@@ -184,6 +184,7 @@ public final class Exchange {
       case DELAY -> {
         delay =
             runtime.delay(
+                engine,
                 tag,
                 shaping,
                 new Delay.Target() {

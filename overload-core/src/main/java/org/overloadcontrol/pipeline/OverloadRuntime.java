@@ -9,6 +9,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.bandwidth.ShapingDecision;
+import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.cluster.ClusterCoordinator;
@@ -16,6 +17,7 @@ import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterPart;
 import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.cluster.CoordinatorFactory;
+import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -46,45 +48,94 @@ import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
  * already running finish normally and may still report their outcome to the engine);
  * {@link #close} then leaves the cluster, if {@code cluster.enabled}, and stops the timer
  * thread if the runtime owns it. A scheduler given to the builder belongs to the caller and is never stopped here.
+ *
+ * <p>Reload ({@link #reload}, docs/reload.md): a new configuration is read and validated whole
+ * and either refused, the running one staying in force, or swapped in at once as a new
+ * {@link Generation}. A request reads the generation once, when it starts, and finishes in it:
+ * its permit goes back to the engine that gave it, a waiting request keeps its place and its
+ * deadline in that engine's queues. The engine a reload replaced keeps its timers until its last
+ * waiting request has left, then stops.
  */
 public final class OverloadRuntime implements AutoCloseable {
 
-  private final OverloadConfig config;
-  private final OverloadEngine engine;
+  private static final OverloadLog LOG = OverloadLog.get(OverloadRuntime.class);
+
+  /** How often an engine a reload replaced is checked for waiting requests left. */
+  private static final long RETIRED_CHECK_NANOS = 100_000_000L;
+
+  /**
+   * One configuration's running parts, replaced all at once by a reload; a request reads it
+   * once, when it starts.
+   */
+  record Generation(
+      OverloadConfig config,
+      OverloadEngine engine,
+      VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth,
+      Scheduler.Cancellable bandwidthManager,
+      RequestPipeline pipeline) {}
+
+  private final Builder built;
   private final Scheduler scheduler;
   private final ExecutorScheduler ownScheduler;
-  private final VirtualQueueFrontEnd virtualQueue;
-  private final BandwidthShaper bandwidth;
-  private final Scheduler.Cancellable bandwidthManager;
   private final Delay.Delays delays;
   private ClusterCoordinator cluster = ClusterCoordinator.STANDALONE;
   private ClusterExchange clusterExchange;
   private Scheduler.Cancellable clusterTimer;
-  private final RequestPipeline pipeline;
+  private volatile Generation current;
+
+  /** Engines a reload replaced that still have waiting requests; their timers still run. */
+  private final java.util.Set<OverloadEngine> retired =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** One reload at a time; never taken by a request. */
+  private final java.util.concurrent.locks.ReentrantLock reloading =
+      new java.util.concurrent.locks.ReentrantLock();
+
+  private volatile long version = 1;
+  private volatile ReloadResult lastReload;
+  private final java.util.concurrent.atomic.AtomicLong reloads =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong reloadFailures =
+      new java.util.concurrent.atomic.AtomicLong();
+  private volatile boolean stopped;
 
   private OverloadRuntime(
-      OverloadConfig config,
+      Builder built,
       OverloadEngine engine,
       Scheduler scheduler,
       ExecutorScheduler ownScheduler,
       VirtualQueueFrontEnd virtualQueue,
       BandwidthShaper bandwidth,
-      Scheduler.Cancellable bandwidthManager,
-      Clock wallClock) {
-    this.config = config;
-    this.engine = engine;
+      Scheduler.Cancellable bandwidthManager) {
+    this.built = built;
     this.scheduler = scheduler;
     this.ownScheduler = ownScheduler;
-    this.virtualQueue = virtualQueue;
-    this.bandwidth = bandwidth;
-    this.bandwidthManager = bandwidthManager;
     this.delays = new Delay.Delays(scheduler);
-    this.pipeline = new RequestPipeline(this, wallClock);
+    this.current = generation(built.config, engine, virtualQueue, bandwidth, bandwidthManager);
   }
 
-  /** The per-request life cycle over this runtime's parts; see {@link RequestPipeline}. */
+  private Generation generation(
+      OverloadConfig config,
+      OverloadEngine engine,
+      VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth,
+      Scheduler.Cancellable bandwidthManager) {
+    return new Generation(
+        config,
+        engine,
+        virtualQueue,
+        bandwidth,
+        bandwidthManager,
+        new RequestPipeline(this, engine, virtualQueue, bandwidth, built.wallClock));
+  }
+
+  /**
+   * The per-request life cycle over this runtime's parts now; see {@link RequestPipeline}. A
+   * reload replaces it: read it once per request.
+   */
   public RequestPipeline pipeline() {
-    return pipeline;
+    return current.pipeline();
   }
 
   /** A builder for the runtime of {@code config}. */
@@ -92,12 +143,14 @@ public final class OverloadRuntime implements AutoCloseable {
     return new Builder(config);
   }
 
+  /** The configuration in force now. */
   public OverloadConfig config() {
-    return config;
+    return current.config();
   }
 
+  /** The engine of the configuration in force now; a reload replaces it. */
   public OverloadEngine engine() {
-    return engine;
+    return current.engine();
   }
 
   /** The timers every part uses: the given scheduler, or the runtime's own thread. */
@@ -107,16 +160,17 @@ public final class OverloadRuntime implements AutoCloseable {
 
   /** The virtual queue's front end; never null, {@code enabled()} is false when not configured. */
   public VirtualQueueFrontEnd virtualQueue() {
-    return virtualQueue;
+    return current.virtualQueue();
   }
 
   /** The bandwidth shaper, or null when bandwidth shares are not configured or switched off. */
   public BandwidthShaper bandwidth() {
-    return bandwidth;
+    return current.bandwidth();
   }
 
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
   public List<GroupSnapshot> bandwidthSnapshot() {
+    BandwidthShaper bandwidth = current.bandwidth();
     return bandwidth == null ? List.of() : bandwidth.snapshot();
   }
 
@@ -138,6 +192,11 @@ public final class OverloadRuntime implements AutoCloseable {
    * timers; {@link #shutdown} cuts it short if it is still held.
    */
   Delay delay(RequestTag tag, ShapingDecision shaping, Delay.Target target) {
+    return delay(engine(), tag, shaping, target);
+  }
+
+  /** As {@link #delay(RequestTag, ShapingDecision, Delay.Target)}, for a request of {@code engine}. */
+  Delay delay(OverloadEngine engine, RequestTag tag, ShapingDecision shaping, Delay.Target target) {
     return delays.start(engine, tag, shaping, target);
   }
 
@@ -157,14 +216,153 @@ public final class OverloadRuntime implements AutoCloseable {
    * Requests already running are not touched. Safe to call more than once.
    */
   public void shutdown() {
+    reloading.lock();
+    try {
+      stopped = true;
+    } finally {
+      reloading.unlock();
+    }
     delays.stop();
-    if (bandwidthManager != null) {
-      bandwidthManager.cancel();
+    Generation g = current;
+    if (g.bandwidthManager() != null) {
+      g.bandwidthManager().cancel();
     }
     if (clusterTimer != null) {
       clusterTimer.cancel();
     }
-    engine.shutdown();
+    g.engine().shutdown();
+    for (OverloadEngine old : retired) {
+      old.shutdown();
+      retired.remove(old);
+    }
+  }
+
+  /** The configuration version in force: 1 at start, one more for each applied reload. */
+  public long configVersion() {
+    return version;
+  }
+
+  /** What the last reload did, or null when there was none yet. */
+  public ReloadResult lastReload() {
+    return lastReload;
+  }
+
+  /** Reloads asked for, applied or refused. */
+  public long reloadsTotal() {
+    return reloads.get();
+  }
+
+  /** Reloads refused. */
+  public long reloadFailuresTotal() {
+    return reloadFailures.get();
+  }
+
+  /**
+   * Reads a new configuration and, when it is valid as a whole, puts it in force between
+   * requests; otherwise refuses it and the running configuration stays in force. Either way one
+   * log line says what happened. See {@link ConfigReload} for what carries over.
+   *
+   * @param read the adapter's whole read of its layers, parsed and validated as at start; an
+   *     {@link OverloadConfigException} (or any other exception, e.g. an unreadable file) it
+   *     throws refuses the reload with its message
+   */
+  public ReloadResult reload(java.util.concurrent.Callable<OverloadConfig> read) {
+    reloading.lock();
+    try {
+      ReloadResult result = new ConfigReload(this).run(read);
+      reloads.incrementAndGet();
+      if (!result.applied()) {
+        reloadFailures.incrementAndGet();
+      }
+      lastReload = result;
+      return result;
+    } finally {
+      reloading.unlock();
+    }
+  }
+
+  /** {@link #reload(java.util.concurrent.Callable)} of layers of flat keys. */
+  public ReloadResult reload(List<ConfigSource> layers) {
+    List<ConfigSource> copy = List.copyOf(layers);
+    return reload(() -> Settings.parse(copy).config());
+  }
+
+  /** Whether {@link #shutdown} has begun: a reload then changes nothing. */
+  boolean stopped() {
+    return stopped;
+  }
+
+  /** The builder's inputs, which every generation is built with alike. */
+  Builder built() {
+    return built;
+  }
+
+  /** The generation in force. */
+  Generation current() {
+    return current;
+  }
+
+  /** Whether this runtime is one node of a cluster. */
+  boolean clustered() {
+    return cluster != ClusterCoordinator.STANDALONE;
+  }
+
+  /**
+   * Puts the parts of a reloaded configuration in force and retires the engine they replace:
+   * it keeps its timers until its last waiting request has left (run or expired), then stops.
+   */
+  long swap(
+      OverloadConfig config,
+      OverloadEngine engine,
+      VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth,
+      Scheduler.Cancellable bandwidthManager) {
+    Generation before = current;
+    current = generation(config, engine, virtualQueue, bandwidth, bandwidthManager);
+    if (before.bandwidthManager() != null && before.bandwidthManager() != bandwidthManager) {
+      before.bandwidthManager().cancel();
+    }
+    retire(before.engine());
+    return ++version;
+  }
+
+  private void retire(OverloadEngine old) {
+    retired.add(old);
+    java.util.concurrent.atomic.AtomicReference<Scheduler.Cancellable> check =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Runnable task =
+        () -> {
+          if (old.queues() == null || old.queues().waitingCount() == 0) {
+            // Requests it admitted may still run: they report to it as after a stop.
+            old.shutdown();
+            retired.remove(old);
+            Scheduler.Cancellable c = check.get();
+            if (c != null) {
+              c.cancel();
+            }
+          }
+        };
+    check.set(scheduler.scheduleAtFixedRate(task, RETIRED_CHECK_NANOS));
+  }
+
+  /** Engines a reload replaced that still hold waiting requests. */
+  int retiredEngines() {
+    return retired.size();
+  }
+
+  /** Logs one reload's line. */
+  static void log(ReloadResult result) {
+    if (result.applied()) {
+      LOG.info(
+          "overload-control: configuration version {} in force; {}",
+          result.version(),
+          result.message());
+    } else {
+      LOG.warn(
+          "overload-control: reload refused, configuration version {} stays in force: {}",
+          result.version(),
+          result.message());
+    }
   }
 
   /** {@link #shutdown}, then stops the timer thread if the runtime started it. */
@@ -182,16 +380,17 @@ public final class OverloadRuntime implements AutoCloseable {
 
   /** Builds and starts an {@link OverloadRuntime}; the adapter supplies time and listeners. */
   public static final class Builder {
-    private final OverloadConfig config;
-    private Ticker ticker = Ticker.system();
-    private Clock wallClock = Clock.systemUTC();
+    // Package-visible: a reload builds the next generation's parts with the same inputs.
+    final OverloadConfig config;
+    Ticker ticker = Ticker.system();
+    Clock wallClock = Clock.systemUTC();
     private Scheduler scheduler;
     private String threadName = "overload-control";
-    private AdmissionListener admissionListener = AdmissionListener.NONE;
-    private QueueListener queueListener = new LoggingQueueListener();
-    private QualityListener qualityListener = new LoggingQualityListener();
-    private Function<String, InputStream> webAppResources = path -> null;
-    private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
+    AdmissionListener admissionListener = AdmissionListener.NONE;
+    QueueListener queueListener = new LoggingQueueListener();
+    QualityListener qualityListener = new LoggingQualityListener();
+    Function<String, InputStream> webAppResources = path -> null;
+    FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -297,8 +496,7 @@ public final class OverloadRuntime implements AutoCloseable {
           bandwidth = null;
         }
         OverloadRuntime runtime =
-            new OverloadRuntime(
-                config, engine, timers, own, virtualQueue, bandwidth, manager, wallClock);
+            new OverloadRuntime(this, engine, timers, own, virtualQueue, bandwidth, manager);
         if (cluster != ClusterCoordinator.STANDALONE) {
           runtime.cluster = cluster;
           runtime.clusterExchange = clusterExchange(cluster, virtualQueue, bandwidth);

@@ -49,12 +49,18 @@ public final class RequestPipeline {
   private final BandwidthShaper bandwidth;
   private final boolean trustsProxies;
 
-  RequestPipeline(OverloadRuntime runtime, Clock wallClock) {
+  /** The pipeline over one generation of {@code runtime}'s parts (see {@link OverloadRuntime}). */
+  RequestPipeline(
+      OverloadRuntime runtime,
+      OverloadEngine engine,
+      VirtualQueueFrontEnd virtualQueue,
+      BandwidthShaper bandwidth,
+      Clock wallClock) {
     this.runtime = Objects.requireNonNull(runtime, "runtime");
-    this.engine = runtime.engine();
+    this.engine = Objects.requireNonNull(engine, "engine");
     this.intake = RequestIntake.of(engine, wallClock);
-    this.virtualQueue = runtime.virtualQueue();
-    this.bandwidth = runtime.bandwidth();
+    this.virtualQueue = Objects.requireNonNull(virtualQueue, "virtualQueue");
+    this.bandwidth = bandwidth;
     this.trustsProxies = intake.clients().trustsAnyProxy();
   }
 

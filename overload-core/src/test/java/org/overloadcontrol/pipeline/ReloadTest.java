@@ -1,0 +1,353 @@
+package org.overloadcontrol.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.engine.OverloadEngine;
+
+/**
+ * {@link OverloadRuntime#reload}: all or nothing, between requests, on the fake clock. Every
+ * request started in a test ends in exactly one outcome, counted once by the engine that
+ * admitted it, and nothing is left waiting or holding a permit.
+ */
+class ReloadTest {
+
+  private static final String FILE = "overload.yaml";
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final FakeScheduler timers = new FakeScheduler(ticker);
+  private final List<Request> started = new ArrayList<>();
+  private OverloadRuntime runtime;
+
+  private static Map<String, String> keys(String... pairs) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put(pairs[i], pairs[i + 1]);
+    }
+    return m;
+  }
+
+  private static List<ConfigSource> layers(Map<String, String> keys) {
+    return List.of(ConfigSource.of(FILE, keys));
+  }
+
+  private void start(Map<String, String> keys) {
+    runtime =
+        OverloadRuntime.builder(OverloadConfig.parse(layers(keys)))
+            .ticker(ticker)
+            .scheduler(timers, "unused")
+            .start();
+  }
+
+  private ReloadResult reload(Map<String, String> keys) {
+    return runtime.reload(layers(keys));
+  }
+
+  /** A request as an adapter carries it: runs until the test completes it. */
+  final class Request implements Carrier {
+    final Exchange exchange;
+    final List<Step.Kind> steps = new ArrayList<>();
+    final OverloadEngine engine;
+    int outcomes;
+    Outcome outcome;
+    boolean running;
+
+    Request(String path) {
+      RequestPipeline pipeline = runtime.pipeline();
+      engine = runtime.engine();
+      RequestPipelineTest.View view = new RequestPipelineTest.View().path(path);
+      exchange = pipeline.start(view, "e");
+      started.add(this);
+      carry(exchange.step());
+    }
+
+    @Override
+    public void carry(Step step) {
+      steps.add(step.kind());
+      switch (step.kind()) {
+        case PASS -> {}
+        case RUN -> running = true;
+        case DELAY, WAIT -> exchange.hold(this);
+        case ANSWER, REFUSE -> end(step.outcome());
+      }
+    }
+
+    void complete() {
+      assertThat(running).isTrue();
+      running = false;
+      end(Outcome.COMPLETED);
+    }
+
+    private void end(Outcome o) {
+      if (exchange.finish(o, 10)) {
+        outcome = o;
+        outcomes++;
+      }
+    }
+
+    EndpointClass route() {
+      return exchange.tag().route();
+    }
+  }
+
+  /** Lets {@code d} pass and runs what fell due. */
+  private void advance(Duration d) {
+    ticker.advance(d);
+    timers.runDue();
+  }
+
+  /**
+   * {@code n} requests to {@code path} at once, each running {@code responseTime}; a refused
+   * one counts, as a client would see it.
+   */
+  private void round(String path, int n, Duration responseTime) {
+    List<Request> batch = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      batch.add(new Request(path));
+    }
+    advance(responseTime);
+    for (Request r : batch) {
+      if (r.running) {
+        r.complete();
+      }
+    }
+    timers.runDue();
+  }
+
+  private ConcurrencyGroup group() {
+    return runtime.engine().concurrencyGroups().get(0);
+  }
+
+  @AfterEach
+  void everyRequestEndedOnceAndNothingIsHeld() {
+    for (Request r : started) {
+      if (r.running) {
+        r.complete();
+      }
+    }
+    advance(Duration.ofSeconds(30));
+    for (Request r : started) {
+      assertThat(r.outcomes).as("outcomes of one request").isEqualTo(1);
+    }
+    assertThat(runtime.retiredEngines()).as("replaced engines still running").isZero();
+    OverloadEngine engine = runtime.engine();
+    if (engine.queues() != null) {
+      assertThat(engine.queues().waitingCount()).isZero();
+    }
+    for (ConcurrencyGroup g : engine.concurrencyGroups()) {
+      assertThat(g.inFlight()).as("permits held in " + g.name()).isZero();
+    }
+    runtime.close();
+  }
+
+  private static final Map<String, String> STEADY =
+      keys(
+          "endpoints.e.target", "200ms",
+          "admission.maxLimit", "40",
+          "queue.maxWait", "1s");
+
+  @Test
+  void aLoweredTargetTakesEffectWithinOneControllerWindow() {
+    start(STEADY);
+    for (int i = 0; i < 10; i++) {
+      round("/x", 30, Duration.ofMillis(150)); // p90 well under 0.9 × 200 ms
+    }
+    int before = group().limit();
+    assertThat(before).isEqualTo(40);
+
+    Map<String, String> lowered = new HashMap<>(STEADY);
+    lowered.put("endpoints.e.target", "100ms");
+    ReloadResult result = reload(lowered);
+
+    assertThat(result.applied()).isTrue();
+    assertThat(result.version()).isEqualTo(2);
+    assertThat(result.changes()).containsExactly("endpoints.e.target: 200ms → 100ms");
+    assertThat(group().limit()).as("the limit carries over").isEqualTo(before);
+    // One window (100 ms) of the same load, now over the new target: the limit is cut.
+    round("/x", 30, Duration.ofMillis(150));
+    assertThat(group().limit()).isLessThan(before);
+    assertThat(runtime.engine().endpoint("e").classes().get(0).controller().targetNanos())
+        .isEqualTo(Duration.ofMillis(100).toNanos());
+  }
+
+  @Test
+  void aBadChangeIsRefusedWithTheMessageOfAStartAndTheOldSettingsKeepWorking() {
+    start(STEADY);
+    OverloadEngine engine = runtime.engine();
+    Map<String, String> bad = new HashMap<>(STEADY);
+    bad.put("endpoints.e.target", "banana");
+
+    ReloadResult result = reload(bad);
+
+    assertThat(result.applied()).isFalse();
+    assertThat(result.version()).isEqualTo(1);
+    assertThat(result.changes()).isEmpty();
+    assertThatThrownBy(() -> Settings.parse(layers(bad))).hasMessage(result.message());
+    assertThat(result.message()).contains("endpoints.e.target", "banana", FILE);
+    assertThat(runtime.configVersion()).isEqualTo(1);
+    assertThat(runtime.lastReload()).isEqualTo(result);
+    assertThat(runtime.reloadFailuresTotal()).isEqualTo(1);
+    assertThat(runtime.engine()).isSameAs(engine);
+    Request r = new Request("/x");
+    assertThat(r.steps).containsExactly(Step.Kind.RUN);
+    assertThat(r.engine).isSameAs(engine);
+    assertThat(runtime.retiredEngines()).isZero();
+  }
+
+  @Test
+  void aKeyThatCannotChangeAtRunTimeIsRefusedAndSaysWhy() {
+    start(keys("endpoints.e.target", "200ms", "virtualQueue.keyFile", "/secret/keys"));
+
+    ReloadResult result =
+        reload(keys("endpoints.e.target", "100ms", "virtualQueue.keyFile", "/other/keys"));
+
+    assertThat(result.applied()).isFalse();
+    assertThat(result.message())
+        .contains("virtualQueue.keyFile", "cannot change at run time", "key ring", FILE)
+        .doesNotContain("/other/keys");
+    assertThat(runtime.config().endpoints().get("e").targetNanos())
+        .isEqualTo(Duration.ofMillis(200).toNanos());
+  }
+
+  @Test
+  void aReloadThatChangesNothingKeepsTheVersion() {
+    start(STEADY);
+    ReloadResult result = reload(STEADY);
+    assertThat(result.applied()).isTrue();
+    assertThat(result.version()).isEqualTo(1);
+    assertThat(result.message()).isEqualTo("no key changed");
+    assertThat(runtime.reloadsTotal()).isEqualTo(1);
+  }
+
+  @Test
+  void permitsHeldAcrossTheSwapGoBackToTheEngineThatGaveThemAndWaitersKeepTheirPlace() {
+    Map<String, String> two =
+        keys(
+            "endpoints.e.target", "1s",
+            "admission.maxLimit", "2",
+            "queue.maxWait", "2s");
+    start(two);
+    Request a = new Request("/x");
+    Request b = new Request("/x");
+    Request waiting = new Request("/x");
+    assertThat(waiting.steps).containsExactly(Step.Kind.WAIT);
+    OverloadEngine old = runtime.engine();
+    ConcurrencyGroup oldGroup = group();
+
+    Map<String, String> changed = new HashMap<>(two);
+    changed.put("endpoints.e.target", "2s");
+    assertThat(reload(changed).applied()).isTrue();
+    assertThat(runtime.engine()).isNotSameAs(old);
+    assertThat(runtime.retiredEngines()).isEqualTo(1);
+
+    // A new request is admitted by the new engine; the old one keeps its waiter and permits.
+    Request d = new Request("/x");
+    assertThat(d.engine).isSameAs(runtime.engine());
+    advance(Duration.ofMillis(100));
+    assertThat(old.queues().waitingCount()).isEqualTo(1);
+
+    a.complete(); // its permit goes back to the old engine, whose waiter takes it
+    assertThat(waiting.steps).containsExactly(Step.Kind.WAIT, Step.Kind.RUN);
+    assertThat(old.queues().waitingCount()).isZero();
+    advance(Duration.ofMillis(100));
+    assertThat(runtime.retiredEngines()).as("stopped once its last waiter left").isZero();
+
+    b.complete();
+    waiting.complete();
+    d.complete();
+    assertThat(oldGroup.inFlight()).isZero();
+    assertThat(group().inFlight()).isZero();
+    assertThat(a.route().outcomeCount(Outcome.COMPLETED)).isEqualTo(3);
+    assertThat(d.route().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
+    assertThat(d.route()).isNotSameAs(a.route());
+  }
+
+  @Test
+  void aRemovedEndpointsWaitersExpireOnceAtTheirDeadline() {
+    Map<String, String> withSearch =
+        keys(
+            "endpoints.e.target", "1s",
+            "endpoints.search.target", "1s",
+            "endpoints.search.paths", "/search/*",
+            "admission.maxLimit", "1",
+            "queue.maxWait", "2s");
+    start(withSearch);
+    Request running = new Request("/search/a");
+    Request waiting = new Request("/search/b");
+    assertThat(waiting.steps).containsExactly(Step.Kind.WAIT);
+    assertThat(waiting.route().endpoint().name()).isEqualTo("search");
+
+    Map<String, String> without = new HashMap<>(withSearch);
+    without.remove("endpoints.search.target");
+    without.remove("endpoints.search.paths");
+    ReloadResult result = reload(without);
+    assertThat(result.applied()).isTrue();
+    assertThat(result.changes())
+        .containsExactly(
+            "endpoints.search.paths: /search/* → (unset)", "endpoints.search.target: 1s → (unset)");
+    assertThat(runtime.engine().endpoints()).extracting(e -> e.name()).doesNotContain("search");
+
+    // Its deadline is the one it was given when it queued (0.7 of the old 1 s target).
+    assertThat(waiting.outcome).isNull();
+    advance(Duration.ofMillis(699));
+    assertThat(waiting.outcome).isNull();
+    advance(Duration.ofMillis(1));
+    assertThat(waiting.steps).containsExactly(Step.Kind.WAIT, Step.Kind.REFUSE);
+    assertThat(waiting.outcome).isEqualTo(Outcome.EXPIRED);
+    assertThat(waiting.route().outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
+    advance(Duration.ofMillis(200));
+    assertThat(runtime.retiredEngines()).isZero();
+    running.complete();
+  }
+
+  @Test
+  void aLearnedLimitCarriesOverToTheSameGroupAndANewGroupStartsFresh() {
+    Map<String, String> slow =
+        keys(
+            "endpoints.e.target", "200ms",
+            "admission.maxLimit", "40",
+            "queue.maxWait", "1s");
+    start(slow);
+    for (int i = 0; i < 5; i++) {
+      round("/x", 30, Duration.ofMillis(300)); // over the target: the limit comes down
+    }
+    int learned = group().limit();
+    assertThat(learned).isLessThan(40);
+
+    Map<String, String> moreClasses = new HashMap<>(slow);
+    moreClasses.put("classes.gold.rank", "9");
+    assertThat(reload(moreClasses).applied()).isTrue();
+    assertThat(group().limit()).isEqualTo(learned);
+
+    Map<String, String> ownGroup = new HashMap<>(moreClasses);
+    ownGroup.put("admission.groups.db.endpoints", "e");
+    ownGroup.put("admission.groups.db.maxLimit", "40");
+    assertThat(reload(ownGroup).applied()).isTrue();
+    assertThat(runtime.engine().endpoint("e").concurrencyGroup().name()).isEqualTo("db");
+    assertThat(runtime.engine().endpoint("e").concurrencyGroup().limit()).isEqualTo(40);
+    assertThat(runtime.configVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void aStoppedRuntimeReloadsNothing() {
+    start(STEADY);
+    runtime.shutdown();
+    ReloadResult result = reload(keys("endpoints.e.target", "1s"));
+    assertThat(result.applied()).isFalse();
+    assertThat(runtime.configVersion()).isEqualTo(1);
+  }
+}
