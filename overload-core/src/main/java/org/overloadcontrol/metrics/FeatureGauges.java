@@ -103,4 +103,12 @@ final class FeatureGauges {
         MetricNames.sessions(MetricNames.MID_SESSION_REFUSALS), gate::midSessionRefusalCount);
     register.count(MetricNames.sessions(MetricNames.COMPLETED), gate::completedCount);
   }
+
+  /** The configuration's version and its reloads, read when the library collects. */
+  static void registerConfig(
+      java.util.function.Supplier<ConfigStatus> config, MetricsRecorder register) {
+    register.gauge(MetricNames.config(MetricNames.VERSION), () -> config.get().version());
+    register.count(MetricNames.config(MetricNames.RELOADS), () -> config.get().reloads());
+    register.count(MetricNames.config(MetricNames.RELOAD_FAILURES), () -> config.get().failures());
+  }
 }

@@ -18,6 +18,7 @@ import org.overloadcontrol.base.Outcome;
  *   overload.bandwidth.&lt;metric&gt;                             the bandwidth shaper
  *   overload.virtual_queue.refusals.&lt;reason&gt;                virtual-queue refusals
  *   overload.virtual_queue.&lt;metric&gt;                         the virtual queue
+ *   overload.config.&lt;metric&gt;                                the configuration and its reloads
  * </pre>
  *
  * and each maps to a family (Prometheus, Micrometer) {@code overload_<metric>} (per endpoint:
@@ -82,6 +83,11 @@ public final class MetricNames {
   public static final String NEW_REFUSED = "new_refused";
   public static final String MID_SESSION_REFUSALS = "mid_session_refusals";
   public static final String COMPLETED = "completed";
+
+  // The configuration in force and its reloads (docs/reload.md).
+  public static final String VERSION = "version";
+  public static final String RELOADS = "reloads";
+  public static final String RELOAD_FAILURES = "reload_failures";
 
   private MetricNames() {}
 
@@ -177,6 +183,12 @@ public final class MetricNames {
         PREFIX + "_virtual_queue_" + metric,
         List.of(),
         List.of());
+  }
+
+  /** A metric of the configuration in force and its reloads. */
+  public static MetricId config(String metric) {
+    return new MetricId(
+        name(PREFIX, "config", metric), PREFIX + "_config_" + metric, List.of(), List.of());
   }
 
   /** A metric of session-aware admission. */

@@ -43,6 +43,7 @@ public final class Observability implements AutoCloseable {
   private final ConfigSection statusSection;
   private final BandwidthView bandwidth;
   private final VirtualQueueView virtualQueue;
+  private final java.util.function.Supplier<ConfigStatus> config;
 
   private Observability(Builder b) {
     this.engine = Objects.requireNonNull(b.engine, "engine");
@@ -50,6 +51,7 @@ public final class Observability implements AutoCloseable {
     this.statusSection = b.statusSection;
     this.bandwidth = b.bandwidth;
     this.virtualQueue = b.virtualQueue;
+    this.config = b.config;
     StatusAccess.from(statusSection, null, null); // fail at start, not at the first status read
     this.watch =
         new OverloadWatch(settings.periodNanos(), settings.overloadQuietNanos(), b.listener);
@@ -64,6 +66,9 @@ public final class Observability implements AutoCloseable {
                 bandwidth,
                 virtualQueue)
             : null;
+    if (metrics != null) {
+      FeatureGauges.registerConfig(config, metrics.recorder());
+    }
     this.task =
         settings.enabled() && b.scheduler != null
             ? b.scheduler.scheduleAtFixedRate(this::tick, settings.periodNanos())
@@ -111,7 +116,7 @@ public final class Observability implements AutoCloseable {
     if (metrics != null) {
       metrics.sync();
     }
-    return StatusJson.write(engine, watch, bandwidth, virtualQueue);
+    return StatusJson.write(engine, watch, bandwidth, virtualQueue, config.get());
   }
 
   /**
@@ -149,6 +154,7 @@ public final class Observability implements AutoCloseable {
     private ConfigSection statusSection;
     private BandwidthView bandwidth;
     private VirtualQueueView virtualQueue;
+    private java.util.function.Supplier<ConfigStatus> config = () -> ConfigStatus.STARTED;
 
     private Builder(OverloadEngine engine) {
       this.engine = engine;
@@ -218,6 +224,12 @@ public final class Observability implements AutoCloseable {
     /** Shows {@code queue}; null when the virtual queue is off. */
     public Builder virtualQueue(VirtualQueue queue) {
       return virtualQueue(queue == null ? null : VirtualQueueView.of(queue));
+    }
+
+    /** The configuration's version and last reload, read at each status read and scrape. */
+    public Builder configStatus(java.util.function.Supplier<ConfigStatus> value) {
+      this.config = Objects.requireNonNull(value, "configStatus");
+      return this;
     }
 
     public Observability build() {

@@ -45,7 +45,9 @@ import org.overloadcontrol.virtualqueue.RefusalReason;
  *                            "currentWaitSeconds", "capacitySubunitsPerSecond",
  *                            "refusals": { "forged", "altered", ..., "queue_full" } },
  *   "sessions": null | { "admittedNow", "admitted", "newRefused", "midSessionRefusals",
- *                        "completed" } }
+ *                        "completed" },
+ *   "configVersion": 1,
+ *   "lastReload": null | { "time", "result", "message" } }
  * </pre>
  *
  * <p>{@code bandwidth} (Li &amp; Jamin) and {@code virtualQueue} (WebQ) are {@code null} when the
@@ -71,6 +73,19 @@ public final class StatusJson {
       OverloadWatch watch,
       BandwidthView bandwidth,
       VirtualQueueView virtualQueue) {
+    return write(engine, watch, bandwidth, virtualQueue, ConfigStatus.STARTED);
+  }
+
+  /**
+   * The document for {@code engine}, the features beside it and the configuration's version
+   * and last reload now.
+   */
+  public static String write(
+      OverloadEngine engine,
+      OverloadWatch watch,
+      BandwidthView bandwidth,
+      VirtualQueueView virtualQueue,
+      ConfigStatus config) {
     JsonWriter w = new JsonWriter().beginObject();
     w.field("tickerSeconds", engine.ticker().read() / 1e9);
     List<ControlledEndpoint> endpoints = engine.endpoints();
@@ -104,7 +119,22 @@ public final class StatusJson {
     bandwidth(w.name("bandwidth"), bandwidth);
     virtualQueue(w.name("virtualQueue"), virtualQueue);
     sessions(w.name("sessions"), engine.sessions());
+    config(w, config);
     return w.endObject().toString();
+  }
+
+  private static void config(JsonWriter w, ConfigStatus config) {
+    w.field("configVersion", config.version());
+    w.name("lastReload");
+    if (config.lastAt() == null) {
+      w.value((String) null);
+      return;
+    }
+    w.beginObject()
+        .field("time", config.lastAt().toString())
+        .field("result", config.lastResult())
+        .field("message", config.lastMessage())
+        .endObject();
   }
 
   private static void bandwidth(JsonWriter w, BandwidthView view) {

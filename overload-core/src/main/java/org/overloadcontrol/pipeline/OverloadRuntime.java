@@ -26,6 +26,7 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.engine.ExecutorScheduler;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.metrics.ConfigStatus;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.ProcessCpuUtilisation;
@@ -179,12 +180,27 @@ public final class OverloadRuntime implements AutoCloseable {
    * timer thread, and its bandwidth shares and virtual queue when configured, so the registry,
    * status document and Prometheus text show all three. Each adapter adds what its container
    * knows (a registry, a context path); the caller builds, owns and closes the result.
+   *
+   * <p>Its gauges read the parts of the configuration in force when it is built: after an
+   * applied {@link #reload} the adapter closes it and builds it again (the metric names stay;
+   * the counts of the new engine start from zero, as a counter does at a restart). The
+   * configuration's version and last reload are read from this runtime at each read.
    */
   public Observability.Builder observability() {
     return Observability.builder(engine())
         .scheduler(scheduler())
         .bandwidth(bandwidth())
-        .virtualQueue(virtualQueue().queue());
+        .virtualQueue(virtualQueue().queue())
+        .configStatus(this::configStatus);
+  }
+
+  /** The version in force and the last reload, as the status page and metrics show them. */
+  public ConfigStatus configStatus() {
+    ReloadResult last = lastReload;
+    return last == null
+        ? new ConfigStatus(version, reloads.get(), reloadFailures.get(), null, null, null)
+        : new ConfigStatus(
+            version, reloads.get(), reloadFailures.get(), last.at(), last.result(), last.message());
   }
 
   /**

@@ -350,4 +350,57 @@ class ReloadTest {
     assertThat(result.applied()).isFalse();
     assertThat(runtime.configVersion()).isEqualTo(1);
   }
+
+  @Test
+  void theStatusPageAndTheMetricsShowTheVersionAndTheLastReload() throws Exception {
+    start(STEADY);
+    java.util.Map<String, java.util.function.LongSupplier> counts = new HashMap<>();
+    java.util.Map<String, java.util.function.DoubleSupplier> gauges = new HashMap<>();
+    org.overloadcontrol.metrics.Observability observability =
+        runtime
+            .observability()
+            .overloadListener(org.overloadcontrol.metrics.OverloadEvent.Listener.NONE)
+            .recorder(
+                new org.overloadcontrol.metrics.MetricsRecorder() {
+                  @Override
+                  public void count(
+                      org.overloadcontrol.metrics.MetricId id,
+                      java.util.function.LongSupplier count) {
+                    counts.put(id.dropwizardName(), count);
+                  }
+
+                  @Override
+                  public void gauge(
+                      org.overloadcontrol.metrics.MetricId id,
+                      java.util.function.DoubleSupplier value) {
+                    gauges.put(id.dropwizardName(), value);
+                  }
+
+                  @Override
+                  public void close() {}
+                })
+            .build();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode status = json.readTree(observability.statusJson());
+    assertThat(status.get("configVersion").asLong()).isEqualTo(1);
+    assertThat(status.get("lastReload").isNull()).isTrue();
+
+    Map<String, String> lowered = new HashMap<>(STEADY);
+    lowered.put("endpoints.e.target", "100ms");
+    reload(lowered);
+    Map<String, String> bad = new HashMap<>(STEADY);
+    bad.put("queue.maxWait", "forever");
+    ReloadResult refused = reload(bad);
+
+    status = json.readTree(observability.statusJson());
+    assertThat(status.get("configVersion").asLong()).isEqualTo(2);
+    assertThat(status.get("lastReload").get("result").asText()).isEqualTo("refused");
+    assertThat(status.get("lastReload").get("message").asText()).isEqualTo(refused.message());
+    assertThat(status.get("lastReload").get("time").asText()).isEqualTo(refused.at().toString());
+    assertThat(gauges.get("overload.config.version").getAsDouble()).isEqualTo(2.0);
+    assertThat(counts.get("overload.config.reloads").getAsLong()).isEqualTo(2);
+    assertThat(counts.get("overload.config.reload_failures").getAsLong()).isEqualTo(1);
+    observability.close();
+  }
 }
