@@ -171,6 +171,33 @@ record FilterConfiguration(
     }
   }
 
+  /**
+   * The YAML files the filter reads that lie on disk, for the reload's watch: the
+   * {@code configFile} (or {@link OverloadFilter#DEFAULT_CONFIG_FILE}) where the web application
+   * is unpacked or it names a file, and the operator's file. A file inside a packed archive
+   * cannot change while it runs and is not watched.
+   */
+  static List<java.nio.file.Path> filesOnDisk(FilterConfig filterConfig) {
+    ServletContext context = filterConfig.getServletContext();
+    String configured = filterConfig.getInitParameter("configFile");
+    String path =
+        configured == null || configured.isBlank()
+            ? OverloadFilter.DEFAULT_CONFIG_FILE
+            : configured.trim();
+    List<java.nio.file.Path> files = new ArrayList<>();
+    String real = path.startsWith("/") ? context.getRealPath(path) : null;
+    if (real != null) {
+      files.add(java.nio.file.Path.of(real));
+    } else if (configured != null && new File(path).isFile()) {
+      files.add(java.nio.file.Path.of(path));
+    }
+    String operator = System.getProperty(OverloadFilter.CONFIG_FILE_PROPERTY);
+    if (operator != null && !operator.isBlank()) {
+      files.add(java.nio.file.Path.of(operator.trim()));
+    }
+    return files;
+  }
+
   /** The operator's file named by the system property, layered over everything else. */
   private static ConfigSource loadOperatorYaml(String path) throws ServletException {
     try {

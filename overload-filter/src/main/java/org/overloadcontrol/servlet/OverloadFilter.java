@@ -23,6 +23,7 @@ import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.pipeline.Exchange;
+import org.overloadcontrol.pipeline.ReloadResult;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
@@ -119,7 +120,29 @@ public class OverloadFilter implements Filter {
   /** The running engine, or null before {@link #init}. */
   public OverloadEngine engine() {
     RunningFilter r = running;
-    return r == null ? null : r.engine;
+    return r == null ? null : r.engine();
+  }
+
+  /**
+   * Reads the configuration again, every layer as at start, and puts it in force between
+   * requests when it is valid as a whole; otherwise the running one stays in force
+   * (docs/reload.md). The filter also does this by itself when one of its YAML files on disk
+   * changes.
+   *
+   * @throws IllegalStateException before {@link #init} or after {@link #destroy}
+   */
+  public ReloadResult reload() {
+    RunningFilter r = running;
+    if (r == null) {
+      throw new IllegalStateException("overload-control: the filter is not running");
+    }
+    return r.reload();
+  }
+
+  /** The configuration version in force (1 at start), or 0 when the filter is not running. */
+  public long configVersion() {
+    RunningFilter r = running;
+    return r == null ? 0 : r.runtime().configVersion();
   }
 
   @Override
@@ -147,26 +170,29 @@ public class OverloadFilter implements Filter {
     }
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
-    ServletRequestView view = new ServletRequestView(request, r.clients);
+    RunningFilter.Routing g = r.routing;
+    ServletRequestView view = new ServletRequestView(request, g.clients());
     Exchange exchange;
-    if (r.routesByServlet) {
+    if (g.routesByServlet()) {
       // No rule reads the request: its servlet says where it goes (one look-up).
-      EndpointClass route = r.routes.route(servlet);
-      exchange = route == null ? null : r.pipeline.start(view, route);
-    } else if (r.routesByFramework) {
+      EndpointClass route = g.routes().route(servlet);
+      exchange = route == null ? null : g.pipeline().start(view, route);
+    } else if (g.routesByFramework()) {
       // Only a framework's routes read the request (Spring Boot, Jakarta REST): one walk over
       // its path, else its servlet's endpoint (looked up only then).
-      if (r.routes.isStatus(servlet)) {
+      if (g.routes().isStatus(servlet)) {
         exchange = null;
       } else {
-        exchange = r.pipeline.startByFramework(view);
+        exchange = g.pipeline().startByFramework(view);
         if (exchange == null) {
-          exchange = r.pipeline.start(view, r.routes.route(servlet));
+          exchange = g.pipeline().start(view, g.routes().route(servlet));
         }
       }
     } else {
       exchange =
-          r.routes.isStatus(servlet) ? null : r.pipeline.start(view, r.routes.endpointOf(servlet));
+          g.routes().isStatus(servlet)
+              ? null
+              : g.pipeline().start(view, g.routes().endpointOf(servlet));
     }
     if (exchange == null || exchange.step().kind() == Step.Kind.PASS) {
       // A probe or a status page: never a permit, a wait or a refusal.

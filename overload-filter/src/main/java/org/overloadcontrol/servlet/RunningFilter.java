@@ -5,6 +5,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.OverloadLog;
@@ -16,7 +17,9 @@ import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.ConfigFileWatch;
 import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.pipeline.ReloadResult;
 import org.overloadcontrol.pipeline.RequestPipeline;
 
 /**
@@ -33,17 +36,15 @@ final class RunningFilter {
   // What every request asks for, as final fields read through one object (in a server each
   // object a request touches tends to be a cache miss, docs/performance.md).
   final boolean enabled;
-  final boolean routesByServlet;
-  final boolean routesByFramework;
-  final OverloadEngine engine;
-  final RequestPipeline pipeline;
-  final ClientAddressResolver clients;
+
+  /**
+   * The configuration in force, as requests are routed by it; a reload replaces it whole, and a
+   * request reads it once.
+   */
+  volatile Routing routing;
 
   /** Carries out the engine's steps with the servlet API. */
   final ServletSteps steps;
-
-  /** Routes a request by its servlet; see {@link ServletRoutes}. */
-  final ServletRoutes routes;
 
   /** Says once that a layer in front (the Jetty handler) controls the requests instead. */
   final TakeoverNotice takeover;
@@ -55,8 +56,15 @@ final class RunningFilter {
   private final SuspendedRequest.Registry suspended;
 
   private final ServletContext servletContext;
+  private final FilterConfig filterConfig;
   private final OverloadRuntime runtime;
-  private final Observability observability;
+  private volatile Observability observability;
+
+  /** Watches the YAML files on disk and reloads when one changes; null when none is on disk. */
+  private final ConfigFileWatch watch;
+
+  /** One reload at a time, from the file watch or a caller. */
+  private final ReentrantLock reloading = new ReentrantLock();
 
   /** Stops admitting when the container's graceful stop begins, before {@link #stop}. */
   private final GracefulStopSignal gracefulStop;
@@ -69,18 +77,13 @@ final class RunningFilter {
       Observability observability) {
     OverloadConfig config = read.config();
     this.servletContext = filterConfig.getServletContext();
+    this.filterConfig = filterConfig;
     this.runtime = runtime;
     this.suspended = suspended;
     this.observability = observability;
-    this.engine = runtime.engine();
-    this.pipeline = runtime.pipeline();
-    this.clients = pipeline.intake().clients();
+    this.routing = Routing.of(runtime, read, servletContext);
     this.steps = new ServletSteps(read.rejectionHandler(), suspended);
     this.takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
-    this.routes =
-        new ServletRoutes(engine, read.endpointByServlet(), StatusServlets.names(servletContext));
-    this.routesByServlet = engine.routesByEndpointOnly();
-    this.routesByFramework = engine.routesByFrameworkOnly();
     this.enabled = config.enabled();
     this.gracefulStop = GracefulStopSignal.listen(servletContext, this::stopAdmitting);
     this.virtualThreads =
@@ -90,6 +93,93 @@ final class RunningFilter {
             read.virtualThreads() != null,
             defaultMaxLimit(config),
             read.maxLimitFromThreads());
+    this.watch =
+        ConfigFileWatch.start(
+            FilterConfiguration.filesOnDisk(filterConfig), runtime.scheduler(), this::reload);
+  }
+
+  /**
+   * How requests are routed under one configuration: its engine and pipeline, and the servlet
+   * routes and client resolver built over them.
+   */
+  record Routing(
+      OverloadEngine engine,
+      RequestPipeline pipeline,
+      ClientAddressResolver clients,
+      ServletRoutes routes,
+      boolean routesByServlet,
+      boolean routesByFramework) {
+
+    static Routing of(OverloadRuntime runtime, FilterConfiguration read, ServletContext context) {
+      RequestPipeline pipeline = runtime.pipeline();
+      OverloadEngine engine = runtime.engine();
+      return new Routing(
+          engine,
+          pipeline,
+          pipeline.intake().clients(),
+          new ServletRoutes(engine, read.endpointByServlet(), StatusServlets.names(context)),
+          engine.routesByEndpointOnly(),
+          engine.routesByFrameworkOnly());
+    }
+  }
+
+  /** The engine in force. */
+  OverloadEngine engine() {
+    return routing.engine();
+  }
+
+  /** The runtime, whose version and last reload the filter reports. */
+  OverloadRuntime runtime() {
+    return runtime;
+  }
+
+  /**
+   * Reads every layer again as at start and, when the whole is valid, puts it in force between
+   * requests (docs/reload.md); otherwise the running configuration stays. The runtime logs one
+   * line either way; an applied reload also rebuilds the observability over the new engine.
+   */
+  ReloadResult reload() {
+    reloading.lock();
+    try {
+      FilterConfiguration[] read = new FilterConfiguration[1];
+      long before = runtime.configVersion();
+      ReloadResult result =
+          runtime.reload(
+              () -> {
+                read[0] = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
+                return read[0].config();
+              });
+      if (result.applied() && result.version() != before) {
+        routing = Routing.of(runtime, read[0], servletContext);
+        servletContext.setAttribute(OverloadFilter.ENGINE_ATTRIBUTE, runtime.engine());
+        renewObservability();
+      }
+      return result;
+    } finally {
+      reloading.unlock();
+    }
+  }
+
+  /**
+   * Closes the observability of the replaced engine, which removes its metrics, and registers
+   * the same names over the new one.
+   */
+  private void renewObservability() {
+    Observability old = observability;
+    old.close();
+    try {
+      Observability fresh =
+          runtime
+              .observability()
+              .registry(servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE))
+              .contextPath(servletContext.getContextPath())
+              .build();
+      observability = fresh;
+      servletContext.setAttribute(Observability.ATTRIBUTE, fresh);
+    } catch (RuntimeException e) {
+      // Only the metrics are lost, and said so; the reloaded configuration stays in force.
+      LOG.warn("overload-control: metrics after the reload could not start: {}", e.toString());
+    }
   }
 
   /** The ceiling of the default group's concurrency limit (an endpoint no group names). */
@@ -191,6 +281,13 @@ final class RunningFilter {
    */
   void stop() {
     gracefulStop.close();
+    if (watch != null) {
+      watch.close();
+    }
+    // A reload running now finishes first; none starts after this (the runtime stops).
+    reloading.lock();
+    reloading.unlock();
+    Observability observability = this.observability;
     observability.close();
     if (servletContext.getAttribute(Observability.ATTRIBUTE) == observability) {
       servletContext.removeAttribute(Observability.ATTRIBUTE);
@@ -202,7 +299,7 @@ final class RunningFilter {
     for (SuspendedRequest s : suspended.snapshot()) {
       settleSafely(s::settleRunningAtShutdown);
     }
-    if (servletContext.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) == engine) {
+    if (servletContext.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) == routing.engine()) {
       servletContext.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
     }
     runtime.close();
