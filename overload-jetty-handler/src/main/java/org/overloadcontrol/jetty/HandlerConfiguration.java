@@ -62,11 +62,17 @@ final class HandlerConfiguration {
     return config;
   }
 
-  private static ConfigSource loadYaml(String file, String baseDirectory) {
+  /** The configuration file's path, a relative one resolved against the base directory. */
+  static Path resolve(String file, String baseDirectory) {
     Path path = Path.of(file);
     if (!path.isAbsolute() && baseDirectory != null) {
       path = Path.of(baseDirectory).resolve(path);
     }
+    return path;
+  }
+
+  private static ConfigSource loadYaml(String file, String baseDirectory) {
+    Path path = resolve(file, baseDirectory);
     return YamlConfigLoader.loadFile(path, "configFile", file, OverloadHandler.SETTINGS_ORIGIN);
   }
 }

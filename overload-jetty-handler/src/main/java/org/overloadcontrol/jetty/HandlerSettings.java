@@ -152,8 +152,33 @@ final class HandlerSettings {
 
   /** The configuration, validated; see {@link OverloadHandler#parseConfig}. */
   OverloadConfig parse(Server server) {
+    return parse(server, keys);
+  }
+
+  /**
+   * The configuration with {@code javaKeys} in place of the keys given in Java or XML (a
+   * reload with new keys), validated as at start.
+   */
+  OverloadConfig parse(Server server, Map<String, String> javaKeys) {
     return HandlerConfiguration.parse(
-        keys, configFile, baseDirectory, defaultEndpoint, serverThreads(server));
+        javaKeys, configFile, baseDirectory, defaultEndpoint, serverThreads(server));
+  }
+
+  /**
+   * The YAML files on disk the handler reads, for the reload's watch: its configuration file
+   * and the operator's file.
+   */
+  java.util.List<java.nio.file.Path> files() {
+    java.util.List<java.nio.file.Path> files = new java.util.ArrayList<>();
+    String file = configFile != null ? configFile : keys.get("configFile");
+    if (file != null && !file.isBlank()) {
+      files.add(HandlerConfiguration.resolve(file.trim(), baseDirectory));
+    }
+    String operator = System.getProperty(org.overloadcontrol.config.OperatorConfigFile.PROPERTY);
+    if (operator != null && !operator.isBlank()) {
+      files.add(java.nio.file.Path.of(operator.trim()));
+    }
+    return files;
   }
 
   /**

@@ -23,8 +23,10 @@ import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.ConfigFileWatch;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.pipeline.ReloadResult;
 import org.overloadcontrol.pipeline.RequestPipeline;
 import org.overloadcontrol.pipeline.Step;
 import org.overloadcontrol.queue.QueueListener;
@@ -56,7 +58,10 @@ import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
  * {@link OverloadHandlerBuilder}), overridden by the YAML file {@link #setConfigFile}, then by
  * the operator's file named by the system property {@value OperatorConfigFile#PROPERTY}, every
  * feature's section validated as the filter does when the handler starts; a bad key or value
- * stops the start with a message naming it. Settings are frozen once started. Stopping answers every waiting request with 503;
+ * stops the start with a message naming it. The setters are frozen once started; the
+ * configuration is not: {@link #reload()} reads the files again, {@link #reload(Map)} takes new
+ * keys in place of those given in Java, and a change to a YAML file on disk is reloaded by
+ * itself within 2 s (docs/reload.md). Stopping answers every waiting request with 503;
  * requests already running finish normally. In a graceful stop (the server's stop timeout, with
  * a {@code GracefulHandler}) this happens when the stop begins ({@link #shutdown}), not after
  * the wait for the requests in progress, so that no waiting request is run while the server
@@ -78,6 +83,19 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
 
   /** Whether a graceful stop has begun since the start. */
   private volatile boolean shutdown;
+
+  /** The keys a {@link #reload(Map)} put in place of those given in Java; null when none did. */
+  private volatile Map<String, String> reloadedKeys;
+
+  /** Watches the YAML files while the handler runs; null when there is none or it is stopped. */
+  private volatile ConfigFileWatch watch;
+
+  /** Told after each applied reload (the status handler renews its observability). */
+  private final List<Runnable> reloadListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** One reload at a time. */
+  private final java.util.concurrent.locks.ReentrantLock reloading =
+      new java.util.concurrent.locks.ReentrantLock();
 
   /** A handler with default settings and no wrapped handler yet (for Jetty XML). */
   public OverloadHandler() {
@@ -193,8 +211,75 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
   @Override
   protected void doStart() throws Exception {
     shutdown = false;
-    running = settings.start(getServer());
+    reloadedKeys = null;
+    OverloadRuntime r = settings.start(getServer());
+    running = r;
+    watch = ConfigFileWatch.start(settings.files(), r.scheduler(), this::reload);
     super.doStart();
+  }
+
+  /**
+   * Reads the configuration again, every layer as at start, and puts it in force between
+   * requests when it is valid as a whole; otherwise the running one stays in force and the
+   * result says why, with the message of a start (docs/reload.md).
+   *
+   * @throws IllegalStateException when the handler is not running
+   */
+  public ReloadResult reload() {
+    Map<String, String> keys = reloadedKeys;
+    return reload(keys == null ? settings.keys() : keys);
+  }
+
+  /**
+   * As {@link #reload()}, with {@code keys} in place of the keys given in Java or XML (the YAML
+   * file and the operator's file still override them); kept for later reloads when applied.
+   *
+   * @throws IllegalStateException when the handler is not running
+   */
+  public ReloadResult reload(Map<String, String> keys) {
+    Map<String, String> copy = Map.copyOf(keys);
+    reloading.lock();
+    try {
+      OverloadRuntime r = running;
+      if (r == null) {
+        throw new IllegalStateException("the overload handler is not running");
+      }
+      long before = r.configVersion();
+      ReloadResult result = r.reload(() -> settings.parse(getServer(), copy));
+      if (result.applied()) {
+        reloadedKeys = copy;
+      }
+      if (result.applied() && result.version() != before) {
+        for (Runnable listener : reloadListeners) {
+          listener.run();
+        }
+      }
+      return result;
+    } finally {
+      reloading.unlock();
+    }
+  }
+
+  /** The configuration version in force (1 at start), or 0 when stopped. */
+  public long configVersion() {
+    OverloadRuntime r = running;
+    return r == null ? 0 : r.configVersion();
+  }
+
+  /** What the last reload did, or null when stopped or there was none. */
+  public ReloadResult lastReload() {
+    OverloadRuntime r = running;
+    return r == null ? null : r.lastReload();
+  }
+
+  /** Calls {@code listener} after each reload that put a new configuration in force. */
+  void onReload(Runnable listener) {
+    reloadListeners.add(listener);
+  }
+
+  /** Stops calling {@code listener}. */
+  void removeReloadListener(Runnable listener) {
+    reloadListeners.remove(listener);
   }
 
   /**
@@ -228,8 +313,19 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
    */
   @Override
   protected void doStop() throws Exception {
-    OverloadRuntime stopping = running;
-    running = null;
+    ConfigFileWatch w = watch;
+    watch = null;
+    if (w != null) {
+      w.close();
+    }
+    reloading.lock(); // a reload running now finishes first
+    OverloadRuntime stopping;
+    try {
+      stopping = running;
+      running = null;
+    } finally {
+      reloading.unlock();
+    }
     if (stopping == null) {
       super.doStop();
       return;

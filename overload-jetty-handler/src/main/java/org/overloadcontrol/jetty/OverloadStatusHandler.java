@@ -79,19 +79,40 @@ public class OverloadStatusHandler extends Handler.Wrapper {
     return r == null ? null : r.observability();
   }
 
+  /** After an applied reload: the observability over the new engine, the same metric names. */
+  private final Runnable renew = this::renew;
+
   @Override
   protected void doStart() throws Exception {
     super.doStart();
+    running = observe();
+    overload.onReload(renew);
+  }
+
+  private Running observe() {
     Observability observability = overload.observabilityBuilder().build();
-    running =
-        new Running(
-            observability,
-            StatusAccess.from(observability.statusSection(), null, null),
-            new ClientAddressResolver(observability.engine().config().trustedProxies()));
+    return new Running(
+        observability,
+        StatusAccess.from(observability.statusSection(), null, null),
+        new ClientAddressResolver(observability.engine().config().trustedProxies()));
+  }
+
+  /**
+   * Closes the observability of the replaced engine (which removes its metrics) and builds it
+   * over the new one; called under the handler's reload, never with a request.
+   */
+  private void renew() {
+    Running old = running;
+    if (old == null) {
+      return;
+    }
+    old.observability().close();
+    running = observe();
   }
 
   @Override
   protected void doStop() throws Exception {
+    overload.removeReloadListener(renew);
     Running r = running;
     running = null;
     if (r != null) {

@@ -5,12 +5,14 @@ import java.util.Locale;
 import org.eclipse.jetty.jmx.ObjectMBean;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
+import org.eclipse.jetty.util.annotation.ManagedOperation;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.jetty.OverloadHandler;
+import org.overloadcontrol.pipeline.ReloadResult;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**
@@ -39,6 +41,43 @@ public class OverloadHandlerMBean extends ObjectMBean {
   @ManagedAttribute("Whether the overload engine is running")
   public boolean isRunning() {
     return ((OverloadHandler) getManagedObject()).engine() != null;
+  }
+
+  /** The configuration version in force: 1 at start, one more per applied reload; 0 stopped. */
+  @ManagedAttribute("Configuration version in force (1 at start, +1 per applied reload)")
+  public long getConfigVersion() {
+    return ((OverloadHandler) getManagedObject()).configVersion();
+  }
+
+  /** What the last reload did, as {@link #reload} said it; empty before the first. */
+  @ManagedAttribute("What the last reload did")
+  public String getLastReload() {
+    ReloadResult last = ((OverloadHandler) getManagedObject()).lastReload();
+    return last == null ? "" : said(last);
+  }
+
+  /**
+   * Reads the configuration again (the handler's keys, its YAML file, the operator's file) and
+   * puts it in force when it is valid as a whole (docs/reload.md).
+   *
+   * @return {@code applied: version N; changed ...}, or {@code refused: } and the message
+   *     naming the key, value and layer, the running version staying in force
+   */
+  @ManagedOperation(
+      value = "Reload the configuration: the new version, or the refusal naming the key",
+      impact = "ACTION")
+  public String reload() {
+    OverloadHandler handler = (OverloadHandler) getManagedObject();
+    if (handler.engine() == null) {
+      return "refused: the overload handler is not running";
+    }
+    return said(handler.reload());
+  }
+
+  private static String said(ReloadResult r) {
+    return r.applied()
+        ? "applied: version " + r.version() + "; " + r.message()
+        : "refused (version " + r.version() + " stays in force): " + r.message();
   }
 
   /** Requests that arrived, over all endpoints and classes. */
