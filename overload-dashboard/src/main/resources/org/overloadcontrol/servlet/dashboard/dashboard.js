@@ -356,9 +356,22 @@
       + (status.queues ? ' · browsing queues '
       + (status.queues.lifo ? 'LIFO' : 'FIFO') : '') + ' · ' + state.labels[state.labels.length
       - 1];
+    configBadge(status);
     state.previous = status;
     state.updates++;
     document.body.dataset.updates = state.updates;
+  }
+
+  /** The configuration version in force and the last reload's result (docs/reload.md). */
+  function configBadge(status) {
+    const c = document.getElementById('config');
+    if (status.configVersion === undefined) return;
+    c.hidden = false;
+    const last = status.lastReload;
+    c.textContent = 'config v' + status.configVersion
+      + (last ? ' · last reload ' + last.result : '');
+    c.title = last ? last.time + ': ' + last.message : 'not reloaded since start';
+    c.className = 'badge' + (last && last.result === 'refused' ? ' bad' : '');
   }
 
   function connection(ok, text) {
