@@ -185,11 +185,14 @@ record FilterConfiguration(
             ? OverloadFilter.DEFAULT_CONFIG_FILE
             : configured.trim();
     List<java.nio.file.Path> files = new ArrayList<>();
+    // As loadYaml reads it: the web application's file first, else a file on disk.
     String real = path.startsWith("/") ? context.getRealPath(path) : null;
-    if (real != null) {
+    if (real != null && new File(real).isFile()) {
       files.add(java.nio.file.Path.of(real));
     } else if (configured != null && new File(path).isFile()) {
       files.add(java.nio.file.Path.of(path));
+    } else if (real != null && configured == null) {
+      files.add(java.nio.file.Path.of(real)); // the default file, which may be created later
     }
     String operator = System.getProperty(OverloadFilter.CONFIG_FILE_PROPERTY);
     if (operator != null && !operator.isBlank()) {
