@@ -1,0 +1,160 @@
+package org.overloadcontrol.jetty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.ControlledEndpoint;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.pipeline.ReloadResult;
+
+/**
+ * The handler's reload under steady load on a real Jetty server and the real clock: a target
+ * lowered in its file cuts the limit within a controller window and sheds; a bad file is
+ * refused while the running settings keep shedding; every request gets one answer and is
+ * counted once by the engine that took it, and nothing is left waiting or holding a permit.
+ */
+class HandlerReloadUnderLoadTest {
+
+  @TempDir Path dir;
+  private JettyHarness jetty;
+
+  @AfterEach
+  void stop() {
+    if (jetty != null) {
+      jetty.close();
+    }
+  }
+
+  /** Works 50 ms on the server's thread. */
+  private static final class Work extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      Thread.sleep(50);
+      JettyHarness.answer(response, callback, "ok");
+      return true;
+    }
+  }
+
+  private static void write(Path file, String yaml) throws Exception {
+    Files.writeString(file, yaml);
+    Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 1_000));
+  }
+
+  private static void await(String what, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static long[] counts(OverloadEngine engine) {
+    long arrivals = 0;
+    long outcomes = 0;
+    for (ControlledEndpoint e : engine.endpoints()) {
+      for (EndpointClass c : e.classes()) {
+        arrivals += c.arrivalCount();
+        for (Outcome o : Outcome.values()) {
+          outcomes += c.outcomeCount(o);
+        }
+      }
+    }
+    return new long[] {arrivals, outcomes};
+  }
+
+  @Test
+  void aLoweredTargetShedsAndABadFileIsRefusedUnderLoad() throws Exception {
+    Path file = dir.resolve("overload.yaml");
+    String limit = "admission:\n  maxLimit: 4\n";
+    write(file, limit + "endpoints:\n  default:\n    target: 2s\n");
+    OverloadHandler overload =
+        OverloadHandler.builder().configFile(file).handler(new Work()).build();
+    jetty = new JettyHarness(overload);
+    List<OverloadEngine> engines = new ArrayList<>(List.of(overload.engine()));
+    AtomicInteger sent = new AtomicInteger();
+    AtomicInteger failed = new AtomicInteger();
+    Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    timer.scheduleAtFixedRate(
+        () -> {
+          sent.incrementAndGet();
+          jetty
+              .request("/app")
+              .send(
+                  r -> {
+                    if (r.isFailed()) {
+                      failed.incrementAndGet();
+                    } else {
+                      statuses
+                          .computeIfAbsent(r.getResponse().getStatus(), s -> new AtomicInteger())
+                          .incrementAndGet();
+                    }
+                  });
+        },
+        0,
+        1_000_000 / 60,
+        TimeUnit.MICROSECONDS);
+    try {
+      Thread.sleep(2_000);
+      assertThat(statuses.get(503)).as("nothing shed under 2 s").isNull();
+
+      write(file, limit + "endpoints:\n  default:\n    target: 20ms\n");
+      await("version 2", () -> overload.configVersion() == 2);
+      engines.add(overload.engine());
+      long swapped = System.nanoTime();
+      ConcurrencyGroup group = engines.get(1).concurrencyGroups().get(0);
+      await("the limit cut", () -> group.limit() < 4);
+      assertThat(System.nanoTime() - swapped).isLessThan(TimeUnit.SECONDS.toNanos(1));
+      await("shedding", () -> statuses.containsKey(503));
+
+      write(file, limit + "endpoints:\n  default:\n    target: soon\n");
+      await("the refusal", () -> overload.lastReload() != null && !overload.lastReload().applied());
+      ReloadResult refused = overload.lastReload();
+      assertThat(refused.message()).contains("'endpoints.default.target' = 'soon'");
+      assertThat(overload.configVersion()).isEqualTo(2);
+      int shed = statuses.get(503).get();
+      Thread.sleep(1_000);
+      assertThat(statuses.get(503).get()).as("still shedding").isGreaterThan(shed);
+    } finally {
+      timer.shutdownNow();
+    }
+    await(
+        "every answer",
+        () ->
+            failed.get() + statuses.values().stream().mapToInt(AtomicInteger::get).sum()
+                == sent.get());
+    assertThat(failed.get()).isZero();
+    long counted = 0;
+    for (OverloadEngine e : engines) {
+      await("outcomes for every arrival", () -> counts(e)[0] == counts(e)[1]);
+      for (ConcurrencyGroup g : e.concurrencyGroups()) {
+        assertThat(g.inFlight()).isZero();
+      }
+      counted += counts(e)[0];
+    }
+    assertThat(counted).as("each request counted once, by one engine").isEqualTo(sent.get());
+  }
+}
