@@ -72,6 +72,23 @@ public final class FrameworkRoutes {
     this.endpoints = Set.copyOf(names);
   }
 
+  private FrameworkRoutes(FrameworkRoutes same, ConfigSource properties) {
+    this.framework = same.framework;
+    this.routes = same.routes;
+    this.tree = same.tree;
+    this.annotations = same.annotations;
+    this.properties = properties;
+    this.endpoints = same.endpoints;
+  }
+
+  /**
+   * The same routes with the framework's configuration read again (a reload: the routes come
+   * from code and do not change while it runs, its properties may).
+   */
+  public FrameworkRoutes withProperties(ConfigSource layer) {
+    return new FrameworkRoutes(this, layer);
+  }
+
   /** Routes contributed by {@code framework} (a name for log lines and errors). */
   public static Builder builder(String framework) {
     return new Builder(framework);

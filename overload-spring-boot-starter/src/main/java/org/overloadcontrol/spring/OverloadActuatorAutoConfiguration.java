@@ -21,7 +21,8 @@ public class OverloadActuatorAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  OverloadStatusEndpoint overloadStatusEndpoint(ServletContext context) {
-    return new OverloadStatusEndpoint(context);
+  OverloadStatusEndpoint overloadStatusEndpoint(
+      ServletContext context, PropertiesReload overloadPropertiesReload) {
+    return new OverloadStatusEndpoint(context, overloadPropertiesReload);
   }
 }

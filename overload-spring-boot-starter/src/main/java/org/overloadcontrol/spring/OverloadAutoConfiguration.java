@@ -10,12 +10,14 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.ReloadResult;
 import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.overloadcontrol.servlet.OverloadStatusServlet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -171,15 +173,41 @@ public class OverloadAutoConfiguration {
   }
 
   /**
+   * Reloads the filter with the {@code overload.*} properties as they are now
+   * (docs/reload.md): the actuator's write operation and a Spring Cloud refresh call it.
+   */
+  @Bean
+  PropertiesReload overloadPropertiesReload(
+      ConfigurableEnvironment environment,
+      ServletContext context,
+      @Qualifier("overloadFilterRegistration")
+          FilterRegistrationBean<OverloadFilter> overloadFilterRegistration) {
+    return new PropertiesReload(environment, context, overloadFilterRegistration.getFilter());
+  }
+
+  /**
+   * With Spring Cloud's refresh on the class path: a changed {@code overload.*} property is
+   * reloaded when its {@code EnvironmentChangeEvent} is published.
+   */
+  @Bean
+  @ConditionalOnClass(name = OverloadRefreshListener.EVENT)
+  OverloadRefreshListener overloadRefreshListener(PropertiesReload overloadPropertiesReload) {
+    return new OverloadRefreshListener(overloadPropertiesReload);
+  }
+
+  /**
    * The filter's status JSON (what {@code /overload/status} serves in a WAR) at
-   * {@code /actuator/overload}, once exposed ({@code management.endpoints.web.exposure.include}).
+   * {@code /actuator/overload}, once exposed ({@code management.endpoints.web.exposure.include});
+   * a POST to it reloads the {@code overload.*} properties ({@link #reload}).
    */
   @org.springframework.boot.actuate.endpoint.annotation.Endpoint(id = "overload")
   public static class OverloadStatusEndpoint {
     private final ServletContext context;
+    private final PropertiesReload reload;
 
-    OverloadStatusEndpoint(ServletContext context) {
+    OverloadStatusEndpoint(ServletContext context, PropertiesReload reload) {
       this.context = context;
+      this.reload = reload;
     }
 
     @ReadOperation(produces = "application/json")
@@ -187,6 +215,23 @@ public class OverloadAutoConfiguration {
       return context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o
           ? o.statusJson()
           : "{}";
+    }
+
+    /**
+     * Reloads the configuration with the {@code overload.*} properties as they are now: the
+     * new version and what changed, or the refusal naming the key, value and layer, the
+     * running configuration staying in force.
+     */
+    @WriteOperation
+    public java.util.Map<String, Object> reload() {
+      ReloadResult r = reload.reload();
+      java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>();
+      answer.put("result", r.result());
+      answer.put("configVersion", r.version());
+      answer.put("message", r.message());
+      answer.put("changes", r.changes());
+      answer.put("time", r.at().toString());
+      return answer;
     }
   }
 }

@@ -171,4 +171,39 @@ public abstract class NewcomerOverHttp {
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body()).contains("NewcomerApplication#work");
   }
+
+  private HttpResponse<String> post(String path) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .timeout(Duration.ofSeconds(10))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aPostToTheActuatorReloadsAndABadPropertyIsRefusedWhileTheApplicationRuns() throws Exception {
+    Map<String, Object> changed = new java.util.HashMap<>();
+    org.springframework.core.env.MutablePropertySources sources =
+        app.getEnvironment().getPropertySources();
+    sources.addFirst(new org.springframework.core.env.MapPropertySource("reload-test", changed));
+    try {
+      changed.put("overload.classes.gold.rank", "9");
+      HttpResponse<String> applied = post("/actuator/overload");
+      assertThat(applied.statusCode()).isEqualTo(200);
+      assertThat(applied.body())
+          .contains("\"result\":\"applied\"")
+          .contains("classes.gold.rank: (unset) → 9");
+      changed.put("overload.queue.maxWait", "forever");
+      HttpResponse<String> refused = post("/actuator/overload");
+      assertThat(refused.body())
+          .contains("\"result\":\"refused\"")
+          .contains("'queue.maxWait' = 'forever'");
+      assertThat(get("/actuator/overload").body()).contains("\"result\":\"refused\"");
+      assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
+    } finally {
+      sources.remove("reload-test");
+      post("/actuator/overload");
+    }
+  }
 }

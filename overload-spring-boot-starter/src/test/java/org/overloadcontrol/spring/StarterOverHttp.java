@@ -124,4 +124,53 @@ abstract class StarterOverHttp {
     }
     assertThat(refused).isZero();
   }
+
+  /** The configuration version the status JSON shows. */
+  private long configVersion() throws Exception {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"configVersion\":(\\d+)")
+            .matcher(send("GET", "actuator/overload").body());
+    assertThat(m.find()).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void theActuatorWriteOperationAndARefreshReloadTheProperties() throws Exception {
+    java.util.Map<String, Object> changed = new java.util.HashMap<>();
+    org.springframework.core.env.MutablePropertySources sources =
+        app.getEnvironment().getPropertySources();
+    sources.addFirst(new org.springframework.core.env.MapPropertySource("reload-test", changed));
+    try {
+      long before = configVersion();
+      changed.put("overload.classes.gold.rank", "9");
+      HttpResponse<String> applied = send("POST", "actuator/overload");
+      assertThat(applied.statusCode()).isEqualTo(200);
+      assertThat(applied.body())
+          .contains("\"result\":\"applied\"")
+          .contains("\"configVersion\":" + (before + 1))
+          .contains("classes.gold.rank: (unset) → 9");
+
+      // A bad property: refused with its key-naming message; the application keeps running.
+      changed.put("overload.queue.permits", "many");
+      HttpResponse<String> refused = send("POST", "actuator/overload");
+      assertThat(refused.statusCode()).isEqualTo(200);
+      assertThat(refused.body())
+          .contains("\"result\":\"refused\"")
+          .contains("'queue.permits' = 'many'")
+          .contains("\"configVersion\":" + (before + 1));
+      assertThat(send("GET", "shop/catalogue").statusCode()).isEqualTo(200);
+      assertThat(configVersion()).isEqualTo(before + 1);
+
+      // A refresh that changed an overload.* key reloads, as Spring Cloud announces it.
+      changed.remove("overload.queue.permits");
+      changed.put("overload.classes.gold.rank", "8");
+      app.publishEvent(
+          new org.springframework.cloud.context.environment.EnvironmentChangeEvent(
+              app, java.util.Set.of("overload.classes.gold.rank")));
+      assertThat(configVersion()).isEqualTo(before + 2);
+    } finally {
+      sources.remove("reload-test");
+      send("POST", "actuator/overload");
+    }
+  }
 }

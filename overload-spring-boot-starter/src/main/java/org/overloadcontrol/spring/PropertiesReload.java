@@ -1,0 +1,53 @@
+package org.overloadcontrol.spring;
+
+import jakarta.servlet.ServletContext;
+import java.util.concurrent.locks.ReentrantLock;
+import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.pipeline.ReloadResult;
+import org.overloadcontrol.servlet.OverloadFilter;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * Reloads the overload filter with the {@code overload.*} properties as the environment holds
+ * them now (docs/reload.md): the properties layer is read again and the filter reads every
+ * layer again and validates the whole as at start. A refused reload leaves the properties layer
+ * the running configuration was read from, so a later reload of the filter's file is not
+ * refused for a property that was refused already.
+ */
+final class PropertiesReload {
+
+  private final ConfigurableEnvironment environment;
+  private final ServletContext context;
+  private final OverloadFilter filter;
+  private final ReentrantLock reloading = new ReentrantLock();
+
+  PropertiesReload(
+      ConfigurableEnvironment environment, ServletContext context, OverloadFilter filter) {
+    this.environment = environment;
+    this.context = context;
+    this.filter = filter;
+  }
+
+  /**
+   * @throws IllegalStateException when the filter is not running
+   */
+  ReloadResult reload() {
+    reloading.lock();
+    try {
+      Object attribute = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
+      FrameworkRoutes before =
+          attribute instanceof FrameworkRoutes routes
+              ? routes
+              : FrameworkRoutes.builder("Spring MVC").build();
+      context.setAttribute(
+          FrameworkRoutes.ATTRIBUTE, before.withProperties(SpringProperties.layer(environment)));
+      ReloadResult result = filter.reload();
+      if (!result.applied()) {
+        context.setAttribute(FrameworkRoutes.ATTRIBUTE, before);
+      }
+      return result;
+    } finally {
+      reloading.unlock();
+    }
+  }
+}
