@@ -88,7 +88,7 @@ class ReloadIT {
     return ((Observability) c.servletContext().getAttribute(Observability.ATTRIBUTE)).statusJson();
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+  static void await(String what, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -106,6 +106,10 @@ class ReloadIT {
     private final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
 
     SteadyLoad(URI target, int perSecond) {
+      this(client, target, perSecond);
+    }
+
+    SteadyLoad(HttpClient client, URI target, int perSecond) {
       timer.scheduleAtFixedRate(
           () -> {
             sent.incrementAndGet();
@@ -127,6 +131,14 @@ class ReloadIT {
           0,
           1_000_000 / perSecond,
           TimeUnit.MICROSECONDS);
+    }
+
+    int sent() {
+      return sent.get();
+    }
+
+    int failed() {
+      return failed.get();
     }
 
     int count(int status) {
@@ -156,7 +168,7 @@ class ReloadIT {
   }
 
   /** Arrivals and outcomes over every endpoint and class of {@code engine}. */
-  private static long[] counts(OverloadEngine engine) {
+  static long[] counts(OverloadEngine engine) {
     long arrivals = 0;
     long outcomes = 0;
     for (ControlledEndpoint e : engine.endpoints()) {
@@ -171,7 +183,7 @@ class ReloadIT {
   }
 
   /** Each request counted once by its engine; nothing left waiting or holding a permit. */
-  private static long settled(OverloadEngine engine) throws InterruptedException {
+  static long settled(OverloadEngine engine) throws InterruptedException {
     await("outcomes for every arrival", () -> counts(engine)[0] == counts(engine)[1]);
     if (engine.queues() != null) {
       assertThat(engine.queues().waitingCount()).as("waiting").isZero();
