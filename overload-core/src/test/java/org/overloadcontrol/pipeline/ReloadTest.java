@@ -403,4 +403,28 @@ class ReloadTest {
     assertThat(counts.get("overload.config.reload_failures").getAsLong()).isEqualTo(1);
     observability.close();
   }
+
+  @Test
+  void aReplacedEngineIsLetGoOnceItsLastWaiterHasLeft() throws Exception {
+    start(STEADY);
+    // One request seen and finished, so that the next engine takes its endpoint over.
+    Exchange e = runtime.pipeline().start(new RequestPipelineTest.View(), "e");
+    assertThat(e.step().kind()).isEqualTo(Step.Kind.RUN);
+    e.finish(Outcome.COMPLETED, 0);
+    java.lang.ref.WeakReference<OverloadEngine> first =
+        new java.lang.ref.WeakReference<>(runtime.engine());
+    e = null;
+    for (String target : List.of("300ms", "400ms", "500ms")) {
+      Map<String, String> next = new HashMap<>(STEADY);
+      next.put("endpoints.e.target", target);
+      assertThat(reload(next).applied()).isTrue();
+      advance(Duration.ofMillis(200));
+    }
+    assertThat(runtime.retiredEngines()).isZero();
+    for (int i = 0; i < 50 && first.get() != null; i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertThat(first.get()).as("the first engine, three reloads later").isNull();
+  }
 }
