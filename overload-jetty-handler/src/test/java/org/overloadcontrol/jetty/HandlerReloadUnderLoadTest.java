@@ -45,11 +45,11 @@ class HandlerReloadUnderLoadTest {
     }
   }
 
-  /** Works 50 ms on the server's thread. */
+  /** Works 50 ms on the server's thread; 3 s under {@code /slow}. */
   private static final class Work extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-      Thread.sleep(50);
+      Thread.sleep(Request.getPathInContext(request).startsWith("/slow") ? 3_000 : 50);
       JettyHarness.answer(response, callback, "ok");
       return true;
     }
@@ -156,5 +156,79 @@ class HandlerReloadUnderLoadTest {
       counted += counts(e)[0];
     }
     assertThat(counted).as("each request counted once, by one engine").isEqualTo(sent.get());
+  }
+
+  @Test
+  void aNewVirtualQueuePathQueuesWithoutARestart() throws Exception {
+    OverloadHandler overload = OverloadHandler.builder().handler(new Work()).build();
+    jetty = new JettyHarness(overload);
+    assertThat(jetty.get("/vq").getContentAsString()).isEqualTo("ok");
+
+    ReloadResult result =
+        overload.reload(
+            Map.of(
+                "virtualQueue.enabled", "true",
+                "virtualQueue.paths", "/vq",
+                "virtualQueue.capacity", "1",
+                "virtualQueue.maxWait", "1h"));
+
+    assertThat(result.applied()).isTrue();
+    int reached = 0;
+    for (int i = 0; i < 5; i++) {
+      if (jetty.get("/vq").getContentAsString().equals("ok")) {
+        reached++;
+      }
+    }
+    // The first may find this second's slot free; the others are told to wait.
+    assertThat(reached).isLessThan(2);
+    assertThat(jetty.get("/other").getContentAsString()).isEqualTo("ok");
+  }
+
+  @Test
+  void theWaitersOfAnEndpointTakenOutFinishOrExpireOnce() throws Exception {
+    Map<String, String> keys =
+        Map.of(
+            "endpoints.slow.paths", "/slow/*",
+            "endpoints.slow.target", "5s",
+            "admission.groups.slow.endpoints", "slow",
+            "admission.groups.slow.maxLimit", "1");
+    OverloadHandler overload = OverloadHandler.builder().putAll(keys).handler(new Work()).build();
+    jetty = new JettyHarness(overload);
+    OverloadEngine first = overload.engine();
+    List<java.util.concurrent.CompletableFuture<Integer>> answers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      java.util.concurrent.CompletableFuture<Integer> status =
+          new java.util.concurrent.CompletableFuture<>();
+      jetty
+          .request("/slow/" + i)
+          .send(
+              r -> {
+                if (r.isFailed()) {
+                  status.completeExceptionally(r.getFailure());
+                } else {
+                  status.complete(r.getResponse().getStatus());
+                }
+              });
+      answers.add(status);
+    }
+    await("three waiting", () -> first.queues().waitingCount() == 3);
+
+    assertThat(overload.reload(Map.of()).applied()).isTrue();
+    assertThat(overload.engine()).isNotSameAs(first);
+    assertThat(overload.engine().endpoints()).extracting(e -> e.name()).doesNotContain("slow");
+    assertThat(first.queues().waitingCount()).as("the waiters stay where they were").isEqualTo(3);
+
+    Map<Integer, Integer> statuses = new java.util.HashMap<>();
+    for (java.util.concurrent.CompletableFuture<Integer> a : answers) {
+      statuses.merge(a.get(20, TimeUnit.SECONDS), 1, Integer::sum);
+    }
+    assertThat(statuses.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(4);
+    assertThat(statuses.keySet()).isSubsetOf(200, 503);
+    await("outcomes for every arrival", () -> counts(first)[0] == counts(first)[1]);
+    assertThat(counts(first)[0]).as("counted once, by the engine that took them").isEqualTo(4);
+    assertThat(first.queues().waitingCount()).isZero();
+    for (ConcurrencyGroup g : first.concurrencyGroups()) {
+      assertThat(g.inFlight()).isZero();
+    }
   }
 }
