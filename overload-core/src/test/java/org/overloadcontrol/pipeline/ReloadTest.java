@@ -427,4 +427,57 @@ class ReloadTest {
     }
     assertThat(first.get()).as("the first engine, three reloads later").isNull();
   }
+
+  @Test
+  void aLearnedRateCarriesOverThoughTheInitialRateChanged() {
+    Map<String, String> rate =
+        keys(
+            "admission.controller", "rate",
+            "endpoints.e.target", "200ms",
+            "controller.initialRate", "50");
+    start(rate);
+    Request r = new Request("/x");
+    r.complete();
+    double learned = r.route().controller().rate();
+
+    Map<String, String> next = new HashMap<>(rate);
+    next.put("controller.initialRate", "10");
+    assertThat(reload(next).applied()).isTrue();
+
+    EndpointClass now =
+        runtime.engine().endpoint("e").forClass(runtime.engine().config().defaultClass());
+    assertThat(now).isNotSameAs(r.route());
+    assertThat(now.controller().rate()).isEqualTo(learned);
+  }
+
+  @Test
+  void anAdmittedSessionIsStillAdmittedAfterAReload() {
+    Map<String, String> sessions =
+        keys(
+            "endpoints.e.target", "1s",
+            "sessions.enabled", "true",
+            "sessions.maxSessions", "1");
+    start(sessions);
+    Request first = new Request("/x");
+    assertThat(first.steps).containsExactly(Step.Kind.RUN);
+    String setCookie = first.exchange.setCookies().get(0);
+    String cookie = setCookie.substring(setCookie.indexOf('=') + 1, setCookie.indexOf(';'));
+    first.complete();
+
+    Map<String, String> next = new HashMap<>(sessions);
+    next.put("endpoints.e.target", "2s");
+    assertThat(reload(next).applied()).isTrue();
+
+    // The table (one session) and the cookie keys came over: a new session finds the table
+    // full, and the admitted one is known by its cookie.
+    Exchange fresh = runtime.pipeline().start(new RequestPipelineTest.View(), "e");
+    assertThat(fresh.step().kind()).isEqualTo(Step.Kind.REFUSE);
+    fresh.finish(Outcome.REJECTED, 0);
+    RequestPipelineTest.View again = new RequestPipelineTest.View();
+    again.cookies.put("oc_session", cookie);
+    Exchange known = runtime.pipeline().start(again, "e");
+    assertThat(known.step().kind()).isEqualTo(Step.Kind.RUN);
+    assertThat(known.setCookies()).as("no new session cookie").isEmpty();
+    known.finish(Outcome.COMPLETED, 0);
+  }
 }
