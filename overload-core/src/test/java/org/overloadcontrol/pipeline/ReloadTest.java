@@ -359,7 +359,7 @@ class ReloadTest {
     org.overloadcontrol.metrics.Observability observability =
         runtime
             .observability()
-            .overloadListener(org.overloadcontrol.metrics.OverloadEvent.Listener.NONE)
+            .stateListener(org.overloadcontrol.metrics.StateChange.Listener.NONE)
             .recorder(
                 new org.overloadcontrol.metrics.MetricsRecorder() {
                   @Override
