@@ -52,11 +52,10 @@ final class BandwidthKeyTable {
               "each manager period, a group that had no request and no completion has zero"
                   + " averaged into its bandwidth with this weight"),
           key(
-                  "managerPeriod",
-                  "duration",
-                  "`500ms`",
-                  "how often the manager task runs (10 ms to 60 s)")
-              .atStartOnly(),
+              "managerPeriod",
+              "duration",
+              "`500ms`",
+              "how often the manager task runs (10 ms to 60 s)"),
           key(
               "measure",
               "`throughput` or `perRequest`",
@@ -79,11 +78,10 @@ final class BandwidthKeyTable {
               "a group's measurements are dropped this long after its last request (at least"
                   + " twice `managerPeriod`)"),
           key(
-                  "enabled",
-                  "boolean",
-                  "`true`",
-                  "switches shaping off while keeping the configuration")
-              .atStartOnly(),
+              "enabled",
+              "boolean",
+              "`true`",
+              "switches shaping off while keeping the configuration"),
           key(
               "paths",
               "path patterns",

@@ -68,7 +68,7 @@ final class ClusterKeyTable {
           fixed("tls.trustStorePassword", "text", "none", "the trust store's password"));
 
   private static Key fixed(String name, String type, String defaultValue, String meaning) {
-    return key(name, type, defaultValue, meaning).atStartOnly();
+    return key(name, type, defaultValue, meaning);
   }
 
   private ClusterKeyTable() {}

@@ -10,31 +10,27 @@ final class AdmissionKeyTable {
           "admission",
           "Admission (`admission.`)",
           key(
-                  "controller",
-                  "`concurrency` or `rate`",
-                  "`concurrency`",
-                  "the admission controller of the endpoints no group names (they form the group"
-                      + " `default`)")
-              .atStartOnly(),
+              "controller",
+              "`concurrency` or `rate`",
+              "`concurrency`",
+              "the admission controller of the endpoints no group names (they form the group"
+                  + " `default`)"),
           key(
-                  "groups.<g>.endpoints",
-                  "endpoint names",
-                  "",
-                  "endpoints sharing one limit (one resource); an endpoint may be in one group")
-              .atStartOnly(),
+              "groups.<g>.endpoints",
+              "endpoint names",
+              "",
+              "endpoints sharing one limit (one resource); an endpoint may be in one group"),
           key(
-                  "groups.<g>.controller",
-                  "`concurrency` or `rate`",
-                  "as below",
-                  "the group's admission controller")
-              .atStartOnly(),
+              "groups.<g>.controller",
+              "`concurrency` or `rate`",
+              "as below",
+              "the group's admission controller"),
           key("groups.<g>.maxLimit", "integer", "as below", "the group's highest limit"),
           key(
-                  "groups.<g>.initialLimit",
-                  "integer",
-                  "as below",
-                  "the group's limit before its first window")
-              .atStartOnly(),
+              "groups.<g>.initialLimit",
+              "integer",
+              "as below",
+              "the group's limit before its first window"),
           key(
               "maxLimit",
               "integer",
@@ -44,12 +40,11 @@ final class AdmissionKeyTable {
                   + " bounded, instead of in the container's own queue before the filter; on"
                   + " virtual threads 200 unless set"),
           key(
-                  "initialLimit",
-                  "integer",
-                  "`maxLimit`",
-                  "the limit before the first window (at the maximum, a healthy endpoint is never"
-                      + " held back while the limit learns)")
-              .atStartOnly(),
+              "initialLimit",
+              "integer",
+              "`maxLimit`",
+              "the limit before the first window (at the maximum, a healthy endpoint is never"
+                  + " held back while the limit learns)"),
           key(
               "idleHeadroom",
               "`off` or number ≥ 1",

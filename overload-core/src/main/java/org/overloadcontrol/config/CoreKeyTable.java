@@ -13,10 +13,8 @@ final class CoreKeyTable {
       KeyTable.of(
           "",
           "Core keys",
-          key("enabled", "boolean", "`true`", "`false` lets every request through untouched")
-              .atStartOnly(),
-          key("configFile", "path", "`/WEB-INF/overload.yaml`", "the YAML file (init-param only)")
-              .atStartOnly(),
+          key("enabled", "boolean", "`true`", "`false` lets every request through untouched"),
+          key("configFile", "path", "`/WEB-INF/overload.yaml`", "the YAML file (init-param only)"),
           key(
               "trustedProxies",
               "addresses",
@@ -42,11 +40,10 @@ final class CoreKeyTable {
               "class of requests no rule or annotation classifies (`default`: rank 0, browsing,"
                   + " utility 1)"),
           key(
-                  "rejectionHandler",
-                  "class name",
-                  "built-in",
-                  "class name of an application `RejectionHandler` (public, no-arg constructor)")
-              .atStartOnly(),
+              "rejectionHandler",
+              "class name",
+              "built-in",
+              "class name of an application `RejectionHandler` (public, no-arg constructor)"),
           key(
               "retryAfter.min",
               "duration",

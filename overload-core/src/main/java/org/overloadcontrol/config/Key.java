@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 /**
  * One configuration key as a user meets it: its name as written in a configuration (with a
  * placeholder where the user chooses a name), the kind of value it takes, its default as a user
- * would write it, what it means in a sentence, and whether a running filter or handler can take
- * a new value of it. Each section's {@link KeyTable} lists its keys; the section's whitelist,
+ * would write it and what it means in a sentence (whether a reload may change it is the reload's
+ * own rule, which the reference page reads). Each section's {@link KeyTable} lists its keys; the section's whitelist,
  * the generated reference page and the Spring Boot metadata are all read from those tables, so
  * they cannot disagree.
  *
@@ -21,9 +21,8 @@ import java.util.regex.Pattern;
  * @param defaultValue the default as the documentation writes it: a value in backquotes or bare
  *     ({@code `10s`}, {@code 0.9}), words ("none: no queueing"), or empty when there is none
  * @param meaning what the key does, for the reference page and the IDE
- * @param runtime whether a new value can be taken while running, rather than only at start
  */
-public record Key(String name, String type, String defaultValue, String meaning, boolean runtime) {
+public record Key(String name, String type, String defaultValue, String meaning) {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("<e>|<c>|<g>|<parameter>|NAME");
 
@@ -36,15 +35,7 @@ public record Key(String name, String type, String defaultValue, String meaning,
 
   /** A key that a running filter or handler can change. */
   public static Key key(String name, String type, String defaultValue, String meaning) {
-    return new Key(name, type, defaultValue, meaning, true);
-  }
-
-  /**
-   * This key, read only when the filter or handler starts: it names something built once
-   * (a cluster membership, a key ring, a metric name, a table's size).
-   */
-  public Key atStartOnly() {
-    return new Key(name, type, defaultValue, meaning, false);
+    return new Key(name, type, defaultValue, meaning);
   }
 
   /** The regular expression of the keys this name stands for, placeholders filled in. */

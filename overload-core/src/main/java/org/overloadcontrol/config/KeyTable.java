@@ -66,7 +66,7 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
     StringBuilder rest = new StringBuilder();
     for (Key k : keys) {
       if (k.name().startsWith(start)) {
-        Key tail = new Key(k.name().substring(start.length()), "", "", "", true);
+        Key tail = new Key(k.name().substring(start.length()), "", "", "");
         rest.append(rest.length() == 0 ? "" : "|").append(tail.pattern());
       }
     }

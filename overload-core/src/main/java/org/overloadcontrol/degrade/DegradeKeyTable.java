@@ -39,9 +39,7 @@ final class DegradeKeyTable {
   private static KeyTable table() {
     List<Key> keys = new ArrayList<>();
     for (Key p : PARAMETERS) {
-      keys.add(
-          new Key(
-              "endpoints.<e>." + p.name(), p.type(), p.defaultValue(), p.meaning(), p.runtime()));
+      keys.add(new Key("endpoints.<e>." + p.name(), p.type(), p.defaultValue(), p.meaning()));
     }
     keys.add(
         key(
@@ -61,8 +59,7 @@ final class DegradeKeyTable {
               p.name(),
               p.type(),
               p.defaultValue(),
-              "default for every degradable endpoint: " + p.meaning(),
-              p.runtime()));
+              "default for every degradable endpoint: " + p.meaning()));
     }
     return new KeyTable("degrade", "Degradation (`degrade.`)", keys);
   }

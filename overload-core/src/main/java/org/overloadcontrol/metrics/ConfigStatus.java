@@ -5,7 +5,7 @@ import java.time.Instant;
 /**
  * The running configuration's version and what the last reload did, as the status page, the
  * metrics and the dashboard show them, so that an operator sees which configuration each node
- * runs and a node that did not take a change (docs/reload.md).
+ * runs and a node that did not take a change (docs/guide/reload.md).
  *
  * @param version 1 at start, one more for each reload that was applied
  * @param reloads reloads asked for since start, applied or refused

@@ -84,7 +84,7 @@ public final class MetricNames {
   public static final String MID_SESSION_REFUSALS = "mid_session_refusals";
   public static final String COMPLETED = "completed";
 
-  // The configuration in force and its reloads (docs/reload.md).
+  // The configuration in force and its reloads (docs/guide/reload.md).
   public static final String VERSION = "version";
   public static final String RELOADS = "reloads";
   public static final String RELOAD_FAILURES = "reload_failures";

@@ -14,24 +14,20 @@ final class MetricsKeyTable {
       KeyTable.of(
           "metrics",
           "Metrics (`metrics.`)",
-          key("enabled", "boolean", "`true`", "record the metrics, run the overload watch")
-              .atStartOnly(),
+          key("enabled", "boolean", "`true`", "record the metrics, run the overload watch"),
           key(
-                  "binding",
-                  "names or `none`",
-                  "every binding on the class path",
-                  "the metrics libraries to report to: `dropwizard`, `micrometer`, `prometheus`"
-                      + " (comma-separated), or `none`")
-              .atStartOnly(),
+              "binding",
+              "names or `none`",
+              "every binding on the class path",
+              "the metrics libraries to report to: `dropwizard`, `micrometer`, `prometheus`"
+                  + " (comma-separated), or `none`"),
           key(
-                  "jmx",
-                  "boolean",
-                  "`true` with the Dropwizard binding's own registry, `false` with the"
-                      + " application's",
-                  "start a JMX reporter (Dropwizard module)")
-              .atStartOnly(),
-          key("jmxDomain", "text", "`org.overloadcontrol[.<context path>]`", "JMX domain")
-              .atStartOnly(),
+              "jmx",
+              "boolean",
+              "`true` with the Dropwizard binding's own registry, `false` with the"
+                  + " application's",
+              "start a JMX reporter (Dropwizard module)"),
+          key("jmxDomain", "text", "`org.overloadcontrol[.<context path>]`", "JMX domain"),
           key(
               "period",
               "duration",

@@ -50,7 +50,7 @@ import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
  * {@link #close} then leaves the cluster, if {@code cluster.enabled}, and stops the timer
  * thread if the runtime owns it. A scheduler given to the builder belongs to the caller and is never stopped here.
  *
- * <p>Reload ({@link #reload}, docs/reload.md): a new configuration is read and validated whole
+ * <p>Reload ({@link #reload}, docs/guide/reload.md): a new configuration is read and validated whole
  * and either refused, the running one staying in force, or swapped in at once as a new
  * {@link Generation}. A request reads the generation once, when it starts, and finishes in it:
  * its permit goes back to the engine that gave it, a waiting request keeps its place and its

@@ -60,6 +60,27 @@ final class RestartOnlyKeys {
   };
 
   /**
+   * Whether a running filter or handler takes a new value of {@code key} (a full key as a user
+   * writes it, placeholders allowed): "yes", "no", or "alone" when only a node outside a
+   * cluster does. The reference page's column is this, so it says what a reload does.
+   */
+  static String runTimeChange(String key) {
+    if (covered(ALWAYS, key)) {
+      return "no";
+    }
+    return covered(CLUSTERED, key) ? "alone" : "yes";
+  }
+
+  private static boolean covered(Rule[] rules, String key) {
+    for (Rule rule : rules) {
+      if (key.equals(rule.prefix()) || key.startsWith(rule.prefix() + ".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Refuses a change to a key that cannot change at run time.
    *
    * @throws OverloadConfigException naming the first such key, its new value, the layer it came

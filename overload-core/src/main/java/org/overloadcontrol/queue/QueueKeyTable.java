@@ -17,12 +17,11 @@ final class QueueKeyTable {
               "none: no queueing",
               "requests executing at once, over all endpoints"),
           key(
-                  "layout",
-                  "`per-class` or `single`",
-                  "`per-class`",
-                  "`per-class` (LIFO-Pri's eight queues) or `single` (one shared queue, the"
-                      + " paper's SQ)")
-              .atStartOnly(),
+              "layout",
+              "`per-class` or `single`",
+              "`per-class`",
+              "`per-class` (LIFO-Pri's eight queues) or `single` (one shared queue, the"
+                  + " paper's SQ)"),
           key(
               "order",
               "`lifo-at-overload`, `fifo` or `lifo`",
@@ -104,13 +103,12 @@ final class QueueKeyTable {
               "`5s`",
               "adaptive permits: one removed after this long unused"),
           key(
-                  "endpoints.<e>.admission",
-                  "`rate` or `queue-threshold`",
-                  "`rate`",
-                  "`queue-threshold` replaces the token bucket (and the concurrency limit) by"
-                      + " Haboob's controller (SEDA §5.1.4): refuse when `e` holds `threshold`"
-                      + " requests")
-              .atStartOnly(),
+              "endpoints.<e>.admission",
+              "`rate` or `queue-threshold`",
+              "`rate`",
+              "`queue-threshold` replaces the token bucket (and the concurrency limit) by"
+                  + " Haboob's controller (SEDA §5.1.4): refuse when `e` holds `threshold`"
+                  + " requests"),
           key(
               "endpoints.<e>.threshold.initial",
               "integer",

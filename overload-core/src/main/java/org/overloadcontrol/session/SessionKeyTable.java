@@ -11,21 +11,22 @@ final class SessionKeyTable {
       KeyTable.of(
           "sessions",
           "Sessions (`sessions.`)",
-          key("enabled", "boolean", "`false`", "admit sessions, not single requests").atStartOnly(),
-          key("cookie", "cookie name", "`oc_session`", "name of the signed cookie set on admission")
-              .atStartOnly(),
+          key("enabled", "boolean", "`false`", "admit sessions, not single requests"),
           key(
-                  "header",
-                  "header name",
-                  "none",
-                  "a request header whose value names an API client's session")
-              .atStartOnly(),
+              "cookie",
+              "cookie name",
+              "`oc_session`",
+              "name of the signed cookie set on admission"),
           key(
-                  "containerSession",
-                  "boolean",
-                  "`false`",
-                  "a valid container session id (`JSESSIONID`) names the session too")
-              .atStartOnly(),
+              "header",
+              "header name",
+              "none",
+              "a request header whose value names an API client's session"),
+          key(
+              "containerSession",
+              "boolean",
+              "`false`",
+              "a valid container session id (`JSESSIONID`) names the session too"),
           key(
               "idleTimeout",
               "duration",
@@ -38,12 +39,11 @@ final class SessionKeyTable {
               "any admitted session expires this long after its admission (at least"
                   + " `idleTimeout`)"),
           key(
-                  "maxSessions",
-                  "integer",
-                  "10000",
-                  "admitted sessions held at once (the table's memory bound); above it new"
-                      + " sessions are refused")
-              .atStartOnly(),
+              "maxSessions",
+              "integer",
+              "10000",
+              "admitted sessions held at once (the table's memory bound); above it new"
+                  + " sessions are refused"),
           key(
               "headroom",
               "number",
@@ -66,19 +66,17 @@ final class SessionKeyTable {
               "none",
               "paths whose completed request ends its session"),
           key(
-                  "keyFile",
-                  "path",
-                  "the virtual queue's keys",
-                  "file with the HMAC keys of the cookie (`id:base64-key` entries, current"
-                      + " first); with no keys here nor on the virtual queue a random key is"
-                      + " generated with a warning")
-              .atStartOnly(),
+              "keyFile",
+              "path",
+              "the virtual queue's keys",
+              "file with the HMAC keys of the cookie (`id:base64-key` entries, current"
+                  + " first); with no keys here nor on the virtual queue a random key is"
+                  + " generated with a warning"),
           key(
-                  "keyEnv",
-                  "environment variable",
-                  "the virtual queue's keys",
-                  "environment variable with the HMAC keys of the cookie")
-              .atStartOnly());
+              "keyEnv",
+              "environment variable",
+              "the virtual queue's keys",
+              "environment variable with the HMAC keys of the cookie"));
 
   private SessionKeyTable() {}
 }

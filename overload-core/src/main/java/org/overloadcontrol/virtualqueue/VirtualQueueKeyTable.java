@@ -14,7 +14,7 @@ final class VirtualQueueKeyTable {
       KeyTable.of(
           "virtualQueue",
           "Virtual queue (`virtualQueue.`)",
-          key("enabled", "boolean", "`false`", "switch").atStartOnly(),
+          key("enabled", "boolean", "`false`", "switch"),
           key(
               "paths",
               "path patterns",
@@ -23,12 +23,11 @@ final class VirtualQueueKeyTable {
                   + " every form of a path the container hands the same servlet is protected"
                   + " too"),
           key(
-                  "capacity",
-                  "number or `auto`",
-                  "`auto`",
-                  "subunits per second the server handles (requests/s if every hardness is 1), or"
-                      + " `auto` to estimate it (needs `commons-math3`)")
-              .atStartOnly(),
+              "capacity",
+              "number or `auto`",
+              "`auto`",
+              "subunits per second the server handles (requests/s if every hardness is 1), or"
+                  + " `auto` to estimate it (needs `commons-math3`)"),
           key(
               "maxWait",
               "duration",
@@ -41,19 +40,17 @@ final class VirtualQueueKeyTable {
               "`10s`",
               "how long after its slot a token still admits (1s to" + " 10m)"),
           key(
-                  "keyFile",
-                  "path",
-                  "—",
-                  "file with the HMAC keys: a file on disk, or a path under `/WEB-INF/` that the"
-                      + " web application holds")
-              .atStartOnly(),
+              "keyFile",
+              "path",
+              "—",
+              "file with the HMAC keys: a file on disk, or a path under `/WEB-INF/` that the"
+                  + " web application holds"),
           key(
-                  "keyEnv",
-                  "environment variable",
-                  "—",
-                  "name of an environment variable with the keys (give `keyFile` or `keyEnv`, not"
-                      + " both)")
-              .atStartOnly(),
+              "keyEnv",
+              "environment variable",
+              "—",
+              "name of an environment variable with the keys (give `keyFile` or `keyEnv`, not"
+                  + " both)"),
           key(
               "types.NAME",
               "path patterns",
@@ -65,20 +62,17 @@ final class VirtualQueueKeyTable {
               "number",
               "`1`",
               "subunits one request of NAME costs; only with a numeric `capacity`"),
-          key("epoch", "duration", "`10s`", "sampling epoch of the capacity estimate")
-              .atStartOnly(),
+          key("epoch", "duration", "`10s`", "sampling epoch of the capacity estimate"),
           key(
-                  "trainingEpochs",
-                  "integer",
-                  "`84`",
-                  "epochs collected before estimating (84 × 10 s = 14 min, the paper's figure)")
-              .atStartOnly(),
+              "trainingEpochs",
+              "integer",
+              "`84`",
+              "epochs collected before estimating (84 × 10 s = 14 min, the paper's figure)"),
           key(
-                  "replayCacheSize",
-                  "integer",
-                  "`100000`",
-                  "used tokens remembered to refuse a second use; keep it above capacity × grace")
-              .atStartOnly(),
+              "replayCacheSize",
+              "integer",
+              "`100000`",
+              "used tokens remembered to refuse a second use; keep it above capacity × grace"),
           key(
               "repostMaxBytes",
               "integer",

@@ -33,8 +33,10 @@ final class ReferencePage {
                 + " (`<e>` an endpoint, `<c>` a request class, `<g>` a group, `<parameter>` a"
                 + " rate controller parameter) or `NAME` is one you choose. An unknown key or a"
                 + " bad value stops the filter or handler at start, naming the key. The last"
-                + " column says whether a running filter can take a new value (no: it is read"
-                + " once, at start).\n\n");
+                + " column says whether a running filter or handler takes a new value when it"
+                + " reloads (guide/reload.md): yes; no (read once, at start: a reload that"
+                + " changes it is refused, saying why); alone (yes on a single node, no in a"
+                + " cluster, whose nodes share it).\n\n");
     for (KeyTable table : tables) {
       b.append("## ").append(table.title()).append("\n\n");
       b.append("| key | type | default | meaning | run-time change |\n");
@@ -49,7 +51,7 @@ final class ReferencePage {
             .append(" | ")
             .append(cell(key.meaning()))
             .append(" | ")
-            .append(key.runtime() ? "yes" : "no")
+            .append(RestartOnlyKeys.runTimeChange(table.fullName(key)))
             .append(" |\n");
       }
       b.append('\n');

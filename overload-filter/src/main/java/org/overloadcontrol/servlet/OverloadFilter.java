@@ -126,7 +126,7 @@ public class OverloadFilter implements Filter {
   /**
    * Reads the configuration again, every layer as at start, and puts it in force between
    * requests when it is valid as a whole; otherwise the running one stays in force
-   * (docs/reload.md). The filter also does this by itself when one of its YAML files on disk
+   * (docs/guide/reload.md). The filter also does this by itself when one of its YAML files on disk
    * changes.
    *
    * @throws IllegalStateException before {@link #init} or after {@link #destroy}

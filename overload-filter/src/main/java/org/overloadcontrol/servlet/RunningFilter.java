@@ -135,7 +135,7 @@ final class RunningFilter {
 
   /**
    * Reads every layer again as at start and, when the whole is valid, puts it in force between
-   * requests (docs/reload.md); otherwise the running configuration stays. The runtime logs one
+   * requests (docs/guide/reload.md); otherwise the running configuration stays. The runtime logs one
    * line either way; an applied reload also rebuilds the observability over the new engine.
    */
   ReloadResult reload() {

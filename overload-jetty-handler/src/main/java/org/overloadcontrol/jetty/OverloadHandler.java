@@ -61,7 +61,7 @@ import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
  * stops the start with a message naming it. The setters are frozen once started; the
  * configuration is not: {@link #reload()} reads the files again, {@link #reload(Map)} takes new
  * keys in place of those given in Java, and a change to a YAML file on disk is reloaded by
- * itself within 2 s (docs/reload.md). Stopping answers every waiting request with 503;
+ * itself within 2 s (docs/guide/reload.md). Stopping answers every waiting request with 503;
  * requests already running finish normally. In a graceful stop (the server's stop timeout, with
  * a {@code GracefulHandler}) this happens when the stop begins ({@link #shutdown}), not after
  * the wait for the requests in progress, so that no waiting request is run while the server
@@ -221,7 +221,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
   /**
    * Reads the configuration again, every layer as at start, and puts it in force between
    * requests when it is valid as a whole; otherwise the running one stays in force and the
-   * result says why, with the message of a start (docs/reload.md).
+   * result says why, with the message of a start (docs/guide/reload.md).
    *
    * @throws IllegalStateException when the handler is not running
    */

@@ -174,7 +174,7 @@ public class OverloadAutoConfiguration {
 
   /**
    * Reloads the filter with the {@code overload.*} properties as they are now
-   * (docs/reload.md): the actuator's write operation and a Spring Cloud refresh call it.
+   * (docs/guide/reload.md): the actuator's write operation and a Spring Cloud refresh call it.
    */
   @Bean
   PropertiesReload overloadPropertiesReload(

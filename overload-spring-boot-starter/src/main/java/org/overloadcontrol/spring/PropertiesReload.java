@@ -9,7 +9,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * Reloads the overload filter with the {@code overload.*} properties as the environment holds
- * them now (docs/reload.md): the properties layer is read again and the filter reads every
+ * them now (docs/guide/reload.md): the properties layer is read again and the filter reads every
  * layer again and validates the whole as at start. A refused reload leaves the properties layer
  * the running configuration was read from, so a later reload of the filter's file is not
  * refused for a property that was refused already.

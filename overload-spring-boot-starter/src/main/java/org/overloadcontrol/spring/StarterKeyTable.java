@@ -16,38 +16,32 @@ final class StarterKeyTable {
           "overload.spring",
           "Spring Boot starter (`overload.spring.`)",
           key(
-                  "enabled",
-                  "boolean",
-                  "`true`",
-                  "`false` leaves the starter out: no filter, endpoint, servlet or binding")
-              .atStartOnly(),
-          key("health.enabled", "boolean", "`true`", "the `overload` health contributor")
-              .atStartOnly(),
+              "enabled",
+              "boolean",
+              "`true`",
+              "`false` leaves the starter out: no filter, endpoint, servlet or binding"),
+          key("health.enabled", "boolean", "`true`", "the `overload` health contributor"),
           key(
-                  "health.fail-when-overloaded",
-                  "boolean",
-                  "`false`",
-                  "the contributor reports `OUT_OF_SERVICE` while any endpoint is overloaded")
-              .atStartOnly(),
+              "health.fail-when-overloaded",
+              "boolean",
+              "`false`",
+              "the contributor reports `OUT_OF_SERVICE` while any endpoint is overloaded"),
           key(
-                  "status.enabled",
-                  "boolean",
-                  "`true`",
-                  "the status servlet: the dashboard, the status JSON and the Prometheus text")
-              .atStartOnly(),
+              "status.enabled",
+              "boolean",
+              "`true`",
+              "the status servlet: the dashboard, the status JSON and the Prometheus text"),
           key(
-                  "status.path",
-                  "path",
-                  "`/overload`",
-                  "where the status servlet is mapped (`<path>/*`), e.g. `/actuator/overload-ui`"
-                      + " to keep it below the actuator's base path")
-              .atStartOnly(),
+              "status.path",
+              "path",
+              "`/overload`",
+              "where the status servlet is mapped (`<path>/*`), e.g. `/actuator/overload-ui`"
+                  + " to keep it below the actuator's base path"),
           key(
-                  "metrics.enabled",
-                  "boolean",
-                  "`true`",
-                  "bind the metrics to the application's `MeterRegistry`")
-              .atStartOnly());
+              "metrics.enabled",
+              "boolean",
+              "`true`",
+              "bind the metrics to the application's `MeterRegistry`"));
 
   private StarterKeyTable() {}
 }

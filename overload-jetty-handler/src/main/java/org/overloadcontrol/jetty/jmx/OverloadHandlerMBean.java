@@ -58,7 +58,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
 
   /**
    * Reads the configuration again (the handler's keys, its YAML file, the operator's file) and
-   * puts it in force when it is valid as a whole (docs/reload.md).
+   * puts it in force when it is valid as a whole (docs/guide/reload.md).
    *
    * @return {@code applied: version N; changed ...}, or {@code refused: } and the message
    *     naming the key, value and layer, the running version staying in force
