@@ -10,7 +10,9 @@ import org.overloadcontrol.config.ConfigSource;
 /**
  * The container's request threads, read where the servlet API does not say: from Jetty 12's
  * server thread pool, reached from the servlet context with public methods (so an embedded
- * Jetty without its JMX is bounded too), else from the JMX beans Tomcat registers for its
+ * Jetty without its JMX is bounded too), else from what a framework that started the container
+ * declared in the context ({@link OverloadFilter#CONTAINER_THREADS_ATTRIBUTE}), else from the
+ * JMX beans Tomcat registers for its
  * connectors' thread pools and executors ({@code maxThreads}). They bound a concurrency limit
  * (docs/controller.md): a limit above them can never be reached, so it would never be judged,
  * and requests over it would wait for a thread in the container instead of in the wait queues.
@@ -31,6 +33,9 @@ final class ContainerThreads {
    */
   static ConfigSource layer(MBeanServer server, Object context, List<ConfigSource> configured) {
     OptionalInt threads = jettyMaxThreads(context);
+    if (threads.isEmpty()) {
+      threads = declared(context);
+    }
     if (threads.isEmpty()) {
       threads = maxThreads(server);
     }
@@ -53,6 +58,15 @@ final class ContainerThreads {
                 "getThreadPool"),
             "getMaxThreads");
     return threads instanceof Integer n && n > 0 ? OptionalInt.of(n) : OptionalInt.empty();
+  }
+
+  /** What a framework that started the container declared ({@code CONTAINER_THREADS_ATTRIBUTE}). */
+  static OptionalInt declared(Object context) {
+    return context instanceof jakarta.servlet.ServletContext c
+            && c.getAttribute(OverloadFilter.CONTAINER_THREADS_ATTRIBUTE) instanceof Integer n
+            && n > 0
+        ? OptionalInt.of(n)
+        : OptionalInt.empty();
   }
 
   /** The largest {@code maxThreads} of the container's pools, if any is registered. */

@@ -62,6 +62,14 @@ public class OverloadFilter implements Filter {
   /** Where the YAML file is looked for when no {@code configFile} init-param is given. */
   public static final String DEFAULT_CONFIG_FILE = "/WEB-INF/overload.yaml";
 
+  /**
+   * A servlet-context attribute (an {@link Integer}) a framework that starts the container sets
+   * to its request threads when the filter cannot read them itself (Spring Boot's Tomcat, whose
+   * JMX registry is off): the ceiling of {@code admission.maxLimit} is then taken from it.
+   */
+  public static final String CONTAINER_THREADS_ATTRIBUTE =
+      "org.overloadcontrol.servlet.containerThreads";
+
   /** System property naming an operator's YAML file layered over the web application's. */
   public static final String CONFIG_FILE_PROPERTY = OperatorConfigFile.PROPERTY;
 

@@ -153,7 +153,25 @@ public class OverloadAutoConfiguration {
       known.add(DISPATCHER_SERVLET);
       Settings.parse(layers).requireKnownEndpoints(layers, known);
       context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
+      Integer threads = tomcatThreads(environment, context);
+      if (threads != null) {
+        context.setAttribute(OverloadFilter.CONTAINER_THREADS_ATTRIBUTE, threads);
+      }
     };
+  }
+
+  /**
+   * The embedded Tomcat's request threads ({@code server.tomcat.threads.max}, Spring Boot's
+   * default 200), which the filter cannot read itself because Spring Boot turns Tomcat's JMX
+   * registry off; null on another server (the filter reads Jetty's pool itself) and on virtual
+   * threads, where no pool bounds the requests.
+   */
+  static Integer tomcatThreads(ConfigurableEnvironment environment, ServletContext context) {
+    if (environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
+        || !context.getClass().getName().startsWith("org.apache.catalina.")) {
+      return null;
+    }
+    return environment.getProperty("server.tomcat.threads.max", Integer.class, 200);
   }
 
   /**

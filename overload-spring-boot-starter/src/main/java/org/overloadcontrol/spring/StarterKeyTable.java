@@ -22,10 +22,15 @@ final class StarterKeyTable {
               "`false` leaves the starter out: no filter, endpoint, servlet or binding"),
           key("health.enabled", "boolean", "`true`", "the `overload` health contributor"),
           key(
+              "health.fail-when-shedding",
+              "boolean",
+              "`false`",
+              "the contributor reports `OUT_OF_SERVICE` while any endpoint is `shedding`"),
+          key(
               "health.fail-when-overloaded",
               "boolean",
               "`false`",
-              "the contributor reports `OUT_OF_SERVICE` while any endpoint is overloaded"),
+              "deprecated: the former name of `fail-when-shedding`, read when that is not set"),
           key(
               "status.enabled",
               "boolean",

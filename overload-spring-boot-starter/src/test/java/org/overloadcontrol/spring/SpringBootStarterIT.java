@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
+import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A real Spring Boot 3 application on embedded Tomcat (Spring Boot's default), over HTTP on
@@ -23,6 +28,19 @@ class SpringBootStarterIT extends StarterOverHttp {
   @Test
   void theServerIsTomcat() {
     assertThat(webServer()).isInstanceOf(TomcatWebServer.class);
+  }
+
+  @Test
+  void theCeilingIsATenthUnderTomcatsThreadsThoughItsJmxIsOff() {
+    // Spring Boot turns Tomcat's JMX registry off, so only the starter can tell the filter.
+    try (ConfigurableApplicationContext app = run("server.tomcat.threads.max=50")) {
+      OverloadEngine engine =
+          (OverloadEngine)
+              ((ServletWebServerApplicationContext) app)
+                  .getServletContext()
+                  .getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      assertThat(AdmissionSettings.from(engine.config()).groupOf("any").maxLimit()).isEqualTo(45);
+    }
   }
 
   @Test
