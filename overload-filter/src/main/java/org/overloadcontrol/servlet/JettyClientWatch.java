@@ -8,7 +8,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.base.OverloadLog;
 
@@ -33,14 +36,12 @@ final class JettyClientWatch implements InvocationHandler {
 
   private static final OverloadLog LOG = OverloadLog.get(JettyClientWatch.class);
 
-  /** Jetty's methods, looked up once per class of container request; null outside Jetty. */
-  private static final ClassValue<Access> ACCESS =
-      new ClassValue<>() {
-        @Override
-        protected Access computeValue(Class<?> requestType) {
-          return Access.of(requestType);
-        }
-      };
+  /**
+   * Jetty's methods, looked up once per class of container request (a handful); empty outside
+   * Jetty. A map held by this class, not a {@code ClassValue}, whose entries would live in the
+   * container's class and keep the application's class loader from being collected.
+   */
+  private static final Map<Class<?>, Optional<Access>> ACCESS = new ConcurrentHashMap<>();
 
   private enum State {
     WATCHING,
@@ -79,7 +80,7 @@ final class JettyClientWatch implements InvocationHandler {
     while (inner instanceof ServletRequestWrapper wrapper) {
       inner = wrapper.getRequest();
     }
-    Access jetty = ACCESS.get(inner.getClass());
+    Access jetty = ACCESS.computeIfAbsent(inner.getClass(), Access::of).orElse(null);
     if (jetty == null) {
       return null;
     }
@@ -209,14 +210,14 @@ final class JettyClientWatch implements InvocationHandler {
       Method fillInterest,
       Method onFail) {
 
-    /** Null unless {@code requestType} is Jetty 12's servlet request over a core request. */
-    static Access of(Class<?> requestType) {
+    /** Empty unless {@code requestType} is Jetty 12's servlet request over a core request. */
+    static Optional<Access> of(Class<?> requestType) {
       try {
         Method coreRequest = requestType.getMethod("getRequest");
         ClassLoader loader = requestType.getClassLoader();
         Class<?> coreType = Class.forName("org.eclipse.jetty.server.Request", false, loader);
         if (!coreType.isAssignableFrom(coreRequest.getReturnType())) {
-          return null;
+          return Optional.empty();
         }
         Class<?> metaData =
             Class.forName("org.eclipse.jetty.server.ConnectionMetaData", false, loader);
@@ -226,20 +227,21 @@ final class JettyClientWatch implements InvocationHandler {
             Class.forName("org.eclipse.jetty.io.AbstractEndPoint", false, loader);
         Class<?> fillInterest = Class.forName("org.eclipse.jetty.io.FillInterest", false, loader);
         Class<?> callback = Class.forName("org.eclipse.jetty.util.Callback", false, loader);
-        return new Access(
-            coreRequest,
-            coreType,
-            coreType.getMethod("getConnectionMetaData"),
-            metaData.getMethod("getConnection"),
-            connection.getMethod("getEndPoint"),
-            abstractEndPoint,
-            callback,
-            endPoint.getMethod("tryFillInterested", callback),
-            endPoint.getMethod("fill", ByteBuffer.class),
-            abstractEndPoint.getMethod("getFillInterest"),
-            fillInterest.getMethod("onFail", Throwable.class));
+        return Optional.of(
+            new Access(
+                coreRequest,
+                coreType,
+                coreType.getMethod("getConnectionMetaData"),
+                metaData.getMethod("getConnection"),
+                connection.getMethod("getEndPoint"),
+                abstractEndPoint,
+                callback,
+                endPoint.getMethod("tryFillInterested", callback),
+                endPoint.getMethod("fill", ByteBuffer.class),
+                abstractEndPoint.getMethod("getFillInterest"),
+                fillInterest.getMethod("onFail", Throwable.class)));
       } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        return null;
+        return Optional.empty();
       }
     }
   }
