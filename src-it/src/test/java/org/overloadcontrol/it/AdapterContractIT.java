@@ -629,7 +629,7 @@ class AdapterContractIT {
    * request that holds the only permit for 8 s; half close normally (FIN), half reset (RST).
    * Each must leave its queue at once, counted abandoned, and never reach the application.
    * Jetty can tell, to the handler ({@code ClientWatch}) and to the filter
-   * ({@code JettyClientWatch}); Tomcat cannot (README, "A client that disconnects"), where
+   * ({@code JettyClientWatch}); Tomcat cannot (docs/guide/wait-queues.md), where
    * they leave by {@code maxWait}.
    */
   @ParameterizedTest

@@ -22,7 +22,7 @@ import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * Issue 33 on Jetty 12.1, ee11: the filter sees a waiting request's client close or reset its
- * HTTP/1.1 connection (README, "Wait queues"), as on Jetty 12.0. 20 raw connections wait behind
+ * HTTP/1.1 connection (docs/guide/wait-queues.md), as on Jetty 12.0. 20 raw connections wait behind
  * a request holding the only permit for 8 s with a 60 s {@code maxWait}; half close, half
  * reset. The queue must be empty and all 20 counted abandoned within 2 s, and none may run.
  */
