@@ -96,6 +96,7 @@ final class ServletSteps {
       return;
     }
     request.setAttribute(SuspendedRequest.ATTRIBUTE, held);
+    held.watchClient();
     exchange.hold(held);
   }
 

@@ -62,6 +62,9 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   private final AtomicReference<State> state;
   private volatile boolean failed;
 
+  /** Watches the connection of a held request for its client leaving (Jetty); or null. */
+  private volatile JettyClientWatch watch;
+
   private SuspendedRequest(
       Exchange exchange,
       AsyncContext async,
@@ -116,8 +119,27 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     failed = true;
   }
 
+  /**
+   * Watches the connection for the client leaving while the request is held, where the
+   * container lets the filter see it (Jetty): the container's listeners do not say.
+   */
+  void watchClient() {
+    watch = JettyClientWatch.start(request, this::clientClosed);
+  }
+
+  private void clientClosed() {
+    if (state.get() == State.HELD) {
+      exchange.left();
+    }
+  }
+
   @Override
   public void carry(Step later) {
+    JettyClientWatch held = watch;
+    if (held != null && held.stop()) {
+      // The watch read a byte of a pipelined request, which this connection cannot parse now.
+      response.setHeader("Connection", "close");
+    }
     if (later.kind() == Step.Kind.RUN) {
       run();
     } else if (state.compareAndSet(State.HELD, State.SETTLED)) {

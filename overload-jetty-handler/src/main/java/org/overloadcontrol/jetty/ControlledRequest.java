@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.FormFields;
 import org.eclipse.jetty.server.Request;
@@ -37,7 +38,8 @@ import org.overloadcontrol.pipeline.Step;
  * server's executor (never on the thread that released the permit, which may be deep in another
  * request's completion), a {@code REFUSE} writes the 503. A failure Jetty reports while the
  * request is held (Jetty's failure listener: the connection failed or timed out, the server is
- * stopping its connectors) takes it out of its delay or queue ({@link Exchange#left}).
+ * stopping its connectors), or the client closing an HTTP/1 connection ({@link ClientWatch}),
+ * takes it out of its delay or queue ({@link Exchange#left}).
  */
 final class ControlledRequest implements Carrier {
 
@@ -49,6 +51,9 @@ final class ControlledRequest implements Carrier {
   private final Response response;
   private final Callback callback;
   private final Callback completion;
+
+  /** Watches the connection of a held request for its client leaving; null when not held. */
+  private volatile ClientWatch watch;
 
   ControlledRequest(
       OverloadHandler handler,
@@ -132,6 +137,9 @@ final class ControlledRequest implements Carrier {
                 LOG.debug("overload-control: held request failed", failure);
               }
             });
+        // Jetty's failure listeners do not hear an HTTP/1 client close its connection while
+        // the request is held: the watch does.
+        watch = ClientWatch.start(request, this::clientClosed);
         exchange.hold(this);
       }
       default -> refuse(step.outcome());
@@ -150,9 +158,20 @@ final class ControlledRequest implements Carrier {
     return list;
   }
 
+  private void clientClosed() {
+    if (exchange.left()) {
+      LOG.debug("overload-control: the client of a held request closed its connection");
+    }
+  }
+
   /** The engine's later step for a held request, on whatever thread decided it. */
   @Override
   public void carry(Step later) {
+    ClientWatch held = watch;
+    if (held != null && held.stop()) {
+      // The watch read a byte of a pipelined request, which this connection cannot parse now.
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
     if (later.kind() != Step.Kind.RUN) {
       refuse(later.outcome());
       return;

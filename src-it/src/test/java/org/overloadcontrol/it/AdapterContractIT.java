@@ -622,4 +622,80 @@ class AdapterContractIT {
       Totals.of(engine).assertAtRest(engine, 101);
     }
   }
+
+  /**
+   * Issue 33: clients that close their connection while waiting, with a long {@code maxWait}
+   * (60 s), against the adapters that can tell. 100 raw HTTP/1.1 connections wait behind a
+   * request that holds the only permit for 8 s; half close normally (FIN), half reset (RST).
+   * Each must leave its queue at once, counted abandoned, and never reach the application.
+   * Jetty can tell, to the handler ({@code ClientWatch}) and to the filter
+   * ({@code JettyClientWatch}); Tomcat cannot (docs/guide/wait-queues.md), where
+   * they leave by {@code maxWait}.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"HANDLER_IN_JETTY", "FILTER_IN_JETTY"})
+  void clientsThatCloseWhileWaitingLeaveTheQueueAtOnce(Adapter adapter) throws Exception {
+    try (Target target =
+        adapter.start(
+            "close",
+            Map.of(
+                "queue.permits", "1", "queue.maxWait", "60s", "queue.browsingCapacity", "200"))) {
+      OverloadEngine engine = target.engine();
+      CompletableFuture<Answer> holder =
+          MishandledRequestsIT.send(
+              client.newRequest(target.work("ms=8000&id=holder")).timeout(30, TimeUnit.SECONDS));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      List<Socket> sockets = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        URI uri = target.work("id=c" + i);
+        Socket socket = new Socket(uri.getHost(), uri.getPort());
+        socket
+            .getOutputStream()
+            .write(
+                ("GET "
+                        + uri.getRawPath()
+                        + "?"
+                        + uri.getRawQuery()
+                        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        sockets.add(socket);
+      }
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (engine.queues().waitingCount() < 100 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(engine.queues().waitingCount())
+          .as("waiting before the clients leave")
+          .isEqualTo(100);
+      long closed = System.nanoTime();
+      for (int i = 0; i < sockets.size(); i++) {
+        if (i % 2 == 1) {
+          sockets.get(i).setSoLinger(true, 0); // a reset, as a client that gave up
+        }
+        sockets.get(i).close();
+      }
+      deadline = closed + TimeUnit.SECONDS.toNanos(2);
+      EndpointClass work = engine.endpoint("work").classes().get(0);
+      // A waiter leaves the queue a moment before it is counted.
+      while ((engine.queues().waitingCount() > 0 || work.abandonedCount() < 100)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      long emptiedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed);
+      System.out.printf(
+          "[%s] %d ms after 100 closes (50 FIN, 50 RST): %d still waiting, %d abandoned%n",
+          adapter, emptiedMillis, engine.queues().waitingCount(), work.abandonedCount());
+      assertThat(engine.queues().waitingCount()).as("waiting 2 s after the closes").isZero();
+      assertThat(work.abandonedCount()).as("counted abandoned").isEqualTo(100);
+      assertThat(holder.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+      long ran = MishapServlet.STARTED.stream().filter(id -> id.startsWith("c")).count();
+      assertThat(ran).as("reached the application after leaving").isZero();
+      assertThat(work.outcomeCount(Outcome.EXPIRED)).as("each settled once").isEqualTo(100);
+      Totals.of(engine).assertAtRest(engine, 101);
+    }
+  }
 }

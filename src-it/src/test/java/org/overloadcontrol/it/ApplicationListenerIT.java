@@ -33,7 +33,7 @@ import org.overloadcontrol.it.support.WebContainer;
  * adds its listener when a request is still asynchronous after the chain returns, which a
  * request waiting for a permit is. Each such request completes once for that listener, whatever
  * the application does when it runs (answer, {@code sendError}, throw, go async), but for two
- * cases that are the containers' own. In Tomcat 10.1 one that answers through {@code sendError}
+ * cases that are the containers' own. In Tomcat 10.1 and 11 one that answers through {@code sendError}
  * completes twice: Tomcat fires the listeners of the suspension when the resumed dispatch ends,
  * then takes the error status of that finished dispatch for an asynchronous error, re-enters
  * async processing and fires them again. In Jetty 12 one whose application goes async again and

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
 import org.overloadcontrol.it.MishandledRequestsIT.Totals;
@@ -246,9 +247,15 @@ class ChaosIT {
     long arrivals = totals.arrivals();
     Totals settled = totals.assertAtRest(engine, (int) arrivals);
     long ran = settled.outcomes().get(Outcome.COMPLETED) + settled.outcomes().get(Outcome.FAILED);
+    // Waiting or delayed requests whose client the adapter saw leave (a reset mid-wait).
+    long abandoned =
+        engine.endpoints().stream()
+            .flatMap(e -> e.classes().stream())
+            .mapToLong(EndpointClass::abandonedCount)
+            .sum();
     System.out.printf(
-        "[%s] clients saw %s; engine %s; application ran %d requests%n",
-        label, seen, settled, MishapServlet.RUNS.get());
+        "[%s] clients saw %s; engine %s, %d abandoned; application ran %d requests%n",
+        label, seen, settled, abandoned, MishapServlet.RUNS.get());
     assertThat(arrivals).as("requests that reached the adapter").isGreaterThan(requests() / 2);
     assertThat(settled.outcomes().get(Outcome.COMPLETED)).isPositive();
     assertThat(settled.outcomes().get(Outcome.FAILED)).isPositive();

@@ -1,0 +1,114 @@
+package org.overloadcontrol.it.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.servlet.OverloadFilter;
+
+/**
+ * Issue 33 on Jetty 12.1, ee11: the filter sees a waiting request's client close or reset its
+ * HTTP/1.1 connection (docs/guide/wait-queues.md), as on Jetty 12.0. 20 raw connections wait behind
+ * a request holding the only permit for 8 s with a 60 s {@code maxWait}; half close, half
+ * reset. The queue must be empty and all 20 counted abandoned within 2 s, and none may run.
+ */
+class Jetty121ClientsThatCloseIT {
+
+  @TempDir Path apps;
+
+  @Test
+  void waitingClientsThatCloseLeaveTheQueueAtOnce() throws Exception {
+    assertThat(Server.getVersion()).as("the Jetty on the class path").startsWith("12.1.");
+    MishapServlet.STARTED.clear();
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(
+                Map.of(
+                    "queue.permits", "1", "queue.maxWait", "60s", "queue.browsingCapacity", "50"))
+            .withServlet("work", MishapServlet.class, Map.of(), "/work")
+            .writeUnder(apps, "jetty121-close");
+    HttpClient client = new HttpClient();
+    client.start();
+    try (WebContainer container = Ee11JettyContainer.start(Deployment.of(dir))) {
+      OverloadEngine engine =
+          (OverloadEngine) container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      URI base = container.baseUri();
+      CompletableFuture<ContentResponse> holder = new CompletableFuture<>();
+      new Thread(
+              () -> {
+                try {
+                  holder.complete(client.newRequest(base.resolve("work?ms=8000&id=holder")).send());
+                } catch (Exception e) {
+                  holder.completeExceptionally(e);
+                }
+              })
+          .start();
+      await(() -> MishapServlet.STARTED.contains("holder"));
+      List<Socket> sockets = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        URI uri = base.resolve("work?id=c" + i);
+        Socket socket = new Socket(uri.getHost(), uri.getPort());
+        socket
+            .getOutputStream()
+            .write(
+                ("GET "
+                        + uri.getRawPath()
+                        + "?"
+                        + uri.getRawQuery()
+                        + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        sockets.add(socket);
+      }
+      await(() -> engine.queues().waitingCount() == 20);
+      long closed = System.nanoTime();
+      for (int i = 0; i < sockets.size(); i++) {
+        if (i % 2 == 1) {
+          sockets.get(i).setSoLinger(true, 0);
+        }
+        sockets.get(i).close();
+      }
+      EndpointClass work = engine.endpoint("work").classes().get(0);
+      long deadline = closed + TimeUnit.SECONDS.toNanos(2);
+      while ((engine.queues().waitingCount() > 0 || work.abandonedCount() < 20)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      System.out.printf(
+          "[JETTY 12.1] %d ms after 20 closes: %d still waiting, %d abandoned%n",
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed),
+          engine.queues().waitingCount(),
+          work.abandonedCount());
+      assertThat(engine.queues().waitingCount()).isZero();
+      assertThat(work.abandonedCount()).isEqualTo(20);
+      assertThat(holder.get(30, TimeUnit.SECONDS).getStatus()).isEqualTo(200);
+      assertThat(MishapServlet.STARTED).containsExactly("holder");
+    } finally {
+      client.stop();
+    }
+  }
+
+  private static void await(java.util.function.BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out");
+      }
+      Thread.sleep(5);
+    }
+  }
+}
