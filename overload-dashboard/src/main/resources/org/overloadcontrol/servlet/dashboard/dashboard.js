@@ -241,10 +241,10 @@
     const section = document.getElementById('sessions');
     section.hidden = !s;
     if (!s) return;
-    const share = s.admitted > 0 ? s.midSessionRefusals / s.admitted : 0;
+    // A count, not a share: a refusal is of one request, and several may fall on one session.
     const badgeEl = document.getElementById('sessions-state');
-    badgeEl.textContent = 'mid-session refusals ' + fmt(100 * share, 1) + ' %';
-    badgeEl.className = 'badge ' + (share > 0.02 ? 'bad' : 'good');
+    badgeEl.textContent = 'mid-session refusals ' + s.midSessionRefusals;
+    badgeEl.className = 'badge ' + (s.midSessionRefusals > 0 ? 'bad' : 'good');
     document.getElementById('sessions-row').replaceChildren(row([
       s.admittedNow, s.admitted, s.newRefused, s.midSessionRefusals, s.completed]));
   }
