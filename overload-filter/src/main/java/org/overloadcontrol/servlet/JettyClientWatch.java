@@ -12,12 +12,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.pipeline.ConnectionWatch;
 
 /**
- * Tells when the client of a suspended HTTP/1 request closes its connection, in Jetty 12, which
- * the servlet API cannot: neither container reads a connection whose request is suspended, and
+ * Tells when the client of a suspended HTTP/1 request closes its connection, in Jetty 12: Jetty's
+ * side of a {@link ConnectionWatch}, which the servlet API cannot give: neither container reads a connection whose request is suspended, and
  * a {@code ReadListener} on a request without a body hears {@code onAllDataRead} at once and
  * nothing after (measured in Jetty 12.0 and Tomcat 10.1, closed and reset alike). A request
  * without a body has been read to its end, so the only bytes that can come before its response
@@ -27,10 +27,6 @@ import org.overloadcontrol.base.OverloadLog;
  * them by reflection through the request's public methods, as {@link GracefulStopSignal} does.
  * In any other container, or when anything differs, it watches nothing.
  *
- * <p>The watch owns the read interest only while the request is held: {@link #stop} gives it
- * back before the request runs or is answered. A byte of a pipelined request cannot be given
- * back; the response then says {@code Connection: close}, and the client sends that request
- * again on a new connection.
  */
 final class JettyClientWatch implements InvocationHandler {
 
@@ -43,23 +39,14 @@ final class JettyClientWatch implements InvocationHandler {
    */
   private static final Map<Class<?>, Optional<Access>> ACCESS = new ConcurrentHashMap<>();
 
-  private enum State {
-    WATCHING,
-    STOPPED,
-    READING,
-    DONE,
-    PIPELINED
-  }
-
   private final Access jetty;
   private final Object endPoint;
-  private final Runnable left;
-  private final AtomicReference<State> state = new AtomicReference<>(State.WATCHING);
+  private final ConnectionWatch watch;
 
   private JettyClientWatch(Access jetty, Object endPoint, Runnable left) {
     this.jetty = jetty;
     this.endPoint = endPoint;
-    this.left = left;
+    this.watch = new ConnectionWatch(this::readOne, this::giveBack, left);
   }
 
   /**
@@ -106,47 +93,17 @@ final class JettyClientWatch implements InvocationHandler {
     }
   }
 
-  /**
-   * Gives the read interest back to the connection; call before the request runs or is
-   * answered, on any thread but {@code left}'s.
-   *
-   * @return whether a byte of a pipelined request was read, so the response must close the
-   *     connection
-   */
+  /** See {@link ConnectionWatch#stop}. */
   boolean stop() {
-    while (true) {
-      State now = state.get();
-      if (now == State.WATCHING) {
-        if (state.compareAndSet(State.WATCHING, State.STOPPED)) {
-          // Only this watch can be registered now: the connection registers its own interest
-          // after the response, which has not begun.
-          try {
-            Object interest = jetty.fillInterest.invoke(endPoint);
-            jetty.onFail.invoke(interest, new CancellationException("no longer held"));
-          } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.debug("overload-control: could not stop watching a connection: {}", e.toString());
-          }
-          return false;
-        }
-      } else if (now == State.READING) {
-        Thread.onSpinWait(); // one non-blocking read in progress
-      } else {
-        return now == State.PIPELINED;
-      }
-    }
+    return watch.stop();
   }
 
   /** Jetty's {@code Callback} of the read interest. */
   @Override
   public Object invoke(Object proxy, Method method, Object[] args) {
     switch (method.getName()) {
-      case "succeeded" -> readable();
-      case "failed" -> {
-        // The end point closed or failed (not by stop): the client is gone.
-        if (state.compareAndSet(State.WATCHING, State.DONE)) {
-          left.run();
-        }
-      }
+      case "succeeded" -> watch.readable();
+      case "failed" -> watch.closed();
       case "getInvocationType" -> {
         @SuppressWarnings({"unchecked", "rawtypes"})
         Object blocking = Enum.valueOf((Class<Enum>) method.getReturnType(), "BLOCKING");
@@ -159,7 +116,7 @@ final class JettyClientWatch implements InvocationHandler {
         return proxy == args[0];
       }
       case "toString" -> {
-        return "overload-control client watch " + state.get();
+        return watch.toString();
       }
       default -> {
         // Nothing else of Callback's is called on a read interest.
@@ -168,31 +125,24 @@ final class JettyClientWatch implements InvocationHandler {
     return null;
   }
 
-  /** The connection is readable: the end of the stream, a reset, or pipelined bytes. */
-  private void readable() {
-    if (!state.compareAndSet(State.WATCHING, State.READING)) {
-      return;
-    }
+  private int readOne() {
     ByteBuffer one = ByteBuffer.allocate(1);
     one.flip();
-    int read;
     try {
-      read = (Integer) jetty.fill.invoke(endPoint, one);
+      return (Integer) jetty.fill.invoke(endPoint, one);
     } catch (InvocationTargetException e) {
-      read = -1; // an I/O error reading: a reset
+      return -1; // an I/O error reading: a reset
     } catch (ReflectiveOperationException | RuntimeException e) {
-      read = 0;
+      return 0;
     }
-    if (read < 0) {
-      state.set(State.DONE);
-      left.run();
-    } else if (read == 0) {
-      // Woken with nothing to read (a TLS record without data): the watch ends here rather
-      // than race the request's resumption for the read interest.
-      state.set(State.DONE);
-    } else {
-      LOG.debug("overload-control: a pipelined request arrived while one was held");
-      state.set(State.PIPELINED);
+  }
+
+  private void giveBack() {
+    try {
+      Object interest = jetty.fillInterest.invoke(endPoint);
+      jetty.onFail.invoke(interest, new CancellationException("no longer held"));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      LOG.debug("overload-control: could not stop watching a connection: {}", e.toString());
     }
   }
 
