@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +39,7 @@ import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.MishapHandler;
 import org.overloadcontrol.it.support.MishapResource;
 import org.overloadcontrol.it.support.MishapServlet;
+import org.overloadcontrol.it.support.WaitingClients;
 import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.jetty.OverloadHandler;
 import org.overloadcontrol.rest.RestInJetty;
@@ -579,31 +579,13 @@ class AdapterContractIT {
       while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
-      List<Socket> sockets = new ArrayList<>();
-      for (int i = 0; i < 100; i++) {
-        URI uri = target.work("id=w" + i);
-        Socket socket = new Socket(uri.getHost(), uri.getPort());
-        socket
-            .getOutputStream()
-            .write(
-                ("GET "
-                        + uri.getRawPath()
-                        + "?"
-                        + uri.getRawQuery()
-                        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-        socket.getOutputStream().flush();
-        sockets.add(socket);
-      }
+      List<Socket> sockets = WaitingClients.open(100, i -> target.work("id=w" + i));
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (Totals.of(engine).arrivals() < 101 && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
       assertThat(Totals.of(engine).arrivals()).as("arrived before the resets").isEqualTo(101);
-      for (Socket socket : sockets) {
-        socket.setSoLinger(true, 0); // close with a reset, as a client that gave up
-        socket.close();
-      }
+      WaitingClients.close(sockets, i -> true); // resets, as clients that gave up
       // Detected resets empty the queue at once; otherwise the deadline does.
       Thread.sleep(100);
       EndpointClass work = engine.endpoint("work").classes().get(0);
@@ -648,22 +630,7 @@ class AdapterContractIT {
       while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
-      List<Socket> sockets = new ArrayList<>();
-      for (int i = 0; i < 100; i++) {
-        URI uri = target.work("id=c" + i);
-        Socket socket = new Socket(uri.getHost(), uri.getPort());
-        socket
-            .getOutputStream()
-            .write(
-                ("GET "
-                        + uri.getRawPath()
-                        + "?"
-                        + uri.getRawQuery()
-                        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-        socket.getOutputStream().flush();
-        sockets.add(socket);
-      }
+      List<Socket> sockets = WaitingClients.open(100, i -> target.work("id=c" + i));
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (engine.queues().waitingCount() < 100 && System.nanoTime() < deadline) {
         Thread.sleep(5);
@@ -672,12 +639,7 @@ class AdapterContractIT {
           .as("waiting before the clients leave")
           .isEqualTo(100);
       long closed = System.nanoTime();
-      for (int i = 0; i < sockets.size(); i++) {
-        if (i % 2 == 1) {
-          sockets.get(i).setSoLinger(true, 0); // a reset, as a client that gave up
-        }
-        sockets.get(i).close();
-      }
+      WaitingClients.close(sockets, i -> i % 2 == 1); // half FIN, half RST
       deadline = closed + TimeUnit.SECONDS.toNanos(2);
       EndpointClass work = engine.endpoint("work").classes().get(0);
       // A waiter leaves the queue a moment before it is counted.

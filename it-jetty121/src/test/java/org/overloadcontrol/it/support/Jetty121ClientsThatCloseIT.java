@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -58,30 +56,10 @@ class Jetty121ClientsThatCloseIT {
               })
           .start();
       await(() -> MishapServlet.STARTED.contains("holder"));
-      List<Socket> sockets = new ArrayList<>();
-      for (int i = 0; i < 20; i++) {
-        URI uri = base.resolve("work?id=c" + i);
-        Socket socket = new Socket(uri.getHost(), uri.getPort());
-        socket
-            .getOutputStream()
-            .write(
-                ("GET "
-                        + uri.getRawPath()
-                        + "?"
-                        + uri.getRawQuery()
-                        + " HTTP/1.1\r\nHost: x\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-        socket.getOutputStream().flush();
-        sockets.add(socket);
-      }
+      List<Socket> sockets = WaitingClients.open(20, i -> base.resolve("work?id=c" + i));
       await(() -> engine.queues().waitingCount() == 20);
       long closed = System.nanoTime();
-      for (int i = 0; i < sockets.size(); i++) {
-        if (i % 2 == 1) {
-          sockets.get(i).setSoLinger(true, 0);
-        }
-        sockets.get(i).close();
-      }
+      WaitingClients.close(sockets, i -> i % 2 == 1); // half FIN, half RST
       EndpointClass work = engine.endpoint("work").classes().get(0);
       long deadline = closed + TimeUnit.SECONDS.toNanos(2);
       while ((engine.queues().waitingCount() > 0 || work.abandonedCount() < 20)
