@@ -58,45 +58,11 @@ class ReloadTest {
   }
 
   /** A request as an adapter carries it: runs until the test completes it. */
-  final class Request implements Carrier {
-    final Exchange exchange;
-    final List<Step.Kind> steps = new ArrayList<>();
-    final OverloadEngine engine;
-    int outcomes;
-    Outcome outcome;
-    boolean running;
+  final class Request extends CarriedRequest {
 
     Request(String path) {
-      RequestPipeline pipeline = runtime.pipeline();
-      engine = runtime.engine();
-      RequestPipelineTest.View view = new RequestPipelineTest.View().path(path);
-      exchange = pipeline.start(view, "e");
+      super(runtime, new RequestPipelineTest.View().path(path), 10);
       started.add(this);
-      carry(exchange.step());
-    }
-
-    @Override
-    public void carry(Step step) {
-      steps.add(step.kind());
-      switch (step.kind()) {
-        case PASS -> {}
-        case RUN -> running = true;
-        case DELAY, WAIT -> exchange.hold(this);
-        case ANSWER, REFUSE -> end(step.outcome());
-      }
-    }
-
-    void complete() {
-      assertThat(running).isTrue();
-      running = false;
-      end(Outcome.COMPLETED);
-    }
-
-    private void end(Outcome o) {
-      if (exchange.finish(o, 10)) {
-        outcome = o;
-        outcomes++;
-      }
     }
 
     EndpointClass route() {
@@ -141,7 +107,7 @@ class ReloadTest {
     }
     advance(Duration.ofSeconds(30));
     for (Request r : started) {
-      assertThat(r.outcomes).as("outcomes of one request").isEqualTo(1);
+      assertThat(r.finishes).as("outcomes of one request").isEqualTo(1);
     }
     assertThat(runtime.retiredEngines()).as("replaced engines still running").isZero();
     OverloadEngine engine = runtime.engine();

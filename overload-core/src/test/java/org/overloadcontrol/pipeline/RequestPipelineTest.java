@@ -135,41 +135,9 @@ class RequestPipelineTest {
    * An adapter in miniature: carries out each step as a container would (a RUN "runs" until the
    * test ends it), and records every outcome it reported.
    */
-  final class Adapter implements Carrier {
-    final Exchange exchange;
-    final List<Step.Kind> steps = new ArrayList<>();
-    Outcome outcome;
-    int finishes;
-    boolean running;
-
+  final class Adapter extends CarriedRequest {
     Adapter(View view) {
-      exchange = runtime.pipeline().start(view, "e");
-      carry(exchange.step());
-    }
-
-    @Override
-    public void carry(Step step) {
-      steps.add(step.kind());
-      switch (step.kind()) {
-        case PASS -> {}
-        case RUN -> running = true;
-        case DELAY, WAIT -> exchange.hold(this);
-        case ANSWER, REFUSE -> end(step.outcome());
-      }
-    }
-
-    /** The application's response is done. */
-    void complete() {
-      assertThat(running).isTrue();
-      running = false;
-      end(Outcome.COMPLETED);
-    }
-
-    private void end(Outcome o) {
-      if (exchange.finish(o, 100)) {
-        outcome = o;
-        finishes++;
-      }
+      super(runtime, view, 100);
     }
   }
 
