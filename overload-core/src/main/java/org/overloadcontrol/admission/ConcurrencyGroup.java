@@ -210,6 +210,12 @@ public final class ConcurrencyGroup {
 
   private int deviationCount;
 
+  /** Round state: this window's execution times, summed (nanoseconds). */
+  private double executedNanos;
+
+  /** Round state: this window's executions within their target. */
+  private long withinTarget;
+
   /** Round state: the in-flight level of the window being drained (its peak, at most the limit). */
   private int windowLevel = 1;
 
@@ -247,6 +253,9 @@ public final class ConcurrencyGroup {
 
   /** Round state (under the guard). */
   private double exactLimit;
+
+  /** Round state: whether the last cuts shortened the executions. */
+  private final CutCheck cuts = new CutCheck();
 
   /**
    * @param name the group's name, for logs
@@ -367,6 +376,8 @@ public final class ConcurrencyGroup {
     windowCount++;
     roundNanos = now;
     deviationCount = 0;
+    executedNanos = 0;
+    withinTarget = 0;
     int peakInFlight = peak;
     windowLevel = Math.max(1, Math.min(limit, peakInFlight));
     long count = samples.drain(intoRound)[0];
@@ -404,10 +415,27 @@ public final class ConcurrencyGroup {
         judged = tightest;
       }
     }
+    double median =
+        Double.isNaN(p90)
+            ? Double.NaN
+            : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(50.0)) / RATIO_UNIT;
     exactLimit =
-        algorithm.next(
+        cuts.limitAfter(
+            new CutCheck.Window(
+                windowCount,
+                workLevel(now, before),
+                withinTarget * 1e9 / Math.max(1, now - windowStartNanos),
+                median,
+                p90,
+                count,
+                wasReached,
+                settling,
+                permits.inFlight()),
             before,
-            new LimitWindow(judged, wasReached, wasPressed, peakInFlight, settling, queueing(p90)));
+            algorithm.next(
+                before,
+                new LimitWindow(
+                    judged, wasReached, wasPressed, peakInFlight, settling, queueing(median))));
     int old = limit;
     limit = (int) exactLimit;
     if (limit < old && permits.inFlight() > limit) {
@@ -436,16 +464,21 @@ public final class ConcurrencyGroup {
   }
 
   /**
+   * The requests the window's completions kept in flight on average, at most {@code limit} (round thread; see {@link CutCheck.Window#level}).
+   */
+  private double workLevel(long now, double limit) {
+    return Math.min(limit, executedNanos / (double) Math.max(1, now - windowStartNanos));
+  }
+
+  /**
    * The window's median execution over the lowest median of recent windows (round thread), NaN
    * without samples. The lowest drifts up by {@link #BASELINE_DRIFT} a window, so that a
    * minimum from long ago (a quiet night, a faster downstream) is forgotten in tens of windows.
    */
-  private double queueing(double p90) {
-    if (Double.isNaN(p90)) {
+  private double queueing(double median) {
+    if (Double.isNaN(median)) {
       return Double.NaN;
     }
-    double median =
-        histogram.lowestEquivalentValue(histogram.getValueAtPercentile(50.0)) / RATIO_UNIT;
     baselineMedian = Math.min(baselineMedian * BASELINE_DRIFT, median);
     return median / baselineMedian;
   }
@@ -481,6 +514,9 @@ public final class ConcurrencyGroup {
   /** One drained sample (round thread): into the window's histogram and its class's scale. */
   private void drained(long sample) {
     histogram.recordValue(Math.max(1L, sample & UNITS_MASK));
+    if ((sample & UNITS_MASK) <= RATIO_UNIT) {
+      withinTarget++;
+    }
     Partition[] indexed = byIndex;
     int i = (int) (sample >>> CLASS_SHIFT);
     if (i < indexed.length) {
@@ -492,6 +528,7 @@ public final class ConcurrencyGroup {
         deviations[deviationCount++] =
             Math.round(((sample & UNITS_MASK) / RATIO_UNIT - p.medianExecution) * p.targetNanos);
       }
+      executedNanos += (sample & UNITS_MASK) / RATIO_UNIT * p.targetNanos;
       indexed[i].track(
           (sample & MISS_BIT) != 0, (sample & UNITS_MASK) / RATIO_UNIT, windowLevel, windowCount);
     }

@@ -171,6 +171,45 @@ class LimitRecoveryTest {
     assertThat(g.limit()).isLessThan(60);
   }
 
+  @Test
+  void aCutThatDoesNotShortenTheExecutionsIsTakenBack() {
+    ConcurrencyGroup g = group(200, 200);
+    Run run = new Run(g);
+    // 200 clients that send again at once; every execution 1.5 times the target at any
+    // concurrency (the cores taken by other work, a downstream slow whatever it is sent). A
+    // smaller limit cannot shorten them: it only refuses more. Without the check the limit
+    // went down by 20 % a window to 1. With it, a series of cuts that halved the limit, once the
+    // requests then in flight have finished, is judged on a window at 0.7 of the series' level
+    // or under: no faster, the limit goes back halfway (on a log scale) to where the series
+    // began and holds there for 50 windows.
+    run.drive(10_000, 0, 200, e -> 150 * MS);
+    int lowest = Integer.MAX_VALUE;
+    int heldBack = 0;
+    for (LimitRound r : rounds) {
+      lowest = Math.min(lowest, (int) r.limitAfter());
+      // Not the step's growth: at most 1.05 a window and √L, under 1.3 from a limit of 20.
+      if (r.limitBefore() >= 20 && r.limitAfter() >= 1.3 * r.limitBefore()) {
+        heldBack++;
+      }
+    }
+    assertThat(lowest).isGreaterThanOrEqualTo(20);
+    assertThat(heldBack).isGreaterThanOrEqualTo(2);
+    assertThat(g.limit()).isGreaterThanOrEqualTo(30);
+  }
+
+  @Test
+  void cutsThatShortenTheExecutionsGoOn() {
+    ConcurrencyGroup g = group(200, 200);
+    Run run = new Run(g);
+    // 200 clients on a resource whose executions grow with the requests in it (5 ms each,
+    // served together: about 200 a second), against a 100 ms target: the setpoint's 90 ms
+    // holds about 18 in flight. The cuts work, and the limit comes down to carry the target.
+    run.drive(10_000, 0, 200, e -> 5 * MS * Math.max(1, g.inFlight()));
+    assertThat(g.limit()).isBetween(10, 25);
+    LimitRound last = rounds.get(rounds.size() - 1);
+    assertThat(last.p90OfTarget()).isLessThanOrEqualTo(1.1);
+  }
+
   /** {@code n} requests holding permits complete at three times the target; the window ends. */
   private void slowWindow(ConcurrencyGroup.Partition p, int n) {
     for (int i = 0; i < n; i++) {

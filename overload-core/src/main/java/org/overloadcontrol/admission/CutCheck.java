@@ -1,0 +1,178 @@
+package org.overloadcontrol.admission;
+
+/**
+ * Whether the concurrency limit's cuts shortened the executions they were meant to shorten, and
+ * the level the limit holds at for a while when they did not. Round state of one {@link
+ * ConcurrencyGroup}, used by its round thread only.
+ *
+ * <p>Why. A cut answers executions that run long because requests queue behind each other for
+ * the resource the limit guards: by Little's law, with half as many in flight each waits about
+ * half as long. Executions that run long for another reason (the cores taken by the server's
+ * own work of refusing a retry storm, a JVM compiling its code, a downstream that is slow
+ * whatever it is sent) stay as long at any limit, and cutting on them only refuses more: on a
+ * CPU-bound endpoint of 2 ms against a 20 ms target, offered twice the capacity by clients
+ * that re-send a refused request at once, the limit went from 200 to 1 in two seconds and
+ * stayed there with executions at the target, goodput 0.06 of the capacity, while Netflix's
+ * Vegas limit held at 6 with 0.44 (the workload matrix, docs/results.md). The same idea as
+ * Vegas's and Gradient2's comparison with the lowest latency seen, but measured on the cuts
+ * themselves: two windows that bracket a cut, whose in-flight levels differ by at least a
+ * factor {@value #LEVEL_DROP}, say whether fewer in flight ran faster.
+ *
+ * <p>The test. The window that cuts first is the reference (its level and median execution
+ * over target). Cuts go on as the step says; once one brings the limit to {@value #LEVEL_DROP}
+ * of the reference's level or under, the test waits for as many completions as were then in
+ * flight (the requests admitted under the higher limits, whose executions the cuts cannot have
+ * shortened), and the next window is compared: under pure queueing its median falls by the
+ * levels' ratio r; if it fell by less than a quarter of that (median ratio over {@code 1 - (1 -
+ * r) / 4}), or if the completions within target per second fell under {@value #GOODPUT_KEPT}
+ * of the reference's (executions a little shorter, but far fewer of them: the cores went to
+ * the refusals, not to the requests the cut kept out), the cuts did not work, and the limit goes back up to the geometric mean of the
+ * reference's limit and the tested window's, and is not cut below it for {@value #HOLD_WINDOWS}
+ * windows (about 5 s at 100 ms windows); then the test may run again. Halfway on a log scale,
+ * not all the way: a cold start's executions are long at every level while the JVM compiles,
+ * and the reference's level (the container's 200 threads) is far over what the resource
+ * carries once warm; the next series, if its cuts do not work either, halves the distance
+ * again. A window that does not cut before the limit came that far ends the series; a
+ * window of the dead time after a cut (settling) neither starts nor ends one. The median, not
+ * the p90: a window's tail at a low level is its few largest samples, and a cut that worked
+ * must show in the typical request.
+ */
+final class CutCheck {
+
+  /** How far the limit comes down from the reference's before the test is armed. */
+  static final double LIMIT_DROP = 0.5;
+
+  /** The largest ratio of the two windows' levels that tests the cuts. */
+  static final double LEVEL_DROP = 0.7;
+
+  /** The share of the queueing-predicted shortening under which a cut did not work. */
+  static final double WORKED_SHARE = 0.25;
+
+  /**
+   * The share of the reference's completions within target a tested window must keep: cuts
+   * that shortened the executions but lost the work done within target did not work either.
+   */
+  static final double GOODPUT_KEPT = 0.8;
+
+  /** The fewest samples of a window the test compares: a median of a few is noise. */
+  static final int TEST_SAMPLES = ConcurrencyGroup.MIN_SAMPLES;
+
+  /** Windows the limit holds at a level whose cuts did not work. */
+  static final int HOLD_WINDOWS = 50;
+
+  /**
+   * What the check reads of one window.
+   *
+   * @param number the window's number
+   * @param level the requests the window's completions kept in flight on average (their
+   *     executions' sum over the window's length, Little's law), at most the limit: the
+   *     concurrency they ran at, which the peak is not after a burst
+   * @param goodput the completions within their target, per second
+   * @param median the median execution over target, NaN without samples
+   * @param p90 the p90 execution over target (unscaled), NaN without samples
+   * @param samples the completions
+   * @param reached whether the in-flight count reached the limit
+   * @param settling whether the window judged only requests admitted before the last cut
+   * @param inFlight the requests in flight at the window's end
+   */
+  record Window(
+      long number,
+      double level,
+      double goodput,
+      double median,
+      double p90,
+      long samples,
+      boolean reached,
+      boolean settling,
+      int inFlight) {
+
+    /**
+     * Whether this window's cut may begin a series: the target itself missed by completions
+     * that ran at the limit (their level at least {@value #LEVEL_DROP} of it; a window after a
+     * burst, whose completions ran at a fraction of the limit, says nothing of it).
+     */
+    boolean cutsAtLimit(double before, double next) {
+      return next < before && p90 > 1 && reached && level >= LEVEL_DROP * (int) before;
+    }
+  }
+
+  private double referenceLevel;
+  private double referenceMedian;
+  private double referenceGoodput;
+  private int referenceLimit;
+
+  /** Completions the test waits for after the limit came down far enough, -1 before. */
+  private long awaited = -1;
+
+  private long completed;
+  private int holdLimit;
+  private long holdUntilWindow;
+
+  /**
+   * The limit after {@code w}, which ran under the limit {@code before}, for which the step
+   * computed {@code next}.
+   */
+  double limitAfter(Window w, double before, double next) {
+    if (w.number() >= holdUntilWindow) {
+      holdLimit = 0;
+    }
+    long completedBefore = completed;
+    completed += w.samples();
+    if (Double.isNaN(w.median()) || w.settling() || holdLimit > 0) {
+      return floored(next);
+    }
+    if (referenceLimit == 0) {
+      if (w.cutsAtLimit(before, next)) {
+        reference(w, before);
+      }
+      return next;
+    }
+    if (awaited >= 0) {
+      if (completedBefore < awaited || w.samples() < testSamples(before) || !w.reached()) {
+        return next;
+      }
+      double levels = w.level() / referenceLevel;
+      boolean worked =
+          w.median() < (1 - (1 - levels) * WORKED_SHARE) * referenceMedian
+              && w.goodput() >= GOODPUT_KEPT * referenceGoodput;
+      int tested = referenceLimit;
+      referenceLimit = 0;
+      if (levels <= LEVEL_DROP && !worked) {
+        holdLimit = (int) Math.round(Math.sqrt(tested * Math.max(1.0, (int) before)));
+        holdUntilWindow = w.number() + HOLD_WINDOWS;
+        return Math.max(next, holdLimit);
+      }
+      if (w.cutsAtLimit(before, next)) {
+        reference(w, before);
+      }
+      return next;
+    }
+    if (next >= before) {
+      referenceLimit = 0;
+    } else if (next <= LIMIT_DROP * referenceLimit) {
+      awaited = w.inFlight();
+      completed = 0;
+    }
+    return next;
+  }
+
+  /**
+   * The samples a tested window needs: {@value #TEST_SAMPLES}, or as many as close a window at
+   * a small limit (four a permit, see {@code ConcurrencyGroup}), whose windows never reach it.
+   */
+  private static int testSamples(double limit) {
+    return Math.max(ConcurrencyGroup.FEWEST_SAMPLES, Math.min(TEST_SAMPLES, 4 * (int) limit));
+  }
+
+  private void reference(Window w, double before) {
+    referenceLevel = Math.max(1e-9, w.level());
+    referenceMedian = w.median();
+    referenceGoodput = w.goodput();
+    referenceLimit = (int) before;
+    awaited = -1;
+  }
+
+  private double floored(double next) {
+    return holdLimit > 0 ? Math.max(next, holdLimit) : next;
+  }
+}
