@@ -14,6 +14,7 @@ import org.overloadcontrol.admission.RateGroup;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.Ticker;
@@ -604,6 +605,15 @@ public final class OverloadEngine {
     }
     if (route.partition != null) {
       route.partition.markWaited();
+      // Refused before it is suspended: a wait that would end in a refusal costs the cores the
+      // waiters wait for. Transactions and admitted sessions' requests wait whatever the count:
+      // refusing them loses work already done.
+      if (route.requestClass().kind() == RequestKind.BROWSING
+          && tag.sessionRole() != SessionRole.ADMITTED
+          && !route.partition.roomToWait()) {
+        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
+        return Decision.REJECT;
+      }
     }
     tag.decide(Decision.WAIT, 0L, null);
     return Decision.WAIT;

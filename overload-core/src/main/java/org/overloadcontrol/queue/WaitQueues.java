@@ -242,6 +242,9 @@ public final class WaitQueues {
       }
       w = new Waiter(partition, waiterListener, endpoint, q, now, now + maxWait, sessionPrecedence);
       q.add(w);
+      if (partition != null) {
+        partition.waiterAdded();
+      }
       if (sessionPrecedence) {
         sessionWaitingCount.incrementAndGet();
       }
@@ -379,6 +382,9 @@ public final class WaitQueues {
       sessionWaitingCount.decrementAndGet();
     }
     w.endpoint().waiterRemoved();
+    if (w.partition() != null) {
+      w.partition().waiterRemoved();
+    }
     orderSwitch.onLeave(now - w.enqueuedNanos);
     orderSwitch.onWaiting(now, waitingCount.get() > 0);
   }

@@ -50,6 +50,35 @@ class ConcurrencyGroupTest {
   }
 
   @Test
+  void aClassWaitsOnlyWhileItsWaitersCanBeServedWithinTheWaitsBound() {
+    ConcurrencyGroup.Partition p = group.partition(browse, TARGET, TARGET / 2);
+    // Before the class's first execution nothing says how fast permits free: any number waits.
+    for (int i = 0; i < 100; i++) {
+      p.waiterAdded();
+    }
+    assertThat(p.roomToWait()).isTrue();
+    for (int i = 0; i < 100; i++) {
+      p.waiterRemoved();
+    }
+    // Executions at 0.75 of the target: a waiter may wait the 50 ms the target leaves, in
+    // which a limit of 10 frees 10 × 50 / 150 = 3.3 permits; twice that, 7, may wait.
+    for (int i = 0; i < ConcurrencyGroup.MIN_SAMPLES; i++) {
+      p.record(TARGET * 3 / 4, now, 0);
+    }
+    now += 100 * MS;
+    group.tick(now);
+    assertThat(group.limit()).isEqualTo(10);
+    for (int i = 0; i < 6; i++) {
+      p.waiterAdded();
+    }
+    assertThat(p.roomToWait()).isTrue();
+    p.waiterAdded();
+    assertThat(p.roomToWait()).isFalse();
+    p.waiterRemoved();
+    assertThat(p.roomToWait()).isTrue();
+  }
+
+  @Test
   void aHigherClassKeepsItsShareAndFreesItWithinOneWindowOfLeaving() {
     ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
