@@ -5,6 +5,7 @@ import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
 import jakarta.servlet.ServletContext;
 import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.it.peers.ConcurrencyLimitFilter;
@@ -22,7 +23,8 @@ import org.overloadcontrol.servlet.OverloadFilter;
 abstract class Guard {
 
   /** The names {@code -Dexperiment.variants} takes, in the report's order. */
-  static final List<String> NAMES = List.of("default", "none", "qos", "ncl-vegas", "ncl-gradient2");
+  static final List<String> NAMES =
+      List.of("default", "tuned", "none", "qos", "ncl-vegas", "ncl-gradient2");
 
   private final String name;
 
@@ -48,6 +50,8 @@ abstract class Guard {
     return switch (name) {
       case "default" ->
           "our filter, only `endpoints.work.target` = " + w.target().toMillis() + "ms (README)";
+      case "tuned" ->
+          "our filter, the target and " + System.getProperty("experiment.tunedParams", "nothing");
       case "none" -> "no guard";
       case "qos" ->
           "Jetty QoSHandler, maxRequestCount "
@@ -69,7 +73,8 @@ abstract class Guard {
   /** The guard named {@code name}. */
   static Guard named(String name) {
     return switch (name) {
-      case "default" -> new OurFilter();
+      case "default" -> new OurFilter(name, "");
+      case "tuned" -> new OurFilter(name, System.getProperty("experiment.tunedParams", ""));
       case "none" -> new Fixed(name, Double.NaN);
       case "qos" -> new Qos();
       case "ncl-vegas" -> new Netflix(name, VegasLimit.newDefault());
@@ -78,15 +83,30 @@ abstract class Guard {
     };
   }
 
-  /** Our filter with README's defaults: the target and nothing else. */
+  /** Our filter with README's defaults, the target, and any {@code extra} keys. */
   private static final class OurFilter extends Guard {
-    OurFilter() {
-      super("default");
+    private final String extra;
+
+    /**
+     * @param extra {@code key=value,...} over README's defaults: to try a setting beside them in
+     *     the same run
+     */
+    OurFilter(String name, String extra) {
+      super(name);
+      this.extra = extra;
     }
 
     @Override
     Map<String, String> filterParams(Workload w) {
-      return Map.of("endpoints." + Workload.PATH + ".target", w.target().toMillis() + "ms");
+      Map<String, String> params = new LinkedHashMap<>();
+      params.put("endpoints." + Workload.PATH + ".target", w.target().toMillis() + "ms");
+      for (String pair : extra.split(",")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0) {
+          params.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+      }
+      return params;
     }
 
     @Override
