@@ -18,24 +18,27 @@ package org.overloadcontrol.admission;
  * themselves: two windows that bracket a cut, whose in-flight levels differ by at least a
  * factor {@value #LEVEL_DROP}, say whether fewer in flight ran faster.
  *
- * <p>The test. The window that cuts first is the reference (its level and median execution
- * over target). Cuts go on as the step says; once one brings the limit to {@value #LEVEL_DROP}
- * of the reference's level or under, the test waits for as many completions as were then in
- * flight (the requests admitted under the higher limits, whose executions the cuts cannot have
- * shortened), and the next window is compared: under pure queueing its median falls by the
- * levels' ratio r; if it fell by less than a quarter of that (median ratio over {@code 1 - (1 -
- * r) / 4}), or if the completions within target per second fell under {@value #GOODPUT_KEPT}
- * of the reference's (executions a little shorter, but far fewer of them: the cores went to
- * the refusals, not to the requests the cut kept out), the cuts did not work, and the limit goes back up to the geometric mean of the
- * reference's limit and the tested window's, and is not cut below it for {@value #HOLD_WINDOWS}
- * windows (about 5 s at 100 ms windows); then the test may run again. Halfway on a log scale,
- * not all the way: a cold start's executions are long at every level while the JVM compiles,
- * and the reference's level (the container's 200 threads) is far over what the resource
- * carries once warm; the next series, if its cuts do not work either, halves the distance
- * again. A window that does not cut before the limit came that far ends the series; a
- * window of the dead time after a cut (settling) neither starts nor ends one. The median, not
- * the p90: a window's tail at a low level is its few largest samples, and a cut that worked
- * must show in the typical request.
+ * <p>The test. A series begins at a window that cuts with the target itself missed, the limit
+ * reached and its completions running at it ({@link Window#cutsAtLimit}): the reference (its
+ * limit, level, median execution over target and completions within target per second). Cuts
+ * go on as the step says; once they bring the limit to {@value #LIMIT_DROP} of the reference's
+ * or under, the test waits for as many completions as were then in flight (the requests
+ * admitted under the higher limits, whose executions the cuts cannot have shortened), and the
+ * next window that reached its limit, at {@value #LEVEL_DROP} of the reference's level or
+ * under, is compared. Under pure queueing its median falls by the levels' ratio r; if it fell
+ * by less than a quarter of that (median ratio over {@code 1 - (1 - r) / 4}), or if the
+ * completions within target per second fell under {@value #GOODPUT_KEPT} of the reference's
+ * (executions a little shorter, but far fewer of them: the cores went to the refusals, not to
+ * the requests the cuts kept out), the cuts did not work. The limit then goes back to the
+ * geometric mean of the reference's limit and the tested window's, and is not cut below it for
+ * {@value #HOLD_WINDOWS} windows (about 5 s at 100 ms windows); then the test may run again.
+ * Halfway on a log scale, not all the way: a cold start's executions are long at every level
+ * while the JVM compiles, and the reference is then the container's 200 threads, far over what
+ * a CPU-bound resource carries once warm; the next series, if its cuts do not work either,
+ * halves the distance again. A window that does not cut before the limit came that far ends the
+ * series; a window of the dead time after a cut (settling) neither starts nor ends one. The
+ * median, not the p90: a window's tail at a low level is its few largest samples, and a cut that
+ * worked must show in the typical request.
  */
 final class CutCheck {
 
