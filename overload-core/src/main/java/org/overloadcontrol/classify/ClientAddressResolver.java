@@ -25,7 +25,6 @@ public final class ClientAddressResolver {
     this.trustedProxies = Objects.requireNonNull(trustedProxies, "trustedProxies");
   }
 
-  /** Whether the connection's peer is a configured trusted proxy. */
   /**
    * Whether any proxy is trusted: when none is, the connection's peer address is not needed to
    * tag a request, and an adapter can skip building it.
@@ -34,6 +33,7 @@ public final class ClientAddressResolver {
     return !trustedProxies.isEmpty();
   }
 
+  /** Whether the connection's peer is a configured trusted proxy. */
   public boolean isTrustedProxy(String remoteAddress) {
     return trustedProxies.matches(remoteAddress);
   }

@@ -139,7 +139,6 @@ public final class AdmissionSettings {
         });
   }
 
-  /** Parses the {@code admission.} section of {@code config}. */
   /**
    * A configuration layer, to go lowest in precedence, that sets {@code admission.maxLimit} to
    * the container's request threads (a limit above them could never be reached, so it would
@@ -186,6 +185,7 @@ public final class AdmissionSettings {
     }
   }
 
+  /** Parses the {@code admission.} section of {@code config}. */
   public static AdmissionSettings from(OverloadConfig config) {
     return new AdmissionSettings(config.section("admission"));
   }
