@@ -103,6 +103,44 @@ class WaitDeadlineTest {
   }
 
   @Test
+  void aRequestPastWhatCanBeServedInTimeIsRefusedAtOnce() {
+    OverloadEngine engine = engine(false);
+    executeSlowly(engine);
+    RequestTag holder = send(engine, null, new String[1]);
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    // One permit frees every 0.7 s and a request may wait 0.3 s: twice what frees in time is
+    // one waiter. The next is refused before it is suspended, not at its deadline.
+    RequestTag first = send(engine, null, new String[1]);
+    assertThat(first.decision()).isEqualTo(Decision.WAIT);
+    RequestTag second = send(engine, null, new String[1]);
+    assertThat(second.decision()).isEqualTo(Decision.REJECT);
+    assertThat(second.reason()).isEqualTo("queue-full");
+    engine.complete(second, Outcome.REJECTED, 0);
+    ticker.advance(Duration.ofSeconds(1));
+    scheduler.runDue();
+    engine.complete(holder, Outcome.COMPLETED, 0);
+    assertThat(engine.queues().waitingCount()).isZero();
+    // The waiter that left no longer counts: a request may wait again.
+    RequestTag again = send(engine, null, new String[1]);
+    assertThat(again.decision()).isEqualTo(Decision.ADMIT);
+    assertThat(send(engine, null, new String[1]).decision()).isEqualTo(Decision.WAIT);
+  }
+
+  @Test
+  void anAdmittedSessionsRequestWaitsWhateverTheCount() {
+    OverloadEngine engine = engine(true);
+    String cookie = executeSlowly(engine);
+    RequestTag holder = send(engine, cookie, new String[1]);
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    // Refusing it would lose its session's work so far: past the one waiter a new request
+    // may have here, the session's requests still wait.
+    for (int i = 0; i < 3; i++) {
+      assertThat(send(engine, cookie, new String[1]).decision()).isEqualTo(Decision.WAIT);
+    }
+    assertThat(engine.queues().waitingCount()).isEqualTo(3);
+  }
+
+  @Test
   void anAdmittedSessionsRequestKeepsItsLongerBound() {
     OverloadEngine engine = engine(true);
     String cookie = executeSlowly(engine);
