@@ -113,7 +113,7 @@ public final class ConcurrencyGroup {
   /** How much the lowest recent median rises each window (see {@link #queueing}). */
   static final double BASELINE_DRIFT = 1.001;
 
-  /** The fewest samples that close a window at a small limit (see {@link #minSamples}). */
+  /** The fewest samples that close a window at a small limit (see {@link #minSamples(int)}). */
   static final int FEWEST_SAMPLES = 4;
 
   /** A class's scale after a response over its target (see the class comment). */
@@ -354,7 +354,7 @@ public final class ConcurrencyGroup {
 
   private boolean dueByTime(long elapsed) {
     return elapsed >= windowNanos
-        && (elapsed >= LONGEST_WINDOWS * windowNanos || samples.pending() >= minSamples());
+        && (elapsed >= LONGEST_WINDOWS * windowNanos || samples.pending() >= minSamples(limit));
   }
 
   /**
@@ -364,7 +364,7 @@ public final class ConcurrencyGroup {
    * of seconds; the p90 of a few samples is their largest, which is the right judge of a limit
    * that small.
    */
-  private int minSamples() {
+  static int minSamples(int limit) {
     return Math.max(FEWEST_SAMPLES, Math.min(MIN_SAMPLES, 4 * limit));
   }
 

@@ -57,8 +57,11 @@ final class CutCheck {
    */
   static final double GOODPUT_KEPT = 0.8;
 
-  /** The fewest samples of a window the test compares: a median of a few is noise. */
-  static final int TEST_SAMPLES = ConcurrencyGroup.MIN_SAMPLES;
+  /**
+   * The share of its limit a window's level must reach for its cut to begin a series: after a
+   * burst the completions ran at a fraction of the limit and say nothing of it.
+   */
+  static final double STEADY_LEVEL = 0.7;
 
   /** Windows the limit holds at a level whose cuts did not work. */
   static final int HOLD_WINDOWS = 50;
@@ -91,11 +94,10 @@ final class CutCheck {
 
     /**
      * Whether this window's cut may begin a series: the target itself missed by completions
-     * that ran at the limit (their level at least {@value #LEVEL_DROP} of it; a window after a
-     * burst, whose completions ran at a fraction of the limit, says nothing of it).
+     * that ran at the limit (their level at least {@value #STEADY_LEVEL} of it).
      */
     boolean cutsAtLimit(double before, double next) {
-      return next < before && p90 > 1 && reached && level >= LEVEL_DROP * (int) before;
+      return next < before && p90 > 1 && reached && level >= STEADY_LEVEL * (int) before;
     }
   }
 
@@ -131,7 +133,9 @@ final class CutCheck {
       return next;
     }
     if (awaited >= 0) {
-      if (completedBefore < awaited || w.samples() < testSamples(before) || !w.reached()) {
+      if (completedBefore < awaited
+          || w.samples() < ConcurrencyGroup.minSamples((int) before)
+          || !w.reached()) {
         return next;
       }
       double levels = w.level() / referenceLevel;
@@ -157,14 +161,6 @@ final class CutCheck {
       completed = 0;
     }
     return next;
-  }
-
-  /**
-   * The samples a tested window needs: {@value #TEST_SAMPLES}, or as many as close a window at
-   * a small limit (four a permit, see {@code ConcurrencyGroup}), whose windows never reach it.
-   */
-  private static int testSamples(double limit) {
-    return Math.max(ConcurrencyGroup.FEWEST_SAMPLES, Math.min(TEST_SAMPLES, 4 * (int) limit));
   }
 
   private void reference(Window w, double before) {
