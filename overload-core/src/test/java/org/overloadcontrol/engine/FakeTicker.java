@@ -23,21 +23,25 @@ public final class FakeTicker implements Ticker {
     this.nanos = new AtomicLong(nanos);
   }
 
+  /** Returns the current reading; it changes only when a test moves it. */
   @Override
   public long read() {
     return nanos.get();
   }
 
+  /** Moves the clock on by {@code d}; returns this ticker, so a test can read it at once. */
   public FakeTicker advance(Duration d) {
     nanos.addAndGet(d.toNanos());
     return this;
   }
 
+  /** Moves the clock on by {@code n} nanoseconds; returns this ticker. */
   public FakeTicker advanceNanos(long n) {
     nanos.addAndGet(n);
     return this;
   }
 
+  /** Sets the reading to {@code n}, for a test or simulation that jumps to a known time. */
   public void setNanos(long n) {
     nanos.set(n);
   }
