@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.servlet.ServletContext;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Decision;
+import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.metrics.MetricsRecorder;
@@ -25,7 +27,7 @@ import org.springframework.core.env.StandardEnvironment;
  */
 class OverloadHealthTest {
 
-  private long now;
+  private final FakeTicker ticker = new FakeTicker(0);
 
   /** "search" behind a token bucket of depth 2 at 2 requests a second, on a hand-moved clock. */
   private final OverloadEngine engine =
@@ -37,7 +39,7 @@ class OverloadHealthTest {
                       "controller.initialRate", "2",
                       "controller.bucketDepth", "2",
                       "admission.controller", "rate")))
-          .ticker(() -> now)
+          .ticker(ticker)
           .build();
 
   private final Observability observability =
@@ -74,11 +76,11 @@ class OverloadHealthTest {
       RequestTag tag =
           engine.tag(
               engine.endpoint("search").forClass(engine.config().requestClass("search").get()),
-              now);
+              ticker.read());
       Decision d = engine.arrive(tag);
       engine.complete(tag, d == Decision.REJECT ? Outcome.REJECTED : Outcome.COMPLETED, 0);
     }
-    now += 1_000_000_000L;
+    ticker.advance(Duration.ofSeconds(1));
     observability.tick();
   }
 
