@@ -9,6 +9,9 @@ import org.overloadcontrol.base.Ticker;
  * The simulations' clock: a ticker, the engine's scheduler and the simulation's own events on
  * one queue, run in time order (ties in the order they were scheduled); the clock jumps from
  * event to event.
+ *
+ * <p>Not the tests' {@code FakeTicker}: here no test moves the time, the next due event does, so
+ * the reading and the scheduler's queue have to be one object.
  */
 final class EventClock implements Ticker, Scheduler {
 
