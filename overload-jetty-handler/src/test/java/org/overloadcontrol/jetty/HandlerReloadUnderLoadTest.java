@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -60,15 +63,12 @@ class HandlerReloadUnderLoadTest {
     Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 1_000));
   }
 
-  private static void await(String what, java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  /** Often: one wait below is also timed. */
+  private static final Duration POLL = Duration.ofMillis(20);
+
+  /** Waits for a condition the server's threads make true. */
+  private static ConditionFactory await(String what) {
+    return Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(POLL);
   }
 
   private static long[] counts(OverloadEngine engine) {
@@ -118,38 +118,43 @@ class HandlerReloadUnderLoadTest {
         1_000_000 / 60,
         TimeUnit.MICROSECONDS);
     try {
-      Thread.sleep(2_000);
-      assertThat(statuses.get(503)).as("nothing shed under 2 s").isNull();
+      await("nothing shed under 2 s")
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(3))
+          .until(() -> !statuses.containsKey(503));
 
       write(file, limit + "endpoints:\n  default:\n    target: 20ms\n");
-      await("version 2", () -> overload.configVersion() == 2);
+      await("version 2").until(() -> overload.configVersion() == 2);
       engines.add(overload.engine());
       long swapped = System.nanoTime();
       ConcurrencyGroup group = engines.get(1).concurrencyGroups().get(0);
-      await("the limit cut", () -> group.limit() < 4);
+      await("the limit cut").until(() -> group.limit() < 4);
       assertThat(System.nanoTime() - swapped).isLessThan(TimeUnit.SECONDS.toNanos(1));
-      await("shedding", () -> statuses.containsKey(503));
+      await("shedding").until(() -> statuses.containsKey(503));
 
       write(file, limit + "endpoints:\n  default:\n    target: soon\n");
-      await("the refusal", () -> overload.lastReload() != null && !overload.lastReload().applied());
+      await("the refusal")
+          .until(() -> overload.lastReload() != null && !overload.lastReload().applied());
       ReloadResult refused = overload.lastReload();
       assertThat(refused.message()).contains("'endpoints.default.target' = 'soon'");
       assertThat(overload.configVersion()).isEqualTo(2);
       int shed = statuses.get(503).get();
-      Thread.sleep(1_000);
-      assertThat(statuses.get(503).get()).as("still shedding").isGreaterThan(shed);
+      Awaitility.await("still shedding")
+          .atMost(Duration.ofSeconds(1))
+          .pollInterval(POLL)
+          .until(() -> statuses.get(503).get() > shed);
     } finally {
       timer.shutdownNow();
     }
-    await(
-        "every answer",
-        () ->
-            failed.get() + statuses.values().stream().mapToInt(AtomicInteger::get).sum()
-                == sent.get());
+    await("every answer")
+        .until(
+            () ->
+                failed.get() + statuses.values().stream().mapToInt(AtomicInteger::get).sum()
+                    == sent.get());
     assertThat(failed.get()).isZero();
     long counted = 0;
     for (OverloadEngine e : engines) {
-      await("outcomes for every arrival", () -> counts(e)[0] == counts(e)[1]);
+      await("outcomes for every arrival").until(() -> counts(e)[0] == counts(e)[1]);
       for (ConcurrencyGroup g : e.concurrencyGroups()) {
         assertThat(g.inFlight()).isZero();
       }
@@ -211,7 +216,7 @@ class HandlerReloadUnderLoadTest {
               });
       answers.add(status);
     }
-    await("three waiting", () -> first.queues().waitingCount() == 3);
+    await("three waiting").until(() -> first.queues().waitingCount() == 3);
 
     assertThat(overload.reload(Map.of()).applied()).isTrue();
     assertThat(overload.engine()).isNotSameAs(first);
@@ -224,7 +229,7 @@ class HandlerReloadUnderLoadTest {
     }
     assertThat(statuses.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(4);
     assertThat(statuses.keySet()).isSubsetOf(200, 503);
-    await("outcomes for every arrival", () -> counts(first)[0] == counts(first)[1]);
+    await("outcomes for every arrival").until(() -> counts(first)[0] == counts(first)[1]);
     assertThat(counts(first)[0]).as("counted once, by the engine that took them").isEqualTo(4);
     assertThat(first.queues().waitingCount()).isZero();
     for (ConcurrencyGroup g : first.concurrencyGroups()) {
