@@ -95,6 +95,8 @@ class ClientWatchTest {
     // Sent after the first was read, so the watch reads this one's first byte.
     socket.getOutputStream().write(get("second").getBytes(StandardCharsets.US_ASCII));
     socket.getOutputStream().flush();
+    // Time for the watch to read that byte: nothing outside the watch shows it until the
+    // answer's "Connection: close", so there is no condition to wait for.
     Thread.sleep(200);
     app.release("running");
     await("the first running").until(() -> app.holds("first"));
@@ -113,6 +115,8 @@ class ClientWatchTest {
     start();
     Socket socket = send(get("first") + get("second"));
     await("the first waiting").until(() -> engine.queues().waitingCount() == 1);
+    // Time for the watch to go wrong on the second request, whose bytes Jetty has read already:
+    // nothing shows such a wrong turn before the answers, so there is no condition to wait for.
     Thread.sleep(200);
     app.release("running");
     await("the first running").until(() -> app.holds("first"));
