@@ -2,6 +2,7 @@ package org.overloadcontrol.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -387,11 +388,14 @@ class ReloadTest {
       advance(Duration.ofMillis(200));
     }
     assertThat(runtime.retiredEngines()).isZero();
-    for (int i = 0; i < 50 && first.get() != null; i++) {
-      System.gc();
-      Thread.sleep(20);
-    }
-    assertThat(first.get()).as("the first engine, three reloads later").isNull();
+    await("the first engine let go, three reloads later")
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              System.gc();
+              return first.get() == null;
+            });
   }
 
   @Test
