@@ -1,6 +1,7 @@
 package org.overloadcontrol.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.OutputStream;
@@ -10,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -152,33 +154,21 @@ class JerseyOnJdkHttpIT {
   }
 
   /** Waits until no request holds a permit or waits, and every arrival has its outcome. */
-  private static void awaitSettled() throws InterruptedException {
+  private static void awaitSettled() {
     OverloadEngine engine = overload.runtime().engine();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!settled(engine) && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(engine.queues().permitsInUse()).isZero();
-    assertThat(engine.queues().waitingCount()).isZero();
-    for (ControlledEndpoint e : engine.endpoints()) {
-      for (EndpointClass c : e.classes()) {
-        assertThat(outcomes(c)).as(e.name() + " outcomes").isEqualTo(c.arrivalCount());
-      }
-    }
-  }
-
-  private static boolean settled(OverloadEngine engine) {
-    if (engine.queues().permitsInUse() != 0 || engine.queues().waitingCount() != 0) {
-      return false;
-    }
-    for (ControlledEndpoint e : engine.endpoints()) {
-      for (EndpointClass c : e.classes()) {
-        if (outcomes(c) != c.arrivalCount()) {
-          return false;
-        }
-      }
-    }
-    return true;
+    await("settled")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(
+            () -> {
+              assertThat(engine.queues().permitsInUse()).isZero();
+              assertThat(engine.queues().waitingCount()).isZero();
+              for (ControlledEndpoint e : engine.endpoints()) {
+                for (EndpointClass c : e.classes()) {
+                  assertThat(outcomes(c)).as(e.name() + " outcomes").isEqualTo(c.arrivalCount());
+                }
+              }
+            });
   }
 
   private static long outcomes(EndpointClass c) {
