@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.AfterAll;
@@ -88,14 +91,15 @@ class ReloadIT {
     return ((Observability) c.servletContext().getAttribute(Observability.ATTRIBUTE)).statusJson();
   }
 
-  static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  /** Waits for what the container's threads do; polled often, as one wait below is timed. */
+  static ConditionFactory await(String what) {
+    return Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(POLL);
+  }
+
+  private static final Duration POLL = Duration.ofMillis(20);
+
+  static void await(String what, BooleanSupplier condition) {
+    await(what).until(condition::getAsBoolean);
   }
 
   /** Requests at a steady rate, each answer counted by status; one answer per request. */
@@ -154,11 +158,7 @@ class ReloadIT {
     @Override
     public void close() {
       timer.shutdownNow();
-      try {
-        await("every answer", () -> answered() + failed.get() == sent.get());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      await("every answer", () -> answered() + failed.get() == sent.get());
     }
 
     @Override
@@ -209,8 +209,14 @@ class ReloadIT {
       engines.add(engine(c));
       int sent;
       try (SteadyLoad load = new SteadyLoad(work, 60)) {
-        Thread.sleep(2_000);
-        assertThat(load.count(503)).as("nothing shed under a 2 s target: " + load).isZero();
+        await("nothing shed under a 2 s target")
+            .during(Duration.ofSeconds(2))
+            .atMost(Duration.ofSeconds(3))
+            .untilAsserted(
+                () ->
+                    assertThat(load.count(503))
+                        .as("nothing shed under a 2 s target: " + load)
+                        .isZero());
 
         // (a) 20 ms, under the 50 ms the page takes: the next window's limit cut sheds.
         write(yaml, limit + "endpoints:\n  work:\n    target: 20ms\n");
@@ -227,10 +233,13 @@ class ReloadIT {
             (System.nanoTime() - swapped) / 1e6);
         assertThat(System.nanoTime() - swapped).isLessThan(TimeUnit.SECONDS.toNanos(1));
         int shedBefore = load.count(503);
-        Thread.sleep(1_500);
-        assertThat(load.count(503))
-            .as("shed after the lower target: " + load)
-            .isGreaterThan(shedBefore);
+        await("shed after the lower target")
+            .atMost(Duration.ofMillis(1_500))
+            .untilAsserted(
+                () ->
+                    assertThat(load.count(503))
+                        .as("shed after the lower target: " + load)
+                        .isGreaterThan(shedBefore));
 
         // (b) a bad file: refused, naming its key; the running 20 ms keeps shedding.
         write(yaml, limit + "endpoints:\n  work:\n    target: soon\n");
@@ -242,8 +251,13 @@ class ReloadIT {
             .contains(yaml.toString());
         assertThat(engine(c)).isSameAs(engines.get(1));
         int shedAtRefusal = load.count(503);
-        Thread.sleep(1_500);
-        assertThat(load.count(503)).as("still shedding: " + load).isGreaterThan(shedAtRefusal);
+        await("still shedding")
+            .atMost(Duration.ofMillis(1_500))
+            .untilAsserted(
+                () ->
+                    assertThat(load.count(503))
+                        .as("still shedding: " + load)
+                        .isGreaterThan(shedAtRefusal));
         load.close();
         System.out.printf(Locale.ROOT, "[%s] reload under load: %s%n", kind, load);
         assertThat(load.failed.get()).as("requests without an answer").isZero();
