@@ -575,15 +575,14 @@ class AdapterContractIT {
       CompletableFuture<Answer> holder =
           MishandledRequestsIT.send(
               client.newRequest(target.work("ms=5000&id=holder")).timeout(30, TimeUnit.SECONDS));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("the holder runs")
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> MishapServlet.STARTED.contains("holder"));
       List<Socket> sockets = WaitingClients.open(100, i -> target.work("id=w" + i));
-      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (Totals.of(engine).arrivals() < 101 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("arrived before the resets")
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> Totals.of(engine).arrivals() >= 101);
       assertThat(Totals.of(engine).arrivals()).as("arrived before the resets").isEqualTo(101);
       WaitingClients.close(sockets, i -> true); // resets, as clients that gave up
       // Detected resets empty the queue at once; otherwise the deadline does.
@@ -626,33 +625,35 @@ class AdapterContractIT {
       CompletableFuture<Answer> holder =
           MishandledRequestsIT.send(
               client.newRequest(target.work("ms=8000&id=holder")).timeout(30, TimeUnit.SECONDS));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("the holder runs")
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> MishapServlet.STARTED.contains("holder"));
       List<Socket> sockets = WaitingClients.open(100, i -> target.work("id=c" + i));
-      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (engine.queues().waitingCount() < 100 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("waiting before the clients leave")
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> engine.queues().waitingCount() >= 100);
       assertThat(engine.queues().waitingCount())
           .as("waiting before the clients leave")
           .isEqualTo(100);
       long closed = System.nanoTime();
       WaitingClients.close(sockets, i -> i % 2 == 1); // half FIN, half RST
-      deadline = closed + TimeUnit.SECONDS.toNanos(2);
       EndpointClass work = engine.endpoint("work").classes().get(0);
       // A waiter leaves the queue a moment before it is counted.
-      while ((engine.queues().waitingCount() > 0 || work.abandonedCount() < 100)
-          && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("the queue empty and every waiter counted")
+          .atMost(Duration.ofSeconds(2))
+          .pollInterval(Duration.ofMillis(5))
+          .untilAsserted(
+              () -> {
+                assertThat(engine.queues().waitingCount())
+                    .as("waiting 2 s after the closes")
+                    .isZero();
+                assertThat(work.abandonedCount()).as("counted abandoned").isEqualTo(100);
+              });
       long emptiedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed);
       System.out.printf(
           "[%s] %d ms after 100 closes (50 FIN, 50 RST): %d still waiting, %d abandoned%n",
           adapter, emptiedMillis, engine.queues().waitingCount(), work.abandonedCount());
-      assertThat(engine.queues().waitingCount()).as("waiting 2 s after the closes").isZero();
-      assertThat(work.abandonedCount()).as("counted abandoned").isEqualTo(100);
       assertThat(holder.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
       long ran = MishapServlet.STARTED.stream().filter(id -> id.startsWith("c")).count();
       assertThat(ran).as("reached the application after leaving").isZero();

@@ -1,8 +1,10 @@
 package org.overloadcontrol.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,10 +82,9 @@ class ApplicationListenerIT {
       answers.add(
           MishandledRequestsIT.send(
               client.newRequest(container.baseUri().resolve("work?ms=500&id=holder"))));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (!MishapServlet.STARTED.contains("holder") && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("the holder runs")
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> MishapServlet.STARTED.contains("holder"));
       List<String> waiting = new ArrayList<>();
       String[] asks = {"sendError=1", "", "fail=1", "hang=1"};
       for (int i = 0; i < 12; i++) {

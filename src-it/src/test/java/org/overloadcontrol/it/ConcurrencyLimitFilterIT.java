@@ -1,6 +1,7 @@
 package org.overloadcontrol.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -96,7 +96,8 @@ class ConcurrencyLimitFilterIT {
 
       HeldAsyncServlet.answer(held);
       assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
-      awaitTrue(() -> limiter.getInflight() == 0);
+      // The response reaches the client just before the container's completion callbacks run.
+      await("the permit back").until(() -> limiter.getInflight() == 0);
       assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);
       assertThat(limiter.getInflight()).isZero();
     }
@@ -107,14 +108,5 @@ class ConcurrencyLimitFilterIT {
     return http.send(
         HttpRequest.newBuilder(c.baseUri().resolve(path)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** The response reaches the client just before the container's completion callbacks run. */
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(condition.getAsBoolean()).as("condition within 10 s").isTrue();
   }
 }

@@ -1,6 +1,7 @@
 package org.overloadcontrol.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.net.URI;
@@ -83,12 +84,13 @@ class NoSlf4jProviderIT {
       }
       List<Integer> statuses = answers.stream().map(a -> a.join().statusCode()).toList();
       assertThat(statuses).as("one runs, one waits, the rest are refused").contains(200, 503);
-      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (System.nanoTime() < deadline
-          && log.containerContextLog().stream()
-              .noneMatch(line -> line.contains("is now shedding"))) {
-        Thread.sleep(50);
-      }
+      await("the shedding line in the web application's log")
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () ->
+                  log.containerContextLog().stream()
+                      .anyMatch(line -> line.contains("is now shedding")));
       List<String> contextLog = log.containerContextLog();
       assertThat(contextLog)
           .as("%s's log of the web application", kind)

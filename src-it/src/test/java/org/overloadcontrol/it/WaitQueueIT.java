@@ -1,6 +1,7 @@
 package org.overloadcontrol.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -177,10 +178,9 @@ class WaitQueueIT {
         responses.add(send(client.newRequest(container.baseUri().resolve("browse"))));
       }
       OverloadEngine engine = engine(container);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (engine.queues().waitingCount() < 39 && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      await("requests waiting in the queue")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> engine.queues().waitingCount() >= 39);
       int waiting = engine.queues().waitingCount();
       int busy = container.busyThreads();
       System.out.printf("[%s] waiting %d, busy container threads %d of 16%n", kind, waiting, busy);
