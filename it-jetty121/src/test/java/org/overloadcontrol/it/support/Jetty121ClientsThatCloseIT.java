@@ -1,10 +1,12 @@
 package org.overloadcontrol.it.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -55,38 +57,29 @@ class Jetty121ClientsThatCloseIT {
                 }
               })
           .start();
-      await(() -> MishapServlet.STARTED.contains("holder"));
+      await("the holder running").until(() -> MishapServlet.STARTED.contains("holder"));
       List<Socket> sockets = WaitingClients.open(20, i -> base.resolve("work?id=c" + i));
-      await(() -> engine.queues().waitingCount() == 20);
+      await("20 waiting").until(() -> engine.queues().waitingCount() == 20);
       long closed = System.nanoTime();
       WaitingClients.close(sockets, i -> i % 2 == 1); // half FIN, half RST
       EndpointClass work = engine.endpoint("work").classes().get(0);
-      long deadline = closed + TimeUnit.SECONDS.toNanos(2);
-      while ((engine.queues().waitingCount() > 0 || work.abandonedCount() < 20)
-          && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      await("the queue empty and all 20 abandoned")
+          .atMost(Duration.ofSeconds(2))
+          .pollInterval(Duration.ofMillis(5))
+          .untilAsserted(
+              () -> {
+                assertThat(engine.queues().waitingCount()).isZero();
+                assertThat(work.abandonedCount()).isEqualTo(20);
+              });
       System.out.printf(
           "[JETTY 12.1] %d ms after 20 closes: %d still waiting, %d abandoned%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed),
           engine.queues().waitingCount(),
           work.abandonedCount());
-      assertThat(engine.queues().waitingCount()).isZero();
-      assertThat(work.abandonedCount()).isEqualTo(20);
       assertThat(holder.get(30, TimeUnit.SECONDS).getStatus()).isEqualTo(200);
       assertThat(MishapServlet.STARTED).containsExactly("holder");
     } finally {
       client.stop();
-    }
-  }
-
-  private static void await(java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out");
-      }
-      Thread.sleep(5);
     }
   }
 }
