@@ -67,6 +67,8 @@ public final class OverloadEngine {
 
   private final OverloadConfig config;
   private final Ticker ticker;
+  private final DoubleSupplier machineCpuLoad;
+  private final CoreSaturation cores = new CoreSaturation();
   private final AdmissionListener listener;
   private final WaitQueues queues;
   private final QueueSettings queueSettings;
@@ -126,6 +128,7 @@ public final class OverloadEngine {
   private OverloadEngine(Builder b) {
     this.config = Objects.requireNonNull(b.config, "config");
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
+    this.machineCpuLoad = b.machineCpuLoad;
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
     this.bypass = config.bypassPaths();
@@ -790,7 +793,9 @@ public final class OverloadEngine {
   /** The periodic task: queue windows, adaptive permits, queue thresholds, quality. */
   void tick() {
     long now = ticker.read();
+    boolean saturated = cores.saturated(machineCpuLoad.getAsDouble());
     for (ConcurrencyGroup g : groups.values()) {
+      g.coresSaturated(saturated);
       g.tick(now);
     }
     for (ControlledEndpoint e : endpoints.values()) {
@@ -832,6 +837,7 @@ public final class OverloadEngine {
     private AdmissionListener admissionListener = AdmissionListener.NONE;
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
+    private DoubleSupplier machineCpuLoad = () -> Double.NaN;
     private QualityListener qualityListener = QualityListener.NONE;
     private CookieKeys sessionKeys;
     private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
@@ -865,6 +871,16 @@ public final class OverloadEngine {
     /** The CPU utilisation in [0, 1], read once per window when {@code queue.overload.signal=cpu}. */
     public Builder cpuUtilisation(DoubleSupplier value) {
       this.cpuUtilisation = Objects.requireNonNull(value, "cpuUtilisation");
+      return this;
+    }
+
+    /**
+     * The machine's CPU load in [0, 1], read by the periodic task: while the cores are saturated
+     * a waiting request costs the requests being served, and the concurrency limit's waiting
+     * rooms narrow with their waiters' expiries. NaN (the default) reads as not saturated.
+     */
+    public Builder machineCpuLoad(DoubleSupplier value) {
+      this.machineCpuLoad = Objects.requireNonNull(value, "machineCpuLoad");
       return this;
     }
 

@@ -85,6 +85,7 @@ final class ConfigReload {
               .queueListener(b.queueListener)
               .qualityListener(b.qualityListener)
               .cpuUtilisation(new ProcessCpuUtilisation())
+              .machineCpuLoad(new MachineCpuLoad())
               // A running session gate hands its keys on; only a first one loads them.
               .sessionKeys(
                   before.sessions() != null

@@ -485,6 +485,7 @@ public final class OverloadRuntime implements AutoCloseable {
                 .queueListener(queueListener)
                 .qualityListener(qualityListener)
                 .cpuUtilisation(new ProcessCpuUtilisation())
+                .machineCpuLoad(new MachineCpuLoad())
                 .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();

@@ -383,7 +383,11 @@ public final class WaitQueues {
     }
     w.endpoint().waiterRemoved();
     if (w.partition() != null) {
-      w.partition().waiterRemoved();
+      if (newState == Waiter.CANCELLED) {
+        w.partition().waiterRemoved();
+      } else {
+        w.partition().waiterRemoved(newState == Waiter.EXPIRED);
+      }
     }
     orderSwitch.onLeave(now - w.enqueuedNanos);
     orderSwitch.onWaiting(now, waitingCount.get() > 0);

@@ -79,6 +79,62 @@ class ConcurrencyGroupTest {
   }
 
   @Test
+  void whileTheCoresAreSaturatedAWaitingRoomNarrowsWithItsExpiries() {
+    ConcurrencyGroup.Partition p = group.partition(browse, TARGET, TARGET / 2);
+    for (int i = 0; i < ConcurrencyGroup.MIN_SAMPLES; i++) {
+      p.record(TARGET * 3 / 4, now, 0);
+    }
+    now += 100 * MS;
+    group.tick(now);
+    // Room for 7 (above). Cores with time to spare: expiries leave it alone.
+    expireWaiters(p, 20);
+    assertThat(waitersAdmitted(p)).isEqualTo(7);
+    // Saturated cores: every waiter refused at its deadline took cores from the requests
+    // being served, and 20 in a row bring the room down to one waiter.
+    group.coresSaturated(true);
+    expireWaiters(p, 20);
+    assertThat(waitersAdmitted(p)).isEqualTo(1);
+    // Waiters that get their permits widen it again, by 1 % each.
+    for (int i = 0; i < 250; i++) {
+      p.waiterAdded();
+      p.waiterRemoved(false);
+    }
+    assertThat(waitersAdmitted(p)).isEqualTo(7);
+    // Cancelled waiters (clients that left) say nothing of the room.
+    expireWaiters(p, 3);
+    int narrowed = waitersAdmitted(p);
+    assertThat(narrowed).isLessThan(7);
+    for (int i = 0; i < 50; i++) {
+      p.waiterAdded();
+      p.waiterRemoved();
+    }
+    assertThat(waitersAdmitted(p)).isEqualTo(narrowed);
+    // Once the cores have time again, the room is what Little's law says.
+    group.coresSaturated(false);
+    assertThat(waitersAdmitted(p)).isEqualTo(7);
+  }
+
+  private static void expireWaiters(ConcurrencyGroup.Partition p, int n) {
+    for (int i = 0; i < n; i++) {
+      p.waiterAdded();
+      p.waiterRemoved(true);
+    }
+  }
+
+  /** How many waiters {@code p} lets wait now, counted by adding them until it says no. */
+  private static int waitersAdmitted(ConcurrencyGroup.Partition p) {
+    int n = 0;
+    while (p.roomToWait()) {
+      p.waiterAdded();
+      n++;
+    }
+    for (int i = 0; i < n; i++) {
+      p.waiterRemoved();
+    }
+    return n;
+  }
+
+  @Test
   void aHigherClassKeepsItsShareAndFreesItWithinOneWindowOfLeaving() {
     ConcurrencyGroup.Partition high = group.partition(buy, TARGET, TARGET / 2);
     ConcurrencyGroup.Partition low = group.partition(browse, TARGET, TARGET / 2);
