@@ -32,6 +32,12 @@ package org.overloadcontrol.admission;
  * the requests the cuts kept out), the cuts did not work. The limit then goes back to the
  * geometric mean of the reference's limit and the tested window's, and is not cut below it for
  * {@value #HOLD_WINDOWS} windows (about 5 s at 100 ms windows); then the test may run again.
+ * A held window whose median is under {@value #RELEASE_MEDIAN} of the tested window's ends the
+ * hold at once: executions that ran that much shorter with more requests beside them were long
+ * in the tested window for a reason that has passed, and the test said nothing. A cold start's
+ * first cuts are tested while the JVM still compiles its code (medians 20–40 times the target,
+ * then 1–2 a second later): held at 12, a CPU-bound endpoint of 2 ms against a 20 ms target ran
+ * at 1.5–2 times its target for five seconds (the workload matrix).
  * Halfway on a log scale, not all the way: a cold start's executions are long at every level
  * while the JVM compiles, and the reference is then the container's 200 threads, far over what
  * a CPU-bound resource carries once warm; the next series, if its cuts do not work either,
@@ -65,6 +71,13 @@ final class CutCheck {
 
   /** Windows the limit holds at a level whose cuts did not work. */
   static final int HOLD_WINDOWS = 50;
+
+  /**
+   * The share of the tested window's median under which a held window's median ends the
+   * hold: executions that ran this much shorter at a higher level were long in the tested
+   * window for a reason that has passed (a JVM compiling its code), so the test said nothing.
+   */
+  static final double RELEASE_MEDIAN = 0.5;
 
   /**
    * What the check reads of one window.
@@ -113,6 +126,9 @@ final class CutCheck {
   private int holdLimit;
   private long holdUntilWindow;
 
+  /** The median of the window that failed the test (over target), while the limit holds. */
+  private double testedMedian;
+
   /**
    * The limit after {@code w}, which ran under the limit {@code before}, for which the step
    * computed {@code next}.
@@ -123,6 +139,13 @@ final class CutCheck {
     }
     long completedBefore = completed;
     completed += w.samples();
+    if (holdLimit > 0
+        && !w.settling()
+        && w.samples() >= ConcurrencyGroup.minSamples((int) before)
+        && w.median() < RELEASE_MEDIAN * testedMedian) {
+      holdLimit = 0;
+      holdUntilWindow = w.number();
+    }
     if (Double.isNaN(w.median()) || w.settling() || holdLimit > 0) {
       return floored(next);
     }
@@ -147,6 +170,7 @@ final class CutCheck {
       if (levels <= LEVEL_DROP && !worked) {
         holdLimit = (int) Math.round(Math.sqrt(tested * Math.max(1.0, (int) before)));
         holdUntilWindow = w.number() + HOLD_WINDOWS;
+        testedMedian = w.median();
         return Math.max(next, holdLimit);
       }
       if (w.cutsAtLimit(before, next)) {
