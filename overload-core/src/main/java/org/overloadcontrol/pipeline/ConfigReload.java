@@ -7,7 +7,6 @@ import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
 
 /**
@@ -84,8 +83,8 @@ final class ConfigReload {
               .admissionListener(b.admissionListener)
               .queueListener(b.queueListener)
               .qualityListener(b.qualityListener)
-              .cpuUtilisation(new ProcessCpuUtilisation())
-              .machineCpuLoad(new MachineCpuLoad())
+              .cpuUtilisation(CpuLoad.process())
+              .machineCpuLoad(CpuLoad.machine())
               // A running session gate hands its keys on; only a first one loads them.
               .sessionKeys(
                   before.sessions() != null

@@ -29,7 +29,6 @@ import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.metrics.ConfigStatus;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.queue.LoggingQueueListener;
-import org.overloadcontrol.queue.ProcessCpuUtilisation;
 import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.virtualqueue.EpochClock;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
@@ -484,8 +483,8 @@ public final class OverloadRuntime implements AutoCloseable {
                 .admissionListener(admissionListener)
                 .queueListener(queueListener)
                 .qualityListener(qualityListener)
-                .cpuUtilisation(new ProcessCpuUtilisation())
-                .machineCpuLoad(new MachineCpuLoad())
+                .cpuUtilisation(CpuLoad.process())
+                .machineCpuLoad(CpuLoad.machine())
                 .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();
