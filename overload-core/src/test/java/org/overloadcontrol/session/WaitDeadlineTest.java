@@ -28,6 +28,11 @@ class WaitDeadlineTest {
 
   /** Target 1 s, a limit of one permit; sessions on or off. */
   private OverloadEngine engine(boolean sessions) {
+    return engine(sessions, Double.NaN);
+  }
+
+  /** As above, on a machine whose CPU load always reads {@code machineLoad}. */
+  private OverloadEngine engine(boolean sessions, double machineLoad) {
     Map<String, String> m = new HashMap<>();
     m.put("endpoints.browse.target", "1s");
     m.put("admission.maxLimit", "1");
@@ -37,6 +42,7 @@ class WaitDeadlineTest {
         .ticker(ticker)
         .scheduler(scheduler)
         .sessionKeys(CookieKeys.random(new SecureRandom()))
+        .machineCpuLoad(() -> machineLoad)
         .build();
   }
 
@@ -124,6 +130,59 @@ class WaitDeadlineTest {
     RequestTag again = send(engine, null, new String[1]);
     assertThat(again.decision()).isEqualTo(Decision.ADMIT);
     assertThat(send(engine, null, new String[1]).decision()).isEqualTo(Decision.WAIT);
+  }
+
+  /**
+   * Sixty requests one at a time, each executing in a tenth of the target: a waiter may wait
+   * 0.7 s, in which the one permit frees 7 times; twice that, 14, may wait.
+   */
+  private void executeQuickly(OverloadEngine engine) {
+    for (int i = 0; i < 60; i++) {
+      RequestTag tag = send(engine, null, new String[1]);
+      assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
+      ticker.advance(Duration.ofMillis(100));
+      engine.complete(tag, Outcome.COMPLETED, 0);
+      scheduler.runDue();
+    }
+  }
+
+  /**
+   * A request holds the permit, as many as may wait do, and all are refused at their deadline.
+   * Returns how many waited.
+   */
+  private int fillTheRoomAndLetItExpire(OverloadEngine engine) {
+    RequestTag holder = send(engine, null, new String[1]);
+    assertThat(holder.decision()).isEqualTo(Decision.ADMIT);
+    int waited = 0;
+    RequestTag next = send(engine, null, new String[1]);
+    while (next.decision() == Decision.WAIT) {
+      waited++;
+      assertThat(waited).isLessThan(100);
+      next = send(engine, null, new String[1]);
+    }
+    assertThat(next.reason()).isEqualTo("queue-full");
+    engine.complete(next, Outcome.REJECTED, 0);
+    ticker.advance(Duration.ofSeconds(1));
+    scheduler.runDue();
+    engine.complete(holder, Outcome.COMPLETED, 0);
+    assertThat(engine.queues().waitingCount()).isZero();
+    return waited;
+  }
+
+  @Test
+  void whileTheCoresAreSaturatedExpiriesNarrowTheRoom() {
+    OverloadEngine idle = engine(false, 0.3);
+    executeQuickly(idle);
+    assertThat(fillTheRoomAndLetItExpire(idle)).isEqualTo(14);
+    assertThat(fillTheRoomAndLetItExpire(idle)).isEqualTo(14);
+
+    // Each waiter refused at its deadline took cores from the requests being served.
+    OverloadEngine busy = engine(false, 1.0);
+    executeQuickly(busy);
+    assertThat(fillTheRoomAndLetItExpire(busy)).isEqualTo(14);
+    // Fourteen expiries at 0.9 each: 2 × 0.9^14 = 0.46 of the 7 permits that free in time.
+    assertThat(fillTheRoomAndLetItExpire(busy)).isEqualTo(4);
+    assertThat(fillTheRoomAndLetItExpire(busy)).isLessThan(4);
   }
 
   @Test
