@@ -1,11 +1,8 @@
 package org.overloadcontrol.servlet;
 
-import java.util.List;
 import java.util.OptionalInt;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.ConfigSource;
 
 /**
  * The container's request threads, read where the servlet API does not say: from Jetty 12's
@@ -26,12 +23,11 @@ final class ContainerThreads {
 
   private ContainerThreads() {}
 
-  /**
-   * A configuration layer, lowest in precedence, setting {@code admission.maxLimit} to the
-   * container's threads; null when they cannot be read (the key's own default then holds) or
-   * a layer of {@code configured} sets an initial limit above them.
-   */
-  static ConfigSource layer(MBeanServer server, Object context, List<ConfigSource> configured) {
+  /** What the threads are, in the name of the layer they make. */
+  static final String ORIGIN = "the container's request threads";
+
+  /** The container's request threads, or empty when they cannot be read. */
+  static OptionalInt count(MBeanServer server, Object context) {
     OptionalInt threads = jettyMaxThreads(context);
     if (threads.isEmpty()) {
       threads = declared(context);
@@ -39,10 +35,7 @@ final class ContainerThreads {
     if (threads.isEmpty()) {
       threads = maxThreads(server);
     }
-    return threads.isEmpty()
-        ? null
-        : AdmissionSettings.containerThreads(
-            "the container's request threads", threads.getAsInt(), configured);
+    return threads;
   }
 
   /**

@@ -18,11 +18,10 @@ import java.util.Set;
 import javax.management.MBeanServer;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
-import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.pipeline.ConfigLayers;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first
@@ -63,52 +62,41 @@ record FilterConfiguration(
       params.put(name, filterConfig.getInitParameter(name));
     }
     FrameworkRoutes routes = frameworkRoutes(context);
-    List<ConfigSource> layers = new ArrayList<>();
-    layers.add(annotations.layer());
-    layers.add(routes.annotations());
-    int aboveAnnotations = layers.size();
-    layers.add(
-        ConfigSource.of(
-            "web.xml init-param of filter '" + filterConfig.getFilterName() + "'", params));
-    if (routes.properties() != null) {
-      layers.add(routes.properties());
-    }
-    ConfigSource yaml = loadYaml(context, params.get("configFile"));
-    if (yaml != null) {
-      layers.add(yaml);
-    }
-    ConfigSource operator =
-        loadOperatorYaml(System.getProperty(OverloadFilter.CONFIG_FILE_PROPERTY));
-    if (operator != null) {
-      layers.add(operator);
+    ConfigLayers layers =
+        ConfigLayers.builder()
+            .annotations(annotations.layer())
+            .annotations(routes.annotations())
+            .keys(
+                ConfigSource.of(
+                    "web.xml init-param of filter '" + filterConfig.getFilterName() + "'", params))
+            .keys(routes.properties())
+            .file(loadYaml(context, params.get("configFile")));
+    try {
+      layers.operatorFile();
+    } catch (java.io.UncheckedIOException e) {
+      throw new ServletException(e.getMessage(), e);
     }
     MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
     String virtualThreads = VirtualThreads.atStart(jmx, context);
     // On virtual threads no pool bounds the requests, so the container's maxThreads (Tomcat
     // still reports its configured pool) is no ceiling: admission.maxLimit keeps its own.
-    ConfigSource threads =
-        virtualThreads != null ? null : ContainerThreads.layer(jmx, context, layers);
-    if (threads != null) {
-      layers.add(0, threads);
+    if (virtualThreads == null) {
+      layers.containerThreads(
+          ContainerThreads.ORIGIN, ContainerThreads.count(jmx, context).orElse(0));
     }
-    int firstConfigured = aboveAnnotations + (threads != null ? 1 : 0);
-    annotations.requireResolved(
-        key ->
-            layers.subList(firstConfigured, layers.size()).stream()
-                .anyMatch(layer -> layer.values().containsKey(key)));
-    OverloadConfig config = OverloadConfig.parse(layers);
+    annotations.requireResolved(layers::setAboveAnnotations);
     // The endpoints requests reach by themselves: each servlet's name, or its @Endpoint.
     Set<String> known = new HashSet<>(context.getServletRegistrations().keySet());
     known.addAll(annotations.endpointByServlet().values());
     known.addAll(routes.endpoints());
-    Settings.of(config).requireKnownEndpoints(layers, known);
+    OverloadConfig config = layers.knownEndpoints(known).read().config();
     return new FilterConfiguration(
         config,
         annotations.endpointByServlet(),
         rejectionHandler(context, config, fallback),
         routes,
         virtualThreads,
-        threads != null);
+        layers.boundByThreads());
   }
 
   /**
@@ -199,15 +187,6 @@ record FilterConfiguration(
       files.add(java.nio.file.Path.of(operator.trim()));
     }
     return files;
-  }
-
-  /** The operator's file named by the system property, layered over everything else. */
-  private static ConfigSource loadOperatorYaml(String path) throws ServletException {
-    try {
-      return OperatorConfigFile.load(path);
-    } catch (java.io.UncheckedIOException e) {
-      throw new ServletException(e.getMessage(), e);
-    }
   }
 
   private static RejectionHandler rejectionHandler(

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.pipeline.ConfigLayers;
 
 /** The concurrency limit's maximum from the container's thread pool, read over JMX. */
 class ContainerThreadsTest {
@@ -73,11 +74,21 @@ class ContainerThreadsTest {
 
   private final MBeanServer server = MBeanServerFactory.newMBeanServer();
 
+  /** The lowest layer the filter's configuration gets from the threads, or null for none. */
+  private static ConfigSource layer(
+      MBeanServer server, Object context, List<ConfigSource> configured) {
+    ConfigLayers layers = ConfigLayers.builder();
+    configured.forEach(layers::keys);
+    layers.containerThreads(
+        ContainerThreads.ORIGIN, ContainerThreads.count(server, context).orElse(0));
+    return layers.boundByThreads() ? layers.layers().get(0) : null;
+  }
+
   @Test
   void theLargestPoolBoundsTheLimit() throws Exception {
     server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
     server.registerMBean(new Pool(75), new ObjectName("Catalina:type=Executor,name=\"b\""));
-    ConfigSource layer = ContainerThreads.layer(server, null, List.of());
+    ConfigSource layer = layer(server, null, List.of());
     // A tenth under the largest pool's threads (AdmissionSettings.ceilingFor).
     assertThat(layer.values()).containsEntry("admission.maxLimit", "68");
     OverloadConfig config =
@@ -89,7 +100,7 @@ class ContainerThreadsTest {
 
   @Test
   void withoutAPoolTheDefaultHolds() {
-    assertThat(ContainerThreads.layer(server, null, List.of())).isNull();
+    assertThat(layer(server, null, List.of())).isNull();
   }
 
   @Test
@@ -99,12 +110,11 @@ class ContainerThreadsTest {
         ConfigSource.of(
             "operator", Map.of("admission.maxLimit", "30", "endpoints.e.target", "100ms"));
     OverloadConfig config =
-        OverloadConfig.parse(
-            List.of(ContainerThreads.layer(server, null, List.of(operator)), operator));
+        OverloadConfig.parse(List.of(layer(server, null, List.of(operator)), operator));
     assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(30);
     // An initial limit above the threads started before: it still starts, at the old default.
     ConfigSource high = ConfigSource.of("operator", Map.of("admission.initialLimit", "150"));
-    assertThat(ContainerThreads.layer(server, null, List.of(high))).isNull();
+    assertThat(layer(server, null, List.of(high))).isNull();
   }
 
   /** The public chain an embedded Jetty 12 context answers, with a pool of 40 threads. */
@@ -138,9 +148,9 @@ class ContainerThreadsTest {
   @Test
   void jettysPoolBoundsTheLimitWithoutJmx() {
     // Nothing registered over JMX: an embedded Jetty without its MBean container.
-    ConfigSource layer = ContainerThreads.layer(server, new JettyContext(), List.of());
+    ConfigSource layer = layer(server, new JettyContext(), List.of());
     assertThat(layer).isNotNull();
     assertThat(layer.values()).containsEntry("admission.maxLimit", "36");
-    assertThat(ContainerThreads.layer(server, new Object(), List.of())).isNull();
+    assertThat(layer(server, new Object(), List.of())).isNull();
   }
 }

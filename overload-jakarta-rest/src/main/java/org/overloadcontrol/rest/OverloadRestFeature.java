@@ -20,8 +20,8 @@ import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
+import org.overloadcontrol.pipeline.ConfigLayers;
 import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.pipeline.Settings;
 
 /**
  * Overload control for a Jakarta REST application without servlets (Jersey on its JDK HTTP
@@ -137,25 +137,22 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
     public OverloadRestFeature start() {
       try {
         FrameworkRoutes routes = RestRoutes.of("", resources);
-        List<ConfigSource> layers = new ArrayList<>();
-        layers.add(routes.annotations());
-        layers.add(ConfigSource.of(SETTINGS_ORIGIN, keys));
-        if (configFile != null) {
-          layers.add(
-              YamlConfigLoader.loadFile(
-                  configFile, "configFile", configFile.toString(), SETTINGS_ORIGIN));
-        }
-        if (configResource != null) {
-          layers.add(yamlResource(configResource));
-        }
-        ConfigSource operator = OperatorConfigFile.fromSystemProperty();
-        if (operator != null) {
-          layers.add(operator);
-        }
-        OverloadConfig config = OverloadConfig.parse(layers);
-        config.requireNoRejectionHandler(
-            "names a servlet RejectionHandler, which cannot answer Jakarta REST requests");
-        Settings.of(config).requireKnownEndpoints(layers, routes.endpoints());
+        OverloadConfig config =
+            ConfigLayers.builder()
+                .annotations(routes.annotations())
+                .keys(ConfigSource.of(SETTINGS_ORIGIN, keys))
+                .file(
+                    configFile == null
+                        ? null
+                        : YamlConfigLoader.loadFile(
+                            configFile, "configFile", configFile.toString(), SETTINGS_ORIGIN))
+                .file(configResource == null ? null : yamlResource(configResource))
+                .operatorFile()
+                .noRejectionHandler(
+                    "names a servlet RejectionHandler, which cannot answer Jakarta REST requests")
+                .knownEndpoints(routes.endpoints())
+                .read()
+                .config();
         OverloadRuntime runtime =
             OverloadRuntime.builder(config).scheduler(null, "overload-control-rest").start();
         LOG.info(

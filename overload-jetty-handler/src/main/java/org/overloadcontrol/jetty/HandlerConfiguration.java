@@ -1,14 +1,13 @@
 package org.overloadcontrol.jetty;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.YamlConfigLoader;
+import org.overloadcontrol.pipeline.ConfigLayers;
 import org.overloadcontrol.pipeline.Settings;
 
 /**
@@ -35,31 +34,19 @@ final class HandlerConfiguration {
       String baseDirectory,
       String defaultEndpoint,
       int serverThreads) {
-    List<ConfigSource> layers = new ArrayList<>();
-    layers.add(ConfigSource.of(OverloadHandler.SETTINGS_ORIGIN, settings));
     String file = configFile != null ? configFile : settings.get("configFile");
-    if (file != null && !file.isBlank()) {
-      layers.add(loadYaml(file.trim(), baseDirectory));
-    }
-    ConfigSource operator = OperatorConfigFile.fromSystemProperty();
-    if (operator != null) {
-      layers.add(operator);
-    }
-    if (serverThreads > 0) {
-      // The lowest layer: admission.maxLimit defaults to the server's thread pool.
-      ConfigSource threads =
-          AdmissionSettings.containerThreads("the server's thread pool", serverThreads, layers);
-      if (threads != null) {
-        layers.add(0, threads);
-      }
-    }
-    OverloadConfig config = OverloadConfig.parse(layers);
-    config.requireNoRejectionHandler(
-        "names a servlet RejectionHandler, which cannot answer Jetty core requests; to answer"
-            + " refusals yourself, subclass OverloadHandler and override reject(...)");
-    // Without servlets, requests reach the default endpoint or one a paths rule names.
-    Settings.of(config).requireKnownEndpoints(layers, List.of(defaultEndpoint));
-    return config;
+    return ConfigLayers.builder()
+        .keys(ConfigSource.of(OverloadHandler.SETTINGS_ORIGIN, settings))
+        .file(file == null || file.isBlank() ? null : loadYaml(file.trim(), baseDirectory))
+        .operatorFile()
+        .containerThreads("the server's thread pool", serverThreads)
+        .noRejectionHandler(
+            "names a servlet RejectionHandler, which cannot answer Jetty core requests; to answer"
+                + " refusals yourself, subclass OverloadHandler and override reject(...)")
+        // Without servlets, requests reach the default endpoint or one a paths rule names.
+        .knownEndpoints(List.of(defaultEndpoint))
+        .read()
+        .config();
   }
 
   /** The configuration file's path, a relative one resolved against the base directory. */

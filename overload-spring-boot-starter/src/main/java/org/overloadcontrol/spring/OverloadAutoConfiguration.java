@@ -2,16 +2,14 @@ package org.overloadcontrol.spring;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletContext;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.pipeline.ConfigLayers;
 import org.overloadcontrol.pipeline.ReloadResult;
-import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.overloadcontrol.servlet.OverloadStatusServlet;
 import org.springframework.beans.factory.ObjectProvider;
@@ -145,13 +143,14 @@ public class OverloadAutoConfiguration {
           mapping == null
               ? FrameworkRoutes.builder("Spring MVC").properties(properties).build()
               : SpringRoutes.of(mapping, dispatcherServletPrefix(environment), properties);
-      List<ConfigSource> layers = new ArrayList<>();
-      layers.add(routes.annotations());
-      layers.add(properties);
       Set<String> known = new HashSet<>(routes.endpoints());
       known.addAll(context.getServletRegistrations().keySet());
       known.add(DISPATCHER_SERVLET);
-      Settings.parse(layers).requireKnownEndpoints(layers, known);
+      ConfigLayers.builder()
+          .annotations(routes.annotations())
+          .keys(properties)
+          .knownEndpoints(known)
+          .read();
       context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
       Integer threads = tomcatThreads(environment, context);
       if (threads != null) {
