@@ -12,7 +12,6 @@ import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterPart;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
-import org.overloadcontrol.config.OverloadConfig;
 
 /**
  * Per-group bandwidth shares by measured delay injection: Li &amp; Jamin, "A Measurement-Based
@@ -128,15 +127,6 @@ public final class BandwidthShaper implements ClusterPart {
             .ticker(ticker::read)
             .executor(Runnable::run) // maintenance on the caller: deterministic, no pool threads
             .build();
-  }
-
-  /**
-   * A shaper for the {@code bandwidth.} section of {@code config}.
-   *
-   * @throws org.overloadcontrol.config.OverloadConfigException if the section is invalid
-   */
-  public static BandwidthShaper from(OverloadConfig config, Ticker ticker) {
-    return new BandwidthShaper(BandwidthSettings.from(config.section("bandwidth")), ticker);
   }
 
   public BandwidthSettings settings() {

@@ -47,7 +47,11 @@ public final class Observability implements AutoCloseable {
 
   private Observability(Builder b) {
     this.engine = Objects.requireNonNull(b.engine, "engine");
-    this.settings = b.settings;
+    // Parsed here only when the caller did not hand the parsed section in.
+    this.settings =
+        b.settings != null
+            ? b.settings
+            : MetricsSettings.from(b.engine.config().section("metrics"));
     this.statusSection = b.statusSection;
     this.bandwidth = b.bandwidth;
     this.virtualQueue = b.virtualQueue;
@@ -158,7 +162,6 @@ public final class Observability implements AutoCloseable {
 
     private Builder(OverloadEngine engine) {
       this.engine = engine;
-      this.settings = MetricsSettings.from(engine.config().section("metrics"));
       this.statusSection = engine.config().section("status");
     }
 

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd;
@@ -29,7 +28,7 @@ final class ConfigReload {
   }
 
   /** Reads, checks and applies; logs one line either way. */
-  ReloadResult run(Callable<OverloadConfig> read) {
+  ReloadResult run(Callable<Settings> read) {
     OverloadRuntime.Builder b = runtime.built();
     Instant at = Instant.now(b.wallClock);
     ReloadResult result;
@@ -49,27 +48,26 @@ final class ConfigReload {
     return new ReloadResult(at, false, runtime.configVersion(), message, java.util.List.of());
   }
 
-  private ReloadResult apply(Callable<OverloadConfig> read, Instant at) throws Exception {
+  private ReloadResult apply(Callable<Settings> read, Instant at) throws Exception {
     if (runtime.stopped()) {
       return refused(at, "overload-control: stopping; nothing is reloaded any more");
     }
-    OverloadConfig next = read.call();
     // Every section, as at start: nothing is left to fail on the first request after it.
-    Settings.of(next);
-    OverloadConfig running = runtime.config();
-    ConfigChanges changes = ConfigChanges.between(running, next);
+    Settings next = read.call();
+    Settings running = runtime.settings();
+    ConfigChanges changes = ConfigChanges.between(running.config(), next.config());
     if (changes.isEmpty()) {
       return new ReloadResult(
           at, true, runtime.configVersion(), "no key changed", java.util.List.of());
     }
-    RestartOnlyKeys.require(running, next, changes);
+    RestartOnlyKeys.require(running, next.config(), changes);
     long version = build(next, changes);
     return new ReloadResult(
         at, true, version, "changed " + String.join(", ", changes.lines()), changes.lines());
   }
 
   /** Builds the new parts and swaps them in; on a failure stops what it built and throws. */
-  private long build(OverloadConfig next, ConfigChanges changes) {
+  private long build(Settings next, ConfigChanges changes) {
     OverloadRuntime.Builder b = runtime.built();
     Scheduler timers = runtime.scheduler();
     OverloadEngine before = runtime.engine();
@@ -77,7 +75,7 @@ final class ConfigReload {
     Scheduler.Cancellable manager = null;
     try {
       engine =
-          OverloadEngine.builder(next)
+          OverloadEngine.builder(next.config())
               .ticker(b.ticker)
               .scheduler(timers)
               .admissionListener(b.admissionListener)
@@ -98,7 +96,7 @@ final class ConfigReload {
         virtualQueue =
             VirtualQueueFrontEnd.reloaded(
                 virtualQueue,
-                next,
+                next.virtualQueue(),
                 b.ticker,
                 b.wallClock,
                 task -> timers.schedule(task, 0L),
@@ -107,7 +105,7 @@ final class ConfigReload {
       BandwidthShaper bandwidth = runtime.bandwidth();
       Scheduler.Cancellable bandwidthManager = runtime.current().bandwidthManager();
       if (changes.firstUnder("bandwidth") != null) {
-        bandwidth = BandwidthShaper.from(next, b.ticker);
+        bandwidth = new BandwidthShaper(next.bandwidth(), b.ticker);
         if (bandwidth.settings().enabled()) {
           // Standalone only (in a cluster these keys cannot change): no aligned periods.
           manager =

@@ -15,7 +15,6 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterPart;
-import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.cluster.CoordinatorFactory;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
@@ -68,12 +67,17 @@ public final class OverloadRuntime implements AutoCloseable {
    * once, when it starts.
    */
   record Generation(
-      OverloadConfig config,
+      Settings settings,
       OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue,
       BandwidthShaper bandwidth,
       Scheduler.Cancellable bandwidthManager,
-      RequestPipeline pipeline) {}
+      RequestPipeline pipeline) {
+
+    OverloadConfig config() {
+      return settings.config();
+    }
+  }
 
   private final Builder built;
   private final Scheduler scheduler;
@@ -112,17 +116,17 @@ public final class OverloadRuntime implements AutoCloseable {
     this.scheduler = scheduler;
     this.ownScheduler = ownScheduler;
     this.delays = new Delay.Delays(scheduler);
-    this.current = generation(built.config, engine, virtualQueue, bandwidth, bandwidthManager);
+    this.current = generation(built.settings, engine, virtualQueue, bandwidth, bandwidthManager);
   }
 
   private Generation generation(
-      OverloadConfig config,
+      Settings settings,
       OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue,
       BandwidthShaper bandwidth,
       Scheduler.Cancellable bandwidthManager) {
     return new Generation(
-        config,
+        settings,
         engine,
         virtualQueue,
         bandwidth,
@@ -138,14 +142,24 @@ public final class OverloadRuntime implements AutoCloseable {
     return current.pipeline();
   }
 
-  /** A builder for the runtime of {@code config}. */
+  /** A builder for the runtime of {@code config}, every section of it validated here. */
   public static Builder builder(OverloadConfig config) {
-    return new Builder(config);
+    return builder(Settings.of(config));
+  }
+
+  /** A builder for the runtime of {@code settings}: each feature is handed its own section. */
+  public static Builder builder(Settings settings) {
+    return new Builder(settings);
   }
 
   /** The configuration in force now. */
   public OverloadConfig config() {
     return current.config();
+  }
+
+  /** The configuration in force now, every section parsed. */
+  public Settings settings() {
+    return current.settings();
   }
 
   /** The engine of the configuration in force now; a reload replaces it. */
@@ -186,10 +200,12 @@ public final class OverloadRuntime implements AutoCloseable {
    * configuration's version and last reload are read from this runtime at each read.
    */
   public Observability.Builder observability() {
-    return Observability.builder(engine())
+    Generation g = current;
+    return Observability.builder(g.engine())
+        .settings(g.settings().metrics())
         .scheduler(scheduler())
-        .bandwidth(bandwidth())
-        .virtualQueue(virtualQueue().queue())
+        .bandwidth(g.bandwidth())
+        .virtualQueue(g.virtualQueue().queue())
         .configStatus(this::configStatus);
   }
 
@@ -281,7 +297,7 @@ public final class OverloadRuntime implements AutoCloseable {
    *     {@link OverloadConfigException} (or any other exception, e.g. an unreadable file) it
    *     throws refuses the reload with its message
    */
-  public ReloadResult reload(java.util.concurrent.Callable<OverloadConfig> read) {
+  public ReloadResult reload(java.util.concurrent.Callable<Settings> read) {
     reloading.lock();
     try {
       ReloadResult result = new ConfigReload(this).run(read);
@@ -299,7 +315,7 @@ public final class OverloadRuntime implements AutoCloseable {
   /** {@link #reload(java.util.concurrent.Callable)} of layers of flat keys. */
   public ReloadResult reload(List<ConfigSource> layers) {
     List<ConfigSource> copy = List.copyOf(layers);
-    return reload(() -> Settings.parse(copy).config());
+    return reload(() -> Settings.parse(copy));
   }
 
   /** Whether {@link #shutdown} has begun: a reload then changes nothing. */
@@ -327,13 +343,13 @@ public final class OverloadRuntime implements AutoCloseable {
    * it keeps its timers until its last waiting request has left (run or expired), then stops.
    */
   long swap(
-      OverloadConfig config,
+      Settings settings,
       OverloadEngine engine,
       VirtualQueueFrontEnd virtualQueue,
       BandwidthShaper bandwidth,
       Scheduler.Cancellable bandwidthManager) {
     Generation before = current;
-    current = generation(config, engine, virtualQueue, bandwidth, bandwidthManager);
+    current = generation(settings, engine, virtualQueue, bandwidth, bandwidthManager);
     if (before.bandwidthManager() != null && before.bandwidthManager() != bandwidthManager) {
       before.bandwidthManager().cancel();
     }
@@ -396,6 +412,7 @@ public final class OverloadRuntime implements AutoCloseable {
   /** Builds and starts an {@link OverloadRuntime}; the adapter supplies time and listeners. */
   public static final class Builder {
     // Package-visible: a reload builds the next generation's parts with the same inputs.
+    final Settings settings;
     final OverloadConfig config;
     Ticker ticker = Ticker.system();
     Clock wallClock = Clock.systemUTC();
@@ -407,8 +424,9 @@ public final class OverloadRuntime implements AutoCloseable {
     Function<String, InputStream> webAppResources = path -> null;
     FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
 
-    private Builder(OverloadConfig config) {
-      this.config = Objects.requireNonNull(config, "config");
+    private Builder(Settings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      this.config = settings.config();
     }
 
     public Builder ticker(Ticker value) {
@@ -474,8 +492,7 @@ public final class OverloadRuntime implements AutoCloseable {
       try {
         cluster =
             CoordinatorFactory.forSettings(
-                ClusterSettings.from(config.section("cluster")),
-                OverloadRuntime.class.getClassLoader());
+                settings.cluster(), OverloadRuntime.class.getClassLoader());
         engine =
             OverloadEngine.builder(config)
                 .ticker(ticker)
@@ -485,19 +502,19 @@ public final class OverloadRuntime implements AutoCloseable {
                 .qualityListener(qualityListener)
                 .cpuUtilisation(CpuLoad.process())
                 .machineCpuLoad(CpuLoad.machine())
-                .sessionKeys(SessionKeys.load(config, System::getenv, webAppResources))
+                .sessionKeys(SessionKeys.load(settings, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();
         // A capacity estimate is slow work: it runs on the timer thread, never a request's.
         VirtualQueueFrontEnd virtualQueue =
             VirtualQueueFrontEnd.create(
-                config,
+                settings.virtualQueue(),
                 ticker,
                 wallClock,
                 task -> timers.schedule(task, 0L),
                 webAppResources,
                 cluster);
-        BandwidthShaper bandwidth = BandwidthShaper.from(config, ticker);
+        BandwidthShaper bandwidth = new BandwidthShaper(settings.bandwidth(), ticker);
         Scheduler.Cancellable manager = null;
         EpochClock wall = EpochClock.anchored(ticker, wallClock);
         boolean clustered = cluster != ClusterCoordinator.STANDALONE;

@@ -1,6 +1,5 @@
 package org.overloadcontrol.pipeline;
 
-import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 
@@ -86,10 +85,10 @@ final class RestartOnlyKeys {
    * @throws OverloadConfigException naming the first such key, its new value, the layer it came
    *     from (or went from) and why
    */
-  static void require(OverloadConfig running, OverloadConfig next, ConfigChanges changes) {
-    check(ALWAYS, running, next, changes);
-    if (ClusterSettings.from(running.section("cluster")).enabled()) {
-      check(CLUSTERED, running, next, changes);
+  static void require(Settings running, OverloadConfig next, ConfigChanges changes) {
+    check(ALWAYS, running.config(), next, changes);
+    if (running.cluster().enabled()) {
+      check(CLUSTERED, running.config(), next, changes);
     }
   }
 

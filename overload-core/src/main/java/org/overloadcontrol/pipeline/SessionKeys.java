@@ -5,7 +5,6 @@ import java.security.SecureRandom;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.session.CookieKeys;
 import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.virtualqueue.KeyRing;
@@ -25,24 +24,24 @@ final class SessionKeys {
   private SessionKeys() {}
 
   /**
-   * The keys for {@code config}'s sessions, or null when sessions are off.
+   * The keys for {@code settings}' sessions, or null when sessions are off.
    *
    * @throws org.overloadcontrol.config.OverloadConfigException naming the key when a key file
    *     or variable is missing or bad
    */
   public static CookieKeys load(
-      OverloadConfig config,
+      Settings settings,
       UnaryOperator<String> environment,
       Function<String, InputStream> webAppResources) {
-    SessionSettings settings = SessionSettings.from(config.section("sessions"));
-    if (!settings.enabled()) {
+    SessionSettings sessions = settings.sessions();
+    if (!sessions.enabled()) {
       return null;
     }
     KeyRing ring =
         KeyRingLoader.load(
-            "sessions", settings.keyFile(), settings.keyEnv(), environment, webAppResources);
+            "sessions", sessions.keyFile(), sessions.keyEnv(), environment, webAppResources);
     if (ring == null) {
-      VirtualQueueSettings vq = VirtualQueueSettings.from(config.section("virtualQueue"));
+      VirtualQueueSettings vq = settings.virtualQueue();
       ring =
           KeyRingLoader.load(
               "virtualQueue", vq.keyFile(), vq.keyEnv(), environment, webAppResources);

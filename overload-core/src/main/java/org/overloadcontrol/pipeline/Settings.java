@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthSettings;
 import org.overloadcontrol.base.ClassDefinition;
+import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
@@ -12,13 +13,15 @@ import org.overloadcontrol.degrade.DegradeSettings;
 import org.overloadcontrol.metrics.MetricsSettings;
 import org.overloadcontrol.metrics.StatusAccess;
 import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.session.SessionSettings;
 import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
 
 /**
  * The whole configuration of one filter or handler, every section parsed and validated at once
  * when it starts, so that both adapters refuse exactly the same inputs with the same
  * key-naming {@link OverloadConfigException} (a misspelled {@code metrics.} key stops the Jetty
- * handler as it stops the filter), and nothing is left to fail on the first request.
+ * handler as it stops the filter), and nothing is left to fail on the first request. The
+ * runtime hands each feature its typed section from here, so no feature parses its keys again.
  *
  * @param config the core keys (classes, endpoints, targets, controller parameters)
  */
@@ -29,7 +32,9 @@ public record Settings(
     DegradeSettings degrade,
     VirtualQueueSettings virtualQueue,
     BandwidthSettings bandwidth,
-    MetricsSettings metrics) {
+    MetricsSettings metrics,
+    SessionSettings sessions,
+    ClusterSettings cluster) {
 
   public Settings {
     Objects.requireNonNull(config, "config");
@@ -59,20 +64,26 @@ public record Settings(
 
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
-    Settings settings =
-        new Settings(
-            config,
-            AdmissionSettings.from(config),
-            QueueSettings.from(config),
-            DegradeSettings.from(config),
-            VirtualQueueSettings.from(config.section("virtualQueue")),
-            BandwidthSettings.from(config.section("bandwidth")),
-            MetricsSettings.from(config.section("metrics")));
+    AdmissionSettings admission = AdmissionSettings.from(config);
+    QueueSettings queue = QueueSettings.from(config);
+    DegradeSettings degrade = DegradeSettings.from(config);
+    VirtualQueueSettings virtualQueue = VirtualQueueSettings.from(config.section("virtualQueue"));
+    BandwidthSettings bandwidth = BandwidthSettings.from(config.section("bandwidth"));
+    MetricsSettings metrics = MetricsSettings.from(config.section("metrics"));
     // The status servlet may override these keys with its own init-params; the section itself
     // must still be valid, whoever reads it.
     StatusAccess.from(config.section("status"), null, null);
-    org.overloadcontrol.session.SessionSettings.from(config.section("sessions"));
-    org.overloadcontrol.cluster.ClusterSettings.from(config.section("cluster"));
+    Settings settings =
+        new Settings(
+            config,
+            admission,
+            queue,
+            degrade,
+            virtualQueue,
+            bandwidth,
+            metrics,
+            SessionSettings.from(config.section("sessions")),
+            ClusterSettings.from(config.section("cluster")));
     config.bypassPaths();
     // Controller parameters are resolved per endpoint and class when an endpoint is first used;
     // resolving the configured ones now moves a bad combination to the start.

@@ -15,7 +15,6 @@ import org.overloadcontrol.capacity.FixedCapacity;
 import org.overloadcontrol.capacity.PassiveCapacity;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.config.OptionalLibrary;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.engine.Answer;
 
 /**
@@ -68,48 +67,25 @@ public final class VirtualQueueFrontEnd {
   }
 
   /**
-   * Builds the front end from the {@code virtualQueue.} section of {@code config}: keys from the
-   * key file or environment variable (a generated key with a warning when neither is given),
-   * capacity configured or estimated.
+   * Builds the front end of {@code settings}: keys from the key file or environment variable (a
+   * generated key with a warning when neither is given), capacity configured or estimated; as
+   * one replica of a cluster unless {@code cluster} is standalone: the schedule takes its share
+   * of the cluster's capacity, tokens are claimed cluster-wide, and a shared key is required.
    *
    * @param wallClock read once, to anchor token times to Unix seconds
    * @param slowWork where a capacity estimate runs (the adapter's timer thread)
-   * @throws org.overloadcontrol.config.OverloadConfigException on a bad setting or key
+   * @param webAppResources opens a web-application resource by path (a key file under
+   *     {@code /WEB-INF/}), null when there is none
+   * @throws org.overloadcontrol.config.OverloadConfigException on a bad key
    */
   public static VirtualQueueFrontEnd create(
-      OverloadConfig config, Ticker ticker, Clock wallClock, Executor slowWork) {
-    return create(config, ticker, wallClock, slowWork, KeyRingLoader.NO_WEB_APP);
-  }
-
-  /**
-   * {@link #create(OverloadConfig, Ticker, Clock, Executor)} in a web application: a key file
-   * under {@code /WEB-INF/} may be one of its resources.
-   *
-   * @param webAppResources opens a web-application resource by path, null when there is none
-   */
-  public static VirtualQueueFrontEnd create(
-      OverloadConfig config,
-      Ticker ticker,
-      Clock wallClock,
-      Executor slowWork,
-      java.util.function.Function<String, java.io.InputStream> webAppResources) {
-    return create(
-        config, ticker, wallClock, slowWork, webAppResources, ClusterCoordinator.STANDALONE);
-  }
-
-  /**
-   * {@link #create(OverloadConfig, Ticker, Clock, Executor, java.util.function.Function)} as
-   * one replica of a cluster: the schedule takes its share of {@code cluster}'s capacity, tokens
-   * are claimed cluster-wide, and a shared key is required.
-   */
-  public static VirtualQueueFrontEnd create(
-      OverloadConfig config,
+      VirtualQueueSettings settings,
       Ticker ticker,
       Clock wallClock,
       Executor slowWork,
       java.util.function.Function<String, java.io.InputStream> webAppResources,
       ClusterCoordinator cluster) {
-    return create(config, ticker, wallClock, slowWork, webAppResources, cluster, null);
+    return create(settings, ticker, wallClock, slowWork, webAppResources, cluster, null);
   }
 
   /**
@@ -119,13 +95,13 @@ public final class VirtualQueueFrontEnd {
    */
   public static VirtualQueueFrontEnd reloaded(
       VirtualQueueFrontEnd before,
-      OverloadConfig config,
+      VirtualQueueSettings settings,
       Ticker ticker,
       Clock wallClock,
       Executor slowWork,
       java.util.function.Function<String, java.io.InputStream> webAppResources) {
     return create(
-        config,
+        settings,
         ticker,
         wallClock,
         slowWork,
@@ -135,14 +111,13 @@ public final class VirtualQueueFrontEnd {
   }
 
   private static VirtualQueueFrontEnd create(
-      OverloadConfig config,
+      VirtualQueueSettings settings,
       Ticker ticker,
       Clock wallClock,
       Executor slowWork,
       java.util.function.Function<String, java.io.InputStream> webAppResources,
       ClusterCoordinator cluster,
       KeyRing carriedKeys) {
-    VirtualQueueSettings settings = VirtualQueueSettings.from(config.section("virtualQueue"));
     if (!settings.enabled()) {
       return new VirtualQueueFrontEnd(settings, null, ticker);
     }

@@ -22,6 +22,7 @@ import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.pipeline.ConfigLayers;
+import org.overloadcontrol.pipeline.Settings;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first
@@ -40,7 +41,7 @@ import org.overloadcontrol.pipeline.ConfigLayers;
  *     request threads ({@link ContainerThreads})
  */
 record FilterConfiguration(
-    OverloadConfig config,
+    Settings settings,
     Map<String, String> endpointByServlet,
     RejectionHandler rejectionHandler,
     FrameworkRoutes frameworkRoutes,
@@ -89,14 +90,19 @@ record FilterConfiguration(
     Set<String> known = new HashSet<>(context.getServletRegistrations().keySet());
     known.addAll(annotations.endpointByServlet().values());
     known.addAll(routes.endpoints());
-    OverloadConfig config = layers.knownEndpoints(known).read().config();
+    Settings settings = layers.knownEndpoints(known).read();
     return new FilterConfiguration(
-        config,
+        settings,
         annotations.endpointByServlet(),
-        rejectionHandler(context, config, fallback),
+        rejectionHandler(context, settings.config(), fallback),
         routes,
         virtualThreads,
         layers.boundByThreads());
+  }
+
+  /** The core keys of {@link #settings}. */
+  OverloadConfig config() {
+    return settings.config();
   }
 
   /**

@@ -12,7 +12,6 @@ import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.OverloadEngine;
@@ -91,7 +90,7 @@ final class RunningFilter {
             servletContext,
             filterConfig.getFilterName(),
             read.virtualThreads() != null,
-            defaultMaxLimit(config),
+            defaultMaxLimit(read),
             read.maxLimitFromThreads());
     this.watch =
         ConfigFileWatch.start(
@@ -147,7 +146,7 @@ final class RunningFilter {
           runtime.reload(
               () -> {
                 read[0] = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
-                return read[0].config();
+                return read[0].settings();
               });
       if (result.applied() && result.version() != before) {
         routing = Routing.of(runtime, read[0], servletContext);
@@ -183,8 +182,8 @@ final class RunningFilter {
   }
 
   /** The ceiling of the default group's concurrency limit (an endpoint no group names). */
-  private static int defaultMaxLimit(OverloadConfig config) {
-    return AdmissionSettings.from(config).groupOf("").maxLimit();
+  private static int defaultMaxLimit(FilterConfiguration read) {
+    return read.settings().admission().groupOf("").maxLimit();
   }
 
   /**
@@ -207,7 +206,7 @@ final class RunningFilter {
     try {
       read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
       runtime =
-          OverloadRuntime.builder(read.config())
+          OverloadRuntime.builder(read.settings())
               .ticker(ticker)
               .wallClock(wallClock)
               .scheduler(scheduler, "overload-control-" + filterConfig.getFilterName())
@@ -248,7 +247,7 @@ final class RunningFilter {
         config.enabled() ? "" : ", disabled",
         read.virtualThreads() == null
             ? ""
-            : VirtualThreadNotice.atStart(read.virtualThreads(), defaultMaxLimit(config)));
+            : VirtualThreadNotice.atStart(read.virtualThreads(), defaultMaxLimit(read)));
     return running;
   }
 

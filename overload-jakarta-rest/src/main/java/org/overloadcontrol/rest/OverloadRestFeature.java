@@ -22,6 +22,7 @@ import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.pipeline.ConfigLayers;
 import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.pipeline.Settings;
 
 /**
  * Overload control for a Jakarta REST application without servlets (Jersey on its JDK HTTP
@@ -137,7 +138,7 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
     public OverloadRestFeature start() {
       try {
         FrameworkRoutes routes = RestRoutes.of("", resources);
-        OverloadConfig config =
+        Settings settings =
             ConfigLayers.builder()
                 .annotations(routes.annotations())
                 .keys(ConfigSource.of(SETTINGS_ORIGIN, keys))
@@ -151,10 +152,10 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
                 .noRejectionHandler(
                     "names a servlet RejectionHandler, which cannot answer Jakarta REST requests")
                 .knownEndpoints(routes.endpoints())
-                .read()
-                .config();
+                .read();
+        OverloadConfig config = settings.config();
         OverloadRuntime runtime =
-            OverloadRuntime.builder(config).scheduler(null, "overload-control-rest").start();
+            OverloadRuntime.builder(settings).scheduler(null, "overload-control-rest").start();
         LOG.info(
             "overload-control: Jakarta REST feature started ({} classes, {} endpoints{})",
             config.classes().size(),

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OperatorConfigFile;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.pipeline.ConfigLayers;
 import org.overloadcontrol.pipeline.Settings;
@@ -28,7 +27,7 @@ final class HandlerConfiguration {
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
-  static OverloadConfig parse(
+  static Settings parse(
       Map<String, String> settings,
       String configFile,
       String baseDirectory,
@@ -45,8 +44,7 @@ final class HandlerConfiguration {
                 + " refusals yourself, subclass OverloadHandler and override reject(...)")
         // Without servlets, requests reach the default endpoint or one a paths rule names.
         .knownEndpoints(List.of(defaultEndpoint))
-        .read()
-        .config();
+        .read();
   }
 
   /** The configuration file's path, a relative one resolved against the base directory. */

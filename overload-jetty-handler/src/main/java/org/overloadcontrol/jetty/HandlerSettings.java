@@ -12,11 +12,11 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.pipeline.Settings;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.QueueListener;
 
@@ -151,7 +151,7 @@ final class HandlerSettings {
   }
 
   /** The configuration, validated; see {@link OverloadHandler#parseConfig}. */
-  OverloadConfig parse(Server server) {
+  Settings parse(Server server) {
     return parse(server, keys);
   }
 
@@ -159,7 +159,7 @@ final class HandlerSettings {
    * The configuration with {@code javaKeys} in place of the keys given in Java or XML (a
    * reload with new keys), validated as at start.
    */
-  OverloadConfig parse(Server server, Map<String, String> javaKeys) {
+  Settings parse(Server server, Map<String, String> javaKeys) {
     return HandlerConfiguration.parse(
         javaKeys, configFile, baseDirectory, defaultEndpoint, serverThreads(server));
   }
@@ -188,9 +188,10 @@ final class HandlerSettings {
    */
   OverloadRuntime start(Server server) {
     try {
-      OverloadConfig config = parse(server);
+      Settings settings = parse(server);
+      OverloadConfig config = settings.config();
       OverloadRuntime runtime =
-          OverloadRuntime.builder(config)
+          OverloadRuntime.builder(settings)
               .ticker(ticker)
               .wallClock(wallClock)
               .scheduler(scheduler, "overload-control-jetty")
@@ -210,7 +211,7 @@ final class HandlerSettings {
                   + server.getThreadPool().getClass().getSimpleName()
                   + "): no thread pool bounds them, the concurrency limit's ceiling is"
                   + " admission.maxLimit ("
-                  + AdmissionSettings.from(config).groupOf(defaultEndpoint).maxLimit()
+                  + settings.admission().groupOf(defaultEndpoint).maxLimit()
                   + ")"
               : "");
       return runtime;

@@ -205,7 +205,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
   public OverloadConfig parseConfig() {
-    return settings.parse(getServer());
+    return settings.parse(getServer()).config();
   }
 
   @Override
