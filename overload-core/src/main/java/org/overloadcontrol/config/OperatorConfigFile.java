@@ -21,6 +21,15 @@ public final class OperatorConfigFile {
   }
 
   /**
+   * The file {@value #PROPERTY} names, for a watch that reloads when it changes; null when the
+   * property is not set.
+   */
+  public static Path path() {
+    String path = System.getProperty(PROPERTY);
+    return path == null || path.isBlank() ? null : Path.of(path.trim());
+  }
+
+  /**
    * The layer from {@code path}, or null when it is null or blank.
    *
    * @throws OverloadConfigException if there is no such file or it is not valid YAML

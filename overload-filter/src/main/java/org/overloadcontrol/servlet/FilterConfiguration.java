@@ -18,6 +18,7 @@ import java.util.Set;
 import javax.management.MBeanServer;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.config.YamlConfigLoader;
@@ -188,9 +189,9 @@ record FilterConfiguration(
     } else if (real != null && configured == null) {
       files.add(java.nio.file.Path.of(real)); // the default file, which may be created later
     }
-    String operator = System.getProperty(OverloadFilter.CONFIG_FILE_PROPERTY);
-    if (operator != null && !operator.isBlank()) {
-      files.add(java.nio.file.Path.of(operator.trim()));
+    java.nio.file.Path operator = OperatorConfigFile.path();
+    if (operator != null) {
+      files.add(operator);
     }
     return files;
   }

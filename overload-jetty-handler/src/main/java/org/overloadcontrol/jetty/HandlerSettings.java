@@ -174,9 +174,9 @@ final class HandlerSettings {
     if (file != null && !file.isBlank()) {
       files.add(HandlerConfiguration.resolve(file.trim(), baseDirectory));
     }
-    String operator = System.getProperty(org.overloadcontrol.config.OperatorConfigFile.PROPERTY);
-    if (operator != null && !operator.isBlank()) {
-      files.add(java.nio.file.Path.of(operator.trim()));
+    java.nio.file.Path operator = org.overloadcontrol.config.OperatorConfigFile.path();
+    if (operator != null) {
+      files.add(operator);
     }
     return files;
   }
