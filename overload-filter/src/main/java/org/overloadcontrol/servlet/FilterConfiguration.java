@@ -134,12 +134,16 @@ record FilterConfiguration(
             + " visible to the filter (is the filter's jar in the web application twice?)");
   }
 
+  /** The file the {@code configFile} init-param names, else the default file. */
+  private static String configFilePath(String configured) {
+    return configured == null || configured.isBlank()
+        ? OverloadFilter.DEFAULT_CONFIG_FILE
+        : configured.trim();
+  }
+
   private static ConfigSource loadYaml(ServletContext context, String configured)
       throws ServletException {
-    String path =
-        configured == null || configured.isBlank()
-            ? OverloadFilter.DEFAULT_CONFIG_FILE
-            : configured.trim();
+    String path = configFilePath(configured);
     try {
       InputStream in = path.startsWith("/") ? context.getResourceAsStream(path) : null;
       String name = path;
@@ -175,10 +179,7 @@ record FilterConfiguration(
   static List<java.nio.file.Path> filesOnDisk(FilterConfig filterConfig) {
     ServletContext context = filterConfig.getServletContext();
     String configured = filterConfig.getInitParameter("configFile");
-    String path =
-        configured == null || configured.isBlank()
-            ? OverloadFilter.DEFAULT_CONFIG_FILE
-            : configured.trim();
+    String path = configFilePath(configured);
     List<java.nio.file.Path> files = new ArrayList<>();
     // As loadYaml reads it: the web application's file first, else a file on disk.
     String real = path.startsWith("/") ? context.getRealPath(path) : null;
