@@ -144,15 +144,15 @@ public final class OverloadEngine {
         !config.classRules().isEmpty()
             || !config.endpointRules().isEmpty()
             || !frameworkRoutes.isEmpty();
-    this.queueSettings = QueueSettings.from(config);
-    this.degradeSettings = DegradeSettings.from(config);
+    this.queueSettings = b.queue != null ? b.queue : QueueSettings.from(config);
+    this.degradeSettings = b.degrade != null ? b.degrade : DegradeSettings.from(config);
     this.qualityListener = b.qualityListener;
     if ((queueSettings.enabled() || degradeSettings.enabled()) && b.scheduler == null) {
       throw new IllegalStateException(
           "wait queues (queue.*) or degradation (degrade.*) are"
               + " configured but the adapter gave the engine no scheduler");
     }
-    this.admissionSettings = AdmissionSettings.from(config);
+    this.admissionSettings = b.admission != null ? b.admission : AdmissionSettings.from(config);
     // Requests over a concurrency limit wait in the queues, whose deadlines need timers: an
     // engine built without a scheduler (admission alone, tests) admits by rate everywhere.
     boolean concurrency = admissionSettings.anyConcurrency() && b.scheduler != null;
@@ -166,7 +166,8 @@ public final class OverloadEngine {
                 b.cpuUtilisation,
                 b.queueListener)
             : null;
-    SessionSettings sessionSettings = SessionSettings.from(config.section("sessions"));
+    SessionSettings sessionSettings =
+        b.sessions != null ? b.sessions : SessionSettings.from(config.section("sessions"));
     this.sessions =
         sessionSettings.enabled()
             ? new SessionGate(
@@ -842,6 +843,10 @@ public final class OverloadEngine {
     private CookieKeys sessionKeys;
     private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
     private OverloadEngine predecessor;
+    private AdmissionSettings admission;
+    private QueueSettings queue;
+    private DegradeSettings degrade;
+    private SessionSettings sessions;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -913,6 +918,23 @@ public final class OverloadEngine {
      */
     public Builder predecessor(OverloadEngine value) {
       this.predecessor = value;
+      return this;
+    }
+
+    /**
+     * The sections of the configuration the adapter parsed already, all of them from the
+     * configuration this builder was made for, so that a configuration is parsed once; without
+     * them the engine parses its sections itself.
+     */
+    public Builder sections(
+        AdmissionSettings admission,
+        QueueSettings queue,
+        DegradeSettings degrade,
+        SessionSettings sessions) {
+      this.admission = Objects.requireNonNull(admission, "admission");
+      this.queue = Objects.requireNonNull(queue, "queue");
+      this.degrade = Objects.requireNonNull(degrade, "degrade");
+      this.sessions = Objects.requireNonNull(sessions, "sessions");
       return this;
     }
 

@@ -76,6 +76,7 @@ final class ConfigReload {
     try {
       engine =
           OverloadEngine.builder(next.config())
+              .sections(next.admission(), next.queue(), next.degrade(), next.sessions())
               .ticker(b.ticker)
               .scheduler(timers)
               .admissionListener(b.admissionListener)

@@ -495,6 +495,8 @@ public final class OverloadRuntime implements AutoCloseable {
                 settings.cluster(), OverloadRuntime.class.getClassLoader());
         engine =
             OverloadEngine.builder(config)
+                .sections(
+                    settings.admission(), settings.queue(), settings.degrade(), settings.sessions())
                 .ticker(ticker)
                 .scheduler(timers)
                 .admissionListener(admissionListener)
