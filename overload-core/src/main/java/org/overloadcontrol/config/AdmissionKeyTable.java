@@ -11,7 +11,7 @@ final class AdmissionKeyTable {
           "Admission (`admission.`)",
           key(
               "controller",
-              "`concurrency` or `rate`",
+              "`concurrency`, `rate` or a registered algorithm's name",
               "`concurrency`",
               "the admission controller of the endpoints no group names (they form the group"
                   + " `default`)"),
@@ -22,7 +22,7 @@ final class AdmissionKeyTable {
               "endpoints sharing one limit (one resource); an endpoint may be in one group"),
           key(
               "groups.<g>.controller",
-              "`concurrency` or `rate`",
+              "`concurrency`, `rate` or a registered algorithm's name",
               "as below",
               "the group's admission controller"),
           key("groups.<g>.maxLimit", "integer", "as below", "the group's highest limit"),

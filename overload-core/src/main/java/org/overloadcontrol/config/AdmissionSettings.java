@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.admission.ConcurrencyLimit;
+import org.overloadcontrol.limiter.LimiterProvider;
 
 /**
  * Which admission controller each endpoint uses, and the resource groups that share a
@@ -16,7 +18,7 @@ import org.overloadcontrol.admission.ConcurrencyLimit;
  * starts.
  *
  * <pre>
- *   admission.controller            concurrency (default) | rate
+ *   admission.controller            concurrency (default) | rate | a registered LimiterProvider's name
  *   admission.groups.&lt;g&gt;.endpoints  endpoints behind one resource, e.g. search,browse
  *   admission.groups.&lt;g&gt;.controller / .maxLimit / .initialLimit
  *   admission.maxLimit              200     the highest limit; adapters default it to the container's threads
@@ -42,11 +44,32 @@ public final class AdmissionSettings {
     /** A concurrency limit per resource group aimed at the p90 target (the default). */
     CONCURRENCY,
     /** Welsh &amp; Culler's response-time controlled token bucket per endpoint and class. */
-    RATE
+    RATE,
+    /** An algorithm registered through the admission SPI, named by its {@link LimiterProvider}. */
+    PROVIDED
   }
 
-  /** One group's settings. */
-  public record Group(String name, Controller controller, int maxLimit, int initialLimit) {}
+  /**
+   * One group's settings.
+   *
+   * @param provider the registered algorithm when {@code controller} is {@link
+   *     Controller#PROVIDED}, else null
+   */
+  public record Group(
+      String name,
+      Controller controller,
+      int maxLimit,
+      int initialLimit,
+      LimiterProvider provider) {
+
+    /** A group of a built-in controller. */
+    public Group(String name, Controller controller, int maxLimit, int initialLimit) {
+      this(name, controller, maxLimit, initialLimit, null);
+    }
+  }
+
+  /** A controller's name resolved: a built-in one, or the provider registered under it. */
+  private record Choice(Controller controller, LimiterProvider provider) {}
 
   /** The keys this section accepts: its table in the reference. */
   public static KeyTable keyTable() {
@@ -57,6 +80,7 @@ public final class AdmissionSettings {
   private static final Pattern GROUP_KEY = KEYS.keysUnder("groups.<g>.");
 
   private final Controller controller;
+  private final LimiterProvider provider;
   private final long windowNanos;
   private final int windowSamples;
   private final double setpoint;
@@ -68,7 +92,11 @@ public final class AdmissionSettings {
 
   private AdmissionSettings(ConfigSection s) {
     s.requireOnly(KEYS);
-    controller = s.parse("controller", AdmissionSettings::controller, Controller.CONCURRENCY);
+    Map<String, LimiterProvider> registered = registeredProviders();
+    Choice chosen =
+        s.parse("controller", v -> choice(v, registered), new Choice(Controller.CONCURRENCY, null));
+    controller = chosen.controller();
+    provider = chosen.provider();
     int maxLimit = s.parse("maxLimit", ConfigSection::positiveInt, 200);
     int initialLimit = s.parse("initialLimit", ConfigSection::positiveInt, maxLimit);
     if (initialLimit > maxLimit) {
@@ -91,7 +119,7 @@ public final class AdmissionSettings {
     idleHeadroom =
         s.parse(
             "idleHeadroom", AdmissionSettings::idleHeadroom, ConcurrencyLimit.IDLE_HEADROOM_OFF);
-    defaultGroup = new Group(DEFAULT_GROUP, controller, maxLimit, initialLimit);
+    defaultGroup = new Group(DEFAULT_GROUP, controller, maxLimit, initialLimit, provider);
     Map<String, Map<String, String>> perGroup = new LinkedHashMap<>();
     for (String key : s.keys()) {
       Matcher m = GROUP_KEY.matcher(key);
@@ -107,9 +135,8 @@ public final class AdmissionSettings {
                 keys.values().iterator().next(),
                 "group '" + name + "' needs admission.groups." + name + ".endpoints");
           }
-          Controller c =
-              s.parse(
-                  keys.getOrDefault("controller", "-"), AdmissionSettings::controller, controller);
+          Choice c =
+              s.parse(keys.getOrDefault("controller", "-"), v -> choice(v, registered), chosen);
           int max =
               s.parse(keys.getOrDefault("maxLimit", "-"), ConfigSection::positiveInt, maxLimit);
           int initial =
@@ -122,7 +149,7 @@ public final class AdmissionSettings {
                 keys.getOrDefault("initialLimit", endpointsKey),
                 "must not exceed the group's maxLimit (" + max + ")");
           }
-          Group g = new Group(name, c, max, initial);
+          Group g = new Group(name, c.controller(), max, initial, c.provider());
           groups.put(name, g);
           for (String e : s.get(endpointsKey).split(",")) {
             String endpoint = e.trim();
@@ -253,12 +280,38 @@ public final class AdmissionSettings {
     return h;
   }
 
-  private static Controller controller(String v) {
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "concurrency" -> Controller.CONCURRENCY;
-      case "rate" -> Controller.RATE;
-      default -> throw new IllegalArgumentException("allowed: concurrency, rate");
-    };
+  private static Choice choice(String v, Map<String, LimiterProvider> registered) {
+    String name = v.toLowerCase(Locale.ROOT);
+    switch (name) {
+      case "concurrency":
+        return new Choice(Controller.CONCURRENCY, null);
+      case "rate":
+        return new Choice(Controller.RATE, null);
+      default:
+        LimiterProvider p = registered.get(name);
+        if (p == null) {
+          StringBuilder allowed = new StringBuilder("allowed: concurrency, rate");
+          registered.keySet().forEach(n -> allowed.append(", ").append(n));
+          throw new IllegalArgumentException(allowed.toString());
+        }
+        return new Choice(Controller.PROVIDED, p);
+    }
+  }
+
+  /**
+   * The admission algorithms registered on the class path, by name. Read at each start and
+   * reload, not per request; a provider that takes a built-in's name is ignored, so the keys
+   * keep their meaning.
+   */
+  private static Map<String, LimiterProvider> registeredProviders() {
+    Map<String, LimiterProvider> byName = new LinkedHashMap<>();
+    for (LimiterProvider p : ServiceLoader.load(LimiterProvider.class)) {
+      String name = p.name().toLowerCase(Locale.ROOT);
+      if (!name.equals("concurrency") && !name.equals("rate")) {
+        byName.putIfAbsent(name, p);
+      }
+    }
+    return byName;
   }
 
   private static double fraction(String v, boolean zeroAllowed) {

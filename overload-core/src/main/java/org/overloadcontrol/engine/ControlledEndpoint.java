@@ -3,6 +3,7 @@ package org.overloadcontrol.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
@@ -12,6 +13,7 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.degrade.EndpointDegradeSettings;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**
@@ -31,24 +33,15 @@ public final class ControlledEndpoint {
   private final QualityController quality;
   private final ConcurrencyGroup group;
   private final double maxWaitOfTarget;
+  private final Function<EndpointClass, Limiter> limiters;
   private final ConcurrentHashMap<String, EndpointClass> classes = new ConcurrentHashMap<>();
-
-  ControlledEndpoint(
-      String name,
-      EndpointAdmissionController admission,
-      EndpointPermits permits,
-      QueueThresholdController queueThreshold,
-      Ticker ticker,
-      EndpointDegradeSettings degrade,
-      QualityListener qualityListener) {
-    this(name, admission, permits, queueThreshold, ticker, degrade, qualityListener, null, 0);
-  }
 
   /**
    * @param group the concurrency group that admits this endpoint's requests with a target, or
    *     null when its token buckets do
    * @param maxWaitOfTarget a request of the group waits for a permit at most this fraction of
    *     its target
+   * @param limiters the admission algorithm's limiter of each class at this endpoint
    */
   ControlledEndpoint(
       String name,
@@ -59,7 +52,9 @@ public final class ControlledEndpoint {
       EndpointDegradeSettings degrade,
       QualityListener qualityListener,
       ConcurrencyGroup group,
-      double maxWaitOfTarget) {
+      double maxWaitOfTarget,
+      Function<EndpointClass, Limiter> limiters) {
+    this.limiters = limiters;
     this.group = group;
     this.maxWaitOfTarget = maxWaitOfTarget;
     this.name = name;
@@ -141,6 +136,11 @@ public final class ControlledEndpoint {
       return null;
     }
     return group.partition(c.requestClass(), target, Math.round(target * maxWaitOfTarget));
+  }
+
+  /** The limiter of class {@code route} at this endpoint: its admission algorithm's. */
+  Limiter limiterFor(EndpointClass route) {
+    return limiters.apply(route);
   }
 
   /** The classes seen at this endpoint so far. */

@@ -3,11 +3,11 @@ package org.overloadcontrol.engine;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.EndpointAdmissionController;
-import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.degrade.QualityController;
+import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**
@@ -22,12 +22,20 @@ public final class EndpointClass {
   // reads this object and not the endpoint's too. In a server the lines a request touches are
   // mostly cold (docs/performance.md), so each object on the path costs a miss.
   final EndpointAdmissionController admission;
-  final QueueThresholdController threshold;
   final QualityController quality;
   final EndpointPermits permits;
 
   /** The class's share of its endpoint's concurrency group, or null (rate, or no target). */
   final ConcurrencyGroup.Partition partition;
+
+  /** The class's admission algorithm at this endpoint. */
+  final Limiter limiter;
+
+  /**
+   * Whether a completion's response time is read even when it is not sampled: the limiter or
+   * the quality controller needs every one.
+   */
+  final boolean timesEveryResponse;
 
   private static final int ARRIVALS = 0;
   private static final int ENQUEUED = 1;
@@ -51,10 +59,11 @@ public final class EndpointClass {
     this.endpoint = endpoint;
     this.controller = controller;
     this.admission = endpoint.admission();
-    this.threshold = endpoint.queueThreshold();
     this.quality = endpoint.qualityController();
     this.permits = endpoint.permits();
     this.partition = endpoint.concurrencyPartition(controller);
+    this.limiter = endpoint.limiterFor(this);
+    this.timesEveryResponse = quality != null || limiter.needsEveryResponseTime();
     controller.countInFlight(this::inFlight);
   }
 

@@ -7,10 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.admission.ConcurrencyLimit;
-import org.overloadcontrol.admission.EndpointAdmissionController;
-import org.overloadcontrol.admission.QueueThresholdController;
-import org.overloadcontrol.admission.RateGroup;
 import org.overloadcontrol.admission.StripedCounts;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
@@ -23,12 +19,13 @@ import org.overloadcontrol.classify.ClassRule;
 import org.overloadcontrol.classify.EndpointRule;
 import org.overloadcontrol.classify.RequestAttributes;
 import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.EndpointSettings;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.DegradeSettings;
 import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.limiter.Limiter;
+import org.overloadcontrol.limiter.Permit;
 import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.QueueListener;
 import org.overloadcontrol.queue.QueueSettings;
@@ -59,7 +56,7 @@ import org.overloadcontrol.session.SessionVisit;
  * one compare-and-set on the class's token bucket, with queues configured one or two CAS on the
  * permit counters, and on completion a wait-free histogram record and an atomic increment. No
  * lock is shared by requests that do not wait; the controller round runs on the request thread
- * that makes it due (see {@link EndpointAdmissionController}).
+ * that makes it due (see {@link org.overloadcontrol.admission.EndpointAdmissionController}).
  */
 public final class OverloadEngine {
 
@@ -76,13 +73,9 @@ public final class OverloadEngine {
   private final QualityListener qualityListener;
   private final Scheduler.Cancellable periodic;
   private final AdmissionSettings admissionSettings;
-  private final ConcurrentHashMap<String, ConcurrencyGroup> groups = new ConcurrentHashMap<>();
 
-  /** Endpoints seen where some class has a target, by the name of their resource group. */
-  private final ConcurrentHashMap<String, String> controlledGroupOf = new ConcurrentHashMap<>();
-
-  /** The rate controllers of each resource group's endpoints, by the group's name. */
-  private final ConcurrentHashMap<String, RateGroup> rateGroups = new ConcurrentHashMap<>();
+  /** Builds each endpoint's admission algorithm. */
+  private final AdmissionFactory admissions;
 
   private final ConcurrentHashMap<String, ControlledEndpoint> endpoints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
@@ -166,6 +159,16 @@ public final class OverloadEngine {
                 b.cpuUtilisation,
                 b.queueListener)
             : null;
+    this.admissions =
+        new AdmissionFactory(
+            config,
+            ticker,
+            listener,
+            queues,
+            queueSettings,
+            degradeSettings,
+            admissionSettings,
+            qualityListener);
     SessionSettings sessionSettings =
         b.sessions != null ? b.sessions : SessionSettings.from(config.section("sessions"));
     this.sessions =
@@ -245,50 +248,10 @@ public final class OverloadEngine {
   }
 
   private ControlledEndpoint createEndpoint(String name) {
-    QueueSettings.EndpointQueueSettings qs = queueSettings.endpoint(name);
-    ConcurrencyGroup group = concurrencyGroup(name, qs);
-    String groupName = admissionSettings.groupOf(name).name();
-    if (hasTarget(name)) {
-      controlledGroupOf.put(name, groupName);
-    }
-    EndpointAdmissionController admission =
-        new EndpointAdmissionController(
-            name,
-            c -> config.settingsFor(name, c),
-            listener,
-            group == null,
-            () ->
-                controlledGroupOf.entrySet().stream()
-                    .anyMatch(e -> !e.getKey().equals(name) && e.getValue().equals(groupName)),
-            rateGroups.computeIfAbsent(groupName, g -> new RateGroup()));
-    carryRates(name, admission);
-    EndpointPermits permits =
-        queues == null || !queueSettings.enabled() && group == null ? null : queues.endpoint(name);
-    QueueThresholdController threshold = null;
-    if (qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD) {
-      EndpointSettings es = config.endpoints().get(name);
-      long target = es == null || es.targetNanos() == null ? 0L : es.targetNanos();
-      threshold =
-          new QueueThresholdController(
-              name,
-              target,
-              qs.thresholdInitial(),
-              qs.thresholdStep(),
-              qs.thresholdDivisor(),
-              100_000,
-              qs.thresholdPeriodNanos(),
-              ticker.read());
-    }
-    return new ControlledEndpoint(
-        name,
-        admission,
-        permits,
-        threshold,
-        ticker,
-        degradeSettings.endpoint(name),
-        qualityListener,
-        group,
-        admissionSettings.maxWaitOfTarget());
+    OverloadEngine before = predecessor;
+    return before == null
+        ? admissions.endpoint(name, null, null)
+        : admissions.endpoint(name, before.admissions, before.endpoints.get(name));
   }
 
   /**
@@ -312,76 +275,9 @@ public final class OverloadEngine {
     predecessor = null;
   }
 
-  /**
-   * Starts each class at a reloaded endpoint at the rate its controller had learned under the
-   * replaced configuration, so a reload does not send the endpoint back to its initial rate.
-   */
-  private void carryRates(String name, EndpointAdmissionController admission) {
-    OverloadEngine before = predecessor;
-    ControlledEndpoint old = before == null ? null : before.endpoints.get(name);
-    if (old == null) {
-      return;
-    }
-    long now = ticker.read();
-    for (org.overloadcontrol.admission.ClassController c : old.admission().classes()) {
-      config.requestClass(c.requestClass().name()).ifPresent(d -> admission.carryRate(d, c, now));
-    }
-  }
-
-  /** The limit a group learned under the replaced configuration, or its configured start. */
-  private int carriedLimit(AdmissionSettings.Group g) {
-    OverloadEngine before = predecessor;
-    ConcurrencyGroup old = before == null ? null : before.groups.get(g.name());
-    return old == null ? g.initialLimit() : Math.max(1, Math.min(g.maxLimit(), old.limit()));
-  }
-
-  /**
-   * The concurrency group that admits endpoint {@code name}, or null when its token buckets
-   * do: its group's controller is {@code rate}, or it uses the queue-threshold controller, or
-   * it degrades and no group names it (degradation switches the token buckets on and off,
-   * Welsh &amp; Culler 2003, §3.4), or no class has a target at it.
-   */
-  private ConcurrencyGroup concurrencyGroup(String name, QueueSettings.EndpointQueueSettings qs) {
-    if (queues == null) {
-      return null;
-    }
-    AdmissionSettings.Group g = admissionSettings.groupOf(name);
-    if (g.controller() != AdmissionSettings.Controller.CONCURRENCY
-        || qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD
-        || degradeSettings.endpoint(name) != null && !admissionSettings.grouped(name)
-        || !hasTarget(name)) {
-      // (The last: no class has a target here, so nothing would take the group's permits,
-      // and the endpoint's requests skip the permit counts altogether.)
-      return null;
-    }
-    return groups.computeIfAbsent(
-        g.name(),
-        n ->
-            new ConcurrencyGroup(
-                n,
-                new ConcurrencyLimit(
-                    admissionSettings.setpoint(),
-                    0.8,
-                    1.05,
-                    1,
-                    g.maxLimit(),
-                    admissionSettings.idleHeadroom()),
-                carriedLimit(g),
-                admissionSettings.windowNanos(),
-                admissionSettings.windowSamples(),
-                listener,
-                ticker.read()));
-  }
-
-  /** Whether some class has a target at endpoint {@code name}. */
-  private boolean hasTarget(String name) {
-    return config.classes().values().stream()
-        .anyMatch(c -> config.settingsFor(name, c).targetNanos() > 0);
-  }
-
   /** The concurrency groups created so far. */
   public List<ConcurrencyGroup> concurrencyGroups() {
-    return new ArrayList<>(groups.values());
+    return new ArrayList<>(admissions.groups.values());
   }
 
   /**
@@ -545,9 +441,6 @@ public final class OverloadEngine {
     return endpoint(name).forClass(requestClass);
   }
 
-  /** The reason of a refusal by the rate controller's token bucket. */
-  private static final String RATE_REFUSAL = "admission-rate";
-
   /** Tags a request that arrived at {@code arrivalNanos} on this engine's ticker. */
   public RequestTag tag(EndpointClass route, long arrivalNanos) {
     return tag(route, arrivalNanos, NOT_READ);
@@ -567,34 +460,28 @@ public final class OverloadEngine {
   }
 
   /**
-   * Decides what to do with a tagged request: admission (token bucket or queue threshold), then,
-   * with wait queues, an execution permit or a wait.
+   * Decides what to do with a tagged request: admission by its limiter (the algorithm {@link
+   * AdmissionFactory} chose), then, with wait queues, an execution permit or a wait.
    */
   public Decision arrive(RequestTag tag) {
     long now = tag.taggedNanos != NOT_READ ? tag.taggedNanos : ticker.read();
     EndpointClass route = tag.route();
-    EndpointAdmissionController admission = route.admission;
-    QueueThresholdController threshold = route.threshold;
-    if (threshold != null) {
-      EndpointPermits p = route.permits;
-      if (!threshold.admit(p.inUse() + p.waiting())) {
-        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-threshold");
-        return Decision.REJECT;
-      }
-    } else if (!admission.tryAdmit(route.controller(), now, tag.stripe)
-        && !admission.tryAdmit(route.controller(), now = ticker.read(), tag.stripe)) {
-      // Refused only on a fresh reading: a thread preempted between reading the clock and
-      // taking its token sees the bucket moved on by others, and its old reading makes the
-      // bucket look further in debt than it is (measured: a few spurious 503s a second on a
-      // busy 2-core machine at 10^5 requests/s). The second try costs the refusal path only.
-      long wait = route.controller().nanosUntilToken(now);
-      route.countRefusal(tag.stripe);
+    Limiter limiter = route.limiter;
+    Permit admitted = limiter.acquire(now, tag.stripe);
+    if (admitted == null) {
       tag.decide(
           Decision.REJECT,
-          Math.max(config.retryAfterMinNanos(), Math.min(config.retryAfterMaxNanos(), wait)),
-          RATE_REFUSAL);
+          Math.max(
+              config.retryAfterMinNanos(),
+              Math.min(config.retryAfterMaxNanos(), limiter.retryAfterNanos(now))),
+          limiter.refusalReason());
       return Decision.REJECT;
     }
+    if (admitted != Unreported.PERMIT) {
+      tag.admitted(admitted);
+    }
+    // The execution permits: the endpoint's, and under a concurrency limit the class's share
+    // of its group's, which a request over the limit waits for in the LIFO-Pri queues.
     EndpointPermits permits = route.permits;
     if (permits == null) {
       tag.captureQuality();
@@ -741,7 +628,7 @@ public final class OverloadEngine {
   /** The second half of {@link #complete}, after {@link #settle} returned true. */
   public void record(RequestTag tag, Outcome outcome) {
     EndpointClass route = tag.route();
-    if (outcome == Outcome.REJECTED && RATE_REFUSAL.equals(tag.reason())) {
+    if (outcome == Outcome.REJECTED && TokenBucketLimiter.REFUSAL.equals(tag.reason())) {
       route.countRefusalAnswered(tag.stripe);
     }
     route.countOutcome(tag.stripe, outcome);
@@ -758,36 +645,47 @@ public final class OverloadEngine {
       tag.holdPermit(null);
       queues.release(permit, route.partition, tag.stripe);
     }
-    if (outcome.executed()) {
-      QueueThresholdController threshold = route.threshold;
-      QualityController quality = route.quality;
-      boolean sampled = tag.sampled;
-      if (!sampled && threshold == null && quality == null) {
-        // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
-        // needs their response time they cost no clock reading (measured: a reading is about
-        // 20 ns here, a third of the engine's work per request).
-        return;
+    Permit admitted = tag.admitted();
+    if (!outcome.executed()) {
+      if (admitted != null) {
+        if (outcome == Outcome.REDIRECTED) {
+          admitted.onIgnore();
+        } else {
+          admitted.onDropped();
+        }
       }
-      long now = ticker.read();
-      long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
-      // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
-      // delay) must not make a request admitted before a rate cut look admitted after it.
-      route.admission.record(
-          route.controller(), sampled, responseTime, tag.arrivalNanos(), now, tag.stripe);
-      if (threshold != null) {
-        threshold.record(responseTime);
+      return;
+    }
+    boolean sampled = tag.sampled;
+    if (!sampled && !route.timesEveryResponse) {
+      // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
+      // needs their response time they cost no clock reading (measured: a reading is about
+      // 20 ns here, a third of the engine's work per request).
+      if (admitted != null) {
+        admitted.onSuccess(Permit.NOT_MEASURED);
       }
-      if (quality != null) {
-        quality.record(responseTime);
-      }
-      ConcurrencyGroup.Partition partition = route.partition;
-      if (sampled
-          && partition != null
-          && permit != null
-          && partition.record(
-              Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe)) {
-        queues.wake();
-      }
+      return;
+    }
+    long now = ticker.read();
+    long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
+    // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
+    // delay) must not make a request admitted before a rate cut look admitted after it.
+    route.admission.record(
+        route.controller(), sampled, responseTime, tag.arrivalNanos(), now, tag.stripe);
+    if (admitted != null) {
+      admitted.onSuccess(responseTime);
+    }
+    QualityController quality = route.quality;
+    if (quality != null) {
+      quality.record(responseTime);
+    }
+    ConcurrencyGroup.Partition partition = route.partition;
+    if (sampled
+        && partition != null
+        && permit != null
+        && partition.record(
+            Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe)) {
+      queues.wake();
     }
   }
 
@@ -795,12 +693,12 @@ public final class OverloadEngine {
   void tick() {
     long now = ticker.read();
     boolean saturated = cores.saturated(machineCpuLoad.getAsDouble());
-    for (ConcurrencyGroup g : groups.values()) {
+    for (ConcurrencyGroup g : admissions.groups.values()) {
       g.coresSaturated(saturated);
       g.tick(now);
     }
     for (ControlledEndpoint e : endpoints.values()) {
-      QueueThresholdController t = e.queueThreshold();
+      org.overloadcontrol.admission.QueueThresholdController t = e.queueThreshold();
       if (t != null) {
         t.tick(now);
       }

@@ -10,6 +10,7 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.limiter.Permit;
 
 /**
  * One request as the engine sees it: its endpoint and class, its arrival time, the decision it
@@ -67,6 +68,12 @@ public final class RequestTag implements OverloadContext {
    * sees the store through the container's dispatch or the outcome's CAS anyway.
    */
   private org.overloadcontrol.queue.EndpointPermits permit;
+
+  /**
+   * The permit its limiter gave it at admission, when that limiter hears outcomes; else null.
+   * Plain, like the decision: set before the request runs, read once its outcome is settled.
+   */
+  private Permit admitted;
 
   volatile org.overloadcontrol.queue.Waiter waiter;
   private volatile long waitedNanos;
@@ -146,6 +153,14 @@ public final class RequestTag implements OverloadContext {
 
   void holdPermit(org.overloadcontrol.queue.EndpointPermits permits) {
     PERMIT.setRelease(this, permits);
+  }
+
+  Permit admitted() {
+    return admitted;
+  }
+
+  void admitted(Permit permit) {
+    this.admitted = permit;
   }
 
   void decide(Decision d, long retryAfter, String why) {
