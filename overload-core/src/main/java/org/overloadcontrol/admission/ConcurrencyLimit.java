@@ -87,6 +87,15 @@ public final class ConcurrencyLimit {
   /** ... and from which requests queue: the growth is multiplicative only. */
   static final double SOME_QUEUEING = 1.25;
 
+  /** The deepest cut in one window of an ordinary miss (see "Growth is slower" above). */
+  static final double CUT = 0.8;
+
+  /** The largest growth in one window. */
+  static final double GROWTH = 1.05;
+
+  /** The lowest limit: one request of the group runs whatever the p90. */
+  static final int LOWEST_LIMIT = 1;
+
   /** The idle headroom that leaves an idle limit where it is (the default). */
   public static final double IDLE_HEADROOM_OFF = Double.POSITIVE_INFINITY;
 
@@ -107,6 +116,16 @@ public final class ConcurrencyLimit {
   public ConcurrencyLimit(
       double setpoint, double minFactor, double maxFactor, int minLimit, int maxLimit) {
     this(setpoint, minFactor, maxFactor, minLimit, maxLimit, IDLE_HEADROOM_OFF);
+  }
+
+  /**
+   * The engine's limit: the steps of {@link #CUT} and {@link #GROWTH} a window, down to {@link
+   * #LOWEST_LIMIT}.
+   *
+   * @param idleHeadroom see below; {@link #IDLE_HEADROOM_OFF} for none
+   */
+  public ConcurrencyLimit(double setpoint, int maxLimit, double idleHeadroom) {
+    this(setpoint, CUT, GROWTH, LOWEST_LIMIT, maxLimit, idleHeadroom);
   }
 
   /**

@@ -19,6 +19,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class QueueThresholdController {
 
+  /**
+   * The highest threshold the engine's controllers grow to: in effect none, since a threshold
+   * above the requests a container can hold admits everything anyway, and the paper sets none.
+   */
+  static final int MAX_THRESHOLD = 100_000;
+
   private final String endpoint;
   private final long targetNanos;
   private final int step;
@@ -30,6 +36,18 @@ public final class QueueThresholdController {
   private final LongAdder responseCount = new LongAdder();
   private volatile int threshold;
   private volatile long lastMeanNanos = -1;
+
+  /** The engine's controller: the threshold grows up to {@link #MAX_THRESHOLD}. */
+  public QueueThresholdController(
+      String endpoint,
+      long targetNanos,
+      int initial,
+      int step,
+      double divisor,
+      long periodNanos,
+      long now) {
+    this(endpoint, targetNanos, initial, step, divisor, MAX_THRESHOLD, periodNanos, now);
+  }
 
   /**
    * @param targetNanos the mean response-time target; 0 leaves the threshold fixed

@@ -179,7 +179,6 @@ final class AdmissionFactory {
         qs.thresholdInitial(),
         qs.thresholdStep(),
         qs.thresholdDivisor(),
-        100_000,
         qs.thresholdPeriodNanos(),
         ticker.read());
   }
@@ -192,12 +191,7 @@ final class AdmissionFactory {
             new ConcurrencyGroup(
                 n,
                 new ConcurrencyLimit(
-                    admissionSettings.setpoint(),
-                    0.8,
-                    1.05,
-                    1,
-                    g.maxLimit(),
-                    admissionSettings.idleHeadroom()),
+                    admissionSettings.setpoint(), g.maxLimit(), admissionSettings.idleHeadroom()),
                 carriedLimit(g, before),
                 admissionSettings.windowNanos(),
                 admissionSettings.windowSamples(),
