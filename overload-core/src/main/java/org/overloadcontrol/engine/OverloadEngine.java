@@ -110,8 +110,8 @@ public final class OverloadEngine {
    */
   private volatile OverloadEngine predecessor;
 
-  /** A {@link RequestTag#taggedNanos} that says the ticker was not read at tagging. */
-  private static final long NOT_READ = Long.MIN_VALUE;
+  /** A {@link RequestTag#taggedNanos()} that says the ticker was not read at tagging. */
+  private static final long NOT_READ = RequestTag.NOT_READ;
 
   /** An engine without wait queues or timers (for admission control alone, and tests). */
   public OverloadEngine(OverloadConfig config, Ticker ticker, AdmissionListener listener) {
@@ -464,7 +464,8 @@ public final class OverloadEngine {
    * AdmissionFactory} chose), then, with wait queues, an execution permit or a wait.
    */
   public Decision arrive(RequestTag tag) {
-    long now = tag.taggedNanos != NOT_READ ? tag.taggedNanos : ticker.read();
+    long tagged = tag.taggedNanos();
+    long now = tagged != NOT_READ ? tagged : ticker.read();
     EndpointClass route = tag.route();
     Limiter limiter = route.limiter;
     Permit admitted = limiter.acquire(now, tag.stripe);

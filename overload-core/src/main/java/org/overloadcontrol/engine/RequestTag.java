@@ -36,14 +36,11 @@ public final class RequestTag implements OverloadContext {
     }
   }
 
+  /** A {@link #taggedNanos()} that says the ticker was not read at tagging. */
+  static final long NOT_READ = Long.MIN_VALUE;
+
   private final EndpointClass route;
   private final long arrivalNanos;
-
-  /**
-   * The ticker when the request was tagged: the first admission try uses it rather than a clock
-   * read of its own (a refusal is still decided on a fresh reading).
-   */
-  final long taggedNanos;
 
   /**
    * The tagging thread's stripe ({@code StripedCounts.currentStripe()}): looked up once, it
@@ -58,7 +55,16 @@ public final class RequestTag implements OverloadContext {
   final boolean sampled;
 
   private Decision decision;
-  private long retryAfterNanos;
+
+  /**
+   * Until the decision, the ticker when the request was tagged ({@link
+   * #NOT_READ} when it was not read): the first admission try uses it rather than
+   * a clock read of its own (a refusal is still decided on a fresh reading). Once decided, a
+   * refusal's retry-after. One field for both: the tag is all a request allocates on the
+   * engine's path, and a long more made it a word longer.
+   */
+  private long taggedThenRetryAfterNanos;
+
   private String reason;
 
   /**
@@ -82,9 +88,9 @@ public final class RequestTag implements OverloadContext {
   volatile long excludedNanos;
 
   // Plain, like the decision: set before the request runs, and published to another thread by
-  // the container's dispatch. Volatile, the two stores cost two fences per request.
+  // the container's dispatch. Volatile, the store would cost a fence per request. Its level is
+  // derived when asked: a field for it made the tag a word longer.
   private double quality = 1.0;
-  private QualityLevel qualityLevel = QualityLevel.FULL;
 
   @SuppressWarnings("unused") // written through OUTCOME
   private volatile Outcome outcome;
@@ -101,7 +107,7 @@ public final class RequestTag implements OverloadContext {
     this.stripe = stripe;
     this.sampled = sampled;
     this.arrivalNanos = arrivalNanos;
-    this.taggedNanos = taggedNanos;
+    this.taggedThenRetryAfterNanos = taggedNanos;
   }
 
   /** The request's route: its endpoint and class, as {@link OverloadEngine#route} chose them. */
@@ -124,7 +130,12 @@ public final class RequestTag implements OverloadContext {
 
   /** For a rejected request: how long until its class's bucket has a token again. */
   public long retryAfterNanos() {
-    return retryAfterNanos;
+    return decision == null ? 0L : taggedThenRetryAfterNanos;
+  }
+
+  /** The ticker when the request was tagged, or {@link #NOT_READ} (always once decided). */
+  long taggedNanos() {
+    return decision == null ? taggedThenRetryAfterNanos : NOT_READ;
   }
 
   /** The outcome reported, or null while the request is in progress. */
@@ -165,7 +176,7 @@ public final class RequestTag implements OverloadContext {
 
   void decide(Decision d, long retryAfter, String why) {
     this.decision = d;
-    this.retryAfterNanos = retryAfter;
+    this.taggedThenRetryAfterNanos = retryAfter;
     this.reason = why;
   }
 
@@ -200,10 +211,7 @@ public final class RequestTag implements OverloadContext {
     if (route.quality == null) {
       return;
     }
-    ControlledEndpoint e = route.endpoint();
-    double q = e.quality();
-    this.qualityLevel = QualityLevel.of(q, e.minQuality());
-    this.quality = q;
+    this.quality = route.endpoint().quality();
   }
 
   void waited(long nanos) {
@@ -274,7 +282,7 @@ public final class RequestTag implements OverloadContext {
 
   @Override
   public QualityLevel qualityLevel() {
-    return qualityLevel;
+    return QualityLevel.of(quality, route.endpoint().minQuality());
   }
 
   @Override
