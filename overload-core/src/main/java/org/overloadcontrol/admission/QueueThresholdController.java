@@ -101,9 +101,19 @@ public final class QueueThresholdController {
     }
     long mean = sum / count;
     lastMeanNanos = mean;
-    int t = threshold;
-    threshold =
-        mean > targetNanos ? Math.max(1, (int) (t / divisor)) : Math.min(maxThreshold, t + step);
+    threshold = next(threshold, mean, targetNanos, step, divisor, maxThreshold);
+  }
+
+  /**
+   * One period's round, a function of the threshold and the period's mean response time alone:
+   * over the target the threshold is divided, at or under it grows by a step, within [1,
+   * {@code maxThreshold}].
+   */
+  static int next(
+      int threshold, long meanNanos, long targetNanos, int step, double divisor, int maxThreshold) {
+    return meanNanos > targetNanos
+        ? Math.max(1, (int) (threshold / divisor))
+        : Math.min(maxThreshold, threshold + step);
   }
 
   public int threshold() {
