@@ -111,6 +111,9 @@ final class AdmissionFactory {
         queues == null || !queueSettings.enabled() && group == null ? null : queues.endpoint(name);
     QueueThresholdController threshold =
         algorithm == Algorithm.QUEUE_THRESHOLD ? threshold(name, qs) : null;
+    // Under a concurrency limit the rate controller only measures and its buckets admit
+    // everything: the limit is the class's share of the group, taken with the execution permit
+    // (the engine's next stage), where a request over it waits in the LIFO-Pri queues.
     Function<EndpointClass, Limiter> limiters =
         switch (algorithm) {
           case QUEUE_THRESHOLD -> {
@@ -118,7 +121,7 @@ final class AdmissionFactory {
             yield route -> shared;
           }
           case PROVIDED -> route -> provided(g, route);
-          default -> route -> new TokenBucketLimiter(route, ticker);
+          case RATE, CONCURRENCY -> route -> new TokenBucketLimiter(route, ticker);
         };
     return new ControlledEndpoint(
         name,
