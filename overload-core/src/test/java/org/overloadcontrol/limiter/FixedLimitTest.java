@@ -17,6 +17,7 @@ import org.overloadcontrol.engine.FakeScheduler;
 import org.overloadcontrol.engine.FakeTicker;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.queue.Waiter;
 
 /**
  * A fourth admission algorithm is one class ({@link FixedLimit}) and its registration: the
@@ -100,6 +101,54 @@ class FixedLimitTest {
     engine.refuse(a, "client-cannot-wait");
     engine.complete(a, Outcome.REJECTED, 0);
     assertThat(arrive(engine, "e").decision()).isEqualTo(Decision.ADMIT);
+  }
+
+  @Test
+  void overItsPermitsAnAdmittedRequestStillWaitsAndItsExpiryIsADrop() {
+    FakeScheduler scheduler = new FakeScheduler(ticker);
+    OverloadEngine engine =
+        OverloadEngine.builder(
+                OverloadConfig.of(
+                    Map.of(
+                        "admission.controller", "fixed",
+                        "admission.maxLimit", "2",
+                        "queue.permits", "1",
+                        "queue.maxWait", "1s",
+                        "endpoints.e.target", "100ms")))
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .build();
+    RequestTag running = arrive(engine, "e");
+    RequestTag waiting = arrive(engine, "e");
+    assertThat(running.decision()).isEqualTo(Decision.ADMIT);
+    assertThat(waiting.decision())
+        .as("admitted by the limiter, it waits for the endpoint's one execution permit")
+        .isEqualTo(Decision.WAIT);
+    List<String> heard = new ArrayList<>();
+    engine.enqueue(
+        waiting,
+        new Waiter.Listener() {
+          @Override
+          public void resumed(Waiter w) {
+            heard.add("resumed");
+          }
+
+          @Override
+          public void expired(Waiter w) {
+            heard.add("expired");
+            engine.complete(waiting, Outcome.EXPIRED, 0);
+          }
+        });
+    assertThat(arrive(engine, "e").decision())
+        .as("the waiter holds the limiter's second permit")
+        .isEqualTo(Decision.REJECT);
+
+    ticker.advance(Duration.ofSeconds(2));
+    scheduler.runDue();
+    assertThat(heard).containsExactly("expired");
+    assertThat(arrive(engine, "e").decision())
+        .as("the expiry gave the waiter's permit back")
+        .isEqualTo(Decision.WAIT);
   }
 
   @Test
