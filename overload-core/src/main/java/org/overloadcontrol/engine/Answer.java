@@ -4,16 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.overloadcontrol.Rejection;
 
 /**
  * A complete response the engine decided on, free of any container type, so that every adapter
  * sends the same bytes: each writes it on an empty response, {@link #status()}, the headers the
- * pipeline's {@code ResponseHeaders} lists ({@code Cache-Control: no-store}, {@code Retry-After}
+ * pipeline's {@code StepResponses} lists ({@code Cache-Control: no-store}, {@code Retry-After}
  * when {@link #retryAfterSeconds()} is positive, each {@code Set-Cookie} value), the content type
  * and the body. The virtual queue's pages are answers (WebQ §V-A, {@code VirtualQueueFrontEnd}), and
  * so are the refusals made here:
  * <ul>
- *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #of}): overload control
+ *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #refusal}): overload control
  *       refused or expired the request (Welsh &amp; Culler 2003, §3.3);</li>
  *   <li>429 Too Many Requests ({@link #tooManyRequests}): the client's group is over its
  *       bandwidth share (Li &amp; Jamin §V.C; the server is not down, so not 503);</li>
@@ -92,19 +93,15 @@ public record Answer(
             .getBytes(StandardCharsets.UTF_8));
   }
 
-  /**
-   * The 503 for a refused or expired request, from what the engine recorded on its tag: its
-   * reason ({@code admission-rate} when none was given) and retry time.
-   */
-  public static Answer of(RequestTag tag, String accept, String instance) {
-    String reason = tag.reason() == null ? "admission-rate" : tag.reason();
+  /** The default 503 for a refused or expired request: why and when to come back. */
+  public static Answer refusal(Rejection rejection, String accept, String instance) {
     return serviceUnavailable(
         accept,
         instance,
-        tag.endpoint(),
-        tag.requestClass(),
-        reason,
-        retryAfterSeconds(tag.retryAfterNanos()));
+        rejection.endpoint(),
+        rejection.requestClass(),
+        rejection.reason(),
+        rejection.retryAfterSeconds());
   }
 
   /**

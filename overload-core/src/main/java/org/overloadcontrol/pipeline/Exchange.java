@@ -1,9 +1,11 @@
 package org.overloadcontrol.pipeline;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.bandwidth.BandwidthTicket;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Outcome;
@@ -96,10 +98,24 @@ public final class Exchange {
   /**
    * {@code Set-Cookie} values for the response of the request if it runs (a session admitted
    * now, a used queue token cleared); a refusal or an {@code ANSWER} carries only its own. Add
-   * them with {@link ResponseHeaders#ofRun}.
+   * them with {@link StepResponses#ofRun}.
    */
   public List<String> setCookies() {
     return setCookies;
+  }
+
+  /**
+   * Why and for how long the request was refused, as the refusal hooks receive it: read after a
+   * {@code REFUSE}, once the engine has recorded the reason ({@code admission-rate} when it gave
+   * none: the token bucket refuses without one).
+   */
+  public Rejection rejection() {
+    String reason = tag.reason();
+    return new Rejection(
+        tag.endpoint(),
+        tag.requestClass(),
+        reason == null ? Rejection.ADMISSION_RATE : reason,
+        Duration.ofNanos(tag.retryAfterNanos()));
   }
 
   /** Whether a feature measures the response's bytes: report them to {@link #finish}. */

@@ -3,6 +3,7 @@ package org.overloadcontrol.servlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
 
 /**
@@ -17,15 +18,7 @@ public final class DefaultRejectionHandler implements RejectionHandler {
   @Override
   public void reject(HttpServletRequest request, HttpServletResponse response, Rejection rejection)
       throws IOException {
-    ServletAnswers.write(
-        response,
-        Answer.serviceUnavailable(
-            request.getHeader("Accept"),
-            request.getRequestURI(),
-            rejection.endpoint(),
-            rejection.requestClass(),
-            rejection.reason(),
-            rejection.retryAfterSeconds()));
+    ServletAnswers.refuse(request, response, rejection);
   }
 
   static boolean wantsHtml(String accept) {

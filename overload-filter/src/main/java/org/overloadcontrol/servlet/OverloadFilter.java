@@ -25,8 +25,8 @@ import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.ReloadResult;
 import org.overloadcontrol.pipeline.RequestPipeline;
-import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
+import org.overloadcontrol.pipeline.StepResponses;
 
 /**
  * The drop-in Jakarta Servlet filter. Declared once in web.xml, it tags every request with its
@@ -208,7 +208,7 @@ public class OverloadFilter implements Filter {
       return;
     }
     // A refusal resets the response, and these with it (ServletAnswers).
-    ResponseHeaders.ofRun(exchange, response::addHeader);
+    StepResponses.ofRun(exchange, response::addHeader);
     if (exchange.countsBytes()) {
       response = new CountingResponse(response);
     }

@@ -1,29 +1,65 @@
 package org.overloadcontrol.servlet;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
-import org.overloadcontrol.pipeline.ResponseHeaders;
+import org.overloadcontrol.pipeline.ContainerResponse;
+import org.overloadcontrol.pipeline.StepResponses;
 
 /**
- * Writes the engine's {@link Answer} (a virtual-queue page, a bandwidth refusal) onto a servlet
- * response, the same bytes the Jetty handler and the Jakarta REST feature send.
+ * A servlet response as the pipeline's {@link StepResponses} writes an {@link Answer} or a
+ * refusal onto it, the same bytes the Jetty handler and the Jakarta REST feature send.
  */
-final class ServletAnswers {
+final class ServletAnswers implements ContainerResponse<IOException> {
 
-  private ServletAnswers() {}
+  private final HttpServletResponse response;
+
+  private ServletAnswers(HttpServletResponse response) {
+    this.response = response;
+  }
 
   /** Writes {@code answer} unless the response is already committed. */
   static void write(HttpServletResponse response, Answer answer) throws IOException {
-    if (response.isCommitted()) {
-      return;
-    }
+    StepResponses.answer(answer, new ServletAnswers(response));
+  }
+
+  /** Writes the default refusal unless the response is already committed. */
+  static void refuse(HttpServletRequest request, HttpServletResponse response, Rejection rejection)
+      throws IOException {
+    StepResponses.refuse(
+        rejection,
+        request.getHeader("Accept"),
+        request.getRequestURI(),
+        new ServletAnswers(response));
+  }
+
+  @Override
+  public boolean isCommitted() {
+    return response.isCommitted();
+  }
+
+  @Override
+  public void reset() {
     response.reset();
-    response.setStatus(answer.status());
-    ResponseHeaders.ofAnswer(answer, response::addHeader);
-    response.setContentType(answer.contentType());
-    response.setContentLength(answer.body().length);
-    response.getOutputStream().write(answer.body());
+  }
+
+  @Override
+  public void status(int status) {
+    response.setStatus(status);
+  }
+
+  @Override
+  public void header(String name, String value) {
+    response.addHeader(name, value);
+  }
+
+  @Override
+  public void body(String contentType, byte[] body) throws IOException {
+    response.setContentType(contentType);
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
     response.flushBuffer();
   }
 }

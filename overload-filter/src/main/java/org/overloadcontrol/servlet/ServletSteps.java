@@ -6,11 +6,10 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.Step;
 
@@ -168,11 +167,7 @@ final class ServletSteps {
   /** Answers a refused or expired request through the rejection handler (never hangs). */
   private void answerRefusal(
       HttpServletRequest request, HttpServletResponse response, Exchange exchange) {
-    RequestTag tag = exchange.tag();
-    String reason = tag.reason() == null ? Rejection.ADMISSION_RATE : tag.reason();
-    Rejection rejection =
-        new Rejection(
-            tag.endpoint(), tag.requestClass(), reason, Duration.ofNanos(tag.retryAfterNanos()));
+    Rejection rejection = exchange.rejection();
     try {
       rejectionHandler.reject(request, response, rejection);
     } catch (IOException e) {

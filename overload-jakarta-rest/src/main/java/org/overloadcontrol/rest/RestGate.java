@@ -5,7 +5,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.ext.WriterInterceptorContext;
 import java.io.FilterOutputStream;
@@ -13,11 +12,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.pipeline.Exchange;
 import org.overloadcontrol.pipeline.RequestPipeline;
-import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
+import org.overloadcontrol.pipeline.StepResponses;
 
 /**
  * The filter-only mode's adapter for one resource method (one endpoint): it hands each request
@@ -67,7 +65,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       }
       case ANSWER -> {
         exchange.finish(step.outcome(), 0L);
-        request.abortWith(response(step.answer()));
+        request.abortWith(RestAnswers.of(step.answer()));
       }
       // Not given for a view that cannot suspend; settled as one that could not be.
       case DELAY, WAIT -> refuse(request, view, exchange, exchange.notCarried("no-async"));
@@ -78,20 +76,9 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
   private static void refuse(
       ContainerRequestContext request, RestRequestView view, Exchange exchange, Step step) {
     exchange.finish(step.outcome(), 0L);
-    Answer answer =
-        Answer.of(exchange.tag(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri());
-    request.abortWith(response(answer));
-  }
-
-  /**
-   * The engine's container-free answer as a new Jakarta REST response, carrying what the
-   * servlet filter and the Jetty handler write on their reset one.
-   */
-  static Response response(Answer answer) {
-    Response.ResponseBuilder response =
-        Response.status(answer.status()).type(answer.contentType()).entity(answer.body());
-    ResponseHeaders.ofAnswer(answer, response::header);
-    return response.build();
+    request.abortWith(
+        RestAnswers.refusal(
+            exchange.rejection(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri()));
   }
 
   @Override
@@ -99,7 +86,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
     if (!(request.getProperty(EXCHANGE) instanceof Exchange exchange)) {
       return;
     }
-    ResponseHeaders.ofRun(exchange, response.getHeaders()::add);
+    StepResponses.ofRun(exchange, response.getHeaders()::add);
     Outcome outcome =
         response.getStatus() == INTERNAL_SERVER_ERROR ? Outcome.FAILED : Outcome.COMPLETED;
     if (response.hasEntity() && !"HEAD".equals(request.getMethod())) {

@@ -12,13 +12,13 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.Promise;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.engine.RequestTag;
 import org.overloadcontrol.pipeline.Carrier;
 import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.ResponseHeaders;
 import org.overloadcontrol.pipeline.Step;
+import org.overloadcontrol.pipeline.StepResponses;
 
 /**
  * One request under overload control on Jetty's core API: it carries out the engine's steps
@@ -99,7 +99,7 @@ final class ControlledRequest implements Carrier {
    */
   boolean first(Step step) throws Exception {
     // A refusal or an answer resets the response, and these with it (JettyAnswers).
-    ResponseHeaders.ofRun(exchange, response.getHeaders()::add);
+    StepResponses.ofRun(exchange, response.getHeaders()::add);
     switch (step.kind()) {
       case RUN -> {
         return run();
@@ -219,9 +219,9 @@ final class ControlledRequest implements Carrier {
   /** Answers 503 for a refused or expired request and settles its outcome. */
   private void refuse(Outcome outcome) {
     exchange.finish(outcome, 0L);
-    RequestTag tag = exchange.tag();
+    Rejection rejection = exchange.rejection();
     try {
-      handler.reject(request, response, callback, tag);
+      handler.reject(request, response, callback, rejection);
     } catch (RuntimeException | Error e) {
       // An override that fails must not leave the client waiting: the default answer, if the
       // response is still open.
@@ -232,7 +232,7 @@ final class ControlledRequest implements Carrier {
       if (response.isCommitted()) {
         callback.failed(e);
       } else {
-        JettyAnswers.refusal(request, response, callback, tag);
+        JettyAnswers.refusal(request, response, callback, rejection);
       }
     }
   }

@@ -5,41 +5,73 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
-import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.pipeline.ResponseHeaders;
+import org.overloadcontrol.pipeline.ContainerResponse;
+import org.overloadcontrol.pipeline.StepResponses;
 
 /**
- * Writes the engine's container-free {@link Answer}s (refusals, virtual-queue pages) onto a
- * Jetty core {@link Response}, so the handler sends the bytes the servlet filter sends.
+ * A Jetty core {@link Response} as the pipeline's {@link StepResponses} writes the engine's
+ * container-free {@link Answer}s (refusals, virtual-queue pages) onto it, so the handler sends
+ * the bytes the servlet filter sends; the write completes the callback.
  */
-final class JettyAnswers {
+final class JettyAnswers implements ContainerResponse<RuntimeException> {
 
-  private JettyAnswers() {}
+  private final Response response;
+  private final Callback callback;
+
+  private JettyAnswers(Response response, Callback callback) {
+    this.response = response;
+    this.callback = callback;
+  }
 
   /**
    * The engine's {@link Answer} (a refusal, a virtual-queue page); completes {@code callback}.
    */
   static void write(Response response, Answer answer, Callback callback) {
-    if (response.isCommitted()) {
-      callback.failed(new IllegalStateException("response committed before the answer"));
-      return;
-    }
-    response.reset();
-    response.setStatus(answer.status());
-    ResponseHeaders.ofAnswer(answer, response.getHeaders()::add);
-    body(response, answer.contentType(), answer.body(), callback);
+    written(StepResponses.answer(answer, new JettyAnswers(response, callback)), callback);
   }
 
   /** The default answer to a refused or expired request: 503 and the engine's body. */
-  static void refusal(Request request, Response response, Callback callback, RequestTag tag) {
-    write(
-        response,
-        Answer.of(tag, request.getHeaders().get(HttpHeader.ACCEPT), request.getHttpURI().getPath()),
+  static void refusal(Request request, Response response, Callback callback, Rejection rejection) {
+    written(
+        StepResponses.refuse(
+            rejection,
+            request.getHeaders().get(HttpHeader.ACCEPT),
+            request.getHttpURI().getPath(),
+            new JettyAnswers(response, callback)),
         callback);
   }
 
-  private static void body(Response response, String contentType, byte[] body, Callback callback) {
+  private static void written(boolean written, Callback callback) {
+    if (!written) {
+      callback.failed(new IllegalStateException("response committed before the answer"));
+    }
+  }
+
+  @Override
+  public boolean isCommitted() {
+    return response.isCommitted();
+  }
+
+  @Override
+  public void reset() {
+    response.reset();
+  }
+
+  @Override
+  public void status(int status) {
+    response.setStatus(status);
+  }
+
+  @Override
+  public void header(String name, String value) {
+    response.getHeaders().add(name, value);
+  }
+
+  /** Written without blocking: Jetty completes the callback once the bytes are out. */
+  @Override
+  public void body(String contentType, byte[] body) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);

@@ -10,6 +10,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
@@ -412,11 +413,25 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
    * complete {@code callback}. If it throws before the response is committed, the default
    * answer is sent, so a client never waits on a refused request.
    *
-   * @param tag the request's tag: {@link RequestTag#reason()} says why,
-   *     {@link RequestTag#retryAfterNanos()} when to come back
+   * @param rejection why the request was refused and when to come back, the value the servlet
+   *     filter's {@code RejectionHandler} receives
    */
-  protected void reject(Request request, Response response, Callback callback, RequestTag tag) {
-    JettyAnswers.refusal(request, response, callback, tag);
+  protected void reject(
+      Request request, Response response, Callback callback, Rejection rejection) {
+    JettyAnswers.refusal(request, response, callback, rejection);
+  }
+
+  /**
+   * The refusal hook of earlier versions, which handed an override the engine's own tag. Final,
+   * and never called: a subclass that still overrides it fails to compile, rather than having
+   * its answer silently replaced by the default one.
+   *
+   * @deprecated override {@link #reject(Request, Response, Callback, Rejection)}
+   */
+  @Deprecated(forRemoval = true)
+  protected final void reject(
+      Request request, Response response, Callback callback, RequestTag tag) {
+    throw new UnsupportedOperationException("override reject(..., Rejection)");
   }
 
   @Override

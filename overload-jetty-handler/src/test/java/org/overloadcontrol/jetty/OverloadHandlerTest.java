@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -15,6 +17,7 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
@@ -124,6 +127,43 @@ class OverloadHandlerTest {
       OverloadEngine engine = handler.engine();
       assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2); // settled before the answer
       await("one completion").until(() -> count(engine, Outcome.COMPLETED) == 1);
+    }
+  }
+
+  /** Issue 35: an override receives the value the filter's handler does, not the engine's tag. */
+  @Test
+  void anOverrideAnswersARefusalFromTheRejection() throws Exception {
+    List<Rejection> seen = new CopyOnWriteArrayList<>();
+    OverloadHandler handler =
+        new OverloadHandler(new EchoContext()) {
+          @Override
+          protected void reject(
+              Request request, Response response, Callback callback, Rejection rejection) {
+            seen.add(rejection);
+            response.setStatus(429);
+            response.getHeaders().put("X-Reason", rejection.reason());
+            JettyHarness.answer(
+                response,
+                callback,
+                rejection.endpoint()
+                    + "/"
+                    + rejection.requestClass()
+                    + " in "
+                    + rejection.retryAfterSeconds()
+                    + " s");
+          }
+        };
+    handler.put("endpoints.default.target", "100ms");
+    handler.put("admission.controller", "rate");
+    handler.put("controller.initialRate", "0.1");
+    try (JettyHarness jetty = new JettyHarness(handler)) {
+      assertThat(jetty.get("/a").getStatus()).isEqualTo(200); // the bucket's one token
+      ContentResponse refused = jetty.get("/a");
+      assertThat(refused.getStatus()).isEqualTo(429);
+      assertThat(refused.getHeaders().get("X-Reason")).isEqualTo("admission-rate");
+      assertThat(refused.getContentAsString()).isEqualTo("default/default in 10 s");
+      assertThat(seen).singleElement().extracting(Rejection::reason).isEqualTo("admission-rate");
+      assertThat(count(handler.engine(), Outcome.REJECTED)).isEqualTo(1);
     }
   }
 
