@@ -2,7 +2,6 @@ package org.overloadcontrol.metrics;
 
 import java.util.Locale;
 import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
@@ -66,15 +65,15 @@ public final class LoggingStateListener implements StateChange.Listener {
     if (e.quality() < 1.0) {
       sb.append(String.format(Locale.ROOT, "; quality %.2f", e.quality()));
     }
-    ConcurrencyGroup g = e.concurrencyGroup();
-    if (g != null) {
+    EndpointLoad load = EndpointLoad.of(e);
+    if (load.hasGroup()) {
       sb.append(
           String.format(
               Locale.ROOT,
               "; group '%s' limit %d, %d in flight",
-              g.name(),
-              g.limit(),
-              g.inFlight()));
+              load.groupName(),
+              load.groupLimit(),
+              load.groupInFlight()));
     }
     return sb.toString();
   }

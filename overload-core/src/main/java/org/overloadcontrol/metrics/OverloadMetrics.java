@@ -13,7 +13,6 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.QueueSettings;
 import org.overloadcontrol.queue.WaitQueues;
 
@@ -144,12 +143,13 @@ public final class OverloadMetrics implements AutoCloseable {
     }
     recorder.gauge(
         MetricNames.endpoint(n, MetricNames.REFUSED_SHARE), () -> watch.reading(n).refusedShare());
-    EndpointPermits p = e.permits();
-    if (p != null) {
-      recorder.gauge(MetricNames.endpoint(n, MetricNames.PERMITS_IN_USE), p::inUse);
+    EndpointLoad load = EndpointLoad.of(e);
+    if (load.hasPermits()) {
+      recorder.gauge(MetricNames.endpoint(n, MetricNames.PERMITS_IN_USE), load::permitsInUse);
       recorder.gauge(
-          MetricNames.endpoint(n, MetricNames.PERMITS_LIMIT), () -> Readings.permitLimit(p));
-      recorder.gauge(MetricNames.endpoint(n, MetricNames.WAITING), p::waiting);
+          MetricNames.endpoint(n, MetricNames.PERMITS_LIMIT),
+          () -> Readings.limit(load.permitsLimit()));
+      recorder.gauge(MetricNames.endpoint(n, MetricNames.WAITING), load::waiting);
     }
     QueueThresholdController t = e.queueThreshold();
     if (t != null) {

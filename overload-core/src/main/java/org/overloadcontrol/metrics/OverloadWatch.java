@@ -9,7 +9,6 @@ import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.queue.EndpointPermits;
 
 /**
  * Judges each endpoint's {@link EndpointState} once per period, for the log, the metrics, the
@@ -162,12 +161,8 @@ public final class OverloadWatch {
    * concurrency group is at its limit, or a class misses its target.
    */
   private static boolean limited(ControlledEndpoint e) {
-    EndpointPermits p = e.permits();
-    if (p != null && p.waiting() > 0) {
-      return true;
-    }
-    ConcurrencyGroup g = e.concurrencyGroup();
-    if (g != null && g.inFlight() >= g.limit()) {
+    EndpointLoad load = EndpointLoad.of(e);
+    if (load.waiting() > 0 || load.groupFull()) {
       return true;
     }
     return missesTarget(e);

@@ -4,7 +4,6 @@ import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.queue.EndpointPermits;
 
 /**
  * How each exposed quantity is read from the engine, shared by the gauges and the status
@@ -47,11 +46,6 @@ final class Readings {
   /** Requests refused or expired: what the endpoint shed. */
   static long shed(EndpointClass ec) {
     return ec.outcomeCount(Outcome.REJECTED) + ec.outcomeCount(Outcome.EXPIRED);
-  }
-
-  /** The permit limit; +Inf when unlimited. */
-  static double permitLimit(EndpointPermits p) {
-    return limit(p.limit());
   }
 
   static double limit(int limit) {

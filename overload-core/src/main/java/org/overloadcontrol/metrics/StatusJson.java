@@ -3,7 +3,6 @@ package org.overloadcontrol.metrics;
 import java.util.Comparator;
 import java.util.List;
 import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.QueueThresholdController;
 import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.ClassDefinition;
@@ -11,7 +10,6 @@ import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.engine.ControlledEndpoint;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.WaitQueues;
 import org.overloadcontrol.session.SessionGate;
 import org.overloadcontrol.virtualqueue.RefusalReason;
@@ -208,23 +206,23 @@ public final class StatusJson {
         .field("degradable", e.qualityController() != null)
         .field("quality", e.quality())
         .field("minQuality", e.minQuality());
-    EndpointPermits p = e.permits();
-    w.field("permitsInUse", p == null ? Double.NaN : p.inUse())
-        .field("permitsLimit", p == null ? Double.NaN : Readings.permitLimit(p))
-        .field("waiting", p == null ? 0 : p.waiting());
+    EndpointLoad load = EndpointLoad.of(e);
+    boolean permits = load.hasPermits();
+    w.field("permitsInUse", permits ? load.permitsInUse() : Double.NaN)
+        .field("permitsLimit", permits ? Readings.limit(load.permitsLimit()) : Double.NaN)
+        .field("waiting", load.waiting());
     QueueThresholdController t = e.queueThreshold();
     w.field("queueThreshold", t == null ? Double.NaN : t.threshold());
-    ConcurrencyGroup g = e.concurrencyGroup();
     w.name("concurrency");
-    if (g == null) {
+    if (!load.hasGroup()) {
       w.value((String) null);
     } else {
       w.beginObject()
-          .field("group", g.name())
-          .field("limit", g.limit())
-          .field("inFlight", g.inFlight())
-          .field("p90OfTarget", g.lastP90OfTarget())
-          .field("setpointScale", g.scale())
+          .field("group", load.groupName())
+          .field("limit", load.groupLimit())
+          .field("inFlight", load.groupInFlight())
+          .field("p90OfTarget", load.groupP90OfTarget())
+          .field("setpointScale", load.groupSetpointScale())
           .endObject();
     }
     w.name("classes").beginArray();

@@ -6,14 +6,11 @@ import org.eclipse.jetty.jmx.ObjectMBean;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.eclipse.jetty.util.annotation.ManagedOperation;
-import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.ControlledEndpoint;
-import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.jetty.OverloadHandler;
+import org.overloadcontrol.metrics.EndpointLoad;
 import org.overloadcontrol.pipeline.ReloadResult;
-import org.overloadcontrol.queue.EndpointPermits;
 
 /**
  * The JMX view of an {@link OverloadHandler}, as Jetty's own handlers have one (its
@@ -32,9 +29,8 @@ public class OverloadHandlerMBean extends ObjectMBean {
     super(handler);
   }
 
-  private List<ControlledEndpoint> endpoints() {
-    OverloadEngine engine = ((OverloadHandler) getManagedObject()).engine();
-    return engine == null ? List.of() : engine.endpoints();
+  private List<EndpointLoad> endpoints() {
+    return EndpointLoad.of(((OverloadHandler) getManagedObject()).engine());
   }
 
   /** Whether the handler's engine is running. */
@@ -83,7 +79,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
   /** Requests that arrived, over all endpoints and classes. */
   @ManagedAttribute("Requests that arrived at the overload handler")
   public long getArrivals() {
-    return endpoints().stream().mapToLong(OverloadHandlerMBean::arrivals).sum();
+    return endpoints().stream().mapToLong(EndpointLoad::arrivals).sum();
   }
 
   /** Requests that completed. */
@@ -107,10 +103,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
   /** Requests waiting in the wait queues now. */
   @ManagedAttribute("Requests waiting in the wait queues now")
   public int getWaiting() {
-    return endpoints().stream()
-        .map(ControlledEndpoint::permits)
-        .mapToInt(p -> p == null ? 0 : p.waiting())
-        .sum();
+    return endpoints().stream().mapToInt(EndpointLoad::waiting).sum();
   }
 
   /** The execution permits of the wait queues ({@code queue.permits}), 0 without queues. */
@@ -123,7 +116,7 @@ public class OverloadHandlerMBean extends ObjectMBean {
   /** Requests running now under an execution permit or a concurrency limit. */
   @ManagedAttribute("Requests in flight now (permits in use, or under a concurrency limit)")
   public int getInFlight() {
-    return endpoints().stream().mapToInt(OverloadHandlerMBean::inFlight).sum();
+    return endpoints().stream().mapToInt(EndpointLoad::inFlight).sum();
   }
 
   /** One line per endpoint: its limit, in-flight, waiting, arrived and refused counts. */
@@ -133,49 +126,29 @@ public class OverloadHandlerMBean extends ObjectMBean {
   }
 
   private long count(Outcome outcome) {
-    return endpoints().stream()
-        .flatMap(e -> e.classes().stream())
-        .mapToLong(c -> c.outcomeCount(outcome))
-        .sum();
-  }
-
-  private static long arrivals(ControlledEndpoint e) {
-    return e.classes().stream().mapToLong(EndpointClass::arrivalCount).sum();
-  }
-
-  private static int inFlight(ControlledEndpoint e) {
-    ConcurrencyGroup g = e.concurrencyGroup();
-    if (g != null) {
-      return g.inFlight();
-    }
-    EndpointPermits p = e.permits();
-    return p == null ? 0 : p.inUse();
+    return endpoints().stream().mapToLong(e -> e.outcomes(outcome)).sum();
   }
 
   /**
    * The endpoint's own limit: its concurrency group's limit or its share of the permits, or
    * "none" (the queues' permits, {@link #getPermits}, are shared by all endpoints).
    */
-  private static String limit(ControlledEndpoint e) {
-    ConcurrencyGroup g = e.concurrencyGroup();
-    if (g != null) {
-      return Integer.toString(g.limit());
+  private static String limit(EndpointLoad e) {
+    if (e.hasGroup()) {
+      return Integer.toString(e.groupLimit());
     }
-    EndpointPermits p = e.permits();
-    return p == null || p.limit() == Integer.MAX_VALUE ? "none" : Integer.toString(p.limit());
+    return e.permitsLimit() == EndpointLoad.UNLIMITED ? "none" : Integer.toString(e.permitsLimit());
   }
 
-  private static String line(ControlledEndpoint e) {
-    EndpointPermits p = e.permits();
-    long refused = e.classes().stream().mapToLong(c -> c.outcomeCount(Outcome.REJECTED)).sum();
+  private static String line(EndpointLoad e) {
     return String.format(
         Locale.ROOT,
         "%s: limit %s, %d in flight, %d waiting, %d arrived," + " %d refused",
         e.name(),
         limit(e),
-        inFlight(e),
-        p == null ? 0 : p.waiting(),
-        arrivals(e),
-        refused);
+        e.inFlight(),
+        e.waiting(),
+        e.arrivals(),
+        e.outcomes(Outcome.REJECTED));
   }
 }
