@@ -1,30 +1,28 @@
 package org.overloadcontrol.pipeline;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * A container's response as {@link StepResponses} writes an answer or a refusal onto it: the
  * little each adapter translates (the servlet response, Jetty's core response, a Jakarta REST
  * response being built), so that what is written, and in which order, is decided once.
  *
- * @param <X> what writing the body may throw: {@code IOException} for a blocking write, an
- *     unchecked exception for a container that writes without blocking or builds a response
+ * @param <X> what writing may throw: {@code IOException} for a blocking write, an unchecked
+ *     exception for a container that writes without blocking or builds a response
  */
+@FunctionalInterface
 public interface ContainerResponse<X extends Exception> {
 
-  /** Whether the status and headers are already on their way to the client. */
-  boolean isCommitted();
-
-  /** Drops the status, headers and buffered body set so far; a new response has none. */
-  void reset();
-
-  void status(int status);
-
-  /** Adds one header value; a second value of the same name is another header line. */
-  void header(String name, String value);
-
   /**
-   * Writes the whole body, with its content type and length, and ends the response.
+   * Writes the whole response in place of whatever was set on it before (status, headers, a
+   * buffered body: a new response has none), and ends it.
    *
+   * @param headers in order; a name that comes twice is two header lines
+   * @return false, writing nothing, when the response is already on its way to the client
    * @throws X when the client cannot be written to (it left)
    */
-  void body(String contentType, byte[] body) throws X;
+  boolean write(
+      int status, List<Map.Entry<String, String>> headers, String contentType, byte[] body)
+      throws X;
 }

@@ -1,5 +1,8 @@
 package org.overloadcontrol.pipeline;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
@@ -47,20 +50,15 @@ public final class StepResponses {
    */
   public static <X extends Exception> boolean answer(Answer answer, ContainerResponse<X> response)
       throws X {
-    if (response.isCommitted()) {
-      return false;
-    }
-    response.reset();
-    response.status(answer.status());
-    response.header("Cache-Control", Answer.CACHE_CONTROL);
+    List<Map.Entry<String, String>> headers = new ArrayList<>(2 + answer.setCookies().size());
+    headers.add(Map.entry("Cache-Control", Answer.CACHE_CONTROL));
     if (answer.retryAfterSeconds() > 0) {
-      response.header("Retry-After", Long.toString(answer.retryAfterSeconds()));
+      headers.add(Map.entry("Retry-After", Long.toString(answer.retryAfterSeconds())));
     }
     for (String cookie : answer.setCookies()) {
-      response.header(SET_COOKIE, cookie);
+      headers.add(Map.entry(SET_COOKIE, cookie));
     }
-    response.body(answer.contentType(), answer.body());
-    return true;
+    return response.write(answer.status(), headers, answer.contentType(), answer.body());
   }
 
   /**

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
@@ -18,29 +19,21 @@ class StepResponsesTest {
     final List<String> calls = new ArrayList<>();
     boolean committed;
 
-    @Override
-    public boolean isCommitted() {
-      return committed;
-    }
-
-    @Override
-    public void reset() {
-      calls.add("reset");
-    }
-
-    @Override
-    public void status(int status) {
-      calls.add("status " + status);
-    }
-
-    @Override
-    public void header(String name, String value) {
+    void header(String name, String value) {
       calls.add(name + ": " + value);
     }
 
     @Override
-    public void body(String contentType, byte[] body) {
+    public boolean write(
+        int status, List<Map.Entry<String, String>> headers, String contentType, byte[] body) {
+      if (committed) {
+        return false;
+      }
+      calls.add("reset");
+      calls.add("status " + status);
+      headers.forEach(h -> header(h.getKey(), h.getValue()));
       calls.add(contentType + " " + new String(body, StandardCharsets.UTF_8));
+      return true;
     }
   }
 

@@ -3,6 +3,8 @@ package org.overloadcontrol.servlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.pipeline.ContainerResponse;
@@ -36,30 +38,19 @@ final class ServletAnswers implements ContainerResponse<IOException> {
   }
 
   @Override
-  public boolean isCommitted() {
-    return response.isCommitted();
-  }
-
-  @Override
-  public void reset() {
+  public boolean write(
+      int status, List<Map.Entry<String, String>> headers, String contentType, byte[] body)
+      throws IOException {
+    if (response.isCommitted()) {
+      return false;
+    }
     response.reset();
-  }
-
-  @Override
-  public void status(int status) {
     response.setStatus(status);
-  }
-
-  @Override
-  public void header(String name, String value) {
-    response.addHeader(name, value);
-  }
-
-  @Override
-  public void body(String contentType, byte[] body) throws IOException {
+    headers.forEach(h -> response.addHeader(h.getKey(), h.getValue()));
     response.setContentType(contentType);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
     response.flushBuffer();
+    return true;
   }
 }

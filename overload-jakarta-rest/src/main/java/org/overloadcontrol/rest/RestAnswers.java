@@ -1,6 +1,8 @@
 package org.overloadcontrol.rest;
 
 import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.engine.Answer;
 import org.overloadcontrol.pipeline.ContainerResponse;
@@ -32,28 +34,12 @@ final class RestAnswers implements ContainerResponse<RuntimeException> {
     return built.response.build();
   }
 
-  /** Never: the response is built, not written, until the filter hands it over. */
+  /** A new response holds nothing the request set before, and is not sent until returned. */
   @Override
-  public boolean isCommitted() {
-    return false;
-  }
-
-  /** A new response holds nothing the request set before. */
-  @Override
-  public void reset() {}
-
-  @Override
-  public void status(int status) {
-    response.status(status);
-  }
-
-  @Override
-  public void header(String name, String value) {
-    response.header(name, value);
-  }
-
-  @Override
-  public void body(String contentType, byte[] body) {
-    response.type(contentType).entity(body);
+  public boolean write(
+      int status, List<Map.Entry<String, String>> headers, String contentType, byte[] body) {
+    response.status(status).type(contentType).entity(body);
+    headers.forEach(h -> response.header(h.getKey(), h.getValue()));
+    return true;
   }
 }

@@ -1,6 +1,9 @@
 package org.overloadcontrol.jetty;
 
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -49,31 +52,20 @@ final class JettyAnswers implements ContainerResponse<RuntimeException> {
     }
   }
 
-  @Override
-  public boolean isCommitted() {
-    return response.isCommitted();
-  }
-
-  @Override
-  public void reset() {
-    response.reset();
-  }
-
-  @Override
-  public void status(int status) {
-    response.setStatus(status);
-  }
-
-  @Override
-  public void header(String name, String value) {
-    response.getHeaders().add(name, value);
-  }
-
   /** Written without blocking: Jetty completes the callback once the bytes are out. */
   @Override
-  public void body(String contentType, byte[] body) {
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+  public boolean write(
+      int status, List<Map.Entry<String, String>> headers, String contentType, byte[] body) {
+    if (response.isCommitted()) {
+      return false;
+    }
+    response.reset();
+    HttpFields.Mutable fields = response.getHeaders();
+    headers.forEach(h -> fields.add(h.getKey(), h.getValue()));
+    fields.put(HttpHeader.CONTENT_TYPE, contentType);
+    fields.put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.setStatus(status);
     response.write(true, ByteBuffer.wrap(body), callback);
+    return true;
   }
 }
