@@ -393,23 +393,41 @@ public final class ClassController {
     return sampleThreshold / (double) SAMPLE_ALL;
   }
 
-  /**
-   * cur = α·cur + (1−α)·samp; returns cur in nanoseconds. The first round, and the first
-   * round after a cut when judging on fresh samples, take the sample as the estimate.
-   */
-  double smooth(long sampleNanos) {
-    double alpha = settings.parameters().alpha();
-    if (restartEstimate) {
-      restartEstimate = false;
-      cur = Double.NaN;
-    }
-    cur = Double.isNaN(cur) ? sampleNanos : alpha * cur + (1 - alpha) * sampleNanos;
-    estimateNanos = Math.round(cur);
-    return cur;
+  /** The class's round state, as {@link RateRound} reads it (under the endpoint's guard). */
+  RateRound.State roundState() {
+    return new RateRound.State(
+        bucket.rate(), cur, lc, staleRoundCount, restartEstimate, suppressIncrease, refused);
   }
 
-  double error() {
-    return (cur - settings.targetNanos()) / settings.targetNanos();
+  /**
+   * Applies what a round decided from {@code before} at {@code now}. The flags other threads
+   * set ({@code refused} by request threads, {@code restartEstimate} by a restart) are cleared
+   * only when the round spent them, so that one set since {@code before} is not lost.
+   */
+  void apply(RateRound.State before, RateRound.Next next, long now) {
+    RateRound.State s = next.state();
+    if (s.rate() != before.rate()) {
+      setRate(s.rate(), now);
+    }
+    if (!Double.isNaN(s.cur())) {
+      cur = s.cur();
+      estimateNanos = s.estimateNanos();
+    }
+    lc = s.lc();
+    staleRoundCount = s.staleRounds();
+    suppressIncrease = s.suppressIncrease();
+    if (s.restartEstimate() != before.restartEstimate()) {
+      restartEstimate = s.restartEstimate();
+    }
+    if (before.refused() && !s.refused()) {
+      refused = false;
+    }
+    if (next.cut()) {
+      cutNanos = now;
+    }
+    if (next.forgetCut()) {
+      cutNanos = now - NO_CUT_AGE_NANOS;
+    }
   }
 
   void setRate(double rate, long now) {
@@ -434,44 +452,8 @@ public final class ClassController {
     restartEstimate = true;
   }
 
-  /**
-   * Counts a round that saw only stale samples; returns the count so far. The caller forgets
-   * the cut after a few such rounds (see {@link #forgetCut}).
-   */
-  int countStaleRound() {
-    return ++staleRoundCount;
-  }
-
-  /** Rounds in a row that saw only stale samples. */
-  int staleRoundCount() {
-    return staleRoundCount;
-  }
-
-  /** A round saw fresh samples. */
-  void resetStaleRounds() {
-    staleRoundCount = 0;
-  }
-
-  /**
-   * Forgets the last cut: every sample counts again, as in the paper. Used when stale samples
-   * alone have kept coming for several rounds, so that a backlog older than the cut (or an
-   * arrival time set far in the past by a proxy's header) cannot freeze the rate.
-   */
-  void forgetCut(long now) {
-    cutNanos = now - NO_CUT_AGE_NANOS;
-    staleRoundCount = 0;
-  }
-
   boolean atRateMin() {
     return bucket.rate() <= settings.parameters().rateMin();
-  }
-
-  int incrementLc() {
-    return ++lc;
-  }
-
-  void resetLc() {
-    lc = 0;
   }
 
   void sampledAt(long now) {
@@ -524,15 +506,6 @@ public final class ClassController {
     if (now - refusedAtNanos > REFUSED_AT_GRAIN_NANOS) {
       refusedAtNanos = now;
     }
-  }
-
-  /** Returns and clears whether the bucket refused an arrival since the last call. */
-  boolean takeRefused() {
-    boolean was = refused;
-    if (was) {
-      refused = false;
-    }
-    return was;
   }
 
   void suppressNextIncrease() {

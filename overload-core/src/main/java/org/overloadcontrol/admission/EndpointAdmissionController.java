@@ -149,7 +149,7 @@ public final class EndpointAdmissionController {
   /**
    * @param sharesBottleneck whether other endpoints with a target share this endpoint's
    *     bottleneck (its resource group): then a class's cut is not floored at its own
-   *     completions (see {@link #selfCut})
+   *     completions (see {@link RateRound})
    */
   public EndpointAdmissionController(
       String endpoint,
@@ -388,108 +388,54 @@ public final class EndpointAdmissionController {
       report(c, now, count, samp, Double.NaN, rateBefore, Action.FILLED_AFTER_HIGHER_LEFT);
       return;
     }
-    if (samp < 0) {
-      if (staleCount == 0) {
-        report(c, now, 0, -1, Double.NaN, rateBefore, withoutSamples(c, now));
-        return;
+    // The group's readings are taken before the round decides, as plain values: only the
+    // higher classes' activity, which costs a walk of the group, waits for a round that can
+    // use it.
+    boolean withoutSamples = samp < 0 && staleCount == 0;
+    ClassController[] all = ordered;
+    int rank = c.requestClass().rank();
+    boolean anyLower = false;
+    boolean allLowerAtMin = true;
+    for (ClassController other : all) {
+      if (other.requestClass().rank() < rank) {
+        anyLower = true;
+        allLowerAtMin &= other.atRateMin();
       }
-      // Only requests admitted before the last cut finished: they cannot tell whether the cut
-      // was enough, so hold. If that goes on, forget the cut rather than freeze the rate.
-      if (c.countStaleRound() >= MAX_STALE_ROUNDS) {
-        c.forgetCut(now);
-      }
-      report(c, now, 0, -1, Double.NaN, rateBefore, Action.STALE_ONLY);
-      return;
     }
-    // Rounds since the last cut that held on stale samples alone: the paper would have cut in
-    // each of them, so a miss now (the first evidence about the cut) cuts for them too.
-    int heldRounds = c.staleRoundCount();
-    c.resetStaleRounds();
-    c.smooth(samp);
-    if (!c.controlled() || !rateControlled) {
-      report(c, now, count, samp, Double.NaN, rateBefore, Action.MEASURED_ONLY);
-      return;
-    }
-    double err = c.error();
-    boolean suppressed = c.takeSuppressIncrease();
-    Action action;
-    if (err > p.errD()) {
-      // The completions floor assumes the class is what fills the server: alone at its
-      // endpoint, and its endpoint alone on its resource. With others beside it, each floored
-      // at its own share, the floors together held the total above capacity (the
-      // shared-bottleneck simulation, one server, 2× to 10×: p90 1.12–1.28 of the target with
-      // the floor, 0.92–0.99 without, goodput alike), so the cut is the paper's there.
-      double floor =
-          ordered.length > 1 || sharesBottleneck.getAsBoolean() ? 0.0 : c.completionsPerSecond();
-      action = missedTarget(c, floor, heldRounds, now);
-      if (p.judgeOnFreshSamples() && capToGroup(c, now) && action != Action.DECREASE) {
-        action = Action.DECREASE_TO_GROUP;
-      }
-    } else {
-      c.resetLc();
-      if (err < p.errI()) {
-        if (suppressed) {
-          action = Action.INCREASE_SUPPRESSED;
-        } else if (groupQueued(c)) {
-          action = Action.HOLD_GROUP_QUEUED;
-        } else {
-          double step = (-(err - p.cI())) * p.adjI();
-          // Proportional: the same step in per cent at any rate, so a controller at 4× the
-          // capacity climbs as many rounds as at 1× (the paper's absolute step of ~2/s was
-          // still climbing after 120 s there, and sawtoothed by ±10 % at 80/s).
-          c.setRate(p.proportionalIncrease() ? c.rate() * (1 + step * 0.1) : c.rate() + step, now);
-          action = Action.INCREASE;
+    RateRound.Window window =
+        new RateRound.Window(
+            samp,
+            staleCount,
+            c.completionsPerSecond(),
+            rateControlled,
+            all.length <= 1 && !sharesBottleneck.getAsBoolean(),
+            anyLower,
+            allLowerAtMin,
+            withoutSamples && higherClassActive(c, now),
+            groupQueued(c));
+    RateRound.State before = c.roundState();
+    RateRound.Next next = RateRound.next(before, window, c.settings());
+    c.apply(before, next, now);
+    if (next.lower() != RateRound.Lower.NONE) {
+      for (ClassController other : all) {
+        if (other.requestClass().rank() < rank) {
+          if (next.lower() == RateRound.Lower.CUT) {
+            cut(other, p.adjLoD(), now);
+          }
+          other.suppressNextIncrease();
         }
-      } else {
-        action = Action.HOLD;
       }
     }
-    report(c, now, count, samp, err, rateBefore, action);
-  }
-
-  /**
-   * A round without samples. The paper changes nothing. Judging on fresh samples, the flag a
-   * higher class set is spent here (kept, it would forbid the increase of the next round with
-   * samples, which for a class near rate_min is the rare one), and a class whose bucket
-   * refused arrivals doubles its rate when it is held too low to be judged
-   * ({@link #heldTooLowToJudge}). Measured in the
-   * two-class experiment (W&amp;C Fig. 14/15): at rate_min, 0.05/s, a class gets a sample
-   * every 20 s, and it stayed ~100 % refused for ~25 s after the higher class left.
-   */
-  private Action withoutSamples(ClassController c, long now) {
-    boolean refused = c.takeRefused();
-    if (!c.controlled() || !rateControlled || !c.settings().parameters().judgeOnFreshSamples()) {
-      return Action.NO_SAMPLES;
+    Action action = next.action();
+    // After the lower classes' cuts: the group's total is read with them.
+    if (next.missed()
+        && p.judgeOnFreshSamples()
+        && capToGroup(c, now)
+        && action != Action.DECREASE) {
+      action = Action.DECREASE_TO_GROUP;
     }
-    if (c.takeSuppressIncrease()) {
-      return Action.SUPPRESSED_WITHOUT_SAMPLES;
-    }
-    if (!refused || c.rate() >= c.settings().parameters().rateMax() || !heldTooLowToJudge(c, now)) {
-      return Action.NO_SAMPLES;
-    }
-    if (groupQueued(c)) {
-      return Action.HOLD_GROUP_QUEUED;
-    }
-    c.setRate(c.rate() * 2, now);
-    return Action.DOUBLE_WITHOUT_SAMPLES;
-  }
-
-  /**
-   * Whether a class without samples is held too low to be judged, so that doubling its rate is
-   * the way to learn more: its bucket admits less than one request per round, and no higher
-   * class is active (one that is holds it down on purpose, and gives it back its rate through
-   * {@link #restoreIfHigherIdle} when it leaves). A class admitted at a round's worth of
-   * requests or more that still completes none has its requests queued: on a shared bottleneck
-   * completions come seconds late, and doubling such classes each round without samples held
-   * eight endpoints' rates at several times the database's capacity in the two-class case
-   * ({@code TwoClassSpikeTest}).
-   */
-  private boolean heldTooLowToJudge(ClassController c, long now) {
-    ControllerParameters p = c.settings().parameters();
-    if (c.rate() * p.timeoutNanos() >= 1e9 || c.estimateNanos() >= 0 && c.error() > p.errD()) {
-      return false;
-    }
-    return !higherClassActive(c, now);
+    boolean judged = samp >= 0;
+    report(c, now, judged ? count : 0, judged ? samp : -1, next.error(), rateBefore, action);
   }
 
   /**
@@ -609,81 +555,6 @@ public final class EndpointAdmissionController {
     c.setRate(Math.max(c.rate(), saved), now);
     c.restartEstimate();
     return true;
-  }
-
-  private Action missedTarget(
-      ClassController c, double completedPerSecond, int heldRounds, long now) {
-    ControllerParameters p = c.settings().parameters();
-    ClassController[] all = ordered;
-    boolean anyLower = false;
-    boolean allLowerAtMin = true;
-    for (ClassController other : all) {
-      if (other.requestClass().rank() < c.requestClass().rank()) {
-        anyLower = true;
-        allLowerAtMin &= other.atRateMin();
-      }
-    }
-    if (!anyLower) {
-      return selfCut(c, completedPerSecond, heldRounds, now);
-    }
-    for (ClassController other : all) {
-      if (other.requestClass().rank() < c.requestClass().rank()) {
-        if (!allLowerAtMin) {
-          cut(other, p.adjLoD(), now);
-        }
-        other.suppressNextIncrease();
-      }
-    }
-    if (!allLowerAtMin) {
-      return Action.DECREASE_LOWER;
-    }
-    // Judging fresh samples, this round's miss already comes after the lower classes' cuts
-    // took effect (stale samples are not judged), and they have nothing left to give: waiting
-    // lc_thresh more rounds only lets this class miss. In the two-class experiment (W&C Fig.
-    // 14/15) the high class's p90 reached 2.6 s against 100 ms while it waited.
-    int threshold = p.judgeOnFreshSamples() ? 1 : p.lcThresh();
-    if (c.incrementLc() >= threshold) {
-      return selfCut(c, completedPerSecond, heldRounds, now);
-    }
-    return Action.COUNT_LOWER_AT_MIN;
-  }
-
-  /**
-   * Class c cuts its own rate by adj_d. Judging on fresh samples, by adj_d once more for each
-   * round since the last cut that held on stale samples alone (the paper would have cut in
-   * each, and this is the first evidence that the last cut was not enough), but not below
-   * what the class completed per second in the round divided by adj_d: a miss on fresh samples
-   * means requests queue, so what the server completed is about what it can do, and a rate a
-   * step below it drains the queue. Without this floor the cuts go on until the queue built
-   * before the first cut has drained, even on fresh samples (requests admitted just after a
-   * cut wait behind it), which alone took the rate to half the capacity in
-   * {@code DeadTimeTest}. Returns DECREASE, or HOLD_AT_THROUGHPUT when the floor left the rate
-   * where it was.
-   */
-  private static Action selfCut(
-      ClassController c, double completedPerSecond, int heldRounds, long now) {
-    ControllerParameters p = c.settings().parameters();
-    double before = c.rate();
-    if (!p.judgeOnFreshSamples()) {
-      c.setRate(before / p.adjD(), now);
-      return Action.DECREASE;
-    }
-    // In proportion to the miss (target / estimate, at most MAX_CUT a round) when that is
-    // deeper than adj_d: a p90 fifteen times the target says more than "cut by 1.2", and
-    // waiting for the next round to say it again costs a queue's drain time each round.
-    double cut =
-        Math.min(
-            before / Math.pow(p.adjD(), 1 + heldRounds),
-            before * Math.max(1.0 / MAX_CUT, c.targetNanos() / (double) c.estimateNanos()));
-    c.setRate(Math.min(before, Math.max(cut, completedPerSecond / p.adjD())), now);
-    if (c.rate() < before) {
-      c.markCut(now);
-      return Action.DECREASE;
-    }
-    // Not a cut, so no mark; but this round's miss came from the queue the server is
-    // draining, and carried into the estimate it would cut the next round, fine or not.
-    c.restartEstimate();
-    return Action.HOLD_AT_THROUGHPUT;
   }
 
   /**
