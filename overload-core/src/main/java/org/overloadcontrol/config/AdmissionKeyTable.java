@@ -11,10 +11,11 @@ final class AdmissionKeyTable {
           "Admission (`admission.`)",
           key(
               "controller",
-              "`concurrency`, `rate` or a registered algorithm's name",
+              "`concurrency`, `rate`, `queue-threshold` or a registered algorithm's name",
               "`concurrency`",
               "the admission controller of the endpoints no group names (they form the group"
-                  + " `default`)"),
+                  + " `default`); `concurrency` and `queue-threshold` act where a class has a"
+                  + " target, the other endpoints keep `rate`"),
           key(
               "groups.<g>.endpoints",
               "endpoint names",
@@ -22,7 +23,7 @@ final class AdmissionKeyTable {
               "endpoints sharing one limit (one resource); an endpoint may be in one group"),
           key(
               "groups.<g>.controller",
-              "`concurrency`, `rate` or a registered algorithm's name",
+              "`concurrency`, `rate`, `queue-threshold` or a registered algorithm's name",
               "as below",
               "the group's admission controller"),
           key("groups.<g>.maxLimit", "integer", "as below", "the group's highest limit"),

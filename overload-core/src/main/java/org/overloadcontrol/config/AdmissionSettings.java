@@ -18,7 +18,7 @@ import org.overloadcontrol.limiter.LimiterProvider;
  * starts.
  *
  * <pre>
- *   admission.controller            concurrency (default) | rate | a registered LimiterProvider's name
+ *   admission.controller            concurrency (default) | rate | queue-threshold | a registered LimiterProvider's name
  *   admission.groups.&lt;g&gt;.endpoints  endpoints behind one resource, e.g. search,browse
  *   admission.groups.&lt;g&gt;.controller / .maxLimit / .initialLimit
  *   admission.maxLimit              200     the highest limit; adapters default it to the container's threads
@@ -45,6 +45,11 @@ public final class AdmissionSettings {
     CONCURRENCY,
     /** Welsh &amp; Culler's response-time controlled token bucket per endpoint and class. */
     RATE,
+    /**
+     * Haboob's queue threshold per endpoint (Welsh et al. 2001, §5.1.4), tuned by the {@code
+     * queue.endpoints.<e>.threshold.*} keys.
+     */
+    QUEUE_THRESHOLD,
     /** An algorithm registered through the admission SPI, named by its {@link LimiterProvider}. */
     PROVIDED
   }
@@ -227,10 +232,17 @@ public final class AdmissionSettings {
     return byEndpoint.containsKey(endpoint);
   }
 
-  /** Whether any endpoint may use the concurrency controller. */
-  public boolean anyConcurrency() {
-    return controller == Controller.CONCURRENCY
-        || groups.values().stream().anyMatch(g -> g.controller() == Controller.CONCURRENCY);
+  /**
+   * Whether any endpoint may use a controller that counts its requests with the wait queues'
+   * permits: the concurrency limit or the queue threshold.
+   */
+  public boolean anyCountsPermits() {
+    return countsPermits(controller)
+        || groups.values().stream().anyMatch(g -> countsPermits(g.controller()));
+  }
+
+  private static boolean countsPermits(Controller c) {
+    return c == Controller.CONCURRENCY || c == Controller.QUEUE_THRESHOLD;
   }
 
   /** The controller of endpoints that no group names. */
@@ -287,10 +299,12 @@ public final class AdmissionSettings {
         return new Choice(Controller.CONCURRENCY, null);
       case "rate":
         return new Choice(Controller.RATE, null);
+      case "queue-threshold":
+        return new Choice(Controller.QUEUE_THRESHOLD, null);
       default:
         LimiterProvider p = registered.get(name);
         if (p == null) {
-          StringBuilder allowed = new StringBuilder("allowed: concurrency, rate");
+          StringBuilder allowed = new StringBuilder("allowed: concurrency, rate, queue-threshold");
           registered.keySet().forEach(n -> allowed.append(", ").append(n));
           throw new IllegalArgumentException(allowed.toString());
         }
@@ -307,7 +321,7 @@ public final class AdmissionSettings {
     Map<String, LimiterProvider> byName = new LinkedHashMap<>();
     for (LimiterProvider p : ServiceLoader.load(LimiterProvider.class)) {
       String name = p.name().toLowerCase(Locale.ROOT);
-      if (!name.equals("concurrency") && !name.equals("rate")) {
+      if (!name.equals("concurrency") && !name.equals("rate") && !name.equals("queue-threshold")) {
         byName.putIfAbsent(name, p);
       }
     }

@@ -25,10 +25,11 @@ import org.overloadcontrol.queue.WaitQueues;
 /**
  * The one place an endpoint's admission algorithm is chosen and built. The choice is the
  * controller its group names ({@code admission.controller}, {@code
- * admission.groups.<g>.controller}: {@code concurrency}, {@code rate}, or a registered {@link
- * LimiterProvider}'s name), overridden by {@code queue.endpoints.<e>.admission: queue-threshold};
- * a concurrency limit falls back to the rate controller where it cannot act (see {@link
- * #concurrencyGroup}).
+ * admission.groups.<g>.controller}: {@code concurrency}, {@code rate}, {@code queue-threshold},
+ * or a registered {@link LimiterProvider}'s name), overridden by {@code
+ * queue.endpoints.<e>.admission: queue-threshold}; a concurrency limit or a queue threshold that
+ * a group names falls back to the rate controller where it cannot act (see {@link
+ * #countsPermitsAt}).
  *
  * <p>Every endpoint also gets the rate controller's rounds, which measure each class's p90 (its
  * estimate, its sampling): where another algorithm admits, they only measure.
@@ -107,10 +108,12 @@ final class AdmissionFactory {
                     .anyMatch(e -> !e.getKey().equals(name) && e.getValue().equals(groupName)),
             rateGroups.computeIfAbsent(groupName, n -> new RateGroup()));
     carryRates(old, admission);
+    boolean countsPermits =
+        algorithm == Algorithm.CONCURRENCY || algorithm == Algorithm.QUEUE_THRESHOLD;
     EndpointPermits permits =
-        queues == null || !queueSettings.enabled() && group == null ? null : queues.endpoint(name);
+        queues == null || !queueSettings.enabled() && !countsPermits ? null : queues.endpoint(name);
     QueueThresholdController threshold =
-        algorithm == Algorithm.QUEUE_THRESHOLD ? threshold(name, qs) : null;
+        algorithm == Algorithm.QUEUE_THRESHOLD ? threshold(name) : null;
     // Under a concurrency limit the rate controller only measures and its buckets admit
     // everything: the limit is the class's share of the group, taken with the execution permit
     // (the engine's next stage), where a request over it waits in the LIFO-Pri queues.
@@ -136,13 +139,7 @@ final class AdmissionFactory {
         limiters);
   }
 
-  /**
-   * The algorithm of endpoint {@code name}. A concurrency limit needs the wait queues (an
-   * engine without a scheduler has none), a class with a target (else nothing would take the
-   * group's permits), and no degradation of its own: an endpoint that degrades and no group
-   * names keeps the token buckets, which degradation switches on and off (Welsh &amp; Culler
-   * 2003, §3.4).
-   */
+  /** The algorithm of endpoint {@code name}. */
   private Algorithm algorithm(
       String name, AdmissionSettings.Group g, QueueSettings.EndpointQueueSettings qs) {
     if (qs != null && qs.admission() == QueueSettings.AdmissionPolicy.QUEUE_THRESHOLD) {
@@ -151,13 +148,24 @@ final class AdmissionFactory {
     return switch (g.controller()) {
       case RATE -> Algorithm.RATE;
       case PROVIDED -> Algorithm.PROVIDED;
-      case CONCURRENCY ->
-          queues == null
-                  || degradeSettings.endpoint(name) != null && !admissionSettings.grouped(name)
-                  || !hasTarget(name)
-              ? Algorithm.RATE
-              : Algorithm.CONCURRENCY;
+      case CONCURRENCY -> countsPermitsAt(name) ? Algorithm.CONCURRENCY : Algorithm.RATE;
+      case QUEUE_THRESHOLD -> countsPermitsAt(name) ? Algorithm.QUEUE_THRESHOLD : Algorithm.RATE;
     };
+  }
+
+  /**
+   * Whether a controller that counts the endpoint's requests with the wait queues' permits (a
+   * concurrency limit, a queue threshold) can act at endpoint {@code name} when its group names
+   * it. It needs the wait queues (an engine without a scheduler has none), a class with a target
+   * (else nothing would take the group's permits, and a queue threshold without a target would
+   * hold its initial threshold on an endpoint nobody asked to control), and no degradation of its
+   * own: an endpoint that degrades and no group names keeps the token buckets, which
+   * degradation switches on and off (Welsh &amp; Culler 2003, §3.4).
+   */
+  private boolean countsPermitsAt(String name) {
+    return queues != null
+        && (degradeSettings.endpoint(name) == null || admissionSettings.grouped(name))
+        && hasTarget(name);
   }
 
   private Limiter provided(AdmissionSettings.Group g, EndpointClass route) {
@@ -173,7 +181,9 @@ final class AdmissionFactory {
                 g.initialLimit()));
   }
 
-  private QueueThresholdController threshold(String name, QueueSettings.EndpointQueueSettings qs) {
+  /** The queue threshold of endpoint {@code name}, tuned by its {@code queue.} keys if any. */
+  private QueueThresholdController threshold(String name) {
+    QueueSettings.EndpointQueueSettings qs = queueSettings.endpointOrDefaults(name);
     EndpointSettings es = config.endpoints().get(name);
     long target = es == null || es.targetNanos() == null ? 0L : es.targetNanos();
     return new QueueThresholdController(

@@ -146,9 +146,10 @@ public final class OverloadEngine {
               + " configured but the adapter gave the engine no scheduler");
     }
     this.admissionSettings = b.admission != null ? b.admission : AdmissionSettings.from(config);
-    // Requests over a concurrency limit wait in the queues, whose deadlines need timers: an
-    // engine built without a scheduler (admission alone, tests) admits by rate everywhere.
-    boolean concurrency = admissionSettings.anyConcurrency() && b.scheduler != null;
+    // Requests over a concurrency limit wait in the queues, whose deadlines need timers, and a
+    // queue threshold counts the queues' permits: an engine built without a scheduler
+    // (admission alone, tests) admits by rate everywhere.
+    boolean concurrency = admissionSettings.anyCountsPermits() && b.scheduler != null;
     this.queues =
         queueSettings.enabled() || concurrency
             ? new WaitQueues(

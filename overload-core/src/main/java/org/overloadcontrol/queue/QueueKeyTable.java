@@ -108,7 +108,7 @@ final class QueueKeyTable {
               "`rate`",
               "`queue-threshold` replaces the token bucket (and the concurrency limit) by"
                   + " Haboob's controller (SEDA §5.1.4): refuse when `e` holds `threshold`"
-                  + " requests"),
+                  + " requests (`admission.controller: queue-threshold` chooses it for a group)"),
           key(
               "endpoints.<e>.threshold.initial",
               "integer",

@@ -96,6 +96,9 @@ public final class QueueSettings {
   private final Map<String, Long> classMaxWait;
   private final Map<String, EndpointQueueSettings> endpoints;
 
+  /** The settings of an endpoint no key names: every default. */
+  private final EndpointQueueSettings unconfigured;
+
   private QueueSettings(ConfigSection s, OverloadConfig config) {
     s.requireOnly(KEYS);
     permits = s.parse("permits", ConfigSection::positiveInt, 0);
@@ -200,6 +203,7 @@ public final class QueueSettings {
     }
     endpoints = new HashMap<>();
     endpointKeys.forEach((name, keys) -> endpoints.put(name, endpoint(s, keys)));
+    unconfigured = endpoint(s, Map.of());
   }
 
   private static EndpointQueueSettings endpoint(ConfigSection s, Map<String, String> keys) {
@@ -388,6 +392,11 @@ public final class QueueSettings {
   /** Settings of endpoint {@code name}, or null when none are configured. */
   public EndpointQueueSettings endpoint(String name) {
     return endpoints.get(name);
+  }
+
+  /** Settings of endpoint {@code name}, the defaults when none are configured. */
+  public EndpointQueueSettings endpointOrDefaults(String name) {
+    return endpoints.getOrDefault(name, unconfigured);
   }
 
   public Map<String, EndpointQueueSettings> endpoints() {

@@ -176,6 +176,6 @@ class FixedLimitTest {
   void anUnknownNameListsTheRegisteredOnes() {
     assertThatThrownBy(
             () -> AdmissionSettings.from(OverloadConfig.of(Map.of("admission.controller", "x"))))
-        .hasMessageContaining("allowed: concurrency, rate, fixed");
+        .hasMessageContaining("allowed: concurrency, rate, queue-threshold, fixed");
   }
 }
