@@ -360,7 +360,13 @@ public final class EndpointAdmissionController {
     }
   }
 
-  /** One controller round for class c; caller holds the round guard. */
+  /**
+   * One controller round for class c; caller holds the round guard. It takes the window's
+   * samples, tells the group, gives a class that a higher one held down its rate back when that
+   * one has left (steps that read the group as they change it), then hands the class's state and
+   * the window's readings to {@link RateRound} and applies what it decided, to this class and
+   * to the lower ones.
+   */
   private void round(ClassController c, long now) {
     ControllerParameters p = c.settings().parameters();
     double rateBefore = c.rate();
