@@ -17,13 +17,15 @@ import org.overloadcontrol.metrics.MetricsRecorder;
  * dotted form ({@code overload.arrivals} for the family {@code overload_arrivals}), with the
  * labels as tags. Each registry renders the name in its own convention: Prometheus writes the
  * family itself ({@code overload_arrivals_total} for a counter), others keep the dots or
- * camel-case them. The meters hold their readings strongly: the engine keeps no other reference
- * to them.
+ * camel-case them. The meters' readings are held strongly here: the engine keeps no other
+ * reference to them, and a {@code FunctionCounter} holds its object only weakly, so a counter
+ * whose reading was collected would stay at its last value.
  */
 final class MicrometerRecorder implements MetricsRecorder {
 
   private final MeterRegistry registry;
   private final List<Meter> meters = new ArrayList<>();
+  private final List<LongSupplier> counts = new ArrayList<>();
 
   MicrometerRecorder(MeterRegistry registry) {
     this.registry = registry;
@@ -47,6 +49,7 @@ final class MicrometerRecorder implements MetricsRecorder {
 
   @Override
   public synchronized void count(MetricId id, LongSupplier count) {
+    counts.add(count);
     meters.add(
         FunctionCounter.builder(name(id), count, LongSupplier::getAsLong)
             .tags(tags(id))
@@ -68,5 +71,6 @@ final class MicrometerRecorder implements MetricsRecorder {
       registry.remove(m);
     }
     meters.clear();
+    counts.clear();
   }
 }
