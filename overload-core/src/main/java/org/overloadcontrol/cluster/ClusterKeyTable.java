@@ -67,7 +67,7 @@ final class ClusterKeyTable {
           fixed("tls.trustStore", "path", "none", "the members' trust store for TLS"),
           fixed("tls.trustStorePassword", "text", "none", "the trust store's password"));
 
-  private static Key fixed(String name, String type, String defaultValue, String meaning) {
+  private static Key<String> fixed(String name, String type, String defaultValue, String meaning) {
     return key(name, type, defaultValue, meaning);
   }
 

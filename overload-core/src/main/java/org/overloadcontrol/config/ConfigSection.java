@@ -1,9 +1,7 @@
 package org.overloadcontrol.config;
 
-import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -87,46 +85,33 @@ public final class ConfigSection {
     return error(relativeKeys[0], problem);
   }
 
-  /**
-   * The shared reader of a count setting (capacities, limits, samples): a whole number of at
-   * least 1, for {@link #parse}; the message says what is wrong, {@link #parse} names the key.
-   */
+  /** {@link Codec#POSITIVE_INT}'s reading, for {@link #parse}. */
   public static int positiveInt(String v) {
-    int n;
-    try {
-      n = Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a whole number");
-    }
-    if (n < 1) {
-      throw new IllegalArgumentException("must be >= 1");
-    }
-    return n;
+    return Codec.POSITIVE_INT.parse(v);
   }
 
-  /**
-   * The shared reader of a switch: {@code true}, {@code yes} or {@code on}, {@code false},
-   * {@code no} or {@code off}, in any case; for {@link #parse}.
-   */
+  /** {@link Codec#BOOLEAN}'s reading, the one of every switch, for {@link #parse}. */
   public static boolean bool(String v) {
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw new IllegalArgumentException("allowed: true, false");
-    };
+    return Codec.BOOLEAN.parse(v);
+  }
+
+  /** {@link Codec#POSITIVE_NANOS}'s reading, for {@link #parse}. */
+  public static long positiveDuration(String v) {
+    return Codec.POSITIVE_NANOS.parse(v);
+  }
+
+  /** The value of {@code key}, read by its codec, or the key's default when it is absent. */
+  public <T> T value(Key<T> key) {
+    return value(key, key.name());
   }
 
   /**
-   * The shared reader of a time setting: a positive duration ({@link Durations}), in
-   * nanoseconds on the {@code Ticker}'s scale; for {@link #parse}. A duration too long to count
-   * in nanoseconds is refused, never wrapped.
+   * The value of {@code relativeKey}, one of the keys {@code key} stands for ({@code
+   * endpoints.cart.permits} for {@code endpoints.<e>.permits}), read by the key's codec, or the
+   * key's default when it is absent.
    */
-  public static long positiveDuration(String v) {
-    Duration d = Durations.parse(v);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("must be a positive duration such as 500ms");
-    }
-    return d.toNanos();
+  public <T> T value(Key<T> key, String relativeKey) {
+    return parse(relativeKey, key.codec()::parse, key.fallback());
   }
 
   /**

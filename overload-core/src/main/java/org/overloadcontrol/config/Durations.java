@@ -71,6 +71,22 @@ public final class Durations {
   }
 
   /**
+   * Writes {@code d} in the largest unit that holds it exactly ({@code 10s}, {@code 250ms},
+   * {@code 1500ms}), the form this class reads and the reference shows.
+   */
+  public static String format(Duration d) {
+    long nanos = d.toNanos();
+    String[] units = {"h", "m", "s", "ms", "us"};
+    long[] sizes = {3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L, 1_000_000L, 1_000L};
+    for (int i = 0; i < units.length; i++) {
+      if (nanos != 0 && nanos % sizes[i] == 0) {
+        return nanos / sizes[i] + units[i];
+      }
+    }
+    return nanos + "ns";
+  }
+
+  /**
    * Every setting is kept in nanoseconds on the {@code Ticker}'s scale, so a duration whose
    * nanoseconds do not fit a long would overflow later, far from the key that caused it.
    */

@@ -21,21 +21,83 @@ import java.util.regex.Pattern;
  * @param defaultValue the default as the documentation writes it: a value in backquotes or bare
  *     ({@code `10s`}, {@code 0.9}), words ("none: no queueing"), or empty when there is none
  * @param meaning what the key does, for the reference page and the IDE
+ * @param codec how the key's values are read and written; a key made with {@link #key} keeps
+ *     its text as written
+ * @param absent the value when the key is absent, where the default is given in words ("none:
+ *     no queueing" is 0 permits); null where the default is {@link #literalDefault} read by the
+ *     codec
+ * @param <T> the type of the key's values
  */
-public record Key(String name, String type, String defaultValue, String meaning) {
+public record Key<T>(
+    String name, String type, String defaultValue, String meaning, Codec<T> codec, T absent) {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("<e>|<c>|<g>|<parameter>|NAME");
+  private static final Pattern CODE = Pattern.compile("^`([^`]*)`$");
 
   public Key {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(defaultValue, "defaultValue");
     Objects.requireNonNull(meaning, "meaning");
+    Objects.requireNonNull(codec, "codec");
+    String literal = literalDefault(defaultValue);
+    if (absent != null && literal != null) {
+      throw new IllegalArgumentException(name + ": the default is written twice");
+    }
+    if (literal != null) {
+      try {
+        codec.parse(literal);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            name + ": the default " + literal + " is not of the key's type: " + e.getMessage(), e);
+      }
+    }
   }
 
-  /** A key that a running filter or handler can change. */
-  public static Key key(String name, String type, String defaultValue, String meaning) {
-    return new Key(name, type, defaultValue, meaning);
+  /** The values as written: the codec of a key no section reads through its key yet. */
+  private static final Codec<String> TEXT = Codec.of(v -> v, v -> v);
+
+  /** A key whose value a section reads itself, from its text. */
+  public static Key<String> key(String name, String type, String defaultValue, String meaning) {
+    return new Key<>(name, type, defaultValue, meaning, TEXT, null);
+  }
+
+  /**
+   * A key of a type: a section reads its value and its default through {@code codec}, so the
+   * default documented here is the one the code uses.
+   *
+   * @param defaultValue the default as {@link #key} takes it: one value that {@code codec}
+   *     reads, or words, or empty where the key has none
+   */
+  public static <T> Key<T> typed(
+      String name, String type, String defaultValue, String meaning, Codec<T> codec) {
+    return new Key<>(name, type, defaultValue, meaning, codec, null);
+  }
+
+  /**
+   * A key of a type whose default is given in words ("none: no queueing", "unlimited"):
+   * {@code absent} is what those words mean to the code.
+   */
+  public static <T> Key<T> typed(
+      String name, String type, String defaultInWords, String meaning, Codec<T> codec, T absent) {
+    return new Key<>(name, type, defaultInWords, meaning, codec, Objects.requireNonNull(absent));
+  }
+
+  /**
+   * The value when the key is absent: the {@link #literalDefault} read by the codec, or the
+   * value the default in words stands for, or null where the key has no default.
+   */
+  public T fallback() {
+    if (absent != null) {
+      return absent;
+    }
+    String literal = literalDefault();
+    return literal == null ? null : codec.parse(literal);
+  }
+
+  /** {@code value} as this key's text, e.g. for a builder's typed setter. */
+  public String format(T value) {
+    return codec.format(value);
   }
 
   /** The regular expression of the keys this name stands for, placeholders filled in. */
@@ -73,7 +135,11 @@ public record Key(String name, String type, String defaultValue, String meaning)
    * "required".
    */
   public String literalDefault() {
-    Matcher code = Pattern.compile("^`([^`]*)`$").matcher(defaultValue);
+    return literalDefault(defaultValue);
+  }
+
+  private static String literalDefault(String defaultValue) {
+    Matcher code = CODE.matcher(defaultValue);
     String value;
     if (code.matches()) {
       value = code.group(1);

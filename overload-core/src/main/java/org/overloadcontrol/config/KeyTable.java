@@ -17,12 +17,12 @@ import java.util.regex.Pattern;
  * @param title the heading of the section in the reference page
  * @param keys the keys, names relative to the prefix
  */
-public record KeyTable(String prefix, String title, List<Key> keys) {
+public record KeyTable(String prefix, String title, List<Key<?>> keys) {
 
   public KeyTable {
     keys = List.copyOf(keys);
     Set<String> names = new LinkedHashSet<>();
-    for (Key k : keys) {
+    for (Key<?> k : keys) {
       if (!names.add(k.name())) {
         throw new IllegalArgumentException(prefix + ": key " + k.name() + " listed twice");
       }
@@ -30,7 +30,7 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
   }
 
   /** A table of the keys under {@code prefix}. */
-  public static KeyTable of(String prefix, String title, Key... keys) {
+  public static KeyTable of(String prefix, String title, Key<?>... keys) {
     return new KeyTable(prefix, title, List.of(keys));
   }
 
@@ -47,7 +47,7 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
   }
 
   /** A key's name as a user writes it in full, prefix included. */
-  public String fullName(Key key) {
+  public String fullName(Key<?> key) {
     return prefix.isEmpty() ? key.name() : prefix + "." + key.name();
   }
 
@@ -64,9 +64,9 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
       throw new IllegalArgumentException("not a literal and a placeholder: " + start);
     }
     StringBuilder rest = new StringBuilder();
-    for (Key k : keys) {
+    for (Key<?> k : keys) {
       if (k.name().startsWith(start)) {
-        Key tail = new Key(k.name().substring(start.length()), "", "", "");
+        Key<?> tail = Key.key(k.name().substring(start.length()), "", "", "");
         rest.append(rest.length() == 0 ? "" : "|").append(tail.pattern());
       }
     }
@@ -78,7 +78,7 @@ public record KeyTable(String prefix, String title, List<Key> keys) {
   }
 
   /** The key with this exact name, relative to the prefix. */
-  public Key key(String name) {
+  public Key<?> key(String name) {
     return keys.stream()
         .filter(k -> k.name().equals(name))
         .findFirst()

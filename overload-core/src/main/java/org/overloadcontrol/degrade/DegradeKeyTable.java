@@ -15,7 +15,7 @@ import org.overloadcontrol.config.KeyTable;
 final class DegradeKeyTable {
 
   /** The parameters an endpoint may set, and that {@code degrade.} may default. */
-  private static final List<Key> PARAMETERS =
+  private static final List<Key<?>> PARAMETERS =
       List.of(
           key("minQuality", "number in [0, 1]", "0.2", "q_min (`@Degradable(minQuality)`)"),
           key(
@@ -37,9 +37,9 @@ final class DegradeKeyTable {
   static final KeyTable TABLE = table();
 
   private static KeyTable table() {
-    List<Key> keys = new ArrayList<>();
-    for (Key p : PARAMETERS) {
-      keys.add(new Key("endpoints.<e>." + p.name(), p.type(), p.defaultValue(), p.meaning()));
+    List<Key<?>> keys = new ArrayList<>();
+    for (Key<?> p : PARAMETERS) {
+      keys.add(key("endpoints.<e>." + p.name(), p.type(), p.defaultValue(), p.meaning()));
     }
     keys.add(
         key(
@@ -53,9 +53,9 @@ final class DegradeKeyTable {
             "boolean",
             "true",
             "false switches an annotated endpoint off"));
-    for (Key p : PARAMETERS) {
+    for (Key<?> p : PARAMETERS) {
       keys.add(
-          new Key(
+          key(
               p.name(),
               p.type(),
               p.defaultValue(),

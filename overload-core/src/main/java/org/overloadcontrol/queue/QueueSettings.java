@@ -2,7 +2,6 @@ package org.overloadcontrol.queue;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -101,56 +100,18 @@ public final class QueueSettings {
 
   private QueueSettings(ConfigSection s, OverloadConfig config) {
     s.requireOnly(KEYS);
-    permits = s.parse("permits", ConfigSection::positiveInt, 0);
-    layout =
-        s.parse(
-            "layout",
-            v ->
-                switch (v.toLowerCase(Locale.ROOT)) {
-                  case "per-class" -> Layout.PER_CLASS;
-                  case "single" -> Layout.SINGLE;
-                  default -> throw new IllegalArgumentException("allowed: per-class, single");
-                },
-            Layout.PER_CLASS);
-    order =
-        s.parse(
-            "order",
-            v ->
-                switch (v.toLowerCase(Locale.ROOT)) {
-                  case "lifo-at-overload" -> QueueOrder.LIFO_AT_OVERLOAD;
-                  case "fifo" -> QueueOrder.FIFO;
-                  case "lifo" -> QueueOrder.LIFO;
-                  default ->
-                      throw new IllegalArgumentException("allowed: lifo-at-overload, fifo, lifo");
-                },
-            QueueOrder.LIFO_AT_OVERLOAD);
-    singleCapacity = s.parse("singleCapacity", ConfigSection::positiveInt, 100);
-    browsingCapacity = s.parse("browsingCapacity", ConfigSection::positiveInt, 50);
-    transactionCapacity = s.parse("transactionCapacity", ConfigSection::positiveInt, 25);
-    maxWaitNanos = s.parse("maxWait", ConfigSection::positiveDuration, 10_000_000_000L);
-    nonAsync =
-        s.parse(
-            "nonAsync",
-            v ->
-                switch (v.toLowerCase(Locale.ROOT)) {
-                  case "block" -> NonAsync.BLOCK;
-                  case "reject" -> NonAsync.REJECT;
-                  default -> throw new IllegalArgumentException("allowed: block, reject");
-                },
-            NonAsync.BLOCK);
-    signal =
-        s.parse(
-            "overload.signal",
-            v ->
-                switch (v.toLowerCase(Locale.ROOT)) {
-                  case "queue-delay" -> Signal.QUEUE_DELAY;
-                  case "cpu" -> Signal.CPU;
-                  default -> throw new IllegalArgumentException("allowed: queue-delay, cpu");
-                },
-            Signal.QUEUE_DELAY);
-    windowNanos = s.parse("overload.window", ConfigSection::positiveDuration, 1_000_000_000L);
-    enterDelayNanos = s.parse("overload.enterDelay", ConfigSection::positiveDuration, 200_000_000L);
-    exitDelayNanos = s.parse("overload.exitDelay", ConfigSection::positiveDuration, 50_000_000L);
+    permits = s.value(QueueKeyTable.PERMITS);
+    layout = s.value(QueueKeyTable.LAYOUT);
+    order = s.value(QueueKeyTable.ORDER);
+    singleCapacity = s.value(QueueKeyTable.SINGLE_CAPACITY);
+    browsingCapacity = s.value(QueueKeyTable.BROWSING_CAPACITY);
+    transactionCapacity = s.value(QueueKeyTable.TRANSACTION_CAPACITY);
+    maxWaitNanos = s.value(QueueKeyTable.MAX_WAIT);
+    nonAsync = s.value(QueueKeyTable.NON_ASYNC);
+    signal = s.value(QueueKeyTable.OVERLOAD_SIGNAL);
+    windowNanos = s.value(QueueKeyTable.OVERLOAD_WINDOW);
+    enterDelayNanos = s.value(QueueKeyTable.OVERLOAD_ENTER_DELAY);
+    exitDelayNanos = s.value(QueueKeyTable.OVERLOAD_EXIT_DELAY);
     if (exitDelayNanos > enterDelayNanos) {
       throw s.conflict(
           "queue.overload.exitDelay ("
@@ -161,8 +122,8 @@ public final class QueueSettings {
           "overload.exitDelay",
           "overload.enterDelay");
     }
-    cpuUpper = s.parse("overload.cpuUpper", QueueSettings::fraction, 0.99);
-    cpuLower = s.parse("overload.cpuLower", QueueSettings::fraction, 0.95);
+    cpuUpper = s.value(QueueKeyTable.OVERLOAD_CPU_UPPER);
+    cpuLower = s.value(QueueKeyTable.OVERLOAD_CPU_LOWER);
     if (cpuLower > cpuUpper) {
       throw s.conflict(
           "queue.overload.cpuLower ("
@@ -173,8 +134,8 @@ public final class QueueSettings {
           "overload.cpuLower",
           "overload.cpuUpper");
     }
-    enterShare = s.parse("overload.enterShare", QueueSettings::fraction, 0.5);
-    dwell = s.parse("overload.dwell", ConfigSection::positiveInt, 3);
+    enterShare = s.value(QueueKeyTable.OVERLOAD_ENTER_SHARE);
+    dwell = s.value(QueueKeyTable.OVERLOAD_DWELL);
     classCapacity = new HashMap<>();
     classMaxWait = new HashMap<>();
     Map<String, Map<String, String>> endpointKeys = new HashMap<>();
@@ -190,9 +151,9 @@ public final class QueueSettings {
                   + new java.util.TreeSet<>(config.classes().keySet()));
         }
         if (m.group(2).equals("capacity")) {
-          classCapacity.put(m.group(1), s.parse(key, ConfigSection::positiveInt, 0));
+          classCapacity.put(m.group(1), s.value(QueueKeyTable.CLASS_CAPACITY, key));
         } else {
-          classMaxWait.put(m.group(1), s.parse(key, ConfigSection::positiveDuration, 0L));
+          classMaxWait.put(m.group(1), s.value(QueueKeyTable.CLASS_MAX_WAIT, key));
         }
         continue;
       }
@@ -207,19 +168,15 @@ public final class QueueSettings {
   }
 
   private static EndpointQueueSettings endpoint(ConfigSection s, Map<String, String> keys) {
-    int permits = intKey(s, keys, "permits", 0);
-    boolean adaptive =
-        s.parse(
-            keys.getOrDefault("adaptive", "-"),
-            v ->
-                switch (v) {
-                  case "true" -> true;
-                  case "false" -> false;
-                  default -> throw new IllegalArgumentException("allowed: true, false");
-                },
-            false);
-    int max = intKey(s, keys, "maxPermits", adaptive ? 20 : Math.max(permits, 0));
-    int min = intKey(s, keys, "minPermits", 1);
+    int permits = s.value(QueueKeyTable.ENDPOINT_PERMITS, relative(keys, "permits"));
+    boolean adaptive = s.value(QueueKeyTable.ENDPOINT_ADAPTIVE, relative(keys, "adaptive"));
+    // Without the adaptive controller the permits are the ceiling; maxPermits' default is the
+    // adaptive controller's.
+    int max =
+        adaptive || keys.containsKey("maxPermits")
+            ? s.value(QueueKeyTable.ENDPOINT_MAX_PERMITS, relative(keys, "maxPermits"))
+            : permits;
+    int min = s.value(QueueKeyTable.ENDPOINT_MIN_PERMITS, relative(keys, "minPermits"));
     if (adaptive && permits == 0) {
       permits = min;
     }
@@ -239,69 +196,29 @@ public final class QueueSettings {
               + max
               + ")");
     }
-    AdmissionPolicy admission =
-        s.parse(
-            keys.getOrDefault("admission", "-"),
-            v ->
-                switch (v.toLowerCase(Locale.ROOT)) {
-                  case "rate" -> AdmissionPolicy.RATE;
-                  case "queue-threshold" -> AdmissionPolicy.QUEUE_THRESHOLD;
-                  default -> throw new IllegalArgumentException("allowed: rate, queue-threshold");
-                },
-            AdmissionPolicy.RATE);
-    double divisor =
-        s.parse(
-            keys.getOrDefault("threshold.divisor", "-"),
-            v -> {
-              double d = Double.parseDouble(v);
-              if (!(d > 1)) {
-                throw new IllegalArgumentException("must be a number > 1");
-              }
-              return d;
-            },
-            2.0);
     return new EndpointQueueSettings(
         permits,
         min,
         max,
         adaptive,
-        intKey(s, keys, "queueThreshold", 10),
-        durationKey(s, keys, "samplePeriod", 2_000_000_000L),
-        durationKey(s, keys, "idleTime", 5_000_000_000L),
-        admission,
-        intKey(s, keys, "threshold.initial", 20),
-        intKey(s, keys, "threshold.step", 1),
-        divisor,
-        durationKey(s, keys, "threshold.period", 1_000_000_000L));
+        s.value(QueueKeyTable.ENDPOINT_QUEUE_THRESHOLD, relative(keys, "queueThreshold")),
+        s.value(QueueKeyTable.ENDPOINT_SAMPLE_PERIOD, relative(keys, "samplePeriod")),
+        s.value(QueueKeyTable.ENDPOINT_IDLE_TIME, relative(keys, "idleTime")),
+        s.value(QueueKeyTable.ENDPOINT_ADMISSION, relative(keys, "admission")),
+        s.value(QueueKeyTable.ENDPOINT_THRESHOLD_INITIAL, relative(keys, "threshold.initial")),
+        s.value(QueueKeyTable.ENDPOINT_THRESHOLD_STEP, relative(keys, "threshold.step")),
+        s.value(QueueKeyTable.ENDPOINT_THRESHOLD_DIVISOR, relative(keys, "threshold.divisor")),
+        s.value(QueueKeyTable.ENDPOINT_THRESHOLD_PERIOD, relative(keys, "threshold.period")));
   }
 
-  private static int intKey(ConfigSection s, Map<String, String> keys, String name, int fallback) {
-    String key = keys.get(name);
-    return key == null ? fallback : s.parse(key, ConfigSection::positiveInt, fallback);
-  }
-
-  private static long durationKey(
-      ConfigSection s, Map<String, String> keys, String name, long fallback) {
-    String key = keys.get(name);
-    return key == null ? fallback : s.parse(key, ConfigSection::positiveDuration, fallback);
+  /** The key an endpoint's setting was written under, or a name no key has when it is unset. */
+  private static String relative(Map<String, String> keys, String setting) {
+    return keys.getOrDefault(setting, "-");
   }
 
   /** Parses the {@code queue.} section of {@code config}. */
   public static QueueSettings from(OverloadConfig config) {
     return new QueueSettings(config.section("queue"), config);
-  }
-
-  private static double fraction(String v) {
-    double d;
-    try {
-      d = Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a number");
-    }
-    if (!(d >= 0 && d <= 1)) {
-      throw new IllegalArgumentException("must lie in [0, 1]");
-    }
-    return d;
   }
 
   /** Whether any limit on execution is configured, so that requests may wait. */

@@ -49,7 +49,7 @@ class DocumentedKeysTest {
   private static final Pattern KEY_TOKEN = Pattern.compile("^[A-Za-z][A-Za-z0-9_.<>#-]*");
 
   /** A key of the reference, with the table it is in. */
-  private record Entry(KeyTable table, Key key) {
+  private record Entry(KeyTable table, Key<?> key) {
     String fullName() {
       return table.fullName(key);
     }

@@ -41,7 +41,7 @@ final class ReferencePage {
       b.append("## ").append(table.title()).append("\n\n");
       b.append("| key | type | default | meaning | run-time change |\n");
       b.append("|---|---|---|---|---|\n");
-      for (Key key : table.keys()) {
+      for (Key<?> key : table.keys()) {
         b.append("| `")
             .append(cell(table.fullName(key)))
             .append("` | ")

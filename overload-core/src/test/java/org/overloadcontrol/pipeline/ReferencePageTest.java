@@ -49,7 +49,7 @@ class ReferencePageTest {
   void everyKeyOfTheTablesIsOneTheParserAccepts() {
     List<String> refused = new ArrayList<>();
     for (KeyTable table : KeyReference.tables()) {
-      for (Key key : table.keys()) {
+      for (Key<?> key : table.keys()) {
         String full = example(table.fullName(key));
         Map<String, String> values = new LinkedHashMap<>();
         values.put("classes.gold.rank", "1");

@@ -46,13 +46,13 @@ public final class ConfigurationMetadataGenerator {
   static List<Property> properties() {
     List<Property> properties = new ArrayList<>();
     for (KeyTable table : KeyReference.tables()) {
-      for (Key key : table.keys()) {
+      for (Key<?> key : table.keys()) {
         String full = table.fullName(key);
         properties.add(property(full, springName(full), key));
       }
     }
     KeyTable starter = StarterKeyTable.TABLE;
-    for (Key key : starter.keys()) {
+    for (Key<?> key : starter.keys()) {
       String full = starter.fullName(key);
       properties.add(property(full, full, key));
     }
@@ -64,7 +64,7 @@ public final class ConfigurationMetadataGenerator {
    * default in words ("none: no queueing", "the container's request threads") goes into the
    * description instead, where the IDE shows it.
    */
-  private static Property property(String full, String name, Key key) {
+  private static Property property(String full, String name, Key<?> key) {
     String literal = key.literalDefault();
     String shown = key.defaultValue();
     String description = plain(key.meaning());

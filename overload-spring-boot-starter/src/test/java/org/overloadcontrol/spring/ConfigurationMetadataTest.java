@@ -48,7 +48,7 @@ class ConfigurationMetadataTest {
     List<String> missing = new ArrayList<>();
     int keys = 0;
     for (KeyTable table : KeyReference.tables()) {
-      for (Key key : table.keys()) {
+      for (Key<?> key : table.keys()) {
         keys++;
         String name = ConfigurationMetadataGenerator.springName(table.fullName(key));
         JsonNode p = byName.get(name);
