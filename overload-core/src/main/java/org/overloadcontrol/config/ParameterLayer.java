@@ -59,8 +59,8 @@ final class ParameterLayer {
           case "rateMax" -> b.rateMax(number(entry));
           case "initialRate" -> b.initialRate(number(entry));
           case "bucketDepth" -> b.bucketDepth(whole(entry));
-          case "judgeOnFreshSamples" -> b.judgeOnFreshSamples(bool(entry));
-          case "proportionalIncrease" -> b.proportionalIncrease(bool(entry));
+          case "judgeOnFreshSamples" -> b.judgeOnFreshSamples(Codec.BOOLEAN.parse(entry.value()));
+          case "proportionalIncrease" -> b.proportionalIncrease(Codec.BOOLEAN.parse(entry.value()));
           default -> throw new IllegalStateException(e.getKey());
         }
       } catch (OverloadConfigException ex) {
@@ -86,18 +86,6 @@ final class ParameterLayer {
     } catch (NumberFormatException ex) {
       throw OverloadConfigException.of(e.key(), e.value(), e.origin(), "not a whole number");
     }
-  }
-
-  /** Only "true" or "false" (any case): a typo must not silently switch the option off. */
-  private static boolean bool(Entry e) {
-    String v = e.value().trim();
-    if (v.equalsIgnoreCase("true")) {
-      return true;
-    }
-    if (v.equalsIgnoreCase("false")) {
-      return false;
-    }
-    throw OverloadConfigException.of(e.key(), e.value(), e.origin(), "must be true or false");
   }
 
   private static Duration duration(Entry e) {

@@ -3,7 +3,6 @@ package org.overloadcontrol.session;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 import org.overloadcontrol.classify.PathPattern;
 import org.overloadcontrol.config.ConfigSection;
@@ -66,10 +65,10 @@ public record SessionSettings(
    */
   public static SessionSettings from(ConfigSection s) {
     s.requireOnly(KEYS);
-    boolean enabled = s.parse("enabled", SessionSettings::bool, false);
+    boolean enabled = s.parse("enabled", ConfigSection::bool, false);
     String cookie = s.parse("cookie", v -> token(v, "a cookie name"), "oc_session");
     String header = s.parse("header", v -> token(v, "a header name"), null);
-    boolean container = s.parse("containerSession", SessionSettings::bool, false);
+    boolean container = s.parse("containerSession", ConfigSection::bool, false);
     long idle =
         s.parse(
             "idleTimeout",
@@ -136,14 +135,6 @@ public record SessionSettings(
       }
     }
     return false;
-  }
-
-  private static boolean bool(String v) {
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false");
-    };
   }
 
   private static String token(String v, String what) {

@@ -110,12 +110,15 @@ class ConfigParserTest {
   }
 
   @Test
-  void judgeOnFreshSamplesTakesOnlyTrueOrFalse() {
-    assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.judgeOnFreshSamples", "no")))
+  void judgeOnFreshSamplesTakesTheWordsOfEverySwitch() {
+    OverloadConfig config = OverloadConfig.of(Map.of("controller.judgeOnFreshSamples", "no"));
+    assertThat(config.settingsFor("other", config.defaultClass()).parameters())
+        .isEqualTo(ControllerParameters.custom().paperExact().build());
+    assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.judgeOnFreshSamples", "maybe")))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("controller.judgeOnFreshSamples")
-        .hasMessageContaining("'no'")
-        .hasMessageContaining("true or false");
+        .hasMessageContaining("'maybe'")
+        .hasMessageEndingWith("allowed: true, false");
   }
 
   @Test
