@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -53,6 +52,23 @@ public final class ConfigParser {
    * Prefixes whose keys belong to a feature that parses them itself (see
    * {@link OverloadConfig#section}); the features validate them when they start.
    */
+  /** The p90 target of endpoint {@code <e>}; null for none. */
+  public static final Key<Duration> ENDPOINT_TARGET = CoreKeyTable.ENDPOINT_TARGET;
+
+  /** The rank of class {@code <c>}. */
+  public static final Key<Integer> CLASS_RANK = CoreKeyTable.CLASS_RANK;
+
+  /** The kind of class {@code <c>}. */
+  public static final Key<RequestKind> CLASS_KIND = CoreKeyTable.CLASS_KIND;
+
+  /** The utility of class {@code <c>}. */
+  public static final Key<Double> CLASS_UTILITY = CoreKeyTable.CLASS_UTILITY;
+
+  /** The core keys (prefix empty): the table of the keys above. */
+  public static KeyTable coreKeyTable() {
+    return CoreKeyTable.CORE;
+  }
+
   public static final Set<String> SECTIONS =
       Set.of(
           "admission",
@@ -189,17 +205,17 @@ public final class ConfigParser {
     }
     OverloadConfig config =
         new OverloadConfig(
-            bool(globals.get("enabled"), true),
+            read(CoreKeyTable.ENABLED, globals.get("enabled")),
             classes,
             defaultClass,
             rules,
             endpointRules,
             endpoints,
             addresses(globals.get("trustedProxies")),
-            valueOr("requestStart.header", "X-Request-Start"),
-            positiveDuration(globals.get("requestStart.maxAge"), Duration.ofMinutes(1)),
-            positiveDuration(globals.get("retryAfter.min"), Duration.ofSeconds(1)),
-            positiveDuration(globals.get("retryAfter.max"), Duration.ofSeconds(60)),
+            valueOr("requestStart.header", CoreKeyTable.REQUEST_START_HEADER.fallback()),
+            read(CoreKeyTable.REQUEST_START_MAX_AGE, globals.get("requestStart.maxAge")),
+            read(CoreKeyTable.RETRY_AFTER_MIN, globals.get("retryAfter.min")),
+            read(CoreKeyTable.RETRY_AFTER_MAX, globals.get("retryAfter.max")),
             globals.containsKey("rejectionHandler")
                 ? globals.get("rejectionHandler").value()
                 : null,
@@ -338,39 +354,9 @@ public final class ConfigParser {
     classes.put(ClassDefinition.DEFAULT_NAME, ClassDefinition.defaultClass());
     classAttrs.forEach(
         (name, attrs) -> {
-          int rank = 0;
-          Value r = attrs.get("rank");
-          if (r != null) {
-            try {
-              rank = Integer.parseInt(r.value());
-            } catch (NumberFormatException e) {
-              throw OverloadConfigException.of(
-                  r.key(), r.value(), r.origin(), "not a whole number");
-            }
-          }
-          RequestKind kind = RequestKind.BROWSING;
-          Value k = attrs.get("kind");
-          if (k != null) {
-            try {
-              kind = RequestKind.valueOf(k.value().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-              throw OverloadConfigException.of(
-                  k.key(), k.value(), k.origin(), "allowed: browsing, transaction");
-            }
-          }
-          double utility = 1.0;
-          Value u = attrs.get("utility");
-          if (u != null) {
-            try {
-              utility = Double.parseDouble(u.value());
-            } catch (NumberFormatException e) {
-              utility = -1;
-            }
-            if (!(utility >= 0) || Double.isInfinite(utility)) {
-              throw OverloadConfigException.of(
-                  u.key(), u.value(), u.origin(), "must be a number >= 0");
-            }
-          }
+          int rank = read(CoreKeyTable.CLASS_RANK, attrs.get("rank"));
+          RequestKind kind = read(CoreKeyTable.CLASS_KIND, attrs.get("kind"));
+          double utility = read(CoreKeyTable.CLASS_UTILITY, attrs.get("utility"));
           classes.put(name, new ClassDefinition(name, rank, kind, utility));
         });
     return classes;
@@ -463,44 +449,17 @@ public final class ConfigParser {
 
   /** A target: a positive duration, or "none" / "off" for measured but not controlled (0). */
   private static long target(Value v) {
-    String s = v.value().trim().toLowerCase(Locale.ROOT);
-    if (s.equals("none") || s.equals("off")) {
-      return 0L;
-    }
-    Duration d;
-    try {
-      d = Durations.parse(v.value());
-    } catch (IllegalArgumentException e) {
-      throw OverloadConfigException.of(
-          v.key(), v.value(), v.origin(), e.getMessage() + ", or none");
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw OverloadConfigException.of(
-          v.key(),
-          v.value(),
-          v.origin(),
-          "a target must be a positive duration such as 500ms, or none");
-    }
-    return d.toNanos();
+    Duration d = read(CoreKeyTable.ENDPOINT_TARGET, v);
+    return d == null ? 0L : d.toNanos();
   }
 
-  private static long positiveDuration(Value v, Duration fallback) {
+  /** The value of {@code v} read by {@code key}'s codec, or the key's default when it is absent. */
+  private static <T> T read(Key<T> key, Value v) {
     if (v == null) {
-      return fallback.toNanos();
+      return key.fallback();
     }
     try {
-      return ConfigSection.positiveDuration(v.value());
-    } catch (IllegalArgumentException e) {
-      throw OverloadConfigException.of(v.key(), v.value(), v.origin(), e.getMessage());
-    }
-  }
-
-  private static boolean bool(Value v, boolean fallback) {
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      return ConfigSection.bool(v.value().trim());
+      return key.codec().parse(v.value().trim());
     } catch (IllegalArgumentException e) {
       throw OverloadConfigException.of(v.key(), v.value(), v.origin(), e.getMessage());
     }

@@ -1,6 +1,10 @@
 package org.overloadcontrol.config;
 
 import static org.overloadcontrol.config.Key.key;
+import static org.overloadcontrol.config.Key.typed;
+
+import java.time.Duration;
+import org.overloadcontrol.base.RequestKind;
 
 /**
  * The core keys ({@link ConfigParser}: classes, endpoints, targets, the global switches), the
@@ -9,11 +13,79 @@ import static org.overloadcontrol.config.Key.key;
  */
 final class CoreKeyTable {
 
+  static final Key<Boolean> ENABLED =
+      typed(
+          "enabled",
+          "boolean",
+          "`true`",
+          "`false` lets every request through untouched",
+          Codec.BOOLEAN);
+  static final Key<String> REQUEST_START_HEADER =
+      typed(
+          "requestStart.header",
+          "header name",
+          "`X-Request-Start`",
+          "header in which a trusted proxy gives the time it received the request"
+              + " (`t=<seconds.fraction>` or epoch ms/µs/ns); the response time then includes"
+              + " the proxy's queueing",
+          Codecs.TEXT);
+  static final Key<Long> REQUEST_START_MAX_AGE =
+      typed(
+          "requestStart.maxAge",
+          "duration",
+          "`1m`",
+          "older (or future) values are ignored as clock skew",
+          Codec.POSITIVE_NANOS);
+  static final Key<Long> RETRY_AFTER_MIN =
+      typed(
+          "retryAfter.min",
+          "duration",
+          "`1s`",
+          "lower bound of the `Retry-After` value (the time until the class's bucket has a"
+              + " token), and the value for a request refused after waiting, e.g. for a"
+              + " concurrency permit",
+          Codec.POSITIVE_NANOS);
+  static final Key<Long> RETRY_AFTER_MAX =
+      typed(
+          "retryAfter.max",
+          "duration",
+          "`60s`",
+          "upper bound of the `Retry-After` value",
+          Codec.POSITIVE_NANOS);
+  static final Key<Integer> CLASS_RANK =
+      typed(
+          "classes.<c>.rank",
+          "integer",
+          "`0`",
+          "defines class `c` (names: letters, digits," + " `_`, `-`): higher is more important",
+          Codecs.WHOLE);
+  static final Key<RequestKind> CLASS_KIND =
+      typed(
+          "classes.<c>.kind",
+          "`browsing` or `transaction`",
+          "`browsing`",
+          "the class's kind, which picks its wait queue",
+          Codecs.KIND);
+  static final Key<Double> CLASS_UTILITY =
+      typed(
+          "classes.<c>.utility",
+          "number ≥ 0",
+          "`1`",
+          "the class's utility, which orders the transaction queue",
+          Codecs.UTILITY);
+  static final Key<Duration> ENDPOINT_TARGET =
+      typed(
+          "endpoints.<e>.target",
+          "duration or `none`",
+          "none (`none` turns an annotated target off)",
+          "p90 target of endpoint `e`",
+          Codecs.TARGET);
+
   static final KeyTable CORE =
       KeyTable.of(
           "",
           "Core keys",
-          key("enabled", "boolean", "`true`", "`false` lets every request through untouched"),
+          ENABLED,
           key("configFile", "path", "`/WEB-INF/overload.yaml`", "the YAML file (init-param only)"),
           key(
               "trustedProxies",
@@ -21,18 +93,8 @@ final class CoreKeyTable {
               "none",
               "IPs / CIDR blocks of reverse proxies whose `X-Forwarded-For` and `X-Request-Start`"
                   + " are believed"),
-          key(
-              "requestStart.header",
-              "header name",
-              "`X-Request-Start`",
-              "header in which a trusted proxy gives the time it received the request"
-                  + " (`t=<seconds.fraction>` or epoch ms/µs/ns); the response time then includes"
-                  + " the proxy's queueing"),
-          key(
-              "requestStart.maxAge",
-              "duration",
-              "`1m`",
-              "older (or future) values are ignored as clock skew"),
+          REQUEST_START_HEADER,
+          REQUEST_START_MAX_AGE,
           key(
               "defaultClass",
               "class name",
@@ -44,35 +106,16 @@ final class CoreKeyTable {
               "class name",
               "built-in",
               "class name of an application `RejectionHandler` (public, no-arg constructor)"),
-          key(
-              "retryAfter.min",
-              "duration",
-              "`1s`",
-              "lower bound of the `Retry-After` value (the time until the class's bucket has a"
-                  + " token), and the value for a request refused after waiting, e.g. for a"
-                  + " concurrency permit"),
-          key("retryAfter.max", "duration", "`60s`", "upper bound of the `Retry-After` value"),
+          RETRY_AFTER_MIN,
+          RETRY_AFTER_MAX,
           key(
               "controller.<parameter>",
               "parameter",
               "published values",
               "rate controller parameters for every endpoint and class (`controller.` keys)"),
-          key(
-              "classes.<c>.rank",
-              "integer",
-              "`0`",
-              "defines class `c` (names: letters, digits,"
-                  + " `_`, `-`): higher is more important"),
-          key(
-              "classes.<c>.kind",
-              "`browsing` or `transaction`",
-              "`browsing`",
-              "the class's kind, which picks its wait queue"),
-          key(
-              "classes.<c>.utility",
-              "number ≥ 0",
-              "`1`",
-              "the class's utility, which orders the transaction queue"),
+          CLASS_RANK,
+          CLASS_KIND,
+          CLASS_UTILITY,
           key(
               "classes.<c>.target",
               "duration or `none`",
@@ -110,11 +153,7 @@ final class CoreKeyTable {
               "addresses",
               "",
               "rule putting requests into `c` by client: IPs / CIDR blocks"),
-          key(
-              "endpoints.<e>.target",
-              "duration or `none`",
-              "none (`none` turns an annotated target off)",
-              "p90 target of endpoint `e`"),
+          ENDPOINT_TARGET,
           key(
               "endpoints.<e>.paths",
               "path patterns",

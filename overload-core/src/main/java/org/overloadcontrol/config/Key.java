@@ -54,12 +54,9 @@ public record Key<T>(
     }
   }
 
-  /** The values as written: the codec of a key no section reads through its key yet. */
-  private static final Codec<String> TEXT = Codec.of(v -> v, v -> v);
-
   /** A key whose value a section reads itself, from its text. */
   public static Key<String> key(String name, String type, String defaultValue, String meaning) {
-    return new Key<>(name, type, defaultValue, meaning, TEXT, null);
+    return new Key<>(name, type, defaultValue, meaning, Codecs.TEXT, null);
   }
 
   /**
@@ -93,6 +90,26 @@ public record Key<T>(
     }
     String literal = literalDefault();
     return literal == null ? null : codec.parse(literal);
+  }
+
+  /**
+   * The name with its placeholders filled in order by {@code chosen}: {@code endpoints.<e>.target}
+   * with {@code search} is {@code endpoints.search.target}.
+   */
+  public String nameFor(String... chosen) {
+    Matcher m = PLACEHOLDER.matcher(name);
+    StringBuilder filled = new StringBuilder();
+    int i = 0;
+    while (m.find()) {
+      if (i == chosen.length) {
+        throw new IllegalArgumentException(name + ": a name for each placeholder, please");
+      }
+      m.appendReplacement(filled, Matcher.quoteReplacement(chosen[i++]));
+    }
+    if (i != chosen.length) {
+      throw new IllegalArgumentException(name + ": " + chosen.length + " names for " + i);
+    }
+    return m.appendTail(filled).toString();
   }
 
   /** {@code value} as this key's text, e.g. for a builder's typed setter. */

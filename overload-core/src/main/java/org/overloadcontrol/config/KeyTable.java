@@ -2,6 +2,7 @@ package org.overloadcontrol.config;
 
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -48,7 +49,24 @@ public record KeyTable(String prefix, String title, List<Key<?>> keys) {
 
   /** A key's name as a user writes it in full, prefix included. */
   public String fullName(Key<?> key) {
-    return prefix.isEmpty() ? key.name() : prefix + "." + key.name();
+    return fullName(key.name());
+  }
+
+  /**
+   * One of {@code key}'s keys with its value, as a flat configuration writes them: the
+   * placeholders of its name filled in order by {@code chosen} ({@code endpoints.<e>.target}
+   * with {@code search} is {@code endpoints.search.target}), the value written by the key's
+   * codec. What a builder's typed setter puts, so that it writes what the key reads.
+   */
+  public <T> Map.Entry<String, String> entry(Key<T> key, T value, String... chosen) {
+    if (!keys.contains(key)) {
+      throw new IllegalArgumentException(prefix + ": not a key of this table: " + key.name());
+    }
+    return Map.entry(fullName(key.nameFor(chosen)), key.format(value));
+  }
+
+  private String fullName(String relative) {
+    return prefix.isEmpty() ? relative : prefix + "." + relative;
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.config.Key;
 import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfig;
 
@@ -65,6 +66,9 @@ public final class QueueSettings {
       int thresholdStep,
       double thresholdDivisor,
       long thresholdPeriodNanos) {}
+
+  /** {@code queue.permits}: requests executing at once over all endpoints, 0 for no limit. */
+  public static final Key<Integer> PERMITS = QueueKeyTable.PERMITS;
 
   /** The keys this section accepts: its table in the reference. */
   public static KeyTable keyTable() {

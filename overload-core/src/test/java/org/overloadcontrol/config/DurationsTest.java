@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,5 +40,22 @@ class DurationsTest {
     assertThatThrownBy(() -> Durations.parse(text))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("too long");
+  }
+
+  @Test
+  void aDurationIsWrittenInTheLargestUnitThatHoldsIt() {
+    assertThat(Durations.format(Duration.ofSeconds(10))).isEqualTo("10s");
+    assertThat(Durations.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
+    assertThat(Durations.format(Duration.ofMinutes(2))).isEqualTo("2m");
+    assertThat(Durations.format(Duration.ofHours(1))).isEqualTo("1h");
+    assertThat(Durations.format(Duration.ofNanos(250_000))).isEqualTo("250us");
+    assertThat(Durations.format(Duration.ofNanos(7))).isEqualTo("7ns");
+    assertThat(Durations.format(Duration.ZERO)).isEqualTo("0ns");
+    for (Duration d :
+        new Duration[] {
+          Duration.ofMillis(1), Duration.ofSeconds(90), Duration.ofNanos(1_000_001)
+        }) {
+      assertThat(Durations.parse(Durations.format(d))).isEqualTo(d);
+    }
   }
 }

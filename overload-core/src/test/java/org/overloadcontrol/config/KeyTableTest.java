@@ -79,4 +79,46 @@ class KeyTableTest {
     assertThatThrownBy(() -> KeyTable.of("q", "Q", key("a", "t", "", "m"), key("a", "t", "", "m")))
         .hasMessageContaining("listed twice");
   }
+
+  @Test
+  void aTypedKeyIsWrittenAsItsCodecReadsIt() {
+    Key<Long> window =
+        Key.typed("overload.window", "duration", "`1s`", "the window", Codec.POSITIVE_NANOS);
+    Key<Integer> permits =
+        Key.typed("endpoints.<e>.permits", "integer", "", "at once", Codec.POSITIVE_INT);
+    KeyTable table = KeyTable.of("queue", "Wait queues", window, permits);
+
+    assertThat(table.entry(window, 1_500_000_000L))
+        .isEqualTo(Map.entry("queue.overload.window", "1500ms"));
+    assertThat(table.entry(permits, 8, "search.v2"))
+        .isEqualTo(Map.entry("queue.endpoints.search.v2.permits", "8"));
+    assertThat(window.fallback()).isEqualTo(1_000_000_000L);
+    assertThatThrownBy(() -> table.entry(permits, 8))
+        .hasMessageContaining("a name for each placeholder");
+    assertThatThrownBy(() -> TABLE.entry(window, 1L))
+        .hasMessageContaining("not a key of this table");
+    assertThatThrownBy(
+            () -> Key.typed("maxWait", "duration", "`ten`", "the wait", Codec.POSITIVE_NANOS))
+        .hasMessageContaining("the default ten is not of the key's type");
+  }
+
+  @Test
+  void theBuildersTypedKeysWriteWhatTheParserReads() {
+    Map.Entry<String, String> target =
+        ConfigParser.coreKeyTable()
+            .entry(ConfigParser.ENDPOINT_TARGET, java.time.Duration.ofMillis(1500), "search");
+    assertThat(target).isEqualTo(Map.entry("endpoints.search.target", "1500ms"));
+    assertThat(ConfigParser.coreKeyTable().entry(ConfigParser.ENDPOINT_TARGET, null, "search"))
+        .isEqualTo(Map.entry("endpoints.search.target", "none"));
+    Map.Entry<String, String> kind =
+        ConfigParser.coreKeyTable()
+            .entry(
+                ConfigParser.CLASS_KIND, org.overloadcontrol.base.RequestKind.TRANSACTION, "gold");
+    OverloadConfig config =
+        OverloadConfig.of(
+            Map.of(target.getKey(), target.getValue(), kind.getKey(), kind.getValue()));
+    assertThat(config.endpoints().get("search").targetNanos()).isEqualTo(1_500_000_000L);
+    assertThat(config.requestClass("gold").orElseThrow().kind())
+        .isEqualTo(org.overloadcontrol.base.RequestKind.TRANSACTION);
+  }
 }

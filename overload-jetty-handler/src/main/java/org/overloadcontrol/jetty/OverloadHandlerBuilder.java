@@ -3,15 +3,18 @@ package org.overloadcontrol.jetty;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import org.eclipse.jetty.server.Handler;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.config.ConfigParser;
+import org.overloadcontrol.config.Key;
+import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.queue.QueueSettings;
 
 /**
  * Builds an {@link OverloadHandler} in Java ({@link OverloadHandler#builder()}). Typed methods
@@ -42,7 +45,7 @@ public final class OverloadHandlerBuilder {
 
   /** {@code endpoints.<endpoint>.target}: the p90 response-time target of an endpoint. */
   public OverloadHandlerBuilder target(String endpoint, Duration p90Target) {
-    return put("endpoints." + endpoint + ".target", p90Target.toString());
+    return put(ConfigParser.coreKeyTable(), ConfigParser.ENDPOINT_TARGET, p90Target, endpoint);
   }
 
   /** {@code endpoints.<endpoint>.paths}: path patterns routed to an endpoint. */
@@ -53,9 +56,10 @@ public final class OverloadHandlerBuilder {
   /** {@code classes.<name>.rank/kind/utility}: defines a request class. */
   public OverloadHandlerBuilder requestClass(
       String name, int rank, RequestKind kind, double utility) {
-    put("classes." + name + ".rank", Integer.toString(rank));
-    put("classes." + name + ".kind", kind.name().toLowerCase(Locale.ROOT));
-    return put("classes." + name + ".utility", Double.toString(utility));
+    KeyTable core = ConfigParser.coreKeyTable();
+    put(core, ConfigParser.CLASS_RANK, rank, name);
+    put(core, ConfigParser.CLASS_KIND, kind, name);
+    return put(core, ConfigParser.CLASS_UTILITY, utility, name);
   }
 
   /**
@@ -68,7 +72,13 @@ public final class OverloadHandlerBuilder {
 
   /** {@code queue.permits}: requests executing at once; more wait in the LIFO-Pri queues. */
   public OverloadHandlerBuilder permits(int permits) {
-    return put("queue.permits", Integer.toString(permits));
+    return put(QueueSettings.keyTable(), QueueSettings.PERMITS, permits);
+  }
+
+  /** A typed key's value, written by the key's codec, so that it reads back as it was given. */
+  private <T> OverloadHandlerBuilder put(KeyTable table, Key<T> key, T value, String... names) {
+    Map.Entry<String, String> entry = table.entry(key, value, names);
+    return put(entry.getKey(), entry.getValue());
   }
 
   /** {@code trustedProxies}: proxies whose forwarded headers are believed. */
