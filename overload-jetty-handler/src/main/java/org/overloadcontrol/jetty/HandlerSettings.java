@@ -165,12 +165,13 @@ final class HandlerSettings {
   }
 
   /**
-   * The YAML files on disk the handler reads, for the reload's watch: its configuration file
-   * and the operator's file.
+   * The YAML files on disk the handler reads with {@code javaKeys} (the keys given in Java, or
+   * those a reload put in their place), for the reload's watch: its configuration file and the
+   * operator's file.
    */
-  java.util.List<java.nio.file.Path> files() {
+  java.util.List<java.nio.file.Path> files(Map<String, String> javaKeys) {
     java.util.List<java.nio.file.Path> files = new java.util.ArrayList<>();
-    String file = configFile != null ? configFile : keys.get("configFile");
+    String file = configFile != null ? configFile : javaKeys.get("configFile");
     if (file != null && !file.isBlank()) {
       files.add(HandlerConfiguration.resolve(file.trim(), baseDirectory));
     }

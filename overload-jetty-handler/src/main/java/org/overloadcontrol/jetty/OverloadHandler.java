@@ -215,7 +215,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
     reloadedKeys = null;
     OverloadRuntime r = settings.start(getServer());
     running = r;
-    watch = ConfigFileWatch.start(settings.files(), r.scheduler(), this::reload);
+    watch = ConfigFileWatch.start(settings.files(settings.keys()), r.scheduler(), this::reload);
     super.doStart();
   }
 
@@ -249,6 +249,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
       ReloadResult result = r.reload(() -> settings.parse(getServer(), copy));
       if (result.applied()) {
         reloadedKeys = copy;
+        watchFilesOf(copy, r);
       }
       if (result.applied() && result.version() != before) {
         for (Runnable listener : reloadListeners) {
@@ -259,6 +260,23 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
     } finally {
       reloading.unlock();
     }
+  }
+
+  /**
+   * Keys that name another configuration file move the watch to it: the file read is the file
+   * watched. Called under the reload's lock, so that a stop, which takes it too, closes the
+   * watch this leaves.
+   */
+  private void watchFilesOf(Map<String, String> keys, OverloadRuntime r) {
+    List<java.nio.file.Path> files = settings.files(keys);
+    ConfigFileWatch w = watch;
+    if (w == null ? files.isEmpty() : w.files().equals(files)) {
+      return;
+    }
+    if (w != null) {
+      w.close();
+    }
+    watch = ConfigFileWatch.start(files, r.scheduler(), this::reload);
   }
 
   /** The configuration version in force (1 at start), or 0 when stopped. */
@@ -324,6 +342,11 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
     try {
       stopping = running;
       running = null;
+      ConfigFileWatch moved = watch; // one such reload may have moved the watch
+      watch = null;
+      if (moved != null) {
+        moved.close();
+      }
     } finally {
       reloading.unlock();
     }

@@ -162,4 +162,46 @@ class HandlerReloadTest {
     assertThat(overload.configVersion()).isZero();
     assertThat(name).isNotNull();
   }
+
+  @Test
+  void aReloadThatNamesAnotherFileWatchesThatFile() throws Exception {
+    Path first = dir.resolve("first.yaml");
+    Path second = dir.resolve("second.yaml");
+    Files.writeString(first, "endpoints:\n  default:\n    target: 700ms\n");
+    Files.writeString(second, "endpoints:\n  default:\n    target: 300ms\n");
+    overload =
+        OverloadHandler.builder()
+            .put("admission.controller", "rate")
+            .put("configFile", first.toString())
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .handler(
+                new org.eclipse.jetty.server.Handler.Abstract() {
+                  @Override
+                  public boolean handle(
+                      org.eclipse.jetty.server.Request request,
+                      org.eclipse.jetty.server.Response response,
+                      org.eclipse.jetty.util.Callback callback) {
+                    JettyHarness.answer(response, callback, "ok");
+                    return true;
+                  }
+                })
+            .build();
+    jetty = new JettyHarness(new OverloadStatusHandler(overload));
+    assertThat(targetSeconds()).isEqualTo(0.7);
+
+    assertThat(
+            overload
+                .reload(Map.of("admission.controller", "rate", "configFile", second.toString()))
+                .applied())
+        .isTrue();
+    assertThat(targetSeconds()).isEqualTo(0.3);
+
+    file = second;
+    write("endpoints:\n  default:\n    target: 400ms\n");
+    ticker.advance(Duration.ofSeconds(2));
+    scheduler.runDue();
+    assertThat(overload.configVersion()).isEqualTo(3);
+    assertThat(targetSeconds()).isEqualTo(0.4);
+  }
 }
