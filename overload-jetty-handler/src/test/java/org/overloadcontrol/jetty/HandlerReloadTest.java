@@ -42,27 +42,28 @@ class HandlerReloadTest {
     }
   }
 
+  /** A handler on the fake clock around an application that answers "ok". */
+  private OverloadHandlerBuilder answeringOk() {
+    return OverloadHandler.builder()
+        .ticker(ticker)
+        .scheduler(scheduler)
+        .handler(
+            new org.eclipse.jetty.server.Handler.Abstract() {
+              @Override
+              public boolean handle(
+                  org.eclipse.jetty.server.Request request,
+                  org.eclipse.jetty.server.Response response,
+                  org.eclipse.jetty.util.Callback callback) {
+                JettyHarness.answer(response, callback, "ok");
+                return true;
+              }
+            });
+  }
+
   private void start(String yaml) throws Exception {
     file = dir.resolve("overload.yaml");
     write(yaml);
-    overload =
-        OverloadHandler.builder()
-            .put("admission.controller", "rate")
-            .configFile(file)
-            .ticker(ticker)
-            .scheduler(scheduler)
-            .handler(
-                new org.eclipse.jetty.server.Handler.Abstract() {
-                  @Override
-                  public boolean handle(
-                      org.eclipse.jetty.server.Request request,
-                      org.eclipse.jetty.server.Response response,
-                      org.eclipse.jetty.util.Callback callback) {
-                    JettyHarness.answer(response, callback, "ok");
-                    return true;
-                  }
-                })
-            .build();
+    overload = answeringOk().put("admission.controller", "rate").configFile(file).build();
     MBeanContainer container = new MBeanContainer(mbeans);
     jetty = new JettyHarness(new OverloadStatusHandler(overload));
     jetty.server.addEventListener(container);
@@ -170,22 +171,9 @@ class HandlerReloadTest {
     Files.writeString(first, "endpoints:\n  default:\n    target: 700ms\n");
     Files.writeString(second, "endpoints:\n  default:\n    target: 300ms\n");
     overload =
-        OverloadHandler.builder()
+        answeringOk()
             .put("admission.controller", "rate")
             .put("configFile", first.toString())
-            .ticker(ticker)
-            .scheduler(scheduler)
-            .handler(
-                new org.eclipse.jetty.server.Handler.Abstract() {
-                  @Override
-                  public boolean handle(
-                      org.eclipse.jetty.server.Request request,
-                      org.eclipse.jetty.server.Response response,
-                      org.eclipse.jetty.util.Callback callback) {
-                    JettyHarness.answer(response, callback, "ok");
-                    return true;
-                  }
-                })
             .build();
     jetty = new JettyHarness(new OverloadStatusHandler(overload));
     assertThat(targetSeconds()).isEqualTo(0.7);
