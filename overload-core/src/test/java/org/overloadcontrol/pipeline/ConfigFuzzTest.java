@@ -12,7 +12,6 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.config.YamlConfigLoader;
 
 /**
  * Random configurations, as init-params and as YAML, built from every key of README's tables

@@ -18,12 +18,12 @@ import java.util.Set;
 import javax.management.MBeanServer;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.pipeline.ConfigLayers;
+import org.overloadcontrol.pipeline.OperatorConfigFile;
 import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.pipeline.YamlConfigLoader;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first

@@ -14,10 +14,10 @@ import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.metrics.DashboardAssets;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
 import org.overloadcontrol.metrics.StatusAccess;
+import org.overloadcontrol.pipeline.DashboardAssets;
 
 /**
  * The status, metrics and live dashboard of the overload filter, under one mapping:

@@ -16,13 +16,13 @@ import org.overloadcontrol.annotation.HandlerRoutes;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.config.YamlConfigLoader;
 import org.overloadcontrol.pipeline.ConfigLayers;
+import org.overloadcontrol.pipeline.OperatorConfigFile;
 import org.overloadcontrol.pipeline.OverloadRuntime;
 import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.pipeline.YamlConfigLoader;
 
 /**
  * Overload control for a Jakarta REST application without servlets (Jersey on its JDK HTTP

@@ -175,7 +175,7 @@ final class HandlerSettings {
     if (file != null && !file.isBlank()) {
       files.add(HandlerConfiguration.resolve(file.trim(), baseDirectory));
     }
-    java.nio.file.Path operator = org.overloadcontrol.config.OperatorConfigFile.path();
+    java.nio.file.Path operator = org.overloadcontrol.pipeline.OperatorConfigFile.path();
     if (operator != null) {
       files.add(operator);
     }

@@ -15,10 +15,10 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.metrics.DashboardAssets;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
 import org.overloadcontrol.metrics.StatusAccess;
+import org.overloadcontrol.pipeline.DashboardAssets;
 
 /**
  * The status, metrics and live dashboard of an {@link OverloadHandler}, for servers without

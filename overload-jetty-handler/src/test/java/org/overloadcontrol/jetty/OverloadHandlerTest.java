@@ -19,10 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.OperatorConfigFile;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.pipeline.OperatorConfigFile;
 
 /** The handler on a real Jetty over HTTP: routing, classification, context, refusals, config. */
 class OverloadHandlerTest {

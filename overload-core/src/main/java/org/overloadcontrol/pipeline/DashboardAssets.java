@@ -1,4 +1,4 @@
-package org.overloadcontrol.metrics;
+package org.overloadcontrol.pipeline;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.overloadcontrol.config;
+package org.overloadcontrol.pipeline;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OptionalLibrary;
+import org.overloadcontrol.config.OverloadConfigException;
 
 /**
  * Reads the YAML configuration file into the flat dotted-key form: nested maps join their keys

@@ -1,7 +1,9 @@
-package org.overloadcontrol.config;
+package org.overloadcontrol.pipeline;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.config.OverloadConfigException;
 
 /**
  * The operator's YAML file, named by the system property {@value #PROPERTY}, which every adapter

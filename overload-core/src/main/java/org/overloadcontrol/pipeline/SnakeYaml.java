@@ -1,6 +1,8 @@
-package org.overloadcontrol.config;
+package org.overloadcontrol.pipeline;
 
 import java.io.InputStream;
+import org.overloadcontrol.config.OptionalLibrary;
+import org.overloadcontrol.config.OverloadConfigException;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;

@@ -1,4 +1,4 @@
-package org.overloadcontrol.config;
+package org.overloadcontrol.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.config.OverloadConfigException;
 
 /**
  * The one way the adapters read a YAML file or class-path resource they were pointed to: the
