@@ -1,5 +1,6 @@
 package org.overloadcontrol.pipeline;
 
+import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.classify.RequestAttributes;
 
 /**
@@ -38,8 +39,21 @@ public interface RequestView extends RequestAttributes {
     return null;
   }
 
-  /** The response size the application declared in advance, or −1 when unknown. */
-  long declaredResponseSize();
+  /**
+   * The request attribute (a servlet request's attribute, a Jetty request's, a REST request
+   * context's property) of that name, or null: by default none.
+   */
+  default Object attribute(String name) {
+    return null;
+  }
+
+  /**
+   * The response size the application declared in advance ({@link
+   * BandwidthShaper#SIZE_ATTRIBUTE}), or −1 when unknown.
+   */
+  default long declaredResponseSize() {
+    return BandwidthShaper.declaredSize(attribute(BandwidthShaper.SIZE_ATTRIBUTE));
+  }
 
   /**
    * Whether the adapter can hold the request without its thread (servlet async support; always

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.pipeline.RequestView;
 import org.overloadcontrol.virtualqueue.UrlEncodedForm;
@@ -117,8 +116,8 @@ final class ServletRequestView implements RequestView {
   }
 
   @Override
-  public long declaredResponseSize() {
-    return BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE));
+  public Object attribute(String name) {
+    return request.getAttribute(name);
   }
 
   @Override

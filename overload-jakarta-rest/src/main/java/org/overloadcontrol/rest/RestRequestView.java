@@ -3,7 +3,6 @@ package org.overloadcontrol.rest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Cookie;
 import java.net.URI;
-import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.pipeline.RequestView;
 
 /**
@@ -89,8 +88,8 @@ final class RestRequestView implements RequestView {
   }
 
   @Override
-  public long declaredResponseSize() {
-    return BandwidthShaper.declaredSize(request.getProperty(BandwidthShaper.SIZE_ATTRIBUTE));
+  public Object attribute(String name) {
+    return request.getProperty(name);
   }
 
   /** A Jakarta REST filter cannot be suspended: see the class comment. */

@@ -6,7 +6,6 @@ import java.net.SocketAddress;
 import java.util.List;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.server.Request;
-import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.pipeline.RequestView;
 
@@ -117,8 +116,8 @@ final class JettyRequestView implements RequestView {
   }
 
   @Override
-  public long declaredResponseSize() {
-    return BandwidthShaper.declaredSize(request.getAttribute(BandwidthShaper.SIZE_ATTRIBUTE));
+  public Object attribute(String name) {
+    return request.getAttribute(name);
   }
 
   /** A core request is held by returning true from {@code handle}: always. */
