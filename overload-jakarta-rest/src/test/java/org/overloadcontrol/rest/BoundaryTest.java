@@ -1,0 +1,35 @@
+package org.overloadcontrol.rest;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.PublishedApi;
+
+/**
+ * The Jakarta REST feature and its CDI beans reach the core through the pipeline and the published
+ * API ({@link PublishedApi}).
+ */
+class BoundaryTest {
+
+  /** Internal core types the feature still reaches; each leaves for the pipeline in time. */
+  private static final Set<String> REST_STILL_REACHED =
+      Set.of(
+          "org.overloadcontrol.annotation.HandlerRoutes",
+          "org.overloadcontrol.base.Outcome",
+          "org.overloadcontrol.config.ConfigSource",
+          "org.overloadcontrol.config.FrameworkRoutes",
+          "org.overloadcontrol.config.OverloadConfig",
+          "org.overloadcontrol.engine.Answer");
+
+  /** Internal core types the CDI beans still reach. */
+  private static final Set<String> CDI_STILL_REACHED = Set.of();
+
+  @Test
+  void theFeatureReachesTheCoreThroughThePipeline() {
+    PublishedApi.checkAdapter("org.overloadcontrol.rest", REST_STILL_REACHED);
+  }
+
+  @Test
+  void theBeansReachTheCoreThroughThePipeline() {
+    PublishedApi.checkAdapter("org.overloadcontrol.cdi", CDI_STILL_REACHED);
+  }
+}
