@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.bandwidth.ShapingDecision;
 import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.engine.EndpointClass;
 import org.overloadcontrol.engine.OverloadEngine;
 import org.overloadcontrol.engine.RequestIntake;
@@ -64,9 +65,9 @@ public final class RequestPipeline {
     this.trustsProxies = intake.clients().trustsAnyProxy();
   }
 
-  /** The intake, whose client-address resolver an adapter's view uses. */
-  public RequestIntake intake() {
-    return intake;
+  /** The client-address resolver an adapter's view uses (the trusted proxies). */
+  public ClientAddressResolver clients() {
+    return intake.clients();
   }
 
   /**

@@ -62,6 +62,14 @@ public record Settings(
     return this;
   }
 
+  /**
+   * The ceiling of {@code endpoint}'s concurrency limit ({@code admission.maxLimit} of its
+   * group), which an adapter says at start beside its container's threads.
+   */
+  public int maxLimit(String endpoint) {
+    return admission.groupOf(endpoint).maxLimit();
+  }
+
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
     AdmissionSettings admission = AdmissionSettings.from(config);

@@ -115,7 +115,7 @@ final class RunningFilter {
       return new Routing(
           engine,
           pipeline,
-          pipeline.intake().clients(),
+          pipeline.clients(),
           new ServletRoutes(engine, read.endpointByServlet(), StatusServlets.names(context)),
           engine.routesByEndpointOnly(),
           engine.routesByFrameworkOnly());
@@ -183,7 +183,7 @@ final class RunningFilter {
 
   /** The ceiling of the default group's concurrency limit (an endpoint no group names). */
   private static int defaultMaxLimit(FilterConfiguration read) {
-    return read.settings().admission().groupOf("").maxLimit();
+    return read.settings().maxLimit("");
   }
 
   /**

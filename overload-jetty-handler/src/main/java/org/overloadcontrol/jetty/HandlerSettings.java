@@ -212,7 +212,7 @@ final class HandlerSettings {
                   + server.getThreadPool().getClass().getSimpleName()
                   + "): no thread pool bounds them, the concurrency limit's ceiling is"
                   + " admission.maxLimit ("
-                  + settings.admission().groupOf(defaultEndpoint).maxLimit()
+                  + settings.maxLimit(defaultEndpoint)
                   + ")"
               : "");
       return runtime;

@@ -413,7 +413,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
     RequestPipeline pipeline = r.pipeline();
     Exchange exchange =
         pipeline.start(
-            new JettyRequestView(request, pipeline.intake().clients()), settings.defaultEndpoint());
+            new JettyRequestView(request, pipeline.clients()), settings.defaultEndpoint());
     if (exchange.step().kind() == Step.Kind.PASS) {
       // A health, readiness or metrics probe: never a permit, a wait or a refusal.
       return super.handle(request, response, callback);
