@@ -10,14 +10,11 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import org.overloadcontrol.classify.AddressMatcher;
-import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
-import org.overloadcontrol.metrics.StatusAccess;
 import org.overloadcontrol.pipeline.DashboardAssets;
+import org.overloadcontrol.pipeline.StatusGate;
 
 /**
  * The status, metrics and live dashboard of the overload filter, under one mapping:
@@ -43,7 +40,7 @@ import org.overloadcontrol.pipeline.DashboardAssets;
  *       with the {@code overload-dashboard} module, without which these paths answer 404.</li>
  * </ul>
  *
- * <p>Access ({@link StatusAccess}): loopback clients only, unless the init-param or
+ * <p>Access ({@link StatusGate}): loopback clients only, unless the init-param or
  * configuration key {@code allow} ({@code status.allow}) lists addresses or CIDR blocks, or
  * {@code role} ({@code status.role}) names a role the authenticated user has; others get 403.
  * The filter lets requests to this servlet through without admission control, so the dashboard
@@ -56,8 +53,7 @@ public class OverloadStatusServlet extends HttpServlet {
   private transient volatile Cached cached;
 
   /** Access rules for one running filter (they come partly from its configuration). */
-  private record Cached(
-      Observability observability, StatusAccess access, ClientAddressResolver clients) {}
+  private record Cached(Observability observability, StatusGate gate) {}
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
@@ -102,9 +98,7 @@ public class OverloadStatusServlet extends HttpServlet {
       return c;
     }
     try {
-      StatusAccess access =
-          StatusAccess.from(o.statusSection(), getInitParameter("allow"), getInitParameter("role"));
-      c = new Cached(o, access, new ClientAddressResolver(o.engine().config().trustedProxies()));
+      c = new Cached(o, StatusGate.of(o, getInitParameter("allow"), getInitParameter("role")));
     } catch (OverloadConfigException e) {
       throw new ServletException(e.getMessage(), e);
     }
@@ -112,30 +106,23 @@ public class OverloadStatusServlet extends HttpServlet {
     return c;
   }
 
-  /** Applies {@link StatusAccess}; before the filter runs, init-params alone decide. */
+  /** Applies {@link StatusGate}; before the filter runs, init-params alone decide. */
   private boolean allowed(HttpServletRequest request, Cached c) throws ServletException {
-    StatusAccess access;
-    ClientAddressResolver clients;
+    StatusGate gate;
     if (c != null) {
-      access = c.access();
-      clients = c.clients();
+      gate = c.gate();
     } else {
       try {
-        access =
-            StatusAccess.from(
-                ConfigSection.empty("status"), getInitParameter("allow"), getInitParameter("role"));
+        gate = StatusGate.withoutEngine(getInitParameter("allow"), getInitParameter("role"));
       } catch (OverloadConfigException e) {
         throw new ServletException(e.getMessage(), e);
       }
-      clients = new ClientAddressResolver(AddressMatcher.none());
     }
-    String peer = request.getRemoteAddr();
-    String forwarded = request.getHeader("Forwarded");
-    String forwardedFor = request.getHeader("X-Forwarded-For");
-    boolean viaProxyHeaders = forwarded != null || forwardedFor != null;
-    boolean trusted = clients.isTrustedProxy(peer);
-    String client = clients.resolve(peer, forwarded, forwardedFor);
-    return access.allows(peer, client, viaProxyHeaders && !trusted, request::isUserInRole);
+    return gate.allows(
+        request.getRemoteAddr(),
+        request.getHeader("Forwarded"),
+        request.getHeader("X-Forwarded-For"),
+        request::isUserInRole);
   }
 
   private static void status(Cached c, HttpServletResponse response) throws IOException {

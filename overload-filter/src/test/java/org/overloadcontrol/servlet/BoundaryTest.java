@@ -12,9 +12,7 @@ class BoundaryTest {
       Set.of(
           "org.overloadcontrol.bandwidth.GroupSnapshot",
           "org.overloadcontrol.base.Outcome",
-          "org.overloadcontrol.classify.AddressMatcher",
           "org.overloadcontrol.classify.ClientAddressResolver",
-          "org.overloadcontrol.config.ConfigSection",
           "org.overloadcontrol.config.ConfigSource",
           "org.overloadcontrol.config.FrameworkRoutes",
           "org.overloadcontrol.config.OverloadConfig",
@@ -23,7 +21,6 @@ class BoundaryTest {
           "org.overloadcontrol.engine.OverloadEngine",
           "org.overloadcontrol.engine.RequestTag",
           "org.overloadcontrol.metrics.Observability",
-          "org.overloadcontrol.metrics.StatusAccess",
           "org.overloadcontrol.queue.QueueSettings",
           "org.overloadcontrol.queue.WaitQueues",
           "org.overloadcontrol.virtualqueue.UrlEncodedForm");

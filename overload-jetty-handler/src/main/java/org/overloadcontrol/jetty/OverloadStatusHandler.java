@@ -14,11 +14,10 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
-import org.overloadcontrol.metrics.StatusAccess;
 import org.overloadcontrol.pipeline.DashboardAssets;
+import org.overloadcontrol.pipeline.StatusGate;
 
 /**
  * The status, metrics and live dashboard of an {@link OverloadHandler}, for servers without
@@ -39,7 +38,7 @@ import org.overloadcontrol.pipeline.DashboardAssets;
  * observability (metrics registry, JMX when {@code metrics.jmx} is on, the overload log)
  * after the handler started and closes it before the handler stops.
  *
- * <p>Access as the servlet's ({@link StatusAccess}): loopback clients only, unless
+ * <p>Access as the servlet's ({@link StatusGate}): loopback clients only, unless
  * {@code status.allow} lists addresses or CIDR blocks; others get 403. Jetty core has no user
  * roles, so {@code status.role} grants nothing here.
  */
@@ -49,8 +48,7 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   private String pathPrefix = "/overload";
   private volatile Running running;
 
-  private record Running(
-      Observability observability, StatusAccess access, ClientAddressResolver clients) {}
+  private record Running(Observability observability, StatusGate gate) {}
 
   /** The status of {@code overload}, which this handler wraps. */
   public OverloadStatusHandler(OverloadHandler overload) {
@@ -91,10 +89,7 @@ public class OverloadStatusHandler extends Handler.Wrapper {
 
   private Running observe() {
     Observability observability = overload.observabilityBuilder().build();
-    return new Running(
-        observability,
-        StatusAccess.from(observability.statusSection(), null, null),
-        new ClientAddressResolver(observability.engine().config().trustedProxies()));
+    return new Running(observability, StatusGate.of(observability, null, null));
   }
 
   /**
@@ -203,13 +198,12 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   }
 
   private boolean allowed(Request request, Running r) {
-    String peer = Request.getRemoteAddr(request);
-    String forwarded = request.getHeaders().get("Forwarded");
-    String forwardedFor = request.getHeaders().get("X-Forwarded-For");
-    boolean viaProxyHeaders = forwarded != null || forwardedFor != null;
-    boolean trusted = r.clients().isTrustedProxy(peer);
-    String client = r.clients().resolve(peer, forwarded, forwardedFor);
-    return r.access().allows(peer, client, viaProxyHeaders && !trusted, role -> false);
+    return r.gate()
+        .allows(
+            Request.getRemoteAddr(request),
+            request.getHeaders().get("Forwarded"),
+            request.getHeaders().get("X-Forwarded-For"),
+            role -> false);
   }
 
   private static void text(Response response, Callback callback, int status, String body) {

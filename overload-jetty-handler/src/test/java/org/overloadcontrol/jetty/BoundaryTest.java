@@ -24,7 +24,6 @@ class BoundaryTest {
           "org.overloadcontrol.engine.RequestTag",
           "org.overloadcontrol.metrics.EndpointLoad",
           "org.overloadcontrol.metrics.Observability",
-          "org.overloadcontrol.metrics.StatusAccess",
           "org.overloadcontrol.queue.QueueSettings",
           "org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd");
 
