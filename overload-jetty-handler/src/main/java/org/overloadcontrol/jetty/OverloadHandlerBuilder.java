@@ -9,12 +9,9 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.ConfigParser;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.pipeline.BuilderKeys;
 import org.overloadcontrol.queue.QueueListener;
-import org.overloadcontrol.queue.QueueSettings;
 
 /**
  * Builds an {@link OverloadHandler} in Java ({@link OverloadHandler#builder()}). Typed methods
@@ -45,7 +42,7 @@ public final class OverloadHandlerBuilder {
 
   /** {@code endpoints.<endpoint>.target}: the p90 response-time target of an endpoint. */
   public OverloadHandlerBuilder target(String endpoint, Duration p90Target) {
-    return put(ConfigParser.coreKeyTable(), ConfigParser.ENDPOINT_TARGET, p90Target, endpoint);
+    return putAll(BuilderKeys.target(endpoint, p90Target));
   }
 
   /** {@code endpoints.<endpoint>.paths}: path patterns routed to an endpoint. */
@@ -56,10 +53,7 @@ public final class OverloadHandlerBuilder {
   /** {@code classes.<name>.rank/kind/utility}: defines a request class. */
   public OverloadHandlerBuilder requestClass(
       String name, int rank, RequestKind kind, double utility) {
-    KeyTable core = ConfigParser.coreKeyTable();
-    put(core, ConfigParser.CLASS_RANK, rank, name);
-    put(core, ConfigParser.CLASS_KIND, kind, name);
-    return put(core, ConfigParser.CLASS_UTILITY, utility, name);
+    return putAll(BuilderKeys.requestClass(name, rank, kind, utility));
   }
 
   /**
@@ -72,13 +66,7 @@ public final class OverloadHandlerBuilder {
 
   /** {@code queue.permits}: requests executing at once; more wait in the LIFO-Pri queues. */
   public OverloadHandlerBuilder permits(int permits) {
-    return put(QueueSettings.keyTable(), QueueSettings.PERMITS, permits);
-  }
-
-  /** A typed key's value, written by the key's codec, so that it reads back as it was given. */
-  private <T> OverloadHandlerBuilder put(KeyTable table, Key<T> key, T value, String... names) {
-    Map.Entry<String, String> entry = table.entry(key, value, names);
-    return put(entry.getKey(), entry.getValue());
+    return putAll(BuilderKeys.permits(permits));
   }
 
   /** {@code trustedProxies}: proxies whose forwarded headers are believed. */
