@@ -9,7 +9,7 @@ import java.util.Properties;
  * The live dashboard's files, for every adapter that serves it (the servlet filter's status
  * servlet, the Jetty handler's status handler): its page, script and style from the
  * {@code overload-dashboard} module, and Chart.js from its WebJar, so the dashboard needs no
- * internet. The page polls {@code ./status} (the {@link StatusJson} document) every second.
+ * internet. The page polls {@code ./status} (the status document, {@code StatusJson}) every second.
  * Without the module on the classpath the adapters answer {@link #MISSING} with 404.
  */
 public final class DashboardAssets {
