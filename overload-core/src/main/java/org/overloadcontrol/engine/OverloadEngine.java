@@ -471,11 +471,12 @@ public final class OverloadEngine {
     Limiter limiter = route.limiter;
     Permit admitted = limiter.acquire(now, tag.stripe);
     if (admitted == null) {
+      // A fresh reading, as the limiter refuses on one: the tag's may be a preempted thread's.
       tag.decide(
           Decision.REJECT,
           Math.max(
               config.retryAfterMinNanos(),
-              Math.min(config.retryAfterMaxNanos(), limiter.retryAfterNanos(now))),
+              Math.min(config.retryAfterMaxNanos(), limiter.retryAfterNanos(ticker.read()))),
           limiter.refusalReason());
       return Decision.REJECT;
     }
