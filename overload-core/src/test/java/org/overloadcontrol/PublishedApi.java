@@ -48,7 +48,7 @@ import org.overloadcontrol.queue.QueueListener;
  * The published API of overload-core: the core types an application, or a module that binds a
  * library to the core (metrics, cluster), may use. The container adapters (the filter, the
  * Jetty handler, Jakarta REST and CDI, the Spring starter) use these and the adapter SPI, {@code
- * org.overloadcontrol.pipeline}; every other public core type is internal, public only because
+ * org.overloadcontrol.internal.pipeline}; every other public core type is internal, public only because
  * Java has no visibility between "package" and "everyone".
  *
  * <p>Why a rule and not a {@code module-info}: the core requires Commons Math 3.6.1 (optional, for
@@ -110,7 +110,7 @@ public final class PublishedApi {
           OverloadLog.class);
 
   /** The adapter SPI: the container adapters may use every type in it. */
-  public static final String PIPELINE = "org.overloadcontrol.pipeline";
+  public static final String PIPELINE = "org.overloadcontrol.internal.pipeline";
 
   /** The packages of the modules built on the core; the rest of org.overloadcontrol is core. */
   private static final List<String> MODULES =

@@ -15,10 +15,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 
 /**
  * The engine's per-request work as an adapter drives it: route, tag, arrive, complete. Run by

@@ -4,9 +4,9 @@ import java.util.HashMap;
 import java.util.Map;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.classify.RequestAttributes;
+import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * The engines the JMH benchmarks drive: the published defaults, with endpoints set up so that

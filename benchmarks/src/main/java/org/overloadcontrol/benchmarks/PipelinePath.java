@@ -16,14 +16,14 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.pipeline.RequestPipeline;
-import org.overloadcontrol.pipeline.RequestView;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
+import org.overloadcontrol.internal.pipeline.RequestPipeline;
+import org.overloadcontrol.internal.pipeline.RequestView;
 
 /**
  * What the request life cycle in the engine ({@link RequestPipeline}) costs over the engine's

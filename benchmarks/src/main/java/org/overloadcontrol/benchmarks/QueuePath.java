@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 
 /**

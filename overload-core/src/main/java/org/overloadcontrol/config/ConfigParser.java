@@ -15,10 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.classify.AddressMatcher;
-import org.overloadcontrol.classify.ClassRule;
-import org.overloadcontrol.classify.EndpointRule;
-import org.overloadcontrol.classify.PathPattern;
+import org.overloadcontrol.internal.classify.AddressMatcher;
+import org.overloadcontrol.internal.classify.ClassRule;
+import org.overloadcontrol.internal.classify.EndpointRule;
+import org.overloadcontrol.internal.classify.PathPattern;
 
 /**
  * Turns layers of flat keys into an {@link OverloadConfig}, refusing anything it does not

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import org.overloadcontrol.classify.BypassPaths;
+import org.overloadcontrol.internal.classify.BypassPaths;
 
 /**
  * The one extension point through which a web framework (Jakarta REST, Spring MVC) tells the

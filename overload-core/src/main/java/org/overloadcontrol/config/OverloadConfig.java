@@ -7,10 +7,10 @@ import java.util.Optional;
 import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.admission.ControllerParameters;
 import org.overloadcontrol.base.ClassDefinition;
-import org.overloadcontrol.classify.AddressMatcher;
-import org.overloadcontrol.classify.BypassPaths;
-import org.overloadcontrol.classify.ClassRule;
-import org.overloadcontrol.classify.EndpointRule;
+import org.overloadcontrol.internal.classify.AddressMatcher;
+import org.overloadcontrol.internal.classify.BypassPaths;
+import org.overloadcontrol.internal.classify.ClassRule;
+import org.overloadcontrol.internal.classify.EndpointRule;
 
 /**
  * The whole configuration of one filter or handler, immutable and validated once, when it

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.overloadcontrol.classify.BypassPaths;
+import org.overloadcontrol.internal.classify.BypassPaths;
 
 /**
  * A framework's path template compiled once, at start, into a regular expression: Jakarta REST

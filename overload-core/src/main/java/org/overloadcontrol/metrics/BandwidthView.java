@@ -2,8 +2,8 @@ package org.overloadcontrol.metrics;
 
 import java.util.List;
 import java.util.Objects;
-import org.overloadcontrol.bandwidth.BandwidthShaper;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 
 /**
  * What observability reads of the bandwidth shares (Li &amp; Jamin, "A Measurement-Based

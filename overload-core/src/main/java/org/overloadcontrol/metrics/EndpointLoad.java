@@ -3,9 +3,9 @@ package org.overloadcontrol.metrics;
 import java.util.List;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.ControlledEndpoint;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.queue.EndpointPermits;
 
 /**

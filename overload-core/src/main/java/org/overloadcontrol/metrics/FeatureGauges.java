@@ -2,9 +2,9 @@ package org.overloadcontrol.metrics;
 
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
-import org.overloadcontrol.session.SessionGate;
-import org.overloadcontrol.virtualqueue.RefusalReason;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.session.SessionGate;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
 
 /**
  * The gauges of the two features that live beside the engine: bandwidth shares (Li &amp; Jamin,

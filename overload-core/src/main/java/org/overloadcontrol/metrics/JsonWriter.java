@@ -126,7 +126,7 @@ final class JsonWriter {
 
   private void string(String s) {
     // One escaper for every JSON document the project writes, so they cannot disagree.
-    out.append(org.overloadcontrol.engine.JsonText.quote(s));
+    out.append(org.overloadcontrol.internal.engine.JsonText.quote(s));
   }
 
   @Override

@@ -3,8 +3,8 @@ package org.overloadcontrol.metrics;
 import java.util.Locale;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.engine.ControlledEndpoint;
-import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.EndpointClass;
 
 /**
  * One log line each time an endpoint's state changes, never per request: what an operator needs

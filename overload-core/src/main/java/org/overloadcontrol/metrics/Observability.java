@@ -2,11 +2,11 @@ package org.overloadcontrol.metrics;
 
 import java.util.Objects;
 import java.util.Optional;
-import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
 
 /**
  * Everything an adapter starts for observability, in one object: the metrics bindings

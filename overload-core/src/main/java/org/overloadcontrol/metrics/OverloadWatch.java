@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.ControlledEndpoint;
-import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.EndpointClass;
 
 /**
  * Judges each endpoint's {@link EndpointState} once per period, for the log, the metrics, the

@@ -1,9 +1,9 @@
 package org.overloadcontrol.metrics;
 
 import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.EndpointClass;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.engine.EndpointClass;
 
 /**
  * How each exposed quantity is read from the engine, shared by the gauges and the status

@@ -1,6 +1,6 @@
 package org.overloadcontrol.metrics;
 
-import org.overloadcontrol.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
 
 /**
  * An endpoint's state changed (see {@link OverloadWatch} for how it is judged).

@@ -3,10 +3,10 @@ package org.overloadcontrol.metrics;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
-import org.overloadcontrol.classify.AddressMatcher;
 import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.classify.AddressMatcher;
 
 /**
  * Who may read {@code /overload/*}: the status, metrics and dashboard tell an outsider how to

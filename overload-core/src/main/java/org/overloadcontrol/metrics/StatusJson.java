@@ -4,15 +4,15 @@ import java.util.Comparator;
 import java.util.List;
 import org.overloadcontrol.admission.ClassController;
 import org.overloadcontrol.admission.QueueThresholdController;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.ControlledEndpoint;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.session.SessionGate;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
 import org.overloadcontrol.queue.WaitQueues;
-import org.overloadcontrol.session.SessionGate;
-import org.overloadcontrol.virtualqueue.RefusalReason;
 
 /**
  * The {@code /overload/status} document: everything the metrics say, as one JSON object that a

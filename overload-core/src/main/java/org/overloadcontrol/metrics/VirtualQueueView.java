@@ -1,8 +1,8 @@
 package org.overloadcontrol.metrics;
 
 import java.util.Objects;
-import org.overloadcontrol.virtualqueue.RefusalReason;
-import org.overloadcontrol.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
 
 /**
  * What observability reads of the virtual queue (WebQ, Suresh et al.): how many requests went

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * A deterministic discrete-event model of the server of {@code AdmissionControlIT} behind an

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * The rate controller's feedback on a shared bottleneck (issue 16, the two-class bars), with

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * Adaptive sampling of response times in {@link ClassController}: above

@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * A deterministic discrete-event model of a service behind an {@link EndpointAdmissionController}:

@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
 import java.util.Random;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * A deterministic model of the two-class experiment (Welsh &amp; Culler 2003 Figures 14/15, the

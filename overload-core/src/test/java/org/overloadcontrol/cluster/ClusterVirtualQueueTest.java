@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.capacity.FixedCapacity;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.virtualqueue.EpochClock;
-import org.overloadcontrol.virtualqueue.KeyRing;
-import org.overloadcontrol.virtualqueue.RefusalReason;
-import org.overloadcontrol.virtualqueue.VirtualQueue;
-import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
+import org.overloadcontrol.internal.capacity.FixedCapacity;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.virtualqueue.EpochClock;
+import org.overloadcontrol.internal.virtualqueue.KeyRing;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueDecision;
 
 /**
  * WebQ's distributed TokenGen (Suresh et al., §III-B) with two replicas on one fake clock
@@ -400,17 +400,17 @@ class ClusterVirtualQueueTest {
 
   @Test
   void inClusterModeAMissingKeyIsAnErrorNotAGeneratedKey() {
-    org.overloadcontrol.virtualqueue.VirtualQueueSettings settings =
-        org.overloadcontrol.virtualqueue.VirtualQueueSettings.from(
+    org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings settings =
+        org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings.from(
             org.overloadcontrol.config.ConfigSection.of(
                 "virtualQueue", Map.of("enabled", "true", "paths", URL)));
     assertThat(
-            org.overloadcontrol.virtualqueue.KeyRingLoader.load(
+            org.overloadcontrol.internal.virtualqueue.KeyRingLoader.load(
                 settings, name -> null, path -> null, new SecureRandom(), false))
         .isNotNull();
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
-                org.overloadcontrol.virtualqueue.KeyRingLoader.load(
+                org.overloadcontrol.internal.virtualqueue.KeyRingLoader.load(
                     settings, name -> null, path -> null, new SecureRandom(), true))
         .isInstanceOf(org.overloadcontrol.config.OverloadConfigException.class)
         .hasMessageContaining("virtualQueue.keyFile")

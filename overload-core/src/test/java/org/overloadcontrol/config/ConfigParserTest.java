@@ -13,7 +13,7 @@ import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.admission.ControllerParameters;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.pipeline.YamlConfigLoader;
+import org.overloadcontrol.internal.pipeline.YamlConfigLoader;
 
 class ConfigParserTest {
 

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.bandwidth.BandwidthSettings;
 import org.overloadcontrol.degrade.DegradeSettings;
+import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
 import org.overloadcontrol.metrics.MetricsSettings;
 import org.overloadcontrol.queue.QueueSettings;
-import org.overloadcontrol.virtualqueue.VirtualQueueSettings;
 
 /**
  * The shared typed readers of {@link ConfigSection}: every section reads a switch, a positive

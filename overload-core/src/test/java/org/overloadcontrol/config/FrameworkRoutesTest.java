@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.classify.BypassPaths;
+import org.overloadcontrol.internal.classify.BypassPaths;
 
 class FrameworkRoutesTest {
 

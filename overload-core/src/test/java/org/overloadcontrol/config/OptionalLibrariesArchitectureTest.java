@@ -25,7 +25,7 @@ class OptionalLibrariesArchitectureTest {
   void onlySnakeYamlTouchesSnakeYaml() {
     noClasses()
         .that()
-        .doNotHaveFullyQualifiedName("org.overloadcontrol.pipeline.SnakeYaml")
+        .doNotHaveFullyQualifiedName("org.overloadcontrol.internal.pipeline.SnakeYaml")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("org.yaml..")
@@ -36,7 +36,7 @@ class OptionalLibrariesArchitectureTest {
   void onlyTheCapacityPackageTouchesCommonsMath() {
     noClasses()
         .that()
-        .resideOutsideOfPackage("org.overloadcontrol.capacity..")
+        .resideOutsideOfPackage("org.overloadcontrol.internal.capacity..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("org.apache.commons.math3..")

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.PriorityQueue;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 
 /**
  * A deterministic discrete-event model of one degradable endpoint behind a whole

@@ -9,10 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.DegradableService.Second;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * Degradation through the whole engine on a fake clock (Welsh &amp; Culler 2003 §4.5, Figures 12

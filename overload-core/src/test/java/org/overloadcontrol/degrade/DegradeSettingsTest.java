@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 class DegradeSettingsTest {
 

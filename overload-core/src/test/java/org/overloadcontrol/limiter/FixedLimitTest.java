@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 
 /**

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.RequestTag;
 
 /**
  * An endpoint under a concurrency limit: the status shows its group's limit and in-flight count

@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /** What the read-only view of an endpoint reads, under each mechanism, on the fake clock. */
 class EndpointLoadTest {

@@ -5,11 +5,11 @@ import java.util.HashMap;
 import java.util.Map;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 
 /**

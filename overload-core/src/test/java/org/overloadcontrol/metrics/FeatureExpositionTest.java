@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
-import org.overloadcontrol.virtualqueue.RefusalReason;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
 
 /**
  * Bandwidth shares and the virtual queue in the recorded metrics, the status JSON and the

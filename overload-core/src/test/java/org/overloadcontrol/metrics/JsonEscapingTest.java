@@ -3,7 +3,7 @@ package org.overloadcontrol.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.JsonText;
+import org.overloadcontrol.internal.engine.JsonText;
 
 /** The status documents and the refusal bodies escape strings the same way. */
 class JsonEscapingTest {

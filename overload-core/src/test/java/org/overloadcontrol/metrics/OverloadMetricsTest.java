@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.RequestTag;
 
 /** The metrics read what the engine does: admissions, waits, rejections, controller rounds. */
 class OverloadMetricsTest {

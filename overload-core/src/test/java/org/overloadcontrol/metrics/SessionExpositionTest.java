@@ -9,13 +9,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.classify.TestRequest;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
-import org.overloadcontrol.session.SessionVisit;
+import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.session.SessionVisit;
 
 /** Session-aware admission's counts in the recorded metrics, the status JSON and the docs. */
 class SessionExpositionTest {

@@ -10,11 +10,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 
 /** The LIFO-Pri discipline of Singhmar et al. 2004, Algorithm 1, on a fake clock. */
 class WaitQueuesTest {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.LimitRound;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.simulation.SharedBottleneck.Result;
 import org.overloadcontrol.simulation.SharedBottleneck.Variant;
 

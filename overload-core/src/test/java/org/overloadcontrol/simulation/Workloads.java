@@ -12,10 +12,10 @@ import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.Decision;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Decision;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.queue.Waiter;
 
 /**

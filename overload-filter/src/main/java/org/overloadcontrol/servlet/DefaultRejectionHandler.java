@@ -4,7 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.engine.Answer;
+import org.overloadcontrol.internal.engine.Answer;
 
 /**
  * The default answer to a refused request: 503 Service Unavailable with {@code Retry-After},

@@ -20,10 +20,10 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.pipeline.ConfigLayers;
-import org.overloadcontrol.pipeline.OperatorConfigFile;
-import org.overloadcontrol.pipeline.Settings;
-import org.overloadcontrol.pipeline.YamlConfigLoader;
+import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
+import org.overloadcontrol.internal.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.YamlConfigLoader;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.pipeline.ConnectionWatch;
+import org.overloadcontrol.internal.pipeline.ConnectionWatch;
 
 /**
  * Tells when the client of a suspended HTTP/1 request closes its connection, in Jetty 12: Jetty's

@@ -4,7 +4,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRequest;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * Static access for servlets: {@code Overload.context(request)}, {@code Overload.quality(request)}
@@ -50,7 +50,7 @@ public final class Overload {
    */
   public static void completeSession(ServletRequest request) {
     if (request.getAttribute(OverloadContext.ATTRIBUTE)
-        instanceof org.overloadcontrol.engine.RequestTag tag) {
+        instanceof org.overloadcontrol.internal.engine.RequestTag tag) {
       tag.completeSession();
     }
   }

@@ -16,17 +16,17 @@ import java.time.Clock;
 import java.util.List;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.OperatorConfigFile;
-import org.overloadcontrol.pipeline.ReloadResult;
-import org.overloadcontrol.pipeline.RequestPipeline;
-import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.pipeline.StepResponses;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
+import org.overloadcontrol.internal.pipeline.ReloadResult;
+import org.overloadcontrol.internal.pipeline.RequestPipeline;
+import org.overloadcontrol.internal.pipeline.Step;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * The drop-in Jakarta Servlet filter. Declared once in web.xml, it tags every request with its

@@ -11,10 +11,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.pipeline.DashboardAssets;
+import org.overloadcontrol.internal.pipeline.StatusGate;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
-import org.overloadcontrol.pipeline.DashboardAssets;
-import org.overloadcontrol.pipeline.StatusGate;
 
 /**
  * The status, metrics and live dashboard of the overload filter, under one mapping:

@@ -7,19 +7,19 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.classify.ClientAddressResolver;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.classify.ClientAddressResolver;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
+import org.overloadcontrol.internal.pipeline.ReloadResult;
+import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.pipeline.ConfigFileWatch;
-import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.pipeline.ReloadResult;
-import org.overloadcontrol.pipeline.RequestPipeline;
 
 /**
  * What an {@link OverloadFilter} holds from {@code init} to {@code destroy}: its configuration,

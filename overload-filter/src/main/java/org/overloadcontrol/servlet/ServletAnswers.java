@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.engine.Answer;
-import org.overloadcontrol.pipeline.ContainerResponse;
-import org.overloadcontrol.pipeline.StepResponses;
+import org.overloadcontrol.internal.engine.Answer;
+import org.overloadcontrol.internal.pipeline.ContainerResponse;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * A servlet response as the pipeline's {@link StepResponses} writes an {@link Answer} or a

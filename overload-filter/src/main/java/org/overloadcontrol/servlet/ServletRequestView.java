@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.pipeline.RequestView;
-import org.overloadcontrol.virtualqueue.UrlEncodedForm;
+import org.overloadcontrol.internal.classify.ClientAddressResolver;
+import org.overloadcontrol.internal.pipeline.RequestView;
+import org.overloadcontrol.internal.virtualqueue.UrlEncodedForm;
 
 /** A servlet request seen through the engine's {@link RequestView}. */
 final class ServletRequestView implements RequestView {

@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * Where the filter sends each servlet's requests: the endpoint a servlet belongs to (its

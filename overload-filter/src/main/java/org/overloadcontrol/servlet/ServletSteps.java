@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.Step;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.Step;
 
 /**
  * Carries out the engine's first {@link Step} for a servlet request with the servlet API's own

@@ -12,9 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.pipeline.Carrier;
-import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.Step;
+import org.overloadcontrol.internal.pipeline.Carrier;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.Step;
 
 /**
  * A request the filter suspended with servlet async, from the suspension to its one outcome:

@@ -10,20 +10,20 @@ class BoundaryTest {
   /** Internal core types the filter still reaches; each leaves for the pipeline in time. */
   private static final Set<String> STILL_REACHED =
       Set.of(
-          "org.overloadcontrol.bandwidth.GroupSnapshot",
+          "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
           "org.overloadcontrol.base.Outcome",
-          "org.overloadcontrol.classify.ClientAddressResolver",
+          "org.overloadcontrol.internal.classify.ClientAddressResolver",
           "org.overloadcontrol.config.ConfigSource",
           "org.overloadcontrol.config.FrameworkRoutes",
           "org.overloadcontrol.config.OverloadConfig",
-          "org.overloadcontrol.engine.Answer",
-          "org.overloadcontrol.engine.EndpointClass",
-          "org.overloadcontrol.engine.OverloadEngine",
-          "org.overloadcontrol.engine.RequestTag",
+          "org.overloadcontrol.internal.engine.Answer",
+          "org.overloadcontrol.internal.engine.EndpointClass",
+          "org.overloadcontrol.internal.engine.OverloadEngine",
+          "org.overloadcontrol.internal.engine.RequestTag",
           "org.overloadcontrol.metrics.Observability",
           "org.overloadcontrol.queue.QueueSettings",
           "org.overloadcontrol.queue.WaitQueues",
-          "org.overloadcontrol.virtualqueue.UrlEncodedForm");
+          "org.overloadcontrol.internal.virtualqueue.UrlEncodedForm");
 
   @Test
   void reachesTheCoreThroughThePipeline() {

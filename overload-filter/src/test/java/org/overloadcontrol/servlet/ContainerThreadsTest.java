@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.ConfigLayers;
 
 /** The concurrency limit's maximum from the container's thread pool, read over JMX. */
 class ContainerThreadsTest {

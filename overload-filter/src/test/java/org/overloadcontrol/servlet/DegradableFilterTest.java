@@ -18,7 +18,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.degrade.DegradeMode;
-import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeScheduler;
 
 /** {@code @Degradable} through the filter: settings, the request's quality, the static reader. */
 class DegradableFilterTest {

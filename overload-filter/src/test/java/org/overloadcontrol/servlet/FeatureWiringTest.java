@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.metrics.Observability;
 
 /** The virtual queue and bandwidth shares, as the filter wires them around admission. */
@@ -133,7 +133,8 @@ class FeatureWiringTest {
   /** A shaped 10 KB request that goes async into {@code async}. */
   private static HttpServletRequest shapedRequest(FilterHarness.Req req, AsyncContext async)
       throws Exception {
-    req.attributes.put(org.overloadcontrol.bandwidth.BandwidthShaper.SIZE_ATTRIBUTE, 10_000L);
+    req.attributes.put(
+        org.overloadcontrol.internal.bandwidth.BandwidthShaper.SIZE_ATTRIBUTE, 10_000L);
     HttpServletRequest request = req.build();
     when(request.isAsyncSupported()).thenReturn(true);
     when(request.startAsync(any(), any())).thenReturn(async);

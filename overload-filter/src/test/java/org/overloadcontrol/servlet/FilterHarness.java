@@ -27,7 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /** Mockito-backed servlet objects for filter tests: a context, requests and responses. */
 final class FilterHarness {

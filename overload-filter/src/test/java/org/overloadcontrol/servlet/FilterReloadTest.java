@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.pipeline.ReloadResult;
 
 /**
  * The filter's reload: every layer read again as at start, put in force between requests when

@@ -28,8 +28,8 @@ import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 class OverloadFilterTest {
 

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.FakeScheduler;
 
 /** The filter's wait path: suspend, resume by dispatch, expire, shut down, no-async fallbacks. */
 class QueuedFilterTest {
@@ -198,7 +198,7 @@ class QueuedFilterTest {
     running.fire("complete");
     assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     assertThat(
-            ((org.overloadcontrol.engine.RequestTag)
+            ((org.overloadcontrol.internal.engine.RequestTag)
                     Overload.context(waiting.request).orElseThrow())
                 .reason())
         .isEqualTo("shutdown");

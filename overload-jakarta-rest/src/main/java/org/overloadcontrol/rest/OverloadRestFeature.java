@@ -18,11 +18,11 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.FrameworkRoutes;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.pipeline.ConfigLayers;
-import org.overloadcontrol.pipeline.OperatorConfigFile;
-import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.pipeline.Settings;
-import org.overloadcontrol.pipeline.YamlConfigLoader;
+import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
+import org.overloadcontrol.internal.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.YamlConfigLoader;
 
 /**
  * Overload control for a Jakarta REST application without servlets (Jersey on its JDK HTTP

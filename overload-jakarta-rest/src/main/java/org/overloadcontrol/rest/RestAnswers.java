@@ -4,9 +4,9 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.engine.Answer;
-import org.overloadcontrol.pipeline.ContainerResponse;
-import org.overloadcontrol.pipeline.StepResponses;
+import org.overloadcontrol.internal.engine.Answer;
+import org.overloadcontrol.internal.pipeline.ContainerResponse;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * A Jakarta REST response being built, as the pipeline's {@link StepResponses} writes an

@@ -12,10 +12,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.RequestPipeline;
-import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.pipeline.StepResponses;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.RequestPipeline;
+import org.overloadcontrol.internal.pipeline.Step;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * The filter-only mode's adapter for one resource method (one endpoint): it hands each request

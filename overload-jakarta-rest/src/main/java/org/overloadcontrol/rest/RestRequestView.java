@@ -3,7 +3,7 @@ package org.overloadcontrol.rest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Cookie;
 import java.net.URI;
-import org.overloadcontrol.pipeline.RequestView;
+import org.overloadcontrol.internal.pipeline.RequestView;
 
 /**
  * A Jakarta REST request seen through the engine's {@link RequestView}, for the filter-only

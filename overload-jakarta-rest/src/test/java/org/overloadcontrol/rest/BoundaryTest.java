@@ -18,7 +18,7 @@ class BoundaryTest {
           "org.overloadcontrol.config.ConfigSource",
           "org.overloadcontrol.config.FrameworkRoutes",
           "org.overloadcontrol.config.OverloadConfig",
-          "org.overloadcontrol.engine.Answer");
+          "org.overloadcontrol.internal.engine.Answer");
 
   /** Internal core types the CDI beans still reach. */
   private static final Set<String> CDI_STILL_REACHED = Set.of();

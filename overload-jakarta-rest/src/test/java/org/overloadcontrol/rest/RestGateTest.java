@@ -24,9 +24,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.pipeline.OverloadRuntime;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 
 /**
  * Issue 35: the Jakarta REST feature writes a refusal as the filter and the Jetty handler do,

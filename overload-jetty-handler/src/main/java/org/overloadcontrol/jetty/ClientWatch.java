@@ -9,7 +9,7 @@ import org.eclipse.jetty.io.AbstractEndPoint;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
-import org.overloadcontrol.pipeline.ConnectionWatch;
+import org.overloadcontrol.internal.pipeline.ConnectionWatch;
 
 /**
  * Tells when the client of a held HTTP/1 request closes its connection: Jetty's side of a

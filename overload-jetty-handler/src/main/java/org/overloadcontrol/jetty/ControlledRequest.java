@@ -15,10 +15,10 @@ import org.eclipse.jetty.util.Promise;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.pipeline.Carrier;
-import org.overloadcontrol.pipeline.Exchange;
-import org.overloadcontrol.pipeline.Step;
-import org.overloadcontrol.pipeline.StepResponses;
+import org.overloadcontrol.internal.pipeline.Carrier;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.Step;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * One request under overload control on Jetty's core API: it carries out the engine's steps

@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.pipeline.ConfigLayers;
-import org.overloadcontrol.pipeline.OperatorConfigFile;
-import org.overloadcontrol.pipeline.Settings;
-import org.overloadcontrol.pipeline.YamlConfigLoader;
+import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
+import org.overloadcontrol.internal.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.YamlConfigLoader;
 
 /**
  * Reads the Jetty handler's configuration, the counterpart of the filter's

@@ -15,8 +15,8 @@ import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
-import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
+import org.overloadcontrol.internal.pipeline.Settings;
 import org.overloadcontrol.queue.LoggingQueueListener;
 import org.overloadcontrol.queue.QueueListener;
 
@@ -175,7 +175,7 @@ final class HandlerSettings {
     if (file != null && !file.isBlank()) {
       files.add(HandlerConfiguration.resolve(file.trim(), baseDirectory));
     }
-    java.nio.file.Path operator = org.overloadcontrol.pipeline.OperatorConfigFile.path();
+    java.nio.file.Path operator = org.overloadcontrol.internal.pipeline.OperatorConfigFile.path();
     if (operator != null) {
       files.add(operator);
     }

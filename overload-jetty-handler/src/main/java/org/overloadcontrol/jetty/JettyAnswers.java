@@ -9,9 +9,9 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.engine.Answer;
-import org.overloadcontrol.pipeline.ContainerResponse;
-import org.overloadcontrol.pipeline.StepResponses;
+import org.overloadcontrol.internal.engine.Answer;
+import org.overloadcontrol.internal.pipeline.ContainerResponse;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * A Jetty core {@link Response} as the pipeline's {@link StepResponses} writes the engine's

@@ -6,8 +6,8 @@ import java.net.SocketAddress;
 import java.util.List;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.server.Request;
-import org.overloadcontrol.classify.ClientAddressResolver;
-import org.overloadcontrol.pipeline.RequestView;
+import org.overloadcontrol.internal.classify.ClientAddressResolver;
+import org.overloadcontrol.internal.pipeline.RequestView;
 
 /** A Jetty core request seen through the engine's {@link RequestView}. */
 final class JettyRequestView implements RequestView {

@@ -10,7 +10,7 @@ import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.pipeline.BuilderKeys;
+import org.overloadcontrol.internal.pipeline.BuilderKeys;
 import org.overloadcontrol.queue.QueueListener;
 
 /**

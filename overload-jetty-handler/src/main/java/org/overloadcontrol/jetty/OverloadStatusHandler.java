@@ -14,10 +14,10 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.overloadcontrol.internal.pipeline.DashboardAssets;
+import org.overloadcontrol.internal.pipeline.StatusGate;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
-import org.overloadcontrol.pipeline.DashboardAssets;
-import org.overloadcontrol.pipeline.StatusGate;
 
 /**
  * The status, metrics and live dashboard of an {@link OverloadHandler}, for servers without

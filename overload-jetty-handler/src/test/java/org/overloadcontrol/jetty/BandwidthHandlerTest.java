@@ -17,12 +17,12 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.bandwidth.BandwidthShaper;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * Bandwidth shares (Li &amp; Jamin) in the Jetty handler, over HTTP on a real server, on a fake

@@ -13,19 +13,19 @@ class BoundaryTest {
   /** Internal core types the handler still reaches; each leaves for the pipeline in time. */
   private static final Set<String> STILL_REACHED =
       Set.of(
-          "org.overloadcontrol.bandwidth.BandwidthShaper",
-          "org.overloadcontrol.bandwidth.GroupSnapshot",
+          "org.overloadcontrol.internal.bandwidth.BandwidthShaper",
+          "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
           "org.overloadcontrol.base.Outcome",
-          "org.overloadcontrol.classify.ClientAddressResolver",
+          "org.overloadcontrol.internal.classify.ClientAddressResolver",
           "org.overloadcontrol.config.ConfigSource",
           "org.overloadcontrol.config.OverloadConfig",
-          "org.overloadcontrol.engine.Answer",
-          "org.overloadcontrol.engine.OverloadEngine",
-          "org.overloadcontrol.engine.RequestTag",
+          "org.overloadcontrol.internal.engine.Answer",
+          "org.overloadcontrol.internal.engine.OverloadEngine",
+          "org.overloadcontrol.internal.engine.RequestTag",
           "org.overloadcontrol.metrics.EndpointLoad",
           "org.overloadcontrol.metrics.Observability",
           "org.overloadcontrol.queue.QueueSettings",
-          "org.overloadcontrol.virtualqueue.VirtualQueueFrontEnd");
+          "org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd");
 
   @Test
   void reachesTheCoreThroughThePipeline() {

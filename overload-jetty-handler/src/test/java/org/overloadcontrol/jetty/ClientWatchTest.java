@@ -13,8 +13,8 @@ import org.eclipse.jetty.client.CompletableResponseListener;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * A held HTTP/1 request whose client closes its connection leaves its queue at once (issue 33),

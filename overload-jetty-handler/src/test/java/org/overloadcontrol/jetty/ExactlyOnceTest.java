@@ -20,10 +20,10 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.bandwidth.GroupSnapshot;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.engine.RequestTag;
+import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
 
 /**
  * Every request gets exactly one outcome (docs/design.md, "Request life cycle": none is lost,
@@ -235,7 +235,7 @@ class ExactlyOnceTest {
     AtomicInteger clientFailures = new AtomicInteger();
     ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
     OverloadEngine engine;
-    org.overloadcontrol.bandwidth.BandwidthShaper shaper;
+    org.overloadcontrol.internal.bandwidth.BandwidthShaper shaper;
     JettyHarness jetty = new JettyHarness(recorder);
     try {
       engine = handler.engine();

@@ -11,7 +11,7 @@ import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * Issue 33, item 3, on the handler: in Jetty's graceful stop (a {@link GracefulHandler} and the

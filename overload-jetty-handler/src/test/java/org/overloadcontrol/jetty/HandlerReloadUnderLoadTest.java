@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.admission.ConcurrencyGroup;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.ControlledEndpoint;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.pipeline.ReloadResult;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.ReloadResult;
 
 /**
  * The handler's reload under steady load on a real Jetty server and the real clock: a target

@@ -20,9 +20,9 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.engine.EndpointClass;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.pipeline.OperatorConfigFile;
+import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
 
 /** The handler on a real Jetty over HTTP: routing, classification, context, refusals, config. */
 class OverloadHandlerTest {
@@ -244,7 +244,7 @@ class OverloadHandlerTest {
               .engine()
               .route(
                   "default",
-                  new org.overloadcontrol.classify.RequestAttributes() {
+                  new org.overloadcontrol.internal.classify.RequestAttributes() {
                     @Override
                     public String method() {
                       return "GET";

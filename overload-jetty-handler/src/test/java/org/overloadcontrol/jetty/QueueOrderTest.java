@@ -15,9 +15,9 @@ import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**
  * LIFO-Pri over HTTP (Singhmar et al. 2004, Algorithm 1), as the engine's own test checks it:

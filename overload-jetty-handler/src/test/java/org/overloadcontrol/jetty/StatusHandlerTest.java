@@ -17,8 +17,8 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.jmx.MBeanContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * What {@code OverloadHandler} users see of it, as WAR users see the filter's: the status JSON,

@@ -22,11 +22,11 @@ import org.eclipse.jetty.util.Fields;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.FakeScheduler;
-import org.overloadcontrol.engine.FakeTicker;
-import org.overloadcontrol.engine.OverloadEngine;
-import org.overloadcontrol.virtualqueue.RefusalReason;
-import org.overloadcontrol.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
 
 /**
  * The virtual queue (WebQ) in the Jetty handler, over HTTP on a real server: capacity one

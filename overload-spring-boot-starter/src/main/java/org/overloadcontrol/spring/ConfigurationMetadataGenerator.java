@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.overloadcontrol.config.Key;
 import org.overloadcontrol.config.KeyTable;
-import org.overloadcontrol.pipeline.KeyReference;
+import org.overloadcontrol.internal.pipeline.KeyReference;
 
 /**
  * Writes Spring Boot's configuration metadata ({@code META-INF/spring-configuration-metadata.json})

@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.engine.ControlledEndpoint;
+import org.overloadcontrol.internal.engine.ControlledEndpoint;
 import org.overloadcontrol.metrics.EndpointState;
 import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.StateReading;

@@ -11,13 +11,13 @@ class BoundaryTest {
   private static final Set<String> STILL_REACHED =
       Set.of(
           "org.overloadcontrol.annotation.HandlerRoutes",
-          "org.overloadcontrol.classify.BypassPaths",
+          "org.overloadcontrol.internal.classify.BypassPaths",
           "org.overloadcontrol.config.ConfigSource",
           "org.overloadcontrol.config.FrameworkRoutes",
           "org.overloadcontrol.config.Key",
           "org.overloadcontrol.config.KeyTable",
-          "org.overloadcontrol.engine.ControlledEndpoint",
-          "org.overloadcontrol.engine.OverloadEngine",
+          "org.overloadcontrol.internal.engine.ControlledEndpoint",
+          "org.overloadcontrol.internal.engine.OverloadEngine",
           "org.overloadcontrol.metrics.EndpointState",
           "org.overloadcontrol.metrics.Observability",
           "org.overloadcontrol.metrics.OverloadWatch",

@@ -17,8 +17,8 @@ import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.Key;
 import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.pipeline.KeyReference;
-import org.overloadcontrol.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.KeyReference;
+import org.overloadcontrol.internal.pipeline.Settings;
 
 /**
  * What an IDE completes under {@code overload:}: the configuration metadata the build generated

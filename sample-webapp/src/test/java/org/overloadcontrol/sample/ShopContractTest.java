@@ -21,8 +21,8 @@ import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.classify.RequestAttributes;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.classify.RequestAttributes;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.internal.virtualqueue.KeyRing;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
@@ -28,7 +29,6 @@ import org.overloadcontrol.it.support.Haproxy;
 import org.overloadcontrol.it.support.LoopbackCluster;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.virtualqueue.KeyRing;
 
 /**
  * Three Jetty nodes in cluster mode (an embedded Hazelcast member each, TCP/IP join on

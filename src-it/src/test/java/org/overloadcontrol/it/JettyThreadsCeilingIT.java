@@ -15,7 +15,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.MishapServlet;
 import org.overloadcontrol.servlet.OverloadFilter;

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.session.SessionGate;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
@@ -23,7 +24,6 @@ import org.overloadcontrol.it.support.HeldAsyncServlet;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
 import org.overloadcontrol.servlet.OverloadFilter;
-import org.overloadcontrol.session.SessionGate;
 
 /**
  * Session-aware admission through the filter in a real Jetty and Tomcat: under overload (the

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.pipeline.OverloadRuntime;
-import org.overloadcontrol.virtualqueue.KeyRing;
-import org.overloadcontrol.virtualqueue.RefusalReason;
-import org.overloadcontrol.virtualqueue.VirtualQueue;
-import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
+import org.overloadcontrol.internal.virtualqueue.KeyRing;
+import org.overloadcontrol.internal.virtualqueue.RefusalReason;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueDecision;
 
 /**
  * Three nodes in one JVM, each an {@link OverloadRuntime} started from configuration with

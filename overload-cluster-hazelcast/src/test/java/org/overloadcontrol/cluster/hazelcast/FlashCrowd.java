@@ -5,8 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
-import org.overloadcontrol.virtualqueue.VirtualQueue;
-import org.overloadcontrol.virtualqueue.VirtualQueueDecision;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueDecision;
 
 /**
  * A flash crowd on real time against several nodes' virtual queues, as a round-robin balancer

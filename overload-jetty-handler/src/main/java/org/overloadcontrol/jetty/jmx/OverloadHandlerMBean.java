@@ -7,10 +7,10 @@ import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.eclipse.jetty.util.annotation.ManagedOperation;
 import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.jetty.OverloadHandler;
 import org.overloadcontrol.metrics.EndpointLoad;
-import org.overloadcontrol.pipeline.ReloadResult;
 
 /**
  * The JMX view of an {@link OverloadHandler}, as Jetty's own handlers have one (its

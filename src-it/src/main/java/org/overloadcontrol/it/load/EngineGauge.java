@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 public final class EngineGauge implements Supplier<EngineGauge.Reading> {
 
   /** The attribute under which the filter publishes its engine (the engine's class name). */
-  public static final String ENGINE_ATTRIBUTE = "org.overloadcontrol.engine.OverloadEngine";
+  public static final String ENGINE_ATTRIBUTE =
+      "org.overloadcontrol.internal.engine.OverloadEngine";
 
   /**
    * One reading; NaN where the server has no such thing (no filter, no controlled endpoint, no

@@ -23,6 +23,7 @@ import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Result;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.internal.virtualqueue.KeyRing;
 import org.overloadcontrol.it.load.Charts;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
@@ -31,7 +32,6 @@ import org.overloadcontrol.it.support.FreePorts;
 import org.overloadcontrol.it.support.Haproxy;
 import org.overloadcontrol.it.support.LoopbackCluster;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.virtualqueue.KeyRing;
 
 /**
  * One waiting room on three nodes (WebQ §III-B): three embedded Jetty 12 servers on 127.0.0.1,

@@ -1,0 +1,848 @@
+package org.overloadcontrol.internal.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ConcurrencyGroup;
+import org.overloadcontrol.admission.StripedCounts;
+import org.overloadcontrol.base.ClassDefinition;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.base.Scheduler;
+import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.config.AdmissionSettings;
+import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.degrade.DegradeSettings;
+import org.overloadcontrol.degrade.QualityController;
+import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.internal.classify.BypassPaths;
+import org.overloadcontrol.internal.classify.ClassRule;
+import org.overloadcontrol.internal.classify.EndpointRule;
+import org.overloadcontrol.internal.classify.RequestAttributes;
+import org.overloadcontrol.internal.session.CookieKeys;
+import org.overloadcontrol.internal.session.SessionGate;
+import org.overloadcontrol.internal.session.SessionSettings;
+import org.overloadcontrol.internal.session.SessionVisit;
+import org.overloadcontrol.limiter.Limiter;
+import org.overloadcontrol.limiter.Permit;
+import org.overloadcontrol.queue.EndpointPermits;
+import org.overloadcontrol.queue.QueueListener;
+import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.queue.WaitQueues;
+import org.overloadcontrol.queue.Waiter;
+
+/**
+ * The container-free core that every adapter drives: route a request to its endpoint and class,
+ * tag it, decide its admission, queue it for an execution permit, and take its outcome.
+ *
+ * <pre>
+ *   EndpointClass route = engine.route(servletName, attributes);
+ *   RequestTag tag = engine.tag(route, arrivalNanos);
+ *   switch (engine.arrive(tag)) {
+ *     case ADMIT  -&gt; run it
+ *     case WAIT   -&gt; suspend it, then engine.enqueue(tag, listener): the listener resumes it
+ *                   when a permit is free, or expires it (503) at its deadline
+ *     case REJECT -&gt; 503 + Retry-After
+ *   }
+ *   engine.complete(tag, outcome, bytes);          // exactly once, when the response is done
+ * </pre>
+ *
+ * <p>Hot path: a map look-up for the endpoint and class (cached when no rule needs the request),
+ * one compare-and-set on the class's token bucket, with queues configured one or two CAS on the
+ * permit counters, and on completion a wait-free histogram record and an atomic increment. No
+ * lock is shared by requests that do not wait; the controller round runs on the request thread
+ * that makes it due (see {@link org.overloadcontrol.admission.EndpointAdmissionController}).
+ */
+public final class OverloadEngine {
+
+  private static final long TICK_NANOS = 100_000_000L;
+
+  private final OverloadConfig config;
+  private final Ticker ticker;
+  private final DoubleSupplier machineCpuLoad;
+  private final CoreSaturation cores = new CoreSaturation();
+  private final AdmissionListener listener;
+  private final WaitQueues queues;
+  private final QueueSettings queueSettings;
+  private final DegradeSettings degradeSettings;
+  private final QualityListener qualityListener;
+  private final Scheduler.Cancellable periodic;
+  private final AdmissionSettings admissionSettings;
+
+  /** Builds each endpoint's admission algorithm. */
+  private final AdmissionFactory admissions;
+
+  private final ConcurrentHashMap<String, ControlledEndpoint> endpoints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, EndpointClass> routeCache = new ConcurrentHashMap<>();
+  private final boolean routeNeedsRequest;
+
+  /** Session-aware admission, or null when {@code sessions.enabled} is false. */
+  private final SessionGate sessions;
+
+  /** Routes a framework module contributed; consulted after the configured path rules. */
+  private final FrameworkRoutes frameworkRoutes;
+
+  /** Probe paths no adapter puts under control ({@code bypass.paths}). */
+  private final BypassPaths bypass;
+
+  /**
+   * What each framework route resolved to, when no class rule reads the request (else null).
+   * Racing requests may both resolve a route; both get the same endpoint's same class.
+   */
+  private final java.util.concurrent.atomic.AtomicReferenceArray<EndpointClass>
+      resolvedFrameworkRoutes;
+
+  /**
+   * Per framework route, whether a path it takes could be a probe path ({@link #bypasses}):
+   * requests of the other routes skip that check (decided once, at start).
+   */
+  private final boolean[] bypassableRoutes;
+
+  /**
+   * The engine this one replaced at a reload, whose learned state (limits, rates, sessions)
+   * this one starts from where the same group, endpoint and class still exist; null at start.
+   * Cleared once built, so that a chain of reloads does not keep every old engine reachable.
+   */
+  private volatile OverloadEngine predecessor;
+
+  /** A {@link RequestTag#taggedNanos()} that says the ticker was not read at tagging. */
+  private static final long NOT_READ = RequestTag.NOT_READ;
+
+  /** An engine without wait queues or timers (for admission control alone, and tests). */
+  public OverloadEngine(OverloadConfig config, Ticker ticker, AdmissionListener listener) {
+    this(builder(config).ticker(ticker).admissionListener(listener));
+  }
+
+  private OverloadEngine(Builder b) {
+    this.config = Objects.requireNonNull(b.config, "config");
+    this.ticker = Objects.requireNonNull(b.ticker, "ticker");
+    this.machineCpuLoad = b.machineCpuLoad;
+    this.listener = Objects.requireNonNull(b.admissionListener, "listener");
+    this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
+    this.bypass = config.bypassPaths();
+    this.resolvedFrameworkRoutes =
+        config.classRules().isEmpty() && !frameworkRoutes.isEmpty()
+            ? new java.util.concurrent.atomic.AtomicReferenceArray<>(frameworkRoutes.size())
+            : null;
+    this.bypassableRoutes = new boolean[frameworkRoutes.size()];
+    for (int i = 0; i < bypassableRoutes.length; i++) {
+      bypassableRoutes[i] = frameworkRoutes.mayBypass(i, bypass);
+    }
+    this.routeNeedsRequest =
+        !config.classRules().isEmpty()
+            || !config.endpointRules().isEmpty()
+            || !frameworkRoutes.isEmpty();
+    this.queueSettings = b.queue != null ? b.queue : QueueSettings.from(config);
+    this.degradeSettings = b.degrade != null ? b.degrade : DegradeSettings.from(config);
+    this.qualityListener = b.qualityListener;
+    if ((queueSettings.enabled() || degradeSettings.enabled()) && b.scheduler == null) {
+      throw new IllegalStateException(
+          "wait queues (queue.*) or degradation (degrade.*) are"
+              + " configured but the adapter gave the engine no scheduler");
+    }
+    this.admissionSettings = b.admission != null ? b.admission : AdmissionSettings.from(config);
+    // Requests over a concurrency limit wait in the queues, whose deadlines need timers, and a
+    // queue threshold counts the queues' permits: an engine built without a scheduler
+    // (admission alone, tests) admits by rate everywhere.
+    boolean concurrency = admissionSettings.anyCountsPermits() && b.scheduler != null;
+    this.queues =
+        queueSettings.enabled() || concurrency
+            ? new WaitQueues(
+                queueSettings,
+                config.classes().values(),
+                ticker,
+                b.scheduler,
+                b.cpuUtilisation,
+                b.queueListener)
+            : null;
+    this.admissions =
+        new AdmissionFactory(
+            config,
+            ticker,
+            listener,
+            queues,
+            queueSettings,
+            degradeSettings,
+            admissionSettings,
+            qualityListener);
+    SessionSettings sessionSettings =
+        b.sessions != null ? b.sessions : SessionSettings.from(config.section("sessions"));
+    this.sessions =
+        sessionSettings.enabled()
+            ? new SessionGate(
+                sessionSettings,
+                b.sessionKeys != null
+                    ? b.sessionKeys
+                    : CookieKeys.random(new java.security.SecureRandom()),
+                new java.security.SecureRandom(),
+                ticker,
+                queues == null ? () -> false : queues::sessionOverdue,
+                b.predecessor == null ? null : b.predecessor.sessions)
+            : null;
+    this.predecessor = b.predecessor;
+    this.periodic =
+        queues != null || degradeSettings.enabled()
+            ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS)
+            : null;
+  }
+
+  /** A builder for an engine over {@code config}. */
+  public static Builder builder(OverloadConfig config) {
+    return new Builder(config);
+  }
+
+  public OverloadConfig config() {
+    return config;
+  }
+
+  public Ticker ticker() {
+    return ticker;
+  }
+
+  /** The wait queues, or null when none are configured. */
+  public WaitQueues queues() {
+    return queues;
+  }
+
+  public QueueSettings queueSettings() {
+    return queueSettings;
+  }
+
+  /** Session-aware admission, or null when sessions are off. */
+  public SessionGate sessions() {
+    return sessions;
+  }
+
+  /**
+   * Session-aware admission for a tagged request, before {@link #arrive}: marks its session, or
+   * refuses it as a new session with no room (answer 503, then complete with
+   * {@link Outcome#REJECTED}). The answer may carry a cookie value to set.
+   */
+  public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
+    SessionGate.Answer answer = sessions.arrive(tag.route().endpoint().concurrencyGroup(), visit);
+    if (answer.refused()) {
+      tag.decide(
+          Decision.REJECT,
+          Math.max(config.retryAfterMinNanos(), sessions.settings().windowNanos()),
+          answer.reason());
+    } else {
+      tag.session(answer.role(), answer.key());
+      if (answer.completes()) {
+        tag.completeSession();
+      }
+    }
+    return answer;
+  }
+
+  /** The endpoint named {@code name}, created with its configured settings on first use. */
+  public ControlledEndpoint endpoint(String name) {
+    ControlledEndpoint existing = endpoints.get(name);
+    if (existing != null) {
+      return existing;
+    }
+    return endpoints.computeIfAbsent(name, this::createEndpoint);
+  }
+
+  private ControlledEndpoint createEndpoint(String name) {
+    OverloadEngine before = predecessor;
+    return before == null
+        ? admissions.endpoint(name, null, null)
+        : admissions.endpoint(name, before.admissions, before.endpoints.get(name));
+  }
+
+  /**
+   * Creates now, from the replaced engine's state, each endpoint it had seen that this
+   * configuration still has (configured here, or never configured: a servlet's own endpoint),
+   * then lets the replaced engine go. An endpoint the new configuration removed is not
+   * carried: its requests finish in the replaced engine.
+   */
+  private void takeOver() {
+    OverloadEngine before = predecessor;
+    if (before == null) {
+      return;
+    }
+    for (String name : before.endpoints.keySet()) {
+      boolean removed =
+          before.config.endpoints().containsKey(name) && !config.endpoints().containsKey(name);
+      if (!removed) {
+        endpoint(name);
+      }
+    }
+    predecessor = null;
+  }
+
+  /** The concurrency groups created so far. */
+  public List<ConcurrencyGroup> concurrencyGroups() {
+    return new ArrayList<>(admissions.groups.values());
+  }
+
+  /**
+   * The current quality of {@code endpoint} in [0, 1], for code that has no request at hand (a
+   * service class); 1 when the endpoint is not degradable or has seen no request yet. A
+   * request's own quality is fixed when it is admitted: read it from its
+   * {@link org.overloadcontrol.OverloadContext#quality()} when you can.
+   */
+  public double quality(String endpoint) {
+    ControlledEndpoint e = endpoints.get(endpoint);
+    return e == null ? 1.0 : e.quality();
+  }
+
+  /** The degradation settings: which endpoints degrade and how. */
+  public DegradeSettings degradeSettings() {
+    return degradeSettings;
+  }
+
+  /** Every endpoint that has seen a request. */
+  public List<ControlledEndpoint> endpoints() {
+    return new ArrayList<>(endpoints.values());
+  }
+
+  /**
+   * Whether a request to {@code path} (within the application) is a probe that the adapter
+   * must pass to the application untouched, before it tags the request: it never competes
+   * for a permit, waits or is refused (see {@link BypassPaths}).
+   */
+  public boolean bypasses(String path) {
+    return bypass.matches(path);
+  }
+
+  /**
+   * Whether no classification or endpoint rule reads the request: then every request with the
+   * same default endpoint goes to the same endpoint and class, and {@link #route} does not
+   * read its attributes (they may be null).
+   */
+  public boolean routesByEndpointOnly() {
+    return !routeNeedsRequest;
+  }
+
+  /**
+   * Whether a framework's routes are all that reads a request (no endpoint or class rule): then
+   * {@link #routeByFramework} routes it with one walk over its path, and a request no route
+   * matches goes to its adapter's {@link #defaultRoute}.
+   */
+  public boolean routesByFrameworkOnly() {
+    return resolvedFrameworkRoutes != null && config.endpointRules().isEmpty();
+  }
+
+  /**
+   * The endpoint and class of a request when {@link #routesByFrameworkOnly()}: its framework
+   * route's (resolved once per route), else {@code fallback}.
+   *
+   * @param fallback the adapter's own endpoint's route ({@link #defaultRoute}), or null for an
+   *     adapter that looks it up only when no route matches
+   */
+  public EndpointClass routeByFramework(String method, String path, EndpointClass fallback) {
+    int route = frameworkRouteOf(method, path);
+    return route < 0 ? fallback : frameworkRoute(route);
+  }
+
+  /**
+   * The number of the framework route a request takes, or -1, when {@link
+   * #routesByFrameworkOnly()}: {@link #frameworkRoute} and {@link #bypassable} answer for it.
+   */
+  public int frameworkRouteOf(String method, String path) {
+    return frameworkRoutes.indexOf(method, path);
+  }
+
+  /** The endpoint and class of framework route {@code route} ({@link #frameworkRouteOf}). */
+  public EndpointClass frameworkRoute(int route) {
+    return resolvedRoute(route);
+  }
+
+  /**
+   * Whether a request framework route {@code route} takes could be a probe ({@link #bypasses}):
+   * when not, the walk over its path has settled that it is not, and the check is skipped.
+   */
+  public boolean bypassable(int route) {
+    return bypassableRoutes[route];
+  }
+
+  /**
+   * The endpoint and class of every request to endpoint {@code name} that no rule or route
+   * sends elsewhere, for an adapter that resolves its own endpoints once: only when no class
+   * rule reads the request ({@link #routesByEndpointOnly()} or {@link #routesByFrameworkOnly()}).
+   */
+  public EndpointClass defaultRoute(String name) {
+    return routeTo(name, null);
+  }
+
+  /**
+   * Routes a request. The endpoint is the first configured path rule that matches, else the
+   * route a framework contributed ({@link Builder#frameworkRoutes}), else
+   * {@code defaultEndpoint} (the servlet name, or the adapter's own default). The class is the
+   * first class rule that matches (highest rank first), else the endpoint's configured or
+   * annotated class, else the default class.
+   *
+   * @param attributes the request, read only when some rule needs it
+   */
+  public EndpointClass route(String defaultEndpoint, RequestAttributes attributes) {
+    if (!routeNeedsRequest) {
+      EndpointClass cached = routeCache.get(defaultEndpoint);
+      if (cached != null) {
+        return cached;
+      }
+      EndpointClass resolved = resolve(defaultEndpoint, attributes);
+      routeCache.putIfAbsent(defaultEndpoint, resolved);
+      return resolved;
+    }
+    return resolve(defaultEndpoint, attributes);
+  }
+
+  private EndpointClass resolve(String defaultEndpoint, RequestAttributes attributes) {
+    String name = null;
+    for (EndpointRule rule : config.endpointRules()) {
+      if (rule.matches(attributes.path())) {
+        name = rule.endpoint();
+        break;
+      }
+    }
+    if (name == null && !frameworkRoutes.isEmpty()) {
+      int route = frameworkRoutes.indexOf(attributes.method(), attributes.path());
+      if (route >= 0) {
+        if (resolvedFrameworkRoutes != null) {
+          // No class rule reads the request: the route decides endpoint and class.
+          return resolvedRoute(route);
+        }
+        name = frameworkRoutes.endpointAt(route);
+      }
+    }
+    if (name == null) {
+      name = defaultEndpoint;
+    }
+    return routeTo(name, attributes);
+  }
+
+  /** Framework route {@code route}'s endpoint and class, when no class rule reads requests. */
+  private EndpointClass resolvedRoute(int route) {
+    EndpointClass known = resolvedFrameworkRoutes.get(route);
+    if (known == null) {
+      known = routeTo(frameworkRoutes.endpointAt(route), null);
+      resolvedFrameworkRoutes.set(route, known);
+    }
+    return known;
+  }
+
+  /** The endpoint and class of a request to endpoint {@code name}. */
+  private EndpointClass routeTo(String name, RequestAttributes attributes) {
+    ClassDefinition requestClass = null;
+    for (ClassRule rule : config.classRules()) {
+      if (rule.matches(attributes)) {
+        requestClass = rule.requestClass();
+        break;
+      }
+    }
+    if (requestClass == null) {
+      requestClass = config.endpointClass(name).orElse(config.defaultClass());
+    }
+    return endpoint(name).forClass(requestClass);
+  }
+
+  /** Tags a request that arrived at {@code arrivalNanos} on this engine's ticker. */
+  public RequestTag tag(EndpointClass route, long arrivalNanos) {
+    return tag(route, arrivalNanos, NOT_READ);
+  }
+
+  /**
+   * Tags a request that arrived at {@code arrivalNanos}, the ticker having read
+   * {@code nowNanos} just now: {@link #arrive} takes its first decision at that reading
+   * instead of reading the clock again (a refusal is still decided on a fresh reading).
+   */
+  public RequestTag tag(EndpointClass route, long arrivalNanos, long nowNanos) {
+    int stripe = StripedCounts.currentStripe();
+    // The arrival's number in its stripe, which the count returns anyway, draws the sample:
+    // no random number generator's per-thread state to touch, cold on a thread of a pool.
+    boolean sampled = route.controller().drawSample(route.countArrival(stripe), stripe);
+    return new RequestTag(route, arrivalNanos, nowNanos, stripe, sampled);
+  }
+
+  /**
+   * Decides what to do with a tagged request: admission by its limiter (the algorithm {@link
+   * AdmissionFactory} chose), then, with wait queues, an execution permit or a wait.
+   */
+  public Decision arrive(RequestTag tag) {
+    long tagged = tag.taggedNanos();
+    long now = tagged != NOT_READ ? tagged : ticker.read();
+    EndpointClass route = tag.route();
+    Limiter limiter = route.limiter;
+    Permit admitted = limiter.acquire(now, tag.stripe);
+    if (admitted == null) {
+      // A fresh reading, as the limiter refuses on one: the tag's may be a preempted thread's.
+      tag.decide(
+          Decision.REJECT,
+          Math.max(
+              config.retryAfterMinNanos(),
+              Math.min(config.retryAfterMaxNanos(), limiter.retryAfterNanos(ticker.read()))),
+          limiter.refusalReason());
+      return Decision.REJECT;
+    }
+    if (admitted != Unreported.PERMIT) {
+      tag.admitted(admitted);
+    }
+    // The execution permits: the endpoint's, and under a concurrency limit the class's share
+    // of its group's, which a request over the limit waits for in the LIFO-Pri queues.
+    EndpointPermits permits = route.permits;
+    if (permits == null) {
+      tag.captureQuality();
+      tag.decide(Decision.ADMIT, 0L, null);
+      return Decision.ADMIT;
+    }
+    if (queues.tryAcquire(permits, route.partition, tag.stripe)) {
+      tag.holdPermit(permits);
+      tag.captureQuality();
+      tag.decide(Decision.ADMIT, 0L, null);
+      return Decision.ADMIT;
+    }
+    if (route.partition != null) {
+      route.partition.markWaited();
+      // Refused before it is suspended: a wait that would end in a refusal costs the cores the
+      // waiters wait for. Transactions and admitted sessions' requests wait whatever the count:
+      // refusing them loses work already done.
+      if (route.requestClass().kind() == RequestKind.BROWSING
+          && tag.sessionRole() != SessionRole.ADMITTED
+          && !route.partition.roomToWait()) {
+        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
+        return Decision.REJECT;
+      }
+    }
+    tag.decide(Decision.WAIT, 0L, null);
+    return Decision.WAIT;
+  }
+
+  /**
+   * Queues a request that got {@link Decision#WAIT}; the adapter must already have suspended
+   * it. The listener is called once, possibly before this returns: {@code resumed} when a
+   * permit is held for it (run it), or {@code expired} at its deadline or on shutdown (answer
+   * 503, then {@link #complete} with {@link Outcome#EXPIRED}).
+   *
+   * @return false when the queue is full: the request is refused (answer 503, then complete
+   *     with {@link Outcome#REJECTED}); {@link RequestTag#reason()} says why
+   */
+  public boolean enqueue(RequestTag tag, Waiter.Listener adapterListener) {
+    if (tag.decision() != Decision.WAIT) {
+      throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
+    }
+    EndpointClass route = tag.route();
+    Waiter w =
+        queues.enqueue(
+            route.requestClass(),
+            route.concurrency(),
+            route.endpoint().permits(),
+            tag.sessionRole() == SessionRole.ADMITTED
+                ? sessions.settings().maxWaitNanos(route.controller().targetNanos())
+                : 0L,
+            new Waiter.Listener() {
+              @Override
+              public void resumed(Waiter waiter) {
+                long waited = ticker.read() - waiter.enqueuedNanos();
+                tag.holdPermit(route.endpoint().permits());
+                tag.waited(waited);
+                route.addWait(waited);
+                tag.captureQuality();
+                adapterListener.resumed(waiter);
+              }
+
+              @Override
+              public void expired(Waiter waiter) {
+                long waited = ticker.read() - waiter.enqueuedNanos();
+                tag.waited(waited);
+                route.addWait(waited);
+                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "expired");
+                adapterListener.expired(waiter);
+              }
+            });
+    if (w == null) {
+      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
+      return false;
+    }
+    tag.waiter = w;
+    route.countEnqueued();
+    return true;
+  }
+
+  /**
+   * Leaves a deliberate delay (a bandwidth-shaping hold) out of the response time this request
+   * reports to its admission controller: it says nothing about overload.
+   */
+  public void excludeFromResponseTime(RequestTag tag, long nanos) {
+    tag.excludedNanos += nanos;
+  }
+
+  /**
+   * Refuses a request the adapter cannot serve although it was admitted (e.g. it would have to
+   * wait but its container cannot suspend it); answer 503, then complete with
+   * {@link Outcome#REJECTED}.
+   */
+  public void refuse(RequestTag tag, String reason) {
+    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), reason);
+  }
+
+  /**
+   * Takes a waiting request out of its queue because its client left or its container gave up
+   * on it. Returns true if the caller now owns its outcome (answer it if possible, then
+   * {@link #complete} with {@link Outcome#EXPIRED}); false if it had already left its queue, in
+   * which case whoever took it out answers it.
+   */
+  public boolean abandon(RequestTag tag) {
+    Waiter w = tag.waiter;
+    if (w == null || queues == null || !queues.cancel(w)) {
+      return false;
+    }
+    long waited = ticker.read() - w.enqueuedNanos();
+    tag.waited(waited);
+    tag.route().addWait(waited);
+    tag.route().countAbandoned();
+    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "abandoned");
+    return true;
+  }
+
+  /**
+   * Reports how a request ended. Only the first report for a tag counts; it returns the
+   * request's execution permit, and a request that ran (completed or failed) gives its response
+   * time, completion minus arrival, to its class's controller.
+   *
+   * @param bytes the response body's size, or −1 if unknown
+   * @return true if this call settled the outcome, false if it had been reported already
+   */
+  public boolean complete(RequestTag tag, Outcome outcome, long bytes) {
+    if (!settle(tag, outcome)) {
+      return false;
+    }
+    record(tag, outcome);
+    return true;
+  }
+
+  /**
+   * The first half of {@link #complete}: claims the request's one outcome, without counting it
+   * yet. An adapter that measures more of the request (its bytes) records that in between, so
+   * whoever sees the outcome counted also sees the rest.
+   *
+   * @return true if this call settled the outcome; then call {@link #record} once
+   */
+  public boolean settle(RequestTag tag, Outcome outcome) {
+    Objects.requireNonNull(outcome, "outcome");
+    return tag.settle(outcome);
+  }
+
+  /** The second half of {@link #complete}, after {@link #settle} returned true. */
+  public void record(RequestTag tag, Outcome outcome) {
+    EndpointClass route = tag.route();
+    if (outcome == Outcome.REJECTED && TokenBucketLimiter.REFUSAL.equals(tag.reason())) {
+      route.countRefusalAnswered(tag.stripe);
+    }
+    route.countOutcome(tag.stripe, outcome);
+    if (sessions != null) {
+      sessions.finished(
+          route.endpoint().concurrencyGroup(),
+          tag.sessionRole(),
+          tag.sessionKey(),
+          tag.completesSession(),
+          outcome);
+    }
+    EndpointPermits permit = tag.permit();
+    if (permit != null) {
+      tag.holdPermit(null);
+      queues.release(permit, route.partition, tag.stripe);
+    }
+    Permit admitted = tag.admitted();
+    if (!outcome.executed()) {
+      if (admitted != null) {
+        if (outcome == Outcome.REDIRECTED) {
+          admitted.onIgnore();
+        } else {
+          admitted.onDropped();
+        }
+      }
+      return;
+    }
+    boolean sampled = tag.sampled;
+    if (!sampled && !route.timesEveryResponse) {
+      // Above TARGET_SAMPLES_PER_SECOND most completions are not recorded; when nothing else
+      // needs their response time they cost no clock reading (measured: a reading is about
+      // 20 ns here, a third of the engine's work per request).
+      if (admitted != null) {
+        admitted.onSuccess(Permit.NOT_MEASURED);
+      }
+      return;
+    }
+    long now = ticker.read();
+    long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
+    // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
+    // delay) must not make a request admitted before a rate cut look admitted after it.
+    route.admission.record(
+        route.controller(), sampled, responseTime, tag.arrivalNanos(), now, tag.stripe);
+    if (admitted != null) {
+      admitted.onSuccess(responseTime);
+    }
+    QualityController quality = route.quality;
+    if (quality != null) {
+      quality.record(responseTime);
+    }
+    ConcurrencyGroup.Partition partition = route.partition;
+    if (sampled
+        && partition != null
+        && permit != null
+        && partition.record(
+            Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe)) {
+      queues.wake();
+    }
+  }
+
+  /** The periodic task: queue windows, adaptive permits, queue thresholds, quality. */
+  void tick() {
+    long now = ticker.read();
+    boolean saturated = cores.saturated(machineCpuLoad.getAsDouble());
+    for (ConcurrencyGroup g : admissions.groups.values()) {
+      g.coresSaturated(saturated);
+      g.tick(now);
+    }
+    for (ControlledEndpoint e : endpoints.values()) {
+      org.overloadcontrol.admission.QueueThresholdController t = e.queueThreshold();
+      if (t != null) {
+        t.tick(now);
+      }
+      QualityController q = e.qualityController();
+      if (q != null) {
+        q.tick(now);
+      }
+    }
+    if (queues != null) {
+      queues.tick();
+    }
+    if (sessions != null) {
+      sessions.tick(now);
+    }
+  }
+
+  /**
+   * Stops the engine: every waiting request expires (its adapter answers 503) and the periodic
+   * task ends. Requests already running finish normally.
+   */
+  public void shutdown() {
+    if (periodic != null) {
+      periodic.cancel();
+    }
+    if (queues != null) {
+      queues.shutdown();
+    }
+  }
+
+  /** Builds an {@link OverloadEngine}; the adapter supplies time, timers and listeners. */
+  public static final class Builder {
+    private final OverloadConfig config;
+    private Ticker ticker = Ticker.system();
+    private Scheduler scheduler;
+    private AdmissionListener admissionListener = AdmissionListener.NONE;
+    private QueueListener queueListener = QueueListener.NONE;
+    private DoubleSupplier cpuUtilisation = () -> 0.0;
+    private DoubleSupplier machineCpuLoad = () -> Double.NaN;
+    private QualityListener qualityListener = QualityListener.NONE;
+    private CookieKeys sessionKeys;
+    private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
+    private OverloadEngine predecessor;
+    private AdmissionSettings admission;
+    private QueueSettings queue;
+    private DegradeSettings degrade;
+    private SessionSettings sessions;
+
+    private Builder(OverloadConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    public Builder ticker(Ticker value) {
+      this.ticker = Objects.requireNonNull(value, "ticker");
+      return this;
+    }
+
+    /** Timers for queue deadlines and the periodic task; required when queues are configured. */
+    public Builder scheduler(Scheduler value) {
+      this.scheduler = Objects.requireNonNull(value, "scheduler");
+      return this;
+    }
+
+    public Builder admissionListener(AdmissionListener value) {
+      this.admissionListener = Objects.requireNonNull(value, "admissionListener");
+      return this;
+    }
+
+    public Builder queueListener(QueueListener value) {
+      this.queueListener = Objects.requireNonNull(value, "queueListener");
+      return this;
+    }
+
+    /** The CPU utilisation in [0, 1], read once per window when {@code queue.overload.signal=cpu}. */
+    public Builder cpuUtilisation(DoubleSupplier value) {
+      this.cpuUtilisation = Objects.requireNonNull(value, "cpuUtilisation");
+      return this;
+    }
+
+    /**
+     * The machine's CPU load in [0, 1], read by the periodic task: while the cores are saturated
+     * a waiting request costs the requests being served, and the concurrency limit's waiting
+     * rooms narrow with their waiters' expiries. NaN (the default) reads as not saturated.
+     */
+    public Builder machineCpuLoad(DoubleSupplier value) {
+      this.machineCpuLoad = Objects.requireNonNull(value, "machineCpuLoad");
+      return this;
+    }
+
+    /** Told about every period of every quality controller (logs, metrics). */
+    public Builder qualityListener(QualityListener value) {
+      this.qualityListener = Objects.requireNonNull(value, "qualityListener");
+      return this;
+    }
+
+    /** The keys that sign session cookies ({@code sessions.*}); random when not given. */
+    public Builder sessionKeys(CookieKeys value) {
+      this.sessionKeys = value;
+      return this;
+    }
+
+    /**
+     * Routes a framework module read from its resource model at start (Jakarta REST resource
+     * methods, Spring handler methods): a request they match goes to their endpoint unless a
+     * configured {@code endpoints.<e>.paths} rule claims it. The adapter must also parse the
+     * routes' {@link FrameworkRoutes#annotations() annotations} into the configuration.
+     */
+    public Builder frameworkRoutes(FrameworkRoutes value) {
+      this.frameworkRoutes = Objects.requireNonNull(value, "frameworkRoutes");
+      return this;
+    }
+
+    /**
+     * The engine this one replaces at a reload: its concurrency limits, learned rates and
+     * session table carry over where the same group, endpoint and class still exist.
+     */
+    public Builder predecessor(OverloadEngine value) {
+      this.predecessor = value;
+      return this;
+    }
+
+    /**
+     * The sections of the configuration the adapter parsed already, all of them from the
+     * configuration this builder was made for, so that a configuration is parsed once; without
+     * them the engine parses its sections itself.
+     */
+    public Builder sections(
+        AdmissionSettings admission,
+        QueueSettings queue,
+        DegradeSettings degrade,
+        SessionSettings sessions) {
+      this.admission = Objects.requireNonNull(admission, "admission");
+      this.queue = Objects.requireNonNull(queue, "queue");
+      this.degrade = Objects.requireNonNull(degrade, "degrade");
+      this.sessions = Objects.requireNonNull(sessions, "sessions");
+      return this;
+    }
+
+    public OverloadEngine build() {
+      OverloadEngine engine = new OverloadEngine(this);
+      engine.takeOver();
+      return engine;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package org.overloadcontrol.internal.pipeline;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.config.ConfigParser;
+import org.overloadcontrol.config.Key;
+import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.queue.QueueSettings;
+
+/**
+ * The flat keys and texts an adapter's typed builder methods put, written by each key's codec so
+ * that they read back as they were given: a builder says {@code target("search",
+ * Duration.ofMillis(500))} and never spells {@code "endpoints.search.target"} or formats a
+ * duration itself.
+ */
+public final class BuilderKeys {
+
+  private BuilderKeys() {}
+
+  /** {@code endpoints.<endpoint>.target}. */
+  public static Map<String, String> target(String endpoint, Duration p90Target) {
+    return entries(ConfigParser.coreKeyTable(), ConfigParser.ENDPOINT_TARGET, p90Target, endpoint);
+  }
+
+  /** {@code classes.<name>.rank}, {@code .kind} and {@code .utility}. */
+  public static Map<String, String> requestClass(
+      String name, int rank, RequestKind kind, double utility) {
+    KeyTable core = ConfigParser.coreKeyTable();
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.putAll(entries(core, ConfigParser.CLASS_RANK, rank, name));
+    keys.putAll(entries(core, ConfigParser.CLASS_KIND, kind, name));
+    keys.putAll(entries(core, ConfigParser.CLASS_UTILITY, utility, name));
+    return keys;
+  }
+
+  /** {@code queue.permits}. */
+  public static Map<String, String> permits(int permits) {
+    return entries(QueueSettings.keyTable(), QueueSettings.PERMITS, permits);
+  }
+
+  private static <T> Map<String, String> entries(
+      KeyTable table, Key<T> key, T value, String... names) {
+    Map.Entry<String, String> entry = table.entry(key, value, names);
+    return Map.of(entry.getKey(), entry.getValue());
+  }
+}

@@ -1,0 +1,322 @@
+package org.overloadcontrol.internal.pipeline;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.overloadcontrol.Rejection;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
+import org.overloadcontrol.internal.bandwidth.ShapingDecision;
+import org.overloadcontrol.internal.engine.Answer;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueVisit;
+import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
+import org.overloadcontrol.queue.Waiter;
+
+/**
+ * One request under control, from its first {@link Step} to its one outcome, as every adapter
+ * sees it. {@link RequestPipeline#start} builds it and decides {@link #step()}; a request the
+ * adapter holds ({@code DELAY}, {@code WAIT}) is handed to the engine with {@link #hold}, and
+ * its {@link Carrier} gets one later step; a client that leaves while held is taken out with
+ * {@link #left}.
+ *
+ * <p>{@link #finish} settles the outcome with the engine once (the engine's {@code complete}
+ * refuses a second report) and then, only for the call that settled it, tells each feature that
+ * measures completions: the bandwidth ticket gets the response's bytes (Li &amp; Jamin §V: bytes
+ * over response time) or is cancelled for a request that did not run, and the virtual queue
+ * gets the response time of a request that passed it (WebQ §IV, the passive capacity estimate).
+ *
+ * <p>Thread-safety: the features are set on the request's own thread before anything can
+ * finish it; {@code finish} and {@code left} may run on any thread, any number of times; the
+ * delay's and the queue's compare-and-sets let exactly one of a timer, a resume, an expiry, a
+ * client leaving and the stop act.
+ */
+public final class Exchange {
+
+  /** The exchange of a request not under control ({@link Step.Kind#PASS}). */
+  static final Exchange PASSING = new Exchange();
+
+  private final OverloadEngine engine;
+  private final RequestTag tag;
+  private final VirtualQueueFrontEnd virtualQueue;
+  private final OverloadRuntime runtime;
+  private volatile BandwidthTicket ticket = BandwidthTicket.NONE;
+  private volatile String queueType;
+  private Step step;
+  private List<String> setCookies = List.of();
+  private ShapingDecision shaping;
+  private volatile Carrier carrier;
+  private volatile Delay delay;
+  private volatile boolean left;
+  private VirtualQueueFrontEnd formQueue;
+  private VirtualQueueVisit formVisit;
+  private VisitVerdict.Stop formStop;
+
+  private Exchange() {
+    this.engine = null;
+    this.tag = null;
+    this.virtualQueue = null;
+    this.runtime = null;
+    this.step = Step.PASS;
+  }
+
+  /**
+   * An exchange for a request tagged and admitted without the pipeline (a test); it can be
+   * finished but not held.
+   *
+   * @param virtualQueue the virtual queue told of completions, or null when there is none
+   */
+  Exchange(OverloadEngine engine, RequestTag tag, VirtualQueueFrontEnd virtualQueue) {
+    this(engine, tag, virtualQueue, null);
+  }
+
+  Exchange(
+      OverloadEngine engine,
+      RequestTag tag,
+      VirtualQueueFrontEnd virtualQueue,
+      OverloadRuntime runtime) {
+    this.engine = Objects.requireNonNull(engine, "engine");
+    this.tag = Objects.requireNonNull(tag, "tag");
+    this.virtualQueue = virtualQueue;
+    this.runtime = runtime;
+  }
+
+  /** The request's tag (its {@code OverloadContext}); null for a request not under control. */
+  public RequestTag tag() {
+    return tag;
+  }
+
+  /** What the adapter does first. */
+  public Step step() {
+    return step;
+  }
+
+  /**
+   * {@code Set-Cookie} values for the response of the request if it runs (a session admitted
+   * now, a used queue token cleared); a refusal or an {@code ANSWER} carries only its own. Add
+   * them with {@link StepResponses#ofRun}.
+   */
+  public List<String> setCookies() {
+    return setCookies;
+  }
+
+  /**
+   * Why and for how long the request was refused, as the refusal hooks receive it: read after a
+   * {@code REFUSE}, once the engine has recorded the reason ({@code admission-rate} when it gave
+   * none: the token bucket refuses without one).
+   */
+  public Rejection rejection() {
+    String reason = tag.reason();
+    return new Rejection(
+        tag.endpoint(),
+        tag.requestClass(),
+        reason == null ? Rejection.ADMISSION_RATE : reason,
+        Duration.ofNanos(tag.retryAfterNanos()));
+  }
+
+  /** Whether a feature measures the response's bytes: report them to {@link #finish}. */
+  public boolean countsBytes() {
+    return ticket != BandwidthTicket.NONE;
+  }
+
+  /** The request passed the virtual queue as a request of {@code type}. */
+  void passedQueue(String type) {
+    this.queueType = type;
+  }
+
+  /** The request is shaped: its bytes and time are reported to {@code shaped}. */
+  void shaped(BandwidthTicket shaped) {
+    this.ticket = Objects.requireNonNull(shaped, "ticket");
+  }
+
+  Exchange first(Step first) {
+    this.step = first;
+    return this;
+  }
+
+  void setCookie(String value) {
+    if (setCookies.isEmpty()) {
+      setCookies = new ArrayList<>(2);
+    }
+    setCookies.add(value);
+  }
+
+  void keepForm(VirtualQueueFrontEnd queue, VirtualQueueVisit visit, VisitVerdict.Stop stop) {
+    this.formQueue = queue;
+    this.formVisit = visit;
+    this.formStop = stop;
+  }
+
+  /**
+   * For an {@code ANSWER} that should keep a browser's form (WebQ's waiting page re-posts it):
+   * the most body bytes to read, or −1 when there is no form to keep. The adapter reads the
+   * url-encoded fields its own way (at most this many bytes) and writes
+   * {@link #answerKeeping}; the step's own answer (send the form again) is the fallback.
+   */
+  public int formMaxBytes() {
+    return formQueue == null ? -1 : formQueue.repostMaxBytes();
+  }
+
+  /**
+   * The waiting page holding {@code fields}, the form read after a {@code formMaxBytes() >= 0};
+   * null fields (too large, malformed, unreadable) give the step's fallback answer.
+   */
+  public Answer answerKeeping(List<Map.Entry<String, String>> fields) {
+    if (formQueue == null) {
+      throw new IllegalStateException("no form to keep");
+    }
+    return formQueue.answer(formVisit, formStop, fields);
+  }
+
+  void delayFor(ShapingDecision shaping) {
+    this.shaping = shaping;
+  }
+
+  /**
+   * The longest the engine may hold the request after a {@code DELAY} or {@code WAIT} (its
+   * delay, then the longest wait in a queue): a container's own timeout set beyond it is only a
+   * safety net that never races the engine's timers.
+   */
+  public long heldAtMostNanos() {
+    ShapingDecision s = shaping;
+    return (s == null ? 0L : s.delayNanos()) + engine.queueSettings().longestMaxWaitNanos();
+  }
+
+  /**
+   * The adapter holds the request now, without a thread (after a {@code DELAY} or a
+   * {@code WAIT} step): the engine starts its delay or queues it, and {@code later} gets one
+   * {@code RUN} or {@code REFUSE}, possibly before this returns. Register for the client leaving
+   * ({@link #left}) before calling this.
+   *
+   * @throws IllegalStateException if the first step was not {@code DELAY} or {@code WAIT}
+   */
+  public void hold(Carrier later) {
+    this.carrier = Objects.requireNonNull(later, "carrier");
+    switch (step.kind()) {
+      case DELAY -> {
+        delay =
+            runtime.delay(
+                engine,
+                tag,
+                shaping,
+                new Delay.Target() {
+                  @Override
+                  public void delayEnded() {
+                    afterDelay();
+                  }
+
+                  @Override
+                  public void cutShort() {
+                    later.carry(Step.EXPIRED);
+                  }
+                });
+        if (left) {
+          delay.cut("abandoned");
+        }
+      }
+      case WAIT -> enqueue();
+      default -> throw new IllegalStateException("nothing to hold after a " + step.kind());
+    }
+  }
+
+  /** The delay is over, on the timer's thread: admission, as if the request had just come. */
+  private void afterDelay() {
+    switch (engine.arrive(tag)) {
+      case ADMIT -> carrier.carry(Step.RUN);
+      case WAIT -> enqueue();
+      default -> carrier.carry(Step.REJECTED);
+    }
+  }
+
+  private void enqueue() {
+    Carrier later = carrier;
+    boolean queued =
+        engine.enqueue(
+            tag,
+            new Waiter.Listener() {
+              @Override
+              public void resumed(Waiter waiter) {
+                later.carry(Step.RUN);
+              }
+
+              @Override
+              public void expired(Waiter waiter) {
+                later.carry(Step.EXPIRED);
+              }
+            });
+    if (!queued) {
+      later.carry(Step.REJECTED);
+    } else if (left && engine.abandon(tag)) {
+      // The client left between the hold and the queue.
+      later.carry(Step.EXPIRED);
+    }
+  }
+
+  /**
+   * The client left, or the container gave up on the request, while it was held: it leaves its
+   * delay or queue (counted abandoned) and its carrier gets {@code REFUSE}, settled
+   * {@code EXPIRED}. Returns false when it was no longer held (running, or already decided).
+   */
+  public boolean left() {
+    if (tag == null) {
+      return false;
+    }
+    left = true;
+    Delay held = delay;
+    if (held != null && held.cut("abandoned")) {
+      return true;
+    }
+    Carrier later = carrier;
+    if (later != null && engine.abandon(tag)) {
+      later.carry(Step.EXPIRED);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The adapter could not carry out a step it was given (the container would not suspend or
+   * dispatch the request: it is stopping, or the response ended): the engine records
+   * {@code reason} and the permit, if one is held, comes back when the adapter finishes with
+   * the returned step's outcome after answering 503.
+   *
+   * @param reason {@code no-async} when it could not be suspended, {@code shutdown} when it
+   *     could not be run
+   */
+  public Step notCarried(String reason) {
+    engine.refuse(tag, reason);
+    return "no-async".equals(reason) ? Step.REJECTED : Step.EXPIRED;
+  }
+
+  /**
+   * Reports how the request ended.
+   *
+   * @param bytes the response body's size, or −1 if unknown
+   * @return true if this call settled the outcome, false if it had been reported already (or
+   *     the request is not under control)
+   */
+  public boolean finish(Outcome outcome, long bytes) {
+    if (tag == null || !engine.settle(tag, outcome)) {
+      return false;
+    }
+    // The bytes before the outcome is counted: whoever sees the count sees them measured.
+    if (outcome.executed()) {
+      ticket.complete(Math.max(0L, bytes));
+    } else {
+      ticket.cancel();
+    }
+    engine.record(tag, outcome);
+    if (outcome.executed()) {
+      String type = queueType;
+      if (type != null && virtualQueue != null) {
+        virtualQueue.complete(
+            type, engine.ticker().read() - tag.arrivalNanos(), outcome == Outcome.COMPLETED);
+      }
+    }
+    return true;
+  }
+}

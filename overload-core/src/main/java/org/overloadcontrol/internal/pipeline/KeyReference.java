@@ -1,0 +1,41 @@
+package org.overloadcontrol.internal.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.overloadcontrol.cluster.ClusterSettings;
+import org.overloadcontrol.config.AdmissionSettings;
+import org.overloadcontrol.config.ConfigParser;
+import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.degrade.DegradeSettings;
+import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
+import org.overloadcontrol.internal.session.SessionSettings;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
+import org.overloadcontrol.metrics.MetricsSettings;
+import org.overloadcontrol.metrics.StatusAccess;
+import org.overloadcontrol.queue.QueueSettings;
+
+/**
+ * Every configuration key the library accepts, section by section, in the order of the
+ * configuration reference: the one source of the reference page and of the Spring Boot
+ * metadata. Each section's table lives beside the settings class that reads it; this class
+ * only gathers them.
+ */
+public final class KeyReference {
+
+  private KeyReference() {}
+
+  /** The key tables: the core keys first, then each section's. */
+  public static List<KeyTable> tables() {
+    List<KeyTable> tables = new ArrayList<>(ConfigParser.keyTables());
+    tables.add(AdmissionSettings.keyTable());
+    tables.add(QueueSettings.keyTable());
+    tables.add(DegradeSettings.keyTable());
+    tables.add(SessionSettings.keyTable());
+    tables.add(VirtualQueueSettings.keyTable());
+    tables.add(BandwidthSettings.keyTable());
+    tables.add(ClusterSettings.keyTable());
+    tables.add(MetricsSettings.keyTable());
+    tables.add(StatusAccess.keyTable());
+    return List.copyOf(tables);
+  }
+}

@@ -1,0 +1,62 @@
+package org.overloadcontrol.internal.pipeline;
+
+import java.util.Objects;
+import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.engine.Answer;
+
+/**
+ * What the engine's pipeline tells an adapter to do with a request, one step at a time
+ * (docs/design.md, request life cycle). {@link RequestPipeline#start} gives the first step;
+ * a request held for a {@code DELAY} or a {@code WAIT} gets one more through its
+ * {@link Carrier}. Every controlled step ends in one {@link Exchange#finish}.
+ *
+ * @param kind what to do
+ * @param outcome the outcome to finish with after a {@code REFUSE} or an {@code ANSWER}; null
+ *     for the others (the application's run decides it)
+ * @param answer the response to write for an {@code ANSWER}, else null
+ */
+public record Step(Kind kind, Outcome outcome, Answer answer) {
+
+  /** The six things an adapter may be told to do. */
+  public enum Kind {
+    /** Not under control (a bypass path, a status servlet): run it, report nothing. */
+    PASS,
+    /**
+     * Write {@link Step#answer()} as it is (a virtual-queue page, a bandwidth refusal), then
+     * finish with {@link Step#outcome()}.
+     */
+    ANSWER,
+    /**
+     * Hold the request without a thread for its bandwidth delay (Li &amp; Jamin §V), then call
+     * {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REFUSE} later.
+     */
+    DELAY,
+    /** Run the application now; finish with {@code COMPLETED} or {@code FAILED}. */
+    RUN,
+    /**
+     * Hold the request without a thread in its class's wait queue (LIFO-Pri, Singhmar et al.
+     * 2004), then call {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REFUSE}.
+     */
+    WAIT,
+    /**
+     * Answer through the rejection handler (503 + {@code Retry-After}; the tag says why), then
+     * finish with {@link Step#outcome()}.
+     */
+    REFUSE
+  }
+
+  static final Step PASS = new Step(Kind.PASS, null, null);
+  static final Step RUN = new Step(Kind.RUN, null, null);
+  static final Step DELAY = new Step(Kind.DELAY, null, null);
+  static final Step WAIT = new Step(Kind.WAIT, null, null);
+  static final Step REJECTED = new Step(Kind.REFUSE, Outcome.REJECTED, null);
+  static final Step EXPIRED = new Step(Kind.REFUSE, Outcome.EXPIRED, null);
+
+  public Step {
+    Objects.requireNonNull(kind, "kind");
+  }
+
+  static Step answer(Answer answer, Outcome outcome) {
+    return new Step(Kind.ANSWER, outcome, answer);
+  }
+}

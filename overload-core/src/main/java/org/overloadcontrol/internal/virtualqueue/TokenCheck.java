@@ -1,0 +1,18 @@
+package org.overloadcontrol.internal.virtualqueue;
+
+/**
+ * The result of checking a token: admitted, or refused with a reason and, for an early token,
+ * the seconds until its slot.
+ */
+record TokenCheck(RefusalReason refusal, long retryAfterSeconds) {
+
+  static final TokenCheck ADMITTED = new TokenCheck(null, 0);
+
+  static TokenCheck refused(RefusalReason reason) {
+    return new TokenCheck(reason, 0);
+  }
+
+  boolean admitted() {
+    return refusal == null;
+  }
+}

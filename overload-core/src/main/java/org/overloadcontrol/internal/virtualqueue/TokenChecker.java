@@ -1,0 +1,225 @@
+package org.overloadcontrol.internal.virtualqueue;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.cluster.ClusterCoordinator;
+import org.overloadcontrol.cluster.ClusterView;
+import org.overloadcontrol.cluster.NodeReport;
+import org.overloadcontrol.cluster.TokenClaim;
+
+/**
+ * TokenCheck (WebQ §II-C): admits a request whose token is genuine, was issued for this URL and
+ * this client address, and whose slot has come and not long passed; refuses every other token
+ * with a distinct {@link RefusalReason}, counted.
+ *
+ * <p>Checks, in order: decodes and names a key we hold (else {@code FORGED}); seal over its
+ * time, wait and nonce (else {@code ALTERED}); URL tag ({@code WRONG_URL}); address tag
+ * ({@code FOREIGN_ADDRESS}); {@code now >= slot} ({@code EARLY}); {@code now <= slot + grace}
+ * ({@code EXPIRED}); first use ({@code REPLAYED}). Times are whole Unix seconds; a client that
+ * honestly waits {@code w} seconds after check-in arrives in second {@code >= TS + w}.
+ *
+ * <p>Replay: the paper accepts any number of uses of one token within its window, as the price
+ * of keeping no per-user state. We keep a bounded Caffeine set of the tokens admitted in the
+ * last {@code grace + 2} seconds (a token cannot be valid longer than its grace window), so a
+ * token admits once. Memory is bounded by {@code replayCacheSize}; should the set be full,
+ * Caffeine evicts the entries least likely to be seen again, so an evicted token could be
+ * replayed within its window: size it above capacity × grace. In a cluster a token this node
+ * has not seen is then claimed in the {@link ClusterCoordinator}'s shared set, so it admits once
+ * cluster-wide. When the cluster does not answer within its bound the miss is counted, and
+ * only the token's owner among the members this node hears admits it from its own set; the
+ * others answer "retry in a second" ({@link #decidesAlone}). Such a use is kept, and the
+ * exchange claims it again in the cluster off the request path ({@link #reconcile}). A refusing
+ * node's claim that lands after its bound is taken back by the coordinator, so the client's
+ * retry is not refused as a replay.
+ *
+ * <p>What that guarantees, when every claim for a token times out: with the members agreeing on
+ * who is there, the token admits once cluster-wide. It can admit twice only when the owner's
+ * timed-out claim was lost rather than late and another node's claim is answered before the
+ * owner's next exchange claims it again (a quarter of a second); a node cut off from the
+ * cluster (its view older than {@link ClusterView#STALE_SECONDS}) decides alone, once per node,
+ * until it hears the cluster again.
+ */
+final class TokenChecker {
+
+  private final TokenSigner signer;
+  private final long graceSeconds;
+  private final Cache<String, Boolean> used;
+  private final Map<RefusalReason, LongAdder> refusals = new EnumMap<>(RefusalReason.class);
+  private final LongAdder admittedCount = new LongAdder();
+  private final LongAdder unansweredClaims = new LongAdder();
+  private final ClusterCoordinator cluster;
+  private final Duration keepFor;
+
+  /** Uses admitted while the cluster did not answer, to be claimed again; at most MAX_UNSETTLED. */
+  private final ConcurrentLinkedQueue<Unsettled> unsettled = new ConcurrentLinkedQueue<>();
+
+  private final AtomicInteger unsettledCount = new AtomicInteger();
+
+  /** Beyond this many unsettled uses the oldest are given up (the cluster has been away long). */
+  static final int MAX_UNSETTLED = 10_000;
+
+  private record Unsettled(String key, long usedSecond) {}
+
+  TokenChecker(
+      TokenSigner signer,
+      long graceSeconds,
+      long replayCacheSize,
+      EpochClock clock,
+      ClusterCoordinator cluster) {
+    this.signer = Objects.requireNonNull(signer, "signer");
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.keepFor = Duration.ofSeconds(graceSeconds + 2);
+    this.graceSeconds = graceSeconds;
+    this.used =
+        Caffeine.newBuilder()
+            .ticker(clock.ticker()::read)
+            .expireAfterWrite(keepFor)
+            .maximumSize(replayCacheSize)
+            .executor(Runnable::run)
+            .build();
+    for (RefusalReason r : RefusalReason.values()) {
+      refusals.put(r, new LongAdder());
+    }
+  }
+
+  TokenCheck check(String text, String clientAddress, String url, long nowSecond) {
+    TokenCheck result = evaluate(text, clientAddress, url, nowSecond);
+    if (result.admitted()) {
+      admittedCount.increment();
+    } else {
+      count(result.refusal());
+    }
+    return result;
+  }
+
+  private TokenCheck evaluate(String text, String clientAddress, String url, long nowSecond) {
+    QueueToken token = QueueToken.decode(text);
+    if (token == null || !signer.knowsKey(token)) {
+      return TokenCheck.refused(RefusalReason.FORGED);
+    }
+    if (!signer.sealValid(token)) {
+      return TokenCheck.refused(RefusalReason.ALTERED);
+    }
+    if (!signer.urlValid(token, url)) {
+      return TokenCheck.refused(RefusalReason.WRONG_URL);
+    }
+    if (!signer.addressValid(token, clientAddress)) {
+      return TokenCheck.refused(RefusalReason.FOREIGN_ADDRESS);
+    }
+    long slot = token.slotSecond();
+    if (nowSecond < slot) {
+      return new TokenCheck(RefusalReason.EARLY, slot - nowSecond);
+    }
+    if (nowSecond > slot + graceSeconds) {
+      return TokenCheck.refused(RefusalReason.EXPIRED);
+    }
+    // putIfAbsent is atomic: of two requests racing with one token, exactly one is admitted.
+    if (used.asMap().putIfAbsent(token.replayKey(), Boolean.TRUE) != null) {
+      return TokenCheck.refused(RefusalReason.REPLAYED);
+    }
+    // Decided before claiming: a claim that goes unanswered may land later, and whether its
+    // mark should then stand depends on whether this node admits the use without an answer.
+    boolean alone = decidesAlone(token.replayKey(), nowSecond);
+    TokenClaim claim = cluster.claim(token.replayKey(), keepFor, alone);
+    if (claim == TokenClaim.REPLAYED) {
+      return TokenCheck.refused(RefusalReason.REPLAYED);
+    }
+    if (claim == TokenClaim.UNKNOWN) {
+      unansweredClaims.increment();
+      if (!alone) {
+        // Another node is the one to admit it now; a retry here passes once the cluster answers.
+        used.asMap().remove(token.replayKey());
+        return new TokenCheck(RefusalReason.EARLY, 1);
+      }
+      unsettled.add(new Unsettled(token.replayKey(), nowSecond));
+      if (unsettledCount.incrementAndGet() > MAX_UNSETTLED && unsettled.poll() != null) {
+        unsettledCount.decrementAndGet();
+      }
+    }
+    return TokenCheck.ADMITTED;
+  }
+
+  /**
+   * Whether this node may admit, on its own set's word, a token whose claim the cluster did not
+   * answer within its bound. While its view of the cluster is fresh, only the token's owner
+   * does: the member, this one included, with the highest rendezvous weight for the token's key
+   * among those that reported within {@link ClusterView#STALE_SECONDS} (Thaler &amp; Ravishankar's
+   * highest random weight). Members that see the same members pick the same owner, so a token
+   * whose claims all time out admits once cluster-wide; the others answer as for an early token,
+   * retry in a second, and the client's retry reaches the owner or a cluster that answers
+   * again. A node whose view is stale is cut off and cannot know who else is there: it decides
+   * alone, so across a split a token admits at most once per side.
+   */
+  private boolean decidesAlone(String key, long nowSecond) {
+    ClusterView view = cluster.view();
+    if (view.receivedSecond() < nowSecond - ClusterView.STALE_SECONDS) {
+      return true;
+    }
+    String self = cluster.node();
+    String owner = self;
+    long best = weight(self, key);
+    for (NodeReport r : view.fresh(nowSecond)) {
+      long w = weight(r.node(), key);
+      if (w > best || (w == best && r.node().compareTo(owner) < 0)) {
+        best = w;
+        owner = r.node();
+      }
+    }
+    return owner.equals(self);
+  }
+
+  /** A node's weight for a key, the same on every member (String.hashCode is specified). */
+  private static long weight(String node, String key) {
+    long z = ((long) node.hashCode() << 32) ^ (key.hashCode() & 0xffffffffL);
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L; // SplitMix64's finaliser: every bit mixed
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  /**
+   * Claims again, in the order they happened, the uses the cluster did not answer for: called
+   * by the exchange, never on a request's thread. Stops at the first claim that goes
+   * unanswered again (each costs the call bound, and the next exchange tries again); a use whose
+   * token has expired meanwhile needs no claim.
+   */
+  void reconcile(long nowSecond) {
+    for (Unsettled u; (u = unsettled.peek()) != null; ) {
+      long left = keepFor.toSeconds() - (nowSecond - u.usedSecond());
+      if (left > 0
+          && cluster.claim(u.key(), Duration.ofSeconds(left), true) == TokenClaim.UNKNOWN) {
+        return;
+      }
+      if (unsettled.remove(u)) {
+        unsettledCount.decrementAndGet();
+      }
+    }
+  }
+
+  /** Uses admitted while the cluster did not answer and not yet claimed again. */
+  int unsettledCount() {
+    return unsettledCount.get();
+  }
+
+  void count(RefusalReason reason) {
+    refusals.get(reason).increment();
+  }
+
+  long refusalCount(RefusalReason reason) {
+    return refusals.get(reason).sum();
+  }
+
+  long unansweredClaims() {
+    return unansweredClaims.sum();
+  }
+
+  long admittedCount() {
+    return admittedCount.sum();
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The virtual queue: signed tokens, slot schedules and the pages that tell a client when to come
+ * back.
+ *
+ * <p>Not API: this package is internal to overload-control, public only so that the project's own
+ * modules can use it. It carries no compatibility promise and may change in any release;
+ * applications use the published types instead.
+ */
+package org.overloadcontrol.internal.virtualqueue;
