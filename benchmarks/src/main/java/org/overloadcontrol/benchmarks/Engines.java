@@ -5,7 +5,7 @@ import java.util.Map;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.internal.classify.RequestAttributes;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 
 /**

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.mock.web.MockFilterConfig;
 import org.springframework.mock.web.MockHttpServletMapping;

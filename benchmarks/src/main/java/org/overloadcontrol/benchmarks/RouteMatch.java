@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 
 /**
  * What the match of a request's path against a framework's routes costs, and of what it is made

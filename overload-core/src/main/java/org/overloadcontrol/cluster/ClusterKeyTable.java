@@ -1,9 +1,9 @@
 package org.overloadcontrol.cluster;
 
-import static org.overloadcontrol.config.Key.key;
+import static org.overloadcontrol.internal.config.Key.key;
 
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The keys of {@link ClusterSettings} ({@code cluster.}), with their defaults and meanings. A

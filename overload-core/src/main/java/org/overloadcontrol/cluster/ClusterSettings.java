@@ -3,9 +3,9 @@ package org.overloadcontrol.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.config.Durations;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The {@code cluster.} configuration, parsed and validated once; the keys of every coordinator

@@ -3,8 +3,10 @@ package org.overloadcontrol.metrics;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.config.KeyTable;
+import org.overloadcontrol.internal.metrics.MetricsKeyTable;
+import org.overloadcontrol.internal.metrics.OverloadWatch;
 
 /**
  * The validated settings of the {@code metrics.} configuration section.

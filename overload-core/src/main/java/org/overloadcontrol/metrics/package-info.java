@@ -1,11 +1,11 @@
 /**
- * Observability of the engine, free of servlet, Jetty and metrics-library types: the engine's
- * metrics handed to whichever metrics libraries are bound ({@link
- * org.overloadcontrol.metrics.OverloadMetrics}, {@link org.overloadcontrol.metrics.MetricsBinding},
- * no-op when none is), the overload watch that logs an endpoint entering and leaving overload
- * ({@link org.overloadcontrol.metrics.OverloadWatch}), the {@code /overload/status} document read
- * from the engine itself ({@link org.overloadcontrol.metrics.StatusJson}) and who may read it
- * ({@link org.overloadcontrol.metrics.StatusAccess}). SEDA (Welsh et al. 2001, §3.4) makes
- * introspection a design goal: an operator must see which endpoint sheds and why.
+ * The metrics SPI a metrics module implements: a {@link
+ * org.overloadcontrol.metrics.MetricsBinding} found with {@link java.util.ServiceLoader} receives
+ * the engine's metrics through a {@link org.overloadcontrol.metrics.BindingContext} and a {@link
+ * org.overloadcontrol.metrics.MetricsRecorder}, each named by a {@link
+ * org.overloadcontrol.metrics.MetricId}, and may write an exposition
+ * format ({@link org.overloadcontrol.metrics.Scrape}). The engine's observability itself (the
+ * metrics, the overload watch, the status document and who may read it) is internal, in {@code
+ * org.overloadcontrol.internal.metrics}.
  */
 package org.overloadcontrol.metrics;

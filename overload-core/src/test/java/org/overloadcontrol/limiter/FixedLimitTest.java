@@ -8,16 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Decision;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
-import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.internal.queue.Waiter;
 
 /**
  * A fourth admission algorithm is one class ({@link FixedLimit}) and its registration: the

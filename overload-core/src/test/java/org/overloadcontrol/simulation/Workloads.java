@@ -8,15 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.admission.LimitRound;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.admission.LimitRound;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Decision;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
-import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.internal.queue.Waiter;
 
 /**
  * One endpoint of an ordinary application on a simulated clock, driving the real {@link
@@ -138,7 +138,7 @@ final class Workloads {
 
   /** The ceiling the adapters set from the container's {@value #THREADS} threads. */
   static int defaultCeiling() {
-    return org.overloadcontrol.config.AdmissionSettings.ceilingFor(THREADS);
+    return org.overloadcontrol.internal.config.AdmissionSettings.ceilingFor(THREADS);
   }
 
   /** Every execution from now on starts cold (see the class comment). */

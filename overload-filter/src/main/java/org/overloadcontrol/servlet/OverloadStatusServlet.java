@@ -11,9 +11,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.DashboardAssets;
 import org.overloadcontrol.internal.pipeline.StatusGate;
-import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
 
 /**
@@ -32,7 +32,7 @@ import org.overloadcontrol.metrics.Scrape;
  *
  * <ul>
  *   <li>{@code /overload/status}: the status document, JSON
- *       ({@link org.overloadcontrol.metrics.StatusJson});</li>
+ *       ({@link org.overloadcontrol.internal.metrics.StatusJson});</li>
  *   <li>{@code /overload/metrics}: the metrics in the Prometheus text format, when a metrics
  *       binding writes it (the {@code overload-metrics-prometheus} module), else 404;</li>
  *   <li>{@code /overload/}: the dashboard, which polls the status every second and draws it

@@ -10,16 +10,16 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 import org.overloadcontrol.internal.classify.ClientAddressResolver;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
-import org.overloadcontrol.metrics.Observability;
 
 /**
  * What an {@link OverloadFilter} holds from {@code init} to {@code destroy}: its configuration,

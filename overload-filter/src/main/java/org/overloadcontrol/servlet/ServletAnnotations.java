@@ -11,8 +11,8 @@ import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigSource;
 
 /**
  * Reads {@link Endpoint}, {@link RequestClass}, {@link ResponseTimeTarget} and

@@ -8,8 +8,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.Step;
 

@@ -11,18 +11,18 @@ class BoundaryTest {
   private static final Set<String> STILL_REACHED =
       Set.of(
           "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
-          "org.overloadcontrol.base.Outcome",
+          "org.overloadcontrol.internal.base.Outcome",
           "org.overloadcontrol.internal.classify.ClientAddressResolver",
-          "org.overloadcontrol.config.ConfigSource",
-          "org.overloadcontrol.config.FrameworkRoutes",
-          "org.overloadcontrol.config.OverloadConfig",
+          "org.overloadcontrol.internal.config.ConfigSource",
+          "org.overloadcontrol.internal.config.FrameworkRoutes",
+          "org.overloadcontrol.internal.config.OverloadConfig",
           "org.overloadcontrol.internal.engine.Answer",
           "org.overloadcontrol.internal.engine.EndpointClass",
           "org.overloadcontrol.internal.engine.OverloadEngine",
           "org.overloadcontrol.internal.engine.RequestTag",
-          "org.overloadcontrol.metrics.Observability",
-          "org.overloadcontrol.queue.QueueSettings",
-          "org.overloadcontrol.queue.WaitQueues",
+          "org.overloadcontrol.internal.metrics.Observability",
+          "org.overloadcontrol.internal.queue.QueueSettings",
+          "org.overloadcontrol.internal.queue.WaitQueues",
           "org.overloadcontrol.internal.virtualqueue.UrlEncodedForm");
 
   @Test

@@ -14,9 +14,9 @@ import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
 
 /** The concurrency limit's maximum from the container's thread pool, read over JMX. */

@@ -17,7 +17,7 @@ import org.overloadcontrol.QualityLevel;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.degrade.DegradeMode;
+import org.overloadcontrol.internal.degrade.DegradeMode;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 
 /** {@code @Degradable} through the filter: settings, the request's quality, the static reader. */

@@ -19,10 +19,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.FakeScheduler;
-import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.internal.metrics.Observability;
 
 /** The virtual queue and bandwidth shares, as the filter wires them around admission. */
 class FeatureWiringTest {

@@ -16,8 +16,8 @@ import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
-import org.overloadcontrol.metrics.Observability;
 
 /**
  * The filter's reload: every layer read again as at start, put in force between requests when

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 
 /**
  * A framework's routes (Spring Boot, Jakarta REST) decide the endpoint of the requests they

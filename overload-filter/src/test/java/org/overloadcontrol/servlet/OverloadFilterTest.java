@@ -26,8 +26,8 @@ import org.overloadcontrol.Rejection;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 

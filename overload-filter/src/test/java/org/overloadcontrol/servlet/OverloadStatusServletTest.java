@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.internal.metrics.Observability;
 
 /**
  * The status servlet behind the filter, on Mockito servlet objects: who may read it, what each

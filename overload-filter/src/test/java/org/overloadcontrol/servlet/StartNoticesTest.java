@@ -18,8 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
-import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.queue.QueueSettings;
 
 /**
  * The filter's notices at start and on the first request: filters and servlets without async

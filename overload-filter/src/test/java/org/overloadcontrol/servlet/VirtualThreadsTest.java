@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.overloadcontrol.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.AdmissionSettings;
 
 /**
  * Requests on virtual threads: found at start in Tomcat's JMX beans and Jetty's thread pool,

@@ -15,8 +15,8 @@ import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletConfig;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.config.OptionalLibrary;
-import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.internal.config.OptionalLibrary;
+import org.overloadcontrol.internal.metrics.Observability;
 
 /**
  * The filter as a WAR with only the filter runs it: no SnakeYAML, Commons Math, SLF4J, metrics

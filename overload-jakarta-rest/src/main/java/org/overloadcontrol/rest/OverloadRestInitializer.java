@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 
 /**
  * Makes the resource methods of a Jakarta REST application endpoints of the overload filter,

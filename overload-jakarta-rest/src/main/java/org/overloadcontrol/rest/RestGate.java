@@ -11,7 +11,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.internal.pipeline.Step;

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import org.overloadcontrol.annotation.HandlerRoutes;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.annotation.HandlerRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 
 /**
  * Reads the resource methods of Jakarta REST root resource classes, once, into

@@ -13,11 +13,11 @@ class BoundaryTest {
   /** Internal core types the feature still reaches; each leaves for the pipeline in time. */
   private static final Set<String> REST_STILL_REACHED =
       Set.of(
-          "org.overloadcontrol.annotation.HandlerRoutes",
-          "org.overloadcontrol.base.Outcome",
-          "org.overloadcontrol.config.ConfigSource",
-          "org.overloadcontrol.config.FrameworkRoutes",
-          "org.overloadcontrol.config.OverloadConfig",
+          "org.overloadcontrol.internal.annotation.HandlerRoutes",
+          "org.overloadcontrol.internal.base.Outcome",
+          "org.overloadcontrol.internal.config.ConfigSource",
+          "org.overloadcontrol.internal.config.FrameworkRoutes",
+          "org.overloadcontrol.internal.config.OverloadConfig",
           "org.overloadcontrol.internal.engine.Answer");
 
   /** Internal core types the CDI beans still reach. */

@@ -23,7 +23,7 @@ import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.ControlledEndpoint;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;

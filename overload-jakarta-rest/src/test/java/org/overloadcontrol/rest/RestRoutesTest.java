@@ -8,7 +8,7 @@ import jakarta.ws.rs.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.annotation.Endpoint;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 
 class RestRoutesTest {
 

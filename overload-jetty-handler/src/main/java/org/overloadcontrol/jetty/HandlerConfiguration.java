@@ -3,7 +3,7 @@ package org.overloadcontrol.jetty;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.config.ConfigSource;
+import org.overloadcontrol.internal.config.ConfigSource;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
 import org.overloadcontrol.internal.pipeline.Settings;

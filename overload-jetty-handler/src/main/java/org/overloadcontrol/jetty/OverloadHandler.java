@@ -14,14 +14,15 @@ import org.overloadcontrol.Rejection;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
@@ -30,7 +31,6 @@ import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.internal.pipeline.Step;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
-import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.queue.QueueListener;
 
 /**

@@ -14,9 +14,9 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.DashboardAssets;
 import org.overloadcontrol.internal.pipeline.StatusGate;
-import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.metrics.Scrape;
 
 /**
@@ -26,7 +26,7 @@ import org.overloadcontrol.metrics.Scrape;
  *
  * <ul>
  *   <li>{@code /overload/status}: the status document, JSON (the same document as the
- *       servlet's, {@link org.overloadcontrol.metrics.StatusJson});</li>
+ *       servlet's, {@link org.overloadcontrol.internal.metrics.StatusJson});</li>
  *   <li>{@code /overload/metrics}: the metrics in the Prometheus text format, when a metrics
  *       binding writes it (the {@code overload-metrics-prometheus} module), else 404;</li>
  *   <li>{@code /overload/}: the dashboard.</li>

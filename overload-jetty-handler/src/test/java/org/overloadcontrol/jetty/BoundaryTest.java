@@ -15,16 +15,16 @@ class BoundaryTest {
       Set.of(
           "org.overloadcontrol.internal.bandwidth.BandwidthShaper",
           "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
-          "org.overloadcontrol.base.Outcome",
+          "org.overloadcontrol.internal.base.Outcome",
           "org.overloadcontrol.internal.classify.ClientAddressResolver",
-          "org.overloadcontrol.config.ConfigSource",
-          "org.overloadcontrol.config.OverloadConfig",
+          "org.overloadcontrol.internal.config.ConfigSource",
+          "org.overloadcontrol.internal.config.OverloadConfig",
           "org.overloadcontrol.internal.engine.Answer",
           "org.overloadcontrol.internal.engine.OverloadEngine",
           "org.overloadcontrol.internal.engine.RequestTag",
-          "org.overloadcontrol.metrics.EndpointLoad",
-          "org.overloadcontrol.metrics.Observability",
-          "org.overloadcontrol.queue.QueueSettings",
+          "org.overloadcontrol.internal.metrics.EndpointLoad",
+          "org.overloadcontrol.internal.metrics.Observability",
+          "org.overloadcontrol.internal.queue.QueueSettings",
           "org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd");
 
   @Test

@@ -20,8 +20,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
 

@@ -17,11 +17,11 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
-import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.metrics.StateChange;
+import org.overloadcontrol.internal.metrics.Observability;
+import org.overloadcontrol.internal.metrics.StateChange;
 
 /**
  * The Jetty handler's bandwidth shares and virtual queue in its observability: after requests

@@ -8,7 +8,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.overloadcontrol.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.AdmissionSettings;
 
 /** The concurrency limit's maximum from the server's thread pool. */
 class ServerThreadsTest {

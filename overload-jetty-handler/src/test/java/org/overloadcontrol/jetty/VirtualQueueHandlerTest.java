@@ -21,7 +21,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;

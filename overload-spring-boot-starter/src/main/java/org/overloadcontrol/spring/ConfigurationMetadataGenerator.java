@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
 import org.overloadcontrol.internal.pipeline.KeyReference;
 
 /**

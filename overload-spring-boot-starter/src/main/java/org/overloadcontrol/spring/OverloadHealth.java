@@ -6,9 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.internal.engine.ControlledEndpoint;
-import org.overloadcontrol.metrics.EndpointState;
-import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.metrics.StateReading;
+import org.overloadcontrol.internal.metrics.EndpointState;
+import org.overloadcontrol.internal.metrics.Observability;
+import org.overloadcontrol.internal.metrics.StateReading;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**

@@ -1,7 +1,7 @@
 package org.overloadcontrol.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.overloadcontrol.metrics.Observability;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

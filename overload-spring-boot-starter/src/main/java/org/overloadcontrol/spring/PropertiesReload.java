@@ -2,7 +2,7 @@ package org.overloadcontrol.spring;
 
 import jakarta.servlet.ServletContext;
 import java.util.concurrent.locks.ReentrantLock;
-import org.overloadcontrol.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.core.env.ConfigurableEnvironment;

@@ -1,8 +1,8 @@
 package org.overloadcontrol.spring;
 
-import static org.overloadcontrol.config.Key.key;
+import static org.overloadcontrol.internal.config.Key.key;
 
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The starter's own Spring properties ({@code overload.spring.}), which configure the starter

@@ -10,18 +10,18 @@ class BoundaryTest {
   /** Internal core types the starter still reaches; each leaves for the pipeline in time. */
   private static final Set<String> STILL_REACHED =
       Set.of(
-          "org.overloadcontrol.annotation.HandlerRoutes",
+          "org.overloadcontrol.internal.annotation.HandlerRoutes",
           "org.overloadcontrol.internal.classify.BypassPaths",
-          "org.overloadcontrol.config.ConfigSource",
-          "org.overloadcontrol.config.FrameworkRoutes",
-          "org.overloadcontrol.config.Key",
-          "org.overloadcontrol.config.KeyTable",
+          "org.overloadcontrol.internal.config.ConfigSource",
+          "org.overloadcontrol.internal.config.FrameworkRoutes",
+          "org.overloadcontrol.internal.config.Key",
+          "org.overloadcontrol.internal.config.KeyTable",
           "org.overloadcontrol.internal.engine.ControlledEndpoint",
           "org.overloadcontrol.internal.engine.OverloadEngine",
-          "org.overloadcontrol.metrics.EndpointState",
-          "org.overloadcontrol.metrics.Observability",
-          "org.overloadcontrol.metrics.OverloadWatch",
-          "org.overloadcontrol.metrics.StateReading");
+          "org.overloadcontrol.internal.metrics.EndpointState",
+          "org.overloadcontrol.internal.metrics.Observability",
+          "org.overloadcontrol.internal.metrics.OverloadWatch",
+          "org.overloadcontrol.internal.metrics.StateReading");
 
   @Test
   void reachesTheCoreThroughThePipeline() {

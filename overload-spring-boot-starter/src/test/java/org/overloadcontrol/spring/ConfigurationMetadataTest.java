@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
 import org.overloadcontrol.internal.pipeline.KeyReference;
 import org.overloadcontrol.internal.pipeline.Settings;
 

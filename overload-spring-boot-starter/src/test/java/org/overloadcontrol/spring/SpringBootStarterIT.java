@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.AdmissionSettings;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;

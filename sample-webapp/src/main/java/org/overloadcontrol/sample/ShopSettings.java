@@ -2,7 +2,7 @@ package org.overloadcontrol.sample;
 
 import java.time.Duration;
 import java.util.function.UnaryOperator;
-import org.overloadcontrol.config.Durations;
+import org.overloadcontrol.internal.config.Durations;
 
 /**
  * The shop's own settings, read once at start-up: servlet context-params in web.xml, each

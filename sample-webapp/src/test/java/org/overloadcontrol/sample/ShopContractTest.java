@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.ClassSettings;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
-import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.internal.admission.ClassSettings;
+import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
@@ -145,7 +145,7 @@ class ShopContractTest {
       if (row.target() == null) {
         assertThat(target).as(row.servlet()).isNull();
       } else {
-        assertThat(org.overloadcontrol.config.Durations.parse(target.value()))
+        assertThat(org.overloadcontrol.internal.config.Durations.parse(target.value()))
             .isEqualTo(row.target());
       }
     }

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.internal.metrics.EndpointState;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
@@ -23,8 +25,6 @@ import org.overloadcontrol.it.support.LoadPlan;
 import org.overloadcontrol.it.support.LoadSummary;
 import org.overloadcontrol.it.support.OpenLoopDriver;
 import org.overloadcontrol.it.support.QueueingServlet;
-import org.overloadcontrol.metrics.EndpointState;
-import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**

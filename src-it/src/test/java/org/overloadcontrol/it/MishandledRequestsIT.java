@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.ControlledEndpoint;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
@@ -235,8 +235,8 @@ class MishandledRequestsIT {
     Object o =
         container
             .servletContext()
-            .getAttribute(org.overloadcontrol.metrics.Observability.ATTRIBUTE);
-    if (!(o instanceof org.overloadcontrol.metrics.Observability observability)) {
+            .getAttribute(org.overloadcontrol.internal.metrics.Observability.ATTRIBUTE);
+    if (!(o instanceof org.overloadcontrol.internal.metrics.Observability observability)) {
       return 0;
     }
     java.util.regex.Matcher m =

@@ -138,9 +138,9 @@ class ReloadChaosIT {
       watcher.awaitTermination(5, TimeUnit.SECONDS);
       seeEngine.run();
       String status =
-          ((org.overloadcontrol.metrics.Observability)
+          ((org.overloadcontrol.internal.metrics.Observability)
                   c.servletContext()
-                      .getAttribute(org.overloadcontrol.metrics.Observability.ATTRIBUTE))
+                      .getAttribute(org.overloadcontrol.internal.metrics.Observability.ATTRIBUTE))
               .statusJson();
       java.util.regex.Matcher version =
           java.util.regex.Pattern.compile("\"configVersion\":(\\d+)").matcher(status);

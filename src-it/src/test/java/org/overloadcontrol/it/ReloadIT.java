@@ -28,17 +28,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.ControlledEndpoint;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.metrics.Observability;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**

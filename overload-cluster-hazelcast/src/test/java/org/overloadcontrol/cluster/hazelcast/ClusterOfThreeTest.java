@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.virtualqueue.KeyRing;
 import org.overloadcontrol.internal.virtualqueue.RefusalReason;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
-import org.overloadcontrol.config.ConfigSection;
+import org.overloadcontrol.internal.config.ConfigSection;
 
 /** Two Hazelcast members on loopback: what each structure is for, and the call bound. */
 @Timeout(60)

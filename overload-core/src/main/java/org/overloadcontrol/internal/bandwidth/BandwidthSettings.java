@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
-import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.internal.classify.AddressMatcher;
 import org.overloadcontrol.internal.classify.ClassRule.NameValue;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.config.Durations;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The validated, immutable settings of bandwidth shaping, read from the {@code bandwidth.}

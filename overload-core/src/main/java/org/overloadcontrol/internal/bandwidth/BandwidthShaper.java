@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.cluster.ClusterExchange;
-import org.overloadcontrol.cluster.ClusterPart;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.internal.classify.RequestAttributes;
+import org.overloadcontrol.internal.cluster.ClusterExchange;
+import org.overloadcontrol.internal.cluster.ClusterPart;
 
 /**
  * Per-group bandwidth shares by measured delay injection: Li &amp; Jamin, "A Measurement-Based
@@ -361,7 +361,7 @@ public final class BandwidthShaper implements ClusterPart {
    * Each group's part on this node: its part of the group's arrivals ({@link #localPart}), but
    * risen only into the room the other nodes' reported parts leave. Each node compares its own
    * arrivals, averaged up to now, with the others' as of their last exchange; even with the
-   * exchange in steps ({@link org.overloadcontrol.cluster.ClusterExchange}) those are a step
+   * exchange in steps ({@link org.overloadcontrol.internal.cluster.ClusterExchange}) those are a step
    * older, so while a returning group's arrivals grow every node sees its own as the larger and
    * the parts would add up to more than 1 (the farm's d_i paced over again). A part falls at
    * once and rises at the next exchange after the others have reported theirs fallen, as the

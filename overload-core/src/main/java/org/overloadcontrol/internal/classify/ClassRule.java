@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import org.overloadcontrol.base.ClassDefinition;
+import org.overloadcontrol.internal.base.ClassDefinition;
 
 /**
  * A configuration rule that puts matching requests into a class: "based on IP address, request

@@ -3,24 +3,24 @@ package org.overloadcontrol.internal.engine;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.admission.ConcurrencyLimit;
-import org.overloadcontrol.admission.EndpointAdmissionController;
-import org.overloadcontrol.admission.QueueThresholdController;
-import org.overloadcontrol.admission.RateGroup;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.EndpointSettings;
-import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.degrade.DegradeSettings;
 import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.internal.admission.ClassController;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.admission.ConcurrencyLimit;
+import org.overloadcontrol.internal.admission.EndpointAdmissionController;
+import org.overloadcontrol.internal.admission.QueueThresholdController;
+import org.overloadcontrol.internal.admission.RateGroup;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.EndpointSettings;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.queue.EndpointPermits;
+import org.overloadcontrol.internal.queue.QueueSettings;
+import org.overloadcontrol.internal.queue.WaitQueues;
 import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.limiter.LimiterContext;
 import org.overloadcontrol.limiter.LimiterProvider;
-import org.overloadcontrol.queue.EndpointPermits;
-import org.overloadcontrol.queue.QueueSettings;
-import org.overloadcontrol.queue.WaitQueues;
 
 /**
  * The one place an endpoint's admission algorithm is chosen and built. The choice is the

@@ -4,17 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.admission.EndpointAdmissionController;
-import org.overloadcontrol.admission.QueueThresholdController;
-import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.degrade.EndpointDegradeSettings;
-import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.internal.admission.ClassController;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.admission.EndpointAdmissionController;
+import org.overloadcontrol.internal.admission.QueueThresholdController;
+import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.degrade.EndpointDegradeSettings;
+import org.overloadcontrol.internal.degrade.QualityController;
+import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
-import org.overloadcontrol.queue.EndpointPermits;
 
 /**
  * An endpoint under overload control, as the engine runs it: its own admission controller,

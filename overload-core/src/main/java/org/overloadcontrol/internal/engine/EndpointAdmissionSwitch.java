@@ -3,9 +3,9 @@ package org.overloadcontrol.internal.engine;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.EndpointAdmissionController;
-import org.overloadcontrol.degrade.AdmissionSwitch;
+import org.overloadcontrol.internal.admission.ClassController;
+import org.overloadcontrol.internal.admission.EndpointAdmissionController;
+import org.overloadcontrol.internal.degrade.AdmissionSwitch;
 
 /**
  * An endpoint's token-bucket admission control as its quality controller switches it (Welsh

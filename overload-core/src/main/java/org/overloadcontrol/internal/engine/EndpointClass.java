@@ -1,14 +1,14 @@
 package org.overloadcontrol.internal.engine;
 
-import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.admission.EndpointAdmissionController;
-import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.base.ClassDefinition;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.degrade.QualityController;
+import org.overloadcontrol.internal.admission.ClassController;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.admission.EndpointAdmissionController;
+import org.overloadcontrol.internal.admission.StripedCounts;
+import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.degrade.QualityController;
+import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
-import org.overloadcontrol.queue.EndpointPermits;
 
 /**
  * One request class at one endpoint: its admission controller and the counters of what

@@ -6,35 +6,35 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.admission.StripedCounts;
-import org.overloadcontrol.base.ClassDefinition;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.OverloadConfig;
-import org.overloadcontrol.degrade.DegradeSettings;
-import org.overloadcontrol.degrade.QualityController;
 import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.admission.StripedCounts;
+import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.base.SessionRole;
 import org.overloadcontrol.internal.classify.BypassPaths;
 import org.overloadcontrol.internal.classify.ClassRule;
 import org.overloadcontrol.internal.classify.EndpointRule;
 import org.overloadcontrol.internal.classify.RequestAttributes;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.degrade.QualityController;
+import org.overloadcontrol.internal.queue.EndpointPermits;
+import org.overloadcontrol.internal.queue.QueueSettings;
+import org.overloadcontrol.internal.queue.WaitQueues;
+import org.overloadcontrol.internal.queue.Waiter;
 import org.overloadcontrol.internal.session.CookieKeys;
 import org.overloadcontrol.internal.session.SessionGate;
 import org.overloadcontrol.internal.session.SessionSettings;
 import org.overloadcontrol.internal.session.SessionVisit;
 import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.limiter.Permit;
-import org.overloadcontrol.queue.EndpointPermits;
 import org.overloadcontrol.queue.QueueListener;
-import org.overloadcontrol.queue.QueueSettings;
-import org.overloadcontrol.queue.WaitQueues;
-import org.overloadcontrol.queue.Waiter;
 
 /**
  * The container-free core that every adapter drives: route a request to its endpoint and class,
@@ -56,7 +56,7 @@ import org.overloadcontrol.queue.Waiter;
  * one compare-and-set on the class's token bucket, with queues configured one or two CAS on the
  * permit counters, and on completion a wait-free histogram record and an atomic increment. No
  * lock is shared by requests that do not wait; the controller round runs on the request thread
- * that makes it due (see {@link org.overloadcontrol.admission.EndpointAdmissionController}).
+ * that makes it due (see {@link org.overloadcontrol.internal.admission.EndpointAdmissionController}).
  */
 public final class OverloadEngine {
 
@@ -701,7 +701,7 @@ public final class OverloadEngine {
       g.tick(now);
     }
     for (ControlledEndpoint e : endpoints.values()) {
-      org.overloadcontrol.admission.QueueThresholdController t = e.queueThreshold();
+      org.overloadcontrol.internal.admission.QueueThresholdController t = e.queueThreshold();
       if (t != null) {
         t.tick(now);
       }

@@ -1,9 +1,9 @@
 package org.overloadcontrol.internal.engine;
 
-import org.overloadcontrol.admission.QueueThresholdController;
+import org.overloadcontrol.internal.admission.QueueThresholdController;
+import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.limiter.Permit;
-import org.overloadcontrol.queue.EndpointPermits;
 
 /**
  * Haboob's queue-threshold controller (Welsh et al. 2001, §5.1.4) as a {@link Limiter}: a

@@ -6,10 +6,10 @@ import java.time.Duration;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
-import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.base.ClassDefinition;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.SessionRole;
+import org.overloadcontrol.internal.admission.ClassController;
+import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.base.SessionRole;
 import org.overloadcontrol.limiter.Permit;
 
 /**
@@ -30,7 +30,7 @@ public final class RequestTag implements OverloadContext {
       OUTCOME = lookup.findVarHandle(RequestTag.class, "outcome", Outcome.class);
       PERMIT =
           lookup.findVarHandle(
-              RequestTag.class, "permit", org.overloadcontrol.queue.EndpointPermits.class);
+              RequestTag.class, "permit", org.overloadcontrol.internal.queue.EndpointPermits.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -73,7 +73,7 @@ public final class RequestTag implements OverloadContext {
    * store would cost a fence per admitted request, and the thread that completes the request
    * sees the store through the container's dispatch or the outcome's CAS anyway.
    */
-  private org.overloadcontrol.queue.EndpointPermits permit;
+  private org.overloadcontrol.internal.queue.EndpointPermits permit;
 
   /**
    * The permit its limiter gave it at admission, when that limiter hears outcomes; else null.
@@ -81,7 +81,7 @@ public final class RequestTag implements OverloadContext {
    */
   private Permit admitted;
 
-  volatile org.overloadcontrol.queue.Waiter waiter;
+  volatile org.overloadcontrol.internal.queue.Waiter waiter;
   private volatile long waitedNanos;
 
   /** Deliberate delays (bandwidth shaping) left out of the response time the controller sees. */
@@ -149,7 +149,7 @@ public final class RequestTag implements OverloadContext {
   }
 
   /** The waiter while the request is (or was) queued, else null. */
-  public org.overloadcontrol.queue.Waiter waiter() {
+  public org.overloadcontrol.internal.queue.Waiter waiter() {
     return waiter;
   }
 
@@ -158,11 +158,11 @@ public final class RequestTag implements OverloadContext {
     return permit() != null;
   }
 
-  org.overloadcontrol.queue.EndpointPermits permit() {
-    return (org.overloadcontrol.queue.EndpointPermits) PERMIT.getAcquire(this);
+  org.overloadcontrol.internal.queue.EndpointPermits permit() {
+    return (org.overloadcontrol.internal.queue.EndpointPermits) PERMIT.getAcquire(this);
   }
 
-  void holdPermit(org.overloadcontrol.queue.EndpointPermits permits) {
+  void holdPermit(org.overloadcontrol.internal.queue.EndpointPermits permits) {
     PERMIT.setRelease(this, permits);
   }
 

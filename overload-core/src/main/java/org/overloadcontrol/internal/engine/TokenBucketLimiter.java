@@ -1,8 +1,8 @@
 package org.overloadcontrol.internal.engine;
 
-import org.overloadcontrol.admission.ClassController;
-import org.overloadcontrol.admission.EndpointAdmissionController;
 import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.internal.admission.ClassController;
+import org.overloadcontrol.internal.admission.EndpointAdmissionController;
 import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.limiter.Permit;
 

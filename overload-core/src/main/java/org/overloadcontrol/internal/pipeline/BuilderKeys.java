@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.config.ConfigParser;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
-import org.overloadcontrol.queue.QueueSettings;
+import org.overloadcontrol.internal.config.ConfigParser;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
+import org.overloadcontrol.internal.queue.QueueSettings;
 
 /**
  * The flat keys and texts an adapter's typed builder methods put, written by each key's codec so

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeSet;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * The keys whose effective value differs between the running configuration and a new one, as

@@ -5,10 +5,10 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Objects;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * The one precedence every adapter layers its configuration in, lowest first: the container's

@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.queue.Waiter;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueVisit;
 import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
-import org.overloadcontrol.queue.Waiter;
 
 /**
  * One request under control, from its first {@link Step} to its one outcome, as every adapter

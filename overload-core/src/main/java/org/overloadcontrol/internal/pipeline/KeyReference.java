@@ -3,16 +3,16 @@ package org.overloadcontrol.internal.pipeline;
 import java.util.ArrayList;
 import java.util.List;
 import org.overloadcontrol.cluster.ClusterSettings;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.ConfigParser;
-import org.overloadcontrol.config.KeyTable;
-import org.overloadcontrol.degrade.DegradeSettings;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.ConfigParser;
+import org.overloadcontrol.internal.config.KeyTable;
+import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.metrics.StatusAccess;
+import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.session.SessionSettings;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
 import org.overloadcontrol.metrics.MetricsSettings;
-import org.overloadcontrol.metrics.StatusAccess;
-import org.overloadcontrol.queue.QueueSettings;
 
 /**
  * Every configuration key the library accepts, section by section, in the order of the

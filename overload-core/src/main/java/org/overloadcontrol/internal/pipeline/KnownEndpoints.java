@@ -5,9 +5,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.classify.EndpointRule;
+import org.overloadcontrol.internal.config.ConfigSource;
 
 /**
  * Refuses configuration for an endpoint that does not exist: {@code endpoints.slwo.target}

@@ -2,8 +2,8 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import org.overloadcontrol.config.ConfigSource;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigSource;
 
 /**
  * The operator's YAML file, named by the system property {@value #PROPERTY}, which every adapter

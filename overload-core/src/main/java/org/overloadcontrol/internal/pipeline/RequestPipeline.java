@@ -2,14 +2,15 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.time.Clock;
 import java.util.Objects;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.ClientAddressResolver;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestIntake;
 import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.session.SessionGate;
 import org.overloadcontrol.internal.session.SessionSettings;
 import org.overloadcontrol.internal.session.SessionVisit;
@@ -17,7 +18,6 @@ import org.overloadcontrol.internal.virtualqueue.TokenCookie;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueVisit;
 import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
-import org.overloadcontrol.queue.QueueSettings;
 
 /**
  * The request life cycle, once, for every adapter (docs/design.md): {@link #start} takes a

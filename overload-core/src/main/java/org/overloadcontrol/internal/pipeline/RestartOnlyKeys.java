@@ -1,7 +1,7 @@
 package org.overloadcontrol.internal.pipeline;
 
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * The keys a reload refuses to change, each with the reason an operator reads in the refusal:

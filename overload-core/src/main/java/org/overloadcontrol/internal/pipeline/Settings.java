@@ -2,19 +2,19 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.util.List;
 import java.util.Objects;
-import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.cluster.ClusterSettings;
-import org.overloadcontrol.config.AdmissionSettings;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.degrade.DegradeSettings;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
+import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.config.AdmissionSettings;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.metrics.StatusAccess;
+import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.session.SessionSettings;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
 import org.overloadcontrol.metrics.MetricsSettings;
-import org.overloadcontrol.metrics.StatusAccess;
-import org.overloadcontrol.queue.QueueSettings;
 
 /**
  * The whole configuration of one filter or handler, every section parsed and validated at once

@@ -1,8 +1,8 @@
 package org.overloadcontrol.internal.pipeline;
 
 import java.io.InputStream;
-import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.OptionalLibrary;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;

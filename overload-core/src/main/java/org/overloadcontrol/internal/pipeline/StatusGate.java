@@ -1,12 +1,12 @@
 package org.overloadcontrol.internal.pipeline;
 
 import java.util.function.Predicate;
-import org.overloadcontrol.config.ConfigSection;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.classify.AddressMatcher;
 import org.overloadcontrol.internal.classify.ClientAddressResolver;
-import org.overloadcontrol.metrics.Observability;
-import org.overloadcontrol.metrics.StatusAccess;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.metrics.Observability;
+import org.overloadcontrol.internal.metrics.StatusAccess;
 
 /**
  * Who may read the status, metrics and dashboard: the {@code status.} section's access rule

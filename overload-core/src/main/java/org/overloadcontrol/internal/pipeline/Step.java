@@ -1,7 +1,7 @@
 package org.overloadcontrol.internal.pipeline;
 
 import java.util.Objects;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.Answer;
 
 /**

@@ -9,9 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.OptionalLibrary;
 
 /**
  * Reads the YAML configuration file into the flat dotted-key form: nested maps join their keys

@@ -6,10 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.SessionRole;
 import org.overloadcontrol.base.Ticker;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.base.SessionRole;
 
 /**
  * Session-aware admission (Cherkasova &amp; Phaal, "Session-based admission control: a mechanism
@@ -22,7 +22,7 @@ import org.overloadcontrol.base.Ticker;
  *
  * <p>How many: new sessions are admitted only while no request of an admitted session has
  * waited so long that its page will be late (then the admitted ones do not fit now, whatever
- * the estimate says; {@link org.overloadcontrol.queue.WaitQueues#sessionOverdue}) and while
+ * the estimate says; {@link org.overloadcontrol.internal.queue.WaitQueues#sessionOverdue}) and while
  * they leave room under the group's measured throughput ({@link SessionLoad}); a virtual-queue
  * token coming due admits its session all the same (the waiting room already metered it); a
  * full table refuses. An admitted session's request, once it waits, may wait longer than a new

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
-import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.internal.classify.PathPattern;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.config.Durations;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The validated {@code sessions.*} section: session-aware admission (Cherkasova &amp; Phaal,

@@ -6,10 +6,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.cluster.CapacityShare;
 import org.overloadcontrol.cluster.ClusterCoordinator;
-import org.overloadcontrol.cluster.ClusterPart;
 import org.overloadcontrol.cluster.ClusterView;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.internal.capacity.CapacitySource;
+import org.overloadcontrol.internal.cluster.ClusterPart;
 
 /**
  * WebQ's virtual queue (Suresh et al.) for one node, without any container type: TokenGen and

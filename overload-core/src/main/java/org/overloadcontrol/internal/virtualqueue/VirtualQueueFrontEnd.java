@@ -10,11 +10,11 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.cluster.ClusterCoordinator;
-import org.overloadcontrol.config.OptionalLibrary;
 import org.overloadcontrol.internal.capacity.CapacityEstimator;
 import org.overloadcontrol.internal.capacity.CapacitySource;
 import org.overloadcontrol.internal.capacity.FixedCapacity;
 import org.overloadcontrol.internal.capacity.PassiveCapacity;
+import org.overloadcontrol.internal.config.OptionalLibrary;
 import org.overloadcontrol.internal.engine.Answer;
 
 /**

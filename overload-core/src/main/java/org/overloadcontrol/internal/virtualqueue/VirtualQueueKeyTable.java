@@ -1,8 +1,8 @@
 package org.overloadcontrol.internal.virtualqueue;
 
-import static org.overloadcontrol.config.Key.key;
+import static org.overloadcontrol.internal.config.Key.key;
 
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The keys of {@link VirtualQueueSettings} ({@code virtualQueue.}), with their defaults and

@@ -6,10 +6,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.Durations;
-import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.internal.classify.PathPattern;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.config.Durations;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The {@code virtualQueue.} configuration, parsed and validated once. See

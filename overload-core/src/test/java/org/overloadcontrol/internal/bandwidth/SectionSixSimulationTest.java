@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.PriorityQueue;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.cluster.ClusterCoordinator;
-import org.overloadcontrol.cluster.ClusterExchange;
 import org.overloadcontrol.cluster.ClusterView;
-import org.overloadcontrol.cluster.InMemoryCluster;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
 import org.overloadcontrol.internal.classify.AddressMatcher;
+import org.overloadcontrol.internal.cluster.ClusterExchange;
+import org.overloadcontrol.internal.cluster.InMemoryCluster;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**

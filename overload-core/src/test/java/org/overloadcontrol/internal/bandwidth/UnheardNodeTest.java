@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.cluster.ClusterExchange;
-import org.overloadcontrol.cluster.InMemoryCluster;
 import org.overloadcontrol.internal.classify.AddressMatcher;
+import org.overloadcontrol.internal.cluster.ClusterExchange;
+import org.overloadcontrol.internal.cluster.InMemoryCluster;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**

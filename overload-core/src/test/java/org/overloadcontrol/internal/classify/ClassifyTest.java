@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.ClassDefinition;
 import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
 class ClassifyTest {

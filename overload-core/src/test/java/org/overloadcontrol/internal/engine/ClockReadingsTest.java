@@ -6,11 +6,11 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * A clock reading costs about 20 ns, a third of the engine's work per request, so the engine

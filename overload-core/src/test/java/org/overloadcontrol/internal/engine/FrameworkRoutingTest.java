@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.config.FrameworkRoutes;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /** The engine routes by a framework's routes between the configured path rules and the default. */
 class FrameworkRoutingTest {

@@ -7,11 +7,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.testing.Concurrently;
 
 /** Every request gets exactly one outcome, whatever the interleaving. */

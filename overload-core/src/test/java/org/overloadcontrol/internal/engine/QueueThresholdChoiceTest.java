@@ -8,10 +8,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * Haboob's queue threshold (Welsh et al. 2001, §5.1.4) chosen by the admission key, for every

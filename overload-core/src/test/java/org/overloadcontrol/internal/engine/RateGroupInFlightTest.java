@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.admission.ControllerRound;
-import org.overloadcontrol.admission.ControllerRound.Action;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.admission.ControllerRound;
+import org.overloadcontrol.internal.admission.ControllerRound.Action;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * The rate controller's resource group reads its requests in flight from the engine's counts

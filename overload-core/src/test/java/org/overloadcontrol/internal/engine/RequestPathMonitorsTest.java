@@ -36,11 +36,11 @@ class RequestPathMonitorsTest {
           "closeWindow runs only in SessionGate.tick, on the scheduler thread, under its lock",
           "org.overloadcontrol.cluster.CapacityShare",
           "computed and read by the cluster exchange on the scheduler thread",
-          "org.overloadcontrol.metrics.OverloadWatch",
+          "org.overloadcontrol.internal.metrics.OverloadWatch",
           "checked by the observability task on the scheduler thread",
           // Not yet: the first request of a class takes its partition under the group's
           // monitor; the concurrency controller's rework replaces it with a lock.
-          "org.overloadcontrol.admission.ConcurrencyGroup",
+          "org.overloadcontrol.internal.admission.ConcurrencyGroup",
           "partition(...) on a class's first requests, left to the controller's rework");
 
   @Test

@@ -6,11 +6,11 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * A request thread preempted between reading the clock and taking its token must not be

@@ -28,8 +28,8 @@ import org.commonmark.node.Node;
 import org.commonmark.node.Text;
 import org.commonmark.parser.Parser;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * What README and the pages under docs/ say about configuration keys agrees with the key tables

@@ -11,14 +11,14 @@ import java.util.Set;
 import org.assertj.core.api.recursive.comparison.RecursiveComparisonConfiguration;
 import org.assertj.core.api.recursive.comparison.RecursiveComparisonDifferenceCalculator;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.capacity.FixedCapacity;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.metrics.StatusAccess;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
-import org.overloadcontrol.metrics.StatusAccess;
 
 /**
  * The default a key table documents is the one the code uses: for every key of every table

@@ -9,15 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.base.Outcome;
 import org.overloadcontrol.base.Scheduler;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Decision;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
-import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.internal.queue.Waiter;
 
 /**
  * {@link OverloadRuntime}: everything the adapters start is started together and stopped

@@ -1,8 +1,8 @@
 package org.overloadcontrol.internal.pipeline;
 
 import java.util.List;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * Writes the configuration reference (docs/reference.md) from the code's key tables

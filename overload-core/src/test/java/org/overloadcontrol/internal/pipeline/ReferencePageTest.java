@@ -13,11 +13,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.ConfigParser;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.Key;
-import org.overloadcontrol.config.KeyTable;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigParser;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.Key;
+import org.overloadcontrol.internal.config.KeyTable;
 
 /**
  * The checked-in configuration reference (docs/reference.md) is the page the code's key tables

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.ConfigSource;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
@@ -323,10 +323,10 @@ class ReloadTest {
     start(STEADY);
     java.util.Map<String, java.util.function.LongSupplier> counts = new HashMap<>();
     java.util.Map<String, java.util.function.DoubleSupplier> gauges = new HashMap<>();
-    org.overloadcontrol.metrics.Observability observability =
+    org.overloadcontrol.internal.metrics.Observability observability =
         runtime
             .observability()
-            .stateListener(org.overloadcontrol.metrics.StateChange.Listener.NONE)
+            .stateListener(org.overloadcontrol.internal.metrics.StateChange.Listener.NONE)
             .recorder(
                 new org.overloadcontrol.metrics.MetricsRecorder() {
                   @Override

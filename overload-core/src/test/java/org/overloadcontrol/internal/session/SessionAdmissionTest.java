@@ -10,18 +10,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.base.SessionRole;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.base.SessionRole;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Decision;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
-import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.internal.queue.Waiter;
 
 /**
  * Session-aware admission on the fake clock: precedence of admitted sessions in the wait queues

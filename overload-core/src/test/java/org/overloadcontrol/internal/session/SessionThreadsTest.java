@@ -11,15 +11,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.ConcurrencyGroup;
-import org.overloadcontrol.base.Outcome;
-import org.overloadcontrol.config.OverloadConfig;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
-import org.overloadcontrol.queue.Waiter;
+import org.overloadcontrol.internal.queue.Waiter;
 import org.overloadcontrol.testing.Concurrently;
 
 /**

@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.config.ConfigSection;
-import org.overloadcontrol.config.OverloadConfig;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigSection;
+import org.overloadcontrol.internal.config.OverloadConfig;
 
 class VirtualQueueSettingsTest {
 

@@ -6,11 +6,11 @@ import org.eclipse.jetty.jmx.ObjectMBean;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.eclipse.jetty.util.annotation.ManagedOperation;
-import org.overloadcontrol.base.Outcome;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.metrics.EndpointLoad;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.jetty.OverloadHandler;
-import org.overloadcontrol.metrics.EndpointLoad;
 
 /**
  * The JMX view of an {@link OverloadHandler}, as Jetty's own handlers have one (its

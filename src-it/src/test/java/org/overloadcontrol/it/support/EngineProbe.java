@@ -48,7 +48,8 @@ public final class EngineProbe {
       ClassLoader loader = engine.getClass().getClassLoader();
       @SuppressWarnings({"unchecked", "rawtypes"})
       Class<? extends Enum> outcomeType =
-          (Class<? extends Enum>) Class.forName("org.overloadcontrol.base.Outcome", false, loader);
+          (Class<? extends Enum>)
+              Class.forName("org.overloadcontrol.internal.base.Outcome", false, loader);
       Object completed = outcome(outcomeType, "COMPLETED");
       Object rejected = outcome(outcomeType, "REJECTED");
       List<RouteView> views = new ArrayList<>();

@@ -1,0 +1,22 @@
+package org.overloadcontrol.internal.admission;
+
+/**
+ * What one window of a concurrency group measured, the input of {@link ConcurrencyLimit}'s
+ * round.
+ *
+ * @param p90OfTarget the p90 of execution time over target, NaN without samples
+ * @param reached whether the in-flight count reached the enforced limit
+ * @param pressed whether some request waited for a permit (true when the limit was reached)
+ * @param peakInFlight the largest in-flight count
+ * @param settling whether the limit was cut under the requests then in flight and nothing was
+ *     admitted since: the window judged requests the cut already answered
+ * @param queueing the window's median execution over the lowest median of recent windows (1:
+ *     no request queued behind another), NaN when unknown
+ */
+record LimitWindow(
+    double p90OfTarget,
+    boolean reached,
+    boolean pressed,
+    int peakInFlight,
+    boolean settling,
+    double queueing) {}

@@ -1,0 +1,153 @@
+package org.overloadcontrol.internal.annotation;
+
+import java.lang.reflect.Method;
+import java.util.Locale;
+import java.util.Objects;
+import org.overloadcontrol.annotation.Degradable;
+import org.overloadcontrol.annotation.Endpoint;
+import org.overloadcontrol.annotation.RequestClass;
+import org.overloadcontrol.annotation.ResponseTimeTarget;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
+
+/**
+ * Turns a framework's handler methods (Jakarta REST resource methods, Spring
+ * {@code @RequestMapping} methods) into {@link FrameworkRoutes}: each method an endpoint, its
+ * annotations and its class's the keys of the lowest configuration layer. Read once, when the
+ * framework module starts; never per request.
+ *
+ * <p>Naming: a handler method's endpoint is its {@link Endpoint} if it has one, else its
+ * class's, else {@code SimpleClassName#method} (a name that stays the same when a path
+ * template changes, and holds no dot, so it reads as one segment in {@code endpoints.<e>.*}
+ * keys). Precedence: an annotation on the method wins over the same annotation on its class.
+ * Two methods that share an endpoint (or define one class) must agree: which one should win
+ * would be a guess, so a disagreement is an error naming both.
+ */
+public final class HandlerRoutes {
+
+  private final FrameworkRoutes.Builder routes;
+  private final ConfigSource.Builder layer;
+
+  private HandlerRoutes(String framework) {
+    this.routes = FrameworkRoutes.builder(framework);
+    this.layer = ConfigSource.builder(framework + " annotations");
+  }
+
+  /** Handler methods of {@code framework} ("Jakarta REST", "Spring MVC": for messages). */
+  public static HandlerRoutes builder(String framework) {
+    return new HandlerRoutes(framework);
+  }
+
+  /** The endpoint of {@code method} of {@code type}: see the class comment. */
+  public static String endpointName(Class<?> type, Method method) {
+    Endpoint e = method.getAnnotation(Endpoint.class);
+    if (e == null) {
+      e = type.getAnnotation(Endpoint.class);
+    }
+    if (e != null) {
+      String name = e.value().trim();
+      if (name.isEmpty()) {
+        throw new OverloadConfigException(
+            "@Endpoint",
+            "overload-control configuration:"
+                + " @Endpoint on "
+                + describe(type, method)
+                + " has an empty name");
+      }
+      return name;
+    }
+    return type.getSimpleName() + "#" + method.getName();
+  }
+
+  /**
+   * Adds a handler method: requests of {@code httpMethod} whose path matches one of
+   * {@code templates} go to its endpoint.
+   *
+   * @param httpMethod upper case, or null for any method
+   * @param templates path templates within the application (see {@link FrameworkRoutes})
+   * @param type the class whose annotations the method's missing ones default to (the bean's
+   *     class, not a proxy's)
+   * @return the endpoint's name
+   * @throws OverloadConfigException when the annotations disagree with another method's
+   */
+  public String handler(
+      String httpMethod, Iterable<String> templates, Class<?> type, Method method) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(method, "method");
+    String endpoint = endpointName(type, method);
+    for (String template : templates) {
+      try {
+        routes.route(httpMethod, template, endpoint);
+      } catch (IllegalArgumentException e) {
+        throw new OverloadConfigException(
+            "paths",
+            "overload-control configuration: " + describe(type, method) + ": " + e.getMessage());
+      }
+    }
+    String origin = describe(type, method);
+    ResponseTimeTarget target = find(ResponseTimeTarget.class, type, method);
+    if (target != null) {
+      put("endpoints." + endpoint + ".target", target.value(), "@ResponseTimeTarget on " + origin);
+    }
+    Degradable degradable = find(Degradable.class, type, method);
+    if (degradable != null) {
+      String prefix = "degrade.endpoints." + endpoint + ".";
+      put(
+          prefix + "minQuality",
+          Double.toString(degradable.minQuality()),
+          "@Degradable on " + origin);
+      put(
+          prefix + "mode",
+          degradable.withAdmissionControl() ? "combined" : "alone",
+          "@Degradable on " + origin);
+    }
+    RequestClass rc = find(RequestClass.class, type, method);
+    if (rc != null) {
+      String at = "@RequestClass on " + origin;
+      String name = rc.value().trim();
+      put("endpoints." + endpoint + ".class", name, at);
+      put("classes." + name + ".rank", Integer.toString(rc.rank()), at);
+      put("classes." + name + ".kind", rc.kind().name().toLowerCase(Locale.ROOT), at);
+      put("classes." + name + ".utility", Double.toString(rc.utility()), at);
+    }
+    return endpoint;
+  }
+
+  /** Keys from the framework's own configuration (Spring's {@code overload.*} properties). */
+  public HandlerRoutes properties(ConfigSource properties) {
+    routes.properties(properties);
+    return this;
+  }
+
+  public FrameworkRoutes build() {
+    return routes.annotations(layer.build()).build();
+  }
+
+  private static <A extends java.lang.annotation.Annotation> A find(
+      Class<A> annotation, Class<?> type, Method method) {
+    A onMethod = method.getAnnotation(annotation);
+    return onMethod != null ? onMethod : type.getAnnotation(annotation);
+  }
+
+  private void put(String key, String value, String origin) {
+    String existing = layer.get(key);
+    if (existing != null && !existing.equals(value)) {
+      throw OverloadConfigException.of(
+          key,
+          value,
+          origin,
+          "conflicts with '"
+              + existing
+              + "' from "
+              + layer.originOf(key)
+              + "; handler methods that share an endpoint or a"
+              + " class must agree");
+    }
+    layer.put(key, value, origin);
+  }
+
+  private static String describe(Class<?> type, Method method) {
+    return type.getName() + "#" + method.getName();
+  }
+}
