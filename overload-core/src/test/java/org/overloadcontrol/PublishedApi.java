@@ -46,17 +46,21 @@ import org.overloadcontrol.queue.QueueListener;
 
 /**
  * The published API of overload-core: the core types an application, or a module that binds a
- * library to the core (metrics, cluster), may use. The container adapters (the filter, the
- * Jetty handler, Jakarta REST and CDI, the Spring starter) use these and the adapter SPI, {@code
- * org.overloadcontrol.internal.pipeline}; every other public core type is internal, public only because
- * Java has no visibility between "package" and "everyone".
+ * library to the core (metrics, cluster), may use. Every other public core type lives in a
+ * package under {@code org.overloadcontrol.internal}, public only because Java has no visibility
+ * between "package" and "everyone": no compatibility promise, for the project's own modules.
+ * The container adapters (the filter, the Jetty handler, Jakarta REST and CDI, the Spring
+ * starter) use the published types and the adapter SPI, {@code
+ * org.overloadcontrol.internal.pipeline}.
  *
  * <p>Why a rule and not a {@code module-info}: the core requires Commons Math 3.6.1 (optional, for
  * {@code virtualQueue.capacity: auto}), whose jar has neither a {@code module-info} nor an {@code
  * Automatic-Module-Name}, so a module descriptor would have to require it by its file-name-derived
  * name, which javac warns against publishing ({@code requires-automatic}); and a WAR or a Spring
- * Boot jar loads the library from the class path, where no module descriptor is enforced. So each
- * module checks its own classes against this list with {@link #check}, in its tests.
+ * Boot jar loads the library from the class path, where no module descriptor is enforced. So, as
+ * Jetty and Micrometer do on the class path, the internal types are marked by their packages'
+ * name, and each module checks its own classes against this list with {@link #check}, in its
+ * tests.
  *
  * <p>A nested type is published with its enclosing type ({@code NodeReport.Builder}, {@code
  * Scheduler.Cancellable}).
@@ -109,8 +113,11 @@ public final class PublishedApi {
           OverloadConfigException.class,
           OverloadLog.class);
 
-  /** The adapter SPI: the container adapters may use every type in it. */
-  public static final String PIPELINE = "org.overloadcontrol.internal.pipeline";
+  /** The packages of the internal core types, each under this one. */
+  public static final String INTERNAL = "org.overloadcontrol.internal";
+
+  /** The adapter SPI: the container adapters may use every type in it and its subpackages. */
+  public static final String PIPELINE = INTERNAL + ".pipeline";
 
   /** The packages of the modules built on the core; the rest of org.overloadcontrol is core. */
   private static final List<String> MODULES =
@@ -194,10 +201,16 @@ public final class PublishedApi {
     if (MODULES.stream().anyMatch(m -> pkg.equals(m) || pkg.startsWith(m + "."))) {
       return false;
     }
-    if (adapter && pkg.equals(PIPELINE)) {
+    if (adapter && (pkg.equals(PIPELINE) || pkg.startsWith(PIPELINE + "."))) {
       return false;
     }
     return TYPES.stream().noneMatch(t -> t.getName().equals(type));
+  }
+
+  /** Whether {@code c} is in {@code org.overloadcontrol.internal} or one of its subpackages. */
+  public static boolean inInternalPackage(JavaClass c) {
+    String pkg = c.getPackageName();
+    return pkg.equals(INTERNAL) || pkg.startsWith(INTERNAL + ".");
   }
 
   /** The top-level type's name; by name, as a class outside the import knows no enclosing one. */
