@@ -173,6 +173,34 @@ class LimitRecoveryTest {
   }
 
   @Test
+  void aPermitTakenAfterACutDoesNotEndItsDeadTime() {
+    ConcurrencyGroup g = group(100, 200);
+    ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
+    for (int i = 0; i < 100; i++) {
+      assertThat(p.tryAcquire(0)).isTrue();
+    }
+    // Cut to 60 with 80 still in flight: 20 of them over the new limit.
+    slowWindow(p, 20);
+    assertThat(g.limit()).isEqualTo(60);
+    // Twenty-one finish, so a new request gets a permit under the limit; their executions, as
+    // slow as before, are mostly the twenty admitted over it, which the cut already answered.
+    for (int i = 0; i < 21; i++) {
+      p.release(0);
+    }
+    assertThat(p.tryAcquire(0)).isTrue();
+    for (int i = 0; i < 21; i++) {
+      p.record(3 * TARGET, now, 0);
+    }
+    now += 100 * MS;
+    g.tick(now);
+    assertThat(g.limit()).isEqualTo(60);
+    // Those owed, the requests that ran at the new limit judge it again.
+    p.markWaited();
+    slowWindow(p, 20);
+    assertThat(g.limit()).isLessThan(60);
+  }
+
+  @Test
   void aCutThatDoesNotShortenTheExecutionsIsTakenBack() {
     ConcurrencyGroup g = group(200, 200);
     Run run = new Run(g);
