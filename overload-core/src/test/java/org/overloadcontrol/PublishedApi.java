@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ControllerRound;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
@@ -31,6 +33,7 @@ import org.overloadcontrol.cluster.TokenClaim;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
+import org.overloadcontrol.degrade.QualityRound;
 import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.limiter.LimiterContext;
 import org.overloadcontrol.limiter.LimiterProvider;
@@ -85,12 +88,15 @@ public final class PublishedApi {
           LimiterContext.class,
           LimiterProvider.class,
           Permit.class,
-          // the listeners an application implements, and their defaults
+          // the listeners an application implements, their defaults and the rounds they hear
           AdmissionListener.class,
+          ControllerRound.class,
+          LimitRound.class,
           QueueListener.class,
           LoggingQueueListener.class,
           QualityListener.class,
           LoggingQualityListener.class,
+          QualityRound.class,
           // the clock and timer the entry points take, for tests and embedding
           Ticker.class,
           Scheduler.class,

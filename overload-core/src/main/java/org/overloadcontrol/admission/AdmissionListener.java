@@ -1,8 +1,5 @@
 package org.overloadcontrol.admission;
 
-import org.overloadcontrol.internal.admission.ControllerRound;
-import org.overloadcontrol.internal.admission.LimitRound;
-
 /**
  * Observes the admission controllers. Every method has a no-op default, so a listener
  * implements only what it needs; the engine calls it on the thread that ran the controller,

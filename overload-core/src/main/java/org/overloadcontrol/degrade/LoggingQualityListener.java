@@ -2,7 +2,6 @@ package org.overloadcontrol.degrade;
 
 import java.time.Duration;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.internal.degrade.QualityRound;
 
 /**
  * One log line when an endpoint's quality moves by a step or its admission control is switched,

@@ -1,7 +1,5 @@
 package org.overloadcontrol.degrade;
 
-import org.overloadcontrol.internal.degrade.QualityRound;
-
 /**
  * Observes the quality controllers. Called on the engine's periodic-task
  * thread, so an implementation must be quick and must not block.

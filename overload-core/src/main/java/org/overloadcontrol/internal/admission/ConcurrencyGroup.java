@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.internal.base.ClassDefinition;
 
 /**

@@ -8,7 +8,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.internal.admission.ControllerRound.Action;
+import org.overloadcontrol.admission.ControllerRound;
+import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.internal.base.ClassDefinition;
 
 /**

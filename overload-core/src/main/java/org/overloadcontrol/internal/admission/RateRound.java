@@ -1,6 +1,6 @@
 package org.overloadcontrol.internal.admission;
 
-import org.overloadcontrol.internal.admission.ControllerRound.Action;
+import org.overloadcontrol.admission.ControllerRound.Action;
 
 /**
  * One round of a class's response-time controller (Welsh &amp; Culler 2003, §3.2–3.3, with the

@@ -4,7 +4,8 @@ import java.util.Objects;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.overloadcontrol.degrade.QualityListener;
-import org.overloadcontrol.internal.degrade.QualityRound.Action;
+import org.overloadcontrol.degrade.QualityRound;
+import org.overloadcontrol.degrade.QualityRound.Action;
 
 /**
  * The quality controller of one degradable endpoint (Welsh &amp; Culler 2003, §3.4 and §4.5):

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 

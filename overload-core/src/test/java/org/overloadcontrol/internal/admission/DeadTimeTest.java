@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ControllerRound;
+import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.internal.admission.ControllerRound.Action;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.engine.FakeTicker;
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ControllerRound;
+import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.base.RequestKind;
-import org.overloadcontrol.internal.admission.ControllerRound.Action;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.engine.FakeTicker;
 

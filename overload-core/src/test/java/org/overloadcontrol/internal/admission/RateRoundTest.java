@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.internal.admission.ControllerRound.Action;
+import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.internal.admission.RateRound.Lower;
 import org.overloadcontrol.internal.admission.RateRound.Next;
 import org.overloadcontrol.internal.admission.RateRound.State;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ControllerRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.engine.FakeTicker;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.degrade.QualityRound;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.degrade.DegradableService.Second;
 import org.overloadcontrol.internal.engine.EndpointClass;

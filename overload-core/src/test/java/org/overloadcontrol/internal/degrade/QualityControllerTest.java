@@ -7,7 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.QualityLevel;
-import org.overloadcontrol.internal.degrade.QualityRound.Action;
+import org.overloadcontrol.degrade.QualityRound;
+import org.overloadcontrol.degrade.QualityRound.Action;
 
 /** The quality controller's rules, one period at a time, against a fake admission switch. */
 class QualityControllerTest {

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.ControllerRound;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.internal.admission.ControllerRound;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**

@@ -1,7 +1,8 @@
-package org.overloadcontrol.internal.admission;
+package org.overloadcontrol.admission;
 
 /**
- * One round of a {@link ConcurrencyGroup}'s limit, for logs and tests.
+ * One round of a concurrency group's limit; handed to an {@link AdmissionListener}, for logs
+ * and tests.
  *
  * @param group the group's name
  * @param nanos when the round ran, on the engine's ticker

@@ -1,6 +1,4 @@
-package org.overloadcontrol.internal.admission;
-
-import org.overloadcontrol.admission.AdmissionListener;
+package org.overloadcontrol.admission;
 
 /**
  * What one run of a class's response-time controller saw and did; handed to an
@@ -10,10 +8,9 @@ import org.overloadcontrol.admission.AdmissionListener;
  * @param requestClass the class whose controller ran
  * @param nowNanos the ticker reading when it ran
  * @param sampleCount response times recorded and taken into this round (fresh ones, not stale).
- *     Above {@link ClassController#TARGET_SAMPLES_PER_SECOND} completions a second a class
- *     records only a random sample of its completions (see
- *     {@link ClassController#samplingProbability()}), so this is then a fraction of the
- *     requests that completed, not their number
+ *     Above 2,000 completions a second a class records only a random sample of its
+ *     completions, so this is then a fraction of the requests that completed, not their
+ *     number
  * @param sampleP90Nanos the 90th percentile of those samples ({@code samp}), or −1 if none
  * @param estimateNanos the smoothed estimate ({@code cur}) after this round, or −1 if none yet
  * @param targetNanos the target, or 0 when the endpoint is measured but not controlled
@@ -59,7 +56,7 @@ public record ControllerRound(
     DECREASE_LOWER,
     /**
      * Error above err_d, and the rates of the endpoints on this bottleneck together above what
-     * they completed: this class's rate was scaled down with them (see {@link RateGroup}).
+     * they completed: this class's rate was scaled down with them.
      */
     DECREASE_TO_GROUP,
     /** Error above err_d, lower classes already at rate_min: lc counted up, rate held. */
@@ -82,7 +79,7 @@ public record ControllerRound(
     SUPPRESSED_WITHOUT_SAMPLES,
     /**
      * Every higher class that could have cut this one has had no sample for
-     * {@value EndpointAdmissionController#IDLE_ROUNDS} timeouts: the rate this class had
+     * 2 timeouts: the rate this class had
      * before the first such cut was restored (judging on fresh samples, not in the paper).
      */
     RESTORED,

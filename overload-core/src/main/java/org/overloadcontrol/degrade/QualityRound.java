@@ -1,6 +1,4 @@
-package org.overloadcontrol.internal.degrade;
-
-import org.overloadcontrol.degrade.QualityListener;
+package org.overloadcontrol.degrade;
 
 /**
  * What one period of an endpoint's quality controller saw and did; handed to a
