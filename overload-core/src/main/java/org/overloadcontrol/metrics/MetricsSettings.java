@@ -1,12 +1,7 @@
 package org.overloadcontrol.metrics;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.overloadcontrol.internal.config.ConfigSection;
-import org.overloadcontrol.internal.config.KeyTable;
-import org.overloadcontrol.internal.metrics.MetricsKeyTable;
-import org.overloadcontrol.internal.metrics.OverloadWatch;
 
 /**
  * The validated settings of the {@code metrics.} configuration section.
@@ -23,18 +18,11 @@ import org.overloadcontrol.internal.metrics.OverloadWatch;
  *   <li>{@code metrics.period} (1s): how often new endpoints and classes are registered and
  *       each endpoint's state is judged;</li>
  *   <li>{@code metrics.overloadQuietPeriod} (5s): the window an endpoint's state is judged
- *       over: it leaves a state this long after its cause was last seen
- *       ({@link OverloadWatch}).</li>
+ *       over: it leaves a state this long after its cause was last seen.</li>
  * </ul>
  */
 public final class MetricsSettings {
 
-  /** The keys this section accepts: its table in the reference. */
-  public static KeyTable keyTable() {
-    return KEYS;
-  }
-
-  private static final KeyTable KEYS = MetricsKeyTable.METRICS;
   private static final long DEFAULT_PERIOD_NANOS = 1_000_000_000L;
   private static final long DEFAULT_QUIET_NANOS = 5_000_000_000L;
 
@@ -65,46 +53,41 @@ public final class MetricsSettings {
     return new MetricsSettings(true, null, null, null, DEFAULT_PERIOD_NANOS, DEFAULT_QUIET_NANOS);
   }
 
-  /** Reads and validates a {@code metrics.} section. */
-  public static MetricsSettings from(ConfigSection section) {
-    if (section.isEmpty()) {
-      return defaults();
-    }
-    section.requireOnly(KEYS);
-    boolean enabled = section.parse("enabled", ConfigSection::bool, true);
-    List<String> bindings = section.parse("binding", MetricsSettings::names, null);
-    Boolean jmx = section.parse("jmx", ConfigSection::bool, null);
-    String domain = section.parse("jmxDomain", MetricsSettings::domain, null);
-    long period = section.parse("period", ConfigSection::positiveDuration, DEFAULT_PERIOD_NANOS);
-    long quiet =
-        section.parse("overloadQuietPeriod", ConfigSection::positiveDuration, DEFAULT_QUIET_NANOS);
-    if (quiet < period) {
-      throw section.conflict(
-          "metrics.overloadQuietPeriod ("
-              + quiet / 1_000_000
-              + " ms) must be at least metrics.period ("
-              + period / 1_000_000
-              + " ms): each endpoint's state is judged once per period",
-          "overloadQuietPeriod",
-          "period");
-    }
-    return new MetricsSettings(enabled, bindings, jmx, domain, period, quiet);
-  }
-
-  private static List<String> names(String v) {
-    List<String> names = Arrays.stream(v.split(",", -1)).map(String::trim).toList();
-    if (names.contains("")) {
-      throw new IllegalArgumentException("must be binding names separated by commas, or none");
-    }
-    return names.equals(List.of("none")) ? List.of() : names;
-  }
-
-  private static String domain(String v) {
-    if (v.isEmpty() || v.chars().anyMatch(c -> c == ':' || c == '*' || c == '?' || c == '\n')) {
+  /**
+   * Settings with the given values, as a {@code metrics.} section gives them.
+   *
+   * @param enabled whether the metrics are registered and the overload watch runs
+   * @param bindings the bindings by name (empty for none), or null for every one on the class path
+   * @param jmx whether a binding exposes its registry over JMX, or null for the default (see
+   *     {@link #jmx(boolean)})
+   * @param jmxDomain the JMX domain, or null for the default (see {@link #jmxDomain(String)})
+   * @param periodNanos how often the state is judged, more than 0
+   * @param overloadQuietNanos the window the state is judged over, at least {@code periodNanos}
+   * @return the settings
+   * @throws IllegalArgumentException when a period is out of range
+   */
+  public static MetricsSettings of(
+      boolean enabled,
+      List<String> bindings,
+      Boolean jmx,
+      String jmxDomain,
+      long periodNanos,
+      long overloadQuietNanos) {
+    if (periodNanos <= 0 || overloadQuietNanos < periodNanos) {
       throw new IllegalArgumentException(
-          "must be a JMX domain: not empty, without ':', '*', '?'" + " or line breaks");
+          "the period must be positive and the quiet period at least the period: "
+              + periodNanos
+              + " ns, "
+              + overloadQuietNanos
+              + " ns");
     }
-    return v;
+    return new MetricsSettings(
+        enabled,
+        bindings == null ? null : List.copyOf(bindings),
+        jmx,
+        jmxDomain,
+        periodNanos,
+        overloadQuietNanos);
   }
 
   public boolean enabled() {

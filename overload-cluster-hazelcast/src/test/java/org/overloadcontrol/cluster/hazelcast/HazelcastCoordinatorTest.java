@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
+import org.overloadcontrol.internal.cluster.ClusterSettingsReader;
 import org.overloadcontrol.internal.config.ConfigSection;
 
 /** Two Hazelcast members on loopback: what each structure is for, and the call bound. */
@@ -43,7 +44,7 @@ class HazelcastCoordinatorTest {
   }
 
   static ClusterSettings settings(Map<String, String> keys) {
-    return ClusterSettings.from(ConfigSection.of("cluster", keys));
+    return ClusterSettingsReader.read(ConfigSection.of("cluster", keys));
   }
 
   static void awaitMembers(HazelcastCoordinator m, int n) {

@@ -56,7 +56,7 @@ public final class Observability implements AutoCloseable {
     this.settings =
         b.settings != null
             ? b.settings
-            : MetricsSettings.from(b.engine.config().section("metrics"));
+            : MetricsSettingsReader.read(b.engine.config().section("metrics"));
     this.statusSection = b.statusSection;
     this.bandwidth = b.bandwidth;
     this.virtualQueue = b.virtualQueue;

@@ -2,17 +2,17 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
+import org.overloadcontrol.internal.cluster.ClusterSettingsReader;
 import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.config.ConfigParser;
 import org.overloadcontrol.internal.config.KeyTable;
 import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.metrics.MetricsSettingsReader;
 import org.overloadcontrol.internal.metrics.StatusAccess;
 import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.session.SessionSettings;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
-import org.overloadcontrol.metrics.MetricsSettings;
 
 /**
  * Every configuration key the library accepts, section by section, in the order of the
@@ -33,8 +33,8 @@ public final class KeyReference {
     tables.add(SessionSettings.keyTable());
     tables.add(VirtualQueueSettings.keyTable());
     tables.add(BandwidthSettings.keyTable());
-    tables.add(ClusterSettings.keyTable());
-    tables.add(MetricsSettings.keyTable());
+    tables.add(ClusterSettingsReader.keyTable());
+    tables.add(MetricsSettingsReader.keyTable());
     tables.add(StatusAccess.keyTable());
     return List.copyOf(tables);
   }

@@ -6,10 +6,12 @@ import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.cluster.ClusterSettingsReader;
 import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.config.ConfigSource;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.metrics.MetricsSettingsReader;
 import org.overloadcontrol.internal.metrics.StatusAccess;
 import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.session.SessionSettings;
@@ -77,7 +79,7 @@ public record Settings(
     DegradeSettings degrade = DegradeSettings.from(config);
     VirtualQueueSettings virtualQueue = VirtualQueueSettings.from(config.section("virtualQueue"));
     BandwidthSettings bandwidth = BandwidthSettings.from(config.section("bandwidth"));
-    MetricsSettings metrics = MetricsSettings.from(config.section("metrics"));
+    MetricsSettings metrics = MetricsSettingsReader.read(config.section("metrics"));
     // The status servlet may override these keys with its own init-params; the section itself
     // must still be valid, whoever reads it.
     StatusAccess.from(config.section("status"), null, null);
@@ -91,7 +93,7 @@ public record Settings(
             bandwidth,
             metrics,
             SessionSettings.from(config.section("sessions")),
-            ClusterSettings.from(config.section("cluster")));
+            ClusterSettingsReader.read(config.section("cluster")));
     config.bypassPaths();
     // Controller parameters are resolved per endpoint and class when an endpoint is first used;
     // resolving the configured ones now moves a bad combination to the start.

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
 import org.overloadcontrol.internal.degrade.DegradeSettings;
+import org.overloadcontrol.internal.metrics.MetricsSettingsReader;
 import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
-import org.overloadcontrol.metrics.MetricsSettings;
 
 /**
  * The shared typed readers of {@link ConfigSection}: every section reads a switch, a positive
@@ -55,7 +55,7 @@ class ConfigSectionTest {
         .hasMessageContaining("queue.maxWait")
         .hasMessageContaining("must be a positive duration such as 500ms");
     assertThatThrownBy(
-            () -> MetricsSettings.from(ConfigSection.of("metrics", Map.of("period", "-1s"))))
+            () -> MetricsSettingsReader.read(ConfigSection.of("metrics", Map.of("period", "-1s"))))
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("metrics.period")
         .hasMessageContaining("must be a positive duration such as 500ms");

@@ -89,7 +89,7 @@ class StatusAccessTest {
   @Test
   void metricsSettingsAreValidated() {
     MetricsSettings s =
-        MetricsSettings.from(
+        MetricsSettingsReader.read(
             ConfigSection.of(
                 "metrics", Map.of("period", "500ms", "overloadQuietPeriod", "3s", "jmx", "false")));
     assertThat(s.periodNanos()).isEqualTo(500_000_000L);
@@ -101,12 +101,12 @@ class StatusAccessTest {
     assertThat(MetricsSettings.defaults().jmxDomain("")).isEqualTo("org.overloadcontrol");
     assertThatThrownBy(
             () ->
-                MetricsSettings.from(
+                MetricsSettingsReader.read(
                     ConfigSection.of(
                         "metrics", Map.of("period", "2s", "overloadQuietPeriod", "1s"))))
         .hasMessageContaining("metrics.overloadQuietPeriod");
     assertThatThrownBy(
-            () -> MetricsSettings.from(ConfigSection.of("metrics", Map.of("jmx", "maybe"))))
+            () -> MetricsSettingsReader.read(ConfigSection.of("metrics", Map.of("jmx", "maybe"))))
         .hasMessageContaining("metrics.jmx")
         .hasMessageContaining("allowed: true, false");
   }

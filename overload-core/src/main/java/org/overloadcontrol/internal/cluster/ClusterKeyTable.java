@@ -1,7 +1,8 @@
-package org.overloadcontrol.cluster;
+package org.overloadcontrol.internal.cluster;
 
 import static org.overloadcontrol.internal.config.Key.key;
 
+import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.internal.config.Key;
 import org.overloadcontrol.internal.config.KeyTable;
 
