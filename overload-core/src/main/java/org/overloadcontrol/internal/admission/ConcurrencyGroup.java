@@ -112,6 +112,17 @@ public final class ConcurrencyGroup {
 
   static final int LONGEST_WINDOWS = 10;
 
+  /**
+   * The share of the executions that must be queueing (by {@link LevelHistory}) for the classes'
+   * scale to lower the setpoint. A class's responses miss by its executions and its waits
+   * together; the scale cuts the limit to shorten the executions, which works where they queue
+   * (on a shared bottleneck a cut of a fifth shortens them by about a fifth and the waits beside
+   * them stay). Where they do not, each cut lengthens the waits that caused the misses: a
+   * 50 ms method after a cold start, its executions at 0.55–0.7 of the target whatever the
+   * limit, sat at a limit of 4–15 for eight seconds while requests waited 40 ms and missed.
+   */
+  static final double SCALED_QUEUEING = 0.3;
+
   /** How much the lowest recent median rises each window (see {@link #queueing}). */
   static final double BASELINE_DRIFT = 1.001;
 
@@ -288,6 +299,9 @@ public final class ConcurrencyGroup {
   /** Round state: whether the last cuts shortened the executions. */
   private final CutCheck cuts = new CutCheck();
 
+  /** Whether the executions queue behind each other (round state). */
+  private final LevelHistory levels = new LevelHistory();
+
   /** Whether the machine's cores are saturated (set by the engine's periodic task). */
   private volatile boolean coresSaturated;
 
@@ -458,26 +472,33 @@ public final class ConcurrencyGroup {
     // Only a window in which requests waited is judged against a class's scale and the
     // predicted p90 of the class with the least slack: in one without waits the limit is cut
     // only for the target itself (see ConcurrencyLimit), so a healthy load is never throttled.
-    double judged = p90;
-    if (wasPressed) {
-      judged = p90 / scale;
-      // The prediction already aims the tightest class at the setpoint; its own misses lower
-      // that aim by the square root of its scale only (the whole scale as well cost goodput
-      // at 1.4× and 2× in the shop-like simulation, and no page was late the less).
-      double tightest = predicted / Math.sqrt(scale);
-      if (tightest > judged) {
-        judged = tightest;
-      }
-    }
     double median =
         Double.isNaN(p90)
             ? Double.NaN
             : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(50.0)) / RATIO_UNIT;
+    double level = workLevel(now, before);
+    if (!settling) {
+      levels.add(level, median);
+    }
+    // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
+    // shorten them (they do not queue), it only lengthens the waits that made the misses.
+    double usedScale = levels.queueingShare(level) < SCALED_QUEUEING ? 1.0 : scale;
+    double judged = p90;
+    if (wasPressed) {
+      judged = p90 / usedScale;
+      // The prediction already aims the tightest class at the setpoint; its own misses lower
+      // that aim by the square root of its scale only (the whole scale as well cost goodput
+      // at 1.4× and 2× in the shop-like simulation, and no page was late the less).
+      double tightest = predicted / Math.sqrt(usedScale);
+      if (tightest > judged) {
+        judged = tightest;
+      }
+    }
     exactLimit =
         cuts.limitAfter(
             new CutCheck.Window(
                 windowCount,
-                workLevel(now, before),
+                level,
                 withinTarget * 1e9 / Math.max(1, now - windowStartNanos),
                 median,
                 p90,
