@@ -133,7 +133,9 @@ class HandlerReloadUnderLoadTest {
       long swapped = System.nanoTime();
       ConcurrencyGroup group = engines.get(1).concurrencyGroups().get(0);
       await("the limit cut").until(() -> group.limit() < 4);
-      assertThat(System.nanoTime() - swapped).isLessThan(TimeUnit.SECONDS.toNanos(1));
+      // Windows of 100 ms cut it in a few tenths; the bound is loose for a slow machine, and
+      // still far under what the old 2 s target would take (it never cuts).
+      assertThat(System.nanoTime() - swapped).isLessThan(TimeUnit.SECONDS.toNanos(5));
       await("shedding").until(() -> statuses.containsKey(503));
 
       write(file, limit + "endpoints:\n  default:\n    target: soon\n");
@@ -144,7 +146,7 @@ class HandlerReloadUnderLoadTest {
       assertThat(overload.configVersion()).isEqualTo(2);
       int shed = statuses.get(503).get();
       Awaitility.await("still shedding")
-          .atMost(Duration.ofSeconds(1))
+          .atMost(Duration.ofSeconds(3))
           .pollInterval(POLL)
           .until(() -> statuses.get(503).get() > shed);
     } finally {
