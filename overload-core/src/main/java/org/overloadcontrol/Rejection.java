@@ -11,14 +11,11 @@ import java.util.Objects;
  *
  * @param endpoint the endpoint the request was routed to
  * @param requestClass the request's class
- * @param reason a short machine-readable reason, e.g. {@code "admission-rate"} (the reasons are
- *     listed in docs/guide/configuration.md)
+ * @param reason why
  * @param retryAfter when the client may try again
  */
-public record Rejection(String endpoint, String requestClass, String reason, Duration retryAfter) {
-
-  /** The reason given when the endpoint's token bucket had no token for the request's class. */
-  public static final String ADMISSION_RATE = "admission-rate";
+public record Rejection(
+    String endpoint, String requestClass, RefusalReason reason, Duration retryAfter) {
 
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 

@@ -77,6 +77,7 @@ public final class PublishedApi {
           OverloadContext.class,
           QualityLevel.class,
           Rejection.class,
+          RefusalReason.class,
           // how an application marks its endpoints
           Degradable.class,
           Endpoint.class,

@@ -1,5 +1,7 @@
 package org.overloadcontrol.limiter;
 
+import org.overloadcontrol.RefusalReason;
+
 /**
  * An admission algorithm: decides each arrival of one request class at one endpoint, and
  * learns from the outcomes of the requests it admitted. The shape of Netflix
@@ -30,8 +32,11 @@ public interface Limiter {
    */
   Permit acquire(long nowNanos, int stripe);
 
-  /** Why {@link #acquire} refuses, as the refused request's reason, e.g. {@code fixed-limit}. */
-  String refusalReason();
+  /**
+   * Why {@link #acquire} refuses, as the refused request's reason: a provider's algorithm
+   * gives {@link RefusalReason#ADMISSION_LIMIT} unless another says more.
+   */
+  RefusalReason refusalReason();
 
   /**
    * How long a refused client should wait before it tries again; the engine bounds it by

@@ -1,6 +1,7 @@
 package org.overloadcontrol.limiter;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import org.overloadcontrol.RefusalReason;
 
 /**
  * A fourth admission algorithm, for the tests: at most {@code admission.maxLimit} requests of a
@@ -44,8 +45,8 @@ public final class FixedLimit implements LimiterProvider, Limiter, Permit {
   }
 
   @Override
-  public String refusalReason() {
-    return "fixed-limit";
+  public RefusalReason refusalReason() {
+    return RefusalReason.ADMISSION_LIMIT;
   }
 
   @Override

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.internal.base.Outcome;
@@ -91,7 +92,7 @@ final class ServletSteps {
     } catch (IllegalStateException e) {
       // The container would not suspend the request (it is stopping, or the response is
       // already committed): refuse it now rather than leave it without an outcome.
-      refuse(request, response, exchange, exchange.notCarried("no-async").outcome());
+      refuse(request, response, exchange, exchange.notCarried(RefusalReason.NO_ASYNC).outcome());
       return;
     }
     request.setAttribute(SuspendedRequest.ATTRIBUTE, held);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Carrier;
@@ -158,7 +159,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // state is written before the flag is read here, and the flag before the states there,
       // so one of the two sees the other; the compare-and-set lets one of them settle it.
       if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-        answerAndComplete(exchange.notCarried("shutdown").outcome());
+        answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN).outcome());
       }
       return;
     }
@@ -172,7 +173,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // to the next waiter. The container will not run it, so the permit must come back; it
       // has not run, so it is answered 503 like a waiting request.
       state.set(State.SETTLED);
-      answerAndComplete(exchange.notCarried("shutdown").outcome());
+      answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN).outcome());
     }
   }
 

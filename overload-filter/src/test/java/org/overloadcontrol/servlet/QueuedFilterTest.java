@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
@@ -201,7 +202,7 @@ class QueuedFilterTest {
             ((org.overloadcontrol.internal.engine.RequestTag)
                     Overload.context(waiting.request).orElseThrow())
                 .reason())
-        .isEqualTo("shutdown");
+        .isEqualTo(RefusalReason.SHUTDOWN);
     assertThat(filter.engine().queues().permitsInUse()).isZero();
   }
 

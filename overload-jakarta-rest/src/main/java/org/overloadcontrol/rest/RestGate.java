@@ -11,6 +11,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
@@ -68,7 +69,8 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
         request.abortWith(RestAnswers.of(step.answer()));
       }
       // Not given for a view that cannot suspend; settled as one that could not be.
-      case DELAY, WAIT -> refuse(request, view, exchange, exchange.notCarried("no-async"));
+      case DELAY, WAIT ->
+          refuse(request, view, exchange, exchange.notCarried(RefusalReason.NO_ASYNC));
       default -> refuse(request, view, exchange, step);
     }
   }

@@ -12,6 +12,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.Promise;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.internal.base.Outcome;
@@ -182,7 +183,7 @@ final class ControlledRequest implements Carrier {
       // The server is stopping and takes no more tasks. The permit must come back, and this
       // is the only place that knows.
       LOG.debug("overload-control: held request could not be dispatched", e);
-      refuse(exchange.notCarried("shutdown").outcome());
+      refuse(exchange.notCarried(RefusalReason.SHUTDOWN).outcome());
     }
   }
 

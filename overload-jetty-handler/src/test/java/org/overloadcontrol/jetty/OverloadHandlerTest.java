@@ -17,6 +17,7 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.base.Outcome;
@@ -141,7 +142,7 @@ class OverloadHandlerTest {
               Request request, Response response, Callback callback, Rejection rejection) {
             seen.add(rejection);
             response.setStatus(429);
-            response.getHeaders().put("X-Reason", rejection.reason());
+            response.getHeaders().put("X-Reason", rejection.reason().code());
             JettyHarness.answer(
                 response,
                 callback,
@@ -162,7 +163,10 @@ class OverloadHandlerTest {
       assertThat(refused.getStatus()).isEqualTo(429);
       assertThat(refused.getHeaders().get("X-Reason")).isEqualTo("admission-rate");
       assertThat(refused.getContentAsString()).isEqualTo("default/default in 10 s");
-      assertThat(seen).singleElement().extracting(Rejection::reason).isEqualTo("admission-rate");
+      assertThat(seen)
+          .singleElement()
+          .extracting(Rejection::reason)
+          .isEqualTo(RefusalReason.ADMISSION_RATE);
       assertThat(count(handler.engine(), Outcome.REJECTED)).isEqualTo(1);
     }
   }

@@ -100,7 +100,7 @@ public record Answer(
         instance,
         rejection.endpoint(),
         rejection.requestClass(),
-        rejection.reason(),
+        rejection.reason().code(),
         rejection.retryAfterSeconds());
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
@@ -505,7 +506,7 @@ public final class OverloadEngine {
       if (route.requestClass().kind() == RequestKind.BROWSING
           && tag.sessionRole() != SessionRole.ADMITTED
           && !route.partition.roomToWait()) {
-        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
+        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.QUEUE_FULL);
         return Decision.REJECT;
       }
     }
@@ -551,12 +552,12 @@ public final class OverloadEngine {
                 long waited = ticker.read() - waiter.enqueuedNanos();
                 tag.waited(waited);
                 route.addWait(waited);
-                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "expired");
+                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.EXPIRED);
                 adapterListener.expired(waiter);
               }
             });
     if (w == null) {
-      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "queue-full");
+      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.QUEUE_FULL);
       return false;
     }
     tag.waiter = w;
@@ -577,7 +578,7 @@ public final class OverloadEngine {
    * wait but its container cannot suspend it); answer 503, then complete with
    * {@link Outcome#REJECTED}.
    */
-  public void refuse(RequestTag tag, String reason) {
+  public void refuse(RequestTag tag, RefusalReason reason) {
     tag.decide(Decision.REJECT, config.retryAfterMinNanos(), reason);
   }
 
@@ -596,7 +597,7 @@ public final class OverloadEngine {
     tag.waited(waited);
     tag.route().addWait(waited);
     tag.route().countAbandoned();
-    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), "abandoned");
+    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.ABANDONED);
     return true;
   }
 
@@ -631,7 +632,7 @@ public final class OverloadEngine {
   /** The second half of {@link #complete}, after {@link #settle} returned true. */
   public void record(RequestTag tag, Outcome outcome) {
     EndpointClass route = tag.route();
-    if (outcome == Outcome.REJECTED && TokenBucketLimiter.REFUSAL.equals(tag.reason())) {
+    if (outcome == Outcome.REJECTED && tag.reason() == RefusalReason.ADMISSION_RATE) {
       route.countRefusalAnswered(tag.stripe);
     }
     route.countOutcome(tag.stripe, outcome);

@@ -1,5 +1,6 @@
 package org.overloadcontrol.internal.engine;
 
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.admission.QueueThresholdController;
 import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
@@ -27,8 +28,8 @@ final class QueueThresholdLimiter implements Limiter, Permit {
   }
 
   @Override
-  public String refusalReason() {
-    return "queue-threshold";
+  public RefusalReason refusalReason() {
+    return RefusalReason.QUEUE_THRESHOLD;
   }
 
   @Override

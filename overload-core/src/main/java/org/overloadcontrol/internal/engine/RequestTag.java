@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.admission.ClassController;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.Outcome;
@@ -65,7 +66,7 @@ public final class RequestTag implements OverloadContext {
    */
   private long taggedThenRetryAfterNanos;
 
-  private String reason;
+  private RefusalReason reason;
 
   /**
    * The endpoint permits this request holds while it executes; released once, on completion.
@@ -144,7 +145,7 @@ public final class RequestTag implements OverloadContext {
   }
 
   /** Why the request was refused or expired ({@code admission-rate}, {@code queue-full}, ...). */
-  public String reason() {
+  public RefusalReason reason() {
     return reason;
   }
 
@@ -174,7 +175,7 @@ public final class RequestTag implements OverloadContext {
     this.admitted = permit;
   }
 
-  void decide(Decision d, long retryAfter, String why) {
+  void decide(Decision d, long retryAfter, RefusalReason why) {
     this.decision = d;
     this.taggedThenRetryAfterNanos = retryAfter;
     this.reason = why;

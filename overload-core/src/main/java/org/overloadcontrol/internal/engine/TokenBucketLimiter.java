@@ -1,5 +1,6 @@
 package org.overloadcontrol.internal.engine;
 
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.internal.admission.ClassController;
 import org.overloadcontrol.internal.admission.EndpointAdmissionController;
@@ -16,9 +17,8 @@ import org.overloadcontrol.limiter.Permit;
 final class TokenBucketLimiter implements Limiter {
 
   /** The reason of a refusal by the bucket. */
-  static final String REFUSAL = "admission-rate";
-
   private final EndpointAdmissionController admission;
+
   private final ClassController controller;
   private final EndpointClass route;
   private final Ticker ticker;
@@ -45,8 +45,8 @@ final class TokenBucketLimiter implements Limiter {
   }
 
   @Override
-  public String refusalReason() {
-    return REFUSAL;
+  public RefusalReason refusalReason() {
+    return RefusalReason.ADMISSION_RATE;
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
@@ -82,7 +83,7 @@ final class Delay {
    *
    * @return true if this call settled the delay
    */
-  boolean cut(String reason) {
+  boolean cut(RefusalReason reason) {
     if (!cancel()) {
       return false;
     }
@@ -133,7 +134,7 @@ final class Delay {
       delay.timer = scheduler.schedule(delay::end, shaping.delayNanos());
       if (stopped) {
         // Registered after the stop looked, and its timer may never run: answer it now.
-        delay.cut("shutdown");
+        delay.cut(RefusalReason.SHUTDOWN);
       }
       return delay;
     }
@@ -152,7 +153,7 @@ final class Delay {
       stopped = true;
       for (Delay d : List.copyOf(delays)) {
         try {
-          d.cut("shutdown");
+          d.cut(RefusalReason.SHUTDOWN);
         } catch (RuntimeException e) {
           // One request's trouble at the stop must not keep the others from their answer.
           LOG.debug("overload-control: cutting a delay short at the stop failed", e);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
@@ -110,11 +111,11 @@ public final class Exchange {
    * none: the token bucket refuses without one).
    */
   public Rejection rejection() {
-    String reason = tag.reason();
+    RefusalReason reason = tag.reason();
     return new Rejection(
         tag.endpoint(),
         tag.requestClass(),
-        reason == null ? Rejection.ADMISSION_RATE : reason,
+        reason == null ? RefusalReason.ADMISSION_RATE : reason,
         Duration.ofNanos(tag.retryAfterNanos()));
   }
 
@@ -215,7 +216,7 @@ public final class Exchange {
                   }
                 });
         if (left) {
-          delay.cut("abandoned");
+          delay.cut(RefusalReason.ABANDONED);
         }
       }
       case WAIT -> enqueue();
@@ -267,7 +268,7 @@ public final class Exchange {
     }
     left = true;
     Delay held = delay;
-    if (held != null && held.cut("abandoned")) {
+    if (held != null && held.cut(RefusalReason.ABANDONED)) {
       return true;
     }
     Carrier later = carrier;
@@ -287,9 +288,9 @@ public final class Exchange {
    * @param reason {@code no-async} when it could not be suspended, {@code shutdown} when it
    *     could not be run
    */
-  public Step notCarried(String reason) {
+  public Step notCarried(RefusalReason reason) {
     engine.refuse(tag, reason);
-    return "no-async".equals(reason) ? Step.REJECTED : Step.EXPIRED;
+    return reason == RefusalReason.NO_ASYNC ? Step.REJECTED : Step.EXPIRED;
   }
 
   /**

@@ -2,6 +2,7 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.time.Clock;
 import java.util.Objects;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
 import org.overloadcontrol.internal.base.Outcome;
@@ -191,7 +192,7 @@ public final class RequestPipeline {
       return Step.WAIT;
     }
     if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
-      engine.refuse(tag, "no-async");
+      engine.refuse(tag, RefusalReason.NO_ASYNC);
       return Step.REJECTED;
     }
     BlockingWait wait = new BlockingWait();

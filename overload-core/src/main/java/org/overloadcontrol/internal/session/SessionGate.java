@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
@@ -41,7 +42,7 @@ public final class SessionGate {
    */
   public record Answer(
       boolean refused,
-      String reason,
+      RefusalReason reason,
       String setCookie,
       SessionRole role,
       String key,
@@ -162,7 +163,7 @@ public final class SessionGate {
         && (sessionOverdue.getAsBoolean()
             || !load.roomForNew(activeSessions(now), saturated, settings.headroom()))) {
       newRefused.increment();
-      return new Answer(true, "new-session", null, SessionRole.NONE, null, false);
+      return new Answer(true, RefusalReason.NEW_SESSION, null, SessionRole.NONE, null, false);
     }
     String key;
     String cookie = null;
@@ -178,7 +179,7 @@ public final class SessionGate {
     SessionTable.Entry admittedEntry = table.admit(key, now);
     if (admittedEntry == null) {
       newRefused.increment();
-      return new Answer(true, "sessions-full", null, SessionRole.NONE, null, false);
+      return new Answer(true, RefusalReason.SESSIONS_FULL, null, SessionRole.NONE, null, false);
     }
     seen(admittedEntry);
     admitted.increment();

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
 import org.overloadcontrol.internal.config.OverloadConfig;
@@ -71,7 +72,7 @@ class DelayTest {
     assertThat(target.ended).hasValue(1);
     assertThat(runtime.delayedCount()).isZero();
     // After the timer nothing else may act: a client leaving now is the later steps' business.
-    assertThat(delay.cut("abandoned")).isFalse();
+    assertThat(delay.cut(RefusalReason.ABANDONED)).isFalse();
     assertThat(delay.cancel()).isFalse();
     assertThat(target.cut).hasValue(0);
   }
@@ -82,13 +83,13 @@ class DelayTest {
     RequestTag tag = tag();
     Delay delay = runtime.delay(tag, delayFor(DELAY_NANOS), target);
 
-    assertThat(delay.cut("abandoned")).isTrue();
+    assertThat(delay.cut(RefusalReason.ABANDONED)).isTrue();
     ticker.advance(Duration.ofSeconds(1));
     timers.runDue();
 
     assertThat(target.cut).hasValue(1);
     assertThat(target.ended).hasValue(0);
-    assertThat(tag.reason()).isEqualTo("abandoned");
+    assertThat(tag.reason()).isEqualTo(RefusalReason.ABANDONED);
     assertThat(timers.pendingOneShots()).isZero();
   }
 
@@ -104,7 +105,7 @@ class DelayTest {
 
     assertThat(first.cut).hasValue(1);
     assertThat(second.cut).hasValue(1);
-    assertThat(tag.reason()).isEqualTo("shutdown");
+    assertThat(tag.reason()).isEqualTo(RefusalReason.SHUTDOWN);
     CountingTarget late = new CountingTarget();
     runtime.delay(tag(), delayFor(DELAY_NANOS), late);
     assertThat(late.cut).hasValue(1);
@@ -135,7 +136,7 @@ class DelayTest {
           for (int i = 0; i < requests; i++) {
             switch (role) {
               case 0 -> timers.runDue();
-              case 1 -> delays[i].cut("abandoned");
+              case 1 -> delays[i].cut(RefusalReason.ABANDONED);
               case 2 -> {
                 if (delays[i].cancel()) {
                   cancelled.incrementAndGet();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Answer;
@@ -189,7 +190,7 @@ class RequestPipelineTest {
     timers.runDue();
     assertThat(second.steps).containsExactly(Step.Kind.WAIT, Step.Kind.REFUSE);
     assertThat(second.outcome).isEqualTo(Outcome.EXPIRED);
-    assertThat(second.exchange.tag().reason()).isEqualTo("expired");
+    assertThat(second.exchange.tag().reason()).isEqualTo(RefusalReason.EXPIRED);
     first.complete();
   }
 
@@ -203,7 +204,7 @@ class RequestPipelineTest {
     assertThat(second.exchange.left()).isFalse();
 
     assertThat(second.outcome).isEqualTo(Outcome.EXPIRED);
-    assertThat(second.exchange.tag().reason()).isEqualTo("abandoned");
+    assertThat(second.exchange.tag().reason()).isEqualTo(RefusalReason.ABANDONED);
     assertThat(route().abandonedCount()).isEqualTo(1);
     first.complete();
     assertThat(second.steps).doesNotContain(Step.Kind.RUN);
@@ -218,7 +219,7 @@ class RequestPipelineTest {
     blocking.canSuspend = false;
     Adapter second = new Adapter(blocking);
     assertThat(second.steps).containsExactly(Step.Kind.REFUSE);
-    assertThat(second.exchange.tag().reason()).isEqualTo("no-async");
+    assertThat(second.exchange.tag().reason()).isEqualTo(RefusalReason.NO_ASYNC);
     first.complete();
   }
 
@@ -271,7 +272,7 @@ class RequestPipelineTest {
 
     assertThat(delayed.steps).containsExactly(Step.Kind.DELAY, Step.Kind.REFUSE);
     assertThat(delayed.outcome).isEqualTo(Outcome.EXPIRED);
-    assertThat(delayed.exchange.tag().reason()).isEqualTo("abandoned");
+    assertThat(delayed.exchange.tag().reason()).isEqualTo(RefusalReason.ABANDONED);
     assertThat(route().arrivalCount()).isEqualTo(arrivals);
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.internal.engine.Answer;
 
@@ -85,7 +86,7 @@ class StepResponsesTest {
   void aRefusalIs503WithItsRetryTimeRoundedUpAndAProblemForAnApiClient() {
     Recorded response = new Recorded();
     Rejection rejection =
-        new Rejection("search", "interactive", "queue-full", Duration.ofMillis(2_001));
+        new Rejection("search", "interactive", RefusalReason.QUEUE_FULL, Duration.ofMillis(2_001));
 
     StepResponses.refuse(rejection, "application/json", "/search", response);
 
@@ -103,7 +104,7 @@ class StepResponsesTest {
   void aBrowserIsRefusedWithAPage() {
     Recorded response = new Recorded();
     StepResponses.refuse(
-        new Rejection("e", "c", Rejection.ADMISSION_RATE, Duration.ZERO),
+        new Rejection("e", "c", RefusalReason.ADMISSION_RATE, Duration.ZERO),
         "text/html,*/*",
         "/e",
         response);

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
@@ -235,7 +236,7 @@ class SessionAdmissionTest {
     Request c1 = send(engine, "browse", null);
 
     assertThat(c1.answer().refused()).isTrue();
-    assertThat(c1.tag().reason()).isEqualTo("new-session");
+    assertThat(c1.tag().reason()).isEqualTo(RefusalReason.NEW_SESSION);
     assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(1);
     // Once it got its permit, new sessions come in again (b1, a new session's, still waits).
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
@@ -257,13 +258,13 @@ class SessionAdmissionTest {
     ticker.advance(Duration.ofMillis(501));
     scheduler.runDue();
     assertThat(b1.tag().waiter().waiting()).isFalse();
-    assertThat(b1.tag().reason()).isEqualTo("expired");
+    assertThat(b1.tag().reason()).isEqualTo(RefusalReason.EXPIRED);
     assertThat(a2.tag().waiter().waiting()).isTrue();
 
     ticker.advance(Duration.ofMillis(300));
     scheduler.runDue();
     assertThat(a2.tag().waiter().waiting()).isFalse();
-    assertThat(a2.tag().reason()).isEqualTo("expired");
+    assertThat(a2.tag().reason()).isEqualTo(RefusalReason.EXPIRED);
     assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);
     assertThat(engine.queues().waitingCount()).isZero();
     assertThat(engine.queues().sessionWaitingCount()).isZero();
@@ -371,7 +372,7 @@ class SessionAdmissionTest {
       Request r = send(engine, "browse", null);
       if (r.answer().refused()) {
         refused++;
-        assertThat(r.tag().reason()).isEqualTo("sessions-full");
+        assertThat(r.tag().reason()).isEqualTo(RefusalReason.SESSIONS_FULL);
       } else {
         engine.complete(r.tag(), Outcome.COMPLETED, 0);
       }
@@ -397,7 +398,7 @@ class SessionAdmissionTest {
       Request probe = send(engine, "browse", null); // finds the limit reached
       if (probe.answer().refused()) {
         refusedNew++;
-        assertThat(probe.tag().reason()).isEqualTo("new-session");
+        assertThat(probe.tag().reason()).isEqualTo(RefusalReason.NEW_SESSION);
       } else {
         admittedNew++;
         assertThat(engine.abandon(probe.tag())).isTrue(); // its user leaves the queue
@@ -419,7 +420,7 @@ class SessionAdmissionTest {
     assertThat(token.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     assertThat(engine.abandon(token.tag())).isTrue();
     engine.complete(token.tag(), Outcome.EXPIRED, 0);
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
 
     // a completes its purchase: its place is free for a new session.
     engine.complete(current.tag(), Outcome.COMPLETED, 0);
@@ -454,17 +455,17 @@ class SessionAdmissionTest {
     ticker.advance(Duration.ofMillis(250));
     engine.complete(current.tag(), Outcome.COMPLETED, 0);
     scheduler.runDue();
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
     ticker.advance(Duration.ofMillis(300));
     scheduler.runDue();
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
     ticker.advance(Duration.ofMillis(300));
     scheduler.runDue();
     Request b = send(engine, "browse", null);
     assertThat(b.answer().refused()).isFalse();
     assertThat(b.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     // b counts at once: the next new session finds no room.
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo("new-session");
+    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
   }
 
   @Test
@@ -474,7 +475,8 @@ class SessionAdmissionTest {
     engine.complete(a.tag(), Outcome.COMPLETED, 0);
     assertThat(send(engine, "browse", null).answer().refused()).isTrue();
     // The table bound still holds for token holders: the full table refuses them too.
-    assertThat(send(engine, "browse", null, true).answer().reason()).isEqualTo("sessions-full");
+    assertThat(send(engine, "browse", null, true).answer().reason())
+        .isEqualTo(RefusalReason.SESSIONS_FULL);
   }
 
   @Test

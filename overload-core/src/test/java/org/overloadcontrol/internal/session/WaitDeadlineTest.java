@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.TestRequest;
 import org.overloadcontrol.internal.config.OverloadConfig;
@@ -103,7 +104,7 @@ class WaitDeadlineTest {
     ticker.advance(Duration.ofMillis(100));
     scheduler.runDue();
     assertThat(waiter.waiter().waiting()).isFalse();
-    assertThat(waiter.reason()).isEqualTo("expired");
+    assertThat(waiter.reason()).isEqualTo(RefusalReason.EXPIRED);
     engine.complete(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
   }
@@ -120,7 +121,7 @@ class WaitDeadlineTest {
     assertThat(first.decision()).isEqualTo(Decision.WAIT);
     RequestTag second = send(engine, null, new String[1]);
     assertThat(second.decision()).isEqualTo(Decision.REJECT);
-    assertThat(second.reason()).isEqualTo("queue-full");
+    assertThat(second.reason()).isEqualTo(RefusalReason.QUEUE_FULL);
     engine.complete(second, Outcome.REJECTED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
@@ -160,7 +161,7 @@ class WaitDeadlineTest {
       assertThat(waited).isLessThan(100);
       next = send(engine, null, new String[1]);
     }
-    assertThat(next.reason()).isEqualTo("queue-full");
+    assertThat(next.reason()).isEqualTo(RefusalReason.QUEUE_FULL);
     engine.complete(next, Outcome.REJECTED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
