@@ -480,11 +480,11 @@ public final class ConcurrencyGroup {
     if (!settling) {
       levels.add(level, median);
     }
-    // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
-    // shorten them (they do not queue), it only lengthens the waits that made the misses.
-    double usedScale = levels.queueingShare(level) < SCALED_QUEUEING ? 1.0 : scale;
     double judged = p90;
     if (wasPressed) {
+      // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
+      // shorten them (they do not queue), it only lengthens the waits that made the misses.
+      double usedScale = levels.queueingShare(level) < SCALED_QUEUEING ? 1.0 : scale;
       judged = p90 / usedScale;
       // The prediction already aims the tightest class at the setpoint; its own misses lower
       // that aim by the square root of its scale only (the whole scale as well cost goodput
