@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
-import org.overloadcontrol.internal.queue.QueueSettings;
+import org.overloadcontrol.internal.pipeline.Settings;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -42,19 +42,23 @@ final class AsyncSupportNotice {
   private AsyncSupportNotice() {}
 
   /** At start: says which filters and servlets lack async support, if queues are on. */
-  static void atStart(ServletContext context, QueueSettings queues) {
-    if (!queues.enabled()) {
+  static void atStart(ServletContext context, Settings settings) {
+    if (!settings.queuesEnabled()) {
       return;
     }
     List<String> lacking = lacking(context);
     if (!lacking.isEmpty()) {
-      ContainerLog.warn(context, message(lacking, queues.nonAsync()));
+      ContainerLog.warn(context, message(lacking, settings.refusesWithoutAsync()));
     }
   }
 
-  static String message(List<String> lacking, QueueSettings.NonAsync nonAsync) {
+  /**
+   * @param refused whether such a request is refused at once ({@code queue.nonAsync: reject})
+   *     rather than waiting on its thread
+   */
+  static String message(List<String> lacking, boolean refused) {
     String what =
-        nonAsync == QueueSettings.NonAsync.REJECT
+        refused
             ? "is refused with 503 at once (queue.nonAsync: reject)"
             : "waits holding its container thread, up to queue.maxWait (queue.nonAsync: block)";
     return "overload-control: queue.permits is set, but "

@@ -4,14 +4,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.internal.engine.Answer;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * The default answer to a refused request: 503 Service Unavailable with {@code Retry-After},
  * {@code Cache-Control: no-store}, and a body the client can read. A client that accepts
  * {@code text/html} (a browser) gets a short page; any other gets an RFC 9457
- * {@code application/problem+json} body with the retry time. The bytes come from the engine's
- * {@link Answer}, which the Jetty handler sends as well.
+ * {@code application/problem+json} body with the retry time. The bytes come from the pipeline's
+ * {@link StepResponses}, which the Jetty handler and the Jakarta REST feature send as well.
  */
 public final class DefaultRejectionHandler implements RejectionHandler {
 
@@ -22,6 +22,6 @@ public final class DefaultRejectionHandler implements RejectionHandler {
   }
 
   static boolean wantsHtml(String accept) {
-    return Answer.wantsHtml(accept);
+    return StepResponses.wantsHtml(accept);
   }
 }

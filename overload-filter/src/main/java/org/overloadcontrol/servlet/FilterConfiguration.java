@@ -17,13 +17,11 @@ import java.util.Map;
 import java.util.Set;
 import javax.management.MBeanServer;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.config.ConfigSource;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
-import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
 import org.overloadcontrol.internal.pipeline.Settings;
-import org.overloadcontrol.internal.pipeline.YamlConfigLoader;
 
 /**
  * Reads the filter's configuration once, at {@code init}: the layers, lowest precedence first
@@ -45,7 +43,7 @@ record FilterConfiguration(
     Settings settings,
     Map<String, String> endpointByServlet,
     RejectionHandler rejectionHandler,
-    FrameworkRoutes frameworkRoutes,
+    ContributedRoutes frameworkRoutes,
     String virtualThreads,
     boolean maxLimitFromThreads) {
 
@@ -63,15 +61,18 @@ record FilterConfiguration(
     for (String name : Collections.list(filterConfig.getInitParameterNames())) {
       params.put(name, filterConfig.getInitParameter(name));
     }
-    FrameworkRoutes routes = frameworkRoutes(context);
+    ContributedRoutes routes =
+        ContributedRoutes.fromAttribute(
+            context.getAttribute(ContributedRoutes.ATTRIBUTE),
+            org.overloadcontrol.base.OverloadLog.get(OverloadFilter.class));
     ConfigLayers layers =
         ConfigLayers.builder()
             .annotations(annotations.layer())
-            .annotations(routes.annotations())
+            .annotations(routes)
             .keys(
-                ConfigSource.of(
+                KeyLayer.of(
                     "web.xml init-param of filter '" + filterConfig.getFilterName() + "'", params))
-            .keys(routes.properties())
+            .keys(routes)
             .file(loadYaml(context, params.get("configFile")));
     try {
       layers.operatorFile();
@@ -95,43 +96,10 @@ record FilterConfiguration(
     return new FilterConfiguration(
         settings,
         annotations.endpointByServlet(),
-        rejectionHandler(context, settings.config(), fallback),
+        rejectionHandler(context, settings, fallback),
         routes,
         virtualThreads,
         layers.boundByThreads());
-  }
-
-  /** The core keys of {@link #settings}. */
-  OverloadConfig config() {
-    return settings.config();
-  }
-
-  /**
-   * The routes a framework module (Jakarta REST, Spring Boot) left in the servlet context
-   * before the filter started: its handler methods become endpoints (see
-   * {@link FrameworkRoutes}).
-   */
-  private static FrameworkRoutes frameworkRoutes(ServletContext context) {
-    Object supplied = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
-    if (supplied == null) {
-      return FrameworkRoutes.NONE;
-    }
-    if (supplied instanceof FrameworkRoutes routes) {
-      org.overloadcontrol.base.OverloadLog.get(OverloadFilter.class)
-          .info(
-              "overload-control: {} routes from {} to {} endpoints",
-              routes.size(),
-              routes.framework(),
-              routes.endpoints().size());
-      return routes;
-    }
-    throw OverloadConfigException.of(
-        FrameworkRoutes.ATTRIBUTE,
-        supplied.getClass().getName(),
-        "servlet-context attribute",
-        "is not a "
-            + FrameworkRoutes.class.getName()
-            + " visible to the filter (is the filter's jar in the web application twice?)");
   }
 
   /** The file the {@code configFile} init-param names, else the default file. */
@@ -141,7 +109,7 @@ record FilterConfiguration(
         : configured.trim();
   }
 
-  private static ConfigSource loadYaml(ServletContext context, String configured)
+  private static KeyLayer loadYaml(ServletContext context, String configured)
       throws ServletException {
     String path = configFilePath(configured);
     try {
@@ -163,7 +131,7 @@ record FilterConfiguration(
         return null;
       }
       try (InputStream stream = in) {
-        return YamlConfigLoader.load(stream, name);
+        return KeyLayer.yaml(stream, name);
       }
     } catch (IOException e) {
       throw new ServletException("overload-control: cannot read " + path + ": " + e, e);
@@ -198,12 +166,12 @@ record FilterConfiguration(
   }
 
   private static RejectionHandler rejectionHandler(
-      ServletContext context, OverloadConfig config, RejectionHandler fallback) {
+      ServletContext context, Settings settings, RejectionHandler fallback) {
     Object supplied = context.getAttribute(RejectionHandler.ATTRIBUTE);
     if (supplied instanceof RejectionHandler handler) {
       return handler;
     }
-    String className = config.rejectionHandler();
+    String className = settings.rejectionHandler();
     if (className == null || className.isBlank()) {
       return fallback;
     }

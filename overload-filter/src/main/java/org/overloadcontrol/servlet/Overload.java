@@ -5,6 +5,7 @@ import jakarta.servlet.ServletRequest;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.Exchange;
 
 /**
  * Static access for servlets: {@code Overload.context(request)}, {@code Overload.quality(request)}
@@ -49,9 +50,6 @@ public final class Overload {
    * filter did not see the request or sessions are off.
    */
   public static void completeSession(ServletRequest request) {
-    if (request.getAttribute(OverloadContext.ATTRIBUTE)
-        instanceof org.overloadcontrol.internal.engine.RequestTag tag) {
-      tag.completeSession();
-    }
+    Exchange.completeSession(request.getAttribute(OverloadContext.ATTRIBUTE));
   }
 }

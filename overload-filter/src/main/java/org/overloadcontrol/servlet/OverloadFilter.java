@@ -19,7 +19,6 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
@@ -122,13 +121,13 @@ public class OverloadFilter implements Filter {
   /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
   public List<GroupSnapshot> bandwidthSnapshot() {
     RunningFilter r = running;
-    return r == null ? List.of() : r.bandwidthSnapshot();
+    return r == null ? List.of() : r.runtime().bandwidthSnapshot();
   }
 
   /** The running engine, or null before {@link #init}. */
   public OverloadEngine engine() {
     RunningFilter r = running;
-    return r == null ? null : r.engine();
+    return r == null ? null : r.runtime().engine();
   }
 
   /**
@@ -179,29 +178,7 @@ public class OverloadFilter implements Filter {
     HttpServletMapping mapping = request.getHttpServletMapping();
     String servlet = mapping == null ? null : mapping.getServletName();
     RunningFilter.Routing g = r.routing;
-    ServletRequestView view = new ServletRequestView(request, g.clients());
-    Exchange exchange;
-    if (g.routesByServlet()) {
-      // No rule reads the request: its servlet says where it goes (one look-up).
-      EndpointClass route = g.routes().route(servlet);
-      exchange = route == null ? null : g.pipeline().start(view, route);
-    } else if (g.routesByFramework()) {
-      // Only a framework's routes read the request (Spring Boot, Jakarta REST): one walk over
-      // its path, else its servlet's endpoint (looked up only then).
-      if (g.routes().isStatus(servlet)) {
-        exchange = null;
-      } else {
-        exchange = g.pipeline().startByFramework(view);
-        if (exchange == null) {
-          exchange = g.pipeline().start(view, g.routes().route(servlet));
-        }
-      }
-    } else {
-      exchange =
-          g.routes().isStatus(servlet)
-              ? null
-              : g.pipeline().start(view, g.routes().endpointOf(servlet));
-    }
+    Exchange exchange = g.routes().start(new ServletRequestView(request, g.clients()), servlet);
     if (exchange == null || exchange.step().kind() == Step.Kind.PASS) {
       // A probe or a status page: never a permit, a wait or a refusal.
       chain.doFilter(req, res);

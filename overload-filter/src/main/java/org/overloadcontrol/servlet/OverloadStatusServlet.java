@@ -11,8 +11,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.DashboardAssets;
+import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
 import org.overloadcontrol.internal.pipeline.StatusGate;
 import org.overloadcontrol.metrics.Scrape;
 
@@ -53,13 +53,12 @@ public class OverloadStatusServlet extends HttpServlet {
   private transient volatile Cached cached;
 
   /** Access rules for one running filter (they come partly from its configuration). */
-  private record Cached(Observability observability, StatusGate gate) {}
+  private record Cached(ObservabilityHandle observability, StatusGate gate) {}
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws ServletException, IOException {
-    Object attribute = getServletContext().getAttribute(Observability.ATTRIBUTE);
-    Cached c = attribute instanceof Observability o ? rules(o) : null;
+    Cached c = rules(getServletContext().getAttribute(ObservabilityHandle.ATTRIBUTE));
     if (!allowed(request, c)) {
       response.setStatus(HttpServletResponse.SC_FORBIDDEN);
       response.setContentType("text/plain; charset=utf-8");
@@ -92,13 +91,18 @@ public class OverloadStatusServlet extends HttpServlet {
     }
   }
 
-  private Cached rules(Observability o) throws ServletException {
+  /** The rules for the filter's observability in {@code attribute}; null when none runs. */
+  private Cached rules(Object attribute) throws ServletException {
     Cached c = cached;
-    if (c != null && c.observability() == o) {
+    if (c != null && c.observability().isPublishedAs(attribute)) {
       return c;
     }
+    ObservabilityHandle o = ObservabilityHandle.of(attribute);
+    if (o == null) {
+      return null;
+    }
     try {
-      c = new Cached(o, StatusGate.of(o, getInitParameter("allow"), getInitParameter("role")));
+      c = new Cached(o, o.statusGate(getInitParameter("allow"), getInitParameter("role")));
     } catch (OverloadConfigException e) {
       throw new ServletException(e.getMessage(), e);
     }

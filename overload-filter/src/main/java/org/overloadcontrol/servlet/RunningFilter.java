@@ -4,22 +4,20 @@ import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import java.time.Clock;
-import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.classify.ClientAddressResolver;
-import org.overloadcontrol.internal.config.OverloadConfig;
-import org.overloadcontrol.internal.engine.OverloadEngine;
-import org.overloadcontrol.internal.metrics.Observability;
+import org.overloadcontrol.internal.pipeline.ClientAddresses;
 import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
+import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
+import org.overloadcontrol.internal.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.TargetRoutes;
 
 /**
  * What an {@link OverloadFilter} holds from {@code init} to {@code destroy}: its configuration,
@@ -57,7 +55,7 @@ final class RunningFilter {
   private final ServletContext servletContext;
   private final FilterConfig filterConfig;
   private final OverloadRuntime runtime;
-  private volatile Observability observability;
+  private volatile ObservabilityHandle observability;
 
   /** Watches the YAML files on disk and reloads when one changes; null when none is on disk. */
   private final ConfigFileWatch watch;
@@ -73,8 +71,8 @@ final class RunningFilter {
       OverloadRuntime runtime,
       SuspendedRequest.Registry suspended,
       FilterConfig filterConfig,
-      Observability observability) {
-    OverloadConfig config = read.config();
+      ObservabilityHandle observability) {
+    Settings settings = read.settings();
     this.servletContext = filterConfig.getServletContext();
     this.filterConfig = filterConfig;
     this.runtime = runtime;
@@ -83,7 +81,7 @@ final class RunningFilter {
     this.routing = Routing.of(runtime, read, servletContext);
     this.steps = new ServletSteps(read.rejectionHandler(), suspended);
     this.takeover = new TakeoverNotice(servletContext, filterConfig.getFilterName());
-    this.enabled = config.enabled();
+    this.enabled = settings.enabled();
     this.gracefulStop = GracefulStopSignal.listen(servletContext, this::stopAdmitting);
     this.virtualThreads =
         new VirtualThreadNotice(
@@ -98,33 +96,17 @@ final class RunningFilter {
   }
 
   /**
-   * How requests are routed under one configuration: its engine and pipeline, and the servlet
-   * routes and client resolver built over them.
+   * How requests are routed under one configuration: the servlet routes and client resolver
+   * built over its pipeline.
    */
-  record Routing(
-      OverloadEngine engine,
-      RequestPipeline pipeline,
-      ClientAddressResolver clients,
-      ServletRoutes routes,
-      boolean routesByServlet,
-      boolean routesByFramework) {
+  record Routing(ClientAddresses clients, TargetRoutes routes) {
 
     static Routing of(OverloadRuntime runtime, FilterConfiguration read, ServletContext context) {
       RequestPipeline pipeline = runtime.pipeline();
-      OverloadEngine engine = runtime.engine();
       return new Routing(
-          engine,
-          pipeline,
           pipeline.clients(),
-          new ServletRoutes(engine, read.endpointByServlet(), StatusServlets.names(context)),
-          engine.routesByEndpointOnly(),
-          engine.routesByFrameworkOnly());
+          new TargetRoutes(pipeline, read.endpointByServlet(), StatusServlets.names(context)));
     }
-  }
-
-  /** The engine in force. */
-  OverloadEngine engine() {
-    return routing.engine();
   }
 
   /** The runtime, whose version and last reload the filter reports. */
@@ -164,17 +146,16 @@ final class RunningFilter {
    * the same names over the new one.
    */
   private void renewObservability() {
-    Observability old = observability;
+    ObservabilityHandle old = observability;
     old.close();
     try {
-      Observability fresh =
-          runtime
-              .observability()
-              .registry(servletContext.getAttribute(Observability.REGISTRY_ATTRIBUTE))
-              .contextPath(servletContext.getContextPath())
-              .build();
+      ObservabilityHandle fresh =
+          ObservabilityHandle.start(
+              runtime,
+              servletContext.getAttribute(ObservabilityHandle.REGISTRY_ATTRIBUTE),
+              servletContext.getContextPath());
       observability = fresh;
-      servletContext.setAttribute(Observability.ATTRIBUTE, fresh);
+      servletContext.setAttribute(ObservabilityHandle.ATTRIBUTE, fresh.published());
     } catch (RuntimeException e) {
       // Only the metrics are lost, and said so; the reloaded configuration stays in force.
       LOG.warn("overload-control: metrics after the reload could not start: {}", e.toString());
@@ -217,34 +198,33 @@ final class RunningFilter {
     } catch (OverloadConfigException e) {
       throw failed(context, e);
     }
-    AsyncSupportNotice.atStart(context, runtime.engine().queueSettings());
+    AsyncSupportNotice.atStart(context, runtime.settings());
     context.setAttribute(OverloadFilter.ENGINE_ATTRIBUTE, runtime.engine());
-    Observability observability;
+    ObservabilityHandle observability;
     try {
       // Metrics, JMX, the overload log and the status servlet's data; docs/observability.md.
       observability =
-          runtime
-              .observability()
-              .registry(context.getAttribute(Observability.REGISTRY_ATTRIBUTE))
-              .contextPath(context.getContextPath())
-              .build();
+          ObservabilityHandle.start(
+              runtime,
+              context.getAttribute(ObservabilityHandle.REGISTRY_ATTRIBUTE),
+              context.getContextPath());
     } catch (OverloadConfigException e) {
       context.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
       runtime.shutdown();
       runtime.close();
       throw failed(context, e);
     }
-    context.setAttribute(Observability.ATTRIBUTE, observability);
+    context.setAttribute(ObservabilityHandle.ATTRIBUTE, observability.published());
     RunningFilter running =
         new RunningFilter(
             read, runtime, new SuspendedRequest.Registry(), filterConfig, observability);
-    OverloadConfig config = read.config();
+    Settings settings = read.settings();
     LOG.info(
         "overload-control: filter '{}' started ({} classes, {} configured endpoints{}{})",
         filterConfig.getFilterName(),
-        config.classes().size(),
-        config.endpoints().size(),
-        config.enabled() ? "" : ", disabled",
+        settings.classCount(),
+        settings.endpointCount(),
+        settings.enabled() ? "" : ", disabled",
         read.virtualThreads() == null
             ? ""
             : VirtualThreadNotice.atStart(read.virtualThreads(), defaultMaxLimit(read)));
@@ -256,11 +236,6 @@ final class RunningFilter {
     return new ServletException(e.getMessage(), e);
   }
 
-  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
-  List<GroupSnapshot> bandwidthSnapshot() {
-    return runtime.bandwidthSnapshot();
-  }
-
   /**
    * The container has begun a graceful stop: every waiting or delayed request is answered 503
    * now and no permit goes to a waiting request any more, so that the container's wait for the
@@ -269,7 +244,7 @@ final class RunningFilter {
   private void stopAdmitting() {
     LOG.info(
         "overload-control: the container is stopping; waiting requests are answered 503 ({})",
-        runtime.engine().queues() == null ? 0 : runtime.engine().queues().waitingCount());
+        runtime.waitingCount());
     runtime.shutdown();
   }
 
@@ -286,10 +261,10 @@ final class RunningFilter {
     // A reload running now finishes first; none starts after this (the runtime stops).
     reloading.lock();
     reloading.unlock();
-    Observability observability = this.observability;
+    ObservabilityHandle observability = this.observability;
     observability.close();
-    if (servletContext.getAttribute(Observability.ATTRIBUTE) == observability) {
-      servletContext.removeAttribute(Observability.ATTRIBUTE);
+    if (observability.isPublishedAs(servletContext.getAttribute(ObservabilityHandle.ATTRIBUTE))) {
+      servletContext.removeAttribute(ObservabilityHandle.ATTRIBUTE);
     }
     suspended.stop();
     // Cuts every delay short and expires every waiting request, each answered 503; running
@@ -298,7 +273,7 @@ final class RunningFilter {
     for (SuspendedRequest s : suspended.snapshot()) {
       settleSafely(s::settleRunningAtShutdown);
     }
-    if (servletContext.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) == routing.engine()) {
+    if (servletContext.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) == runtime.engine()) {
       servletContext.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
     }
     runtime.close();

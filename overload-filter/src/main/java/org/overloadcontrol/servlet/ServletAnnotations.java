@@ -12,7 +12,7 @@ import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 
 /**
  * Reads {@link Endpoint}, {@link RequestClass}, {@link ResponseTimeTarget} and
@@ -30,7 +30,7 @@ final class ServletAnnotations {
    * disagree (each with its error), which are errors unless a higher layer sets the key.
    */
   record Result(
-      ConfigSource layer,
+      KeyLayer layer,
       Map<String, String> endpointByServlet,
       Map<String, OverloadConfigException> conflicts) {
 
@@ -68,7 +68,7 @@ final class ServletAnnotations {
   }
 
   static Result scan(Map<String, Class<?>> servlets) {
-    ConfigSource.Builder layer = ConfigSource.builder("annotations");
+    KeyLayer.Builder layer = KeyLayer.builder("annotations");
     Map<String, String> endpointByServlet = new LinkedHashMap<>();
     Map<String, OverloadConfigException> conflicts = new LinkedHashMap<>();
     for (Map.Entry<String, Class<?>> e : servlets.entrySet()) {
@@ -140,7 +140,7 @@ final class ServletAnnotations {
   }
 
   private static void putAgreeing(
-      ConfigSource.Builder layer,
+      KeyLayer.Builder layer,
       Map<String, OverloadConfigException> conflicts,
       String key,
       String value,

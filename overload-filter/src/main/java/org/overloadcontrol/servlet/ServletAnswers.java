@@ -6,13 +6,12 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.pipeline.ContainerResponse;
 import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
- * A servlet response as the pipeline's {@link StepResponses} writes an {@link Answer} or a
- * refusal onto it, the same bytes the Jetty handler and the Jakarta REST feature send.
+ * A servlet response as the pipeline's {@link StepResponses} writes an answer or a refusal
+ * onto it, the same bytes the Jetty handler and the Jakarta REST feature send.
  */
 final class ServletAnswers implements ContainerResponse<IOException> {
 
@@ -22,9 +21,9 @@ final class ServletAnswers implements ContainerResponse<IOException> {
     this.response = response;
   }
 
-  /** Writes {@code answer} unless the response is already committed. */
-  static void write(HttpServletResponse response, Answer answer) throws IOException {
-    StepResponses.answer(answer, new ServletAnswers(response));
+  /** {@code response}, for {@link StepResponses#answer} to write an answer on. */
+  static ServletAnswers on(HttpServletResponse response) {
+    return new ServletAnswers(response);
   }
 
   /** Writes the default refusal unless the response is already committed. */

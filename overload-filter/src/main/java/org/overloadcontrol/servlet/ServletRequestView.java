@@ -4,20 +4,17 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
-import java.util.Map;
-import org.overloadcontrol.internal.classify.ClientAddressResolver;
+import org.overloadcontrol.internal.pipeline.ClientAddresses;
 import org.overloadcontrol.internal.pipeline.RequestView;
-import org.overloadcontrol.internal.virtualqueue.UrlEncodedForm;
 
 /** A servlet request seen through the engine's {@link RequestView}. */
 final class ServletRequestView implements RequestView {
 
   private final HttpServletRequest request;
-  private final ClientAddressResolver clients;
+  private final ClientAddresses clients;
   private String clientAddress;
 
-  ServletRequestView(HttpServletRequest request, ClientAddressResolver clients) {
+  ServletRequestView(HttpServletRequest request, ClientAddresses clients) {
     this.request = request;
     this.clients = clients;
   }
@@ -126,17 +123,14 @@ final class ServletRequestView implements RequestView {
   }
 
   /**
-   * The url-encoded form body's fields in order, read on the request's thread (at most
-   * {@code maxBytes + 1} bytes, as a servlet reads a body); null when it is larger or malformed.
+   * The form body, read on the request's thread (at most {@code maxBytes + 1} bytes, as a
+   * servlet reads a body); null when it is larger.
    */
-  static List<Map.Entry<String, String>> formFields(HttpServletRequest request, int maxBytes)
-      throws IOException {
+  static byte[] formBody(HttpServletRequest request, int maxBytes) throws IOException {
     byte[] body;
     try (InputStream in = request.getInputStream()) {
       body = in.readNBytes(maxBytes + 1);
     }
-    return body.length > maxBytes
-        ? null
-        : UrlEncodedForm.parse(body, request.getCharacterEncoding());
+    return body.length > maxBytes ? null : body;
   }
 }

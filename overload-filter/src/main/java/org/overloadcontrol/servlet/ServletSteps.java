@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.Step;
+import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * Carries out the engine's first {@link Step} for a servlet request with the servlet API's own
@@ -49,23 +49,24 @@ final class ServletSteps {
       case ANSWER -> {
         try {
           int formMax = exchange.formMaxBytes();
-          ServletAnswers.write(
-              response,
+          StepResponses.answer(
               formMax < 0
                   ? step.answer()
-                  : exchange.answerKeeping(ServletRequestView.formFields(request, formMax)));
+                  : exchange.answerKeepingBody(
+                      ServletRequestView.formBody(request, formMax),
+                      request.getCharacterEncoding()),
+              ServletAnswers.on(response));
         } finally {
-          finish(response, exchange, step.outcome());
+          exchange.finish(step, byteCount(response));
         }
       }
-      default -> refuse(request, response, exchange, step.outcome());
+      default -> refuse(request, response, exchange, step);
     }
   }
 
-  /** Reports the outcome once, with the bytes counted when a feature measures them. */
-  private static void finish(HttpServletResponse response, Exchange exchange, Outcome outcome) {
-    exchange.finish(
-        outcome, response instanceof CountingResponse counting ? counting.byteCount() : -1L);
+  /** The bytes counted when a feature measures them, else −1. */
+  private static long byteCount(HttpServletResponse response) {
+    return response instanceof CountingResponse counting ? counting.byteCount() : -1L;
   }
 
   /**
@@ -92,7 +93,7 @@ final class ServletSteps {
     } catch (IllegalStateException e) {
       // The container would not suspend the request (it is stopping, or the response is
       // already committed): refuse it now rather than leave it without an outcome.
-      refuse(request, response, exchange, exchange.notCarried(RefusalReason.NO_ASYNC).outcome());
+      refuse(request, response, exchange, exchange.notCarried(RefusalReason.NO_ASYNC));
       return;
     }
     request.setAttribute(SuspendedRequest.ATTRIBUTE, held);
@@ -124,10 +125,11 @@ final class ServletSteps {
       FilterChain chain,
       Exchange exchange)
       throws IOException, ServletException {
-    Outcome outcome = Outcome.FAILED;
+    boolean failed = true;
+    boolean settledLater = false;
     try {
       chain.doFilter(request, response);
-      outcome = Outcome.COMPLETED;
+      failed = false;
       if (request.isAsyncStarted()) {
         // The response is not done: its time and outcome are reported when it completes.
         SuspendedRequest running = null;
@@ -137,7 +139,7 @@ final class ServletSteps {
               SuspendedRequest.running(
                   exchange, async, request, response, this::answerRefusal, suspended);
           async.addListener(running);
-          outcome = null;
+          settledLater = true;
         } catch (IllegalStateException e) {
           // The async cycle already ended (completed on another thread, or the container is
           // stopping): nothing will call the listener, so the outcome is settled here.
@@ -147,21 +149,18 @@ final class ServletSteps {
         }
       }
     } finally {
-      if (outcome != null) {
-        finish(response, exchange, outcome);
+      if (!settledLater) {
+        exchange.finishRun(failed, byteCount(response));
       }
     }
   }
 
   private void refuse(
-      HttpServletRequest request,
-      HttpServletResponse response,
-      Exchange exchange,
-      Outcome outcome) {
+      HttpServletRequest request, HttpServletResponse response, Exchange exchange, Step step) {
     try {
       answerRefusal(request, response, exchange);
     } finally {
-      finish(response, exchange, outcome);
+      exchange.finish(step, byteCount(response));
     }
   }
 

@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Carrier;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.Step;
@@ -144,7 +143,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     if (later.kind() == Step.Kind.RUN) {
       run();
     } else if (state.compareAndSet(State.HELD, State.SETTLED)) {
-      answerAndComplete(later.outcome());
+      answerAndComplete(later);
     }
   }
 
@@ -159,7 +158,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // state is written before the flag is read here, and the flag before the states there,
       // so one of the two sees the other; the compare-and-set lets one of them settle it.
       if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-        answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN).outcome());
+        answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN));
       }
       return;
     }
@@ -173,7 +172,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // to the next waiter. The container will not run it, so the permit must come back; it
       // has not run, so it is answered 503 like a waiting request.
       state.set(State.SETTLED);
-      answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN).outcome());
+      answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN));
     }
   }
 
@@ -186,7 +185,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
    */
   void settleRunningAtShutdown() {
     if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-      finish(Outcome.FAILED);
+      finishRun(true);
     }
   }
 
@@ -222,7 +221,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     } else if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
       boolean threw =
           failed || request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable;
-      finish(threw ? Outcome.FAILED : Outcome.COMPLETED);
+      finishRun(threw);
     }
   }
 
@@ -232,11 +231,12 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     event.getAsyncContext().addListener(this);
   }
 
-  private void answerAndComplete(Outcome outcome) {
+  private void answerAndComplete(Step refused) {
     try {
       refusal.answer(request, response, exchange);
     } finally {
-      finish(outcome);
+      pending.remove(this);
+      exchange.finish(refused, byteCount());
       try {
         async.complete();
       } catch (RuntimeException e) {
@@ -250,7 +250,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
 
   @Override
   public String toString() {
-    return state.get() + "/" + exchange.tag().outcome();
+    return state.get() + "/" + exchange.outcomeText();
   }
 
   /** Leaves the registry without settling: the caller settles the outcome itself. */
@@ -258,12 +258,15 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     pending.remove(this);
   }
 
-  private void finish(Outcome outcome) {
+  private void finishRun(boolean failed) {
     pending.remove(this);
+    exchange.finishRun(failed, byteCount());
+  }
+
+  private long byteCount() {
     // The bytes from the counter, never from the request: a container that recycled it (Jetty,
     // once stopped) must not keep an outcome from being settled.
-    exchange.finish(
-        outcome, response instanceof CountingResponse counting ? counting.byteCount() : -1L);
+    return response instanceof CountingResponse counting ? counting.byteCount() : -1L;
   }
 
   /**

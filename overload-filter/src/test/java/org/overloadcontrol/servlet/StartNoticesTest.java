@@ -19,7 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.overloadcontrol.internal.config.OverloadConfig;
-import org.overloadcontrol.internal.queue.QueueSettings;
+import org.overloadcontrol.internal.pipeline.Settings;
 
 /**
  * The filter's notices at start and on the first request: filters and servlets without async
@@ -85,8 +85,8 @@ class StartNoticesTest {
     return r;
   }
 
-  private static QueueSettings queues(Map<String, String> config) {
-    return QueueSettings.from(OverloadConfig.of(config));
+  private static Settings queues(Map<String, String> config) {
+    return Settings.of(OverloadConfig.of(config));
   }
 
   @Test
@@ -114,9 +114,7 @@ class StartNoticesTest {
     ServletContext other = mock(ServletContext.class);
     AsyncSupportNotice.atStart(other, queues(Map.of()));
     verify(other, never()).log(anyString());
-    assertThat(
-            AsyncSupportNotice.message(
-                java.util.List.of("filter 'f'"), QueueSettings.NonAsync.REJECT))
+    assertThat(AsyncSupportNotice.message(java.util.List.of("filter 'f'"), true))
         .contains("filter 'f' is not async-supported")
         .contains("refused with 503");
   }

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.overloadcontrol.internal.config.AdmissionSettings;
 
 /**
  * Requests on virtual threads: found at start in Tomcat's JMX beans and Jetty's thread pool,
@@ -134,7 +133,7 @@ class VirtualThreadsTest {
     assertThat(read.virtualThreads())
         .isEqualTo("Tomcat's virtual-thread executor, connector \"vt\"");
     assertThat(read.maxLimitFromThreads()).isFalse();
-    assertThat(AdmissionSettings.from(read.config()).groupOf("s").maxLimit()).isEqualTo(200);
+    assertThat(read.settings().maxLimit("s")).isEqualTo(200);
   }
 
   @Test
@@ -148,7 +147,7 @@ class VirtualThreadsTest {
     assertThat(read.virtualThreads()).isNull();
     assertThat(read.maxLimitFromThreads()).isTrue();
     // A tenth under the pool's 48 threads (AdmissionSettings.ceilingFor).
-    assertThat(AdmissionSettings.from(read.config()).groupOf("s").maxLimit()).isEqualTo(44);
+    assertThat(read.settings().maxLimit("s")).isEqualTo(44);
   }
 
   @Test

@@ -6,21 +6,21 @@ import java.net.SocketAddress;
 import java.util.List;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.server.Request;
-import org.overloadcontrol.internal.classify.ClientAddressResolver;
+import org.overloadcontrol.internal.pipeline.ClientAddresses;
 import org.overloadcontrol.internal.pipeline.RequestView;
 
 /** A Jetty core request seen through the engine's {@link RequestView}. */
 final class JettyRequestView implements RequestView {
 
   private final Request request;
-  private final ClientAddressResolver clients;
+  private final ClientAddresses clients;
 
   /** Built on first use: most requests of a server without trusted proxies never need it. */
   private String peerAddress;
 
   private String clientAddress;
 
-  JettyRequestView(Request request, ClientAddressResolver clients) {
+  JettyRequestView(Request request, ClientAddresses clients) {
     this.request = request;
     this.clients = clients;
   }

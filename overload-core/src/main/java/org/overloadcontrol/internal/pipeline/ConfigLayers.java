@@ -61,6 +61,31 @@ public final class ConfigLayers {
     return add(Level.FILE, layer);
   }
 
+  /** {@link #annotations(ConfigSource)} of a layer the adapter made; null: none. */
+  public ConfigLayers annotations(KeyLayer layer) {
+    return annotations(layer == null ? null : layer.source());
+  }
+
+  /** {@link #keys(ConfigSource)} of a layer the adapter made; null: none. */
+  public ConfigLayers keys(KeyLayer layer) {
+    return keys(layer == null ? null : layer.source());
+  }
+
+  /** {@link #file(ConfigSource)} of a file the adapter read; null: none. */
+  public ConfigLayers file(KeyLayer layer) {
+    return file(layer == null ? null : layer.source());
+  }
+
+  /** The keys a framework's routes read from its handlers' annotations, as annotations. */
+  public ConfigLayers annotations(ContributedRoutes routes) {
+    return annotations(routes.routes().annotations());
+  }
+
+  /** The framework's own properties its routes carry (Spring's), as keys. */
+  public ConfigLayers keys(ContributedRoutes routes) {
+    return keys(routes.routes().properties());
+  }
+
   /**
    * The operator's file the system property {@value OperatorConfigFile#PROPERTY} names, over
    * everything else; nothing when the property is not set.

@@ -14,6 +14,7 @@ import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.internal.queue.Waiter;
+import org.overloadcontrol.internal.virtualqueue.UrlEncodedForm;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueVisit;
 import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
@@ -173,6 +174,14 @@ public final class Exchange {
     return formQueue.answer(formVisit, formStop, fields);
   }
 
+  /**
+   * {@link #answerKeeping} of a url-encoded form body read whole, as a servlet reads one; a null
+   * body (larger than {@link #formMaxBytes}) or a malformed one gives the step's fallback answer.
+   */
+  public Answer answerKeepingBody(byte[] body, String charsetName) {
+    return answerKeeping(body == null ? null : UrlEncodedForm.parse(body, charsetName));
+  }
+
   void delayFor(ShapingDecision shaping) {
     this.shaping = shaping;
   }
@@ -291,6 +300,44 @@ public final class Exchange {
   public Step notCarried(RefusalReason reason) {
     engine.refuse(tag, reason);
     return reason == RefusalReason.NO_ASYNC ? Step.REJECTED : Step.EXPIRED;
+  }
+
+  /**
+   * Reports how a request that ran ended: {@code COMPLETED}, or {@code FAILED} when the
+   * application threw or its response failed.
+   *
+   * @param bytes the response body's size, or −1 if unknown
+   * @return as {@link #finish(Outcome, long)}
+   */
+  public boolean finishRun(boolean failed, long bytes) {
+    return finish(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes);
+  }
+
+  /**
+   * Reports how a request that did not run ended: with the outcome of {@code step}, a
+   * {@code REFUSE} or an {@code ANSWER} (or the step {@link #notCarried} gave).
+   *
+   * @param bytes the response body's size, or −1 if unknown
+   * @return as {@link #finish(Outcome, long)}
+   */
+  public boolean finish(Step step, long bytes) {
+    return finish(step.outcome(), bytes);
+  }
+
+  /** The outcome settled so far, for a log line: its name, or "null" while none is. */
+  public String outcomeText() {
+    return String.valueOf(tag.outcome());
+  }
+
+  /**
+   * Marks the request whose {@link org.overloadcontrol.OverloadContext} is {@code context} as
+   * the one that completes its session (an order confirmed); nothing when {@code context} is not
+   * a controlled request's (the adapter did not see it, or it was null).
+   */
+  public static void completeSession(Object context) {
+    if (context instanceof RequestTag tag) {
+      tag.completeSession();
+    }
   }
 
   /**

@@ -236,6 +236,12 @@ public final class OverloadRuntime implements AutoCloseable {
     return cluster;
   }
 
+  /** Requests waiting in the wait queues of the engine in force now; 0 when queues are off. */
+  public int waitingCount() {
+    OverloadEngine engine = current.engine();
+    return engine.queues() == null ? 0 : engine.queues().waitingCount();
+  }
+
   /** Requests held for their bandwidth delay now. */
   public int delayedCount() {
     return delays.size();
@@ -477,6 +483,11 @@ public final class OverloadRuntime implements AutoCloseable {
     public Builder frameworkRoutes(FrameworkRoutes value) {
       this.frameworkRoutes = Objects.requireNonNull(value, "frameworkRoutes");
       return this;
+    }
+
+    /** The routes a framework module left for the filter ({@link ContributedRoutes}). */
+    public Builder frameworkRoutes(ContributedRoutes value) {
+      return frameworkRoutes(value.routes());
     }
 
     /**

@@ -6,7 +6,6 @@ import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
 import org.overloadcontrol.internal.base.Outcome;
-import org.overloadcontrol.internal.classify.ClientAddressResolver;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestIntake;
@@ -50,6 +49,7 @@ public final class RequestPipeline {
   private final VirtualQueueFrontEnd virtualQueue;
   private final BandwidthShaper bandwidth;
   private final boolean trustsProxies;
+  private final ClientAddresses clients;
 
   /** The pipeline over one generation of {@code runtime}'s parts (see {@link OverloadRuntime}). */
   RequestPipeline(
@@ -64,11 +64,17 @@ public final class RequestPipeline {
     this.virtualQueue = Objects.requireNonNull(virtualQueue, "virtualQueue");
     this.bandwidth = bandwidth;
     this.trustsProxies = intake.clients().trustsAnyProxy();
+    this.clients = intake.clients()::resolve;
   }
 
   /** The client-address resolver an adapter's view uses (the trusted proxies). */
-  public ClientAddressResolver clients() {
-    return intake.clients();
+  public ClientAddresses clients() {
+    return clients;
+  }
+
+  /** The engine of this pipeline's generation. */
+  OverloadEngine engine() {
+    return engine;
   }
 
   /**

@@ -72,6 +72,39 @@ public record Settings(
     return admission.groupOf(endpoint).maxLimit();
   }
 
+  /** Whether overload control is on ({@code enabled}); off, every request passes untouched. */
+  public boolean enabled() {
+    return config.enabled();
+  }
+
+  /** The {@code rejectionHandler} class name, or null when not set. */
+  public String rejectionHandler() {
+    return config.rejectionHandler();
+  }
+
+  /** How many request classes are configured, for an adapter's start line. */
+  public int classCount() {
+    return config.classes().size();
+  }
+
+  /** How many endpoints are configured, for an adapter's start line. */
+  public int endpointCount() {
+    return config.endpoints().size();
+  }
+
+  /** Whether requests may wait for a permit ({@code queue.permits} set). */
+  public boolean queuesEnabled() {
+    return queue.enabled();
+  }
+
+  /**
+   * Whether a request that would wait but cannot be held without its thread is refused at once
+   * ({@code queue.nonAsync: reject}) rather than waiting on its thread.
+   */
+  public boolean refusesWithoutAsync() {
+    return queue.nonAsync() == QueueSettings.NonAsync.REJECT;
+  }
+
   /** Validates every section of an already parsed configuration. */
   public static Settings of(OverloadConfig config) {
     AdmissionSettings admission = AdmissionSettings.from(config);

@@ -62,6 +62,14 @@ public final class StepResponses {
   }
 
   /**
+   * Whether a client sending this {@code Accept} header (null when absent) gets the default
+   * refusal as an HTML page rather than an RFC 9457 problem: an adapter's own refusal can agree.
+   */
+  public static boolean wantsHtml(String accept) {
+    return Answer.wantsHtml(accept);
+  }
+
+  /**
    * Writes the default answer to a refused or expired request: 503, {@code Retry-After}, and an
    * HTML page for a client that accepts {@code text/html}, else an RFC 9457 problem.
    *

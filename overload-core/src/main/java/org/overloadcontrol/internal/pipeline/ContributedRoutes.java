@@ -1,0 +1,64 @@
+package org.overloadcontrol.internal.pipeline;
+
+import java.util.Objects;
+import java.util.Set;
+import org.overloadcontrol.base.OverloadLog;
+import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.config.FrameworkRoutes;
+
+/**
+ * The routes a framework module (Jakarta REST, Spring Boot) left for the filter in the servlet
+ * context, as the filter reads them at its start: its handler methods become endpoints, and the
+ * keys they carry become layers ({@link ConfigLayers#annotations(ContributedRoutes)}, {@link
+ * ConfigLayers#keys(ContributedRoutes)}).
+ */
+public final class ContributedRoutes {
+
+  /** The servlet-context attribute in which a framework module leaves its routes. */
+  public static final String ATTRIBUTE = FrameworkRoutes.ATTRIBUTE;
+
+  /** No framework left routes. */
+  public static final ContributedRoutes NONE = new ContributedRoutes(FrameworkRoutes.NONE);
+
+  private final FrameworkRoutes routes;
+
+  private ContributedRoutes(FrameworkRoutes routes) {
+    this.routes = Objects.requireNonNull(routes, "routes");
+  }
+
+  /**
+   * The routes in the servlet-context attribute {@link #ATTRIBUTE} ({@code supplied}), said on
+   * {@code log}; {@link #NONE} when it is not set.
+   *
+   * @throws OverloadConfigException when it holds something else (the filter's jar loaded twice)
+   */
+  public static ContributedRoutes fromAttribute(Object supplied, OverloadLog log) {
+    if (supplied == null) {
+      return NONE;
+    }
+    if (supplied instanceof FrameworkRoutes r) {
+      log.info(
+          "overload-control: {} routes from {} to {} endpoints",
+          r.size(),
+          r.framework(),
+          r.endpoints().size());
+      return new ContributedRoutes(r);
+    }
+    throw OverloadConfigException.of(
+        ATTRIBUTE,
+        supplied.getClass().getName(),
+        "servlet-context attribute",
+        "is not a "
+            + FrameworkRoutes.class.getName()
+            + " visible to the filter (is the filter's jar in the web application twice?)");
+  }
+
+  /** The endpoints the routes name. */
+  public Set<String> endpoints() {
+    return routes.endpoints();
+  }
+
+  FrameworkRoutes routes() {
+    return routes;
+  }
+}
