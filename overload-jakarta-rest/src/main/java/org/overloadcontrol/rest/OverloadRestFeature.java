@@ -14,11 +14,10 @@ import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.annotation.HandlerRoutes;
-import org.overloadcontrol.internal.config.ConfigSource;
 import org.overloadcontrol.internal.config.FrameworkRoutes;
-import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.HandlerRoutes;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.Settings;
@@ -141,26 +140,29 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
         Settings settings =
             ConfigLayers.builder()
                 .annotations(routes.annotations())
-                .keys(ConfigSource.of(SETTINGS_ORIGIN, keys))
+                .keys(KeyLayer.of(SETTINGS_ORIGIN, keys))
                 .file(
                     configFile == null
                         ? null
                         : YamlConfigLoader.loadFile(
                             configFile, "configFile", configFile.toString(), SETTINGS_ORIGIN))
-                .file(configResource == null ? null : yamlResource(configResource))
+                .file(
+                    configResource == null
+                        ? null
+                        : YamlConfigLoader.loadResource(
+                            resourceLoader(), configResource, "configResource", SETTINGS_ORIGIN))
                 .operatorFile()
                 .noRejectionHandler(
                     "names a servlet RejectionHandler, which cannot answer Jakarta REST requests")
                 .knownEndpoints(routes.endpoints())
                 .read();
-        OverloadConfig config = settings.config();
         OverloadRuntime runtime =
             OverloadRuntime.builder(settings).scheduler(null, "overload-control-rest").start();
         LOG.info(
             "overload-control: Jakarta REST feature started ({} classes, {} endpoints{})",
-            config.classes().size(),
+            settings.classCount(),
             routes.endpoints().size(),
-            config.enabled() ? "" : ", disabled");
+            settings.enabled() ? "" : ", disabled");
         return new OverloadRestFeature(runtime);
       } catch (RuntimeException e) {
         LOG.error("{}", e.getMessage());
@@ -168,12 +170,10 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
       }
     }
 
-    private static ConfigSource yamlResource(String name) {
+    /** Where {@code configResource} is looked up: the thread's context loader, else ours. */
+    private static ClassLoader resourceLoader() {
       ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      if (loader == null) {
-        loader = OverloadRestFeature.class.getClassLoader();
-      }
-      return YamlConfigLoader.loadResource(loader, name, "configResource", SETTINGS_ORIGIN);
+      return loader != null ? loader : OverloadRestFeature.class.getClassLoader();
     }
   }
 }

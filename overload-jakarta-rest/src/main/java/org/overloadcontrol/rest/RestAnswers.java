@@ -4,13 +4,13 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.pipeline.ContainerResponse;
+import org.overloadcontrol.internal.pipeline.Step;
 import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * A Jakarta REST response being built, as the pipeline's {@link StepResponses} writes an
- * {@link Answer} or a refusal onto it: a filter answers with {@code abortWith} and a new
+ * answer or a refusal onto it: a filter answers with {@code abortWith} and a new
  * response, which holds nothing to reset, and so sends what the servlet filter and the Jetty
  * handler write on their reset one.
  */
@@ -20,10 +20,10 @@ final class RestAnswers implements ContainerResponse<RuntimeException> {
 
   private RestAnswers() {}
 
-  /** {@code answer} as a new response. */
-  static Response of(Answer answer) {
+  /** The answer of an {@code ANSWER} step as a new response. */
+  static Response of(Step step) {
     RestAnswers built = new RestAnswers();
-    StepResponses.answer(answer, built);
+    StepResponses.answer(step.answer(), built);
     return built.response.build();
   }
 

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.RefusalReason;
-import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.internal.pipeline.Step;
@@ -40,8 +39,11 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
   /** The request property holding the running request's {@link Exchange}. */
   static final String EXCHANGE = RestGate.class.getName() + ".exchange";
 
-  /** The request property holding the outcome the response filter decided, for the write. */
-  private static final String OUTCOME = RestGate.class.getName() + ".outcome";
+  /**
+   * The request property holding whether the response filter found the request failed (a 500),
+   * for the write.
+   */
+  private static final String FAILED = RestGate.class.getName() + ".failed";
 
   private static final int INTERNAL_SERVER_ERROR = 500;
 
@@ -65,8 +67,8 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
         request.setProperty(EXCHANGE, exchange);
       }
       case ANSWER -> {
-        exchange.finish(step.outcome(), 0L);
-        request.abortWith(RestAnswers.of(step.answer()));
+        exchange.finish(step, 0L);
+        request.abortWith(RestAnswers.of(step));
       }
       // Not given for a view that cannot suspend; settled as one that could not be.
       case DELAY, WAIT ->
@@ -77,7 +79,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
 
   private static void refuse(
       ContainerRequestContext request, RestRequestView view, Exchange exchange, Step step) {
-    exchange.finish(step.outcome(), 0L);
+    exchange.finish(step, 0L);
     request.abortWith(
         RestAnswers.refusal(
             exchange.rejection(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri()));
@@ -89,13 +91,12 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       return;
     }
     StepResponses.ofRun(exchange, response.getHeaders()::add);
-    Outcome outcome =
-        response.getStatus() == INTERNAL_SERVER_ERROR ? Outcome.FAILED : Outcome.COMPLETED;
+    boolean failed = response.getStatus() == INTERNAL_SERVER_ERROR;
     if (response.hasEntity() && !"HEAD".equals(request.getMethod())) {
-      request.setProperty(OUTCOME, outcome);
+      request.setProperty(FAILED, failed);
     } else {
       request.removeProperty(EXCHANGE);
-      exchange.finish(outcome, 0L);
+      exchange.finishRun(failed, 0L);
     }
   }
 
@@ -111,13 +112,12 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       counted = new Counted(context.getOutputStream());
       context.setOutputStream(counted);
     }
-    Outcome outcome = Outcome.FAILED;
+    boolean failed = true;
     try {
       context.proceed();
-      outcome =
-          context.getProperty(OUTCOME) instanceof Outcome decided ? decided : Outcome.COMPLETED;
+      failed = Boolean.TRUE.equals(context.getProperty(FAILED));
     } finally {
-      exchange.finish(outcome, counted == null ? -1L : counted.bytes);
+      exchange.finishRun(failed, counted == null ? -1L : counted.bytes);
     }
   }
 

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import org.overloadcontrol.internal.annotation.HandlerRoutes;
 import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.pipeline.HandlerRoutes;
 
 /**
  * Reads the resource methods of Jakarta REST root resource classes, once, into

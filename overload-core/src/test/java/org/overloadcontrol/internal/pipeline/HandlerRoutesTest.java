@@ -1,4 +1,4 @@
-package org.overloadcontrol.internal.annotation;
+package org.overloadcontrol.internal.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package org.overloadcontrol.internal.annotation;
+package org.overloadcontrol.internal.pipeline;
 
 import java.lang.reflect.Method;
 import java.util.Locale;

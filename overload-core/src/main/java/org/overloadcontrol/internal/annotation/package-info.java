@@ -1,9 +1,0 @@
-/**
- * Reading the published annotations from a framework's handler methods (Jakarta REST, Spring) into
- * routes.
- *
- * <p>Not API: this package is internal to overload-control, public only so that the project's own
- * modules can use it. It carries no compatibility promise and may change in any release;
- * applications use the published types instead.
- */
-package org.overloadcontrol.internal.annotation;
