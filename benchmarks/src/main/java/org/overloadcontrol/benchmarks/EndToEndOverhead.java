@@ -49,7 +49,10 @@ import org.overloadcontrol.servlet.OverloadFilter;
  * and {@code profile.md} splits each variant's CPU per request into the filter's own work and
  * the rest ({@link E2eProfile}). With {@code -De2e.spring=true} two more variants serve the same
  * response from a Spring Boot {@code @RestController}, without and with the starter
- * ({@link SpringBootServer}).
+ * ({@link SpringBootServer}). With {@code -De2e.refusals=true} three more refuse every request:
+ * concurrency-limits' bare 429 ({@link ThrottleEveryRequest}), and the filter with an admission
+ * algorithm that admits nothing ({@link RefuseEveryRequest}), at once and after the wait for a
+ * permit.
  *
  * <p>Each round starts a new server for each variant and warms it for a second before it is
  * measured ({@code -De2e.fresh=false}, and the profiling mode, keep one server per variant for
@@ -155,6 +158,20 @@ public final class EndToEndOverhead {
       variants.add(new Variant("OverloadFilter, no permits", OverloadFilter.class, Map.of()));
     }
 
+    if (Boolean.getBoolean("e2e.refusals")) {
+      // What a refusal costs (issue 32): every request refused, by concurrency-limits' bare 429,
+      // and by the filter at once and after its wait for a permit (0.7 of a 20 ms target).
+      variants.add(new Variant("refusal: 429, no body", ThrottleEveryRequest.class, Map.of()));
+      variants.add(
+          new Variant(
+              "refusal: OverloadFilter, at once",
+              OverloadFilter.class,
+              refusing(Map.of("admission.maxWait", "0"))));
+      variants.add(
+          new Variant(
+              "refusal: OverloadFilter, after its wait", OverloadFilter.class, refusing(Map.of())));
+    }
+
     if (Boolean.getBoolean("e2e.spring")) {
       // A trivial @RestController in Spring Boot, without and with the starter (issue 20).
       SpringBootServer.requireSpringBoot();
@@ -257,6 +274,14 @@ public final class EndToEndOverhead {
     Files.writeString(out.resolve("e2e.md"), table);
     Files.writeString(out.resolve("e2e.csv"), report.csv());
     report.plot(out.resolve("e2e-throughput.png"));
+  }
+
+  /** The filter's parameters for an endpoint whose every request is refused, plus {@code more}. */
+  private static Map<String, String> refusing(Map<String, String> more) {
+    Map<String, String> params = new LinkedHashMap<>(more);
+    params.put("admission.controller", RefuseEveryRequest.NAME);
+    params.put("endpoints.hello.target", "20ms");
+    return params;
   }
 
   private static Server start(Variant v) throws Exception {
