@@ -25,8 +25,8 @@ import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
-import org.overloadcontrol.internal.virtualqueue.RefusalReason;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
 
 /**
  * The virtual queue (WebQ) in the Jetty handler, over HTTP on a real server: capacity one
@@ -257,7 +257,8 @@ class VirtualQueueHandlerTest {
     assertThat(browser.getContentAsString())
         .contains("not issued by this site")
         .contains("href=\"/checkout\"");
-    assertThat(handler.virtualQueue().queue().refusalCount(RefusalReason.FORGED)).isEqualTo(2);
+    assertThat(handler.virtualQueue().queue().refusalCount(VirtualQueueRefusal.FORGED))
+        .isEqualTo(2);
     assertThat(count(Outcome.REJECTED)).isEqualTo(2);
     assertThat(count(Outcome.COMPLETED)).isZero();
   }

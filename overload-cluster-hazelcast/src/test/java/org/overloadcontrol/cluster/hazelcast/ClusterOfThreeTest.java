@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.virtualqueue.KeyRing;
-import org.overloadcontrol.internal.virtualqueue.RefusalReason;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueDecision;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
 
 /**
  * Three nodes in one JVM, each an {@link OverloadRuntime} started from configuration with
@@ -136,9 +136,9 @@ class ClusterOfThreeTest {
     assertThat(decideAsAClient(1, client, wait.token()))
         .isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(decideAsAClient(2, client, wait.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
     assertThat(decideAsAClient(0, client, wait.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(RefusalReason.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
   }
 
   /**
@@ -152,7 +152,7 @@ class ClusterOfThreeTest {
     for (int retry = 0;
         retry < 10
             && d instanceof VirtualQueueDecision.Refuse r
-            && r.reason() == RefusalReason.EARLY;
+            && r.reason() == VirtualQueueRefusal.EARLY;
         retry++) {
       Thread.sleep(r.retryAfterSeconds() * 1000L);
       d = decide(node, client, token);

@@ -1,8 +1,8 @@
 package org.overloadcontrol.internal.metrics;
 
 import java.util.Objects;
-import org.overloadcontrol.internal.virtualqueue.RefusalReason;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
 
 /**
  * What observability reads of the virtual queue (WebQ, Suresh et al.): how many requests went
@@ -22,7 +22,7 @@ public interface VirtualQueueView {
   long waitCount();
 
   /** Requests refused for {@code reason}. */
-  long refusalCount(RefusalReason reason);
+  long refusalCount(VirtualQueueRefusal reason);
 
   /** The wait a new arrival would get now, in seconds, or −1 when every slot is full. */
   int currentWaitSeconds();
@@ -66,7 +66,7 @@ public interface VirtualQueueView {
       }
 
       @Override
-      public long refusalCount(RefusalReason reason) {
+      public long refusalCount(VirtualQueueRefusal reason) {
         return queue.refusalCount(reason);
       }
 

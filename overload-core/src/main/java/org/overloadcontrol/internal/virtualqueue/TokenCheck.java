@@ -4,11 +4,11 @@ package org.overloadcontrol.internal.virtualqueue;
  * The result of checking a token: admitted, or refused with a reason and, for an early token,
  * the seconds until its slot.
  */
-record TokenCheck(RefusalReason refusal, long retryAfterSeconds) {
+record TokenCheck(VirtualQueueRefusal refusal, long retryAfterSeconds) {
 
   static final TokenCheck ADMITTED = new TokenCheck(null, 0);
 
-  static TokenCheck refused(RefusalReason reason) {
+  static TokenCheck refused(VirtualQueueRefusal reason) {
     return new TokenCheck(reason, 0);
   }
 

@@ -17,7 +17,7 @@ import org.overloadcontrol.cluster.TokenClaim;
 /**
  * TokenCheck (WebQ §II-C): admits a request whose token is genuine, was issued for this URL and
  * this client address, and whose slot has come and not long passed; refuses every other token
- * with a distinct {@link RefusalReason}, counted.
+ * with a distinct {@link VirtualQueueRefusal}, counted.
  *
  * <p>Checks, in order: decodes and names a key we hold (else {@code FORGED}); seal over its
  * time, wait and nonce (else {@code ALTERED}); URL tag ({@code WRONG_URL}); address tag
@@ -51,7 +51,8 @@ final class TokenChecker {
   private final TokenSigner signer;
   private final long graceSeconds;
   private final Cache<String, Boolean> used;
-  private final Map<RefusalReason, LongAdder> refusals = new EnumMap<>(RefusalReason.class);
+  private final Map<VirtualQueueRefusal, LongAdder> refusals =
+      new EnumMap<>(VirtualQueueRefusal.class);
   private final LongAdder admittedCount = new LongAdder();
   private final LongAdder unansweredClaims = new LongAdder();
   private final ClusterCoordinator cluster;
@@ -84,7 +85,7 @@ final class TokenChecker {
             .maximumSize(replayCacheSize)
             .executor(Runnable::run)
             .build();
-    for (RefusalReason r : RefusalReason.values()) {
+    for (VirtualQueueRefusal r : VirtualQueueRefusal.values()) {
       refusals.put(r, new LongAdder());
     }
   }
@@ -102,41 +103,41 @@ final class TokenChecker {
   private TokenCheck evaluate(String text, String clientAddress, String url, long nowSecond) {
     QueueToken token = QueueToken.decode(text);
     if (token == null || !signer.knowsKey(token)) {
-      return TokenCheck.refused(RefusalReason.FORGED);
+      return TokenCheck.refused(VirtualQueueRefusal.FORGED);
     }
     if (!signer.sealValid(token)) {
-      return TokenCheck.refused(RefusalReason.ALTERED);
+      return TokenCheck.refused(VirtualQueueRefusal.ALTERED);
     }
     if (!signer.urlValid(token, url)) {
-      return TokenCheck.refused(RefusalReason.WRONG_URL);
+      return TokenCheck.refused(VirtualQueueRefusal.WRONG_URL);
     }
     if (!signer.addressValid(token, clientAddress)) {
-      return TokenCheck.refused(RefusalReason.FOREIGN_ADDRESS);
+      return TokenCheck.refused(VirtualQueueRefusal.FOREIGN_ADDRESS);
     }
     long slot = token.slotSecond();
     if (nowSecond < slot) {
-      return new TokenCheck(RefusalReason.EARLY, slot - nowSecond);
+      return new TokenCheck(VirtualQueueRefusal.EARLY, slot - nowSecond);
     }
     if (nowSecond > slot + graceSeconds) {
-      return TokenCheck.refused(RefusalReason.EXPIRED);
+      return TokenCheck.refused(VirtualQueueRefusal.EXPIRED);
     }
     // putIfAbsent is atomic: of two requests racing with one token, exactly one is admitted.
     if (used.asMap().putIfAbsent(token.replayKey(), Boolean.TRUE) != null) {
-      return TokenCheck.refused(RefusalReason.REPLAYED);
+      return TokenCheck.refused(VirtualQueueRefusal.REPLAYED);
     }
     // Decided before claiming: a claim that goes unanswered may land later, and whether its
     // mark should then stand depends on whether this node admits the use without an answer.
     boolean alone = decidesAlone(token.replayKey(), nowSecond);
     TokenClaim claim = cluster.claim(token.replayKey(), keepFor, alone);
     if (claim == TokenClaim.REPLAYED) {
-      return TokenCheck.refused(RefusalReason.REPLAYED);
+      return TokenCheck.refused(VirtualQueueRefusal.REPLAYED);
     }
     if (claim == TokenClaim.UNKNOWN) {
       unansweredClaims.increment();
       if (!alone) {
         // Another node is the one to admit it now; a retry here passes once the cluster answers.
         used.asMap().remove(token.replayKey());
-        return new TokenCheck(RefusalReason.EARLY, 1);
+        return new TokenCheck(VirtualQueueRefusal.EARLY, 1);
       }
       unsettled.add(new Unsettled(token.replayKey(), nowSecond));
       if (unsettledCount.incrementAndGet() > MAX_UNSETTLED && unsettled.poll() != null) {
@@ -207,11 +208,11 @@ final class TokenChecker {
     return unsettledCount.get();
   }
 
-  void count(RefusalReason reason) {
+  void count(VirtualQueueRefusal reason) {
     refusals.get(reason).increment();
   }
 
-  long refusalCount(RefusalReason reason) {
+  long refusalCount(VirtualQueueRefusal reason) {
     return refusals.get(reason).sum();
   }
 

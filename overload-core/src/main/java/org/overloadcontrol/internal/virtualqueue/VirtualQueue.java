@@ -162,8 +162,9 @@ public final class VirtualQueue implements ClusterPart {
     Reservation r =
         schedule.reserve(nowSecond, capacity.hardness(requestType), capacityNow(nowNanos));
     if (!r.granted()) {
-      checker.count(RefusalReason.QUEUE_FULL);
-      return new VirtualQueueDecision.Refuse(RefusalReason.QUEUE_FULL, schedule.maxWaitSeconds());
+      checker.count(VirtualQueueRefusal.QUEUE_FULL);
+      return new VirtualQueueDecision.Refuse(
+          VirtualQueueRefusal.QUEUE_FULL, schedule.maxWaitSeconds());
     }
     if (r.waitSeconds() == 0) {
       passed(requestType, nowNanos);
@@ -265,7 +266,7 @@ public final class VirtualQueue implements ClusterPart {
   }
 
   /** Requests refused for {@code reason}. */
-  public long refusalCount(RefusalReason reason) {
+  public long refusalCount(VirtualQueueRefusal reason) {
     return checker.refusalCount(reason);
   }
 

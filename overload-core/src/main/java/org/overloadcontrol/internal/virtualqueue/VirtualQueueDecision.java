@@ -19,5 +19,6 @@ public sealed interface VirtualQueueDecision {
    * The request is refused; {@code retryAfterSeconds} is when trying again makes sense (the
    * remaining wait of an early token, the maximum wait when the queue is full, else 0).
    */
-  record Refuse(RefusalReason reason, long retryAfterSeconds) implements VirtualQueueDecision {}
+  record Refuse(VirtualQueueRefusal reason, long retryAfterSeconds)
+      implements VirtualQueueDecision {}
 }

@@ -118,9 +118,9 @@ final class WaitingPage {
    */
   public static String refusalHtml(
       VirtualQueueDecision.Refuse refuse, String rejoinUrl, String retryUrl) {
-    RefusalReason reason = refuse.reason();
+    VirtualQueueRefusal reason = refuse.reason();
     long retry = refuse.retryAfterSeconds();
-    if (reason == RefusalReason.EARLY) {
+    if (reason == VirtualQueueRefusal.EARLY) {
       return head(
               "Not yet",
               "<meta http-equiv=\"refresh\" content=\"" + retry + ";url=" + attr(retryUrl) + "\">")
@@ -130,7 +130,7 @@ final class WaitingPage {
           + "</body></html>\n";
     }
     String next =
-        reason == RefusalReason.QUEUE_FULL
+        reason == VirtualQueueRefusal.QUEUE_FULL
             ? "<p>The line is full. Please <a href=\""
                 + attr(rejoinUrl)
                 + "\">try again</a> in "
