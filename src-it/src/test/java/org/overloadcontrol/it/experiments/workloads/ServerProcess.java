@@ -49,7 +49,7 @@ final class ServerProcess implements AutoCloseable {
     Files.createDirectories(out);
     String classPath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>();
+    List<String> cmd = new ArrayList<>(CorePinning.serverPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx1g");
     cmd.add("-Djava.awt.headless=true");

@@ -25,9 +25,11 @@ import org.overloadcontrol.it.support.ContainerKind;
  * [a-war,b,c], {@code -Dexperiment.containers} [each workload's own], {@code
  * -Dexperiment.events} [cold,stall,steps], {@code -Dexperiment.clients}
  * [retry-now,retry-after; also once], {@code -Dexperiment.variants} [every guard], {@code
- * -Dexperiment.seconds} (cold start and stall) [20], {@code -Dexperiment.stepSeconds} [8].
- * Report: {@code target/experiments/workload-matrix.md}, with per-second CSVs and plots beside
- * it.
+ * -Dexperiment.seconds} (cold start and stall) [20], {@code -Dexperiment.stepSeconds} [8],
+ * {@code -Dexperiment.cores} [none]: the cores the server runs on (a Linux CPU list, e.g. {@code
+ * 1}), the client and this JVM then taking the others, as if the clients ran on other machines
+ * (on one machine a retry storm otherwise costs the server the clients' cores too). Report:
+ * {@code target/experiments/workload-matrix.md}, with per-second CSVs and plots beside it.
  */
 class WorkloadMatrixExperiment {
 
@@ -50,9 +52,16 @@ class WorkloadMatrixExperiment {
     double seconds = number("experiment.seconds", 20, 10);
     double stepSeconds = number("experiment.stepSeconds", 8, 6);
 
+    String cores = System.getProperty("experiment.cores", "").trim();
+    if (!cores.isEmpty()) {
+      CorePinning.pinClient(cores);
+    }
     String file = System.getProperty("experiment.report", "").trim();
     MatrixReport report = new MatrixReport(OUT, file.isEmpty() ? MatrixReport.FILE : file + ".md");
     report.header(workloads, events, clients, guards, seconds, stepSeconds);
+    if (!cores.isEmpty()) {
+      report.note(CorePinning.describe(cores));
+    }
     for (String key : workloads) {
       if (key.equals("d")) {
         report.note(
