@@ -3,11 +3,10 @@ package org.overloadcontrol.jetty;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.internal.config.ConfigSource;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
 import org.overloadcontrol.internal.pipeline.Settings;
-import org.overloadcontrol.internal.pipeline.YamlConfigLoader;
 
 /**
  * Reads the Jetty handler's configuration, the counterpart of the filter's
@@ -35,7 +34,7 @@ final class HandlerConfiguration {
       int serverThreads) {
     String file = configFile != null ? configFile : settings.get("configFile");
     return ConfigLayers.builder()
-        .keys(ConfigSource.of(OverloadHandler.SETTINGS_ORIGIN, settings))
+        .keys(KeyLayer.of(OverloadHandler.SETTINGS_ORIGIN, settings))
         .file(file == null || file.isBlank() ? null : loadYaml(file.trim(), baseDirectory))
         .operatorFile()
         .containerThreads("the server's thread pool", serverThreads)
@@ -56,8 +55,8 @@ final class HandlerConfiguration {
     return path;
   }
 
-  private static ConfigSource loadYaml(String file, String baseDirectory) {
+  private static KeyLayer loadYaml(String file, String baseDirectory) {
     Path path = resolve(file, baseDirectory);
-    return YamlConfigLoader.loadFile(path, "configFile", file, OverloadHandler.SETTINGS_ORIGIN);
+    return KeyLayer.yamlFile(path, "configFile", file, OverloadHandler.SETTINGS_ORIGIN);
   }
 }

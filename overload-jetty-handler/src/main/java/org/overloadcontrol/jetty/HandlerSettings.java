@@ -14,7 +14,6 @@ import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.degrade.LoggingQualityListener;
 import org.overloadcontrol.degrade.QualityListener;
-import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.Settings;
 import org.overloadcontrol.queue.LoggingQueueListener;
@@ -150,7 +149,7 @@ final class HandlerSettings {
     }
   }
 
-  /** The configuration, validated; see {@link OverloadHandler#parseConfig}. */
+  /** The configuration, validated; see {@link OverloadHandler#checkConfig}. */
   Settings parse(Server server) {
     return parse(server, keys);
   }
@@ -190,7 +189,6 @@ final class HandlerSettings {
   OverloadRuntime start(Server server) {
     try {
       Settings settings = parse(server);
-      OverloadConfig config = settings.config();
       OverloadRuntime runtime =
           OverloadRuntime.builder(settings)
               .ticker(ticker)
@@ -203,10 +201,10 @@ final class HandlerSettings {
       LOG.info(
           "overload-control: Jetty handler started ({} classes, {} configured endpoints,"
               + " default endpoint '{}'{}{})",
-          config.classes().size(),
-          config.endpoints().size(),
+          settings.classCount(),
+          settings.endpointCount(),
           defaultEndpoint,
-          config.enabled() ? "" : ", disabled",
+          settings.enabled() ? "" : ", disabled",
           virtualThreads(server)
               ? "; requests run on virtual threads ("
                   + server.getThreadPool().getClass().getSimpleName()

@@ -18,7 +18,6 @@ import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
@@ -29,6 +28,7 @@ import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
+import org.overloadcontrol.internal.pipeline.Settings;
 import org.overloadcontrol.internal.pipeline.Step;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
 import org.overloadcontrol.queue.QueueListener;
@@ -205,8 +205,13 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
    *
    * @throws OverloadConfigException naming the key, value and origin of the first problem
    */
-  public OverloadConfig parseConfig() {
-    return settings.parse(getServer()).config();
+  public void checkConfig() {
+    parseSettings();
+  }
+
+  /** The configuration {@link #checkConfig} validates, for the builder and the tests. */
+  Settings parseSettings() {
+    return settings.parse(getServer());
   }
 
   @Override
@@ -405,7 +410,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     OverloadRuntime r = running;
     if (r == null
-        || !r.config().enabled()
+        || !r.settings().enabled()
         || request.getAttribute(OverloadContext.ATTRIBUTE) != null) {
       // Stopped, switched off, or already under control (a second handler in the chain).
       return super.handle(request, response, callback);

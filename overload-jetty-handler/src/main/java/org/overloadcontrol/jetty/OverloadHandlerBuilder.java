@@ -143,7 +143,7 @@ public final class OverloadHandlerBuilder {
    */
   public OverloadHandler build() {
     OverloadHandler h = new OverloadHandler(settings);
-    h.parseConfig();
+    h.checkConfig();
     if (handler != null) {
       h.setHandler(handler);
     }

@@ -299,7 +299,7 @@ class OverloadHandlerTest {
               .configFile(Path.of("overload.yaml"))
               .handler(new EchoContext())
               .build();
-      assertThat(handler.parseConfig().endpoints().get("search").targetNanos())
+      assertThat(handler.parseSettings().config().endpoints().get("search").targetNanos())
           .isEqualTo(2_000_000_000L);
       System.setProperty(OperatorConfigFile.PROPERTY, dir.resolve("missing.yaml").toString());
       assertThatThrownBy(() -> OverloadHandler.builder().build())

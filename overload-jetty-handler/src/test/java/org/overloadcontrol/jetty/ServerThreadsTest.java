@@ -8,7 +8,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.overloadcontrol.internal.config.AdmissionSettings;
 
 /** The concurrency limit's maximum from the server's thread pool. */
 class ServerThreadsTest {
@@ -18,13 +17,11 @@ class ServerThreadsTest {
     OverloadHandler handler =
         OverloadHandler.builder().put("endpoints.default.target", "100ms").build();
     // Not on a server yet: the key's default.
-    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
-        .isEqualTo(200);
+    assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(200);
     Server server = new Server(new QueuedThreadPool(48));
     server.setHandler(handler);
     // A tenth under the pool's 48 threads (AdmissionSettings.ceilingFor).
-    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
-        .isEqualTo(44);
+    assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(44);
   }
 
   @Test
@@ -37,8 +34,7 @@ class ServerThreadsTest {
     QueuedThreadPool pool = new QueuedThreadPool(48);
     pool.setVirtualThreadsExecutor(VirtualThreads.getDefaultVirtualThreadsExecutor());
     new Server(pool).setHandler(handler);
-    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
-        .isEqualTo(200);
+    assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(200);
   }
 
   @Test
@@ -49,7 +45,6 @@ class ServerThreadsTest {
             .put("admission.maxLimit", "20")
             .build();
     new Server(new QueuedThreadPool(48)).setHandler(handler);
-    assertThat(AdmissionSettings.from(handler.parseConfig()).groupOf("default").maxLimit())
-        .isEqualTo(20);
+    assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(20);
   }
 }

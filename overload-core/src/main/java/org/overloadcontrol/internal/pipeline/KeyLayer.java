@@ -2,6 +2,7 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.internal.config.ConfigSource;
@@ -33,6 +34,18 @@ public final class KeyLayer {
    */
   public static KeyLayer yaml(InputStream in, String name) throws IOException {
     return new KeyLayer(YamlConfigLoader.load(in, name));
+  }
+
+  /**
+   * The keys of the YAML file {@code file}, which the configuration key {@code key} named (as
+   * {@code value}, given in {@code origin}).
+   *
+   * @throws org.overloadcontrol.config.OverloadConfigException naming the key, its value and
+   *     origin when there is no such file, or the file when it is not valid YAML
+   * @throws java.io.UncheckedIOException when it cannot be read
+   */
+  public static KeyLayer yamlFile(Path file, String key, String value, String origin) {
+    return new KeyLayer(YamlConfigLoader.loadFile(file, key, value, origin));
   }
 
   /** A builder for a layer whose keys may each name their own origin. */
