@@ -15,7 +15,6 @@ import org.eclipse.jetty.util.Promise;
 import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.pipeline.Carrier;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.Step;
@@ -72,7 +71,7 @@ final class ControlledRequest implements Carrier {
           @Override
           public void succeeded() {
             try {
-              finish(Outcome.COMPLETED);
+              finish(false);
             } finally {
               super.succeeded();
             }
@@ -81,7 +80,7 @@ final class ControlledRequest implements Carrier {
           @Override
           public void failed(Throwable x) {
             try {
-              finish(Outcome.FAILED);
+              finish(true);
             } finally {
               super.failed(x);
             }
@@ -89,8 +88,8 @@ final class ControlledRequest implements Carrier {
         };
   }
 
-  private void finish(Outcome outcome) {
-    exchange.finish(outcome, Response.getContentBytesWritten(response));
+  private void finish(boolean failed) {
+    exchange.finishRun(failed, Response.getContentBytesWritten(response));
   }
 
   /**
@@ -106,10 +105,10 @@ final class ControlledRequest implements Carrier {
         return run();
       }
       case ANSWER -> {
-        exchange.finish(step.outcome(), 0L);
+        exchange.finish(step, 0L);
         int formMax = exchange.formMaxBytes();
         if (formMax < 0) {
-          JettyAnswers.write(response, step.answer(), callback);
+          JettyAnswers.answer(response, step, callback);
         } else {
           // A browser's form to keep on the waiting page: read without holding a thread.
           FormFields.onFields(
@@ -120,12 +119,12 @@ final class ControlledRequest implements Carrier {
               new Promise.Invocable<Fields>() {
                 @Override
                 public void succeeded(Fields fields) {
-                  JettyAnswers.write(response, exchange.answerKeeping(entries(fields)), callback);
+                  JettyAnswers.keeping(response, exchange, entries(fields), callback);
                 }
 
                 @Override
                 public void failed(Throwable failure) {
-                  JettyAnswers.write(response, exchange.answerKeeping(null), callback);
+                  JettyAnswers.keeping(response, exchange, null, callback);
                 }
               });
         }
@@ -143,7 +142,7 @@ final class ControlledRequest implements Carrier {
         watch = ClientWatch.start(request, this::clientClosed);
         exchange.hold(this);
       }
-      default -> refuse(step.outcome());
+      default -> refuse(step);
     }
     return true;
   }
@@ -174,7 +173,7 @@ final class ControlledRequest implements Carrier {
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
     if (later.kind() != Step.Kind.RUN) {
-      refuse(later.outcome());
+      refuse(later);
       return;
     }
     try {
@@ -183,7 +182,7 @@ final class ControlledRequest implements Carrier {
       // The server is stopping and takes no more tasks. The permit must come back, and this
       // is the only place that knows.
       LOG.debug("overload-control: held request could not be dispatched", e);
-      refuse(exchange.notCarried(RefusalReason.SHUTDOWN).outcome());
+      refuse(exchange.notCarried(RefusalReason.SHUTDOWN));
     }
   }
 
@@ -195,12 +194,12 @@ final class ControlledRequest implements Carrier {
     } catch (Throwable x) {
       // Jetty's contract: a handler that throws has not completed the callback and will not;
       // Jetty answers 500 with its own callback, so the outcome is settled here.
-      exchange.finish(Outcome.FAILED, -1L);
+      exchange.finishRun(true, -1L);
       throw x;
     }
     if (!handled) {
       // Nobody took the request: Jetty answers 404 with its own callback, never ours.
-      exchange.finish(Outcome.COMPLETED, -1L);
+      exchange.finishRun(false, -1L);
     }
     return handled;
   }
@@ -212,14 +211,14 @@ final class ControlledRequest implements Carrier {
       }
     } catch (Throwable x) {
       // We returned true long ago, so Jetty will not answer for us: settle, then send 500.
-      exchange.finish(Outcome.FAILED, -1L);
+      exchange.finishRun(true, -1L);
       Response.writeError(request, response, completion, x);
     }
   }
 
   /** Answers 503 for a refused or expired request and settles its outcome. */
-  private void refuse(Outcome outcome) {
-    exchange.finish(outcome, 0L);
+  private void refuse(Step step) {
+    exchange.finish(step, 0L);
     Rejection rejection = exchange.rejection();
     try {
       handler.reject(request, response, callback, rejection);

@@ -9,14 +9,15 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.overloadcontrol.Rejection;
-import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.pipeline.ContainerResponse;
+import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.Step;
 import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
  * A Jetty core {@link Response} as the pipeline's {@link StepResponses} writes the engine's
- * container-free {@link Answer}s (refusals, virtual-queue pages) onto it, so the handler sends
- * the bytes the servlet filter sends; the write completes the callback.
+ * container-free answers (refusals, virtual-queue pages) onto it, so the handler sends the bytes
+ * the servlet filter sends; the write completes the callback.
  */
 final class JettyAnswers implements ContainerResponse<RuntimeException> {
 
@@ -28,11 +29,23 @@ final class JettyAnswers implements ContainerResponse<RuntimeException> {
     this.callback = callback;
   }
 
+  /** The answer of an {@code ANSWER} step (a virtual-queue page); completes {@code callback}. */
+  static void answer(Response response, Step step, Callback callback) {
+    written(StepResponses.answer(step.answer(), new JettyAnswers(response, callback)), callback);
+  }
+
   /**
-   * The engine's {@link Answer} (a refusal, a virtual-queue page); completes {@code callback}.
+   * The waiting page holding the form {@code fields} read for it ({@link
+   * Exchange#answerKeeping}; null gives the step's fallback); completes {@code callback}.
    */
-  static void write(Response response, Answer answer, Callback callback) {
-    written(StepResponses.answer(answer, new JettyAnswers(response, callback)), callback);
+  static void keeping(
+      Response response,
+      Exchange exchange,
+      List<Map.Entry<String, String>> fields,
+      Callback callback) {
+    written(
+        StepResponses.answer(exchange.answerKeeping(fields), new JettyAnswers(response, callback)),
+        callback);
   }
 
   /** The default answer to a refused or expired request: 503 and the engine's body. */

@@ -18,7 +18,6 @@ import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.engine.Answer;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.internal.metrics.Observability;
@@ -435,7 +434,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
 
   /**
    * Answers a refused or expired request: by default 503 with {@code Retry-After},
-   * {@code Cache-Control: no-store} and the engine's {@link Answer} (an HTML page for
+   * {@code Cache-Control: no-store} and the engine's answer (an HTML page for
    * browsers, {@code application/problem+json} for the rest), the same bytes the servlet
    * filter sends. Override to answer differently (redirect, a cheaper page); the override must
    * complete {@code callback}. If it throws before the response is committed, the default

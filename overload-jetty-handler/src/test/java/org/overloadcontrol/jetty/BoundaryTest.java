@@ -16,7 +16,6 @@ class BoundaryTest {
           "org.overloadcontrol.internal.bandwidth.BandwidthShaper",
           "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
           "org.overloadcontrol.internal.base.Outcome",
-          "org.overloadcontrol.internal.engine.Answer",
           "org.overloadcontrol.internal.engine.OverloadEngine",
           "org.overloadcontrol.internal.engine.RequestTag",
           "org.overloadcontrol.internal.metrics.EndpointLoad",
