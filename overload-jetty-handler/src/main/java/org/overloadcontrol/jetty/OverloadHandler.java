@@ -19,7 +19,6 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 import org.overloadcontrol.internal.engine.OverloadEngine;
-import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
 import org.overloadcontrol.internal.pipeline.Exchange;
@@ -446,19 +445,6 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
   protected void reject(
       Request request, Response response, Callback callback, Rejection rejection) {
     JettyAnswers.refusal(request, response, callback, rejection);
-  }
-
-  /**
-   * The refusal hook of earlier versions, which handed an override the engine's own tag. Final,
-   * and never called: a subclass that still overrides it fails to compile, rather than having
-   * its answer silently replaced by the default one.
-   *
-   * @deprecated override {@link #reject(Request, Response, Callback, Rejection)}
-   */
-  @Deprecated(forRemoval = true)
-  protected final void reject(
-      Request request, Response response, Callback callback, RequestTag tag) {
-    throw new UnsupportedOperationException("override reject(..., Rejection)");
   }
 
   @Override

@@ -17,7 +17,6 @@ class BoundaryTest {
           "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
           "org.overloadcontrol.internal.base.Outcome",
           "org.overloadcontrol.internal.engine.OverloadEngine",
-          "org.overloadcontrol.internal.engine.RequestTag",
           "org.overloadcontrol.internal.metrics.EndpointLoad",
           "org.overloadcontrol.internal.metrics.Observability",
           "org.overloadcontrol.internal.queue.QueueSettings",
