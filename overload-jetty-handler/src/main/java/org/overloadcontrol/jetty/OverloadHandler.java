@@ -19,7 +19,6 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 import org.overloadcontrol.internal.engine.OverloadEngine;
-import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
@@ -390,18 +389,11 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
   }
 
   /**
-   * A builder for the observability of the running handler ({@link OverloadRuntime#observability}
-   * says what it shows); the caller builds, owns and closes the result before stopping the
-   * handler.
-   *
-   * @throws IllegalStateException when the handler is not running
+   * What runs while the handler runs (the engine and its features), or null when stopped: for
+   * the status handler, which starts its observability over it, and for the tests.
    */
-  public Observability.Builder observabilityBuilder() {
-    OverloadRuntime r = running;
-    if (r == null) {
-      throw new IllegalStateException("the overload handler is not running");
-    }
-    return r.observability();
+  OverloadRuntime runtime() {
+    return running;
   }
 
   @Override

@@ -14,8 +14,9 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.DashboardAssets;
+import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.StatusGate;
 import org.overloadcontrol.metrics.Scrape;
 
@@ -26,7 +27,7 @@ import org.overloadcontrol.metrics.Scrape;
  *
  * <ul>
  *   <li>{@code /overload/status}: the status document, JSON (the same document as the
- *       servlet's, {@link org.overloadcontrol.internal.metrics.StatusJson});</li>
+ *       servlet's; {@link #statusJson} in code);</li>
  *   <li>{@code /overload/metrics}: the metrics in the Prometheus text format, when a metrics
  *       binding writes it (the {@code overload-metrics-prometheus} module), else 404;</li>
  *   <li>{@code /overload/}: the dashboard.</li>
@@ -34,9 +35,10 @@ import org.overloadcontrol.metrics.Scrape;
  *
  * <p>It wraps the overload handler, so that the status is never admission-controlled and keeps
  * answering while the server sheds load; every other request passes on to it:
- * {@code server.setHandler(new OverloadStatusHandler(overload))}. It builds the handler's
- * observability (metrics registry, JMX when {@code metrics.jmx} is on, the overload log)
- * after the handler started and closes it before the handler stops.
+ * {@code server.setHandler(new OverloadStatusHandler(overload))}. It starts the handler's
+ * observability (the metrics, in the application's registry when {@link #setMetricRegistry}
+ * names one; JMX when {@code metrics.jmx} is on; the overload log) after the handler started,
+ * renews it after each applied reload, and closes it before the handler stops.
  *
  * <p>Access as the servlet's ({@link StatusGate}): loopback clients only, unless
  * {@code status.allow} lists addresses or CIDR blocks; others get 403. Jetty core has no user
@@ -46,9 +48,10 @@ public class OverloadStatusHandler extends Handler.Wrapper {
 
   private final OverloadHandler overload;
   private String pathPrefix = "/overload";
+  private Object metricRegistry;
   private volatile Running running;
 
-  private record Running(Observability observability, StatusGate gate) {}
+  private record Running(ObservabilityHandle observability, StatusGate gate) {}
 
   /** The status of {@code overload}, which this handler wraps. */
   public OverloadStatusHandler(OverloadHandler overload) {
@@ -71,10 +74,29 @@ public class OverloadStatusHandler extends Handler.Wrapper {
     return pathPrefix;
   }
 
-  /** The running handler's observability, or null when stopped. */
-  public Observability observability() {
+  /**
+   * The application's metric registry the metrics are registered in (a Micrometer
+   * {@code MeterRegistry}, a Dropwizard {@code MetricRegistry}: the metrics module on the class
+   * path says which), as WAR users set it as a servlet-context attribute; null, the default:
+   * the module's own. Read when this handler starts.
+   */
+  public void setMetricRegistry(Object registry) {
+    this.metricRegistry = registry;
+  }
+
+  /** The registry set with {@link #setMetricRegistry}, or null. */
+  public Object getMetricRegistry() {
+    return metricRegistry;
+  }
+
+  /**
+   * The status document (JSON) {@code <path>/status} serves, read now: each endpoint's state,
+   * limit, queues and counts, the bandwidth groups and the virtual queue when configured, the
+   * configuration's version (docs/observability.md); null when stopped.
+   */
+  public String statusJson() {
     Running r = running;
-    return r == null ? null : r.observability();
+    return r == null ? null : r.observability().statusJson();
   }
 
   /** After an applied reload: the observability over the new engine, the same metric names. */
@@ -88,8 +110,12 @@ public class OverloadStatusHandler extends Handler.Wrapper {
   }
 
   private Running observe() {
-    Observability observability = overload.observabilityBuilder().build();
-    return new Running(observability, StatusGate.of(observability, null, null));
+    OverloadRuntime runtime = overload.runtime();
+    if (runtime == null) {
+      throw new IllegalStateException("the overload handler is not running");
+    }
+    ObservabilityHandle observability = ObservabilityHandle.start(runtime, metricRegistry, "");
+    return new Running(observability, observability.statusGate(null, null));
   }
 
   /**

@@ -18,7 +18,6 @@ class BoundaryTest {
           "org.overloadcontrol.internal.base.Outcome",
           "org.overloadcontrol.internal.engine.OverloadEngine",
           "org.overloadcontrol.internal.metrics.EndpointLoad",
-          "org.overloadcontrol.internal.metrics.Observability",
           "org.overloadcontrol.internal.queue.QueueSettings",
           "org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd");
 

@@ -1,7 +1,6 @@
 package org.overloadcontrol.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
@@ -20,13 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
-import org.overloadcontrol.internal.metrics.Observability;
-import org.overloadcontrol.internal.metrics.StateChange;
 
 /**
  * The Jetty handler's bandwidth shares and virtual queue in its observability: after requests
- * over HTTP to a real server, the Dropwizard registry and the status JSON show the
- * groups' and the queue's counts.
+ * over HTTP to a real server, the application's Dropwizard registry (given to the status
+ * handler) and the status JSON show the groups' and the queue's counts, and the metrics leave
+ * the registry when the server stops.
  */
 class ObservabilityHandlerTest {
 
@@ -35,7 +33,6 @@ class ObservabilityHandlerTest {
   private final MetricRegistry registry = new MetricRegistry();
   private JettyHarness jetty;
   private OverloadHandler handler;
-  private Observability observability;
 
   /** Writes 2,000 bytes, taking 30 ms of the fake clock. */
   final class Sender extends Handler.Abstract {
@@ -49,9 +46,6 @@ class ObservabilityHandlerTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (observability != null) {
-      observability.close();
-    }
     if (jetty != null) {
       jetty.close();
     }
@@ -66,7 +60,7 @@ class ObservabilityHandlerTest {
   }
 
   private long completed() {
-    return handler.engine().endpoints().stream()
+    return handler.runtime().engine().endpoints().stream()
         .flatMap(e -> e.classes().stream())
         .mapToLong(c -> c.outcomeCount(Outcome.COMPLETED))
         .sum();
@@ -89,14 +83,10 @@ class ObservabilityHandlerTest {
             .wallClock(Clock.fixed(Instant.ofEpochSecond(1_767_225_600L), ZoneOffset.UTC))
             .handler(new Sender())
             .build();
-    assertThatThrownBy(handler::observabilityBuilder).isInstanceOf(IllegalStateException.class);
-    jetty = new JettyHarness(handler);
-    observability =
-        handler
-            .observabilityBuilder()
-            .registry(registry)
-            .stateListener(StateChange.Listener.NONE)
-            .build();
+    OverloadStatusHandler status = new OverloadStatusHandler(handler);
+    status.setMetricRegistry(registry);
+    assertThat(status.statusJson()).isNull();
+    jetty = new JettyHarness(status);
 
     for (int i = 0; i < 3; i++) {
       assertThat(jetty.get("/img/a.png").getStatus()).isEqualTo(200);
@@ -118,7 +108,7 @@ class ObservabilityHandlerTest {
     assertThat(metric("overload.virtual_queue.refusals.forged")).isEqualTo(1);
     assertThat(metric("overload.virtual_queue.current_wait_seconds")).isEqualTo(2);
 
-    String json = observability.statusJson();
+    String json = status.statusJson();
     assertThat(json)
         .contains("\"bandwidth\":{\"totalBytesPerSecond\":100000,")
         .contains("{\"name\":\"all\",\"allocatedBytesPerSecond\":100000,")
@@ -128,7 +118,8 @@ class ObservabilityHandlerTest {
 
     assertThat(metric("overload.bandwidth.group.all.admitted")).isEqualTo(3);
 
-    observability.close();
+    jetty.close();
+    jetty = null;
     assertThat(registry.getNames()).isEmpty();
   }
 }
