@@ -78,6 +78,8 @@ public final class PublishedApi {
           QualityLevel.class,
           Rejection.class,
           RefusalReason.class,
+          // what code and management views read of an endpoint's load
+          EndpointSnapshot.class,
           // how an application marks its endpoints
           Degradable.class,
           Endpoint.class,

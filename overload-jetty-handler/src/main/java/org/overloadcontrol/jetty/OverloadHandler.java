@@ -9,6 +9,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
+import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.admission.AdmissionListener;
@@ -362,6 +363,33 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
     } finally {
       stopping.close();
     }
+  }
+
+  /**
+   * Each endpoint's load now: its limit, the requests in flight and waiting, and its counts in
+   * the configuration in force (what the JMX view shows); empty when stopped, and an endpoint is
+   * in it from its first request on.
+   */
+  public List<EndpointSnapshot> endpointSnapshots() {
+    OverloadRuntime r = running;
+    return r == null ? List.of() : r.endpointSnapshots();
+  }
+
+  /** The wait queues' execution permits ({@code queue.permits}); 0 without queues or stopped. */
+  public int queuePermits() {
+    OverloadRuntime r = running;
+    return r == null ? 0 : r.queuePermits();
+  }
+
+  /**
+   * The current quality of {@code endpoint} in [0, 1], for code that has no request at hand (a
+   * service class, a cache refresher); 1 when stopped, or when the endpoint is not degradable or
+   * has seen no request yet. It may change from one call to the next: code serving a request
+   * reads the request's own, fixed when it was admitted ({@link OverloadContext#quality()}).
+   */
+  public double quality(String endpoint) {
+    OverloadRuntime r = running;
+    return r == null ? 1.0 : r.quality(endpoint);
   }
 
   /** The running engine, or null when stopped. */

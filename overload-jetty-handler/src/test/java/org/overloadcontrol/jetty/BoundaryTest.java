@@ -15,10 +15,7 @@ class BoundaryTest {
       Set.of(
           "org.overloadcontrol.internal.bandwidth.BandwidthShaper",
           "org.overloadcontrol.internal.bandwidth.GroupSnapshot",
-          "org.overloadcontrol.internal.base.Outcome",
           "org.overloadcontrol.internal.engine.OverloadEngine",
-          "org.overloadcontrol.internal.metrics.EndpointLoad",
-          "org.overloadcontrol.internal.queue.QueueSettings",
           "org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd");
 
   @Test

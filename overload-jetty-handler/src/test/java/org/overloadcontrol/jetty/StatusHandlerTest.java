@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.jmx.MBeanContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
@@ -74,7 +76,8 @@ class StatusHandlerTest {
     send("held");
     await("held").until(() -> app.holds("held"));
     send("waiting");
-    await("waiting").until(() -> overload.engine().queues().waitingCount() == 1);
+    await("waiting")
+        .until(() -> overload.endpointSnapshots().stream().anyMatch(e -> e.waiting() == 1));
     ContentResponse refused =
         jetty.request("/app").headers(h -> h.put("X-Label", "refused")).send();
     assertThat(refused.getStatus()).isEqualTo(503);
@@ -136,8 +139,17 @@ class StatusHandlerTest {
     assertThat(mbeans.getAttribute(name, "waiting")).isEqualTo(1);
     assertThat((String[]) mbeans.getAttribute(name, "endpoints"))
         .containsExactly("default: limit none, 1 in flight, 1 waiting, 3 arrived, 1 refused");
+    // What the view reads, as code reads it.
+    assertThat(overload.endpointSnapshots())
+        .containsExactly(new EndpointSnapshot("default", OptionalInt.empty(), 1, 1, 3, 0, 1, 0));
+    assertThat(overload.queuePermits()).isEqualTo(1);
+    assertThat(overload.quality("default")).isEqualTo(1.0);
     release();
     assertThat(mbeans.getAttribute(name, "completed")).isEqualTo(2L);
     assertThat(mbeans.getAttribute(name, "inFlight")).isEqualTo(0);
+    jetty.close();
+    jetty = null;
+    assertThat(overload.endpointSnapshots()).isEmpty();
+    assertThat(overload.queuePermits()).isZero();
   }
 }

@@ -1,6 +1,8 @@
 package org.overloadcontrol.internal.metrics;
 
 import java.util.List;
+import java.util.OptionalInt;
+import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.ControlledEndpoint;
@@ -124,6 +126,20 @@ public final class EndpointLoad {
       sum += c.arrivalCount();
     }
     return sum;
+  }
+
+  /** The endpoint's load now, copied for the published API. */
+  public EndpointSnapshot snapshot() {
+    int l = limit();
+    return new EndpointSnapshot(
+        name(),
+        l == UNLIMITED ? OptionalInt.empty() : OptionalInt.of(l),
+        inFlight(),
+        waiting(),
+        arrivals(),
+        outcomes(Outcome.COMPLETED),
+        outcomes(Outcome.REJECTED),
+        outcomes(Outcome.EXPIRED));
   }
 
   /** Requests that ended in {@code outcome} since start, over its classes. */

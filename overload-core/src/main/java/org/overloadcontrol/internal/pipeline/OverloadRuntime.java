@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
@@ -26,6 +27,7 @@ import org.overloadcontrol.internal.engine.ExecutorScheduler;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
 import org.overloadcontrol.internal.metrics.ConfigStatus;
+import org.overloadcontrol.internal.metrics.EndpointLoad;
 import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.virtualqueue.EpochClock;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
@@ -165,6 +167,24 @@ public final class OverloadRuntime implements AutoCloseable {
   /** The engine of the configuration in force now; a reload replaces it. */
   public OverloadEngine engine() {
     return current.engine();
+  }
+
+  /** Each endpoint's load now in the engine in force, copied; none before its first request. */
+  public List<EndpointSnapshot> endpointSnapshots() {
+    return EndpointLoad.of(current.engine()).stream().map(EndpointLoad::snapshot).toList();
+  }
+
+  /** The wait queues' execution permits ({@code queue.permits}) in force; 0 without queues. */
+  public int queuePermits() {
+    return current.engine().queueSettings().permits();
+  }
+
+  /**
+   * The current quality of {@code endpoint} in [0, 1] in the engine in force, for code with no
+   * request at hand; 1 when it is not degradable or has seen no request.
+   */
+  public double quality(String endpoint) {
+    return current.engine().quality(endpoint);
   }
 
   /** The timers every part uses: the given scheduler, or the runtime's own thread. */

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.Decision;
 import org.overloadcontrol.internal.engine.OverloadEngine;
@@ -41,6 +43,9 @@ class EndpointLoadTest {
     driver.advance(Duration.ofMillis(800));
     assertThat(search.outcomes(Outcome.EXPIRED)).isEqualTo(1);
     assertThat(search.outcomes(Outcome.REJECTED)).isZero();
+    // One running, nobody waiting, two arrived, one expired.
+    assertThat(search.snapshot())
+        .isEqualTo(new EndpointSnapshot("search", OptionalInt.of(1), 1, 0, 2, 0, 0, 1));
   }
 
   @Test
@@ -60,6 +65,8 @@ class EndpointLoadTest {
     // Only the one shared permit bounds it: no limit of its own.
     assertThat(search.limit()).isEqualTo(EndpointLoad.UNLIMITED);
     assertThat(search.arrivals()).isEqualTo(2);
+    assertThat(search.snapshot())
+        .isEqualTo(new EndpointSnapshot("search", OptionalInt.empty(), 1, 1, 2, 0, 0, 0));
   }
 
   @Test
