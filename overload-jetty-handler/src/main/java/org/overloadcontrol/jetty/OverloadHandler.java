@@ -17,9 +17,6 @@ import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.degrade.QualityListener;
-import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
-import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.pipeline.ConfigFileWatch;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
@@ -28,7 +25,6 @@ import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.internal.pipeline.Settings;
 import org.overloadcontrol.internal.pipeline.Step;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueFrontEnd;
 import org.overloadcontrol.queue.QueueListener;
 
 /**
@@ -390,30 +386,6 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
   public double quality(String endpoint) {
     OverloadRuntime r = running;
     return r == null ? 1.0 : r.quality(endpoint);
-  }
-
-  /** The running engine, or null when stopped. */
-  public OverloadEngine engine() {
-    OverloadRuntime r = running;
-    return r == null ? null : r.engine();
-  }
-
-  /** The running virtual queue (disabled unless configured), or null when stopped. */
-  public VirtualQueueFrontEnd virtualQueue() {
-    OverloadRuntime r = running;
-    return r == null ? null : r.virtualQueue();
-  }
-
-  /** The running bandwidth shaper, or null when stopped or not configured. */
-  public BandwidthShaper bandwidth() {
-    OverloadRuntime r = running;
-    return r == null ? null : r.bandwidth();
-  }
-
-  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
-  public List<GroupSnapshot> bandwidthSnapshot() {
-    OverloadRuntime r = running;
-    return r == null ? List.of() : r.bandwidthSnapshot();
   }
 
   /**

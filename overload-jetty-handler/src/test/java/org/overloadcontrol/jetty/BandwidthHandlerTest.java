@@ -93,7 +93,7 @@ class BandwidthHandlerTest {
   }
 
   private EndpointClass route() {
-    OverloadEngine engine = handler.engine();
+    OverloadEngine engine = handler.runtime().engine();
     return engine.endpoint("default").forClass(engine.config().defaultClass());
   }
 
@@ -110,7 +110,7 @@ class BandwidthHandlerTest {
   }
 
   private double measuredBytesPerSecond() {
-    return handler.bandwidthSnapshot().stream()
+    return handler.runtime().bandwidthSnapshot().stream()
         .filter(g -> g.name().equals("all"))
         .findFirst()
         .orElseThrow()
@@ -166,7 +166,7 @@ class BandwidthHandlerTest {
     await("no server thread busy").until(() -> pool.getUtilizedThreads() == 0);
     assertThat(delayed).isNotDone();
     assertThat(
-            handler.bandwidthSnapshot().stream()
+            handler.runtime().bandwidthSnapshot().stream()
                 .filter(g -> g.name().equals("all"))
                 .findFirst()
                 .orElseThrow()
@@ -186,7 +186,7 @@ class BandwidthHandlerTest {
 
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     ticker.advance(Duration.ofSeconds(1));
-    OverloadEngine engine = handler.engine();
+    OverloadEngine engine = handler.runtime().engine();
     engine.arrive(engine.tag(route(), ticker.read()));
     assertThat(route().controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }

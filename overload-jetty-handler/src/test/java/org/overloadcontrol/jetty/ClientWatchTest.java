@@ -35,7 +35,7 @@ class ClientWatchTest {
             .handler(app)
             .build();
     jetty = new JettyHarness(handler);
-    engine = handler.engine();
+    engine = handler.runtime().engine();
     new CompletableResponseListener(
             jetty.request("/work").headers(h -> h.put("X-Label", "running")))
         .send();

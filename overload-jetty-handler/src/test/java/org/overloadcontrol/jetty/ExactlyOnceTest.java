@@ -238,8 +238,8 @@ class ExactlyOnceTest {
     org.overloadcontrol.internal.bandwidth.BandwidthShaper shaper;
     JettyHarness jetty = new JettyHarness(recorder);
     try {
-      engine = handler.engine();
-      shaper = handler.bandwidth();
+      engine = handler.runtime().engine();
+      shaper = handler.runtime().bandwidth();
       sender.scheduleAtFixedRate(
           () -> {
             for (int i = 0; i < 1 && sent.get() < total; i++) {

@@ -36,7 +36,7 @@ class GracefulStopTest {
       // Jetty's connector cuts idle connections 1 s into a graceful stop, held requests
       // included, which would answer them too; longer here, so that only the handler can.
       jetty.connector.setShutdownIdleTimeout(30_000);
-      OverloadEngine engine = handler.engine();
+      OverloadEngine engine = handler.runtime().engine();
       CompletableFuture<ContentResponse> running = send(jetty, "running");
       await("the first request running").until(() -> app.holds("running"));
       List<CompletableFuture<ContentResponse>> waiting = new ArrayList<>();

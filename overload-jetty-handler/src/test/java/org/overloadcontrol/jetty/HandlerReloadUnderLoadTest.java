@@ -97,7 +97,7 @@ class HandlerReloadUnderLoadTest {
     OverloadHandler overload =
         OverloadHandler.builder().configFile(file).handler(new Work()).build();
     jetty = new JettyHarness(overload);
-    List<OverloadEngine> engines = new ArrayList<>(List.of(overload.engine()));
+    List<OverloadEngine> engines = new ArrayList<>(List.of(overload.runtime().engine()));
     AtomicInteger sent = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
     Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
@@ -129,7 +129,7 @@ class HandlerReloadUnderLoadTest {
 
       write(file, limit + "endpoints:\n  default:\n    target: 20ms\n");
       await("version 2").until(() -> overload.configVersion() == 2);
-      engines.add(overload.engine());
+      engines.add(overload.runtime().engine());
       long swapped = System.nanoTime();
       ConcurrencyGroup group = engines.get(1).concurrencyGroups().get(0);
       await("the limit cut").until(() -> group.limit() < 4);
@@ -213,7 +213,7 @@ class HandlerReloadUnderLoadTest {
             "admission.groups.slow.maxLimit", "1");
     OverloadHandler overload = OverloadHandler.builder().putAll(keys).handler(new Work()).build();
     jetty = new JettyHarness(overload);
-    OverloadEngine first = overload.engine();
+    OverloadEngine first = overload.runtime().engine();
     List<java.util.concurrent.CompletableFuture<Integer>> answers = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       java.util.concurrent.CompletableFuture<Integer> status =
@@ -233,8 +233,10 @@ class HandlerReloadUnderLoadTest {
     await("three waiting").until(() -> first.queues().waitingCount() == 3);
 
     assertThat(overload.reload(Map.of()).applied()).isTrue();
-    assertThat(overload.engine()).isNotSameAs(first);
-    assertThat(overload.engine().endpoints()).extracting(e -> e.name()).doesNotContain("slow");
+    assertThat(overload.runtime().engine()).isNotSameAs(first);
+    assertThat(overload.runtime().engine().endpoints())
+        .extracting(e -> e.name())
+        .doesNotContain("slow");
     assertThat(first.queues().waitingCount()).as("the waiters stay where they were").isEqualTo(3);
 
     Map<Integer, Integer> statuses = new java.util.HashMap<>();

@@ -100,7 +100,7 @@ class JettyModuleTest {
       ContentResponse search = client.GET(uri + "/search/x");
       assertThat(search.getContentAsString()).isEqualTo("search");
       assertThat(client.GET(uri + "/home").getContentAsString()).isEqualTo("site");
-      assertThat(handler.engine().config().endpoints().get("search").targetNanos())
+      assertThat(handler.runtime().engine().config().endpoints().get("search").targetNanos())
           .isEqualTo(500_000_000L);
       ContentResponse status = client.GET(uri + "/overload/status");
       assertThat(status.getStatus()).isEqualTo(200);

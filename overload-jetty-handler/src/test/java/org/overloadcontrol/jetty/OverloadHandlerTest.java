@@ -88,7 +88,8 @@ class OverloadHandlerTest {
       // The path is decoded and normalised before the rules see it.
       assertThat(jetty.get("/x/../search/a").getContentAsString()).isEqualTo("search/local");
       // The client may read the last bytes before the write's callback has run on the server.
-      await("five completions").until(() -> count(handler.engine(), Outcome.COMPLETED) == 5);
+      await("five completions")
+          .until(() -> count(handler.runtime().engine(), Outcome.COMPLETED) == 5);
     }
   }
 
@@ -125,7 +126,7 @@ class OverloadHandlerTest {
       assertThat(browser.getMediaType()).isEqualTo("text/html");
       assertThat(browser.getContentAsString())
           .contains("We are very busy right now", "try again in 10 seconds");
-      OverloadEngine engine = handler.engine();
+      OverloadEngine engine = handler.runtime().engine();
       assertThat(count(engine, Outcome.REJECTED)).isEqualTo(2); // settled before the answer
       await("one completion").until(() -> count(engine, Outcome.COMPLETED) == 1);
     }
@@ -167,7 +168,7 @@ class OverloadHandlerTest {
           .singleElement()
           .extracting(Rejection::reason)
           .isEqualTo(RefusalReason.ADMISSION_RATE);
-      assertThat(count(handler.engine(), Outcome.REJECTED)).isEqualTo(1);
+      assertThat(count(handler.runtime().engine(), Outcome.REJECTED)).isEqualTo(1);
     }
   }
 
@@ -179,7 +180,7 @@ class OverloadHandlerTest {
       assertThat(jetty.get("/nobody").getStatus()).isEqualTo(404);
       // Last: Jetty closes the connection after a handler threw.
       assertThat(jetty.get("/boom").getStatus()).isEqualTo(500);
-      OverloadEngine engine = handler.engine();
+      OverloadEngine engine = handler.runtime().engine();
       assertThat(count(engine, Outcome.FAILED)).isEqualTo(1);
       assertThat(count(engine, Outcome.COMPLETED)).isEqualTo(1);
       assertThat(engine.queues().permitsInUse()).isZero();
@@ -245,6 +246,7 @@ class OverloadHandlerTest {
     try {
       EndpointClass route =
           handler
+              .runtime()
               .engine()
               .route(
                   "default",

@@ -61,7 +61,7 @@ class QueueOrderTest {
             .handler(app)
             .build();
     jetty = new JettyHarness(handler);
-    engine = handler.engine();
+    engine = handler.runtime().engine();
   }
 
   @AfterEach

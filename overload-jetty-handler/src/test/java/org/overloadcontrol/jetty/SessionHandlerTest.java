@@ -38,10 +38,11 @@ class SessionHandlerTest {
           .isEqualTo(200);
       assertThat(jetty.request("/confirm").headers(h -> h.put("Cookie", cookie)).send().getStatus())
           .isEqualTo(200);
-      await("the session completed").until(() -> handler.engine().sessions().completedCount() == 1);
+      await("the session completed")
+          .until(() -> handler.runtime().engine().sessions().completedCount() == 1);
       assertThat(jetty.get("/home").getStatus()).isEqualTo(200);
-      assertThat(handler.engine().sessions().newSessionsRefusedCount()).isEqualTo(2);
-      assertThat(handler.engine().sessions().midSessionRefusalCount()).isZero();
+      assertThat(handler.runtime().engine().sessions().newSessionsRefusedCount()).isEqualTo(2);
+      assertThat(handler.runtime().engine().sessions().midSessionRefusalCount()).isZero();
     }
   }
 }

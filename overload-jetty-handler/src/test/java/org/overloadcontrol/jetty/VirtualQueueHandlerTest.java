@@ -79,7 +79,7 @@ class VirtualQueueHandlerTest {
   }
 
   private long count(Outcome outcome) {
-    OverloadEngine engine = handler.engine();
+    OverloadEngine engine = handler.runtime().engine();
     return engine.endpoints().stream()
         .flatMap(e -> e.classes().stream())
         .mapToLong(c -> c.outcomeCount(outcome))
@@ -130,7 +130,7 @@ class VirtualQueueHandlerTest {
     assertThat(again.getStatus()).isEqualTo(403);
     assertThat(again.getContentAsString()).contains("\"reason\":\"replayed\"");
 
-    VirtualQueue queue = handler.virtualQueue().queue();
+    VirtualQueue queue = handler.runtime().virtualQueue().queue();
     assertThat(queue.tokenAdmittedCount()).isEqualTo(1);
     assertThat(queue.waitCount()).isEqualTo(1);
     assertThat(count(Outcome.REDIRECTED)).isEqualTo(1);
@@ -257,7 +257,7 @@ class VirtualQueueHandlerTest {
     assertThat(browser.getContentAsString())
         .contains("not issued by this site")
         .contains("href=\"/checkout\"");
-    assertThat(handler.virtualQueue().queue().refusalCount(VirtualQueueRefusal.FORGED))
+    assertThat(handler.runtime().virtualQueue().queue().refusalCount(VirtualQueueRefusal.FORGED))
         .isEqualTo(2);
     assertThat(count(Outcome.REJECTED)).isEqualTo(2);
     assertThat(count(Outcome.COMPLETED)).isZero();

@@ -41,6 +41,7 @@ import org.overloadcontrol.it.support.MishapResource;
 import org.overloadcontrol.it.support.MishapServlet;
 import org.overloadcontrol.it.support.WaitingClients;
 import org.overloadcontrol.it.support.WebContainer;
+import org.overloadcontrol.jetty.HandlerEngine;
 import org.overloadcontrol.jetty.OverloadHandler;
 import org.overloadcontrol.rest.RestInJetty;
 
@@ -145,7 +146,7 @@ class AdapterContractIT {
 
           @Override
           public OverloadEngine engine() {
-            return handler.engine();
+            return HandlerEngine.of(handler);
           }
 
           @Override

@@ -36,6 +36,7 @@ import org.overloadcontrol.it.support.ListeningFilter;
 import org.overloadcontrol.it.support.MishapHandler;
 import org.overloadcontrol.it.support.MishapServlet;
 import org.overloadcontrol.it.support.WebContainer;
+import org.overloadcontrol.jetty.HandlerEngine;
 import org.overloadcontrol.jetty.OverloadHandler;
 
 /**
@@ -173,7 +174,7 @@ class ChaosIT {
     server.setHandler(handler);
     server.start();
     Sent sent;
-    OverloadEngine engine = handler.engine();
+    OverloadEngine engine = HandlerEngine.of(handler);
     try {
       sent =
           send(
