@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
 import org.overloadcontrol.internal.pipeline.HandlerRoutes;
 import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
@@ -136,10 +136,10 @@ public final class OverloadRestFeature implements DynamicFeature, AutoCloseable 
      */
     public OverloadRestFeature start() {
       try {
-        FrameworkRoutes routes = RestRoutes.of("", resources);
+        ContributedRoutes routes = RestRoutes.of("", resources);
         Settings settings =
             ConfigLayers.builder()
-                .annotations(routes.annotations())
+                .annotations(routes)
                 .keys(KeyLayer.of(SETTINGS_ORIGIN, keys))
                 .file(
                     configFile == null

@@ -11,20 +11,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.overloadcontrol.base.OverloadLog;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
 
 /**
  * Makes the resource methods of a Jakarta REST application endpoints of the overload filter,
  * with no code in the application: the container hands this initializer the classes annotated
  * {@code @Path} and the {@code Application} subclasses when the web application starts, before
  * any filter; it reads them with {@link RestRoutes} and leaves the routes in the servlet-context
- * attribute {@link FrameworkRoutes#ATTRIBUTE}, where the filter finds them.
+ * attribute {@link ContributedRoutes#ATTRIBUTE}, where the filter finds them.
  *
  * <p>The application path is the {@code @ApplicationPath} of the application's
  * {@code Application} subclass, else the mapping of a servlet named after that subclass (the
  * {@code web.xml} form of the specification, §2.3.2), else the web application's root. An
- * embedded server without annotation scanning can register this initializer with the resource
- * classes itself, or set the attribute to {@link RestRoutes#of} its own.
+ * embedded server without annotation scanning registers this initializer with the resource
+ * classes itself ({@code context.addServletContainerInitializer(new OverloadRestInitializer(),
+ * MyResource.class, MyApplication.class)}).
  */
 @HandlesTypes({Path.class, ApplicationPath.class, Application.class})
 public final class OverloadRestInitializer implements ServletContainerInitializer {
@@ -35,7 +36,7 @@ public final class OverloadRestInitializer implements ServletContainerInitialize
   public void onStartup(Set<Class<?>> classes, ServletContext context) {
     if (classes == null
         || classes.isEmpty()
-        || context.getAttribute(FrameworkRoutes.ATTRIBUTE) != null) {
+        || context.getAttribute(ContributedRoutes.ATTRIBUTE) != null) {
       return;
     }
     List<Class<?>> resources = new ArrayList<>();
@@ -51,10 +52,10 @@ public final class OverloadRestInitializer implements ServletContainerInitialize
     if (resources.isEmpty()) {
       return;
     }
-    FrameworkRoutes routes =
+    ContributedRoutes routes =
         RestRoutes.of(applicationPath == null ? "" : applicationPath, resources);
     LOG.debug("overload-control: Jakarta REST routes {}", routes);
-    context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
+    context.setAttribute(ContributedRoutes.ATTRIBUTE, routes.attributeValue());
   }
 
   private static String applicationPath(Class<?> application, ServletContext context) {

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
 import org.overloadcontrol.internal.pipeline.HandlerRoutes;
 
 /**
- * Reads the resource methods of Jakarta REST root resource classes, once, into
- * {@link FrameworkRoutes}: each resource method is an endpoint (named by {@code @Endpoint} on
+ * Reads the resource methods of Jakarta REST root resource classes, once, into the routes the
+ * filter reads ({@link ContributedRoutes}): each resource method is an endpoint (named by {@code @Endpoint} on
  * the method or its class, else {@code SimpleClassName#method}), routed by its HTTP method and
  * its full path template (application path, class {@code @Path}, method {@code @Path}), with
  * the {@code @ResponseTimeTarget}, {@code @RequestClass} and {@code @Degradable} of the method,
@@ -27,7 +27,7 @@ import org.overloadcontrol.internal.pipeline.HandlerRoutes;
  * configuration. A sub-resource locator (a {@code @Path} method without an HTTP method) is one
  * endpoint for every request below its path.
  */
-public final class RestRoutes {
+final class RestRoutes {
 
   private RestRoutes() {}
 
@@ -39,7 +39,7 @@ public final class RestRoutes {
    * @throws org.overloadcontrol.config.OverloadConfigException when two resource methods that
    *     share an endpoint or a class disagree on its settings, naming both
    */
-  public static FrameworkRoutes of(String applicationPath, Collection<Class<?>> resources) {
+  static ContributedRoutes of(String applicationPath, Collection<Class<?>> resources) {
     HandlerRoutes handlers = HandlerRoutes.builder("Jakarta REST");
     String base = normalise(applicationPath);
     List<Class<?>> sorted = new ArrayList<>(resources);
@@ -76,7 +76,7 @@ public final class RestRoutes {
         }
       }
     }
-    return handlers.build();
+    return handlers.contributed();
   }
 
   /**

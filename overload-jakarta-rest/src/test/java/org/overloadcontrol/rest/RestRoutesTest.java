@@ -42,7 +42,9 @@ class RestRoutesTest {
 
   @Test
   void resourceMethodsInheritedAnnotationsAndLocatorsAreRoutedBelowTheApplicationPath() {
-    FrameworkRoutes routes = RestRoutes.of("/api/*", List.of(Items.class, String.class));
+    FrameworkRoutes routes =
+        (FrameworkRoutes)
+            RestRoutes.of("/api/*", List.of(Items.class, String.class)).attributeValue();
     assertThat(routes.endpointOf("GET", "/api/items/7")).isEqualTo("Items#item");
     assertThat(routes.endpointOf("DELETE", "/api/items/7")).isEqualTo("removal");
     assertThat(routes.endpointOf("PUT", "/api/items/7/reviews/3")).isEqualTo("Items#reviews");

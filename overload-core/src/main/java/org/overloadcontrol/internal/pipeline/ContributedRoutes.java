@@ -26,6 +26,19 @@ public final class ContributedRoutes {
     this.routes = Objects.requireNonNull(routes, "routes");
   }
 
+  /** Routes a framework module built ({@link HandlerRoutes#contributed()}). */
+  static ContributedRoutes of(FrameworkRoutes routes) {
+    return new ContributedRoutes(routes);
+  }
+
+  /**
+   * What a framework module sets the servlet-context attribute {@link #ATTRIBUTE} to, for the
+   * filter to read with {@link #fromAttribute}.
+   */
+  public Object attributeValue() {
+    return routes;
+  }
+
   /**
    * The routes in the servlet-context attribute {@link #ATTRIBUTE} ({@code supplied}), said on
    * {@code log}; {@link #NONE} when it is not set.

@@ -124,6 +124,11 @@ public final class HandlerRoutes {
     return routes.annotations(layer.build()).build();
   }
 
+  /** The routes built, as the filter reads them: what a framework module leaves for it. */
+  public ContributedRoutes contributed() {
+    return ContributedRoutes.of(build());
+  }
+
   private static <A extends java.lang.annotation.Annotation> A find(
       Class<A> annotation, Class<?> type, Method method) {
     A onMethod = method.getAnnotation(annotation);
