@@ -4,8 +4,8 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRequest;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.pipeline.Exchange;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 
 /**
  * Static access for servlets: {@code Overload.context(request)}, {@code Overload.quality(request)}
@@ -39,8 +39,8 @@ public final class Overload {
    * {@link #quality(ServletRequest)}, which stays fixed for the request.
    */
   public static double quality(ServletContext context, String endpoint) {
-    Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-    return engine instanceof OverloadEngine e ? e.quality(endpoint) : 1.0;
+    Object runtime = context.getAttribute(OverloadRuntime.ATTRIBUTE);
+    return runtime instanceof OverloadRuntime r ? r.quality(endpoint) : 1.0;
   }
 
   /**

@@ -14,14 +14,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.OperatorConfigFile;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.internal.pipeline.Step;
@@ -54,9 +54,6 @@ import org.overloadcontrol.internal.pipeline.StepResponses;
  * through untouched, whatever dispatcher types it is mapped to.
  */
 public class OverloadFilter implements Filter {
-
-  /** The servlet-context attribute holding the running {@link OverloadEngine}. */
-  public static final String ENGINE_ATTRIBUTE = OverloadEngine.class.getName();
 
   /** Where the YAML file is looked for when no {@code configFile} init-param is given. */
   public static final String DEFAULT_CONFIG_FILE = "/WEB-INF/overload.yaml";
@@ -118,16 +115,45 @@ public class OverloadFilter implements Filter {
     running = RunningFilter.start(filterConfig, ticker, wallClock, listener, givenScheduler);
   }
 
-  /** Bandwidth groups as measured now; empty when bandwidth shares are not configured. */
-  public List<GroupSnapshot> bandwidthSnapshot() {
+  /**
+   * Each endpoint's load now: its limit, the requests in flight and waiting, and its counts in
+   * the configuration in force; empty before {@link #init} or after {@link #destroy}, and an
+   * endpoint is in it from its first request on. The bandwidth groups and the virtual queue's
+   * counters are in the status document and the metrics (docs/observability.md).
+   */
+  public List<EndpointSnapshot> endpointSnapshots() {
     RunningFilter r = running;
-    return r == null ? List.of() : r.runtime().bandwidthSnapshot();
+    return r == null ? List.of() : r.runtime().endpointSnapshots();
   }
 
-  /** The running engine, or null before {@link #init}. */
-  public OverloadEngine engine() {
+  /**
+   * The wait queues' execution permits ({@code queue.permits}); 0 without queues or when the
+   * filter is not running.
+   */
+  public int queuePermits() {
     RunningFilter r = running;
-    return r == null ? null : r.runtime().engine();
+    return r == null ? 0 : r.runtime().queuePermits();
+  }
+
+  /**
+   * The current quality of {@code endpoint} in [0, 1], for code that has no request at hand (a
+   * service class, a cache refresher; {@link Overload#quality(jakarta.servlet.ServletContext,
+   * String)} reads the same without the filter); 1 when the filter is not running, or when the
+   * endpoint is not degradable or has seen no request yet. It may change from one call to the
+   * next: code serving a request reads the request's own ({@link Overload#quality(ServletRequest)}).
+   */
+  public double quality(String endpoint) {
+    RunningFilter r = running;
+    return r == null ? 1.0 : r.runtime().quality(endpoint);
+  }
+
+  /**
+   * What runs while the filter runs (the engine and its features), or null outside {@link #init}
+   * and {@link #destroy}: for the tests, which count the engine's outcomes.
+   */
+  OverloadRuntime runtime() {
+    RunningFilter r = running;
+    return r == null ? null : r.runtime();
   }
 
   /**

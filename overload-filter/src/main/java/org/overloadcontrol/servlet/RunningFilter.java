@@ -22,7 +22,8 @@ import org.overloadcontrol.internal.pipeline.TargetRoutes;
 /**
  * What an {@link OverloadFilter} holds from {@code init} to {@code destroy}: its configuration,
  * the running engine and features ({@link OverloadRuntime}), its observability, and what it
- * publishes in the servlet context. Starting and stopping all of it is this class's job, so
+ * publishes in the servlet context (the runtime, under {@link OverloadRuntime#ATTRIBUTE}, and the
+ * observability). Starting and stopping all of it is this class's job, so
  * the filter only translates requests.
  */
 final class RunningFilter {
@@ -132,7 +133,6 @@ final class RunningFilter {
               });
       if (result.applied() && result.version() != before) {
         routing = Routing.of(runtime, read[0], servletContext);
-        servletContext.setAttribute(OverloadFilter.ENGINE_ATTRIBUTE, runtime.engine());
         renewObservability();
       }
       return result;
@@ -168,7 +168,7 @@ final class RunningFilter {
   }
 
   /**
-   * Reads the configuration, starts the engine and its features, publishes the engine and the
+   * Reads the configuration, starts the engine and its features, publishes the runtime and the
    * observability in the servlet context and logs the start line.
    *
    * @param scheduler timers owned by the caller, or null for the runtime's own thread
@@ -199,7 +199,7 @@ final class RunningFilter {
       throw failed(context, e);
     }
     AsyncSupportNotice.atStart(context, runtime.settings());
-    context.setAttribute(OverloadFilter.ENGINE_ATTRIBUTE, runtime.engine());
+    context.setAttribute(OverloadRuntime.ATTRIBUTE, runtime);
     ObservabilityHandle observability;
     try {
       // Metrics, JMX, the overload log and the status servlet's data; docs/observability.md.
@@ -209,7 +209,7 @@ final class RunningFilter {
               context.getAttribute(ObservabilityHandle.REGISTRY_ATTRIBUTE),
               context.getContextPath());
     } catch (OverloadConfigException e) {
-      context.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      context.removeAttribute(OverloadRuntime.ATTRIBUTE);
       runtime.shutdown();
       runtime.close();
       throw failed(context, e);
@@ -273,8 +273,8 @@ final class RunningFilter {
     for (SuspendedRequest s : suspended.snapshot()) {
       settleSafely(s::settleRunningAtShutdown);
     }
-    if (servletContext.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) == runtime.engine()) {
-      servletContext.removeAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    if (servletContext.getAttribute(OverloadRuntime.ATTRIBUTE) == runtime) {
+      servletContext.removeAttribute(OverloadRuntime.ATTRIBUTE);
     }
     runtime.close();
   }

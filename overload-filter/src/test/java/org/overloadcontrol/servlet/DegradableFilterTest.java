@@ -72,7 +72,7 @@ class DegradableFilterTest {
   void annotationMakesTheEndpointDegradableWithItsMinimumAndCombinedMode() throws Exception {
     harness.servlets.put("search", SearchServlet.class);
     OverloadFilter filter = start();
-    var settings = filter.engine().degradeSettings().endpoint("search");
+    var settings = filter.runtime().engine().degradeSettings().endpoint("search");
     assertThat(settings.minQuality()).isEqualTo(0.3);
     assertThat(settings.mode()).isEqualTo(DegradeMode.COMBINED);
     assertThat(settings.targetNanos()).isEqualTo(Duration.ofMillis(200).toNanos());
@@ -89,6 +89,7 @@ class DegradableFilterTest {
 
     nextPeriod();
     assertThat(Overload.quality(context, "search")).isCloseTo(0.8, within(1e-12));
+    assertThat(filter.quality("search")).isCloseTo(0.8, within(1e-12));
     OverloadContext second = request(filter, "search", 400);
     assertThat(second.quality()).isCloseTo(0.8, within(1e-12));
     assertThat(second.qualityLevel()).isEqualTo(QualityLevel.REDUCED);
@@ -136,7 +137,7 @@ class DegradableFilterTest {
     harness.yaml =
         "degrade:\n  endpoints:\n    search:\n      minQuality: 0.5\n" + "      mode: alone\n";
     OverloadFilter filter = start();
-    var settings = filter.engine().degradeSettings().endpoint("search");
+    var settings = filter.runtime().engine().degradeSettings().endpoint("search");
     assertThat(settings.minQuality()).isEqualTo(0.5);
     assertThat(settings.mode()).isEqualTo(DegradeMode.ALONE);
 
@@ -146,7 +147,7 @@ class DegradableFilterTest {
     OverloadFilter filter2 =
         new OverloadFilter(off.ticker, AdmissionListener.NONE, new FakeScheduler(off.ticker));
     filter2.init(off.filterConfig());
-    assertThat(filter2.engine().degradeSettings().endpoint("search")).isNull();
+    assertThat(filter2.runtime().engine().degradeSettings().endpoint("search")).isNull();
   }
 
   @Test

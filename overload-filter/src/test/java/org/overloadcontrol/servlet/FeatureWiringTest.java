@@ -37,7 +37,11 @@ class FeatureWiringTest {
   }
 
   private EndpointClass route(OverloadFilter filter) {
-    return filter.engine().endpoint("s").forClass(filter.engine().config().defaultClass());
+    return filter
+        .runtime()
+        .engine()
+        .endpoint("s")
+        .forClass(filter.runtime().engine().config().defaultClass());
   }
 
   @Test
@@ -68,7 +72,7 @@ class FeatureWiringTest {
     sendBytes(filter, 30_000);
     harness.ticker.advance(Duration.ofMillis(500));
     scheduler.runDue(); // the manager round: 30 KB in half a second
-    assertThat(filter.bandwidthSnapshot().get(0).averageBytesPerSecond())
+    assertThat(filter.runtime().bandwidthSnapshot().get(0).averageBytesPerSecond())
         .isCloseTo(60_000.0, org.assertj.core.api.Assertions.within(1.0));
   }
 
@@ -109,7 +113,7 @@ class FeatureWiringTest {
     assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     harness.ticker.advance(Duration.ofSeconds(1));
-    filter.engine().arrive(filter.engine().tag(route, harness.ticker.read()));
+    filter.runtime().engine().arrive(filter.runtime().engine().tag(route, harness.ticker.read()));
     assertThat(route.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }
 

@@ -17,6 +17,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.metrics.Observability;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 
 /**
@@ -56,7 +57,7 @@ class FilterReloadTest {
   void aChangedYamlIsPutInForceAndTheEngineStatusAndMetricsFollow() throws Exception {
     harness.yaml = "endpoints:\n  s:\n    target: 700ms\n";
     start();
-    OverloadEngine before = filter.engine();
+    OverloadEngine before = filter.runtime().engine();
     assertThat(target()).isEqualTo(Duration.ofMillis(700));
 
     harness.yaml = "endpoints:\n  s:\n    target: 300ms\n";
@@ -67,11 +68,10 @@ class FilterReloadTest {
     assertThat(result.changes()).containsExactly("endpoints.s.target: 700ms → 300ms");
     assertThat(filter.configVersion()).isEqualTo(2);
     assertThat(target()).isEqualTo(Duration.ofMillis(300));
-    assertThat(filter.engine()).isNotSameAs(before);
-    assertThat(harness.contextAttributes.get(OverloadFilter.ENGINE_ATTRIBUTE))
-        .isSameAs(filter.engine());
+    assertThat(filter.runtime().engine()).isNotSameAs(before);
+    assertThat(harness.contextAttributes.get(OverloadRuntime.ATTRIBUTE)).isSameAs(filter.runtime());
     Observability o = (Observability) harness.contextAttributes.get(Observability.ATTRIBUTE);
-    assertThat(o.engine()).isSameAs(filter.engine());
+    assertThat(o.engine()).isSameAs(filter.runtime().engine());
     var status = new ObjectMapper().readTree(o.statusJson());
     assertThat(status.get("configVersion").asLong()).isEqualTo(2);
     assertThat(status.get("lastReload").get("result").asText()).isEqualTo("applied");
@@ -81,7 +81,7 @@ class FilterReloadTest {
   void aBadYamlIsRefusedWithTheMessageOfAStartAndTheRunningSettingsStay() throws Exception {
     harness.yaml = "endpoints:\n  s:\n    target: 700ms\n";
     start();
-    OverloadEngine before = filter.engine();
+    OverloadEngine before = filter.runtime().engine();
 
     harness.yaml = "endpoints:\n  s:\n    target: soon\n";
     ReloadResult result = filter.reload();
@@ -98,10 +98,10 @@ class FilterReloadTest {
   void theOldSettingsStillAdmitAfterARefusal() throws Exception {
     harness.yaml = "endpoints:\n  s:\n    target: 700ms\n";
     start();
-    OverloadEngine before = filter.engine();
+    OverloadEngine before = filter.runtime().engine();
     harness.yaml = "endpoints:\n  s:\n    target: soon\n";
     filter.reload();
-    assertThat(filter.engine()).isSameAs(before);
+    assertThat(filter.runtime().engine()).isSameAs(before);
     assertThat(target()).isEqualTo(Duration.ofMillis(700));
     assertThat(filter.configVersion()).isEqualTo(1);
   }

@@ -30,6 +30,7 @@ import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 
 class OverloadFilterTest {
 
@@ -93,7 +94,7 @@ class OverloadFilterTest {
     assertThat(other.endpoint()).isEqualTo("misc");
     assertThat(other.requestClass()).isEqualTo("default");
 
-    assertThat(filter.engine().config().requestClass("payment").orElseThrow().kind())
+    assertThat(filter.runtime().engine().config().requestClass("payment").orElseThrow().kind())
         .isEqualTo(RequestKind.TRANSACTION);
   }
 
@@ -356,7 +357,8 @@ class OverloadFilterTest {
         .hasMessageContaining("classes.browse.rank")
         .hasMessageContaining("must agree");
     harness.initParams.put("classes.browse.rank", "2");
-    assertThat(harness.start().engine().config().requestClass("browse").orElseThrow().rank())
+    assertThat(
+            harness.start().runtime().engine().config().requestClass("browse").orElseThrow().rank())
         .isEqualTo(2);
   }
 
@@ -437,14 +439,13 @@ class OverloadFilterTest {
   }
 
   @Test
-  void publishesTheEngineForTheApplication() throws Exception {
+  void publishesTheRuntimeForTheApplication() throws Exception {
     OverloadFilter filter = harness.start();
-    assertThat(harness.contextAttributes.get(OverloadFilter.ENGINE_ATTRIBUTE))
-        .isSameAs(filter.engine());
+    assertThat(harness.contextAttributes.get(OverloadRuntime.ATTRIBUTE)).isSameAs(filter.runtime());
   }
 
   private static EndpointClass routeOf(OverloadFilter filter, String endpoint) {
-    OverloadEngine engine = filter.engine();
+    OverloadEngine engine = filter.runtime().engine();
     return engine.endpoint(endpoint).forClass(engine.config().defaultClass());
   }
 }

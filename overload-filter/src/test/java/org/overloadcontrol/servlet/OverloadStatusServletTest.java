@@ -201,7 +201,9 @@ class OverloadStatusServletTest {
           req.build(), new FilterHarness.Res().mock, (rq, rs) -> passed.incrementAndGet());
     }
     assertThat(passed).hasValue(20);
-    assertThat(filter.engine().endpoints()).extracting(e -> e.name()).containsExactly("search");
+    assertThat(filter.runtime().engine().endpoints())
+        .extracting(e -> e.name())
+        .containsExactly("search");
   }
 
   @Test

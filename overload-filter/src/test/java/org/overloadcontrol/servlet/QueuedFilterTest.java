@@ -102,14 +102,18 @@ class QueuedFilterTest {
   }
 
   private EndpointClass route(OverloadFilter filter) {
-    return filter.engine().endpoint("s").forClass(filter.engine().config().defaultClass());
+    return filter
+        .runtime()
+        .engine()
+        .endpoint("s")
+        .forClass(filter.runtime().engine().config().defaultClass());
   }
 
   @Test
   void waitingRequestIsSuspendedThenResumedByDispatchAndCompletesOnce() throws Exception {
     OverloadFilter filter = start();
     Suspended running = holdPermit(filter);
-    assertThat(filter.engine().queues().permitsInUse()).isEqualTo(1);
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isEqualTo(1);
 
     Suspended waiting = new Suspended();
     FilterChain chain = mock(FilterChain.class);
@@ -117,12 +121,12 @@ class QueuedFilterTest {
     verify(chain, never()).doFilter(any(), any());
     verify(waiting.request).startAsync(any(), any());
     verify(waiting.async).setTimeout(2_000L + 30_000L);
-    assertThat(filter.engine().queues().waitingCount()).isEqualTo(1);
+    assertThat(filter.runtime().engine().queues().waitingCount()).isEqualTo(1);
 
     harness.ticker.advance(Duration.ofMillis(300));
     running.fire("complete");
     assertThat(waiting.dispatches.get()).isEqualTo(1);
-    assertThat(filter.engine().queues().permitsInUse()).isEqualTo(1);
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isEqualTo(1);
 
     // The container re-dispatches: the filter lets the async dispatch run the application.
     when(waiting.request.getDispatcherType()).thenReturn(DispatcherType.ASYNC);
@@ -137,8 +141,35 @@ class QueuedFilterTest {
     EndpointClass route = route(filter);
     assertThat(route.outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
     assertThat(route.enqueuedCount()).isEqualTo(1);
-    assertThat(filter.engine().queues().permitsInUse()).isZero();
-    assertThat(filter.engine().queues().waitingCount()).isZero();
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isZero();
+    assertThat(filter.runtime().engine().queues().waitingCount()).isZero();
+  }
+
+  @Test
+  void snapshotsShowTheLoadOfEachEndpointAndThePermits() throws Exception {
+    OverloadFilter filter = new OverloadFilter();
+    assertThat(filter.endpointSnapshots()).isEmpty();
+    assertThat(filter.queuePermits()).isZero();
+    assertThat(filter.quality("s")).isEqualTo(1.0);
+
+    filter = start();
+    assertThat(filter.queuePermits()).isEqualTo(1);
+    Suspended running = holdPermit(filter);
+    filter.doFilter(new Suspended().request, new FilterHarness.Res().mock, mock(FilterChain.class));
+    assertThat(filter.endpointSnapshots())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.name()).isEqualTo("s");
+              assertThat(e.inFlight()).isEqualTo(1);
+              assertThat(e.waiting()).isEqualTo(1);
+              assertThat(e.arrivals()).isEqualTo(2);
+              assertThat(e.completed()).isZero();
+            });
+    running.fire("complete");
+    assertThat(filter.endpointSnapshots().get(0).completed()).isEqualTo(1);
+    filter.destroy();
+    assertThat(filter.endpointSnapshots()).isEmpty();
   }
 
   /**
@@ -161,7 +192,7 @@ class QueuedFilterTest {
         new ServletException("the application failed"));
     waiting.fire("complete");
     assertThat(route(filter).outcomeCount(Outcome.FAILED)).isEqualTo(1);
-    assertThat(filter.engine().queues().permitsInUse()).isZero();
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isZero();
   }
 
   @Test
@@ -203,7 +234,7 @@ class QueuedFilterTest {
                     Overload.context(waiting.request).orElseThrow())
                 .reason())
         .isEqualTo(RefusalReason.SHUTDOWN);
-    assertThat(filter.engine().queues().permitsInUse()).isZero();
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isZero();
   }
 
   @Test
@@ -238,7 +269,7 @@ class QueuedFilterTest {
     assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     assertThat(refused.res.status).as("it never ran: answered as a waiting one").isEqualTo(503);
     assertThat(next.dispatches.get()).as("the next waiter got the permit").isEqualTo(1);
-    assertThat(filter.engine().queues().waitingCount()).isZero();
+    assertThat(filter.runtime().engine().queues().waitingCount()).isZero();
   }
 
   @Test
@@ -270,12 +301,12 @@ class QueuedFilterTest {
     filter.doFilter(waiting.request, waiting.res.mock, mock(FilterChain.class));
     waiting.fire("error");
     waiting.fire("complete");
-    assertThat(filter.engine().queues().waitingCount()).isZero();
+    assertThat(filter.runtime().engine().queues().waitingCount()).isZero();
     assertThat(route(filter).abandonedCount()).isEqualTo(1);
     assertThat(route(filter).outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     running.fire("complete");
     assertThat(waiting.dispatches.get()).isZero();
-    assertThat(filter.engine().queues().permitsInUse()).isZero();
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isZero();
   }
 
   @Test
@@ -335,7 +366,7 @@ class QueuedFilterTest {
                 throw new IllegalStateException(e);
               }
             });
-    while (filter.engine().queues().waitingCount() == 0) {
+    while (filter.runtime().engine().queues().waitingCount() == 0) {
       Thread.onSpinWait();
     }
     assertThat(blocked).isNotDone();
@@ -343,7 +374,7 @@ class QueuedFilterTest {
     blocked.get(10, TimeUnit.SECONDS);
     verify(chain).doFilter(any(), any());
     assertThat(route(filter).outcomeCount(Outcome.COMPLETED)).isEqualTo(2);
-    assertThat(filter.engine().queues().permitsInUse()).isZero();
+    assertThat(filter.runtime().engine().queues().permitsInUse()).isZero();
   }
 
   @Test

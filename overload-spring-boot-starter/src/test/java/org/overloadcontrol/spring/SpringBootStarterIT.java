@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.engine.OverloadEngine;
-import org.overloadcontrol.servlet.OverloadFilter;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -35,10 +35,11 @@ class SpringBootStarterIT extends StarterOverHttp {
     // Spring Boot turns Tomcat's JMX registry off, so only the starter can tell the filter.
     try (ConfigurableApplicationContext app = run("server.tomcat.threads.max=50")) {
       OverloadEngine engine =
-          (OverloadEngine)
-              ((ServletWebServerApplicationContext) app)
-                  .getServletContext()
-                  .getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+          ((OverloadRuntime)
+                  ((ServletWebServerApplicationContext) app)
+                      .getServletContext()
+                      .getAttribute(OverloadRuntime.ATTRIBUTE))
+              .engine();
       assertThat(AdmissionSettings.from(engine.config()).groupOf("any").maxLimit()).isEqualTo(45);
     }
   }

@@ -23,6 +23,7 @@ import org.overloadcontrol.internal.admission.ClassSettings;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.servlet.FilterEngine;
 import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
@@ -89,7 +90,7 @@ class ShopContractTest {
     when(config.getInitParameterNames()).thenReturn(Collections.emptyEnumeration());
     OverloadFilter filter = new OverloadFilter();
     filter.init(config);
-    engine = filter.engine();
+    engine = FilterEngine.of(filter);
   }
 
   @Test

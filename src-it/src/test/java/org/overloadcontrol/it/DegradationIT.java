@@ -26,12 +26,12 @@ import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.DegradableWorkServlet;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.LoadPlan;
 import org.overloadcontrol.it.support.LoadSummary;
 import org.overloadcontrol.it.support.OpenLoopDriver;
 import org.overloadcontrol.it.support.RecordingOverloadFilter;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * Issue 5's proof, Welsh &amp; Culler 2003 Figures 12 and 13 in miniature, in embedded Jetty:
@@ -110,8 +110,8 @@ class DegradationIT {
     long start = System.nanoTime();
     sampler.scheduleAtFixedRate(
         () -> {
-          Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-          if (engine instanceof OverloadEngine e) {
+          OverloadEngine e = FilterEngine.of(context);
+          if (e != null) {
             ControlledEndpoint work =
                 e.endpoints().stream()
                     .filter(x -> x.name().equals("work"))
@@ -143,11 +143,11 @@ class DegradationIT {
   }
 
   private static double quality(ServletContext context) {
-    return ((OverloadEngine) context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE)).quality("work");
+    return FilterEngine.of(context).quality("work");
   }
 
   private static boolean admissionEnabled(ServletContext context) {
-    OverloadEngine e = (OverloadEngine) context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    OverloadEngine e = FilterEngine.of(context);
     return e.endpoints().stream()
         .filter(x -> x.name().equals("work"))
         .anyMatch(x -> x.admission().admissionEnabled());

@@ -19,6 +19,7 @@ import org.overloadcontrol.internal.engine.ControlledEndpoint;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.it.MishandledRequestsIT.Answer;
 import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.MishapServlet;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.overloadcontrol.servlet.OverloadStatusServlet;
@@ -68,9 +69,7 @@ class EmbeddedStatusIT {
       System.out.printf("status answered %d after %d ms%n", status.getStatus(), millis);
       assertThat(status.getStatus()).isEqualTo(200);
       assertThat(millis).as("ms the status page took while the permit was held").isLessThan(1_000);
-      OverloadEngine engine =
-          (OverloadEngine)
-              context.getServletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      OverloadEngine engine = FilterEngine.of(context.getServletContext());
       assertThat(engine.endpoints().stream().map(ControlledEndpoint::name))
           .as("endpoints the engine counted")
           .containsExactly("work");

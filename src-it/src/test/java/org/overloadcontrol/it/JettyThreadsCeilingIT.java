@@ -17,6 +17,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.MishapServlet;
 import org.overloadcontrol.servlet.OverloadFilter;
 
@@ -55,9 +56,7 @@ class JettyThreadsCeilingIT {
                       .build(),
                   HttpResponse.BodyHandlers.discarding());
       assertThat(first.statusCode()).isEqualTo(200);
-      OverloadEngine engine =
-          (OverloadEngine)
-              context.getServletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      OverloadEngine engine = FilterEngine.of(context.getServletContext());
       assertThat(engine.concurrencyGroups())
           .as("the default group's limit, which starts at its maximum")
           .singleElement()

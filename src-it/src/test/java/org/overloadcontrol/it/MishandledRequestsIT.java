@@ -29,9 +29,9 @@ import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.MishapServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * The ways a request was mishandled (issue 17, breaks 1, 2 and 4), each in Jetty 12 and Tomcat
@@ -250,8 +250,7 @@ class MishandledRequestsIT {
   }
 
   static OverloadEngine engine(WebContainer container) {
-    return (OverloadEngine)
-        container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    return FilterEngine.of(container.servletContext());
   }
 
   /** What a client saw. */

@@ -24,9 +24,9 @@ import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * Reloads under load, for a while: every 2 s the filter's file changes, good and bad in turn
@@ -97,8 +97,8 @@ class ReloadChaosIT {
     try (WebContainer c = kind.start(Deployment.of(dir))) {
       Runnable seeEngine =
           () -> {
-            Object e = c.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-            if (e instanceof OverloadEngine engine) {
+            OverloadEngine engine = FilterEngine.of(c.servletContext());
+            if (engine != null) {
               synchronized (engines) {
                 engines.add(engine);
               }

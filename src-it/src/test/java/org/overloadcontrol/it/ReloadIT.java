@@ -37,9 +37,9 @@ import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * Issue 36 in real containers: the filter reloads its YAML file on disk under steady load, all
@@ -84,7 +84,7 @@ class ReloadIT {
   }
 
   private static OverloadEngine engine(WebContainer c) {
-    return (OverloadEngine) c.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    return FilterEngine.of(c.servletContext());
   }
 
   private static String status(WebContainer c) {

@@ -15,15 +15,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.session.SessionGate;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.HeldAsyncServlet;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * Session-aware admission through the filter in a real Jetty and Tomcat: under overload (the
@@ -67,10 +66,7 @@ class SessionAdmissionIT {
     HeldAsyncServlet.HELD.clear();
     HttpClient http = HttpClient.newHttpClient();
     try (WebContainer container = kind.start(Deployment.of(dir))) {
-      SessionGate sessions =
-          ((OverloadEngine)
-                  container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE))
-              .sessions();
+      SessionGate sessions = FilterEngine.of(container.servletContext()).sessions();
 
       HttpResponse<String> home = get(http, container, "home", null);
       assertThat(home.statusCode()).isEqualTo(200);

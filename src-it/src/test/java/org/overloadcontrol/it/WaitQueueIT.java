@@ -31,12 +31,12 @@ import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.it.support.ContainerKind;
 import org.overloadcontrol.it.support.Deployment;
 import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.FilterEngine;
 import org.overloadcontrol.it.support.LoadPlan;
 import org.overloadcontrol.it.support.LoadSummary;
 import org.overloadcontrol.it.support.OpenLoopDriver;
 import org.overloadcontrol.it.support.SleepServlet;
 import org.overloadcontrol.it.support.WebContainer;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * The proof of issue 3 in real containers: LIFO-Pri wait queues on the container's own pool
@@ -90,8 +90,7 @@ class WaitQueueIT {
   }
 
   private static OverloadEngine engine(WebContainer container) {
-    return (OverloadEngine)
-        container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+    return FilterEngine.of(container.servletContext());
   }
 
   @ParameterizedTest

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * Issue 33 on Jetty 12.1, ee11: the filter sees a waiting request's client close or reset its
@@ -44,8 +43,7 @@ class Jetty121ClientsThatCloseIT {
     HttpClient client = new HttpClient();
     client.start();
     try (WebContainer container = Ee11JettyContainer.start(Deployment.of(dir))) {
-      OverloadEngine engine =
-          (OverloadEngine) container.servletContext().getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
+      OverloadEngine engine = FilterEngine.of(container.servletContext());
       URI base = container.baseUri();
       CompletableFuture<ContentResponse> holder = new CompletableFuture<>();
       new Thread(

@@ -61,6 +61,14 @@ public final class OverloadRuntime implements AutoCloseable {
 
   private static final OverloadLog LOG = OverloadLog.get(OverloadRuntime.class);
 
+  /**
+   * The servlet-context attribute under which the filter publishes its runtime from start to
+   * stop, so that code of the application ({@code Overload.quality(context, endpoint)}) and the
+   * tests can reach what runs without the filter handing out the engine. The runtime stays the
+   * same over reloads; {@link #engine()} is the engine in force.
+   */
+  public static final String ATTRIBUTE = OverloadRuntime.class.getName();
+
   /** How often an engine a reload replaced is checked for waiting requests left. */
   private static final long RETIRED_CHECK_NANOS = 100_000_000L;
 

@@ -14,9 +14,12 @@ import java.util.function.Supplier;
  */
 public final class EngineGauge implements Supplier<EngineGauge.Reading> {
 
-  /** The attribute under which the filter publishes its engine (the engine's class name). */
-  public static final String ENGINE_ATTRIBUTE =
-      "org.overloadcontrol.internal.engine.OverloadEngine";
+  /**
+   * The attribute under which the filter publishes its runtime (the runtime's class name), whose
+   * {@code engine()} is the engine in force.
+   */
+  public static final String RUNTIME_ATTRIBUTE =
+      "org.overloadcontrol.internal.pipeline.OverloadRuntime";
 
   /**
    * One reading; NaN where the server has no such thing (no filter, no controlled endpoint, no
@@ -41,11 +44,11 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
 
   @Override
   public Reading get() {
-    Object engine = context.getAttribute(ENGINE_ATTRIBUTE);
-    if (engine == null) {
-      return Reading.NONE;
-    }
     try {
+      Object engine = engineIn(context);
+      if (engine == null) {
+        return Reading.NONE;
+      }
       double rate = 0;
       boolean controlled = false;
       for (Object endpoint : (List<?>) call(engine, "endpoints")) {
@@ -72,6 +75,15 @@ public final class EngineGauge implements Supplier<EngineGauge.Reading> {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("the published engine does not have the expected API", e);
     }
+  }
+
+  /**
+   * The engine in force of the filter running in {@code context}, read by reflection through the
+   * runtime it publishes; null when no filter runs there.
+   */
+  public static Object engineIn(ServletContext context) throws ReflectiveOperationException {
+    Object runtime = context.getAttribute(RUNTIME_ATTRIBUTE);
+    return runtime == null ? null : call(runtime, "engine");
   }
 
   private static Object call(Object target, String method) throws ReflectiveOperationException {

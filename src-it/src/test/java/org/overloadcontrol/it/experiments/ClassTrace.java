@@ -68,7 +68,7 @@ final class ClassTrace implements AutoCloseable {
     try {
       Map<String, Double> rates = new TreeMap<>();
       Map<String, Long> inFlight = new TreeMap<>();
-      Object engine = context.getAttribute(EngineGauge.ENGINE_ATTRIBUTE);
+      Object engine = EngineGauge.engineIn(context);
       if (engine != null) {
         for (Object endpoint : (List<?>) call(engine, "endpoints")) {
           for (Object route : (List<?>) call(endpoint, "classes")) {

@@ -75,7 +75,7 @@ final class SessionTrace {
 
   /** t, L, inFlight, waiting, sessionWaiting, overdue, estimate, admitted, newRefused, mid. */
   private double[] sample() throws ReflectiveOperationException {
-    Object engine = context.getAttribute(EngineGauge.ENGINE_ATTRIBUTE);
+    Object engine = EngineGauge.engineIn(context);
     if (engine == null) {
       return null;
     }

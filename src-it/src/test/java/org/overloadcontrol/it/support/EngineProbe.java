@@ -5,11 +5,12 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.overloadcontrol.servlet.OverloadFilter;
+import org.overloadcontrol.it.load.EngineGauge;
 
 /**
- * Reads the counters of the {@code OverloadEngine} a deployed application publishes in its
- * servlet context ({@link OverloadFilter#ENGINE_ATTRIBUTE}). The engine of a WAR comes from
+ * Reads the counters of the {@code OverloadEngine} of the filter of a deployed application,
+ * through the runtime the filter publishes in its servlet context ({@link
+ * EngineGauge#engineIn}). The engine of a WAR comes from
  * the WAR's own {@code WEB-INF/lib}, through the web-app class loader, so it is not an instance
  * of the test's {@code OverloadEngine} class: the probe reads it by reflection, by the public
  * method names of the engine API.
@@ -40,11 +41,11 @@ public final class EngineProbe {
 
   /** The routes (endpoint and class) the engine has seen requests for; empty when no engine is published. */
   public static List<RouteView> read(ServletContext context) {
-    Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-    if (engine == null) {
-      return List.of();
-    }
     try {
+      Object engine = EngineGauge.engineIn(context);
+      if (engine == null) {
+        return List.of();
+      }
       ClassLoader loader = engine.getClass().getClassLoader();
       @SuppressWarnings({"unchecked", "rawtypes"})
       Class<? extends Enum> outcomeType =

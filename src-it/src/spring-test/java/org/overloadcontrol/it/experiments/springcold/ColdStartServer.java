@@ -15,9 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.catalina.startup.Tomcat;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
-import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.it.serverlog.ServerRequestLog;
-import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
@@ -102,10 +101,10 @@ public final class ColdStartServer {
 
   /** One CSV line of the first concurrency group's limit, or none before the filter made one. */
   private static String sample(ServletContext context) {
-    if (!(context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE) instanceof OverloadEngine e)) {
+    if (!(context.getAttribute(OverloadRuntime.ATTRIBUTE) instanceof OverloadRuntime r)) {
       return "";
     }
-    List<ConcurrencyGroup> groups = e.concurrencyGroups();
+    List<ConcurrencyGroup> groups = r.engine().concurrencyGroups();
     if (groups.isEmpty()) {
       return "";
     }

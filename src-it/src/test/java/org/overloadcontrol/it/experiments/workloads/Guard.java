@@ -8,11 +8,11 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.overloadcontrol.it.load.EngineGauge;
 import org.overloadcontrol.it.peers.ConcurrencyLimitFilter;
 import org.overloadcontrol.it.peers.Peers;
 import org.overloadcontrol.it.support.ContainerHooks;
 import org.overloadcontrol.it.support.ContainerKind;
-import org.overloadcontrol.servlet.OverloadFilter;
 
 /**
  * What guards a workload's endpoint in one run of the matrix, built inside the server's JVM:
@@ -117,11 +117,11 @@ abstract class Guard {
     @Override
     double limit(ServletContext context) {
       // The engine comes from the web application's loader: read by the public method names.
-      Object engine = context.getAttribute(OverloadFilter.ENGINE_ATTRIBUTE);
-      if (engine == null) {
-        return Double.NaN;
-      }
       try {
+        Object engine = EngineGauge.engineIn(context);
+        if (engine == null) {
+          return Double.NaN;
+        }
         List<?> groups = (List<?>) call(engine, "concurrencyGroups");
         return groups.isEmpty()
             ? Double.NaN
