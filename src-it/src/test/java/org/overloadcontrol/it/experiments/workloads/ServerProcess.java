@@ -52,6 +52,7 @@ final class ServerProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>(CorePinning.serverPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx1g");
+    cmd.add("-D" + WorkloadServer.WARM_UP + "=" + Integer.getInteger(WorkloadServer.WARM_UP, 0));
     cmd.add("-Djava.awt.headless=true");
     // What Tomcat's start script opens, as the failsafe fork has.
     cmd.add("--add-opens=java.base/java.lang=ALL-UNNAMED");

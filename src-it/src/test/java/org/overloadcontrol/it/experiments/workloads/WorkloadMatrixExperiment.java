@@ -28,7 +28,9 @@ import org.overloadcontrol.it.support.ContainerKind;
  * -Dexperiment.seconds} (cold start and stall) [20], {@code -Dexperiment.stepSeconds} [8],
  * {@code -Dexperiment.cores} [none]: the cores the server runs on (a Linux CPU list, e.g. {@code
  * 1}), the client and this JVM then taking the others, as if the clients ran on other machines
- * (on one machine a retry storm otherwise costs the server the clients' cores too). Report:
+ * (on one machine a retry storm otherwise costs the server the clients' cores too), {@code
+ * -Dexperiment.warmUp} [0]: requests each server sends itself before it serves (a warm-up
+ * behind a readiness check). Report:
  * {@code target/experiments/workload-matrix.md}, with per-second CSVs and plots beside it.
  */
 class WorkloadMatrixExperiment {

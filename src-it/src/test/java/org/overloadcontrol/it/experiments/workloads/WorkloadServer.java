@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +68,7 @@ public final class WorkloadServer {
           0,
           SAMPLE_MILLIS,
           TimeUnit.MILLISECONDS);
+      warmUp(container.baseUri().resolve(Workload.PATH), Integer.getInteger(WARM_UP, 0));
       System.out.println("READY " + container.baseUri().resolve(Workload.PATH));
       System.out.flush();
       BufferedReader in =
@@ -92,5 +94,35 @@ public final class WorkloadServer {
     System.out.flush();
     // The container's non-daemon threads are gone, but a library's may linger.
     System.exit(0);
+  }
+
+  /**
+   * {@code -Dexperiment.warmUp}: requests the server sends itself, 16 at a time, before it says
+   * it serves, as a readiness check that warms the application would.
+   */
+  static final String WARM_UP = "experiment.warmUp";
+
+  private static void warmUp(java.net.URI uri, int requests) throws Exception {
+    if (requests <= 0) {
+      return;
+    }
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
+      for (int i = 0; i < requests; i++) {
+        sent.add(
+            pool.submit(
+                () ->
+                    client.send(
+                        java.net.http.HttpRequest.newBuilder(uri).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding())));
+      }
+      for (java.util.concurrent.Future<?> f : sent) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
   }
 }
