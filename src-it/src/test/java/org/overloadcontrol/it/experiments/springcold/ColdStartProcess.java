@@ -1,17 +1,12 @@
 package org.overloadcontrol.it.experiments.springcold;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.overloadcontrol.it.experiments.ServerJvm;
 import org.overloadcontrol.it.serverlog.ServedRequest;
 import org.overloadcontrol.it.serverlog.ServerRequestLog;
 
@@ -28,9 +23,7 @@ final class ColdStartProcess implements AutoCloseable {
 
   private static final long START_TIMEOUT_SECONDS = 120;
 
-  private final Process process;
-  private final BufferedReader stdout;
-  private final Writer stdin;
+  private final ServerJvm jvm;
   private final Path out;
   private final String run;
   private final List<String> command;
@@ -40,18 +33,15 @@ final class ColdStartProcess implements AutoCloseable {
   private final String springArguments;
 
   private ColdStartProcess(
-      Process process, long launchedNanos, List<String> command, Path out, String run)
+      ServerJvm jvm, long launchedNanos, List<String> command, Path out, String run)
       throws IOException {
     this.launchedNanos = launchedNanos;
-    this.process = process;
+    this.jvm = jvm;
     this.command = command;
     this.out = out;
     this.run = run;
-    this.stdout =
-        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    this.springArguments = awaitLine("ARGS ").substring("ARGS ".length()).trim();
-    this.target = URI.create(awaitLine("READY ").substring("READY ".length()).trim());
+    this.springArguments = jvm.await("ARGS ");
+    this.target = URI.create(jvm.await("READY "));
     this.readyNanos = System.nanoTime();
   }
 
@@ -72,24 +62,23 @@ final class ColdStartProcess implements AutoCloseable {
   /** Starts the server of {@code variant} and returns once it serves. */
   static ColdStartProcess start(String variant, Path out, String run) throws IOException {
     Files.createDirectories(out);
-    String classPath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add(ServerJvm.java());
     cmd.add("-Djava.awt.headless=true");
     cmd.add("-cp");
-    cmd.add(classPath);
+    cmd.add(ServerJvm.testClassPath());
     cmd.add(SERVER);
     cmd.add(variant);
     cmd.add(out.toAbsolutePath().toString());
     cmd.add(run);
     long launched = System.nanoTime();
-    Process p =
-        new ProcessBuilder(cmd).redirectError(out.resolve(run + "-server.err").toFile()).start();
+    ServerJvm jvm =
+        ServerJvm.start(
+            cmd, out.resolve(run + "-server.err"), "cold-start server", START_TIMEOUT_SECONDS);
     try {
-      return new ColdStartProcess(p, launched, cmd, out, run);
+      return new ColdStartProcess(jvm, launched, cmd, out, run);
     } catch (IOException | RuntimeException e) {
-      p.destroyForcibly();
+      jvm.close();
       throw e;
     }
   }
@@ -121,9 +110,8 @@ final class ColdStartProcess implements AutoCloseable {
 
   /** Stops the server; returns its request log and its limit samples. */
   Logs stop() throws IOException {
-    stdin.write("stop\n");
-    stdin.flush();
-    awaitLine("DONE");
+    jvm.send("stop");
+    jvm.await("DONE");
     List<ServedRequest> log =
         ServerRequestLog.readCsv(Files.readAllLines(out.resolve(run + "-server-log.csv")));
     List<LimitSample> limits = new ArrayList<>();
@@ -143,36 +131,8 @@ final class ColdStartProcess implements AutoCloseable {
   /** What the server recorded. */
   record Logs(List<ServedRequest> requests, List<LimitSample> limits) {}
 
-  private String awaitLine(String prefix) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
-    String line;
-    while ((line = stdout.readLine()) != null) {
-      if (line.startsWith(prefix)) {
-        return line;
-      }
-      if (System.nanoTime() > deadline) {
-        break;
-      }
-    }
-    throw new IOException(
-        "the cold-start server did not say '"
-            + prefix.trim()
-            + "'; see "
-            + out.resolve(run + "-server.err"));
-  }
-
   @Override
   public void close() {
-    if (process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
-    }
+    jvm.close();
   }
 }

@@ -59,24 +59,20 @@ final class ColdStartReport {
         "Served: 2xx answers (ab's complete minus its non-2xx); refused: its non-2xx; ratio:"
             + " served over the `none` run of the same round; latency: ab's percentiles of"
             + " every answer, refusals included (ms).\n\n");
-    md.append("| variant | run | start (s) | served ")
-        .append(w1)
-        .append(" | refused ")
-        .append(w1)
-        .append(" | served ")
-        .append(w2)
-        .append(" | refused ")
-        .append(w2)
-        .append(" | served / none ")
-        .append(w1)
-        .append(" | served / none ")
-        .append(w2)
-        .append(" | p50 / p90 / p99 ")
-        .append(w1)
-        .append(" | p50 / p90 / p99 ")
-        .append(w2)
-        .append(" | ab failed |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.append(
+        header(
+            "variant",
+            "run",
+            "start (s)",
+            "served " + w1,
+            "refused " + w1,
+            "served " + w2,
+            "refused " + w2,
+            "served / none " + w1,
+            "served / none " + w2,
+            "p50 / p90 / p99 " + w1,
+            "p50 / p90 / p99 " + w2,
+            "ab failed"));
     for (ColdStartRun r : runs) {
       ColdStartRun none = none(runs, r.round());
       md.append(
@@ -105,22 +101,19 @@ final class ColdStartReport {
             + " completed: served (200), refused (503, 429), other statuses; the server's times"
             + " of the served requests in the first window (ms); the starter's concurrency limit"
             + " (its first group), mean over the window.\n\n");
-    md.append("| variant | run | served ")
-        .append(w1)
-        .append(" | refused ")
-        .append(w1)
-        .append(" | served ")
-        .append(w2)
-        .append(" | refused ")
-        .append(w2)
-        .append(" | other | served in the first 5 s | served p50 / p90 / p99 ")
-        .append(w1)
-        .append(" | limit ")
-        .append(w1)
-        .append(" | limit ")
-        .append(w2)
-        .append(" |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.append(
+        header(
+            "variant",
+            "run",
+            "served " + w1,
+            "refused " + w1,
+            "served " + w2,
+            "refused " + w2,
+            "other",
+            "served in the first 5 s",
+            "served p50 / p90 / p99 " + w1,
+            "limit " + w1,
+            "limit " + w2));
     for (ColdStartRun r : runs) {
       md.append(
           String.format(
@@ -301,5 +294,10 @@ final class ColdStartReport {
       y.add((double) c);
     }
     return y;
+  }
+
+  /** A markdown table's header row and its rule. */
+  private static String header(String... columns) {
+    return "| " + String.join(" | ", columns) + " |\n|" + "---|".repeat(columns.length) + "\n";
   }
 }

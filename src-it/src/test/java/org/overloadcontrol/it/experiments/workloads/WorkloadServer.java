@@ -2,15 +2,21 @@ package org.overloadcontrol.it.experiments.workloads;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.overloadcontrol.it.serverlog.ServerRequestLog;
@@ -102,23 +108,23 @@ public final class WorkloadServer {
    */
   static final String WARM_UP = "experiment.warmUp";
 
-  private static void warmUp(java.net.URI uri, int requests) throws Exception {
+  private static void warmUp(URI uri, int requests) throws Exception {
     if (requests <= 0) {
       return;
     }
-    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    HttpClient client = HttpClient.newHttpClient();
     ExecutorService pool = Executors.newFixedThreadPool(16);
     try {
-      List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
+      List<Future<?>> sent = new ArrayList<>();
       for (int i = 0; i < requests; i++) {
         sent.add(
             pool.submit(
                 () ->
                     client.send(
-                        java.net.http.HttpRequest.newBuilder(uri).build(),
-                        java.net.http.HttpResponse.BodyHandlers.discarding())));
+                        HttpRequest.newBuilder(uri).build(),
+                        HttpResponse.BodyHandlers.discarding())));
       }
-      for (java.util.concurrent.Future<?> f : sent) {
+      for (Future<?> f : sent) {
         f.get();
       }
     } finally {
