@@ -7,8 +7,8 @@ import java.util.Set;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.config.ConfigSource;
 import org.overloadcontrol.internal.config.FrameworkRoutes;
-import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.overloadcontrol.servlet.OverloadStatusServlet;
@@ -229,9 +229,9 @@ public class OverloadAutoConfiguration {
 
     @ReadOperation(produces = "application/json")
     public String status() {
-      return context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o
-          ? o.statusJson()
-          : "{}";
+      ObservabilityHandle o =
+          ObservabilityHandle.of(context.getAttribute(ObservabilityHandle.ATTRIBUTE));
+      return o == null ? "{}" : o.statusJson();
     }
 
     /**

@@ -1,14 +1,10 @@
 package org.overloadcontrol.spring;
 
 import jakarta.servlet.ServletContext;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.overloadcontrol.internal.engine.ControlledEndpoint;
-import org.overloadcontrol.internal.metrics.EndpointState;
-import org.overloadcontrol.internal.metrics.Observability;
-import org.overloadcontrol.internal.metrics.StateReading;
+import org.overloadcontrol.internal.pipeline.EndpointStates;
+import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
@@ -50,23 +46,20 @@ final class OverloadHealth {
   }
 
   Reading read() {
-    if (!(context.getAttribute(Observability.ATTRIBUTE) instanceof Observability o)) {
+    ObservabilityHandle o =
+        ObservabilityHandle.of(context.getAttribute(ObservabilityHandle.ATTRIBUTE));
+    if (o == null) {
       return new Reading(false, false, Map.of(), Map.of());
     }
-    List<ControlledEndpoint> all = o.engine().endpoints();
-    all.sort(Comparator.comparing(ControlledEndpoint::name));
+    EndpointStates now = o.endpointStates();
     Map<String, Map<String, Object>> endpoints = new LinkedHashMap<>();
-    boolean shedding = false;
-    for (ControlledEndpoint e : all) {
-      StateReading r = o.watch().reading(e.name());
-      shedding |= r.state() == EndpointState.SHEDDING;
+    for (EndpointStates.Reading e : now.endpoints()) {
       Map<String, Object> detail = new LinkedHashMap<>();
-      detail.put("state", r.state().word());
-      detail.put("refusedShare", r.refusedShare());
-      endpoints.put(e.name(), detail);
+      detail.put("state", e.state());
+      detail.put("refusedShare", e.refusedShare());
+      endpoints.put(e.endpoint(), detail);
     }
-    Map<String, Integer> states = new LinkedHashMap<>();
-    o.watch().counts(all).forEach((s, n) -> states.put(s.word(), n));
-    return new Reading(true, failWhenShedding && shedding, states, endpoints);
+    return new Reading(
+        true, failWhenShedding && now.anyShedding(), new LinkedHashMap<>(now.counts()), endpoints);
   }
 }

@@ -1,7 +1,7 @@
 package org.overloadcontrol.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.overloadcontrol.internal.metrics.Observability;
+import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * Binds the engine's metrics to the application's own {@link MeterRegistry} (Spring Boot's, with
  * Actuator): the registry goes into the servlet-context attribute the metrics bindings read
- * ({@link Observability#REGISTRY_ATTRIBUTE}) before the filter starts, unless the application
+ * ({@link ObservabilityHandle#REGISTRY_ATTRIBUTE}) before the filter starts, unless the application
  * put one there itself. The meters then appear wherever the application's meters do
  * ({@code /actuator/metrics}, {@code /actuator/prometheus}), named by Micrometer's conventions.
  * Without a registry bean the Micrometer binding records to Micrometer's global registry, as in a
@@ -39,8 +39,8 @@ public class OverloadMetricsAutoConfiguration {
     return context -> {
       // The primary registry (Spring Boot's composite) when there are several.
       MeterRegistry r = registry.getIfUnique();
-      if (r != null && context.getAttribute(Observability.REGISTRY_ATTRIBUTE) == null) {
-        context.setAttribute(Observability.REGISTRY_ATTRIBUTE, r);
+      if (r != null && context.getAttribute(ObservabilityHandle.REGISTRY_ATTRIBUTE) == null) {
+        context.setAttribute(ObservabilityHandle.REGISTRY_ATTRIBUTE, r);
       }
     };
   }

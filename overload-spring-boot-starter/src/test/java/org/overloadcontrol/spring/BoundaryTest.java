@@ -14,13 +14,7 @@ class BoundaryTest {
           "org.overloadcontrol.internal.config.ConfigSource",
           "org.overloadcontrol.internal.config.FrameworkRoutes",
           "org.overloadcontrol.internal.config.Key",
-          "org.overloadcontrol.internal.config.KeyTable",
-          "org.overloadcontrol.internal.engine.ControlledEndpoint",
-          "org.overloadcontrol.internal.engine.OverloadEngine",
-          "org.overloadcontrol.internal.metrics.EndpointState",
-          "org.overloadcontrol.internal.metrics.Observability",
-          "org.overloadcontrol.internal.metrics.OverloadWatch",
-          "org.overloadcontrol.internal.metrics.StateReading");
+          "org.overloadcontrol.internal.config.KeyTable");
 
   @Test
   void reachesTheCoreThroughThePipeline() {

@@ -61,6 +61,11 @@ public final class ObservabilityHandle implements AutoCloseable {
     return observability.statusJson();
   }
 
+  /** Each endpoint's state as the watch last judged it: what a health check reports. */
+  public EndpointStates endpointStates() {
+    return EndpointStates.of(observability);
+  }
+
   /** The Prometheus text, when a metrics binding writes it. */
   public Optional<Scrape> scrape() {
     return observability.scrape();
