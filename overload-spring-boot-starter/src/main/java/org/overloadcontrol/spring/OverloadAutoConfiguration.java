@@ -5,9 +5,10 @@ import jakarta.servlet.ServletContext;
 import java.util.HashSet;
 import java.util.Set;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.config.ConfigSource;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
 import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
+import org.overloadcontrol.internal.pipeline.HandlerRoutes;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.overloadcontrol.internal.pipeline.ObservabilityHandle;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.servlet.OverloadFilter;
@@ -40,7 +41,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  *
  * <p>One pipeline: the servlet filter does the admitting, queueing and measuring, exactly as
  * in a WAR; this class only hands it the routes, through the servlet-context attribute
- * {@link FrameworkRoutes#ATTRIBUTE}, before the filter starts. The actuator's health and metrics
+ * {@link ContributedRoutes#ATTRIBUTE}, before the filter starts. The actuator's health and metrics
  * paths are kept out of overload control, and the WAR's status servlet (dashboard, status JSON)
  * is registered here; the actuator endpoint, the health contributor and the Micrometer binding
  * are auto-configurations of their own ({@link OverloadActuatorAutoConfiguration},
@@ -137,21 +138,17 @@ public class OverloadAutoConfiguration {
       @Qualifier("requestMappingHandlerMapping")
           ObjectProvider<RequestMappingHandlerMapping> handlerMapping) {
     return context -> {
-      ConfigSource properties = SpringProperties.layer(environment);
+      KeyLayer properties = SpringProperties.layer(environment);
       RequestMappingHandlerMapping mapping = handlerMapping.getIfAvailable();
-      FrameworkRoutes routes =
+      ContributedRoutes routes =
           mapping == null
-              ? FrameworkRoutes.builder("Spring MVC").properties(properties).build()
+              ? HandlerRoutes.builder(SpringRoutes.FRAMEWORK).properties(properties).contributed()
               : SpringRoutes.of(mapping, dispatcherServletPrefix(environment), properties);
       Set<String> known = new HashSet<>(routes.endpoints());
       known.addAll(context.getServletRegistrations().keySet());
       known.add(DISPATCHER_SERVLET);
-      ConfigLayers.builder()
-          .annotations(routes.annotations())
-          .keys(properties)
-          .knownEndpoints(known)
-          .read();
-      context.setAttribute(FrameworkRoutes.ATTRIBUTE, routes);
+      ConfigLayers.builder().annotations(routes).keys(routes).knownEndpoints(known).read();
+      context.setAttribute(ContributedRoutes.ATTRIBUTE, routes.attributeValue());
       Integer threads = tomcatThreads(environment, context);
       if (threads != null) {
         context.setAttribute(OverloadFilter.CONTAINER_THREADS_ATTRIBUTE, threads);

@@ -2,7 +2,7 @@ package org.overloadcontrol.spring;
 
 import jakarta.servlet.ServletContext;
 import java.util.concurrent.locks.ReentrantLock;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
 import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -34,16 +34,15 @@ final class PropertiesReload {
   ReloadResult reload() {
     reloading.lock();
     try {
-      Object attribute = context.getAttribute(FrameworkRoutes.ATTRIBUTE);
-      FrameworkRoutes before =
-          attribute instanceof FrameworkRoutes routes
-              ? routes
-              : FrameworkRoutes.builder("Spring MVC").build();
+      ContributedRoutes before =
+          ContributedRoutes.held(
+              context.getAttribute(ContributedRoutes.ATTRIBUTE), SpringRoutes.FRAMEWORK);
       context.setAttribute(
-          FrameworkRoutes.ATTRIBUTE, before.withProperties(SpringProperties.layer(environment)));
+          ContributedRoutes.ATTRIBUTE,
+          before.withProperties(SpringProperties.layer(environment)).attributeValue());
       ReloadResult result = filter.reload();
       if (!result.applied()) {
-        context.setAttribute(FrameworkRoutes.ATTRIBUTE, before);
+        context.setAttribute(ContributedRoutes.ATTRIBUTE, before.attributeValue());
       }
       return result;
     } finally {

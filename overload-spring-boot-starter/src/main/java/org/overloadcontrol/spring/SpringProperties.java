@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.overloadcontrol.internal.classify.BypassPaths;
-import org.overloadcontrol.internal.config.ConfigSource;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
+import org.overloadcontrol.internal.pipeline.Settings;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
@@ -38,7 +38,7 @@ final class SpringProperties {
 
   private SpringProperties() {}
 
-  static ConfigSource layer(ConfigurableEnvironment environment) {
+  static KeyLayer layer(ConfigurableEnvironment environment) {
     // Property sources in precedence order: the first that names a key decides its origin.
     Map<String, String> originByName = new LinkedHashMap<>();
     for (PropertySource<?> source : environment.getPropertySources()) {
@@ -54,7 +54,7 @@ final class SpringProperties {
     }
     Map<String, TreeMap<Integer, String>> lists = new LinkedHashMap<>();
     Map<String, String> listOrigins = new LinkedHashMap<>();
-    ConfigSource.Builder layer = ConfigSource.builder("Spring properties");
+    KeyLayer.Builder layer = KeyLayer.builder("Spring properties");
     for (Map.Entry<String, String> e : originByName.entrySet()) {
       String name = e.getKey();
       String value = environment.getProperty(name);
@@ -97,7 +97,7 @@ final class SpringProperties {
     if (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
-    List<String> paths = new ArrayList<>(BypassPaths.DEFAULTS);
+    List<String> paths = new ArrayList<>(Settings.DEFAULT_BYPASS_PATHS);
     for (String probe : List.of("/health/*", "/metrics/*", "/prometheus", "/overload")) {
       String path = base + probe;
       if (!paths.contains(path)) {
@@ -139,10 +139,5 @@ final class SpringProperties {
 
   private static String origin(String property, String source) {
     return "Spring property '" + property + "' in " + source;
-  }
-
-  /** Names of the keys, for tests. */
-  static List<String> keys(ConfigSource layer) {
-    return new ArrayList<>(layer.values().keySet());
   }
 }

@@ -5,9 +5,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.overloadcontrol.internal.config.ConfigSource;
-import org.overloadcontrol.internal.config.FrameworkRoutes;
+import org.overloadcontrol.internal.pipeline.ContributedRoutes;
 import org.overloadcontrol.internal.pipeline.HandlerRoutes;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
@@ -15,8 +15,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Reads Spring MVC's handler methods once, when the web server starts, into
- * {@link FrameworkRoutes}: each {@code @RequestMapping} method an endpoint (its
+ * Reads Spring MVC's handler methods once, when the web server starts, into the routes the
+ * filter reads ({@link ContributedRoutes}): each {@code @RequestMapping} method an endpoint (its
  * {@code @Endpoint}, its class's, else {@code SimpleClassName#method}), routed by its path
  * patterns and HTTP methods below the {@code DispatcherServlet}'s path, with the
  * {@code @ResponseTimeTarget}, {@code @RequestClass} and {@code @Degradable} of the method or
@@ -25,11 +25,14 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  */
 final class SpringRoutes {
 
+  /** The framework's name, in the log lines and the messages about its routes. */
+  static final String FRAMEWORK = "Spring MVC";
+
   private SpringRoutes() {}
 
-  static FrameworkRoutes of(
-      RequestMappingHandlerMapping mapping, String servletPrefix, ConfigSource properties) {
-    HandlerRoutes handlers = HandlerRoutes.builder("Spring MVC");
+  static ContributedRoutes of(
+      RequestMappingHandlerMapping mapping, String servletPrefix, KeyLayer properties) {
+    HandlerRoutes handlers = HandlerRoutes.builder(FRAMEWORK);
     String prefix = servletPrefix == null ? "" : servletPrefix;
     List<Map.Entry<RequestMappingInfo, HandlerMethod>> methods =
         new ArrayList<>(mapping.getHandlerMethods().entrySet());
@@ -50,6 +53,6 @@ final class SpringRoutes {
         handlers.handler(m.name(), templates, type, handler.getMethod());
       }
     }
-    return handlers.properties(properties).build();
+    return handlers.properties(properties).contributed();
   }
 }

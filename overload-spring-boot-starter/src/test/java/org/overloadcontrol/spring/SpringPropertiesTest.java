@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.config.ConfigSource;
-import org.overloadcontrol.internal.pipeline.Settings;
+import org.overloadcontrol.internal.pipeline.ConfigLayers;
+import org.overloadcontrol.internal.pipeline.KeyLayer;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
@@ -29,7 +28,7 @@ class SpringPropertiesTest {
     env.getPropertySources().addLast(new MapPropertySource("application.yaml", yaml));
     env.getPropertySources().addFirst(new MapPropertySource("commandLineArgs", commandLine));
 
-    ConfigSource layer = SpringProperties.layer(env);
+    KeyLayer layer = SpringProperties.layer(env);
 
     assertThat(layer.values())
         .containsOnlyKeys("endpoints.search.target", "endpoints.search.paths", "bypass.paths");
@@ -73,7 +72,7 @@ class SpringPropertiesTest {
     env.getPropertySources()
         .addFirst(new MapPropertySource("commandLineArgs", Map.of("overload.queue.maxWait", "2s")));
 
-    ConfigSource layer = SpringProperties.layer(env);
+    KeyLayer layer = SpringProperties.layer(env);
 
     // The endpoint's own name keeps its dash; the command line's spelling has precedence.
     assertThat(layer.values())
@@ -89,8 +88,8 @@ class SpringPropertiesTest {
 
     env.getPropertySources()
         .addFirst(new MapPropertySource("typo", Map.of("overload.queue.max-waiting", "5s")));
-    ConfigSource typo = SpringProperties.layer(env);
-    assertThatThrownBy(() -> Settings.parse(List.of(typo)))
+    KeyLayer typo = SpringProperties.layer(env);
+    assertThatThrownBy(() -> ConfigLayers.builder().keys(typo).read())
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("overload.queue.max-waiting");
   }

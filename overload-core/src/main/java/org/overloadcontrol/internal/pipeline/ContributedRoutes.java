@@ -66,6 +66,24 @@ public final class ContributedRoutes {
             + " visible to the filter (is the filter's jar in the web application twice?)");
   }
 
+  /**
+   * The routes the servlet-context attribute {@link #ATTRIBUTE} holds ({@code supplied}), for a
+   * framework module that reads its own properties again; routes of {@code framework} without a
+   * handler method when it holds none.
+   */
+  public static ContributedRoutes held(Object supplied, String framework) {
+    return new ContributedRoutes(
+        supplied instanceof FrameworkRoutes r ? r : FrameworkRoutes.builder(framework).build());
+  }
+
+  /**
+   * The same routes with the framework's properties read again ({@code layer}): on a reload the
+   * routes, which come from code, stay as they are, and the properties may have changed.
+   */
+  public ContributedRoutes withProperties(KeyLayer layer) {
+    return new ContributedRoutes(routes.withProperties(layer.source()));
+  }
+
   /** The endpoints the routes name. */
   public Set<String> endpoints() {
     return routes.endpoints();

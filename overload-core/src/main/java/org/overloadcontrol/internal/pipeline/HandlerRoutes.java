@@ -114,9 +114,12 @@ public final class HandlerRoutes {
     return endpoint;
   }
 
-  /** Keys from the framework's own configuration (Spring's {@code overload.*} properties). */
-  public HandlerRoutes properties(ConfigSource properties) {
-    routes.properties(properties);
+  /**
+   * Keys from the framework's own configuration (Spring's {@code overload.*} properties); null:
+   * none.
+   */
+  public HandlerRoutes properties(KeyLayer properties) {
+    routes.properties(properties == null ? null : properties.source());
     return this;
   }
 

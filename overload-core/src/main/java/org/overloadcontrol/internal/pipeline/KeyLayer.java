@@ -58,6 +58,11 @@ public final class KeyLayer {
     return source.values();
   }
 
+  /** Where {@code key}'s value came from: the origin it was put with, else the layer's name. */
+  public String origin(String key) {
+    return source.origin(key);
+  }
+
   /** The layer as the settings parse it. */
   ConfigSource source() {
     return source;

@@ -6,6 +6,7 @@ import org.overloadcontrol.cluster.ClusterSettings;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.classify.BypassPaths;
 import org.overloadcontrol.internal.cluster.ClusterSettingsReader;
 import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.config.ConfigSource;
@@ -37,6 +38,12 @@ public record Settings(
     MetricsSettings metrics,
     SessionSettings sessions,
     ClusterSettings cluster) {
+
+  /**
+   * The probe paths {@code bypass.paths} holds when no layer sets it, for an adapter that adds
+   * its framework's own probes to them.
+   */
+  public static final List<String> DEFAULT_BYPASS_PATHS = BypassPaths.DEFAULTS;
 
   public Settings {
     Objects.requireNonNull(config, "config");
