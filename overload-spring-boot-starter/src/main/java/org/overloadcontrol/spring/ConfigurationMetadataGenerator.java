@@ -7,8 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.overloadcontrol.internal.config.Key;
-import org.overloadcontrol.internal.config.KeyTable;
+import org.overloadcontrol.internal.pipeline.KeyDescription;
 import org.overloadcontrol.internal.pipeline.KeyReference;
 
 /**
@@ -45,16 +44,11 @@ public final class ConfigurationMetadataGenerator {
   /** The properties of every key table, then the starter's own. */
   static List<Property> properties() {
     List<Property> properties = new ArrayList<>();
-    for (KeyTable table : KeyReference.tables()) {
-      for (Key<?> key : table.keys()) {
-        String full = table.fullName(key);
-        properties.add(property(full, springName(full), key));
-      }
+    for (KeyDescription key : KeyReference.keys()) {
+      properties.add(property(springName(key.name()), key));
     }
-    KeyTable starter = StarterKeyTable.TABLE;
-    for (Key<?> key : starter.keys()) {
-      String full = starter.fullName(key);
-      properties.add(property(full, full, key));
+    for (KeyDescription key : StarterKeyTable.KEYS) {
+      properties.add(property(key.name(), key));
     }
     return properties;
   }
@@ -64,14 +58,14 @@ public final class ConfigurationMetadataGenerator {
    * default in words ("none: no queueing", "the container's request threads") goes into the
    * description instead, where the IDE shows it.
    */
-  private static Property property(String full, String name, Key<?> key) {
+  private static Property property(String name, KeyDescription key) {
     String literal = key.literalDefault();
     String shown = key.defaultValue();
     String description = plain(key.meaning());
     if (literal == null && !shown.isEmpty() && !shown.equals("—")) {
       description = description + " (default: " + plain(shown) + ")";
     }
-    return new Property(full, name, literal, description, key.type().equals("boolean"));
+    return new Property(key.name(), name, literal, description, key.type().equals("boolean"));
   }
 
   /** A table cell as text: code spans, emphasis and links reduced to their words. */

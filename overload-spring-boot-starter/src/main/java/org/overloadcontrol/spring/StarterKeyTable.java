@@ -1,8 +1,7 @@
 package org.overloadcontrol.spring;
 
-import static org.overloadcontrol.internal.config.Key.key;
-
-import org.overloadcontrol.internal.config.KeyTable;
+import java.util.List;
+import org.overloadcontrol.internal.pipeline.KeyDescription;
 
 /**
  * The starter's own Spring properties ({@code overload.spring.}), which configure the starter
@@ -11,10 +10,10 @@ import org.overloadcontrol.internal.config.KeyTable;
  */
 final class StarterKeyTable {
 
-  static final KeyTable TABLE =
-      KeyTable.of(
-          "overload.spring",
-          "Spring Boot starter (`overload.spring.`)",
+  private static final String PREFIX = "overload.spring.";
+
+  static final List<KeyDescription> KEYS =
+      List.of(
           key(
               "enabled",
               "boolean",
@@ -49,4 +48,8 @@ final class StarterKeyTable {
               "bind the metrics to the application's `MeterRegistry`"));
 
   private StarterKeyTable() {}
+
+  private static KeyDescription key(String name, String type, String defaultValue, String meaning) {
+    return KeyDescription.of(PREFIX + name, type, defaultValue, meaning);
+  }
 }

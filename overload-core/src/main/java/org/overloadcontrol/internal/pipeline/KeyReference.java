@@ -6,6 +6,7 @@ import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
 import org.overloadcontrol.internal.cluster.ClusterSettingsReader;
 import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.config.ConfigParser;
+import org.overloadcontrol.internal.config.Key;
 import org.overloadcontrol.internal.config.KeyTable;
 import org.overloadcontrol.internal.degrade.DegradeSettings;
 import org.overloadcontrol.internal.metrics.MetricsSettingsReader;
@@ -18,7 +19,7 @@ import org.overloadcontrol.internal.virtualqueue.VirtualQueueSettings;
  * Every configuration key the library accepts, section by section, in the order of the
  * configuration reference: the one source of the reference page and of the Spring Boot
  * metadata. Each section's table lives beside the settings class that reads it; this class
- * only gathers them.
+ * only gathers them, and describes their keys to a reference outside the core ({@link #keys}).
  */
 public final class KeyReference {
 
@@ -37,5 +38,16 @@ public final class KeyReference {
     tables.add(MetricsSettingsReader.keyTable());
     tables.add(StatusAccess.keyTable());
     return List.copyOf(tables);
+  }
+
+  /** Every key of {@link #tables}, in their order, as a reference lists them. */
+  public static List<KeyDescription> keys() {
+    List<KeyDescription> keys = new ArrayList<>();
+    for (KeyTable table : tables()) {
+      for (Key<?> key : table.keys()) {
+        keys.add(KeyDescription.of(table, key));
+      }
+    }
+    return List.copyOf(keys);
   }
 }
