@@ -120,7 +120,9 @@ public final class PublishedApi {
           TokenClaim.class,
           // what every module and an application's start-up see
           OverloadConfigException.class,
-          OverloadLog.class);
+          OverloadLog.class,
+          // what a reload of a running filter or handler did
+          ReloadResult.class);
 
   /** The packages of the internal core types, each under this one. */
   public static final String INTERNAL = "org.overloadcontrol.internal";

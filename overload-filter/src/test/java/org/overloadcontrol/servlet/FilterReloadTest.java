@@ -13,12 +13,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
+import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.metrics.Observability;
 import org.overloadcontrol.internal.pipeline.OverloadRuntime;
-import org.overloadcontrol.internal.pipeline.ReloadResult;
 
 /**
  * The filter's reload: every layer read again as at start, put in force between requests when

@@ -16,9 +16,9 @@ import org.eclipse.jetty.jmx.MBeanContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
-import org.overloadcontrol.internal.pipeline.ReloadResult;
 
 /**
  * The handler's reload on a real Jetty server: by JMX ({@code reload()} on its MBean), by a

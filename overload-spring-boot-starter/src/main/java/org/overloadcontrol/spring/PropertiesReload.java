@@ -2,8 +2,8 @@ package org.overloadcontrol.spring;
 
 import jakarta.servlet.ServletContext;
 import java.util.concurrent.locks.ReentrantLock;
+import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.internal.pipeline.ContributedRoutes;
-import org.overloadcontrol.internal.pipeline.ReloadResult;
 import org.overloadcontrol.servlet.OverloadFilter;
 import org.springframework.core.env.ConfigurableEnvironment;
 

@@ -2,6 +2,7 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;

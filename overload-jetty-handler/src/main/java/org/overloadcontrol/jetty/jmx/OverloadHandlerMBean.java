@@ -8,7 +8,7 @@ import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.eclipse.jetty.util.annotation.ManagedOperation;
 import org.overloadcontrol.EndpointSnapshot;
-import org.overloadcontrol.internal.pipeline.ReloadResult;
+import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.jetty.OverloadHandler;
 
 /**
