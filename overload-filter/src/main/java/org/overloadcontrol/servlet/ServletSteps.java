@@ -1,6 +1,7 @@
 package org.overloadcontrol.servlet;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -108,6 +109,10 @@ final class ServletSteps {
   static void passThrough(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
+    if (request.getDispatcherType() == DispatcherType.ASYNC
+        && request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
+      q.running();
+    }
     try {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
@@ -127,6 +132,7 @@ final class ServletSteps {
       throws IOException, ServletException {
     boolean failed = true;
     boolean settledLater = false;
+    exchange.running();
     try {
       chain.doFilter(request, response);
       failed = false;

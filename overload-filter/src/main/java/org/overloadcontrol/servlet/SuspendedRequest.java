@@ -253,6 +253,13 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     return state.get() + "/" + exchange.outcomeText();
   }
 
+  /** The resumed request's dispatch runs the application now, on the current thread. */
+  void running() {
+    if (state.get() == State.RUNNING) {
+      exchange.running();
+    }
+  }
+
   /** Leaves the registry without settling: the caller settles the outcome itself. */
   void forget() {
     pending.remove(this);

@@ -65,6 +65,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       case RUN -> {
         request.setProperty(OverloadContext.ATTRIBUTE, exchange.tag());
         request.setProperty(EXCHANGE, exchange);
+        exchange.running();
       }
       case ANSWER -> {
         exchange.finish(step, 0L);

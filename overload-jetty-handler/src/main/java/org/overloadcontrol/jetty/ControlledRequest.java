@@ -189,6 +189,7 @@ final class ControlledRequest implements Carrier {
   /** Admitted with a permit: runs the wrapped handler on this (Jetty's) thread. */
   private boolean run() throws Exception {
     boolean handled;
+    exchange.running();
     try {
       handled = handler.handleNext(request, response, completion);
     } catch (Throwable x) {
@@ -205,6 +206,7 @@ final class ControlledRequest implements Carrier {
   }
 
   private void runHeld() {
+    exchange.running();
     try {
       if (!handler.handleNext(request, response, completion)) {
         Response.writeError(request, response, completion, HttpStatus.NOT_FOUND_404);

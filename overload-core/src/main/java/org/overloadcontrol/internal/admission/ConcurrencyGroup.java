@@ -8,6 +8,7 @@ import org.HdrHistogram.Histogram;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.CpuClock;
 
 /**
  * A concurrency limit shared by every endpoint behind one resource (a database pool, a
@@ -299,6 +300,9 @@ public final class ConcurrencyGroup {
   /** Round state: whether the last cuts shortened the executions. */
   private final CutCheck cuts = new CutCheck();
 
+  /** Whether the admitted executions are what takes the process's cores. */
+  private final CoreShare coreShare = new CoreShare();
+
   /** Whether the executions queue behind each other (round state). */
   private final LevelHistory levels = new LevelHistory();
 
@@ -402,6 +406,14 @@ public final class ConcurrencyGroup {
   }
 
   /**
+   * The CPU clocks that say, with the executions' own CPU time, whether a cut could shorten
+   * them ({@link CoreShare}); {@link CpuClock#NONE} until set.
+   */
+  public void cpuClock(CpuClock clock) {
+    coreShare.clock(clock);
+  }
+
+  /**
    * The in-flight count from which reservations bind: under half the limit the resource is
    * underused, and holding a request back for a higher class that may never come only idles it.
    */
@@ -477,6 +489,7 @@ public final class ConcurrencyGroup {
             ? Double.NaN
             : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(50.0)) / RATIO_UNIT;
     double level = workLevel(now, before);
+    boolean elsewhere = coreShare.takenElsewhere(now, level);
     if (!settling) {
       levels.add(level, median);
     }
@@ -504,13 +517,19 @@ public final class ConcurrencyGroup {
                 p90,
                 count,
                 wasReached,
-                settling,
+                settling || elsewhere,
                 permits.inFlight()),
             before,
             algorithm.next(
                 before,
                 new LimitWindow(
-                    judged, wasReached, wasPressed, peakInFlight, settling, queueing(median))));
+                    judged,
+                    wasReached,
+                    wasPressed,
+                    peakInFlight,
+                    settling,
+                    queueing(median),
+                    elsewhere)));
     int old = limit;
     limit = (int) exactLimit;
     if (limit < old) {
@@ -1012,6 +1031,14 @@ public final class ConcurrencyGroup {
               && (elapsed >= windowNanos && dueByTime(elapsed)
                   || elapsed >= MIN_WINDOW_NANOS && samples.pending() >= windowSamples);
       return due && runRoundIfFree(now);
+    }
+
+    /**
+     * A sampled execution of {@code wallNanos} that took {@code cpuNanos} of its thread's CPU
+     * time (request threads), for {@link CoreShare}.
+     */
+    public void recordCpu(long cpuNanos, long wallNanos) {
+      coreShare.addExecution(cpuNanos, wallNanos);
     }
 
     /** As {@link #record(long, long, long, int)} for a request that did not wait. */

@@ -71,6 +71,13 @@ package org.overloadcontrol.internal.admission;
  * of up to 1.25 per window held the execution p90 at 1.04–1.06 of the target instead of the
  * setpoint's 0.9, 1.1 at 0.92–0.96, 1.05 at 0.82–0.89.
  *
+ * <p>Cores taken elsewhere. A window in which the process's cores were saturated by work other
+ * than the admitted executions ({@link CoreShare}: a cold JVM compiling, the container refusing
+ * a retry storm) is not cut, whatever its p90: fewer requests in flight would not shorten the
+ * executions, and every cut refuses more. A limit such a window reached grows as one with no
+ * queueing does ({@code L · maxFactor + √L}), so that a limit an earlier window cut leaves the
+ * few permits that starved the server; requests that take few of the cores cost little more.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class ConcurrencyLimit {
@@ -203,6 +210,9 @@ public final class ConcurrencyLimit {
     double s = window.p90OfTarget();
     if (Double.isNaN(s)) {
       return clamp(limit);
+    }
+    if (window.coresTakenElsewhere()) {
+      return clamp(window.reached() ? limit * maxFactor + Math.sqrt(limit) : limit);
     }
     double factor = s <= 0 ? maxFactor : Math.max(deepestCut(s), Math.min(maxFactor, setpoint / s));
     double next;

@@ -12,6 +12,8 @@ package org.overloadcontrol.internal.admission;
  *     admitted since: the window judged requests the cut already answered
  * @param queueing the window's median execution over the lowest median of recent windows (1:
  *     no request queued behind another), NaN when unknown
+ * @param coresTakenElsewhere whether the process's cores were saturated by work other than the
+ *     admitted executions ({@link CoreShare}): a cut cannot shorten them
  */
 record LimitWindow(
     double p90OfTarget,
@@ -19,4 +21,17 @@ record LimitWindow(
     boolean pressed,
     int peakInFlight,
     boolean settling,
-    double queueing) {}
+    double queueing,
+    boolean coresTakenElsewhere) {
+
+  /** A window whose cores, as far as it knows, went to the admitted executions. */
+  LimitWindow(
+      double p90OfTarget,
+      boolean reached,
+      boolean pressed,
+      int peakInFlight,
+      boolean settling,
+      double queueing) {
+    this(p90OfTarget, reached, pressed, peakInFlight, settling, queueing, false);
+  }
+}

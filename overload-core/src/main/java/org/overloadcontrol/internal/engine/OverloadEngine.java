@@ -14,6 +14,7 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.admission.StripedCounts;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.base.SessionRole;
 import org.overloadcontrol.internal.classify.BypassPaths;
@@ -66,6 +67,7 @@ public final class OverloadEngine {
   private final OverloadConfig config;
   private final Ticker ticker;
   private final DoubleSupplier machineCpuLoad;
+  private final CpuClock cpu;
   private final CoreSaturation cores = new CoreSaturation();
   private final AdmissionListener listener;
   private final WaitQueues queues;
@@ -123,6 +125,7 @@ public final class OverloadEngine {
     this.config = Objects.requireNonNull(b.config, "config");
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
     this.machineCpuLoad = b.machineCpuLoad;
+    this.cpu = b.cpu;
     this.listener = Objects.requireNonNull(b.admissionListener, "listener");
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
     this.bypass = config.bypassPaths();
@@ -251,9 +254,15 @@ public final class OverloadEngine {
 
   private ControlledEndpoint createEndpoint(String name) {
     OverloadEngine before = predecessor;
-    return before == null
-        ? admissions.endpoint(name, null, null)
-        : admissions.endpoint(name, before.admissions, before.endpoints.get(name));
+    ControlledEndpoint created =
+        before == null
+            ? admissions.endpoint(name, null, null)
+            : admissions.endpoint(name, before.admissions, before.endpoints.get(name));
+    ConcurrencyGroup group = created.concurrencyGroup();
+    if (group != null) {
+      group.cpuClock(cpu);
+    }
+    return created;
   }
 
   /**
@@ -684,6 +693,13 @@ public final class OverloadEngine {
       quality.record(responseTime);
     }
     ConcurrencyGroup.Partition partition = route.partition;
+    RequestTag.ExecutionStart start = tag.executionStart();
+    if (start != null && partition != null && start.thread() == Thread.currentThread()) {
+      long cpuNow = cpu.threadNanos();
+      if (cpuNow >= 0) {
+        partition.recordCpu(cpuNow - start.cpuNanos(), responseTime - tag.waitedNanos());
+      }
+    }
     if (sampled
         && partition != null
         && permit != null
@@ -720,6 +736,22 @@ public final class OverloadEngine {
   }
 
   /**
+   * The admitted request starts executing on the current thread (the adapter calls this right
+   * before it runs the application): a sampled request under a concurrency limit reads the
+   * thread's CPU time, so that its completion on the same thread tells the limit how much of
+   * the cores the executions take ({@link
+   * org.overloadcontrol.internal.admission.ConcurrencyGroup#cpuClock}).
+   */
+  public void running(RequestTag tag) {
+    if (tag.sampled && tag.route().partition != null) {
+      long now = cpu.threadNanos();
+      if (now >= 0) {
+        tag.executionStart(new RequestTag.ExecutionStart(Thread.currentThread(), now));
+      }
+    }
+  }
+
+  /**
    * Stops the engine: every waiting request expires (its adapter answers 503) and the periodic
    * task ends. Requests already running finish normally.
    */
@@ -741,6 +773,7 @@ public final class OverloadEngine {
     private QueueListener queueListener = QueueListener.NONE;
     private DoubleSupplier cpuUtilisation = () -> 0.0;
     private DoubleSupplier machineCpuLoad = () -> Double.NaN;
+    private CpuClock cpu = CpuClock.NONE;
     private QualityListener qualityListener = QualityListener.NONE;
     private CookieKeys sessionKeys;
     private FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
@@ -786,6 +819,16 @@ public final class OverloadEngine {
      * a waiting request costs the requests being served, and the concurrency limit's waiting
      * rooms narrow with their waiters' expiries. NaN (the default) reads as not saturated.
      */
+    /**
+     * The CPU clocks the concurrency limits read to tell whether the admitted executions are
+     * what takes the process's cores; {@link CpuClock#NONE} (the default) judges on execution
+     * times alone.
+     */
+    public Builder cpuClock(CpuClock value) {
+      this.cpu = Objects.requireNonNull(value, "cpuClock");
+      return this;
+    }
+
     public Builder machineCpuLoad(DoubleSupplier value) {
       this.machineCpuLoad = Objects.requireNonNull(value, "machineCpuLoad");
       return this;

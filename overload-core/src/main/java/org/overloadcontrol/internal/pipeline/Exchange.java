@@ -309,6 +309,17 @@ public final class Exchange {
    * @param bytes the response body's size, or −1 if unknown
    * @return as {@link #finish(Outcome, long)}
    */
+  /**
+   * The adapter runs the application for this admitted request now, on the current thread
+   * (right before the chain, the next handler or the resource method): the engine reads the
+   * thread's CPU time for a sampled request ({@link OverloadEngine#running}).
+   */
+  public void running() {
+    if (tag != null) {
+      engine.running(tag);
+    }
+  }
+
   public boolean finishRun(boolean failed, long bytes) {
     return finish(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes);
   }

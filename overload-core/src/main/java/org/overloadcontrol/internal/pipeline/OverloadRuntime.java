@@ -544,6 +544,7 @@ public final class OverloadRuntime implements AutoCloseable {
                 .qualityListener(qualityListener)
                 .cpuUtilisation(CpuLoad.process())
                 .machineCpuLoad(CpuLoad.machine())
+                .cpuClock(new PlatformCpuClock())
                 .sessionKeys(SessionKeys.load(settings, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();

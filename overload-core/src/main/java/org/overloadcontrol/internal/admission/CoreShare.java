@@ -1,0 +1,117 @@
+package org.overloadcontrol.internal.admission;
+
+import java.util.concurrent.atomic.LongAdder;
+import org.overloadcontrol.internal.base.CpuClock;
+
+/**
+ * Whether the admitted requests are what takes the process's cores: the executions' share of
+ * the process's CPU time, and whether the process uses all the cores it has. State of one
+ * {@link ConcurrencyGroup}: request threads add their sampled executions' CPU time, the engine's
+ * round reads them with the process's CPU time.
+ *
+ * <p>Why. A cut answers executions that run long because the admitted requests queue for the
+ * resource the limit guards. When the process's cores are saturated but the admitted
+ * executions use only a small part of them, what lengthens the executions is the rest of the
+ * process's work: a cold JVM compiling and loading the request path, or the container parsing
+ * and refusing the retries of clients that re-send a refusal at once. Fewer admitted requests
+ * then free almost none of the cores, and every cut refuses more, which under such clients
+ * brings more retries and takes more of the cores: measured on a WAR whose 50 ms method runs on
+ * its container's threads, on one core, at half its capacity, the limit went from 180 to 1–3
+ * in the first seconds after the JVM started, its executions at 0.5–2 s, and 99 % of requests
+ * were refused for the whole run while the same server without a limit (and Netflix's Vegas
+ * limit, which stayed above the threads) refused nothing. Vegas and Gradient2 avoid this by
+ * aiming at the lowest latency seen; here the limit aims at the operator's target, so it asks
+ * instead whether a cut could shorten the executions at all.
+ *
+ * <p>The reading. The executions' cores are the window's level (requests in flight on average)
+ * times the CPU time of its sampled executions over their length; the process's cores its CPU
+ * time, averaged over about half a second (a reading of a 100 ms window is a few scheduler
+ * ticks). The cores are taken elsewhere while the process uses at least {@value #SATURATED} of
+ * its cores (until under {@value #UNSATURATED}) and the executions less than {@value #SMALL_SHARE} of what it uses. A CPU-bound
+ * endpoint's executions are most of the process's time and are cut as before; a method waiting
+ * on a downstream pool leaves the cores idle and is cut as before.
+ */
+final class CoreShare {
+
+  /** The process's utilisation from which its cores count as saturated. */
+  static final double SATURATED = 0.8;
+
+  /** ... and under which they no longer do. */
+  static final double UNSATURATED = 0.7;
+
+  /** The executions' share of the process's CPU under which a cut cannot free its cores. */
+  static final double SMALL_SHARE = 0.5;
+
+  /**
+   * The shortest span a reading of the process's CPU time covers: the platform counts it in
+   * scheduler ticks, so a window of a few milliseconds reads 0 or several cores.
+   */
+  static final long SHORTEST_READING_NANOS = 50_000_000L;
+
+  /** The time constant of the utilisation's exponential average. */
+  static final long MEMORY_NANOS = 500_000_000L;
+
+  private final LongAdder executionCpu = new LongAdder();
+  private final LongAdder executionWall = new LongAdder();
+
+  private volatile CpuClock clock = CpuClock.NONE;
+  private long lastNanos = Long.MIN_VALUE;
+  private long lastCpu;
+  private boolean saturated;
+  private double cpuPerExecution = Double.NaN;
+  private double utilisation = Double.NaN;
+
+  /** The clock the process's CPU time is read from. */
+  void clock(CpuClock value) {
+    clock = value;
+  }
+
+  /** A sampled execution that ran {@code wallNanos} on one thread and took {@code cpuNanos}. */
+  void addExecution(long cpuNanos, long wallNanos) {
+    if (cpuNanos >= 0 && wallNanos > 0) {
+      executionCpu.add(Math.min(cpuNanos, wallNanos));
+      executionWall.add(wallNanos);
+    }
+  }
+
+  /**
+   * Whether, in the window that ends at {@code now} with {@code level} requests in flight on
+   * average, the process's cores were saturated by work other than the admitted executions
+   * (the round). Without a measured execution in the window the last measured one counts.
+   */
+  boolean takenElsewhere(long now, double level) {
+    long wall = executionWall.sumThenReset();
+    long cpu = executionCpu.sumThenReset();
+    if (wall > 0) {
+      cpuPerExecution = cpu / (double) wall;
+    }
+    CpuClock c = clock;
+    long processCpu = c.processNanos();
+    int cores = Math.max(1, c.cores());
+    if (processCpu < 0) {
+      lastNanos = Long.MIN_VALUE;
+      utilisation = Double.NaN;
+      saturated = false;
+    } else if (lastNanos == Long.MIN_VALUE) {
+      lastNanos = now;
+      lastCpu = processCpu;
+    } else if (now - lastNanos >= SHORTEST_READING_NANOS) {
+      double reading = (processCpu - lastCpu) / (double) (now - lastNanos) / cores;
+      double weight = 1 - Math.exp(-(now - lastNanos) / (double) MEMORY_NANOS);
+      utilisation =
+          Double.isNaN(utilisation) ? reading : utilisation + weight * (reading - utilisation);
+      if (utilisation >= SATURATED) {
+        saturated = true;
+      } else if (utilisation < UNSATURATED) {
+        saturated = false;
+      }
+      lastNanos = now;
+      lastCpu = processCpu;
+    }
+    boolean elsewhere =
+        saturated
+            && !Double.isNaN(cpuPerExecution)
+            && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, utilisation) * cores;
+    return elsewhere;
+  }
+}

@@ -1,0 +1,144 @@
+package org.overloadcontrol.internal.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.base.RequestKind;
+import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.CpuClock;
+
+/**
+ * A concurrency limit asks whether the admitted executions are what takes the process's cores
+ * before it cuts ({@link CoreShare}), on a fake clock and fake CPU clocks: executions long on
+ * cores taken by other work (a cold JVM compiling, a retry storm's refusals) do not cut it,
+ * while a CPU-bound endpoint's and an idle process's long executions still do.
+ */
+class CoresTakenElsewhereTest {
+
+  private static final long MS = 1_000_000L;
+  private static final long TARGET = 100 * MS;
+  private final ClassDefinition api = new ClassDefinition("api", 1, RequestKind.BROWSING, 1);
+  private long now = 1_000_000 * MS;
+
+  /** A process on one core whose CPU time runs at {@code utilisation} of it. */
+  private final class FakeCpu implements CpuClock {
+    double utilisation;
+    final long startNanos = now;
+
+    FakeCpu(double utilisation) {
+      this.utilisation = utilisation;
+    }
+
+    @Override
+    public long threadNanos() {
+      return 0;
+    }
+
+    @Override
+    public long processNanos() {
+      return (long) ((now - startNanos) * utilisation);
+    }
+
+    @Override
+    public int cores() {
+      return 1;
+    }
+  }
+
+  private ConcurrencyGroup group(CpuClock cpu) {
+    ConcurrencyGroup g =
+        new ConcurrencyGroup(
+            "api",
+            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 180),
+            180,
+            100 * MS,
+            100,
+            AdmissionListener.NONE,
+            now);
+    g.cpuClock(cpu);
+    return g;
+  }
+
+  /**
+   * Two requests a millisecond for {@code millis}, each executing {@code executionMillis} and
+   * taking {@code cpuShare} of it on its thread; a request over the limit waits up to 50 ms.
+   */
+  private void drive(ConcurrencyGroup g, long millis, long executionMillis, double cpuShare) {
+    ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
+    ArrayDeque<Long> waiting = new ArrayDeque<>();
+    List<long[]> executing = new ArrayList<>();
+    for (long t = 0; t < millis; t++) {
+      now += MS;
+      for (int i = executing.size() - 1; i >= 0; i--) {
+        long[] e = executing.get(i);
+        if (e[1] <= now) {
+          executing.remove(i);
+          p.release(0);
+          long execution = e[1] - e[0];
+          p.recordCpu((long) (execution * cpuShare), execution);
+          p.record(execution, now, 0);
+        }
+      }
+      waiting.addLast(now);
+      waiting.addLast(now);
+      while (!waiting.isEmpty() && now - waiting.peekFirst() > 50 * MS) {
+        waiting.pollFirst();
+      }
+      while (!waiting.isEmpty() && p.tryAcquire(0)) {
+        waiting.pollFirst();
+        executing.add(new long[] {now, now + executionMillis * MS});
+      }
+      if (!waiting.isEmpty()) {
+        p.markWaited();
+      }
+      g.tick(now);
+    }
+  }
+
+  @Test
+  void executionsLongOnCoresTakenByOtherWorkDoNotCutTheLimit() {
+    // Five times the target at any level, the process's core saturated, the executions using a
+    // thousandth of their time on it (a method that sleeps while the JVM compiles).
+    ConcurrencyGroup g = group(new FakeCpu(1.0));
+    drive(g, 5_000, 500, 0.001);
+    assertThat(g.limit()).isEqualTo(180);
+  }
+
+  @Test
+  void withoutCpuReadingsTheSameExecutionsCutTheLimit() {
+    ConcurrencyGroup g = group(CpuClock.NONE);
+    drive(g, 5_000, 500, 0.001);
+    assertThat(g.limit()).isLessThan(60);
+  }
+
+  @Test
+  void aCpuBoundEndpointOnSaturatedCoresIsStillCut() {
+    ConcurrencyGroup g = group(new FakeCpu(1.0));
+    drive(g, 5_000, 500, 0.9);
+    assertThat(g.limit()).isLessThan(60);
+  }
+
+  @Test
+  void longExecutionsOnIdleCoresAreStillCut() {
+    // A method waiting on a slow downstream: the process's core mostly idle.
+    ConcurrencyGroup g = group(new FakeCpu(0.2));
+    drive(g, 5_000, 500, 0.001);
+    assertThat(g.limit()).isLessThan(60);
+  }
+
+  @Test
+  void aLimitCutBeforeTheCoresSaturatedGrowsBackWhileReached() {
+    FakeCpu cpu = new FakeCpu(0.2);
+    ConcurrencyGroup g = group(cpu);
+    drive(g, 3_000, 500, 0.001);
+    int cut = g.limit();
+    assertThat(cut).isLessThan(60);
+    cpu.utilisation = 1.0;
+    drive(g, 3_000, 500, 0.001);
+    assertThat(g.limit()).isGreaterThan(2 * cut);
+  }
+}
