@@ -43,6 +43,12 @@ final class ServerProcess implements AutoCloseable {
     cmd.add("-Xmx1g");
     cmd.add("-D" + WorkloadServer.WARM_UP + "=" + Integer.getInteger(WorkloadServer.WARM_UP, 0));
     cmd.add("-Djava.awt.headless=true");
+    // -Dexperiment.serverJvmArgs (WorkloadMatrixExperiment): a profiler or a GC log per run.
+    for (String a : System.getProperty("experiment.serverJvmArgs", "").trim().split("\\s+")) {
+      if (!a.isEmpty()) {
+        cmd.add(a.replace("{run}", run));
+      }
+    }
     // What Tomcat's start script opens, as the failsafe fork has.
     cmd.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
     cmd.add("--add-opens=java.base/java.io=ALL-UNNAMED");

@@ -30,7 +30,9 @@ import org.overloadcontrol.it.support.ContainerKind;
  * 1}), the client and this JVM then taking the others, as if the clients ran on other machines
  * (on one machine a retry storm otherwise costs the server the clients' cores too), {@code
  * -Dexperiment.warmUp} [0]: requests each server sends itself before it serves (a warm-up
- * behind a readiness check). Report:
+ * behind a readiness check), {@code -Dexperiment.serverJvmArgs} [none]: options added to every
+ * server JVM, space-separated, {@code {run}} replaced by the run's name (a flight recording or
+ * a GC log per run). Report:
  * {@code target/experiments/workload-matrix.md}, with per-second CSVs and plots beside it.
  */
 class WorkloadMatrixExperiment {
