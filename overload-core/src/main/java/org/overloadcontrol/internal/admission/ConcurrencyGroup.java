@@ -489,10 +489,15 @@ public final class ConcurrencyGroup {
             ? Double.NaN
             : histogram.lowestEquivalentValue(histogram.getValueAtPercentile(50.0)) / RATIO_UNIT;
     double level = workLevel(now, before);
-    boolean elsewhere = coreShare.takenElsewhere(now, level);
     if (!settling) {
       levels.add(level, median);
     }
+    // Light executions on cores other work saturates (CoreShare) are not cut, unless the recent
+    // windows show them queueing behind each other: a method waiting on a downstream pool while
+    // the container refuses a retry storm is as light, and there a cut shortens the pool's queue.
+    // Unknown (too few windows, one level) is read as queueing, so a cold start still cuts.
+    boolean elsewhere =
+        coreShare.takenElsewhere(now, level) && levels.queueingShare(level) < SCALED_QUEUEING;
     double judged = p90;
     if (wasPressed) {
       // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
@@ -1038,7 +1043,7 @@ public final class ConcurrencyGroup {
      * time (request threads), for {@link CoreShare}.
      */
     public void recordCpu(long cpuNanos, long wallNanos) {
-      coreShare.addExecution(cpuNanos, wallNanos);
+      coreShare.addExecution(cpuNanos, wallNanos, targetNanos);
     }
 
     /** As {@link #record(long, long, long, int)} for a request that did not wait. */

@@ -27,7 +27,9 @@ import org.overloadcontrol.internal.base.CpuClock;
  * times the CPU time of its sampled executions over their length; the process's cores its CPU
  * time, averaged over about half a second (a reading of a 100 ms window is a few scheduler
  * ticks). The cores are taken elsewhere while the process uses at least {@value #SATURATED} of
- * its cores (until under {@value #UNSATURATED}) and the executions less than {@value #SMALL_SHARE} of what it uses. A CPU-bound
+ * its cores (until under {@value #UNSATURATED}), the executions less than {@value #SMALL_SHARE}
+ * of what it uses, and each execution's own CPU time under {@value #LIGHT_EXECUTION} of its
+ * target. A CPU-bound
  * endpoint's executions are most of the process's time and are cut as before; a method waiting
  * on a downstream pool leaves the cores idle and is cut as before.
  */
@@ -43,6 +45,14 @@ final class CoreShare {
   static final double SMALL_SHARE = 0.5;
 
   /**
+   * The largest CPU time of an execution, over its target, that leaves the rule in force: an
+   * execution that burns a real part of its target competes for the cores with the others, so a
+   * cut shortens it even while other work takes most of them (a CPU-bound endpoint of 2 ms
+   * against a 20 ms target, a tenth, ran at 5–15 times its target without the cuts).
+   */
+  static final double LIGHT_EXECUTION = 0.02;
+
+  /**
    * The shortest span a reading of the process's CPU time covers: the platform counts it in
    * scheduler ticks, so a window of a few milliseconds reads 0 or several cores.
    */
@@ -53,6 +63,10 @@ final class CoreShare {
 
   private final LongAdder executionCpu = new LongAdder();
   private final LongAdder executionWall = new LongAdder();
+  private final java.util.concurrent.atomic.DoubleAdder executionCpuOverTarget =
+      new java.util.concurrent.atomic.DoubleAdder();
+  private final LongAdder executions = new LongAdder();
+  private double cpuOverTarget = Double.NaN;
 
   private volatile CpuClock clock = CpuClock.NONE;
   private long lastNanos = Long.MIN_VALUE;
@@ -67,10 +81,12 @@ final class CoreShare {
   }
 
   /** A sampled execution that ran {@code wallNanos} on one thread and took {@code cpuNanos}. */
-  void addExecution(long cpuNanos, long wallNanos) {
+  void addExecution(long cpuNanos, long wallNanos, long targetNanos) {
     if (cpuNanos >= 0 && wallNanos > 0) {
       executionCpu.add(Math.min(cpuNanos, wallNanos));
       executionWall.add(wallNanos);
+      executionCpuOverTarget.add(Math.min(cpuNanos, wallNanos) / (double) targetNanos);
+      executions.increment();
     }
   }
 
@@ -82,8 +98,11 @@ final class CoreShare {
   boolean takenElsewhere(long now, double level) {
     long wall = executionWall.sumThenReset();
     long cpu = executionCpu.sumThenReset();
-    if (wall > 0) {
+    long n = executions.sumThenReset();
+    double overTarget = executionCpuOverTarget.sumThenReset();
+    if (wall > 0 && n > 0) {
       cpuPerExecution = cpu / (double) wall;
+      cpuOverTarget = overTarget / n;
     }
     CpuClock c = clock;
     long processCpu = c.processNanos();
@@ -111,6 +130,7 @@ final class CoreShare {
     boolean elsewhere =
         saturated
             && !Double.isNaN(cpuPerExecution)
+            && cpuOverTarget < LIGHT_EXECUTION
             && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, utilisation) * cores;
     return elsewhere;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
@@ -23,6 +24,8 @@ class CoresTakenElsewhereTest {
   private static final long TARGET = 100 * MS;
   private final ClassDefinition api = new ClassDefinition("api", 1, RequestKind.BROWSING, 1);
   private long now = 1_000_000 * MS;
+  private final ArrayDeque<Long> waiting = new ArrayDeque<>();
+  private final List<long[]> executing = new ArrayList<>();
 
   /** A process on one core whose CPU time runs at {@code utilisation} of it. */
   private final class FakeCpu implements CpuClock {
@@ -68,9 +71,13 @@ class CoresTakenElsewhereTest {
    * taking {@code cpuShare} of it on its thread; a request over the limit waits up to 50 ms.
    */
   private void drive(ConcurrencyGroup g, long millis, long executionMillis, double cpuShare) {
+    drive(g, millis, inFlight -> executionMillis, cpuShare);
+  }
+
+  /** As above, each execution's length a function of the executions in flight when it starts. */
+  private void drive(
+      ConcurrencyGroup g, long millis, IntToLongFunction executionMillis, double cpuShare) {
     ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
-    ArrayDeque<Long> waiting = new ArrayDeque<>();
-    List<long[]> executing = new ArrayList<>();
     for (long t = 0; t < millis; t++) {
       now += MS;
       for (int i = executing.size() - 1; i >= 0; i--) {
@@ -90,7 +97,8 @@ class CoresTakenElsewhereTest {
       }
       while (!waiting.isEmpty() && p.tryAcquire(0)) {
         waiting.pollFirst();
-        executing.add(new long[] {now, now + executionMillis * MS});
+        executing.add(
+            new long[] {now, now + executionMillis.applyAsLong(executing.size() + 1) * MS});
       }
       if (!waiting.isEmpty()) {
         p.markWaited();
@@ -100,12 +108,22 @@ class CoresTakenElsewhereTest {
   }
 
   @Test
-  void executionsLongOnCoresTakenByOtherWorkDoNotCutTheLimit() {
+  void executionsLongOnCoresTakenByOtherWorkDoNotHoldTheLimitDown() {
     // Five times the target at any level, the process's core saturated, the executions using a
-    // thousandth of their time on it (a method that sleeps while the JVM compiles).
+    // thousandth of their time on it (a method that sleeps while the JVM compiles). The first
+    // windows cut, until windows at several levels show the executions as long at each.
     ConcurrencyGroup g = group(new FakeCpu(1.0));
-    drive(g, 5_000, 500, 0.001);
+    drive(g, 10_000, 500, 0.001);
     assertThat(g.limit()).isEqualTo(180);
+  }
+
+  @Test
+  void lightExecutionsThatQueueAreStillCutOnSaturatedCores() {
+    // A downstream pool of 8 connections, 20 ms a call: the executions wait their turn, so
+    // they run 20 ms times the in-flight count over 8, using little of the saturated core.
+    ConcurrencyGroup g = group(new FakeCpu(1.0));
+    drive(g, 10_000, inFlight -> Math.max(20, 20L * inFlight / 8), 0.001);
+    assertThat(g.limit()).isLessThan(60);
   }
 
   @Test
@@ -119,6 +137,15 @@ class CoresTakenElsewhereTest {
   void aCpuBoundEndpointOnSaturatedCoresIsStillCut() {
     ConcurrencyGroup g = group(new FakeCpu(1.0));
     drive(g, 5_000, 500, 0.9);
+    assertThat(g.limit()).isLessThan(60);
+  }
+
+  @Test
+  void executionsThatBurnAPartOfTheirTargetAreStillCutWhenTheyGetLittleOfTheCores() {
+    // 15 ms of CPU against a 100 ms target, spread over 500 ms on cores shared with other
+    // work: fewer of them in flight each gets more of the cores, so the cut shortens them.
+    ConcurrencyGroup g = group(new FakeCpu(1.0));
+    drive(g, 5_000, 500, 0.03);
     assertThat(g.limit()).isLessThan(60);
   }
 
@@ -138,7 +165,7 @@ class CoresTakenElsewhereTest {
     int cut = g.limit();
     assertThat(cut).isLessThan(60);
     cpu.utilisation = 1.0;
-    drive(g, 3_000, 500, 0.001);
+    drive(g, 10_000, 500, 0.001);
     assertThat(g.limit()).isGreaterThan(2 * cut);
   }
 }
