@@ -693,11 +693,16 @@ public final class OverloadEngine {
       quality.record(responseTime);
     }
     ConcurrencyGroup.Partition partition = route.partition;
-    RequestTag.ExecutionStart start = tag.executionStart();
-    if (start != null && partition != null && start.thread() == Thread.currentThread()) {
+    if (sampled && partition != null) {
+      // The clock first, so that a thread without one (a virtual thread on some JDKs) never
+      // creates its slot.
       long cpuNow = cpu.threadNanos();
       if (cpuNow >= 0) {
-        partition.recordCpu(cpuNow - start.cpuNanos(), responseTime - tag.waitedNanos());
+        ExecutionStart start = EXECUTION_START.get();
+        if (start.tag == tag) {
+          start.tag = null;
+          partition.recordCpu(cpuNow - start.cpuNanos, responseTime - tag.waitedNanos());
+        }
       }
     }
     if (sampled
@@ -736,6 +741,21 @@ public final class OverloadEngine {
   }
 
   /**
+   * Where the current thread's sampled execution started: its request and the thread's CPU time
+   * then ({@link #running}), read at the request's completion on the same thread. A slot per
+   * thread rather than a field of the tag: a field made every request's tag a word longer
+   * (104 bytes a request instead of 96), for the few requests sampled.
+   */
+  private static final ThreadLocal<ExecutionStart> EXECUTION_START =
+      ThreadLocal.withInitial(ExecutionStart::new);
+
+  /** One thread's slot: see {@link #EXECUTION_START}. */
+  private static final class ExecutionStart {
+    RequestTag tag;
+    long cpuNanos;
+  }
+
+  /**
    * The admitted request starts executing on the current thread (the adapter calls this right
    * before it runs the application): a sampled request under a concurrency limit reads the
    * thread's CPU time, so that its completion on the same thread tells the limit how much of
@@ -746,7 +766,9 @@ public final class OverloadEngine {
     if (tag.sampled && tag.route().partition != null) {
       long now = cpu.threadNanos();
       if (now >= 0) {
-        tag.executionStart(new RequestTag.ExecutionStart(Thread.currentThread(), now));
+        ExecutionStart start = EXECUTION_START.get();
+        start.tag = tag;
+        start.cpuNanos = now;
       }
     }
   }

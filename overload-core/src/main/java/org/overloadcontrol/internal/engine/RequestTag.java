@@ -215,24 +215,6 @@ public final class RequestTag implements OverloadContext {
     this.quality = route.endpoint().quality();
   }
 
-  /**
-   * The thread a sampled request's execution started on and that thread's CPU time then, null
-   * before (and for a request not sampled): see {@link OverloadEngine#running}. Plain: set on the
-   * executing thread, read at completion on that same thread or ignored.
-   */
-  private ExecutionStart executionStart;
-
-  void executionStart(ExecutionStart start) {
-    this.executionStart = start;
-  }
-
-  ExecutionStart executionStart() {
-    return executionStart;
-  }
-
-  /** Where a sampled execution started: its thread and that thread's CPU time. */
-  record ExecutionStart(Thread thread, long cpuNanos) {}
-
   void waited(long nanos) {
     this.waitedNanos = nanos;
   }
