@@ -496,13 +496,13 @@ public final class ConcurrencyGroup {
     // windows show them queueing behind each other: a method waiting on a downstream pool while
     // the container refuses a retry storm is as light, and there a cut shortens the pool's queue.
     // Unknown (too few windows, one level) is read as queueing, so a cold start still cuts.
-    boolean elsewhere =
-        coreShare.takenElsewhere(now, level) && levels.queueingShare(level) < SCALED_QUEUEING;
+    double queueingShare = levels.queueingShare(level);
+    boolean elsewhere = coreShare.takenElsewhere(now, level) && queueingShare < SCALED_QUEUEING;
     double judged = p90;
     if (wasPressed) {
       // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
       // shorten them (they do not queue), it only lengthens the waits that made the misses.
-      double usedScale = levels.queueingShare(level) < SCALED_QUEUEING ? 1.0 : scale;
+      double usedScale = queueingShare < SCALED_QUEUEING ? 1.0 : scale;
       judged = p90 / usedScale;
       // The prediction already aims the tightest class at the setpoint; its own misses lower
       // that aim by the square root of its scale only (the whole scale as well cost goodput

@@ -1,5 +1,6 @@
 package org.overloadcontrol.internal.admission;
 
+import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.internal.base.CpuClock;
 
@@ -67,8 +68,7 @@ final class CoreShare {
 
   private final LongAdder executionCpu = new LongAdder();
   private final LongAdder executionWall = new LongAdder();
-  private final java.util.concurrent.atomic.DoubleAdder executionCpuOverTarget =
-      new java.util.concurrent.atomic.DoubleAdder();
+  private final DoubleAdder executionCpuOverTarget = new DoubleAdder();
   private final LongAdder executions = new LongAdder();
   private double cpuOverTarget = Double.NaN;
 
@@ -131,11 +131,9 @@ final class CoreShare {
       lastNanos = now;
       lastCpu = processCpu;
     }
-    boolean elsewhere =
-        saturated
-            && !Double.isNaN(cpuPerExecution)
-            && cpuOverTarget < LIGHT_EXECUTION
-            && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, utilisation) * cores;
-    return elsewhere;
+    return saturated
+        && !Double.isNaN(cpuPerExecution)
+        && cpuOverTarget < LIGHT_EXECUTION
+        && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, utilisation) * cores;
   }
 }
