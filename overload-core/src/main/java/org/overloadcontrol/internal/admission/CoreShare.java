@@ -3,6 +3,7 @@ package org.overloadcontrol.internal.admission;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.internal.base.CpuClock;
+import org.overloadcontrol.internal.base.Saturation;
 
 /**
  * Whether the admitted requests are what takes the process's cores: the executions' share of
@@ -75,9 +76,8 @@ final class CoreShare {
   private volatile CpuClock clock = CpuClock.NONE;
   private long lastNanos = Long.MIN_VALUE;
   private long lastCpu;
-  private boolean saturated;
+  private final Saturation process = new Saturation(SATURATED, UNSATURATED);
   private double cpuPerExecution = Double.NaN;
-  private double utilisation = Double.NaN;
 
   /** The clock the process's CPU time is read from. */
   void clock(CpuClock value) {
@@ -113,27 +113,19 @@ final class CoreShare {
     int cores = Math.max(1, c.cores());
     if (processCpu < 0) {
       lastNanos = Long.MIN_VALUE;
-      utilisation = Double.NaN;
-      saturated = false;
+      process.forget();
     } else if (lastNanos == Long.MIN_VALUE) {
       lastNanos = now;
       lastCpu = processCpu;
     } else if (now - lastNanos >= SHORTEST_READING_NANOS) {
       double reading = (processCpu - lastCpu) / (double) (now - lastNanos) / cores;
-      double weight = 1 - Math.exp(-(now - lastNanos) / (double) MEMORY_NANOS);
-      utilisation =
-          Double.isNaN(utilisation) ? reading : utilisation + weight * (reading - utilisation);
-      if (utilisation >= SATURATED) {
-        saturated = true;
-      } else if (utilisation < UNSATURATED) {
-        saturated = false;
-      }
+      process.add(reading, 1 - Math.exp(-(now - lastNanos) / (double) MEMORY_NANOS));
       lastNanos = now;
       lastCpu = processCpu;
     }
-    return saturated
+    return process.saturated()
         && !Double.isNaN(cpuPerExecution)
         && cpuOverTarget < LIGHT_EXECUTION
-        && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, utilisation) * cores;
+        && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, process.average()) * cores;
   }
 }

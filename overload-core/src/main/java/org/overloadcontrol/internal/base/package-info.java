@@ -1,6 +1,7 @@
 /**
- * The internal part of the ground floor: the request classes of the configuration and a request's
- * one outcome. Any package may use it; it uses no other package of the project but the published
+ * The internal part of the ground floor: the request classes of the configuration, a request's
+ * one outcome, and the readings of the cores (the CPU clocks, when a utilisation counts as
+ * saturated). Any package may use it; it uses no other package of the project but the published
  * ground floor.
  *
  * <p>Not API: this package is internal to overload-control, public only so that the project's own

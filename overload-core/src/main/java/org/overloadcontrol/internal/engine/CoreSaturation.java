@@ -1,5 +1,7 @@
 package org.overloadcontrol.internal.engine;
 
+import org.overloadcontrol.internal.base.Saturation;
+
 /**
  * Whether the machine's cores are saturated, from its CPU load read at every periodic task
  * (100 ms): an exponential average over about the last second, saturated from {@value
@@ -16,20 +18,10 @@ final class CoreSaturation {
 
   static final double UNSATURATED = 0.8;
 
-  private double average = Double.NaN;
-  private boolean saturated;
+  private final Saturation load = new Saturation(SATURATED, UNSATURATED);
 
   /** Takes one reading of the load; whether the cores are saturated now. */
-  boolean saturated(double load) {
-    if (Double.isNaN(load)) {
-      return saturated;
-    }
-    average = Double.isNaN(average) ? load : average + WEIGHT * (load - average);
-    if (average >= SATURATED) {
-      saturated = true;
-    } else if (average < UNSATURATED) {
-      saturated = false;
-    }
-    return saturated;
+  boolean saturated(double reading) {
+    return load.add(reading, WEIGHT);
   }
 }
