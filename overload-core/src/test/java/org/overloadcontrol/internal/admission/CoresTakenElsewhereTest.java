@@ -2,15 +2,16 @@ package org.overloadcontrol.internal.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.CpuClock;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * A concurrency limit asks whether the admitted executions are what takes the process's cores
@@ -23,14 +24,13 @@ class CoresTakenElsewhereTest {
   private static final long MS = 1_000_000L;
   private static final long TARGET = 100 * MS;
   private final ClassDefinition api = new ClassDefinition("api", 1, RequestKind.BROWSING, 1);
-  private long now = 1_000_000 * MS;
-  private final ArrayDeque<Long> waiting = new ArrayDeque<>();
-  private final List<long[]> executing = new ArrayList<>();
+  private final FakeTicker clock = new FakeTicker(1_000_000 * MS);
+  private final Map<ConcurrencyGroup, GroupLoad> loads = new HashMap<>();
 
   /** A process on one core whose CPU time runs at {@code utilisation} of it. */
   private final class FakeCpu implements CpuClock {
     double utilisation;
-    final long startNanos = now;
+    final long startNanos = clock.read();
 
     FakeCpu(double utilisation) {
       this.utilisation = utilisation;
@@ -43,7 +43,7 @@ class CoresTakenElsewhereTest {
 
     @Override
     public long processNanos() {
-      return (long) ((now - startNanos) * utilisation);
+      return (long) ((clock.read() - startNanos) * utilisation);
     }
 
     @Override
@@ -61,7 +61,7 @@ class CoresTakenElsewhereTest {
             100 * MS,
             100,
             AdmissionListener.NONE,
-            now);
+            clock.read());
     g.cpuClock(cpu);
     return g;
   }
@@ -77,34 +77,10 @@ class CoresTakenElsewhereTest {
   /** As above, each execution's length a function of the executions in flight when it starts. */
   private void drive(
       ConcurrencyGroup g, long millis, IntToLongFunction executionMillis, double cpuShare) {
-    ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
-    for (long t = 0; t < millis; t++) {
-      now += MS;
-      for (int i = executing.size() - 1; i >= 0; i--) {
-        long[] e = executing.get(i);
-        if (e[1] <= now) {
-          executing.remove(i);
-          p.release(0);
-          long execution = e[1] - e[0];
-          p.recordCpu((long) (execution * cpuShare), execution);
-          p.record(execution, now, 0);
-        }
-      }
-      waiting.addLast(now);
-      waiting.addLast(now);
-      while (!waiting.isEmpty() && now - waiting.peekFirst() > 50 * MS) {
-        waiting.pollFirst();
-      }
-      while (!waiting.isEmpty() && p.tryAcquire(0)) {
-        waiting.pollFirst();
-        executing.add(
-            new long[] {now, now + executionMillis.applyAsLong(executing.size() + 1) * MS});
-      }
-      if (!waiting.isEmpty()) {
-        p.markWaited();
-      }
-      g.tick(now);
-    }
+    GroupLoad load = loads.computeIfAbsent(g, k -> new GroupLoad(k, api, TARGET, clock));
+    load.maxWait = 50 * MS;
+    load.cpuShare = cpuShare;
+    load.drive(millis, 2, 0, (elapsed, inFlight) -> executionMillis.applyAsLong(inFlight) * MS);
   }
 
   @Test

@@ -2,15 +2,14 @@ package org.overloadcontrol.internal.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * A concurrency limit that cannot starve a healthy server, on a fake clock: it leaves a small
@@ -24,7 +23,7 @@ class LimitRecoveryTest {
   private static final long TARGET = 100 * MS;
   private final ClassDefinition api = new ClassDefinition("api", 1, RequestKind.BROWSING, 1);
   private final List<LimitRound> rounds = new ArrayList<>();
-  private long now = 1_000_000 * MS;
+  private final FakeTicker clock = new FakeTicker(1_000_000 * MS);
 
   private ConcurrencyGroup group(int initial, int max) {
     return new ConcurrencyGroup(
@@ -39,71 +38,11 @@ class LimitRecoveryTest {
             rounds.add(round);
           }
         },
-        now);
+        clock.read());
   }
 
-  /**
-   * Drives {@code g} for {@code millis} in steps of 1 ms: {@code perMilli} arrivals each
-   * millisecond (or, with a closed loop, as many clients as {@code clients}), each executing
-   * {@code execution.applyAsLong(elapsed)} once it holds a permit; a request over the limit
-   * waits, and leaves after 100 ms.
-   */
-  private final class Run {
-    final ConcurrencyGroup g;
-    final ConcurrencyGroup.Partition p;
-    final ArrayDeque<Long> waiting = new ArrayDeque<>();
-    final List<long[]> executing = new ArrayList<>(); // {start, end, arrival}
-    final long start = now;
-
-    /** How long a request waits for a permit before it leaves. */
-    long maxWait = 100 * MS;
-
-    /** Whether a response's time, which decides its class's miss, counts its wait. */
-    boolean waitsInResponse;
-
-    Run(ConcurrencyGroup g) {
-      this.g = g;
-      this.p = g.partition(api, TARGET, TARGET / 2);
-    }
-
-    void drive(long millis, int perMilli, int clients, LongUnaryOperator execution) {
-      for (long t = 0; t < millis; t++) {
-        now += MS;
-        for (int i = executing.size() - 1; i >= 0; i--) {
-          long[] e = executing.get(i);
-          if (e[1] <= now) {
-            executing.remove(i);
-            p.release(0);
-            p.record(e[1] - e[0], waitsInResponse ? e[1] - e[2] : e[1] - e[0], now, 0);
-            if (clients > 0) {
-              waiting.addLast(now); // the client sends again at once
-            }
-          }
-        }
-        for (int i = 0; i < perMilli; i++) {
-          waiting.addLast(now);
-        }
-        if (clients > 0 && t == 0 && executing.isEmpty() && waiting.isEmpty()) {
-          for (int i = 0; i < clients; i++) {
-            waiting.addLast(now);
-          }
-        }
-        while (!waiting.isEmpty() && now - waiting.peekFirst() > maxWait) {
-          waiting.pollFirst();
-          if (clients > 0) {
-            waiting.addLast(now); // refused: the client sends again
-          }
-        }
-        while (!waiting.isEmpty() && p.tryAcquire(0)) {
-          long arrival = waiting.pollFirst();
-          executing.add(new long[] {now, now + execution.applyAsLong(now - start), arrival});
-        }
-        if (!waiting.isEmpty()) {
-          p.markWaited();
-        }
-        g.tick(now);
-      }
-    }
+  private GroupLoad load(ConcurrencyGroup g) {
+    return new GroupLoad(g, api, TARGET, clock);
   }
 
   @Test
@@ -111,10 +50,10 @@ class LimitRecoveryTest {
     ConcurrencyGroup g = group(1, 200);
     // 1,000 requests a second of 50 ms each against a 100 ms target: 50 in flight carry them,
     // half of the 100 that would if each took its target.
-    Run run = new Run(g);
+    GroupLoad run = load(g);
     int windowsToHalfTheNeed = -1;
     while (windowsToHalfTheNeed < 0 && rounds.size() < 40) {
-      run.drive(1, 1, 0, e -> 50 * MS);
+      run.drive(1, 1, 0, (e, n) -> 50 * MS);
       if (g.limit() >= 50) {
         windowsToHalfTheNeed = rounds.size();
       }
@@ -127,27 +66,27 @@ class LimitRecoveryTest {
   @Test
   void waitsBesideExecutionsThatDoNotQueueDoNotHoldTheLimitDown() {
     ConcurrencyGroup g = group(4, 200);
-    Run run = new Run(g);
+    GroupLoad run = load(g);
     run.maxWait = TARGET / 2;
     run.waitsInResponse = true;
     // 1,000 requests a second whose executions take 0.65 of the target at any level (a method
     // waiting on a remote call on cores taken by other work): 65 in flight carry them. Those
     // that wait for a permit miss the target, and their class's scale would cut the limit,
     // lengthening the waits, which no cut can shorten.
-    run.drive(10_000, 1, 0, e -> 65 * MS);
+    run.drive(10_000, 1, 0, (e, n) -> 65 * MS);
     assertThat(g.limit()).isGreaterThanOrEqualTo(50);
   }
 
   @Test
   void aColdStartsSlowFirstExecutionsDoNotCutTheLimitBelowTheCompletionsNeed() {
     ConcurrencyGroup g = group(200, 200);
-    Run run = new Run(g);
+    GroupLoad run = load(g);
     // 200 clients that send again at once; executions ten times their warm 50 ms at first,
     // whatever the concurrency (a JVM compiling its code), warm within about three seconds.
     // No round's limit falls under half of what Little's law says its completions need
     // (throughput × target): the cuts wait for requests admitted under them.
-    LongUnaryOperator cold =
-        elapsed -> (long) (50 * MS * (1 + 9 * Math.exp(-elapsed / (double) (1_000 * MS))));
+    GroupLoad.Execution cold =
+        (elapsed, n) -> (long) (50 * MS * (1 + 9 * Math.exp(-elapsed / (double) (1_000 * MS))));
     run.drive(3_000, 0, 200, cold);
     long previous = run.start;
     for (LimitRound r : rounds) {
@@ -210,10 +149,9 @@ class LimitRecoveryTest {
     }
     assertThat(p.tryAcquire(0)).isTrue();
     for (int i = 0; i < 21; i++) {
-      p.record(3 * TARGET, now, 0);
+      p.record(3 * TARGET, clock.read(), 0);
     }
-    now += 100 * MS;
-    g.tick(now);
+    g.tick(clock.advanceNanos(100 * MS).read());
     assertThat(g.limit()).isEqualTo(60);
     // Those owed, the requests that ran at the new limit judge it again.
     p.markWaited();
@@ -224,7 +162,7 @@ class LimitRecoveryTest {
   @Test
   void aCutThatDoesNotShortenTheExecutionsIsTakenBack() {
     ConcurrencyGroup g = group(200, 200);
-    Run run = new Run(g);
+    GroupLoad run = load(g);
     // 200 clients that send again at once; every execution 1.5 times the target at any
     // concurrency (the cores taken by other work, a downstream slow whatever it is sent). A
     // smaller limit cannot shorten them: it only refuses more. Without the check the limit
@@ -232,7 +170,7 @@ class LimitRecoveryTest {
     // requests then in flight have finished, is judged on a window at 0.7 of the series' level
     // or under: no faster, the limit goes back halfway (on a log scale) to where the series
     // began and holds there for 50 windows.
-    run.drive(10_000, 0, 200, e -> 150 * MS);
+    run.drive(10_000, 0, 200, (e, n) -> 150 * MS);
     int lowest = Integer.MAX_VALUE;
     int heldBack = 0;
     for (LimitRound r : rounds) {
@@ -250,11 +188,11 @@ class LimitRecoveryTest {
   @Test
   void cutsThatShortenTheExecutionsGoOn() {
     ConcurrencyGroup g = group(200, 200);
-    Run run = new Run(g);
+    GroupLoad run = load(g);
     // 200 clients on a resource whose executions grow with the requests in it (5 ms each,
     // served together: about 200 a second), against a 100 ms target: the setpoint's 90 ms
     // holds about 18 in flight. The cuts work, and the limit comes down to carry the target.
-    run.drive(10_000, 0, 200, e -> 5 * MS * Math.max(1, g.inFlight()));
+    run.drive(10_000, 0, 200, (e, n) -> 5 * MS * Math.max(1, g.inFlight()));
     assertThat(g.limit()).isBetween(10, 25);
     LimitRound last = rounds.get(rounds.size() - 1);
     assertThat(last.p90OfTarget()).isLessThanOrEqualTo(1.1);
@@ -263,7 +201,7 @@ class LimitRecoveryTest {
   @Test
   void aHoldEndsOnceExecutionsRunShorterThanTheWindowThatFailedTheCheck() {
     ConcurrencyGroup g = group(200, 200);
-    Run run = new Run(g);
+    GroupLoad run = load(g);
     // A cold start: for its first 3.5 s every execution takes 6 times the target whatever
     // runs beside it (the JVM compiling), then 5 ms for each request in flight, as in the test
     // above (about 18 in flight meet the setpoint). The cuts from 200 are checked while the JVM
@@ -271,7 +209,8 @@ class LimitRecoveryTest {
     // executions there run far shorter than in the window that failed the check, the check
     // said nothing, and the cuts go on to the target's level; without that, the limit held at
     // 24 with executions at 1.2 times the target for the 50 windows of the hold.
-    run.drive(7_000, 0, 200, e -> e < 3_500 * MS ? 600 * MS : 5 * MS * Math.max(1, g.inFlight()));
+    run.drive(
+        7_000, 0, 200, (e, n) -> e < 3_500 * MS ? 600 * MS : 5 * MS * Math.max(1, g.inFlight()));
     int highestLate = 0;
     for (LimitRound r : rounds) {
       if (r.nanos() - run.start >= 6_000 * MS) {
@@ -285,9 +224,8 @@ class LimitRecoveryTest {
   private void slowWindow(ConcurrencyGroup.Partition p, int n) {
     for (int i = 0; i < n; i++) {
       p.release(0);
-      p.record(3 * TARGET, now, 0);
+      p.record(3 * TARGET, clock.read(), 0);
     }
-    now += 100 * MS;
-    p.group().tick(now);
+    p.group().tick(clock.advanceNanos(100 * MS).read());
   }
 }
