@@ -558,7 +558,22 @@ public final class ConcurrencyGroup {
       all[i].reservedAbove = Math.min(limit, above);
     }
     windowStartNanos = now;
-    listener.onLimitRound(new LimitRound(name, now, count, p90, wasReached, before, exactLimit));
+    listener.onLimitRound(
+        new LimitRound(
+            name,
+            now,
+            count,
+            p90,
+            wasReached,
+            before,
+            exactLimit,
+            level,
+            median,
+            queueingShare,
+            coreShare.utilisation(),
+            settling
+                ? LimitRound.Held.SETTLING
+                : elsewhere ? LimitRound.Held.CORES_TAKEN_ELSEWHERE : LimitRound.Held.NO));
     return limit > old;
   }
 

@@ -84,6 +84,14 @@ final class CoreShare {
     clock = value;
   }
 
+  /**
+   * The process's CPU time over its cores, averaged over about {@link #MEMORY_NANOS} (round
+   * thread); NaN before two readings or where the platform does not say.
+   */
+  double utilisation() {
+    return process.average();
+  }
+
   /** A sampled execution that ran {@code wallNanos} on one thread and took {@code cpuNanos}. */
   void addExecution(long cpuNanos, long wallNanos, long targetNanos) {
     if (cpuNanos >= 0 && wallNanos > 0) {

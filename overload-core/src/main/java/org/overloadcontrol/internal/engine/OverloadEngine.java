@@ -126,7 +126,7 @@ public final class OverloadEngine {
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
     this.machineCpuLoad = b.machineCpuLoad;
     this.cpu = b.cpu;
-    this.listener = Objects.requireNonNull(b.admissionListener, "listener");
+    this.listener = LimitLog.around(b.admissionListener);
     this.frameworkRoutes = Objects.requireNonNull(b.frameworkRoutes, "frameworkRoutes");
     this.bypass = config.bypassPaths();
     this.resolvedFrameworkRoutes =

@@ -1,13 +1,16 @@
 package org.overloadcontrol.internal.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.CpuClock;
@@ -53,6 +56,10 @@ class CoresTakenElsewhereTest {
   }
 
   private ConcurrencyGroup group(CpuClock cpu) {
+    return group(cpu, AdmissionListener.NONE);
+  }
+
+  private ConcurrencyGroup group(CpuClock cpu, AdmissionListener listener) {
     ConcurrencyGroup g =
         new ConcurrencyGroup(
             "api",
@@ -60,7 +67,7 @@ class CoresTakenElsewhereTest {
             180,
             100 * MS,
             100,
-            AdmissionListener.NONE,
+            listener,
             clock.read());
     g.cpuClock(cpu);
     return g;
@@ -91,6 +98,33 @@ class CoresTakenElsewhereTest {
     ConcurrencyGroup g = group(new FakeCpu(1.0));
     drive(g, 10_000, 500, 0.001);
     assertThat(g.limit()).isEqualTo(180);
+  }
+
+  @Test
+  void eachWindowSaysWhatItReadAndWhyItHeld() {
+    List<LimitRound> rounds = new ArrayList<>();
+    ConcurrencyGroup g =
+        group(
+            new FakeCpu(1.0),
+            new AdmissionListener() {
+              @Override
+              public void onLimitRound(LimitRound round) {
+                rounds.add(round);
+              }
+            });
+    drive(g, 10_000, 500, 0.001);
+    LimitRound last = rounds.get(rounds.size() - 1);
+    assertThat(last.held()).isEqualTo(LimitRound.Held.CORES_TAKEN_ELSEWHERE);
+    assertThat(last.processCores()).isCloseTo(1.0, within(0.05));
+    assertThat(last.medianOfTarget()).isCloseTo(5.0, within(0.5));
+    assertThat(last.queueingShare()).isLessThan(ConcurrencyGroup.SCALED_QUEUEING);
+    assertThat(last.level()).isGreaterThan(100);
+    // The first windows could not yet tell queueing from other work, so they cut, and the
+    // windows right after a cut wait for the requests admitted before it.
+    assertThat(rounds.get(0).queueingShare()).isNaN();
+    assertThat(rounds.get(0).held()).isEqualTo(LimitRound.Held.NO);
+    assertThat(rounds.get(0).limitAfter()).isLessThan(rounds.get(0).limitBefore());
+    assertThat(rounds).anyMatch(r -> r.held() == LimitRound.Held.SETTLING);
   }
 
   @Test
