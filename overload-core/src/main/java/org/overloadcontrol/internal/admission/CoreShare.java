@@ -73,6 +73,11 @@ final class CoreShare {
   private final LongAdder executions = new LongAdder();
   private double cpuOverTarget = Double.NaN;
 
+  /** Every execution ever added, and their CPU time: never reset by a round (diagnosis). */
+  private final LongAdder executionsEver = new LongAdder();
+
+  private final LongAdder executionCpuEver = new LongAdder();
+
   private volatile CpuClock clock = CpuClock.NONE;
   private long lastNanos = Long.MIN_VALUE;
   private long lastCpu;
@@ -95,11 +100,24 @@ final class CoreShare {
   /** A sampled execution that ran {@code wallNanos} on one thread and took {@code cpuNanos}. */
   void addExecution(long cpuNanos, long wallNanos, long targetNanos) {
     if (cpuNanos >= 0 && wallNanos > 0) {
-      executionCpu.add(Math.min(cpuNanos, wallNanos));
+      long cpu = Math.min(cpuNanos, wallNanos);
+      executionCpu.add(cpu);
       executionWall.add(wallNanos);
-      executionCpuOverTarget.add(Math.min(cpuNanos, wallNanos) / (double) targetNanos);
+      executionCpuOverTarget.add(cpu / (double) targetNanos);
       executions.increment();
+      executionsEver.increment();
+      executionCpuEver.add(cpu);
     }
+  }
+
+  /** The executions added since the group began. */
+  long executionsMeasured() {
+    return executionsEver.sum();
+  }
+
+  /** Their CPU time, as added (at most each one's length). */
+  long executionCpuNanos() {
+    return executionCpuEver.sum();
   }
 
   /**
