@@ -47,7 +47,7 @@ public final class OverloadHandlerBuilder {
 
   /** {@code endpoints.<endpoint>.paths}: path patterns routed to an endpoint. */
   public OverloadHandlerBuilder paths(String endpoint, String... patterns) {
-    return put("endpoints." + endpoint + ".paths", String.join(",", patterns));
+    return putAll(BuilderKeys.paths(endpoint, patterns));
   }
 
   /** {@code classes.<name>.rank/kind/utility}: defines a request class. */
@@ -61,7 +61,7 @@ public final class OverloadHandlerBuilder {
    * {@code path}, {@code method}, {@code header}, {@code cookie} or {@code client}.
    */
   public OverloadHandlerBuilder match(String className, String condition, String value) {
-    return put("classes." + className + ".match." + condition, value);
+    return putAll(BuilderKeys.match(className, condition, value));
   }
 
   /** {@code queue.permits}: requests executing at once; more wait in the LIFO-Pri queues. */
@@ -71,7 +71,7 @@ public final class OverloadHandlerBuilder {
 
   /** {@code trustedProxies}: proxies whose forwarded headers are believed. */
   public OverloadHandlerBuilder trustedProxies(String... addressesOrCidrs) {
-    return put("trustedProxies", String.join(",", addressesOrCidrs));
+    return putAll(BuilderKeys.trustedProxies(addressesOrCidrs));
   }
 
   /** The YAML file, whose keys override those given here. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
+import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
@@ -227,6 +228,36 @@ class OverloadHandlerTest {
     assertThatThrownBy(() -> OverloadHandler.builder().configFile(Path.of("/nowhere.yaml")).build())
         .hasMessageContaining("'configFile'")
         .hasMessageContaining("no such file");
+  }
+
+  @Test
+  void aBadValueThroughATypedMethodIsRefusedAsTheSameKeyWrittenByHand() {
+    assertThat(
+            messageOf(OverloadHandler.builder().requestClass("buyer", 1, RequestKind.BROWSING, -1)))
+        .isEqualTo(
+            messageOf(
+                OverloadHandler.builder()
+                    .put("classes.buyer.rank", "1")
+                    .put("classes.buyer.kind", "browsing")
+                    .put("classes.buyer.utility", "-1.0")))
+        .contains("'classes.buyer.utility' = '-1.0'");
+    assertThat(messageOf(OverloadHandler.builder().trustedProxies("10.0.0.1", "no-address")))
+        .isEqualTo(
+            messageOf(OverloadHandler.builder().put("trustedProxies", "10.0.0.1,no-address")))
+        .contains("'trustedProxies'");
+    assertThat(messageOf(OverloadHandler.builder().match("default", "host", "a.example")))
+        .isEqualTo(
+            messageOf(OverloadHandler.builder().put("classes.default.match.host", "a.example")))
+        .contains("classes.default.match.host");
+  }
+
+  private static String messageOf(OverloadHandlerBuilder builder) {
+    try {
+      builder.build();
+    } catch (OverloadConfigException e) {
+      return e.getMessage();
+    }
+    throw new AssertionError("accepted");
   }
 
   @Test

@@ -46,7 +46,7 @@ public final class BandwidthSettings {
   }
 
   private static final KeyTable KEYS = BandwidthKeyTable.TABLE;
-  private static final Pattern GROUP_KEY = Pattern.compile("groups\\.([^.]+)\\.(.+)");
+  private static final Pattern GROUP_KEY = KEYS.keysUnder("groups.<g>.");
   private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
   private final boolean enabled;

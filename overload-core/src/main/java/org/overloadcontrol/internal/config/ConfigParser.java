@@ -65,6 +65,21 @@ public final class ConfigParser {
   /** The utility of class {@code <c>}. */
   public static final Key<Double> CLASS_UTILITY = CoreKeyTable.CLASS_UTILITY;
 
+  /** The path patterns routed to endpoint {@code <e>}, comma-separated. */
+  public static final Key<String> ENDPOINT_PATHS = CoreKeyTable.ENDPOINT_PATHS;
+
+  /** The proxies whose forwarded headers are believed, comma-separated. */
+  public static final Key<String> TRUSTED_PROXIES = CoreKeyTable.TRUSTED_PROXIES;
+
+  /** The conditions of class {@code <c>}'s rule: {@code classes.<c>.match.path}, ... */
+  public static final List<Key<String>> CLASS_MATCH =
+      List.of(
+          CoreKeyTable.CLASS_MATCH_PATH,
+          CoreKeyTable.CLASS_MATCH_METHOD,
+          CoreKeyTable.CLASS_MATCH_HEADER,
+          CoreKeyTable.CLASS_MATCH_COOKIE,
+          CoreKeyTable.CLASS_MATCH_CLIENT);
+
   /** The core keys (prefix empty): the table of the keys above. */
   public static KeyTable coreKeyTable() {
     return CoreKeyTable.CORE;

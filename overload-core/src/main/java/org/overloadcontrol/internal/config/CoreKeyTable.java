@@ -81,18 +81,61 @@ final class CoreKeyTable {
           "p90 target of endpoint `e`",
           Codecs.TARGET);
 
+  static final Key<String> TRUSTED_PROXIES =
+      key(
+          "trustedProxies",
+          "addresses",
+          "none",
+          "IPs / CIDR blocks of reverse proxies whose `X-Forwarded-For` and `X-Request-Start`"
+              + " are believed");
+  static final Key<String> CLASS_MATCH_PATH =
+      key(
+          "classes.<c>.match.path",
+          "path patterns",
+          "",
+          "rule putting requests into `c` by path (servlet-mapping syntax: `/exact`,"
+              + " `/prefix/*`, `*.ext`); all conditions set must hold, any listed value of"
+              + " one condition may match; rules are tried highest rank first");
+  static final Key<String> CLASS_MATCH_METHOD =
+      key(
+          "classes.<c>.match.method",
+          "methods",
+          "",
+          "rule putting requests into `c` by HTTP method (`GET, POST`)");
+  static final Key<String> CLASS_MATCH_HEADER =
+      key(
+          "classes.<c>.match.header",
+          "header",
+          "",
+          "rule putting requests into `c` by header: `Name` (present) or `Name=value`");
+  static final Key<String> CLASS_MATCH_COOKIE =
+      key(
+          "classes.<c>.match.cookie",
+          "cookie",
+          "",
+          "rule putting requests into `c` by cookie: `Name` (present) or `Name=value`");
+  static final Key<String> CLASS_MATCH_CLIENT =
+      key(
+          "classes.<c>.match.client",
+          "addresses",
+          "",
+          "rule putting requests into `c` by client: IPs / CIDR blocks");
+  static final Key<String> ENDPOINT_PATHS =
+      key(
+          "endpoints.<e>.paths",
+          "path patterns",
+          "",
+          "path patterns routed to endpoint `e` instead of their servlet's endpoint, matched"
+              + " on the path the container resolved and on its canonical form (no trailing"
+              + " slash, `;parameters`, empty or `.` segments; `..` applied)");
+
   static final KeyTable CORE =
       KeyTable.of(
           "",
           "Core keys",
           ENABLED,
           key("configFile", "path", "`/WEB-INF/overload.yaml`", "the YAML file (init-param only)"),
-          key(
-              "trustedProxies",
-              "addresses",
-              "none",
-              "IPs / CIDR blocks of reverse proxies whose `X-Forwarded-For` and `X-Request-Start`"
-                  + " are believed"),
+          TRUSTED_PROXIES,
           REQUEST_START_HEADER,
           REQUEST_START_MAX_AGE,
           key(
@@ -126,41 +169,13 @@ final class CoreKeyTable {
               "parameter",
               "",
               "rate controller parameters for class `c`"),
-          key(
-              "classes.<c>.match.path",
-              "path patterns",
-              "",
-              "rule putting requests into `c` by path (servlet-mapping syntax: `/exact`,"
-                  + " `/prefix/*`, `*.ext`); all conditions set must hold, any listed value of"
-                  + " one condition may match; rules are tried highest rank first"),
-          key(
-              "classes.<c>.match.method",
-              "methods",
-              "",
-              "rule putting requests into `c` by HTTP method (`GET, POST`)"),
-          key(
-              "classes.<c>.match.header",
-              "header",
-              "",
-              "rule putting requests into `c` by header: `Name` (present) or `Name=value`"),
-          key(
-              "classes.<c>.match.cookie",
-              "cookie",
-              "",
-              "rule putting requests into `c` by cookie: `Name` (present) or `Name=value`"),
-          key(
-              "classes.<c>.match.client",
-              "addresses",
-              "",
-              "rule putting requests into `c` by client: IPs / CIDR blocks"),
+          CLASS_MATCH_PATH,
+          CLASS_MATCH_METHOD,
+          CLASS_MATCH_HEADER,
+          CLASS_MATCH_COOKIE,
+          CLASS_MATCH_CLIENT,
           ENDPOINT_TARGET,
-          key(
-              "endpoints.<e>.paths",
-              "path patterns",
-              "",
-              "path patterns routed to endpoint `e` instead of their servlet's endpoint, matched"
-                  + " on the path the container resolved and on its canonical form (no trailing"
-                  + " slash, `;parameters`, empty or `.` segments; `..` applied)"),
+          ENDPOINT_PATHS,
           key(
               "endpoints.<e>.class",
               "class name",

@@ -35,6 +35,38 @@ public final class BuilderKeys {
     return keys;
   }
 
+  /** {@code endpoints.<endpoint>.paths}: the patterns, comma-separated. */
+  public static Map<String, String> paths(String endpoint, String... patterns) {
+    return entries(
+        ConfigParser.coreKeyTable(),
+        ConfigParser.ENDPOINT_PATHS,
+        String.join(",", patterns),
+        endpoint);
+  }
+
+  /**
+   * {@code classes.<className>.match.<condition>}. A condition the table does not know is put
+   * under the name it would have, so that the configuration refuses it as it would the same key
+   * in a file.
+   */
+  public static Map<String, String> match(String className, String condition, String value) {
+    for (Key<String> key : ConfigParser.CLASS_MATCH) {
+      if (key.name().substring(key.name().lastIndexOf('.') + 1).equals(condition)) {
+        return entries(ConfigParser.coreKeyTable(), key, value, className);
+      }
+    }
+    String known = ConfigParser.CLASS_MATCH.get(0).nameFor(className);
+    return Map.of(known.substring(0, known.lastIndexOf('.') + 1) + condition, value);
+  }
+
+  /** {@code trustedProxies}: the addresses or CIDR blocks, comma-separated. */
+  public static Map<String, String> trustedProxies(String... addressesOrCidrs) {
+    return entries(
+        ConfigParser.coreKeyTable(),
+        ConfigParser.TRUSTED_PROXIES,
+        String.join(",", addressesOrCidrs));
+  }
+
   /** {@code queue.permits}. */
   public static Map<String, String> permits(int permits) {
     return entries(QueueSettings.keyTable(), QueueSettings.PERMITS, permits);
