@@ -4,7 +4,6 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.Endpoint;
@@ -12,6 +11,7 @@ import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.config.OverloadConfigException;
+import org.overloadcontrol.internal.pipeline.AnnotationKeys;
 import org.overloadcontrol.internal.pipeline.KeyLayer;
 
 /**
@@ -68,9 +68,12 @@ final class ServletAnnotations {
   }
 
   static Result scan(Map<String, Class<?>> servlets) {
-    KeyLayer.Builder layer = KeyLayer.builder("annotations");
+    AnnotationKeys keys =
+        AnnotationKeys.collecting(
+            "annotations",
+            "annotations that share a class or endpoint must agree"
+                + " (or set the key in web.xml or overload.yaml to decide)");
     Map<String, String> endpointByServlet = new LinkedHashMap<>();
-    Map<String, OverloadConfigException> conflicts = new LinkedHashMap<>();
     for (Map.Entry<String, Class<?>> e : servlets.entrySet()) {
       Class<?> type = e.getValue();
       Endpoint endpoint = type.getAnnotation(Endpoint.class);
@@ -86,81 +89,14 @@ final class ServletAnnotations {
         }
         endpointByServlet.put(e.getKey(), endpointName);
       }
-      ResponseTimeTarget target = type.getAnnotation(ResponseTimeTarget.class);
-      if (target != null) {
-        putAgreeing(
-            layer,
-            conflicts,
-            "endpoints." + endpointName + ".target",
-            target.value(),
-            "@ResponseTimeTarget on " + type.getName());
-      }
-      Degradable degradable = type.getAnnotation(Degradable.class);
-      if (degradable != null) {
-        String origin = "@Degradable on " + type.getName();
-        String prefix = "degrade.endpoints." + endpointName + ".";
-        putAgreeing(
-            layer,
-            conflicts,
-            prefix + "minQuality",
-            Double.toString(degradable.minQuality()),
-            origin);
-        putAgreeing(
-            layer,
-            conflicts,
-            prefix + "mode",
-            degradable.withAdmissionControl() ? "combined" : "alone",
-            origin);
-      }
-      RequestClass rc = type.getAnnotation(RequestClass.class);
-      if (rc != null) {
-        String origin = "@RequestClass on " + type.getName();
-        String name = rc.value().trim();
-        putAgreeing(layer, conflicts, "endpoints." + endpointName + ".class", name, origin);
-        putAgreeing(
-            layer, conflicts, "classes." + name + ".rank", Integer.toString(rc.rank()), origin);
-        putAgreeing(
-            layer,
-            conflicts,
-            "classes." + name + ".kind",
-            rc.kind().name().toLowerCase(Locale.ROOT),
-            origin);
-        putAgreeing(
-            layer,
-            conflicts,
-            "classes." + name + ".utility",
-            Double.toString(rc.utility()),
-            origin);
-      }
+      keys.put(
+          endpointName,
+          type.getAnnotation(ResponseTimeTarget.class),
+          type.getAnnotation(Degradable.class),
+          type.getAnnotation(RequestClass.class),
+          type.getName());
     }
     return new Result(
-        layer.build(),
-        Collections.unmodifiableMap(endpointByServlet),
-        Collections.unmodifiableMap(conflicts));
-  }
-
-  private static void putAgreeing(
-      KeyLayer.Builder layer,
-      Map<String, OverloadConfigException> conflicts,
-      String key,
-      String value,
-      String origin) {
-    String existing = layer.get(key);
-    if (existing != null && !existing.equals(value)) {
-      conflicts.putIfAbsent(
-          key,
-          OverloadConfigException.of(
-              key,
-              value,
-              origin,
-              "conflicts with '"
-                  + existing
-                  + "' from "
-                  + layer.originOf(key)
-                  + "; annotations that share a class or endpoint"
-                  + " must agree (or set the key in web.xml or overload.yaml to decide)"));
-      return;
-    }
-    layer.put(key, value, origin);
+        keys.layer(), Collections.unmodifiableMap(endpointByServlet), keys.conflicts());
   }
 }

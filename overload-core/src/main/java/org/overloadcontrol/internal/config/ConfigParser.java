@@ -68,6 +68,9 @@ public final class ConfigParser {
   /** The path patterns routed to endpoint {@code <e>}, comma-separated. */
   public static final Key<String> ENDPOINT_PATHS = CoreKeyTable.ENDPOINT_PATHS;
 
+  /** The class of endpoint {@code <e>}'s requests that no rule classifies. */
+  public static final Key<String> ENDPOINT_CLASS = CoreKeyTable.ENDPOINT_CLASS;
+
   /** The proxies whose forwarded headers are believed, comma-separated. */
   public static final Key<String> TRUSTED_PROXIES = CoreKeyTable.TRUSTED_PROXIES;
 

@@ -128,6 +128,12 @@ final class CoreKeyTable {
           "path patterns routed to endpoint `e` instead of their servlet's endpoint, matched"
               + " on the path the container resolved and on its canonical form (no trailing"
               + " slash, `;parameters`, empty or `.` segments; `..` applied)");
+  static final Key<String> ENDPOINT_CLASS =
+      key(
+          "endpoints.<e>.class",
+          "class name",
+          "",
+          "class of `e`'s requests when no rule matches (what `@RequestClass` sets)");
 
   static final KeyTable CORE =
       KeyTable.of(
@@ -176,11 +182,7 @@ final class CoreKeyTable {
           CLASS_MATCH_CLIENT,
           ENDPOINT_TARGET,
           ENDPOINT_PATHS,
-          key(
-              "endpoints.<e>.class",
-              "class name",
-              "",
-              "class of `e`'s requests when no rule matches (what `@RequestClass` sets)"),
+          ENDPOINT_CLASS,
           key(
               "endpoints.<e>.controller.<parameter>",
               "parameter",

@@ -65,6 +65,14 @@ public record KeyTable(String prefix, String title, List<Key<?>> keys) {
     return Map.entry(fullName(key.nameFor(chosen)), key.format(value));
   }
 
+  /**
+   * The full name of this table's key called {@code name}, its placeholders filled in order by
+   * {@code chosen}: where a value kept as written (an annotation's text) is put.
+   */
+  public String nameOf(String name, String... chosen) {
+    return fullName(key(name).nameFor(chosen));
+  }
+
   private String fullName(String relative) {
     return prefix.isEmpty() ? relative : prefix + "." + relative;
   }

@@ -7,6 +7,7 @@ import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.config.ConfigParser;
 import org.overloadcontrol.internal.config.Key;
 import org.overloadcontrol.internal.config.KeyTable;
+import org.overloadcontrol.internal.degrade.DegradeSettings;
 import org.overloadcontrol.internal.queue.QueueSettings;
 
 /**
@@ -22,6 +23,37 @@ public final class BuilderKeys {
   /** {@code endpoints.<endpoint>.target}. */
   public static Map<String, String> target(String endpoint, Duration p90Target) {
     return entries(ConfigParser.coreKeyTable(), ConfigParser.ENDPOINT_TARGET, p90Target, endpoint);
+  }
+
+  /**
+   * {@code endpoints.<endpoint>.target} with the text as written (an annotation's), read and
+   * checked with the rest of the configuration.
+   */
+  public static Map<String, String> targetText(String endpoint, String p90Target) {
+    return Map.of(
+        ConfigParser.coreKeyTable().nameOf(ConfigParser.ENDPOINT_TARGET.name(), endpoint),
+        p90Target);
+  }
+
+  /** {@code endpoints.<endpoint>.class}: the class of its requests that no rule classifies. */
+  public static Map<String, String> endpointClass(String endpoint, String className) {
+    return entries(ConfigParser.coreKeyTable(), ConfigParser.ENDPOINT_CLASS, className, endpoint);
+  }
+
+  /**
+   * {@code degrade.endpoints.<endpoint>.minQuality} and {@code .mode}: the endpoint's lowest
+   * quality, and whether admission control takes over there ({@code combined}) or never
+   * ({@code alone}).
+   */
+  public static Map<String, String> degradable(
+      String endpoint, double minQuality, boolean withAdmissionControl) {
+    KeyTable degrade = DegradeSettings.keyTable();
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(degrade.nameOf("endpoints.<e>.minQuality", endpoint), Double.toString(minQuality));
+    keys.put(
+        degrade.nameOf("endpoints.<e>.mode", endpoint),
+        withAdmissionControl ? "combined" : "alone");
+    return keys;
   }
 
   /** {@code classes.<name>.rank}, {@code .kind} and {@code .utility}. */

@@ -1,14 +1,12 @@
 package org.overloadcontrol.internal.pipeline;
 
 import java.lang.reflect.Method;
-import java.util.Locale;
 import java.util.Objects;
 import org.overloadcontrol.annotation.Degradable;
 import org.overloadcontrol.annotation.Endpoint;
 import org.overloadcontrol.annotation.RequestClass;
 import org.overloadcontrol.annotation.ResponseTimeTarget;
 import org.overloadcontrol.config.OverloadConfigException;
-import org.overloadcontrol.internal.config.ConfigSource;
 import org.overloadcontrol.internal.config.FrameworkRoutes;
 
 /**
@@ -27,11 +25,14 @@ import org.overloadcontrol.internal.config.FrameworkRoutes;
 public final class HandlerRoutes {
 
   private final FrameworkRoutes.Builder routes;
-  private final ConfigSource.Builder layer;
+  private final AnnotationKeys keys;
 
   private HandlerRoutes(String framework) {
     this.routes = FrameworkRoutes.builder(framework);
-    this.layer = ConfigSource.builder(framework + " annotations");
+    this.keys =
+        AnnotationKeys.throwing(
+            framework + " annotations",
+            "handler methods that share an endpoint or a class must agree");
   }
 
   /** Handler methods of {@code framework} ("Jakarta REST", "Spring MVC": for messages). */
@@ -85,32 +86,12 @@ public final class HandlerRoutes {
             "overload-control configuration: " + describe(type, method) + ": " + e.getMessage());
       }
     }
-    String origin = describe(type, method);
-    ResponseTimeTarget target = find(ResponseTimeTarget.class, type, method);
-    if (target != null) {
-      put("endpoints." + endpoint + ".target", target.value(), "@ResponseTimeTarget on " + origin);
-    }
-    Degradable degradable = find(Degradable.class, type, method);
-    if (degradable != null) {
-      String prefix = "degrade.endpoints." + endpoint + ".";
-      put(
-          prefix + "minQuality",
-          Double.toString(degradable.minQuality()),
-          "@Degradable on " + origin);
-      put(
-          prefix + "mode",
-          degradable.withAdmissionControl() ? "combined" : "alone",
-          "@Degradable on " + origin);
-    }
-    RequestClass rc = find(RequestClass.class, type, method);
-    if (rc != null) {
-      String at = "@RequestClass on " + origin;
-      String name = rc.value().trim();
-      put("endpoints." + endpoint + ".class", name, at);
-      put("classes." + name + ".rank", Integer.toString(rc.rank()), at);
-      put("classes." + name + ".kind", rc.kind().name().toLowerCase(Locale.ROOT), at);
-      put("classes." + name + ".utility", Double.toString(rc.utility()), at);
-    }
+    keys.put(
+        endpoint,
+        find(ResponseTimeTarget.class, type, method),
+        find(Degradable.class, type, method),
+        find(RequestClass.class, type, method),
+        describe(type, method));
     return endpoint;
   }
 
@@ -124,7 +105,7 @@ public final class HandlerRoutes {
   }
 
   public FrameworkRoutes build() {
-    return routes.annotations(layer.build()).build();
+    return routes.annotations(keys.source()).build();
   }
 
   /** The routes built, as the filter reads them: what a framework module leaves for it. */
@@ -136,23 +117,6 @@ public final class HandlerRoutes {
       Class<A> annotation, Class<?> type, Method method) {
     A onMethod = method.getAnnotation(annotation);
     return onMethod != null ? onMethod : type.getAnnotation(annotation);
-  }
-
-  private void put(String key, String value, String origin) {
-    String existing = layer.get(key);
-    if (existing != null && !existing.equals(value)) {
-      throw OverloadConfigException.of(
-          key,
-          value,
-          origin,
-          "conflicts with '"
-              + existing
-              + "' from "
-              + layer.originOf(key)
-              + "; handler methods that share an endpoint or a"
-              + " class must agree");
-    }
-    layer.put(key, value, origin);
   }
 
   private static String describe(Class<?> type, Method method) {
