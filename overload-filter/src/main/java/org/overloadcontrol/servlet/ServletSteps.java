@@ -48,18 +48,15 @@ final class ServletSteps {
       case RUN -> run(request, response, chain, exchange);
       case DELAY, WAIT -> hold(request, response, exchange);
       case ANSWER -> {
-        try {
-          int formMax = exchange.formMaxBytes();
-          StepResponses.answer(
-              formMax < 0
-                  ? step.answer()
-                  : exchange.answerKeepingBody(
-                      ServletRequestView.formBody(request, formMax),
-                      request.getCharacterEncoding()),
-              ServletAnswers.on(response));
-        } finally {
-          exchange.finish(step, byteCount(response));
-        }
+        // Settled before the answer is written, as a refusal is (see refuse).
+        exchange.finish(step, 0L);
+        int formMax = exchange.formMaxBytes();
+        StepResponses.answer(
+            formMax < 0
+                ? step.answer()
+                : exchange.answerKeepingBody(
+                    ServletRequestView.formBody(request, formMax), request.getCharacterEncoding()),
+            ServletAnswers.on(response));
       }
       default -> refuse(request, response, exchange, step);
     }
@@ -161,13 +158,16 @@ final class ServletSteps {
     }
   }
 
+  /**
+   * Settles the outcome, then answers. Every adapter settles first: the answer is flushed (the
+   * client may have it before this returns), and a client that has its answer finds the
+   * outcome counted and a held permit back; a slow or failing rejection handler then holds no
+   * permit. The bytes of a request that did not run are not measured.
+   */
   private void refuse(
       HttpServletRequest request, HttpServletResponse response, Exchange exchange, Step step) {
-    try {
-      answerRefusal(request, response, exchange);
-    } finally {
-      exchange.finish(step, byteCount(response));
-    }
+    exchange.finish(step, 0L);
+    answerRefusal(request, response, exchange);
   }
 
   /** Answers a refused or expired request through the rejection handler (never hangs). */

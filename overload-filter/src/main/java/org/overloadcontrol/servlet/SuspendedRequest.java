@@ -232,11 +232,12 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   }
 
   private void answerAndComplete(Step refused) {
+    // Settled before the answer is written, as on the first dispatch (ServletSteps.refuse).
+    exchange.finish(refused, 0L);
     try {
       refusal.answer(request, response, exchange);
     } finally {
       pending.remove(this);
-      exchange.finish(refused, byteCount());
       try {
         async.complete();
       } catch (RuntimeException e) {

@@ -68,6 +68,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
         exchange.running();
       }
       case ANSWER -> {
+        // Settled before the answer, as a refusal is (see refuse).
         exchange.finish(step, 0L);
         request.abortWith(RestAnswers.of(step));
       }
@@ -78,6 +79,11 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
     }
   }
 
+  /**
+   * Settles the outcome, then aborts with the refusal. The order is every adapter's: here the
+   * response is sent only after the filter returns, but a client that has its answer finds the
+   * outcome counted and a held permit back in every adapter alike.
+   */
   private static void refuse(
       ContainerRequestContext request, RestRequestView view, Exchange exchange, Step step) {
     exchange.finish(step, 0L);

@@ -105,6 +105,7 @@ final class ControlledRequest implements Carrier {
         return run();
       }
       case ANSWER -> {
+        // Settled before the answer, which may be written later (a form read first): see refuse.
         exchange.finish(step, 0L);
         int formMax = exchange.formMaxBytes();
         if (formMax < 0) {
@@ -218,7 +219,12 @@ final class ControlledRequest implements Carrier {
     }
   }
 
-  /** Answers 503 for a refused or expired request and settles its outcome. */
+  /**
+   * Settles the outcome of a refused or expired request, then answers 503. Settled first, as in
+   * every adapter: the write completes the callback and Jetty may send the response at once, so
+   * a client that has its answer finds the outcome counted and a held permit back; a slow or
+   * failing {@code reject} holds no permit.
+   */
   private void refuse(Step step) {
     exchange.finish(step, 0L);
     Rejection rejection = exchange.rejection();
