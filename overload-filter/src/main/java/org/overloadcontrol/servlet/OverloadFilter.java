@@ -215,7 +215,7 @@ public class OverloadFilter implements Filter {
     if (exchange.countsBytes()) {
       response = new CountingResponse(response);
     }
-    request.setAttribute(OverloadContext.ATTRIBUTE, exchange.tag());
+    request.setAttribute(OverloadContext.ATTRIBUTE, exchange.context());
     r.steps.carry(exchange, request, response, chain);
   }
 

@@ -51,12 +51,15 @@ final class ServletSteps {
         // Settled before the answer is written, as a refusal is (see refuse).
         exchange.finish(step, 0L);
         int formMax = exchange.formMaxBytes();
-        StepResponses.answer(
-            formMax < 0
-                ? step.answer()
-                : exchange.answerKeepingBody(
-                    ServletRequestView.formBody(request, formMax), request.getCharacterEncoding()),
-            ServletAnswers.on(response));
+        if (formMax < 0) {
+          StepResponses.answer(step, ServletAnswers.on(response));
+        } else {
+          StepResponses.answerKeepingBody(
+              exchange,
+              ServletRequestView.formBody(request, formMax),
+              request.getCharacterEncoding(),
+              ServletAnswers.on(response));
+        }
       }
       default -> refuse(request, response, exchange, step);
     }

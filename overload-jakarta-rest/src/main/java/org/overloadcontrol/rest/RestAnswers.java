@@ -23,7 +23,7 @@ final class RestAnswers implements ContainerResponse<RuntimeException> {
   /** The answer of an {@code ANSWER} step as a new response. */
   static Response of(Step step) {
     RestAnswers built = new RestAnswers();
-    StepResponses.answer(step.answer(), built);
+    StepResponses.answer(step, built);
     return built.response.build();
   }
 

@@ -63,7 +63,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
     switch (step.kind()) {
       case PASS -> {}
       case RUN -> {
-        request.setProperty(OverloadContext.ATTRIBUTE, exchange.tag());
+        request.setProperty(OverloadContext.ATTRIBUTE, exchange.context());
         request.setProperty(EXCHANGE, exchange);
         exchange.running();
       }

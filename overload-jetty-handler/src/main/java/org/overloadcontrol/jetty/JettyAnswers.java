@@ -31,12 +31,12 @@ final class JettyAnswers implements ContainerResponse<RuntimeException> {
 
   /** The answer of an {@code ANSWER} step (a virtual-queue page); completes {@code callback}. */
   static void answer(Response response, Step step, Callback callback) {
-    written(StepResponses.answer(step.answer(), new JettyAnswers(response, callback)), callback);
+    written(StepResponses.answer(step, new JettyAnswers(response, callback)), callback);
   }
 
   /**
    * The waiting page holding the form {@code fields} read for it ({@link
-   * Exchange#answerKeeping}; null gives the step's fallback); completes {@code callback}.
+   * StepResponses#answerKeeping}; null gives the step's fallback); completes {@code callback}.
    */
   static void keeping(
       Response response,
@@ -44,7 +44,7 @@ final class JettyAnswers implements ContainerResponse<RuntimeException> {
       List<Map.Entry<String, String>> fields,
       Callback callback) {
     written(
-        StepResponses.answer(exchange.answerKeeping(fields), new JettyAnswers(response, callback)),
+        StepResponses.answerKeeping(exchange, fields, new JettyAnswers(response, callback)),
         callback);
   }
 

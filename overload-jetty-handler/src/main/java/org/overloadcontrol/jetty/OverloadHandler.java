@@ -413,7 +413,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
       // A health, readiness or metrics probe: never a permit, a wait or a refusal.
       return super.handle(request, response, callback);
     }
-    request.setAttribute(OverloadContext.ATTRIBUTE, exchange.tag());
+    request.setAttribute(OverloadContext.ATTRIBUTE, exchange.context());
     return new ControlledRequest(this, exchange, request, response, callback)
         .first(exchange.step());
   }

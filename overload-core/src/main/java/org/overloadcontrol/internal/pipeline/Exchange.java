@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
@@ -87,8 +88,16 @@ public final class Exchange {
     this.runtime = runtime;
   }
 
-  /** The request's tag (its {@code OverloadContext}); null for a request not under control. */
-  public RequestTag tag() {
+  /**
+   * What the application may read of the request ({@link OverloadContext#ATTRIBUTE}); null for a
+   * request not under control.
+   */
+  public OverloadContext context() {
+    return tag;
+  }
+
+  /** The engine's tag of the request; null for a request not under control. */
+  RequestTag tag() {
     return tag;
   }
 
@@ -157,7 +166,8 @@ public final class Exchange {
    * For an {@code ANSWER} that should keep a browser's form (WebQ's waiting page re-posts it):
    * the most body bytes to read, or −1 when there is no form to keep. The adapter reads the
    * url-encoded fields its own way (at most this many bytes) and writes
-   * {@link #answerKeeping}; the step's own answer (send the form again) is the fallback.
+   * {@link StepResponses#answerKeeping}; the step's own answer (send the form again) is the
+   * fallback.
    */
   public int formMaxBytes() {
     return formQueue == null ? -1 : formQueue.repostMaxBytes();
@@ -167,7 +177,7 @@ public final class Exchange {
    * The waiting page holding {@code fields}, the form read after a {@code formMaxBytes() >= 0};
    * null fields (too large, malformed, unreadable) give the step's fallback answer.
    */
-  public Answer answerKeeping(List<Map.Entry<String, String>> fields) {
+  Answer answerKeeping(List<Map.Entry<String, String>> fields) {
     if (formQueue == null) {
       throw new IllegalStateException("no form to keep");
     }
@@ -178,7 +188,7 @@ public final class Exchange {
    * {@link #answerKeeping} of a url-encoded form body read whole, as a servlet reads one; a null
    * body (larger than {@link #formMaxBytes}) or a malformed one gives the step's fallback answer.
    */
-  public Answer answerKeepingBody(byte[] body, String charsetName) {
+  Answer answerKeepingBody(byte[] body, String charsetName) {
     return answerKeeping(body == null ? null : UrlEncodedForm.parse(body, charsetName));
   }
 

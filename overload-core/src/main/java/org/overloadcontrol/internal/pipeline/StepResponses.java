@@ -42,13 +42,46 @@ public final class StepResponses {
   }
 
   /**
+   * Writes the answer of an {@code ANSWER} step (a virtual-queue page, a bandwidth refusal) as
+   * the whole response: what was set before is dropped.
+   *
+   * @return false, with nothing written, when the response was already committed
+   * @throws X when the client cannot be written to
+   */
+  public static <X extends Exception> boolean answer(Step step, ContainerResponse<X> response)
+      throws X {
+    return answer(step.answer(), response);
+  }
+
+  /**
+   * Writes the waiting page that keeps the form {@code fields} read after {@link
+   * Exchange#formMaxBytes}; null fields (too large, malformed, unreadable) give the step's
+   * fallback answer. As {@link #answer(Step, ContainerResponse)}.
+   */
+  public static <X extends Exception> boolean answerKeeping(
+      Exchange exchange, List<Map.Entry<String, String>> fields, ContainerResponse<X> response)
+      throws X {
+    return answer(exchange.answerKeeping(fields), response);
+  }
+
+  /**
+   * {@link #answerKeeping} of a url-encoded form body read whole, as a servlet reads one; a null
+   * body (larger than {@link Exchange#formMaxBytes}) or a malformed one gives the step's
+   * fallback answer.
+   */
+  public static <X extends Exception> boolean answerKeepingBody(
+      Exchange exchange, byte[] body, String charsetName, ContainerResponse<X> response) throws X {
+    return answer(exchange.answerKeepingBody(body, charsetName), response);
+  }
+
+  /**
    * Writes {@code answer} (a virtual-queue page, a bandwidth refusal, a 503) as the whole
    * response: what was set before is dropped.
    *
    * @return false, with nothing written, when the response was already committed
    * @throws X when the client cannot be written to
    */
-  public static <X extends Exception> boolean answer(Answer answer, ContainerResponse<X> response)
+  static <X extends Exception> boolean answer(Answer answer, ContainerResponse<X> response)
       throws X {
     List<Map.Entry<String, String>> headers = new ArrayList<>(2 + answer.setCookies().size());
     headers.add(Map.entry("Cache-Control", Answer.CACHE_CONTROL));
