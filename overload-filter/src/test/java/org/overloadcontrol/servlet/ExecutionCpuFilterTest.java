@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.engine.CpuBurn;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.OverloadEngine;
@@ -119,27 +120,9 @@ class ExecutionCpuFilterTest {
 
     @Override
     public void doFilter(jakarta.servlet.ServletRequest rq, jakarta.servlet.ServletResponse rs) {
-      burned = burn(BURN_NANOS);
+      burned = CpuBurn.burn(BURN_NANOS);
       harness.ticker.advance(Duration.ofSeconds(1));
     }
-  }
-
-  /** Spins until this thread has used {@code nanos} of CPU (or 10 s went by); what it used. */
-  static long burn(long nanos) {
-    long start = THREADS.getCurrentThreadCpuTime();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    long used = 0;
-    long sink = 0;
-    while (used < nanos && System.nanoTime() - deadline < 0) {
-      for (int i = 0; i < 10_000; i++) {
-        sink += i * 31L ^ sink;
-      }
-      used = THREADS.getCurrentThreadCpuTime() - start;
-    }
-    if (sink == 42) {
-      System.out.print("");
-    }
-    return used;
   }
 
   private ConcurrencyGroup group() {
@@ -235,7 +218,7 @@ class ExecutionCpuFilterTest {
 
     // The container never re-dispatches it: the connection failed, then the cycle ends.
     harness.ticker.advance(Duration.ofMillis(300));
-    burn(BURN_NANOS);
+    CpuBurn.burn(BURN_NANOS);
     waiting.fire("error");
     waiting.fire("complete");
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.engine.CpuBurn;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
@@ -116,31 +117,13 @@ class ExecutionCpuRestTest {
     return response;
   }
 
-  /** Spins until this thread has used {@code nanos} of CPU (or 10 s went by); what it used. */
-  static long burn(long nanos) {
-    long start = THREADS.getCurrentThreadCpuTime();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    long used = 0;
-    long sink = 0;
-    while (used < nanos && System.nanoTime() - deadline < 0) {
-      for (int i = 0; i < 10_000; i++) {
-        sink += i * 31L ^ sink;
-      }
-      used = THREADS.getCurrentThreadCpuTime() - start;
-    }
-    if (sink == 42) {
-      System.out.print("");
-    }
-    return used;
-  }
-
   @Test
   void aRequestThatRunsRecordsWhatTheMethodBurned() {
     ContainerRequestContext ran = request();
     long before = THREADS.getCurrentThreadCpuTime();
     gate.filter(ran);
     verify(ran, never()).abortWith(any());
-    long burned = burn(BURN_NANOS); // the resource method
+    long burned = CpuBurn.burn(BURN_NANOS); // the resource method
     ticker.advance(Duration.ofSeconds(1));
     gate.filter(ran, ok());
     long around = THREADS.getCurrentThreadCpuTime() - before;
@@ -162,7 +145,7 @@ class ExecutionCpuRestTest {
         .as("the start of the one running")
         .isTrue();
 
-    burn(BURN_NANOS);
+    CpuBurn.burn(BURN_NANOS);
     ticker.advance(Duration.ofSeconds(1));
     gate.filter(ran, ok());
     // Only the request that ran, and no start left behind.

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.engine.CpuBurn;
 import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
@@ -62,31 +63,13 @@ class ExecutionCpuHandlerTest {
         held.put(label, callback);
         return true;
       }
-      burned.put(label, burn(BURN_NANOS));
+      burned.put(label, CpuBurn.burn(BURN_NANOS));
       ticker.advance(Duration.ofSeconds(1));
       response.setStatus(200);
       callback.succeeded();
       startLeft.put(label, OverloadEngine.executionStartedOnThisThread());
       return true;
     }
-  }
-
-  /** Spins until this thread has used {@code nanos} of CPU (or 10 s went by); what it used. */
-  static long burn(long nanos) {
-    long start = THREADS.getCurrentThreadCpuTime();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    long used = 0;
-    long sink = 0;
-    while (used < nanos && System.nanoTime() - deadline < 0) {
-      for (int i = 0; i < 10_000; i++) {
-        sink += i * 31L ^ sink;
-      }
-      used = THREADS.getCurrentThreadCpuTime() - start;
-    }
-    if (sink == 42) {
-      System.out.print("");
-    }
-    return used;
   }
 
   @BeforeEach
