@@ -14,6 +14,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.overloadcontrol.EndpointSnapshot;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.ReloadResult;
@@ -74,6 +75,9 @@ public class OverloadFilter implements Filter {
   private final AdmissionListener listener;
   private final Scheduler givenScheduler;
 
+  /** What the package's tests change on the runtime's builder (the CPU clocks they read). */
+  private UnaryOperator<OverloadRuntime.Builder> runtimeOptions = UnaryOperator.identity();
+
   /** Everything that exists from {@link #init} to {@link #destroy}; null outside. */
   private volatile RunningFilter running;
 
@@ -109,10 +113,20 @@ public class OverloadFilter implements Filter {
     this.givenScheduler = scheduler;
   }
 
+  /**
+   * For the package's tests, before {@link #init}: what to change on the runtime's builder, such
+   * as the CPU clocks the test reads from.
+   */
+  void runtimeOptions(UnaryOperator<OverloadRuntime.Builder> options) {
+    this.runtimeOptions = java.util.Objects.requireNonNull(options, "options");
+  }
+
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
     ContainerLog.fallbackFor(filterConfig.getServletContext()); // replaced by the next start
-    running = RunningFilter.start(filterConfig, ticker, wallClock, listener, givenScheduler);
+    running =
+        RunningFilter.start(
+            filterConfig, ticker, wallClock, listener, givenScheduler, runtimeOptions);
   }
 
   /**

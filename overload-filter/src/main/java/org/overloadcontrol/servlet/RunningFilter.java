@@ -5,6 +5,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import java.time.Clock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
@@ -172,6 +173,7 @@ final class RunningFilter {
    * observability in the servlet context and logs the start line.
    *
    * @param scheduler timers owned by the caller, or null for the runtime's own thread
+   * @param options what the caller changes on the runtime's builder (tests: the CPU clocks)
    * @throws ServletException naming the key, value and origin of a configuration problem
    */
   static RunningFilter start(
@@ -179,7 +181,8 @@ final class RunningFilter {
       Ticker ticker,
       Clock wallClock,
       AdmissionListener listener,
-      Scheduler scheduler)
+      Scheduler scheduler,
+      UnaryOperator<OverloadRuntime.Builder> options)
       throws ServletException {
     ServletContext context = filterConfig.getServletContext();
     FilterConfiguration read;
@@ -187,13 +190,15 @@ final class RunningFilter {
     try {
       read = FilterConfiguration.read(filterConfig, DEFAULT_REJECTION);
       runtime =
-          OverloadRuntime.builder(read.settings())
-              .ticker(ticker)
-              .wallClock(wallClock)
-              .scheduler(scheduler, "overload-control-" + filterConfig.getFilterName())
-              .admissionListener(listener)
-              .webAppResources(context::getResourceAsStream)
-              .frameworkRoutes(read.frameworkRoutes())
+          options
+              .apply(
+                  OverloadRuntime.builder(read.settings())
+                      .ticker(ticker)
+                      .wallClock(wallClock)
+                      .scheduler(scheduler, "overload-control-" + filterConfig.getFilterName())
+                      .admissionListener(listener)
+                      .webAppResources(context::getResourceAsStream)
+                      .frameworkRoutes(read.frameworkRoutes()))
               .start();
     } catch (OverloadConfigException e) {
       throw failed(context, e);

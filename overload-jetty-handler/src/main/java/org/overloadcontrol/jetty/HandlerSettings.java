@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -42,6 +43,7 @@ final class HandlerSettings {
   private AdmissionListener admissionListener = AdmissionListener.NONE;
   private QueueListener queueListener = new LoggingQueueListener();
   private QualityListener qualityListener = new LoggingQualityListener();
+  private UnaryOperator<OverloadRuntime.Builder> runtimeOptions = UnaryOperator.identity();
 
   /** Settings that refuse every change while {@code frozen} says so. */
   HandlerSettings(BooleanSupplier frozen) {
@@ -64,6 +66,7 @@ final class HandlerSettings {
     c.admissionListener = admissionListener;
     c.queueListener = queueListener;
     c.qualityListener = qualityListener;
+    c.runtimeOptions = runtimeOptions;
     return c;
   }
 
@@ -121,6 +124,12 @@ final class HandlerSettings {
   void scheduler(Scheduler value) {
     checkNotFrozen();
     this.scheduler = value;
+  }
+
+  /** What the package's tests change on the runtime's builder (the CPU clocks they read). */
+  void runtimeOptions(UnaryOperator<OverloadRuntime.Builder> options) {
+    checkNotFrozen();
+    this.runtimeOptions = Objects.requireNonNull(options, "options");
   }
 
   void admissionListener(AdmissionListener value) {
@@ -190,13 +199,15 @@ final class HandlerSettings {
     try {
       Settings settings = parse(server);
       OverloadRuntime runtime =
-          OverloadRuntime.builder(settings)
-              .ticker(ticker)
-              .wallClock(wallClock)
-              .scheduler(scheduler, "overload-control-jetty")
-              .admissionListener(admissionListener)
-              .queueListener(queueListener)
-              .qualityListener(qualityListener)
+          runtimeOptions
+              .apply(
+                  OverloadRuntime.builder(settings)
+                      .ticker(ticker)
+                      .wallClock(wallClock)
+                      .scheduler(scheduler, "overload-control-jetty")
+                      .admissionListener(admissionListener)
+                      .queueListener(queueListener)
+                      .qualityListener(qualityListener))
               .start();
       LOG.info(
           "overload-control: Jetty handler started ({} classes, {} configured endpoints,"

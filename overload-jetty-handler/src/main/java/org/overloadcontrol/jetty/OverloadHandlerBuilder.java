@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
@@ -11,6 +12,7 @@ import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.pipeline.BuilderKeys;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.queue.QueueListener;
 
 /**
@@ -127,6 +129,15 @@ public final class OverloadHandlerBuilder {
     if (value != null) {
       settings.queueListener(value);
     }
+    return this;
+  }
+
+  /**
+   * For the package's tests: what to change on the runtime's builder, such as the CPU clocks
+   * the test reads from.
+   */
+  OverloadHandlerBuilder runtimeOptions(UnaryOperator<OverloadRuntime.Builder> options) {
+    settings.runtimeOptions(options);
     return this;
   }
 

@@ -85,7 +85,7 @@ final class ConfigReload {
               .qualityListener(b.qualityListener)
               .cpuUtilisation(CpuLoad.process())
               .machineCpuLoad(CpuLoad.machine())
-              .cpuClock(new PlatformCpuClock())
+              .cpuClock(b.cpuClock)
               // A running session gate hands its keys on; only a first one loads them.
               .sessionKeys(
                   before.sessions() != null

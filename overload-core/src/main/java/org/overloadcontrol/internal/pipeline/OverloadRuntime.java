@@ -19,6 +19,7 @@ import org.overloadcontrol.degrade.QualityListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
+import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.cluster.ClusterExchange;
 import org.overloadcontrol.internal.cluster.ClusterPart;
 import org.overloadcontrol.internal.config.ConfigSource;
@@ -458,6 +459,7 @@ public final class OverloadRuntime implements AutoCloseable {
     QualityListener qualityListener = new LoggingQualityListener();
     Function<String, InputStream> webAppResources = path -> null;
     FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
+    CpuClock cpuClock = new PlatformCpuClock();
 
     private Builder(Settings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -514,6 +516,15 @@ public final class OverloadRuntime implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The CPU clocks the concurrency limits read (see {@code OverloadEngine.Builder}); null (the
+     * default) reads the platform's. Adapters pass on what their tests inject.
+     */
+    public Builder cpuClock(CpuClock value) {
+      this.cpuClock = value != null ? value : new PlatformCpuClock();
+      return this;
+    }
+
     /** The routes a framework module left for the filter ({@link ContributedRoutes}). */
     public Builder frameworkRoutes(ContributedRoutes value) {
       return frameworkRoutes(value.routes());
@@ -544,7 +555,7 @@ public final class OverloadRuntime implements AutoCloseable {
                 .qualityListener(qualityListener)
                 .cpuUtilisation(CpuLoad.process())
                 .machineCpuLoad(CpuLoad.machine())
-                .cpuClock(new PlatformCpuClock())
+                .cpuClock(cpuClock)
                 .sessionKeys(SessionKeys.load(settings, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();
