@@ -693,14 +693,15 @@ public final class OverloadEngine {
       quality.record(responseTime);
     }
     ConcurrencyGroup.Partition partition = route.partition;
-    if (sampled && partition != null) {
-      // The clock first, so that a thread without one (a virtual thread on some JDKs) never
-      // creates its slot.
-      long cpuNow = cpu.threadNanos();
-      if (cpuNow >= 0) {
-        ExecutionStart start = EXECUTION_START.get();
-        if (start.tag == tag) {
-          start.tag = null;
+    if (tag.cpuStarted && partition != null) {
+      // Only a request whose start was read: a thread without a clock (a virtual thread on
+      // some JDKs) never creates its slot, and the clock is read only for an execution that
+      // started on this thread.
+      ExecutionStart start = EXECUTION_START.get();
+      if (start.tag == tag) {
+        start.tag = null;
+        long cpuNow = cpu.threadNanos();
+        if (cpuNow >= 0) {
           partition.recordCpu(cpuNow - start.cpuNanos, responseTime - tag.waitedNanos());
         }
       }
@@ -769,6 +770,7 @@ public final class OverloadEngine {
         ExecutionStart start = EXECUTION_START.get();
         start.tag = tag;
         start.cpuNanos = now;
+        tag.cpuStarted = true;
       }
     }
   }

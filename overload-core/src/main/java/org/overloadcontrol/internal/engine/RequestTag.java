@@ -55,6 +55,12 @@ public final class RequestTag implements OverloadContext {
    */
   final boolean sampled;
 
+  /**
+   * Whether {@link OverloadEngine#running} read the thread's CPU time for it: only then does its
+   * completion look for the start on its thread. A boolean fits the tag's padding (96 bytes).
+   */
+  boolean cpuStarted;
+
   private Decision decision;
 
   /**

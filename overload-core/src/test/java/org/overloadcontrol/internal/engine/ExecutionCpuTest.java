@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.internal.admission.ConcurrencyGroup;
-import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
@@ -16,16 +14,16 @@ import org.overloadcontrol.internal.config.OverloadConfig;
 
 /**
  * A sampled execution's CPU time: read by {@link OverloadEngine#running} and at the completion
- * on the same thread, on a CPU clock whose per-thread readings the test moves by hand. The
- * group keeps exactly what ran in between; a completion on another thread, or one without
- * {@code running}, records nothing.
+ * on the same thread, on a CPU clock whose per-thread readings the test moves by hand and
+ * records. The two readings span exactly what ran in between; a completion on another thread,
+ * or one without {@code running}, reads nothing, so records nothing.
  */
 class ExecutionCpuTest {
 
   private static final RequestAttributes NONE = TestRequest.get("/", "127.0.0.1");
 
-  /** A thread CPU clock per thread that only {@link #burn} moves. */
-  static final class HandCpuClock implements CpuClock {
+  /** A CPU time per thread that only {@link #burn} moves. */
+  static final class HandThreadClock {
     private static final long START = 5_000_000_000L;
     private final Map<Thread, Long> threads = new ConcurrentHashMap<>();
 
@@ -33,24 +31,14 @@ class ExecutionCpuTest {
       threads.merge(Thread.currentThread(), START + nanos, (was, added) -> was + nanos);
     }
 
-    @Override
-    public long threadNanos() {
+    long read() {
       return threads.getOrDefault(Thread.currentThread(), START);
-    }
-
-    @Override
-    public long processNanos() {
-      return -1;
-    }
-
-    @Override
-    public int cores() {
-      return 1;
     }
   }
 
   private final FakeTicker ticker = new FakeTicker();
-  private final HandCpuClock cpu = new HandCpuClock();
+  private final HandThreadClock hand = new HandThreadClock();
+  private final RecordingCpuClock cpu = new RecordingCpuClock(hand::read);
   private final OverloadEngine engine =
       OverloadEngine.builder(
               OverloadConfig.of(
@@ -66,78 +54,96 @@ class ExecutionCpuTest {
     return tag;
   }
 
-  private ConcurrencyGroup group() {
-    return engine.endpoint("e").concurrencyGroup();
-  }
-
   @Test
   void theCpuBetweenRunningAndTheCompletionIsRecorded() {
-    cpu.burn(7_000_000L); // before the execution: not counted
+    hand.burn(7_000_000L); // before the execution: not counted
     RequestTag tag = admitted();
     engine.running(tag);
-    assertThat(OverloadEngine.executionStartedOnThisThread()).isTrue();
-    cpu.burn(3_000_000L);
+    assertThat(cpu.since(0)).as("the start").singleElement().matches(r -> r.onThisThread());
+    hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
     assertThat(engine.complete(tag, Outcome.COMPLETED, 0)).isTrue();
 
-    assertThat(group().executionsMeasured()).isEqualTo(1);
-    assertThat(group().executionCpuNanos()).isEqualTo(3_000_000L);
-    assertThat(OverloadEngine.executionStartedOnThisThread()).isFalse();
+    assertThat(RecordingCpuClock.measuredBetween(cpu.since(0))).isEqualTo(3_000_000L);
+    assertThat(cpu.since(0).get(1).onThisThread()).isTrue();
   }
 
   @Test
-  void withoutRunningNothingIsRecorded() {
+  void withoutRunningNothingIsRead() {
     RequestTag tag = admitted();
-    cpu.burn(3_000_000L);
+    hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
     engine.complete(tag, Outcome.COMPLETED, 0);
-    assertThat(group().executionsMeasured()).isZero();
+    assertThat(cpu.count()).isZero();
   }
 
   @Test
-  void aCompletionOnAnotherThreadRecordsNothingAndTheStartMatchesNoOtherRequest() throws Exception {
+  void aCompletionOnAnotherThreadReadsNothingAndTheStartMatchesNoOtherRequest() throws Exception {
     RequestTag moved = admitted();
     engine.running(moved);
-    cpu.burn(3_000_000L);
+    hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
     CompletableFuture.runAsync(() -> engine.complete(moved, Outcome.COMPLETED, 0)).get();
-    assertThat(group().executionsMeasured()).isZero();
+    assertThat(cpu.since(0)).as("only the start").singleElement().matches(r -> r.onThisThread());
 
     // The next request on this thread completes here without running: the start left by the
     // one that moved is not taken for its own.
     RequestTag next = admitted();
-    cpu.burn(1_000_000L);
+    hand.burn(1_000_000L);
     engine.complete(next, Outcome.COMPLETED, 0);
-    assertThat(group().executionsMeasured()).isZero();
+    assertThat(cpu.count()).isEqualTo(1);
 
     RequestTag third = admitted();
     engine.running(third);
-    cpu.burn(2_000_000L);
+    hand.burn(2_000_000L);
     ticker.advance(Duration.ofMillis(20));
     engine.complete(third, Outcome.COMPLETED, 0);
-    assertThat(group().executionsMeasured()).isEqualTo(1);
-    assertThat(group().executionCpuNanos()).isEqualTo(2_000_000L);
+    assertThat(RecordingCpuClock.measuredBetween(cpu.since(1))).isEqualTo(2_000_000L);
+    assertThat(cpu.since(1)).allMatch(r -> r.onThisThread());
   }
 
   @Test
-  void aRequestThatNeverRanRecordsNothing() {
+  void aRequestThatRanButWasNotExecutedReadsOnlyItsStart() {
     RequestTag tag = admitted();
+    engine.running(tag);
+    hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
     engine.complete(tag, Outcome.EXPIRED, 0);
-    assertThat(group().executionsMeasured()).isZero();
+    assertThat(cpu.count()).isEqualTo(1);
   }
 
   @Test
-  void theCountsOutliveTheGroupsRounds() {
+  void eachExecutionIsMeasuredAloneAcrossTheGroupsRounds() {
     for (int i = 0; i < 3; i++) {
+      int mark = cpu.count();
       RequestTag tag = admitted();
       engine.running(tag);
-      cpu.burn(1_000_000L);
+      hand.burn(1_000_000L * (i + 1));
       ticker.advance(Duration.ofSeconds(2));
       engine.complete(tag, Outcome.COMPLETED, 0);
-      group().tick(ticker.read());
+      engine.endpoint("e").concurrencyGroup().tick(ticker.read());
+      assertThat(RecordingCpuClock.measuredBetween(cpu.since(mark)))
+          .isEqualTo(1_000_000L * (i + 1));
     }
-    assertThat(group().executionsMeasured()).isEqualTo(3);
-    assertThat(group().executionCpuNanos()).isEqualTo(3_000_000L);
+    assertThat(cpu.count()).isEqualTo(6);
+  }
+
+  @Test
+  void aThreadWithoutAClockReadsOnceAndLeavesNoStart() {
+    RecordingCpuClock none = new RecordingCpuClock(() -> -1);
+    OverloadEngine blind =
+        OverloadEngine.builder(
+                OverloadConfig.of(
+                    Map.of("endpoints.e.target", "1s", "admission.controller", "concurrency")))
+            .ticker(ticker)
+            .scheduler(new FakeScheduler(ticker))
+            .cpuClock(none)
+            .build();
+    RequestTag tag = blind.tag(blind.route("e", NONE), ticker.read());
+    assertThat(blind.arrive(tag)).isEqualTo(Decision.ADMIT);
+    blind.running(tag);
+    ticker.advance(Duration.ofMillis(20));
+    blind.complete(tag, Outcome.COMPLETED, 0);
+    assertThat(none.count()).as("the start only: the completion looks for none").isEqualTo(1);
   }
 }
