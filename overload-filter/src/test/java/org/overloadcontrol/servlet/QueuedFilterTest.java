@@ -2,31 +2,24 @@ package org.overloadcontrol.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.when;
+import static org.overloadcontrol.servlet.QueuedFilterFixture.holdPermit;
+import static org.overloadcontrol.servlet.QueuedFilterFixture.route;
 
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.RefusalReason;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.FakeScheduler;
+import org.overloadcontrol.servlet.QueuedFilterFixture.Suspended;
 
 /** The filter's wait path: suspend, resume by dispatch, expire, shut down, no-async fallbacks. */
 class QueuedFilterTest {
@@ -34,79 +27,8 @@ class QueuedFilterTest {
   private final FilterHarness harness = new FilterHarness();
   private final FakeScheduler scheduler = new FakeScheduler(harness.ticker);
 
-  /** A suspended request: its mocks and what the filter did to its async context. */
-  private static final class Suspended {
-    final FilterHarness.Req req = new FilterHarness.Req();
-    final FilterHarness.Res res;
-    final HttpServletRequest request;
-    final AsyncContext async = mock(AsyncContext.class);
-    final List<AsyncListener> listeners = new ArrayList<>();
-    final AtomicInteger dispatches = new AtomicInteger();
-    final AtomicInteger completions = new AtomicInteger();
-
-    Suspended() throws Exception {
-      res = new FilterHarness.Res();
-      request = req.build();
-      lenient().when(request.isAsyncSupported()).thenReturn(true);
-      lenient()
-          .when(request.startAsync())
-          .thenAnswer(
-              i -> {
-                req.asyncStarted = true;
-                return async;
-              });
-      lenient()
-          .when(request.startAsync(any(), any()))
-          .thenAnswer(
-              i -> {
-                req.asyncStarted = true;
-                return async;
-              });
-      lenient().when(request.getAsyncContext()).thenReturn(async);
-      lenient().when(async.getRequest()).thenReturn(request);
-      lenient().when(async.getResponse()).thenReturn(res.mock);
-      lenient()
-          .doAnswer(i -> listeners.add(i.getArgument(0)))
-          .when(async)
-          .addListener(any(AsyncListener.class));
-      lenient().doAnswer(i -> dispatches.incrementAndGet()).when(async).dispatch();
-      lenient().doAnswer(i -> completions.incrementAndGet()).when(async).complete();
-    }
-
-    void fire(String event) throws Exception {
-      for (AsyncListener l : List.copyOf(listeners)) {
-        AsyncEvent e = new AsyncEvent(async);
-        switch (event) {
-          case "complete" -> l.onComplete(e);
-          case "timeout" -> l.onTimeout(e);
-          case "error" -> l.onError(e);
-          default -> throw new IllegalArgumentException(event);
-        }
-      }
-    }
-  }
-
   private OverloadFilter start() throws Exception {
-    harness.initParams.put("queue.permits", "1");
-    harness.initParams.put("queue.maxWait", "2s");
-    OverloadFilter filter = new OverloadFilter(harness.ticker, AdmissionListener.NONE, scheduler);
-    filter.init(harness.filterConfig());
-    return filter;
-  }
-
-  /** Starts a request whose application goes async, so it holds its permit until completed. */
-  private Suspended holdPermit(OverloadFilter filter) throws Exception {
-    Suspended s = new Suspended();
-    filter.doFilter(s.request, s.res.mock, (rq, rs) -> s.req.asyncStarted = true);
-    return s;
-  }
-
-  private EndpointClass route(OverloadFilter filter) {
-    return filter
-        .runtime()
-        .engine()
-        .endpoint("s")
-        .forClass(filter.runtime().engine().config().defaultClass());
+    return QueuedFilterFixture.start(harness, scheduler);
   }
 
   @Test
@@ -129,9 +51,7 @@ class QueuedFilterTest {
     assertThat(filter.runtime().engine().queues().permitsInUse()).isEqualTo(1);
 
     // The container re-dispatches: the filter lets the async dispatch run the application.
-    when(waiting.request.getDispatcherType()).thenReturn(DispatcherType.ASYNC);
-    waiting.req.asyncStarted = false;
-    filter.doFilter(waiting.request, waiting.res.mock, chain);
+    waiting.redispatch(filter, chain);
     verify(chain).doFilter(any(), any());
     assertThat(Overload.context(waiting.request).orElseThrow().waited())
         .isEqualTo(Duration.ofMillis(300));
