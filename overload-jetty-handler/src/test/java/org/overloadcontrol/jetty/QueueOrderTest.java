@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,11 +26,11 @@ import org.overloadcontrol.internal.engine.OverloadEngine;
  */
 class QueueOrderTest {
 
-  private final FakeTicker ticker = new FakeTicker();
-  private final FakeScheduler scheduler = new FakeScheduler(ticker);
+  private final QueuedJetty server = new QueuedJetty();
+  private final FakeTicker ticker = server.ticker;
+  private final FakeScheduler scheduler = server.scheduler;
   private final HoldingHandler app = new HoldingHandler();
   private final Map<String, CompletableFuture<ContentResponse>> responses = new HashMap<>();
-  private JettyHarness jetty;
   private OverloadEngine engine;
 
   /** The shop's classes (Table 3 utilities), each chosen by the header X-Class. */
@@ -53,33 +52,20 @@ class QueueOrderTest {
     }
     keys.put("queue.permits", "1");
     keys.putAll(extra);
-    OverloadHandler handler =
-        OverloadHandler.builder()
-            .putAll(keys)
-            .ticker(ticker)
-            .scheduler(scheduler)
-            .handler(app)
-            .build();
-    jetty = new JettyHarness(handler);
-    engine = handler.runtime().engine();
+    server.start(OverloadHandler.builder().putAll(keys), app);
+    engine = server.engine;
   }
 
   @AfterEach
-  void stop() throws Exception {
-    if (jetty != null) {
-      jetty.close();
-    }
+  void stop() {
+    server.close();
   }
 
   /** Sends a request of class {@code cls}; returns once the handler has it running or queued. */
   private void send(String cls, String label) throws InterruptedException {
     int waitingBefore = engine.queues().waitingCount();
     int heldBefore = app.arrivals.size();
-    responses.put(
-        label,
-        new CompletableResponseListener(
-                jetty.request("/shop").headers(h -> h.put("X-Class", cls).put("X-Label", label)))
-            .send());
+    responses.put(label, server.send("/shop", Map.of("X-Class", cls, "X-Label", label)));
     await(label + " queued or running")
         .until(
             () ->
