@@ -2,8 +2,6 @@ package org.overloadcontrol.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -14,19 +12,12 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.SecurityContext;
-import jakarta.ws.rs.core.UriInfo;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
-import org.overloadcontrol.internal.config.OverloadConfig;
-import org.overloadcontrol.internal.engine.FakeScheduler;
-import org.overloadcontrol.internal.engine.FakeTicker;
-import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 
 /**
  * Issue 35: the Jakarta REST feature writes a refusal as the filter and the Jetty handler do,
@@ -38,52 +29,21 @@ import org.overloadcontrol.internal.pipeline.OverloadRuntime;
  */
 class RestGateTest {
 
-  private final FakeTicker ticker = new FakeTicker();
-
   /** On the fake clock: no window of the session gate's load closes while the test runs. */
-  private final OverloadRuntime runtime =
-      OverloadRuntime.builder(
-              OverloadConfig.of(
-                  Map.of(
-                      "endpoints.GateResource#search.target", "2s",
-                      "admission.controller", "concurrency",
-                      "admission.initialLimit", "1",
-                      "admission.maxLimit", "1",
-                      "queue.nonAsync", "reject",
-                      "sessions.enabled", "true")))
-          .ticker(ticker)
-          .scheduler(new FakeScheduler(ticker), "test")
-          .start();
+  private final GateFixture fixture =
+      new GateFixture(Map.of("sessions.enabled", "true"), UnaryOperator.identity());
 
-  private final RestGate gate = new RestGate(runtime.pipeline(), "GateResource#search");
+  private final RestGate gate = fixture.gate;
 
   @AfterEach
   void close() {
-    runtime.close();
+    fixture.close();
   }
 
-  /** A GET of /gate/search by a client with no cookie, as the implementation hands it over. */
+  /** A GET of /gate/search by a client with no cookie that accepts JSON. */
   private static ContainerRequestContext request() {
-    ContainerRequestContext request = mock(ContainerRequestContext.class);
-    UriInfo uri = mock(UriInfo.class);
-    when(uri.getPath()).thenReturn("gate/search");
-    when(uri.getRequestUri()).thenReturn(URI.create("http://127.0.0.1/gate/search"));
-    when(uri.getBaseUri()).thenReturn(URI.create("http://127.0.0.1/"));
-    when(request.getUriInfo()).thenReturn(uri);
-    when(request.getMethod()).thenReturn("GET");
-    when(request.getHeaderString(anyString())).thenReturn(null);
+    ContainerRequestContext request = GateFixture.request();
     when(request.getHeaderString("Accept")).thenReturn("application/json");
-    when(request.getCookies()).thenReturn(Map.of());
-    when(request.getSecurityContext()).thenReturn(mock(SecurityContext.class));
-    when(request.getLength()).thenReturn(-1);
-    Map<String, Object> properties = new HashMap<>();
-    doAnswer(i -> properties.put(i.getArgument(0), i.getArgument(1)))
-        .when(request)
-        .setProperty(anyString(), any());
-    doAnswer(i -> properties.remove(i.<String>getArgument(0)))
-        .when(request)
-        .removeProperty(anyString());
-    when(request.getProperty(anyString())).thenAnswer(i -> properties.get(i.getArgument(0)));
     return request;
   }
 
