@@ -414,19 +414,6 @@ public final class ConcurrencyGroup {
   }
 
   /**
-   * The sampled executions whose CPU time a request thread measured ({@link Partition#recordCpu})
-   * since the group began; a round does not reset it. For diagnosis and the adapters' tests.
-   */
-  public long executionsMeasured() {
-    return coreShare.executionsMeasured();
-  }
-
-  /** The CPU time of the {@link #executionsMeasured} executions, in nanoseconds. */
-  public long executionCpuNanos() {
-    return coreShare.executionCpuNanos();
-  }
-
-  /**
    * The in-flight count from which reservations bind: under half the limit the resource is
    * underused, and holding a request back for a higher class that may never come only idles it.
    */

@@ -73,11 +73,6 @@ final class CoreShare {
   private final LongAdder executions = new LongAdder();
   private double cpuOverTarget = Double.NaN;
 
-  /** Every execution ever added, and their CPU time: never reset by a round (diagnosis). */
-  private final LongAdder executionsEver = new LongAdder();
-
-  private final LongAdder executionCpuEver = new LongAdder();
-
   private volatile CpuClock clock = CpuClock.NONE;
   private long lastNanos = Long.MIN_VALUE;
   private long lastCpu;
@@ -105,19 +100,7 @@ final class CoreShare {
       executionWall.add(wallNanos);
       executionCpuOverTarget.add(cpu / (double) targetNanos);
       executions.increment();
-      executionsEver.increment();
-      executionCpuEver.add(cpu);
     }
-  }
-
-  /** The executions added since the group began. */
-  long executionsMeasured() {
-    return executionsEver.sum();
-  }
-
-  /** Their CPU time, as added (at most each one's length). */
-  long executionCpuNanos() {
-    return executionCpuEver.sum();
   }
 
   /**

@@ -776,15 +776,6 @@ public final class OverloadEngine {
   }
 
   /**
-   * Whether the current thread holds the start of a sampled execution that has not completed
-   * on it ({@link #running}); for the adapters' tests, which check that no request leaves one.
-   */
-  public static boolean executionStartedOnThisThread() {
-    ExecutionStart start = EXECUTION_START.get();
-    return start.tag != null;
-  }
-
-  /**
    * Stops the engine: every waiting request expires (its adapter answers 503) and the periodic
    * task ends. Requests already running finish normally.
    */
