@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param retryAfter when the client may try again
  */
 public record Rejection(
-    String endpoint, String requestClass, RefusalReason reason, Duration retryAfter) {
+    String endpoint, String requestClass, RejectionReason reason, Duration retryAfter) {
 
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 

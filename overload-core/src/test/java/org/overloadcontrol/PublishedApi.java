@@ -77,7 +77,7 @@ public final class PublishedApi {
           OverloadContext.class,
           QualityLevel.class,
           Rejection.class,
-          RefusalReason.class,
+          RejectionReason.class,
           // what code and management views read of an endpoint's load
           EndpointSnapshot.class,
           // how an application marks its endpoints

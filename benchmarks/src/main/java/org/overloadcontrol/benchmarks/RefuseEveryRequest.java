@@ -1,6 +1,6 @@
 package org.overloadcontrol.benchmarks;
 
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.limiter.Limiter;
 import org.overloadcontrol.limiter.LimiterContext;
 import org.overloadcontrol.limiter.LimiterProvider;
@@ -32,8 +32,8 @@ public final class RefuseEveryRequest implements LimiterProvider {
       }
 
       @Override
-      public RefusalReason refusalReason() {
-        return RefusalReason.ADMISSION_LIMIT;
+      public RejectionReason rejectionReason() {
+        return RejectionReason.ADMISSION_LIMIT;
       }
     };
   }

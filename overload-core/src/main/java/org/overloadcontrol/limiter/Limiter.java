@@ -1,6 +1,6 @@
 package org.overloadcontrol.limiter;
 
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 
 /**
  * An admission algorithm: decides each arrival of one request class at one endpoint, and
@@ -27,16 +27,16 @@ public interface Limiter {
    *     number, the same for every call about one request): any value is correct, and a
    *     limiter that stripes its counts by it keeps threads off each other's cache lines
    * @return the request's permit, whose outcome the engine reports once; or null when the
-   *     request is refused (answered 503 with {@link #refusalReason()} and
+   *     request is refused (answered 503 with {@link #rejectionReason()} and
    *     {@link #retryAfterNanos})
    */
   Permit acquire(long nowNanos, int stripe);
 
   /**
    * Why {@link #acquire} refuses, as the refused request's reason: a provider's algorithm
-   * gives {@link RefusalReason#ADMISSION_LIMIT} unless another says more.
+   * gives {@link RejectionReason#ADMISSION_LIMIT} unless another says more.
    */
-  RefusalReason refusalReason();
+  RejectionReason rejectionReason();
 
   /**
    * How long a refused client should wait before it tries again; the engine bounds it by

@@ -1,7 +1,7 @@
 package org.overloadcontrol.limiter;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 
 /**
  * A fourth admission algorithm, for the tests: at most {@code admission.maxLimit} requests of a
@@ -45,8 +45,8 @@ public final class FixedLimit implements LimiterProvider, Limiter, Permit {
   }
 
   @Override
-  public RefusalReason refusalReason() {
-    return RefusalReason.ADMISSION_LIMIT;
+  public RejectionReason rejectionReason() {
+    return RejectionReason.ADMISSION_LIMIT;
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.TestRequest;
 import org.overloadcontrol.internal.config.AdmissionSettings;
@@ -59,7 +59,7 @@ class FixedLimitTest {
     assertThat(running).extracting(RequestTag::decision).containsOnly(Decision.ADMIT);
     RequestTag fourth = arrive(engine, "e");
     assertThat(fourth.decision()).isEqualTo(Decision.REJECT);
-    assertThat(fourth.reason()).isEqualTo(RefusalReason.ADMISSION_LIMIT);
+    assertThat(fourth.reason()).isEqualTo(RejectionReason.ADMISSION_LIMIT);
     engine.complete(fourth, Outcome.REJECTED, 0);
 
     ticker.advance(Duration.ofMillis(50));
@@ -99,7 +99,7 @@ class FixedLimitTest {
         .as("a refusal's outcome returns nothing it did not take")
         .isEqualTo(Decision.REJECT);
 
-    engine.refuse(a, RefusalReason.NO_ASYNC);
+    engine.reject(a, RejectionReason.NO_ASYNC);
     engine.complete(a, Outcome.REJECTED, 0);
     assertThat(arrive(engine, "e").decision()).isEqualTo(Decision.ADMIT);
   }

@@ -48,7 +48,7 @@ final class AsyncSupportNotice {
     }
     List<String> lacking = lacking(context);
     if (!lacking.isEmpty()) {
-      ContainerLog.warn(context, message(lacking, settings.refusesWithoutAsync()));
+      ContainerLog.warn(context, message(lacking, settings.rejectsWithoutAsync()));
     }
   }
 

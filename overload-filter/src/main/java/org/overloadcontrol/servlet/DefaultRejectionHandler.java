@@ -18,7 +18,7 @@ public final class DefaultRejectionHandler implements RejectionHandler {
   @Override
   public void reject(HttpServletRequest request, HttpServletResponse response, Rejection rejection)
       throws IOException {
-    ServletAnswers.refuse(request, response, rejection);
+    ServletAnswers.reject(request, response, rejection);
   }
 
   static boolean wantsHtml(String accept) {

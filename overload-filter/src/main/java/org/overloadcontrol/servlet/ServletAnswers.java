@@ -27,9 +27,9 @@ final class ServletAnswers implements ContainerResponse<IOException> {
   }
 
   /** Writes the default refusal unless the response is already committed. */
-  static void refuse(HttpServletRequest request, HttpServletResponse response, Rejection rejection)
+  static void reject(HttpServletRequest request, HttpServletResponse response, Rejection rejection)
       throws IOException {
-    StepResponses.refuse(
+    StepResponses.reject(
         rejection,
         request.getHeader("Accept"),
         request.getRequestURI(),

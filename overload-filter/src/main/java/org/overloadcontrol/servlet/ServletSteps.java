@@ -8,8 +8,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.Step;
@@ -19,7 +19,7 @@ import org.overloadcontrol.internal.pipeline.StepResponses;
  * Carries out the engine's first {@link Step} for a servlet request with the servlet API's own
  * primitives: runs the chain ({@code RUN}), suspends with {@link AsyncContext} ({@code DELAY},
  * {@code WAIT}; {@link SuspendedRequest} carries out the later step), writes an
- * {@code ANSWER}, or answers a {@code REFUSE} through the {@link RejectionHandler}; and reports
+ * {@code ANSWER}, or answers a {@code REJECT} through the {@link RejectionHandler}; and reports
  * the end to the {@link Exchange}, once.
  */
 final class ServletSteps {
@@ -48,7 +48,7 @@ final class ServletSteps {
       case RUN -> run(request, response, chain, exchange);
       case DELAY, WAIT -> hold(request, response, exchange);
       case ANSWER -> {
-        // Settled before the answer is written, as a refusal is (see refuse).
+        // Settled before the answer is written, as a refusal is (see reject).
         exchange.finish(step, 0L);
         int formMax = exchange.formMaxBytes();
         if (formMax < 0) {
@@ -61,7 +61,7 @@ final class ServletSteps {
               ServletAnswers.on(response));
         }
       }
-      default -> refuse(request, response, exchange, step);
+      default -> reject(request, response, exchange, step);
     }
   }
 
@@ -89,12 +89,13 @@ final class ServletSteps {
       async.setTimeout(
           TimeUnit.NANOSECONDS.toMillis(exchange.heldAtMostNanos()) + ASYNC_TIMEOUT_MARGIN_MILLIS);
       held =
-          SuspendedRequest.held(exchange, async, request, response, this::answerRefusal, suspended);
+          SuspendedRequest.held(
+              exchange, async, request, response, this::answerRejection, suspended);
       async.addListener(held);
     } catch (IllegalStateException e) {
       // The container would not suspend the request (it is stopping, or the response is
       // already committed): refuse it now rather than leave it without an outcome.
-      refuse(request, response, exchange, exchange.notCarried(RefusalReason.NO_ASYNC));
+      reject(request, response, exchange, exchange.notCarried(RejectionReason.NO_ASYNC));
       return;
     }
     request.setAttribute(SuspendedRequest.ATTRIBUTE, held);
@@ -143,7 +144,7 @@ final class ServletSteps {
           AsyncContext async = request.getAsyncContext();
           running =
               SuspendedRequest.running(
-                  exchange, async, request, response, this::answerRefusal, suspended);
+                  exchange, async, request, response, this::answerRejection, suspended);
           async.addListener(running);
           settledLater = true;
         } catch (IllegalStateException e) {
@@ -167,14 +168,14 @@ final class ServletSteps {
    * outcome counted and a held permit back; a slow or failing rejection handler then holds no
    * permit. The bytes of a request that did not run are not measured.
    */
-  private void refuse(
+  private void reject(
       HttpServletRequest request, HttpServletResponse response, Exchange exchange, Step step) {
     exchange.finish(step, 0L);
-    answerRefusal(request, response, exchange);
+    answerRejection(request, response, exchange);
   }
 
   /** Answers a refused or expired request through the rejection handler (never hangs). */
-  private void answerRefusal(
+  private void answerRejection(
       HttpServletRequest request, HttpServletResponse response, Exchange exchange) {
     Rejection rejection = exchange.rejection();
     try {

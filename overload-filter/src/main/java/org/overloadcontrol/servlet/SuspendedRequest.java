@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.internal.pipeline.Carrier;
 import org.overloadcontrol.internal.pipeline.Exchange;
@@ -41,7 +41,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
 
   /** How the filter answers a refused request: through its rejection handler, never throwing. */
   @FunctionalInterface
-  interface Refusal {
+  interface Rejecter {
     void answer(HttpServletRequest request, HttpServletResponse response, Exchange exchange);
   }
 
@@ -57,7 +57,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   private final AsyncContext async;
   private final HttpServletRequest request;
   private final HttpServletResponse response;
-  private final Refusal refusal;
+  private final Rejecter rejecter;
   private final Registry pending;
   private final AtomicReference<State> state;
   private volatile boolean failed;
@@ -70,14 +70,14 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       AsyncContext async,
       HttpServletRequest request,
       HttpServletResponse response,
-      Refusal refusal,
+      Rejecter rejecter,
       Registry pending,
       State initial) {
     this.exchange = exchange;
     this.async = async;
     this.request = request;
     this.response = response;
-    this.refusal = refusal;
+    this.rejecter = rejecter;
     this.pending = pending;
     this.state = new AtomicReference<>(initial);
     pending.add(this);
@@ -89,9 +89,9 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       AsyncContext async,
       HttpServletRequest request,
       HttpServletResponse response,
-      Refusal refusal,
+      Rejecter rejecter,
       Registry pending) {
-    return new SuspendedRequest(exchange, async, request, response, refusal, pending, State.HELD);
+    return new SuspendedRequest(exchange, async, request, response, rejecter, pending, State.HELD);
   }
 
   /**
@@ -103,10 +103,10 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       AsyncContext async,
       HttpServletRequest request,
       HttpServletResponse response,
-      Refusal refusal,
+      Rejecter rejecter,
       Registry pending) {
     SuspendedRequest s =
-        new SuspendedRequest(exchange, async, request, response, refusal, pending, State.RUNNING);
+        new SuspendedRequest(exchange, async, request, response, rejecter, pending, State.RUNNING);
     if (pending.stopped()) {
       // Registered after the stop looked: settle as the stop would have.
       s.settleRunningAtShutdown();
@@ -158,7 +158,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // state is written before the flag is read here, and the flag before the states there,
       // so one of the two sees the other; the compare-and-set lets one of them settle it.
       if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-        answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN));
+        answerAndComplete(exchange.notCarried(RejectionReason.SHUTDOWN));
       }
       return;
     }
@@ -172,7 +172,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // to the next waiter. The container will not run it, so the permit must come back; it
       // has not run, so it is answered 503 like a waiting request.
       state.set(State.SETTLED);
-      answerAndComplete(exchange.notCarried(RefusalReason.SHUTDOWN));
+      answerAndComplete(exchange.notCarried(RejectionReason.SHUTDOWN));
     }
   }
 
@@ -232,10 +232,10 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   }
 
   private void answerAndComplete(Step refused) {
-    // Settled before the answer is written, as on the first dispatch (ServletSteps.refuse).
+    // Settled before the answer is written, as on the first dispatch (ServletSteps.reject).
     exchange.finish(refused, 0L);
     try {
-      refusal.answer(request, response, exchange);
+      rejecter.answer(request, response, exchange);
     } finally {
       pending.remove(this);
       try {

@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.FakeScheduler;
@@ -153,7 +153,7 @@ class QueuedFilterTest {
             ((org.overloadcontrol.internal.engine.RequestTag)
                     Overload.context(waiting.request).orElseThrow())
                 .reason())
-        .isEqualTo(RefusalReason.SHUTDOWN);
+        .isEqualTo(RejectionReason.SHUTDOWN);
     assertThat(filter.runtime().engine().queues().permitsInUse()).isZero();
   }
 

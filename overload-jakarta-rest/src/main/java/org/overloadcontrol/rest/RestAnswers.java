@@ -28,9 +28,9 @@ final class RestAnswers implements ContainerResponse<RuntimeException> {
   }
 
   /** The default refusal as a new response. */
-  static Response refusal(Rejection rejection, String accept, String requestUri) {
+  static Response rejection(Rejection rejection, String accept, String requestUri) {
     RestAnswers built = new RestAnswers();
-    StepResponses.refuse(rejection, accept, requestUri, built);
+    StepResponses.reject(rejection, accept, requestUri, built);
     return built.response.build();
   }
 

@@ -11,7 +11,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.pipeline.Exchange;
 import org.overloadcontrol.internal.pipeline.RequestPipeline;
 import org.overloadcontrol.internal.pipeline.Step;
@@ -74,8 +74,8 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       }
       // Not given for a view that cannot suspend; settled as one that could not be.
       case DELAY, WAIT ->
-          refuse(request, view, exchange, exchange.notCarried(RefusalReason.NO_ASYNC));
-      default -> refuse(request, view, exchange, step);
+          reject(request, view, exchange, exchange.notCarried(RejectionReason.NO_ASYNC));
+      default -> reject(request, view, exchange, step);
     }
   }
 
@@ -84,11 +84,11 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
    * response is sent only after the filter returns, but a client that has its answer finds the
    * outcome counted and a held permit back in every adapter alike.
    */
-  private static void refuse(
+  private static void reject(
       ContainerRequestContext request, RestRequestView view, Exchange exchange, Step step) {
     exchange.finish(step, 0L);
     request.abortWith(
-        RestAnswers.refusal(
+        RestAnswers.rejection(
             exchange.rejection(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri()));
   }
 

@@ -12,8 +12,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.Promise;
-import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.internal.pipeline.Carrier;
 import org.overloadcontrol.internal.pipeline.Exchange;
@@ -36,7 +36,7 @@ import org.overloadcontrol.internal.pipeline.StepResponses;
  * {@code QoSHandler} does): Jetty keeps the exchange open and no thread waits. The engine then
  * hands one later step to {@link #carry}: a {@code RUN} runs the wrapped handler on the
  * server's executor (never on the thread that released the permit, which may be deep in another
- * request's completion), a {@code REFUSE} writes the 503. A failure Jetty reports while the
+ * request's completion), a {@code REJECT} writes the 503. A failure Jetty reports while the
  * request is held (Jetty's failure listener: the connection failed or timed out, the server is
  * stopping its connectors), or the client closing an HTTP/1 connection ({@link ClientWatch}),
  * takes it out of its delay or queue ({@link Exchange#left}).
@@ -105,7 +105,7 @@ final class ControlledRequest implements Carrier {
         return run();
       }
       case ANSWER -> {
-        // Settled before the answer, which may be written later (a form read first): see refuse.
+        // Settled before the answer, which may be written later (a form read first): see reject.
         exchange.finish(step, 0L);
         int formMax = exchange.formMaxBytes();
         if (formMax < 0) {
@@ -143,7 +143,7 @@ final class ControlledRequest implements Carrier {
         watch = ClientWatch.start(request, this::clientClosed);
         exchange.hold(this);
       }
-      default -> refuse(step);
+      default -> reject(step);
     }
     return true;
   }
@@ -174,7 +174,7 @@ final class ControlledRequest implements Carrier {
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
     if (later.kind() != Step.Kind.RUN) {
-      refuse(later);
+      reject(later);
       return;
     }
     try {
@@ -183,7 +183,7 @@ final class ControlledRequest implements Carrier {
       // The server is stopping and takes no more tasks. The permit must come back, and this
       // is the only place that knows.
       LOG.debug("overload-control: held request could not be dispatched", e);
-      refuse(exchange.notCarried(RefusalReason.SHUTDOWN));
+      reject(exchange.notCarried(RejectionReason.SHUTDOWN));
     }
   }
 
@@ -225,7 +225,7 @@ final class ControlledRequest implements Carrier {
    * a client that has its answer finds the outcome counted and a held permit back; a slow or
    * failing {@code reject} holds no permit.
    */
-  private void refuse(Step step) {
+  private void reject(Step step) {
     exchange.finish(step, 0L);
     Rejection rejection = exchange.rejection();
     try {
@@ -240,7 +240,7 @@ final class ControlledRequest implements Carrier {
       if (response.isCommitted()) {
         callback.failed(e);
       } else {
-        JettyAnswers.refusal(request, response, callback, rejection);
+        JettyAnswers.rejection(request, response, callback, rejection);
       }
     }
   }

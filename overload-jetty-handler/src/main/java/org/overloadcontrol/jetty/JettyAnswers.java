@@ -49,9 +49,10 @@ final class JettyAnswers implements ContainerResponse<RuntimeException> {
   }
 
   /** The default answer to a refused or expired request: 503 and the engine's body. */
-  static void refusal(Request request, Response response, Callback callback, Rejection rejection) {
+  static void rejection(
+      Request request, Response response, Callback callback, Rejection rejection) {
     written(
-        StepResponses.refuse(
+        StepResponses.reject(
             rejection,
             request.getHeaders().get(HttpHeader.ACCEPT),
             request.getHttpURI().getPath(),

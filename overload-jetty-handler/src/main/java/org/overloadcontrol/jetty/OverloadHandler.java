@@ -436,7 +436,7 @@ public class OverloadHandler extends Handler.Wrapper implements Graceful {
    */
   protected void reject(
       Request request, Response response, Callback callback, Rejection rejection) {
-    JettyAnswers.refusal(request, response, callback, rejection);
+    JettyAnswers.rejection(request, response, callback, rejection);
   }
 
   @Override

@@ -17,8 +17,8 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.base.Outcome;
@@ -168,7 +168,7 @@ class OverloadHandlerTest {
       assertThat(seen)
           .singleElement()
           .extracting(Rejection::reason)
-          .isEqualTo(RefusalReason.ADMISSION_RATE);
+          .isEqualTo(RejectionReason.ADMISSION_RATE);
       assertThat(count(handler.runtime().engine(), Outcome.REJECTED)).isEqualTo(1);
     }
   }

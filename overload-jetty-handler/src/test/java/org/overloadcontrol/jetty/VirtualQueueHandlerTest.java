@@ -26,7 +26,7 @@ import org.overloadcontrol.internal.engine.FakeScheduler;
 import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 
 /**
  * The virtual queue (WebQ) in the Jetty handler, over HTTP on a real server: capacity one
@@ -257,7 +257,7 @@ class VirtualQueueHandlerTest {
     assertThat(browser.getContentAsString())
         .contains("not issued by this site")
         .contains("href=\"/checkout\"");
-    assertThat(handler.runtime().virtualQueue().queue().refusalCount(VirtualQueueRefusal.FORGED))
+    assertThat(handler.runtime().virtualQueue().queue().refusalCount(VirtualQueueRejection.FORGED))
         .isEqualTo(2);
     assertThat(count(Outcome.REJECTED)).isEqualTo(2);
     assertThat(count(Outcome.COMPLETED)).isZero();

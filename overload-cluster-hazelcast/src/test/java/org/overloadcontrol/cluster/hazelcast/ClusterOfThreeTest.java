@@ -26,7 +26,7 @@ import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 import org.overloadcontrol.internal.virtualqueue.KeyRing;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueDecision;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 
 /**
  * Three nodes in one JVM, each an {@link OverloadRuntime} started from configuration with
@@ -136,9 +136,9 @@ class ClusterOfThreeTest {
     assertThat(decideAsAClient(1, client, wait.token()))
         .isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(decideAsAClient(2, client, wait.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
     assertThat(decideAsAClient(0, client, wait.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
   }
 
   /**
@@ -151,8 +151,8 @@ class ClusterOfThreeTest {
     VirtualQueueDecision d = decide(node, client, token);
     for (int retry = 0;
         retry < 10
-            && d instanceof VirtualQueueDecision.Refuse r
-            && r.reason() == VirtualQueueRefusal.EARLY;
+            && d instanceof VirtualQueueDecision.Reject r
+            && r.reason() == VirtualQueueRejection.EARLY;
         retry++) {
       Thread.sleep(r.retryAfterSeconds() * 1000L);
       d = decide(node, client, token);

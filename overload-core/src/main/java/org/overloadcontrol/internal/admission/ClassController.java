@@ -140,13 +140,13 @@ public final class ClassController {
   private volatile LongSupplier inFlight;
 
   /** How stale the time of the last refusal may be: it is written at most this often. */
-  private static final long REFUSED_AT_GRAIN_NANOS = 1_000_000L;
+  private static final long REJECTED_AT_GRAIN_NANOS = 1_000_000L;
 
   /** About when the bucket last refused an arrival (set by request threads, see above). */
-  private volatile long refusedAtNanos;
+  private volatile long rejectedAtNanos;
 
   /** Whether the bucket refused an arrival since the last round (set by request threads). */
-  private volatile boolean refused;
+  private volatile boolean rejected;
 
   /**
    * Set by a cut: the next round with fresh samples starts the estimate from them. Volatile
@@ -183,7 +183,7 @@ public final class ClassController {
     this.lastRoundNanos = now;
     this.countedRoundAllowedNanos = now;
     this.sampledAtNanos = now;
-    this.refusedAtNanos = now - NO_CUT_AGE_NANOS;
+    this.rejectedAtNanos = now - NO_CUT_AGE_NANOS;
   }
 
   public String endpoint() {
@@ -396,12 +396,12 @@ public final class ClassController {
   /** The class's round state, as {@link RateRound} reads it (under the endpoint's guard). */
   RateRound.State roundState() {
     return new RateRound.State(
-        bucket.rate(), cur, lc, staleRoundCount, restartEstimate, suppressIncrease, refused);
+        bucket.rate(), cur, lc, staleRoundCount, restartEstimate, suppressIncrease, rejected);
   }
 
   /**
    * Applies what a round decided from {@code before} at {@code now}. The flags other threads
-   * set ({@code refused} by request threads, {@code restartEstimate} by a restart) are cleared
+   * set ({@code rejected} by request threads, {@code restartEstimate} by a restart) are cleared
    * only when the round spent them, so that one set since {@code before} is not lost.
    */
   void apply(RateRound.State before, RateRound.Next next, long now) {
@@ -419,8 +419,8 @@ public final class ClassController {
     if (s.restartEstimate() != before.restartEstimate()) {
       restartEstimate = s.restartEstimate();
     }
-    if (before.refused() && !s.refused()) {
-      refused = false;
+    if (before.rejected() && !s.rejected()) {
+      rejected = false;
     }
     if (next.cut()) {
       cutNanos = now;
@@ -476,8 +476,8 @@ public final class ClassController {
   long activeAtNanos() {
     long admitted = bucket.lastTakeBoundNanos();
     long latest = admitted - sampledAtNanos > 0 ? admitted : sampledAtNanos;
-    long refusedAt = refusedAtNanos;
-    return refusedAt - latest > 0 ? refusedAt : latest;
+    long rejectedAt = rejectedAtNanos;
+    return rejectedAt - latest > 0 ? rejectedAt : latest;
   }
 
   /** Remembers the rate before a higher class's cut, if none is remembered (fresh mode). */
@@ -499,12 +499,12 @@ public final class ClassController {
    * Notes that the bucket refused an arrival at {@code now}: a volatile write on the first
    * refusal after a round, and at most one a millisecond for the time of the last one.
    */
-  void noteRefused(long now) {
-    if (!refused) {
-      refused = true;
+  void noteRejected(long now) {
+    if (!rejected) {
+      rejected = true;
     }
-    if (now - refusedAtNanos > REFUSED_AT_GRAIN_NANOS) {
-      refusedAtNanos = now;
+    if (now - rejectedAtNanos > REJECTED_AT_GRAIN_NANOS) {
+      rejectedAtNanos = now;
     }
   }
 

@@ -299,7 +299,7 @@ public final class EndpointAdmissionController {
     if (!c.controlled() || !rateControlled || !admissionEnabled || c.tryAcquire(now, stripe)) {
       return true;
     }
-    c.noteRefused(now);
+    c.noteRejected(now);
     return false;
   }
 

@@ -24,7 +24,7 @@ final class RateRound {
    * @param staleRounds rounds in a row that saw only stale samples
    * @param restartEstimate whether the next round with samples starts the estimate from them
    * @param suppressIncrease whether a higher class missed its target since this class's round
-   * @param refused whether the bucket refused an arrival since the last round
+   * @param rejected whether the bucket refused an arrival since the last round
    */
   record State(
       double rate,
@@ -33,7 +33,7 @@ final class RateRound {
       int staleRounds,
       boolean restartEstimate,
       boolean suppressIncrease,
-      boolean refused) {
+      boolean rejected) {
 
     /** The estimate as the status reads it: −1 before the first round with samples. */
     long estimateNanos() {
@@ -41,11 +41,11 @@ final class RateRound {
     }
 
     State withRate(double value) {
-      return new State(value, cur, lc, staleRounds, restartEstimate, suppressIncrease, refused);
+      return new State(value, cur, lc, staleRounds, restartEstimate, suppressIncrease, rejected);
     }
 
     State withRestart() {
-      return new State(rate, cur, lc, staleRounds, true, suppressIncrease, refused);
+      return new State(rate, cur, lc, staleRounds, true, suppressIncrease, rejected);
     }
   }
 
@@ -126,7 +126,7 @@ final class RateRound {
               forget ? 0 : stale,
               s.restartEstimate(),
               s.suppressIncrease(),
-              s.refused());
+              s.rejected());
       return new Next(held, Action.STALE_ONLY, Double.NaN, false, forget, Lower.NONE, false);
     }
     ControllerParameters p = settings.parameters();
@@ -139,15 +139,15 @@ final class RateRound {
             : p.alpha() * s.cur() + (1 - p.alpha()) * w.samp();
     if (!settings.controlled() || !w.rateControlled()) {
       State measured =
-          new State(s.rate(), cur, s.lc(), 0, false, s.suppressIncrease(), s.refused());
+          new State(s.rate(), cur, s.lc(), 0, false, s.suppressIncrease(), s.rejected());
       return Next.of(measured, Action.MEASURED_ONLY);
     }
     double err = error(cur, settings.targetNanos());
-    State smoothed = new State(s.rate(), cur, s.lc(), 0, false, false, s.refused());
+    State smoothed = new State(s.rate(), cur, s.lc(), 0, false, false, s.rejected());
     if (err > p.errD()) {
       return missedTarget(smoothed, w, settings, err, heldRounds);
     }
-    State met = new State(s.rate(), cur, 0, 0, false, false, s.refused());
+    State met = new State(s.rate(), cur, 0, 0, false, false, s.rejected());
     Action action;
     if (!(err < p.errI())) {
       action = Action.HOLD;
@@ -192,7 +192,7 @@ final class RateRound {
     // lc_thresh more rounds only lets this class miss. In the two-class experiment (W&C Fig.
     // 14/15) the high class's p90 reached 2.6 s against 100 ms while it waited.
     int threshold = p.judgeOnFreshSamples() ? 1 : p.lcThresh();
-    State counted = new State(s.rate(), s.cur(), s.lc() + 1, 0, false, false, s.refused());
+    State counted = new State(s.rate(), s.cur(), s.lc() + 1, 0, false, false, s.rejected());
     if (counted.lc() >= threshold) {
       return selfCut(counted, settings, err, floor, heldRounds, Lower.SUPPRESS);
     }
@@ -232,7 +232,7 @@ final class RateRound {
     if (after < before) {
       // Requests that arrived before the cut are stale from now on, and the estimate restarts
       // from the first round of fresh ones.
-      State marked = new State(after, s.cur(), s.lc(), 0, true, s.suppressIncrease(), s.refused());
+      State marked = new State(after, s.cur(), s.lc(), 0, true, s.suppressIncrease(), s.rejected());
       return new Next(marked, Action.DECREASE, err, true, false, lower, true);
     }
     // Not a cut, so no mark; but this round's miss came from the queue the server is draining,
@@ -276,7 +276,7 @@ final class RateRound {
     }
     boolean missed = s.estimateNanos() >= 0 && error(s.cur(), settings.targetNanos()) > p.errD();
     boolean tooLowToJudge = s.rate() * p.timeoutNanos() < 1e9 && !missed && !w.higherActive();
-    if (!s.refused() || s.rate() >= p.rateMax() || !tooLowToJudge) {
+    if (!s.rejected() || s.rate() >= p.rateMax() || !tooLowToJudge) {
       return Next.of(taken, Action.NO_SAMPLES);
     }
     if (w.groupQueued()) {

@@ -174,8 +174,8 @@ public final class BandwidthShaper implements ClusterPart {
 
   /** Decides about a request of {@code group}; see {@link #decide(RequestAttributes, long)}. */
   public ShapingDecision decide(ClientGroup group, long knownSizeBytes) {
-    if (group.isRefused()) {
-      return ShapingDecision.refuse(403, 0, ShapingDecision.ZERO_SHARE);
+    if (group.isRejected()) {
+      return ShapingDecision.reject(403, 0, ShapingDecision.ZERO_SHARE);
     }
     GroupMeter meter = meters.get(group.name(), k -> new GroupMeter(group, settings.measure()));
     meter.markActive();
@@ -190,11 +190,11 @@ public final class BandwidthShaper implements ClusterPart {
     long waitNanos = saturatedAdd(meter.laneWaitNanos(now), delayNanos);
     if (waitNanos > settings.maxDelayNanos()) {
       meter.refusedCount.increment();
-      return ShapingDecision.refuse(429, settings.maxDelayNanos(), ShapingDecision.DELAY_TOO_LONG);
+      return ShapingDecision.reject(429, settings.maxDelayNanos(), ShapingDecision.DELAY_TOO_LONG);
     }
     if (!meter.tryEnterStandby(settings.standbyLimit())) {
       meter.refusedCount.increment();
-      return ShapingDecision.refuse(
+      return ShapingDecision.reject(
           429, Math.max(waitNanos, ONE_SECOND_NANOS), ShapingDecision.STANDBY_FULL);
     }
     long sendNanos = Math.round(size / maxMeasuredBytesPerSecond * 1e9);

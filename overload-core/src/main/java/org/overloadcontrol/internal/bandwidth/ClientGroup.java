@@ -24,7 +24,7 @@ public record ClientGroup(
   }
 
   /** Whether the group is refused outright (a 0 % share). */
-  public boolean isRefused() {
+  public boolean isRejected() {
     return sharePercent == 0;
   }
 }

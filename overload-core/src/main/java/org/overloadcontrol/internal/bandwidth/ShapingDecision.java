@@ -28,7 +28,7 @@ public record ShapingDecision(
   public enum Kind {
     ADMIT,
     DELAY,
-    REFUSE
+    REJECT
   }
 
   /** Reason of a 429: the group has its standby limit of delayed requests already. */
@@ -53,9 +53,9 @@ public record ShapingDecision(
     return new ShapingDecision(Kind.DELAY, delayNanos, 0, 0, null, ticket);
   }
 
-  static ShapingDecision refuse(int status, long retryAfterNanos, String reason) {
+  static ShapingDecision reject(int status, long retryAfterNanos, String reason) {
     return new ShapingDecision(
-        Kind.REFUSE, 0, status, retryAfterNanos, reason, BandwidthTicket.NONE);
+        Kind.REJECT, 0, status, retryAfterNanos, reason, BandwidthTicket.NONE);
   }
 
   /**
@@ -67,8 +67,8 @@ public record ShapingDecision(
    * @param instance the request URI
    * @throws IllegalArgumentException if this is not a refusal
    */
-  public Answer refusal(String accept, String instance) {
-    if (kind != Kind.REFUSE) {
+  public Answer rejection(String accept, String instance) {
+    if (kind != Kind.REJECT) {
       throw new IllegalArgumentException("not a refusal: " + kind);
     }
     if (status == Answer.FORBIDDEN) {

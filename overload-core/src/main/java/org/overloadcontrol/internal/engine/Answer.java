@@ -94,7 +94,7 @@ public record Answer(
   }
 
   /** The default 503 for a refused or expired request: why and when to come back. */
-  public static Answer refusal(Rejection rejection, String accept, String instance) {
+  public static Answer rejection(Rejection rejection, String accept, String instance) {
     return serviceUnavailable(
         accept,
         instance,
@@ -115,7 +115,7 @@ public record Answer(
    */
   public static Answer tooManyRequests(
       String accept, String instance, String reason, long retryAfterSeconds) {
-    return shareRefusal(
+    return shareRejection(
         TOO_MANY_REQUESTS, accept, instance, reason, Math.max(1L, retryAfterSeconds));
   }
 
@@ -124,10 +124,10 @@ public record Answer(
    * trying again will not help.
    */
   public static Answer forbidden(String accept, String instance, String reason) {
-    return shareRefusal(FORBIDDEN, accept, instance, reason, 0L);
+    return shareRejection(FORBIDDEN, accept, instance, reason, 0L);
   }
 
-  private static Answer shareRefusal(
+  private static Answer shareRejection(
       int status, String accept, String instance, String reason, long retryAfterSeconds) {
     if (wantsHtml(accept)) {
       return new Answer(

@@ -142,13 +142,13 @@ public final class EndpointClass {
     return counts.add(stripe, ARRIVALS, 1L);
   }
 
-  /** Counts a refusal by the rate controller, until {@link #countRefusalAnswered}. */
-  void countRefusal(int stripe) {
+  /** Counts a refusal by the rate controller, until {@link #countRejectionAnswered}. */
+  void countRejection(int stripe) {
     counts.add(stripe, REFUSALS_OPEN, 1L);
   }
 
   /** The outcome of a request the rate controller refused is being reported. */
-  void countRefusalAnswered(int stripe) {
+  void countRejectionAnswered(int stripe) {
     counts.add(stripe, REFUSALS_OPEN, -1L);
   }
 

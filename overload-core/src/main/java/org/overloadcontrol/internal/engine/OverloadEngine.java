@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
@@ -229,7 +229,7 @@ public final class OverloadEngine {
    */
   public SessionGate.Answer admitSession(RequestTag tag, SessionVisit visit) {
     SessionGate.Answer answer = sessions.arrive(tag.route().endpoint().concurrencyGroup(), visit);
-    if (answer.refused()) {
+    if (answer.rejected()) {
       tag.decide(
           Decision.REJECT,
           Math.max(config.retryAfterMinNanos(), sessions.settings().windowNanos()),
@@ -487,7 +487,7 @@ public final class OverloadEngine {
           Math.max(
               config.retryAfterMinNanos(),
               Math.min(config.retryAfterMaxNanos(), limiter.retryAfterNanos(ticker.read()))),
-          limiter.refusalReason());
+          limiter.rejectionReason());
       return Decision.REJECT;
     }
     if (admitted != Unreported.PERMIT) {
@@ -515,7 +515,7 @@ public final class OverloadEngine {
       if (route.requestClass().kind() == RequestKind.BROWSING
           && tag.sessionRole() != SessionRole.ADMITTED
           && !route.partition.roomToWait()) {
-        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.QUEUE_FULL);
+        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.QUEUE_FULL);
         return Decision.REJECT;
       }
     }
@@ -561,12 +561,12 @@ public final class OverloadEngine {
                 long waited = ticker.read() - waiter.enqueuedNanos();
                 tag.waited(waited);
                 route.addWait(waited);
-                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.EXPIRED);
+                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.EXPIRED);
                 adapterListener.expired(waiter);
               }
             });
     if (w == null) {
-      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.QUEUE_FULL);
+      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.QUEUE_FULL);
       return false;
     }
     tag.waiter = w;
@@ -587,7 +587,7 @@ public final class OverloadEngine {
    * wait but its container cannot suspend it); answer 503, then complete with
    * {@link Outcome#REJECTED}.
    */
-  public void refuse(RequestTag tag, RefusalReason reason) {
+  public void reject(RequestTag tag, RejectionReason reason) {
     tag.decide(Decision.REJECT, config.retryAfterMinNanos(), reason);
   }
 
@@ -606,7 +606,7 @@ public final class OverloadEngine {
     tag.waited(waited);
     tag.route().addWait(waited);
     tag.route().countAbandoned();
-    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RefusalReason.ABANDONED);
+    tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.ABANDONED);
     return true;
   }
 
@@ -641,8 +641,8 @@ public final class OverloadEngine {
   /** The second half of {@link #complete}, after {@link #settle} returned true. */
   public void record(RequestTag tag, Outcome outcome) {
     EndpointClass route = tag.route();
-    if (outcome == Outcome.REJECTED && tag.reason() == RefusalReason.ADMISSION_RATE) {
-      route.countRefusalAnswered(tag.stripe);
+    if (outcome == Outcome.REJECTED && tag.reason() == RejectionReason.ADMISSION_RATE) {
+      route.countRejectionAnswered(tag.stripe);
     }
     route.countOutcome(tag.stripe, outcome);
     if (sessions != null) {

@@ -1,6 +1,6 @@
 package org.overloadcontrol.internal.engine;
 
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.admission.QueueThresholdController;
 import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
@@ -28,8 +28,8 @@ final class QueueThresholdLimiter implements Limiter, Permit {
   }
 
   @Override
-  public RefusalReason refusalReason() {
-    return RefusalReason.QUEUE_THRESHOLD;
+  public RejectionReason rejectionReason() {
+    return RejectionReason.QUEUE_THRESHOLD;
   }
 
   @Override

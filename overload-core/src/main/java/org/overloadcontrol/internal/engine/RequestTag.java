@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.overloadcontrol.OverloadContext;
 import org.overloadcontrol.QualityLevel;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.admission.ClassController;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.Outcome;
@@ -72,7 +72,7 @@ public final class RequestTag implements OverloadContext {
    */
   private long taggedThenRetryAfterNanos;
 
-  private RefusalReason reason;
+  private RejectionReason reason;
 
   /**
    * The endpoint permits this request holds while it executes; released once, on completion.
@@ -151,7 +151,7 @@ public final class RequestTag implements OverloadContext {
   }
 
   /** Why the request was refused or expired ({@code admission-rate}, {@code queue-full}, ...). */
-  public RefusalReason reason() {
+  public RejectionReason reason() {
     return reason;
   }
 
@@ -181,7 +181,7 @@ public final class RequestTag implements OverloadContext {
     this.admitted = permit;
   }
 
-  void decide(Decision d, long retryAfter, RefusalReason why) {
+  void decide(Decision d, long retryAfter, RejectionReason why) {
     this.decision = d;
     this.taggedThenRetryAfterNanos = retryAfter;
     this.reason = why;

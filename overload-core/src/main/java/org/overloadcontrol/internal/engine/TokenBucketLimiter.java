@@ -1,6 +1,6 @@
 package org.overloadcontrol.internal.engine;
 
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.internal.admission.ClassController;
 import org.overloadcontrol.internal.admission.EndpointAdmissionController;
@@ -40,13 +40,13 @@ final class TokenBucketLimiter implements Limiter {
     // taking its token sees the bucket moved on by others, and its old reading makes the
     // bucket look further in debt than it is (measured: a few spurious 503s a second on a
     // busy 2-core machine at 10^5 requests/s). The second try costs the refusal path only.
-    route.countRefusal(stripe);
+    route.countRejection(stripe);
     return null;
   }
 
   @Override
-  public RefusalReason refusalReason() {
-    return RefusalReason.ADMISSION_RATE;
+  public RejectionReason rejectionReason() {
+    return RejectionReason.ADMISSION_RATE;
   }
 
   @Override

@@ -4,7 +4,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 import org.overloadcontrol.internal.session.SessionGate;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 import org.overloadcontrol.metrics.MetricsRecorder;
 
 /**
@@ -76,12 +76,12 @@ final class FeatureGauges {
         });
   }
 
-  /** The virtual queue's gauges, one refusal count per {@link VirtualQueueRefusal}. */
+  /** The virtual queue's gauges, one refusal count per {@link VirtualQueueRejection}. */
   static void registerVirtualQueue(VirtualQueueView view, MetricsRecorder register) {
     register.count(MetricNames.virtualQueue(MetricNames.PASSED), view::passCount);
     register.count(MetricNames.virtualQueue(MetricNames.TOKEN_ADMITTED), view::tokenAdmittedCount);
     register.count(MetricNames.virtualQueue(MetricNames.TOLD_TO_WAIT), view::waitCount);
-    for (VirtualQueueRefusal r : VirtualQueueRefusal.values()) {
+    for (VirtualQueueRejection r : VirtualQueueRejection.values()) {
       register.count(MetricNames.virtualQueueRefusals(r.code()), () -> view.refusalCount(r));
     }
     register.gauge(

@@ -12,7 +12,7 @@ import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.queue.WaitQueues;
 import org.overloadcontrol.internal.session.SessionGate;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 
 /**
  * The {@code /overload/status} document: everything the metrics say, as one JSON object that a
@@ -190,7 +190,7 @@ public final class StatusJson {
         .field("unansweredClaims", view.unansweredClaims())
         .name("refusals")
         .beginObject();
-    for (VirtualQueueRefusal r : VirtualQueueRefusal.values()) {
+    for (VirtualQueueRejection r : VirtualQueueRejection.values()) {
       w.field(r.code(), view.refusalCount(r));
     }
     w.endObject().endObject();

@@ -2,7 +2,7 @@ package org.overloadcontrol.internal.metrics;
 
 import java.util.Objects;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 
 /**
  * What observability reads of the virtual queue (WebQ, Suresh et al.): how many requests went
@@ -22,7 +22,7 @@ public interface VirtualQueueView {
   long waitCount();
 
   /** Requests refused for {@code reason}. */
-  long refusalCount(VirtualQueueRefusal reason);
+  long refusalCount(VirtualQueueRejection reason);
 
   /** The wait a new arrival would get now, in seconds, or −1 when every slot is full. */
   int currentWaitSeconds();
@@ -66,7 +66,7 @@ public interface VirtualQueueView {
       }
 
       @Override
-      public long refusalCount(VirtualQueueRefusal reason) {
+      public long refusalCount(VirtualQueueRejection reason) {
         return queue.refusalCount(reason);
       }
 

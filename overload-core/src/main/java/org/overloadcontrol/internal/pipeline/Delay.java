@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.OverloadLog;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
@@ -17,7 +17,7 @@ import org.overloadcontrol.internal.engine.RequestTag;
  * delay = (1/dᵢ − 1/Â)·size) on a timer, holding no thread. Written once here for every
  * adapter; the request's {@link Exchange} says how to go on ({@link Target#delayEnded}:
  * admission) and how to answer a request cut short ({@link Target#cutShort}: its carrier gets
- * a {@code REFUSE}, settled {@code EXPIRED}).
+ * a {@code REJECT}, settled {@code EXPIRED}).
  *
  * <p>The delay is left out of the response time the admission controller sees (it is
  * deliberate, not a sign of overload) but stays in the bandwidth measurement: the ticket's
@@ -83,11 +83,11 @@ final class Delay {
    *
    * @return true if this call settled the delay
    */
-  boolean cut(RefusalReason reason) {
+  boolean cut(RejectionReason reason) {
     if (!cancel()) {
       return false;
     }
-    engine.refuse(tag, reason);
+    engine.reject(tag, reason);
     target.cutShort();
     return true;
   }
@@ -134,7 +134,7 @@ final class Delay {
       delay.timer = scheduler.schedule(delay::end, shaping.delayNanos());
       if (stopped) {
         // Registered after the stop looked, and its timer may never run: answer it now.
-        delay.cut(RefusalReason.SHUTDOWN);
+        delay.cut(RejectionReason.SHUTDOWN);
       }
       return delay;
     }
@@ -153,7 +153,7 @@ final class Delay {
       stopped = true;
       for (Delay d : List.copyOf(delays)) {
         try {
-          d.cut(RefusalReason.SHUTDOWN);
+          d.cut(RejectionReason.SHUTDOWN);
         } catch (RuntimeException e) {
           // One request's trouble at the stop must not keep the others from their answer.
           LOG.debug("overload-control: cutting a delay short at the stop failed", e);

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.Rejection;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
@@ -117,15 +117,15 @@ public final class Exchange {
 
   /**
    * Why and for how long the request was refused, as the refusal hooks receive it: read after a
-   * {@code REFUSE}, once the engine has recorded the reason ({@code admission-rate} when it gave
+   * {@code REJECT}, once the engine has recorded the reason ({@code admission-rate} when it gave
    * none: the token bucket refuses without one).
    */
   public Rejection rejection() {
-    RefusalReason reason = tag.reason();
+    RejectionReason reason = tag.reason();
     return new Rejection(
         tag.endpoint(),
         tag.requestClass(),
-        reason == null ? RefusalReason.ADMISSION_RATE : reason,
+        reason == null ? RejectionReason.ADMISSION_RATE : reason,
         Duration.ofNanos(tag.retryAfterNanos()));
   }
 
@@ -209,7 +209,7 @@ public final class Exchange {
   /**
    * The adapter holds the request now, without a thread (after a {@code DELAY} or a
    * {@code WAIT} step): the engine starts its delay or queues it, and {@code later} gets one
-   * {@code RUN} or {@code REFUSE}, possibly before this returns. Register for the client leaving
+   * {@code RUN} or {@code REJECT}, possibly before this returns. Register for the client leaving
    * ({@link #left}) before calling this.
    *
    * @throws IllegalStateException if the first step was not {@code DELAY} or {@code WAIT}
@@ -235,7 +235,7 @@ public final class Exchange {
                   }
                 });
         if (left) {
-          delay.cut(RefusalReason.ABANDONED);
+          delay.cut(RejectionReason.ABANDONED);
         }
       }
       case WAIT -> enqueue();
@@ -278,7 +278,7 @@ public final class Exchange {
 
   /**
    * The client left, or the container gave up on the request, while it was held: it leaves its
-   * delay or queue (counted abandoned) and its carrier gets {@code REFUSE}, settled
+   * delay or queue (counted abandoned) and its carrier gets {@code REJECT}, settled
    * {@code EXPIRED}. Returns false when it was no longer held (running, or already decided).
    */
   public boolean left() {
@@ -287,7 +287,7 @@ public final class Exchange {
     }
     left = true;
     Delay held = delay;
-    if (held != null && held.cut(RefusalReason.ABANDONED)) {
+    if (held != null && held.cut(RejectionReason.ABANDONED)) {
       return true;
     }
     Carrier later = carrier;
@@ -307,9 +307,9 @@ public final class Exchange {
    * @param reason {@code no-async} when it could not be suspended, {@code shutdown} when it
    *     could not be run
    */
-  public Step notCarried(RefusalReason reason) {
-    engine.refuse(tag, reason);
-    return reason == RefusalReason.NO_ASYNC ? Step.REJECTED : Step.EXPIRED;
+  public Step notCarried(RejectionReason reason) {
+    engine.reject(tag, reason);
+    return reason == RejectionReason.NO_ASYNC ? Step.REJECTED : Step.EXPIRED;
   }
 
   /**
@@ -336,7 +336,7 @@ public final class Exchange {
 
   /**
    * Reports how a request that did not run ended: with the outcome of {@code step}, a
-   * {@code REFUSE} or an {@code ANSWER} (or the step {@link #notCarried} gave).
+   * {@code REJECT} or an {@code ANSWER} (or the step {@link #notCarried} gave).
    *
    * @param bytes the response body's size, or −1 if unknown
    * @return as {@link #finish(Outcome, long)}

@@ -2,7 +2,7 @@ package org.overloadcontrol.internal.pipeline;
 
 import java.time.Clock;
 import java.util.Objects;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
 import org.overloadcontrol.internal.base.Outcome;
@@ -29,11 +29,11 @@ import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
  *   <li>the virtual queue (WebQ, Suresh et al. §II-C): a known wait or a refusal is an
  *       {@code ANSWER}, settled {@code REDIRECTED} or {@code REJECTED};</li>
  *   <li>session-aware admission (Cherkasova &amp; Phaal §4): a new session's first request is
- *       the one refused ({@code REFUSE});</li>
+ *       the one refused ({@code REJECT});</li>
  *   <li>bandwidth shares (Li &amp; Jamin §V): a group over its share is refused (an
  *       {@code ANSWER}, 429 or 403) or delayed ({@code DELAY}), then goes on to admission;</li>
  *   <li>admission and the wait queues (LIFO-Pri, Singhmar et al. 2004): {@code RUN},
- *       {@code WAIT} or {@code REFUSE}.</li>
+ *       {@code WAIT} or {@code REJECT}.</li>
  * </ol>
  * The adapter carries out the step with its container's primitives and reports the end with
  * {@link Exchange#finish}, once.
@@ -150,23 +150,23 @@ public final class RequestPipeline {
       exchange.passedQueue(pass.type());
       dueToken = pass.byToken();
     }
-    if (engine.sessions() != null && refusedAsNewSession(view, tag, exchange, dueToken)) {
+    if (engine.sessions() != null && rejectedAsNewSession(view, tag, exchange, dueToken)) {
       return exchange.first(Step.REJECTED);
     }
     if (bandwidth != null && bandwidth.shapes(view.path())) {
       ShapingDecision shaping = bandwidth.decide(view, view.declaredResponseSize());
-      if (shaping.kind() == ShapingDecision.Kind.REFUSE) {
+      if (shaping.kind() == ShapingDecision.Kind.REJECT) {
         return exchange.first(
             Step.answer(
-                shaping.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
+                shaping.rejection(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
       }
       exchange.shaped(shaping.ticket());
       if (shaping.kind() == ShapingDecision.Kind.DELAY) {
         if (!view.canSuspend()) {
           // Nothing can hold it without a thread: refused as a group whose standby is full.
-          ShapingDecision refusal =
+          ShapingDecision rejection =
               new ShapingDecision(
-                  ShapingDecision.Kind.REFUSE,
+                  ShapingDecision.Kind.REJECT,
                   0,
                   429,
                   shaping.delayNanos(),
@@ -174,7 +174,7 @@ public final class RequestPipeline {
                   shaping.ticket());
           return exchange.first(
               Step.answer(
-                  refusal.refusal(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
+                  rejection.rejection(view.header("Accept"), view.requestUri()), Outcome.REJECTED));
         }
         exchange.delayFor(shaping);
         return exchange.first(Step.DELAY);
@@ -198,7 +198,7 @@ public final class RequestPipeline {
       return Step.WAIT;
     }
     if (engine.queueSettings().nonAsync() == QueueSettings.NonAsync.REJECT) {
-      engine.refuse(tag, RefusalReason.NO_ASYNC);
+      engine.reject(tag, RejectionReason.NO_ASYNC);
       return Step.REJECTED;
     }
     BlockingWait wait = new BlockingWait();
@@ -222,7 +222,7 @@ public final class RequestPipeline {
         view.secure());
   }
 
-  private boolean refusedAsNewSession(
+  private boolean rejectedAsNewSession(
       RequestView view, RequestTag tag, Exchange exchange, boolean dueToken) {
     SessionSettings s = engine.sessions().settings();
     SessionGate.Answer answer =
@@ -238,6 +238,6 @@ public final class RequestPipeline {
       exchange.setCookie(
           SetCookie.session(s.cookieName(), answer.setCookie(), view.contextPath(), view.secure()));
     }
-    return answer.refused();
+    return answer.rejected();
   }
 }

@@ -108,7 +108,7 @@ public record Settings(
    * Whether a request that would wait but cannot be held without its thread is refused at once
    * ({@code queue.nonAsync: reject}) rather than waiting on its thread.
    */
-  public boolean refusesWithoutAsync() {
+  public boolean rejectsWithoutAsync() {
     return queue.nonAsync() == QueueSettings.NonAsync.REJECT;
   }
 

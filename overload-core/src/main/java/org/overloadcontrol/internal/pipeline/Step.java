@@ -11,7 +11,7 @@ import org.overloadcontrol.internal.engine.Answer;
  * {@link Carrier}. Every controlled step ends in one {@link Exchange#finish}.
  *
  * @param kind what to do
- * @param outcome the outcome to finish with after a {@code REFUSE} or an {@code ANSWER}; null
+ * @param outcome the outcome to finish with after a {@code REJECT} or an {@code ANSWER}; null
  *     for the others (the application's run decides it)
  * @param answer the response to write for an {@code ANSWER}, else null
  */
@@ -28,29 +28,29 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
     ANSWER,
     /**
      * Hold the request without a thread for its bandwidth delay (Li &amp; Jamin §V), then call
-     * {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REFUSE} later.
+     * {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REJECT} later.
      */
     DELAY,
     /** Run the application now; finish with {@code COMPLETED} or {@code FAILED}. */
     RUN,
     /**
      * Hold the request without a thread in its class's wait queue (LIFO-Pri, Singhmar et al.
-     * 2004), then call {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REFUSE}.
+     * 2004), then call {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REJECT}.
      */
     WAIT,
     /**
      * Answer through the rejection handler (503 + {@code Retry-After}; the tag says why), then
      * finish with {@link Step#outcome()}.
      */
-    REFUSE
+    REJECT
   }
 
   static final Step PASS = new Step(Kind.PASS, null, null);
   static final Step RUN = new Step(Kind.RUN, null, null);
   static final Step DELAY = new Step(Kind.DELAY, null, null);
   static final Step WAIT = new Step(Kind.WAIT, null, null);
-  static final Step REJECTED = new Step(Kind.REFUSE, Outcome.REJECTED, null);
-  static final Step EXPIRED = new Step(Kind.REFUSE, Outcome.EXPIRED, null);
+  static final Step REJECTED = new Step(Kind.REJECT, Outcome.REJECTED, null);
+  static final Step EXPIRED = new Step(Kind.REJECT, Outcome.EXPIRED, null);
 
   public Step {
     Objects.requireNonNull(kind, "kind");

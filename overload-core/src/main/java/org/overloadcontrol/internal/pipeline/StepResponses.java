@@ -16,7 +16,7 @@ import org.overloadcontrol.internal.engine.Answer;
  * <ul>
  *   <li>A request that runs ({@link #ofRun}) carries the exchange's {@code Set-Cookie} values: a
  *       session admitted now, a used queue token cleared.
- *   <li>An answer or a refusal ({@link #answer}, {@link #refuse}) is the whole response, written
+ *   <li>An answer or a refusal ({@link #answer}, {@link #reject}) is the whole response, written
  *       on an emptied one: its status, {@code Cache-Control}, {@code Retry-After} when it has
  *       one, its own {@code Set-Cookie} values only, and its body. The exchange's are not among
  *       them: a new session whose first request is refused never started (the session gate
@@ -111,8 +111,8 @@ public final class StepResponses {
    * @return false, with nothing written, when the response was already committed
    * @throws X when the client cannot be written to
    */
-  public static <X extends Exception> boolean refuse(
+  public static <X extends Exception> boolean reject(
       Rejection rejection, String accept, String instance, ContainerResponse<X> response) throws X {
-    return answer(Answer.refusal(rejection, accept, instance), response);
+    return answer(Answer.rejection(rejection, accept, instance), response);
   }
 }

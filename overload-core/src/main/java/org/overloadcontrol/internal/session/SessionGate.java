@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
@@ -41,8 +41,8 @@ public final class SessionGate {
    * session admitted now; {@code completes} when its path completes its session.
    */
   public record Answer(
-      boolean refused,
-      RefusalReason reason,
+      boolean rejected,
+      RejectionReason reason,
       String setCookie,
       SessionRole role,
       String key,
@@ -163,7 +163,7 @@ public final class SessionGate {
         && (sessionOverdue.getAsBoolean()
             || !load.roomForNew(activeSessions(now), saturated, settings.headroom()))) {
       newRefused.increment();
-      return new Answer(true, RefusalReason.NEW_SESSION, null, SessionRole.NONE, null, false);
+      return new Answer(true, RejectionReason.NEW_SESSION, null, SessionRole.NONE, null, false);
     }
     String key;
     String cookie = null;
@@ -179,7 +179,7 @@ public final class SessionGate {
     SessionTable.Entry admittedEntry = table.admit(key, now);
     if (admittedEntry == null) {
       newRefused.increment();
-      return new Answer(true, RefusalReason.SESSIONS_FULL, null, SessionRole.NONE, null, false);
+      return new Answer(true, RejectionReason.SESSIONS_FULL, null, SessionRole.NONE, null, false);
     }
     seen(admittedEntry);
     admitted.increment();

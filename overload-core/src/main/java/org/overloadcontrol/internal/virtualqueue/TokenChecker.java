@@ -17,7 +17,7 @@ import org.overloadcontrol.cluster.TokenClaim;
 /**
  * TokenCheck (WebQ §II-C): admits a request whose token is genuine, was issued for this URL and
  * this client address, and whose slot has come and not long passed; refuses every other token
- * with a distinct {@link VirtualQueueRefusal}, counted.
+ * with a distinct {@link VirtualQueueRejection}, counted.
  *
  * <p>Checks, in order: decodes and names a key we hold (else {@code FORGED}); seal over its
  * time, wait and nonce (else {@code ALTERED}); URL tag ({@code WRONG_URL}); address tag
@@ -51,8 +51,8 @@ final class TokenChecker {
   private final TokenSigner signer;
   private final long graceSeconds;
   private final Cache<String, Boolean> used;
-  private final Map<VirtualQueueRefusal, LongAdder> refusals =
-      new EnumMap<>(VirtualQueueRefusal.class);
+  private final Map<VirtualQueueRejection, LongAdder> refusals =
+      new EnumMap<>(VirtualQueueRejection.class);
   private final LongAdder admittedCount = new LongAdder();
   private final LongAdder unansweredClaims = new LongAdder();
   private final ClusterCoordinator cluster;
@@ -85,7 +85,7 @@ final class TokenChecker {
             .maximumSize(replayCacheSize)
             .executor(Runnable::run)
             .build();
-    for (VirtualQueueRefusal r : VirtualQueueRefusal.values()) {
+    for (VirtualQueueRejection r : VirtualQueueRejection.values()) {
       refusals.put(r, new LongAdder());
     }
   }
@@ -95,7 +95,7 @@ final class TokenChecker {
     if (result.admitted()) {
       admittedCount.increment();
     } else {
-      count(result.refusal());
+      count(result.rejection());
     }
     return result;
   }
@@ -103,41 +103,41 @@ final class TokenChecker {
   private TokenCheck evaluate(String text, String clientAddress, String url, long nowSecond) {
     QueueToken token = QueueToken.decode(text);
     if (token == null || !signer.knowsKey(token)) {
-      return TokenCheck.refused(VirtualQueueRefusal.FORGED);
+      return TokenCheck.rejected(VirtualQueueRejection.FORGED);
     }
     if (!signer.sealValid(token)) {
-      return TokenCheck.refused(VirtualQueueRefusal.ALTERED);
+      return TokenCheck.rejected(VirtualQueueRejection.ALTERED);
     }
     if (!signer.urlValid(token, url)) {
-      return TokenCheck.refused(VirtualQueueRefusal.WRONG_URL);
+      return TokenCheck.rejected(VirtualQueueRejection.WRONG_URL);
     }
     if (!signer.addressValid(token, clientAddress)) {
-      return TokenCheck.refused(VirtualQueueRefusal.FOREIGN_ADDRESS);
+      return TokenCheck.rejected(VirtualQueueRejection.FOREIGN_ADDRESS);
     }
     long slot = token.slotSecond();
     if (nowSecond < slot) {
-      return new TokenCheck(VirtualQueueRefusal.EARLY, slot - nowSecond);
+      return new TokenCheck(VirtualQueueRejection.EARLY, slot - nowSecond);
     }
     if (nowSecond > slot + graceSeconds) {
-      return TokenCheck.refused(VirtualQueueRefusal.EXPIRED);
+      return TokenCheck.rejected(VirtualQueueRejection.EXPIRED);
     }
     // putIfAbsent is atomic: of two requests racing with one token, exactly one is admitted.
     if (used.asMap().putIfAbsent(token.replayKey(), Boolean.TRUE) != null) {
-      return TokenCheck.refused(VirtualQueueRefusal.REPLAYED);
+      return TokenCheck.rejected(VirtualQueueRejection.REPLAYED);
     }
     // Decided before claiming: a claim that goes unanswered may land later, and whether its
     // mark should then stand depends on whether this node admits the use without an answer.
     boolean alone = decidesAlone(token.replayKey(), nowSecond);
     TokenClaim claim = cluster.claim(token.replayKey(), keepFor, alone);
     if (claim == TokenClaim.REPLAYED) {
-      return TokenCheck.refused(VirtualQueueRefusal.REPLAYED);
+      return TokenCheck.rejected(VirtualQueueRejection.REPLAYED);
     }
     if (claim == TokenClaim.UNKNOWN) {
       unansweredClaims.increment();
       if (!alone) {
         // Another node is the one to admit it now; a retry here passes once the cluster answers.
         used.asMap().remove(token.replayKey());
-        return new TokenCheck(VirtualQueueRefusal.EARLY, 1);
+        return new TokenCheck(VirtualQueueRejection.EARLY, 1);
       }
       unsettled.add(new Unsettled(token.replayKey(), nowSecond));
       if (unsettledCount.incrementAndGet() > MAX_UNSETTLED && unsettled.poll() != null) {
@@ -208,11 +208,11 @@ final class TokenChecker {
     return unsettledCount.get();
   }
 
-  void count(VirtualQueueRefusal reason) {
+  void count(VirtualQueueRejection reason) {
     refusals.get(reason).increment();
   }
 
-  long refusalCount(VirtualQueueRefusal reason) {
+  long refusalCount(VirtualQueueRejection reason) {
     return refusals.get(reason).sum();
   }
 

@@ -154,7 +154,7 @@ public final class VirtualQueue implements ClusterPart {
     if (token != null) {
       TokenCheck check = checker.check(token, clientAddress, url, nowSecond);
       if (!check.admitted()) {
-        return new VirtualQueueDecision.Refuse(check.refusal(), check.retryAfterSeconds());
+        return new VirtualQueueDecision.Reject(check.rejection(), check.retryAfterSeconds());
       }
       passed(requestType, nowNanos);
       return new VirtualQueueDecision.Pass(true);
@@ -162,9 +162,9 @@ public final class VirtualQueue implements ClusterPart {
     Reservation r =
         schedule.reserve(nowSecond, capacity.hardness(requestType), capacityNow(nowNanos));
     if (!r.granted()) {
-      checker.count(VirtualQueueRefusal.QUEUE_FULL);
-      return new VirtualQueueDecision.Refuse(
-          VirtualQueueRefusal.QUEUE_FULL, schedule.maxWaitSeconds());
+      checker.count(VirtualQueueRejection.QUEUE_FULL);
+      return new VirtualQueueDecision.Reject(
+          VirtualQueueRejection.QUEUE_FULL, schedule.maxWaitSeconds());
     }
     if (r.waitSeconds() == 0) {
       passed(requestType, nowNanos);
@@ -266,7 +266,7 @@ public final class VirtualQueue implements ClusterPart {
   }
 
   /** Requests refused for {@code reason}. */
-  public long refusalCount(VirtualQueueRefusal reason) {
+  public long refusalCount(VirtualQueueRejection reason) {
     return checker.refusalCount(reason);
   }
 

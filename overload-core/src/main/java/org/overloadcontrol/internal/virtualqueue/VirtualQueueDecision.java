@@ -2,7 +2,7 @@ package org.overloadcontrol.internal.virtualqueue;
 
 /**
  * What the virtual queue decided for one arriving request: {@link Pass} (go on to the server),
- * {@link Wait} (come back with this token after this many seconds) or {@link Refuse}.
+ * {@link Wait} (come back with this token after this many seconds) or {@link Reject}.
  */
 public sealed interface VirtualQueueDecision {
 
@@ -19,6 +19,6 @@ public sealed interface VirtualQueueDecision {
    * The request is refused; {@code retryAfterSeconds} is when trying again makes sense (the
    * remaining wait of an early token, the maximum wait when the queue is full, else 0).
    */
-  record Refuse(VirtualQueueRefusal reason, long retryAfterSeconds)
+  record Reject(VirtualQueueRejection reason, long retryAfterSeconds)
       implements VirtualQueueDecision {}
 }

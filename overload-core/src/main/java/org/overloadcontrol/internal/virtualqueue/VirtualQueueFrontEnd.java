@@ -185,7 +185,7 @@ public final class VirtualQueueFrontEnd {
     VirtualQueueDecision decision = queue.decide(address, url, token, type, now);
     if (queryToken == null
         && cookieToken != null
-        && decision instanceof VirtualQueueDecision.Refuse r
+        && decision instanceof VirtualQueueDecision.Reject r
         && r.reason().tokenFault()) {
       // A stale cookie (used, expired, or set for another page under this path): join afresh.
       decision = queue.decide(address, url, null, type, now);
@@ -263,18 +263,18 @@ public final class VirtualQueueFrontEnd {
           Answer.HTML,
           WaitingPage.resubmitHtml(wait.waitSeconds()));
     }
-    VirtualQueueDecision.Refuse refuse = (VirtualQueueDecision.Refuse) stop.decision();
-    boolean fault = refuse.reason().tokenFault();
+    VirtualQueueDecision.Reject reject = (VirtualQueueDecision.Reject) stop.decision();
+    boolean fault = reject.reason().tokenFault();
     int status = fault ? FORBIDDEN : UNAVAILABLE;
-    long retry = fault ? 0 : Math.max(1, refuse.retryAfterSeconds());
+    long retry = fault ? 0 : Math.max(1, reject.retryAfterSeconds());
     String url = stop.boundUrl();
     if (browser) {
       String retryUrl = stop.token() == null ? url : TokenUrls.withToken(url, stop.token());
       return answer(
-          status, retry, null, Answer.HTML, WaitingPage.refusalHtml(refuse, url, retryUrl));
+          status, retry, null, Answer.HTML, WaitingPage.rejectionHtml(reject, url, retryUrl));
     }
     return answer(
-        status, retry, null, Answer.PROBLEM_JSON, WaitingPage.refusalJson(refuse, status, url));
+        status, retry, null, Answer.PROBLEM_JSON, WaitingPage.rejectionJson(reject, status, url));
   }
 
   private static Answer answer(

@@ -29,7 +29,7 @@ public sealed interface VisitVerdict {
    * The request was told to wait or refused.
    *
    * @param decision the queue's {@link VirtualQueueDecision.Wait} or
-   *     {@link VirtualQueueDecision.Refuse}
+   *     {@link VirtualQueueDecision.Reject}
    * @param boundUrl the raw URL without the token, the one tokens are bound to
    * @param token the token the request presented, or null
    */

@@ -19,7 +19,7 @@ import java.util.Map;
  *   <li>{@link #resubmitHtml}: for a POST whose body cannot be carried (a file upload, a body too
  *       large, not a form): says the submission was not sent and when to send it again.</li>
  *   <li>{@link #waitingJson}: for API clients: wait, position, token and the retry URL.</li>
- *   <li>{@link #refusalHtml} and {@link #refusalJson}: a refused token or a full queue.</li>
+ *   <li>{@link #rejectionHtml} and {@link #rejectionJson}: a refused token or a full queue.</li>
  * </ul>
  *
  * <p>Every value placed in markup is escaped; the token is URL-safe Base64 by construction.
@@ -116,11 +116,11 @@ final class WaitingPage {
    * @param rejoinUrl the URL without a token (to join the queue again)
    * @param retryUrl for an early token, the URL with it (refreshed when its slot comes)
    */
-  public static String refusalHtml(
-      VirtualQueueDecision.Refuse refuse, String rejoinUrl, String retryUrl) {
-    VirtualQueueRefusal reason = refuse.reason();
-    long retry = refuse.retryAfterSeconds();
-    if (reason == VirtualQueueRefusal.EARLY) {
+  public static String rejectionHtml(
+      VirtualQueueDecision.Reject reject, String rejoinUrl, String retryUrl) {
+    VirtualQueueRejection reason = reject.reason();
+    long retry = reject.retryAfterSeconds();
+    if (reason == VirtualQueueRejection.EARLY) {
       return head(
               "Not yet",
               "<meta http-equiv=\"refresh\" content=\"" + retry + ";url=" + attr(retryUrl) + "\">")
@@ -130,7 +130,7 @@ final class WaitingPage {
           + "</body></html>\n";
     }
     String next =
-        reason == VirtualQueueRefusal.QUEUE_FULL
+        reason == VirtualQueueRejection.QUEUE_FULL
             ? "<p>The line is full. Please <a href=\""
                 + attr(rejoinUrl)
                 + "\">try again</a> in "
@@ -148,18 +148,18 @@ final class WaitingPage {
   }
 
   /** The RFC 9457 problem body for a refusal. */
-  public static String refusalJson(
-      VirtualQueueDecision.Refuse refuse, int status, String rejoinUrl) {
+  public static String rejectionJson(
+      VirtualQueueDecision.Reject reject, int status, String rejoinUrl) {
     return "{\"type\":\"about:blank\",\"title\":\""
         + (status == 403 ? "Forbidden" : "Service Unavailable")
         + "\",\"status\":"
         + status
         + ",\"detail\":"
-        + json(capitalised(refuse.reason().message()) + ".")
+        + json(capitalised(reject.reason().message()) + ".")
         + ",\"reason\":"
-        + json(refuse.reason().code())
+        + json(reject.reason().code())
         + ",\"retryAfterSeconds\":"
-        + refuse.retryAfterSeconds()
+        + reject.retryAfterSeconds()
         + ",\"rejoinUrl\":"
         + json(rejoinUrl)
         + "}";

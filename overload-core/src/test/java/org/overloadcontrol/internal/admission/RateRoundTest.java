@@ -180,7 +180,7 @@ class RateRoundTest {
     Next next = RateRound.next(refused, none, FRESH);
     assertThat(next.action()).isEqualTo(Action.DOUBLE_WITHOUT_SAMPLES);
     assertThat(next.state().rate()).isEqualTo(1.0);
-    assertThat(next.state().refused()).isFalse();
+    assertThat(next.state().rejected()).isFalse();
     // Not refused, admitted at a round's worth or more, its estimate missing, or a higher class
     // holding it: nothing.
     assertThat(RateRound.next(at(0.5, Double.NaN), none, FRESH).action())

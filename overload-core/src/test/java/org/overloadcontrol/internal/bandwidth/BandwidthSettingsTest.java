@@ -53,7 +53,7 @@ class BandwidthSettingsTest {
     assertThat(s.totalBytesPerSecond()).isEqualTo(100_000);
     assertThat(s.groups()).extracting(ClientGroup::name).containsExactly("a", "b", "c");
     assertThat(s.groups().get(0).allocatedBytesPerSecond()).isEqualTo(10_000);
-    assertThat(s.groups().get(2).isRefused()).isTrue();
+    assertThat(s.groups().get(2).isRejected()).isTrue();
     assertThat(s.alpha()).isEqualTo(0.1);
     assertThat(s.managerPeriodNanos()).isEqualTo(1_000_000_000L);
     assertThat(s.standbyLimit()).isEqualTo(8);

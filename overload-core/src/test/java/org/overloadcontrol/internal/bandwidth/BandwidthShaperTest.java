@@ -84,7 +84,7 @@ class BandwidthShaperTest {
     BandwidthSettings s =
         BandwidthSettings.builder(100_000).group("blocked", 0, client("10.9.0.0/16")).build();
     ShapingDecision d = new BandwidthShaper(s, ticker).decide(from("10.9.0.1"), 10);
-    assertThat(d.kind()).isEqualTo(ShapingDecision.Kind.REFUSE);
+    assertThat(d.kind()).isEqualTo(ShapingDecision.Kind.REJECT);
     assertThat(d.status()).isEqualTo(403);
     assertThat(d.reason()).isEqualTo(ShapingDecision.ZERO_SHARE);
   }
@@ -184,7 +184,7 @@ class BandwidthShaperTest {
     assertThat(first.delayNanos()).isCloseTo(400 * MS, within(1_000L));
     assertThat(second.delayNanos()).isCloseTo(900 * MS, within(1_000L)); // 400 + 100 + 400
     ShapingDecision third = shaper.decide(small, 10_000);
-    assertThat(third.kind()).isEqualTo(ShapingDecision.Kind.REFUSE);
+    assertThat(third.kind()).isEqualTo(ShapingDecision.Kind.REJECT);
     assertThat(third.status()).isEqualTo(429);
     assertThat(third.reason()).isEqualTo(ShapingDecision.STANDBY_FULL);
     assertThat(third.retryAfterNanos()).isGreaterThanOrEqualTo(1_000 * MS);
@@ -192,7 +192,7 @@ class BandwidthShaperTest {
     first.ticket().delayEnded(); // idempotent: one place freed, not two
     assertThat(shaper.snapshot().get(0).delayedCount()).isEqualTo(1);
     assertThat(shaper.decide(small, 10_000).kind()).isEqualTo(ShapingDecision.Kind.DELAY);
-    assertThat(shaper.decide(small, 10_000).kind()).isEqualTo(ShapingDecision.Kind.REFUSE);
+    assertThat(shaper.decide(small, 10_000).kind()).isEqualTo(ShapingDecision.Kind.REJECT);
   }
 
   @Test
@@ -204,7 +204,7 @@ class BandwidthShaperTest {
     ticker.advanceNanos(PERIOD);
     shaper.managerRound();
     ShapingDecision d = shaper.decide(small, 10_000); // would wait 400 ms
-    assertThat(d.kind()).isEqualTo(ShapingDecision.Kind.REFUSE);
+    assertThat(d.kind()).isEqualTo(ShapingDecision.Kind.REJECT);
     assertThat(d.reason()).isEqualTo(ShapingDecision.DELAY_TOO_LONG);
     assertThat(d.status()).isEqualTo(429);
   }

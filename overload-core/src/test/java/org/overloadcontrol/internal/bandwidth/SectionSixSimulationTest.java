@@ -317,7 +317,7 @@ class SectionSixSimulationTest {
             case ADMIT -> links.get(node).add(new Transfer(c, d.ticket()));
             case DELAY ->
                 timers.add(new Timer(ticker.read() + d.delayNanos(), c, node, d.ticket()));
-            case REFUSE -> refused[c]++;
+            case REJECT -> refused[c]++;
             default -> throw new AssertionError(d);
           }
         }

@@ -16,7 +16,7 @@ import org.overloadcontrol.internal.virtualqueue.EpochClock;
 import org.overloadcontrol.internal.virtualqueue.KeyRing;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueue;
 import org.overloadcontrol.internal.virtualqueue.VirtualQueueDecision;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 
 /**
  * WebQ's distributed TokenGen (Suresh et al., §III-B) with two replicas on one fake clock
@@ -88,12 +88,12 @@ class ClusterVirtualQueueTest {
     String client = "192.0.2." + (30 - waits.size());
     assertThat(b.arrive(client, first.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(b.arrive(client, first.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
     assertThat(a.arrive(client, first.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
     assertThat(
-            a.queue.refusalCount(VirtualQueueRefusal.REPLAYED)
-                + b.queue.refusalCount(VirtualQueueRefusal.REPLAYED))
+            a.queue.refusalCount(VirtualQueueRejection.REPLAYED)
+                + b.queue.refusalCount(VirtualQueueRejection.REPLAYED))
         .isEqualTo(2);
   }
 
@@ -120,7 +120,7 @@ class ClusterVirtualQueueTest {
     cluster.reconnect("b");
     b.exchange.run(); // the next exchange claims the use again, off the request path
     assertThat(a.arrive(client, wait.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
   }
 
   @Test
@@ -144,7 +144,8 @@ class ClusterVirtualQueueTest {
       assertThat(passes).as("passes of one token on the two nodes").isEqualTo(1);
       VirtualQueueDecision refused = one instanceof VirtualQueueDecision.Pass ? other : one;
       // Not the token's fault: the client is told to retry in a second.
-      assertThat(refused).isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.EARLY, 1));
+      assertThat(refused)
+          .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.EARLY, 1));
       boolean onA = (first == a) == one instanceof VirtualQueueDecision.Pass;
       passedOnA += onA ? 1 : 0;
       passedOnB += onA ? 0 : 1;
@@ -157,7 +158,7 @@ class ClusterVirtualQueueTest {
     for (Map.Entry<String, String> t : tokens.entrySet()) {
       for (Node n : List.of(a, b)) {
         assertThat(n.arrive(t.getKey(), t.getValue()))
-            .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+            .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
       }
     }
   }
@@ -181,15 +182,15 @@ class ClusterVirtualQueueTest {
         // The owner admitted on its own set: its late mark stands, the token is spent.
         admittedFirst++;
         assertThat(second.arrive(t.getKey(), t.getValue()))
-            .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+            .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
       } else {
         // Refused with "retry in a second": the retry must pass once, not meet its own mark.
         refusedFirst++;
-        assertThat(one).isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.EARLY, 1));
+        assertThat(one).isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.EARLY, 1));
         assertThat(first.arrive(t.getKey(), t.getValue()))
             .isEqualTo(new VirtualQueueDecision.Pass(true));
         assertThat(second.arrive(t.getKey(), t.getValue()))
-            .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.REPLAYED, 0));
+            .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
       }
     }
     assertThat(refusedFirst)

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
@@ -39,7 +39,7 @@ class QueueThresholdChoiceTest {
   }
 
   /** Arrivals at {@code endpoint}: the admitted ones, the refused ones answered. */
-  private List<RequestTag> arrive(String endpoint, int n, List<RefusalReason> reasons) {
+  private List<RequestTag> arrive(String endpoint, int n, List<RejectionReason> reasons) {
     List<RequestTag> admitted = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       RequestTag tag = engine.tag(engine.route(endpoint, NONE), ticker.read());
@@ -54,11 +54,11 @@ class QueueThresholdChoiceTest {
   }
 
   private void theThresholdAdmitsAndMoves() {
-    List<RefusalReason> reasons = new ArrayList<>();
+    List<RejectionReason> reasons = new ArrayList<>();
     List<RequestTag> admitted = arrive("search", 6, reasons);
     assertThat(admitted).hasSize(4);
     assertThat(reasons)
-        .containsExactly(RefusalReason.QUEUE_THRESHOLD, RefusalReason.QUEUE_THRESHOLD);
+        .containsExactly(RejectionReason.QUEUE_THRESHOLD, RejectionReason.QUEUE_THRESHOLD);
     assertThat(engine.endpoint("search").concurrencyGroup()).isNull();
     ticker.advance(Duration.ofMillis(500));
     for (RequestTag t : admitted) {
@@ -97,7 +97,7 @@ class QueueThresholdChoiceTest {
   @Test
   void anEndpointWithoutATargetKeepsTheRateControllerAndAdmitsEverything() {
     start(Map.of("admission.controller", "queue-threshold"));
-    List<RefusalReason> reasons = new ArrayList<>();
+    List<RejectionReason> reasons = new ArrayList<>();
     assertThat(arrive("plain", 50, reasons)).hasSize(50);
     assertThat(engine.endpoint("plain").queueThreshold()).isNull();
   }

@@ -16,7 +16,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
-import org.overloadcontrol.internal.virtualqueue.VirtualQueueRefusal;
+import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
 
 /**
  * Bandwidth shares and the virtual queue in the recorded metrics, the status JSON and the
@@ -54,7 +54,7 @@ class FeatureExpositionTest {
     long passed = 40;
     long tokenAdmitted = 9;
     long toldToWait = 12;
-    final Map<VirtualQueueRefusal, Long> refusals = new EnumMap<>(VirtualQueueRefusal.class);
+    final Map<VirtualQueueRejection, Long> refusals = new EnumMap<>(VirtualQueueRejection.class);
     int waitSeconds = 7;
     double capacity = 140;
     double share = 35;
@@ -86,7 +86,7 @@ class FeatureExpositionTest {
     }
 
     @Override
-    public long refusalCount(VirtualQueueRefusal reason) {
+    public long refusalCount(VirtualQueueRejection reason) {
       return refusals.getOrDefault(reason, 0L);
     }
 
@@ -110,8 +110,8 @@ class FeatureExpositionTest {
   private Observability start() {
     bandwidth.groups.add(new GroupSnapshot("gold", 40_000, 38_500.5, true, 2, 310, 4));
     bandwidth.groups.add(new GroupSnapshot("bronze", 10_000, 0, false, 0, 0, 0));
-    queue.refusals.put(VirtualQueueRefusal.QUEUE_FULL, 5L);
-    queue.refusals.put(VirtualQueueRefusal.REPLAYED, 1L);
+    queue.refusals.put(VirtualQueueRejection.QUEUE_FULL, 5L);
+    queue.refusals.put(VirtualQueueRejection.REPLAYED, 1L);
     observability =
         Observability.builder(driver.engine)
             .recorder(recorded)
@@ -163,7 +163,7 @@ class FeatureExpositionTest {
     // The gauges read the state, not a copy taken at registration.
     bandwidth.groups.set(0, new GroupSnapshot("gold", 40_000, 12_000, false, 0, 311, 6));
     queue.passed = 41;
-    queue.refusals.put(VirtualQueueRefusal.FORGED, 3L);
+    queue.refusals.put(VirtualQueueRejection.FORGED, 3L);
     assertThat(gauge("overload.bandwidth.group.gold.refused").longValue()).isEqualTo(6);
     assertThat(gauge("overload.bandwidth.group.gold.active").intValue()).isZero();
     assertThat(gauge("overload.virtual_queue.passed").longValue()).isEqualTo(41);
@@ -246,7 +246,7 @@ class FeatureExpositionTest {
     assertThat(q.get("unansweredClaims").asLong()).isEqualTo(3);
     assertThat(q.get("refusals").get("queue_full").asLong()).isEqualTo(5);
     assertThat(q.get("refusals").get("replayed").asLong()).isEqualTo(1);
-    assertThat(q.get("refusals").size()).isEqualTo(VirtualQueueRefusal.values().length);
+    assertThat(q.get("refusals").size()).isEqualTo(VirtualQueueRejection.values().length);
   }
 
   @Test
@@ -276,7 +276,7 @@ class FeatureExpositionTest {
     assertThat(families.get("overload_bandwidth_max_measured_bytes_per_second"))
         .containsExactly(Map.of("__value__", "120000.0"));
     assertThat(families.get("overload_virtual_queue_refusals_total"))
-        .hasSize(VirtualQueueRefusal.values().length)
+        .hasSize(VirtualQueueRejection.values().length)
         .contains(
             Map.of("reason", "queue_full", "__value__", "5.0"),
             Map.of("reason", "foreign_address", "__value__", "0.0"));

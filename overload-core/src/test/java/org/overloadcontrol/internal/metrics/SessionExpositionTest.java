@@ -54,7 +54,7 @@ class SessionExpositionTest {
       RequestTag other =
           engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
       assertThat(
-              engine.admitSession(other, new SessionVisit(null, null, null, "/", false)).refused())
+              engine.admitSession(other, new SessionVisit(null, null, null, "/", false)).rejected())
           .isTrue(); // the table holds one session
       engine.complete(other, Outcome.REJECTED, 0);
 

@@ -36,7 +36,7 @@ class CarriedRequest implements Carrier {
       case PASS -> {}
       case RUN -> running = true;
       case DELAY, WAIT -> exchange.hold(this);
-      case ANSWER, REFUSE -> end(step.outcome());
+      case ANSWER, REJECT -> end(step.outcome());
     }
   }
 

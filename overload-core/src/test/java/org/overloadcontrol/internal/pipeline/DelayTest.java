@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
 import org.overloadcontrol.internal.config.OverloadConfig;
@@ -72,7 +72,7 @@ class DelayTest {
     assertThat(target.ended).hasValue(1);
     assertThat(runtime.delayedCount()).isZero();
     // After the timer nothing else may act: a client leaving now is the later steps' business.
-    assertThat(delay.cut(RefusalReason.ABANDONED)).isFalse();
+    assertThat(delay.cut(RejectionReason.ABANDONED)).isFalse();
     assertThat(delay.cancel()).isFalse();
     assertThat(target.cut).hasValue(0);
   }
@@ -83,13 +83,13 @@ class DelayTest {
     RequestTag tag = tag();
     Delay delay = runtime.delay(tag, delayFor(DELAY_NANOS), target);
 
-    assertThat(delay.cut(RefusalReason.ABANDONED)).isTrue();
+    assertThat(delay.cut(RejectionReason.ABANDONED)).isTrue();
     ticker.advance(Duration.ofSeconds(1));
     timers.runDue();
 
     assertThat(target.cut).hasValue(1);
     assertThat(target.ended).hasValue(0);
-    assertThat(tag.reason()).isEqualTo(RefusalReason.ABANDONED);
+    assertThat(tag.reason()).isEqualTo(RejectionReason.ABANDONED);
     assertThat(timers.pendingOneShots()).isZero();
   }
 
@@ -105,7 +105,7 @@ class DelayTest {
 
     assertThat(first.cut).hasValue(1);
     assertThat(second.cut).hasValue(1);
-    assertThat(tag.reason()).isEqualTo(RefusalReason.SHUTDOWN);
+    assertThat(tag.reason()).isEqualTo(RejectionReason.SHUTDOWN);
     CountingTarget late = new CountingTarget();
     runtime.delay(tag(), delayFor(DELAY_NANOS), late);
     assertThat(late.cut).hasValue(1);
@@ -136,7 +136,7 @@ class DelayTest {
           for (int i = 0; i < requests; i++) {
             switch (role) {
               case 0 -> timers.runDue();
-              case 1 -> delays[i].cut(RefusalReason.ABANDONED);
+              case 1 -> delays[i].cut(RejectionReason.ABANDONED);
               case 2 -> {
                 if (delays[i].cancel()) {
                   cancelled.incrementAndGet();

@@ -274,7 +274,7 @@ class ReloadTest {
     advance(Duration.ofMillis(699));
     assertThat(waiting.outcome).isNull();
     advance(Duration.ofMillis(1));
-    assertThat(waiting.steps).containsExactly(Step.Kind.WAIT, Step.Kind.REFUSE);
+    assertThat(waiting.steps).containsExactly(Step.Kind.WAIT, Step.Kind.REJECT);
     assertThat(waiting.outcome).isEqualTo(Outcome.EXPIRED);
     assertThat(waiting.route().outcomeCount(Outcome.EXPIRED)).isEqualTo(1);
     advance(Duration.ofMillis(200));
@@ -442,7 +442,7 @@ class ReloadTest {
     // The table (one session) and the cookie keys came over: a new session finds the table
     // full, and the admitted one is known by its cookie.
     Exchange fresh = runtime.pipeline().start(new RequestPipelineTest.View(), "e");
-    assertThat(fresh.step().kind()).isEqualTo(Step.Kind.REFUSE);
+    assertThat(fresh.step().kind()).isEqualTo(Step.Kind.REJECT);
     fresh.finish(Outcome.REJECTED, 0);
     RequestPipelineTest.View again = new RequestPipelineTest.View();
     again.cookies.put("oc_session", cookie);

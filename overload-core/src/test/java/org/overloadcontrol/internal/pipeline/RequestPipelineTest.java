@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Answer;
@@ -188,9 +188,9 @@ class RequestPipelineTest {
     assertThat(second.outcome).isNull();
     ticker.advance(Duration.ofMillis(1));
     timers.runDue();
-    assertThat(second.steps).containsExactly(Step.Kind.WAIT, Step.Kind.REFUSE);
+    assertThat(second.steps).containsExactly(Step.Kind.WAIT, Step.Kind.REJECT);
     assertThat(second.outcome).isEqualTo(Outcome.EXPIRED);
-    assertThat(second.exchange.tag().reason()).isEqualTo(RefusalReason.EXPIRED);
+    assertThat(second.exchange.tag().reason()).isEqualTo(RejectionReason.EXPIRED);
     first.complete();
   }
 
@@ -204,7 +204,7 @@ class RequestPipelineTest {
     assertThat(second.exchange.left()).isFalse();
 
     assertThat(second.outcome).isEqualTo(Outcome.EXPIRED);
-    assertThat(second.exchange.tag().reason()).isEqualTo(RefusalReason.ABANDONED);
+    assertThat(second.exchange.tag().reason()).isEqualTo(RejectionReason.ABANDONED);
     assertThat(route().abandonedCount()).isEqualTo(1);
     first.complete();
     assertThat(second.steps).doesNotContain(Step.Kind.RUN);
@@ -218,8 +218,8 @@ class RequestPipelineTest {
     View blocking = new View();
     blocking.canSuspend = false;
     Adapter second = new Adapter(blocking);
-    assertThat(second.steps).containsExactly(Step.Kind.REFUSE);
-    assertThat(second.exchange.tag().reason()).isEqualTo(RefusalReason.NO_ASYNC);
+    assertThat(second.steps).containsExactly(Step.Kind.REJECT);
+    assertThat(second.exchange.tag().reason()).isEqualTo(RejectionReason.NO_ASYNC);
     first.complete();
   }
 
@@ -270,9 +270,9 @@ class RequestPipelineTest {
     ticker.advance(Duration.ofSeconds(10));
     timers.runDue();
 
-    assertThat(delayed.steps).containsExactly(Step.Kind.DELAY, Step.Kind.REFUSE);
+    assertThat(delayed.steps).containsExactly(Step.Kind.DELAY, Step.Kind.REJECT);
     assertThat(delayed.outcome).isEqualTo(Outcome.EXPIRED);
-    assertThat(delayed.exchange.tag().reason()).isEqualTo(RefusalReason.ABANDONED);
+    assertThat(delayed.exchange.tag().reason()).isEqualTo(RejectionReason.ABANDONED);
     assertThat(route().arrivalCount()).isEqualTo(arrivals);
   }
 

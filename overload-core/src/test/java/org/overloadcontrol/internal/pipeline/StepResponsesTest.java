@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
 import org.overloadcontrol.Rejection;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.engine.Answer;
 
 /** What every adapter writes for an answer and a refusal, on a response that records it. */
@@ -86,9 +86,10 @@ class StepResponsesTest {
   void aRefusalIs503WithItsRetryTimeRoundedUpAndAProblemForAnApiClient() {
     Recorded response = new Recorded();
     Rejection rejection =
-        new Rejection("search", "interactive", RefusalReason.QUEUE_FULL, Duration.ofMillis(2_001));
+        new Rejection(
+            "search", "interactive", RejectionReason.QUEUE_FULL, Duration.ofMillis(2_001));
 
-    StepResponses.refuse(rejection, "application/json", "/search", response);
+    StepResponses.reject(rejection, "application/json", "/search", response);
 
     assertThat(response.calls.subList(0, 4))
         .containsExactly("reset", "status 503", "Cache-Control: no-store", "Retry-After: 3");
@@ -103,8 +104,8 @@ class StepResponsesTest {
   @Test
   void aBrowserIsRefusedWithAPage() {
     Recorded response = new Recorded();
-    StepResponses.refuse(
-        new Rejection("e", "c", RefusalReason.ADMISSION_RATE, Duration.ZERO),
+    StepResponses.reject(
+        new Rejection("e", "c", RejectionReason.ADMISSION_RATE, Duration.ZERO),
         "text/html,*/*",
         "/e",
         response);

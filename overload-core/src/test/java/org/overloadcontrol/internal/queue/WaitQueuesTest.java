@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.engine.Decision;
@@ -326,7 +326,7 @@ class WaitQueuesTest {
     assertThat(a.outcome()).isNull();
     assertThat(b.outcome()).isNull();
     assertThat(c.outcome()).isEqualTo(Outcome.REJECTED);
-    assertThat(c.reason()).isEqualTo(RefusalReason.QUEUE_FULL);
+    assertThat(c.reason()).isEqualTo(RejectionReason.QUEUE_FULL);
   }
 
   @Test

@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.config.OverloadConfigException;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
@@ -79,7 +79,7 @@ class SessionAdmissionTest {
             engine.route(endpoint, TestRequest.get("/" + endpoint, "127.0.0.1")), ticker.read());
     SessionGate.Answer answer =
         engine.admitSession(tag, new SessionVisit(cookie, null, null, "/" + endpoint, dueToken));
-    if (answer.refused()) {
+    if (answer.rejected()) {
       engine.complete(tag, Outcome.REJECTED, 0);
       return new Request(tag, answer, Decision.REJECT);
     }
@@ -235,8 +235,8 @@ class SessionAdmissionTest {
     ticker.advance(Duration.ofMillis(1));
     Request c1 = send(engine, "browse", null);
 
-    assertThat(c1.answer().refused()).isTrue();
-    assertThat(c1.tag().reason()).isEqualTo(RefusalReason.NEW_SESSION);
+    assertThat(c1.answer().rejected()).isTrue();
+    assertThat(c1.tag().reason()).isEqualTo(RejectionReason.NEW_SESSION);
     assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(1);
     // Once it got its permit, new sessions come in again (b1, a new session's, still waits).
     engine.complete(a1.tag(), Outcome.COMPLETED, 0);
@@ -258,13 +258,13 @@ class SessionAdmissionTest {
     ticker.advance(Duration.ofMillis(501));
     scheduler.runDue();
     assertThat(b1.tag().waiter().waiting()).isFalse();
-    assertThat(b1.tag().reason()).isEqualTo(RefusalReason.EXPIRED);
+    assertThat(b1.tag().reason()).isEqualTo(RejectionReason.EXPIRED);
     assertThat(a2.tag().waiter().waiting()).isTrue();
 
     ticker.advance(Duration.ofMillis(300));
     scheduler.runDue();
     assertThat(a2.tag().waiter().waiting()).isFalse();
-    assertThat(a2.tag().reason()).isEqualTo(RefusalReason.EXPIRED);
+    assertThat(a2.tag().reason()).isEqualTo(RejectionReason.EXPIRED);
     assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);
     assertThat(engine.queues().waitingCount()).isZero();
     assertThat(engine.queues().sessionWaitingCount()).isZero();
@@ -370,9 +370,9 @@ class SessionAdmissionTest {
     int refused = 0;
     for (int i = 0; i < 500; i++) {
       Request r = send(engine, "browse", null);
-      if (r.answer().refused()) {
+      if (r.answer().rejected()) {
         refused++;
-        assertThat(r.tag().reason()).isEqualTo(RefusalReason.SESSIONS_FULL);
+        assertThat(r.tag().reason()).isEqualTo(RejectionReason.SESSIONS_FULL);
       } else {
         engine.complete(r.tag(), Outcome.COMPLETED, 0);
       }
@@ -396,9 +396,9 @@ class SessionAdmissionTest {
     int admittedNew = 0;
     for (int slot = 0; slot < 12; slot++) {
       Request probe = send(engine, "browse", null); // finds the limit reached
-      if (probe.answer().refused()) {
+      if (probe.answer().rejected()) {
         refusedNew++;
-        assertThat(probe.tag().reason()).isEqualTo(RefusalReason.NEW_SESSION);
+        assertThat(probe.tag().reason()).isEqualTo(RejectionReason.NEW_SESSION);
       } else {
         admittedNew++;
         assertThat(engine.abandon(probe.tag())).isTrue(); // its user leaves the queue
@@ -416,18 +416,19 @@ class SessionAdmissionTest {
     assertThat(engine.sessions().admittedSessions()).isEqualTo(1);
     // A virtual-queue token that came due admits its session all the same.
     Request token = send(engine, "browse", null, true);
-    assertThat(token.answer().refused()).isFalse();
+    assertThat(token.answer().rejected()).isFalse();
     assertThat(token.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     assertThat(engine.abandon(token.tag())).isTrue();
     engine.complete(token.tag(), Outcome.EXPIRED, 0);
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
+    assertThat(send(engine, "browse", null).answer().reason())
+        .isEqualTo(RejectionReason.NEW_SESSION);
 
     // a completes its purchase: its place is free for a new session.
     engine.complete(current.tag(), Outcome.COMPLETED, 0);
     Request buy = send(engine, "buy", a.cookie());
     engine.complete(buy.tag(), Outcome.COMPLETED, 0);
     Request next = send(engine, "browse", null);
-    assertThat(next.answer().refused()).isFalse();
+    assertThat(next.answer().rejected()).isFalse();
     assertThat(next.tag().sessionRole()).isEqualTo(SessionRole.NEW);
   }
 
@@ -440,7 +441,7 @@ class SessionAdmissionTest {
     Request current = a;
     for (int slot = 0; slot < 15; slot++) {
       Request probe = send(engine, "browse", null);
-      if (!probe.answer().refused()) {
+      if (!probe.answer().rejected()) {
         assertThat(engine.abandon(probe.tag())).isTrue();
         engine.complete(probe.tag(), Outcome.EXPIRED, 0);
       }
@@ -455,17 +456,20 @@ class SessionAdmissionTest {
     ticker.advance(Duration.ofMillis(250));
     engine.complete(current.tag(), Outcome.COMPLETED, 0);
     scheduler.runDue();
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
+    assertThat(send(engine, "browse", null).answer().reason())
+        .isEqualTo(RejectionReason.NEW_SESSION);
     ticker.advance(Duration.ofMillis(300));
     scheduler.runDue();
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
+    assertThat(send(engine, "browse", null).answer().reason())
+        .isEqualTo(RejectionReason.NEW_SESSION);
     ticker.advance(Duration.ofMillis(300));
     scheduler.runDue();
     Request b = send(engine, "browse", null);
-    assertThat(b.answer().refused()).isFalse();
+    assertThat(b.answer().rejected()).isFalse();
     assertThat(b.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     // b counts at once: the next new session finds no room.
-    assertThat(send(engine, "browse", null).answer().reason()).isEqualTo(RefusalReason.NEW_SESSION);
+    assertThat(send(engine, "browse", null).answer().reason())
+        .isEqualTo(RejectionReason.NEW_SESSION);
   }
 
   @Test
@@ -473,10 +477,10 @@ class SessionAdmissionTest {
     OverloadEngine engine = engine("sessions.maxSessions", "1");
     Request a = send(engine, "browse", null);
     engine.complete(a.tag(), Outcome.COMPLETED, 0);
-    assertThat(send(engine, "browse", null).answer().refused()).isTrue();
+    assertThat(send(engine, "browse", null).answer().rejected()).isTrue();
     // The table bound still holds for token holders: the full table refuses them too.
     assertThat(send(engine, "browse", null, true).answer().reason())
-        .isEqualTo(RefusalReason.SESSIONS_FULL);
+        .isEqualTo(RejectionReason.SESSIONS_FULL);
   }
 
   @Test

@@ -94,7 +94,7 @@ class SessionThreadsTest {
           if (engine.sessions().admittedSessions() > 20) {
             overBound.incrementAndGet();
           }
-          if (answer.refused()) {
+          if (answer.rejected()) {
             settle(engine, tag, Outcome.REJECTED, outcomes);
           } else {
             switch (engine.arrive(tag)) {

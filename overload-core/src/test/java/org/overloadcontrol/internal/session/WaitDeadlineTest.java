@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.RefusalReason;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.TestRequest;
 import org.overloadcontrol.internal.config.OverloadConfig;
@@ -54,7 +54,7 @@ class WaitDeadlineTest {
     if (engine.sessions() != null) {
       SessionGate.Answer answer =
           engine.admitSession(tag, new SessionVisit(cookie, null, null, "/browse", false));
-      assertThat(answer.refused()).isFalse();
+      assertThat(answer.rejected()).isFalse();
       if (answer.setCookie() != null) {
         setCookie[0] = answer.setCookie();
       }
@@ -104,7 +104,7 @@ class WaitDeadlineTest {
     ticker.advance(Duration.ofMillis(100));
     scheduler.runDue();
     assertThat(waiter.waiter().waiting()).isFalse();
-    assertThat(waiter.reason()).isEqualTo(RefusalReason.EXPIRED);
+    assertThat(waiter.reason()).isEqualTo(RejectionReason.EXPIRED);
     engine.complete(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
   }
@@ -121,7 +121,7 @@ class WaitDeadlineTest {
     assertThat(first.decision()).isEqualTo(Decision.WAIT);
     RequestTag second = send(engine, null, new String[1]);
     assertThat(second.decision()).isEqualTo(Decision.REJECT);
-    assertThat(second.reason()).isEqualTo(RefusalReason.QUEUE_FULL);
+    assertThat(second.reason()).isEqualTo(RejectionReason.QUEUE_FULL);
     engine.complete(second, Outcome.REJECTED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
@@ -161,7 +161,7 @@ class WaitDeadlineTest {
       assertThat(waited).isLessThan(100);
       next = send(engine, null, new String[1]);
     }
-    assertThat(next.reason()).isEqualTo(RefusalReason.QUEUE_FULL);
+    assertThat(next.reason()).isEqualTo(RejectionReason.QUEUE_FULL);
     engine.complete(next, Outcome.REJECTED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();

@@ -52,8 +52,8 @@ class TokenTest {
     return q.decide(CLIENT, URL, token, "default", ticker.read());
   }
 
-  private static VirtualQueueDecision refused(VirtualQueueRefusal reason) {
-    return new VirtualQueueDecision.Refuse(reason, 0);
+  private static VirtualQueueDecision refused(VirtualQueueRejection reason) {
+    return new VirtualQueueDecision.Reject(reason, 0);
   }
 
   @Test
@@ -79,8 +79,8 @@ class TokenTest {
     assertThat(wait.waitSeconds()).isEqualTo(4);
     ticker.advance(Duration.ofMillis(1500));
     assertThat(present(q, wait.token()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.EARLY, 3));
-    assertThat(q.refusalCount(VirtualQueueRefusal.EARLY)).isEqualTo(1);
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.EARLY, 3));
+    assertThat(q.refusalCount(VirtualQueueRejection.EARLY)).isEqualTo(1);
     ticker.advance(Duration.ofMillis(2500));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
@@ -94,27 +94,27 @@ class TokenTest {
     ticker.advance(Duration.ofSeconds(b.waitSeconds() + 5));
     assertThat(present(q, b.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     ticker.advance(Duration.ofSeconds(1));
-    assertThat(present(q, a.token())).isEqualTo(refused(VirtualQueueRefusal.EXPIRED));
-    assertThat(q.refusalCount(VirtualQueueRefusal.EXPIRED)).isEqualTo(1);
+    assertThat(present(q, a.token())).isEqualTo(refused(VirtualQueueRejection.EXPIRED));
+    assertThat(q.refusalCount(VirtualQueueRejection.EXPIRED)).isEqualTo(1);
   }
 
   @Test
   void forgedTokensAreRefused() {
     VirtualQueue q = queue(k1);
     ticker.advance(Duration.ofSeconds(1));
-    assertThat(present(q, "not-a-token")).isEqualTo(refused(VirtualQueueRefusal.FORGED));
-    assertThat(present(q, "%%%")).isEqualTo(refused(VirtualQueueRefusal.FORGED));
-    assertThat(present(q, "A".repeat(500))).isEqualTo(refused(VirtualQueueRefusal.FORGED));
+    assertThat(present(q, "not-a-token")).isEqualTo(refused(VirtualQueueRejection.FORGED));
+    assertThat(present(q, "%%%")).isEqualTo(refused(VirtualQueueRejection.FORGED));
+    assertThat(present(q, "A".repeat(500))).isEqualTo(refused(VirtualQueueRejection.FORGED));
     // Well formed, but signed with a key this site does not hold.
     VirtualQueue other = queue(KeyRing.newEntry("k1", random));
     VirtualQueueDecision.Wait foreign = waitingToken(other);
     ticker.advance(Duration.ofSeconds(1));
-    assertThat(present(q, foreign.token())).isEqualTo(refused(VirtualQueueRefusal.ALTERED));
+    assertThat(present(q, foreign.token())).isEqualTo(refused(VirtualQueueRejection.ALTERED));
     VirtualQueue unknownId = queue(KeyRing.newEntry("zz", random));
     VirtualQueueDecision.Wait unknown = waitingToken(unknownId);
     ticker.advance(Duration.ofSeconds(1));
-    assertThat(present(q, unknown.token())).isEqualTo(refused(VirtualQueueRefusal.FORGED));
-    assertThat(q.refusalCount(VirtualQueueRefusal.FORGED)).isEqualTo(4);
+    assertThat(present(q, unknown.token())).isEqualTo(refused(VirtualQueueRejection.FORGED));
+    assertThat(q.refusalCount(VirtualQueueRejection.FORGED)).isEqualTo(4);
   }
 
   @Test
@@ -136,13 +136,13 @@ class TokenTest {
                 t.urlTag(),
                 t.addressTag())
             .encode();
-    assertThat(present(q, shorter)).isEqualTo(refused(VirtualQueueRefusal.ALTERED));
-    assertThat(present(q, earlier)).isEqualTo(refused(VirtualQueueRefusal.ALTERED));
+    assertThat(present(q, shorter)).isEqualTo(refused(VirtualQueueRejection.ALTERED));
+    assertThat(present(q, earlier)).isEqualTo(refused(VirtualQueueRejection.ALTERED));
     byte[] raw = Base64.getUrlDecoder().decode(wait.token());
     raw[raw.length - 40] ^= 1;
     ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, Base64.getUrlEncoder().withoutPadding().encodeToString(raw)))
-        .isIn(refused(VirtualQueueRefusal.ALTERED), refused(VirtualQueueRefusal.WRONG_URL));
+        .isIn(refused(VirtualQueueRejection.ALTERED), refused(VirtualQueueRejection.WRONG_URL));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
@@ -152,8 +152,8 @@ class TokenTest {
     VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advance(Duration.ofSeconds(1));
     assertThat(q.decide(CLIENT, "/shop/checkout?cart=43", wait.token(), "default", ticker.read()))
-        .isEqualTo(refused(VirtualQueueRefusal.WRONG_URL));
-    assertThat(q.refusalCount(VirtualQueueRefusal.WRONG_URL)).isEqualTo(1);
+        .isEqualTo(refused(VirtualQueueRejection.WRONG_URL));
+    assertThat(q.refusalCount(VirtualQueueRejection.WRONG_URL)).isEqualTo(1);
   }
 
   @Test
@@ -162,8 +162,8 @@ class TokenTest {
     VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advance(Duration.ofSeconds(1));
     assertThat(q.decide("198.51.100.1", URL, wait.token(), "default", ticker.read()))
-        .isEqualTo(refused(VirtualQueueRefusal.FOREIGN_ADDRESS));
-    assertThat(q.refusalCount(VirtualQueueRefusal.FOREIGN_ADDRESS)).isEqualTo(1);
+        .isEqualTo(refused(VirtualQueueRejection.FOREIGN_ADDRESS));
+    assertThat(q.refusalCount(VirtualQueueRejection.FOREIGN_ADDRESS)).isEqualTo(1);
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
   }
 
@@ -173,12 +173,12 @@ class TokenTest {
     VirtualQueueDecision.Wait wait = waitingToken(q);
     ticker.advance(Duration.ofSeconds(1));
     assertThat(present(q, wait.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
-    assertThat(present(q, wait.token())).isEqualTo(refused(VirtualQueueRefusal.REPLAYED));
+    assertThat(present(q, wait.token())).isEqualTo(refused(VirtualQueueRejection.REPLAYED));
     ticker.advance(Duration.ofSeconds(4));
-    assertThat(present(q, wait.token())).isEqualTo(refused(VirtualQueueRefusal.REPLAYED));
+    assertThat(present(q, wait.token())).isEqualTo(refused(VirtualQueueRejection.REPLAYED));
     ticker.advance(Duration.ofSeconds(2));
-    assertThat(present(q, wait.token())).isEqualTo(refused(VirtualQueueRefusal.EXPIRED));
-    assertThat(q.refusalCount(VirtualQueueRefusal.REPLAYED)).isEqualTo(2);
+    assertThat(present(q, wait.token())).isEqualTo(refused(VirtualQueueRejection.EXPIRED));
+    assertThat(q.refusalCount(VirtualQueueRejection.REPLAYED)).isEqualTo(2);
   }
 
   @Test
@@ -227,7 +227,7 @@ class TokenTest {
       t.join();
     }
     assertThat(passed.get()).isEqualTo(1);
-    assertThat(q.refusalCount(VirtualQueueRefusal.REPLAYED)).isEqualTo(199);
+    assertThat(q.refusalCount(VirtualQueueRejection.REPLAYED)).isEqualTo(199);
   }
 
   @Test
@@ -241,7 +241,7 @@ class TokenTest {
     assertThat(present(rotated, old.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     assertThat(present(rotated, fresh.token())).isEqualTo(new VirtualQueueDecision.Pass(true));
     VirtualQueue retired = queue(k2);
-    assertThat(present(retired, old.token())).isEqualTo(refused(VirtualQueueRefusal.FORGED));
+    assertThat(present(retired, old.token())).isEqualTo(refused(VirtualQueueRejection.FORGED));
   }
 
   @Test
@@ -252,8 +252,8 @@ class TokenTest {
       q.decide(CLIENT, URL, null, "default", ticker.read());
     }
     assertThat(q.decide(CLIENT, URL, null, "default", ticker.read()))
-        .isEqualTo(new VirtualQueueDecision.Refuse(VirtualQueueRefusal.QUEUE_FULL, 2));
-    assertThat(q.refusalCount(VirtualQueueRefusal.QUEUE_FULL)).isEqualTo(1);
+        .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.QUEUE_FULL, 2));
+    assertThat(q.refusalCount(VirtualQueueRejection.QUEUE_FULL)).isEqualTo(1);
     assertThat(q.waitCount()).isEqualTo(2);
     assertThat(q.passCount()).isEqualTo(1);
   }

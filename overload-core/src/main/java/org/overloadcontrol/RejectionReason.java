@@ -6,7 +6,7 @@ package org.overloadcontrol;
  * metrics show. One value per cause, so that code which answers refusals itself can tell them
  * apart without comparing strings.
  */
-public enum RefusalReason {
+public enum RejectionReason {
 
   /** It waited for a permit until its deadline (the wait's bound under its class's target). */
   EXPIRED("expired"),
@@ -43,7 +43,7 @@ public enum RefusalReason {
 
   private final String code;
 
-  RefusalReason(String code) {
+  RejectionReason(String code) {
     this.code = code;
   }
 

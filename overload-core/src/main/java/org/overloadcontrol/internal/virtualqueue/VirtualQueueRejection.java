@@ -3,7 +3,7 @@ package org.overloadcontrol.internal.virtualqueue;
 import java.util.Locale;
 
 /** Why the virtual queue refused a request; each is counted separately. */
-public enum VirtualQueueRefusal {
+public enum VirtualQueueRejection {
   /** Not a token of ours: cannot be decoded, or names a key we do not hold. */
   FORGED(true, "the queue ticket was not issued by this site"),
   /** Names a key we hold, but its signature does not match its time and wait: edited. */
@@ -24,7 +24,7 @@ public enum VirtualQueueRefusal {
   private final boolean tokenFault;
   private final String message;
 
-  VirtualQueueRefusal(boolean tokenFault, String message) {
+  VirtualQueueRejection(boolean tokenFault, String message) {
     this.tokenFault = tokenFault;
     this.message = message;
   }
