@@ -99,6 +99,6 @@ public abstract class EngineHotPath {
     long now = engine.ticker().read();
     RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
-    return engine.complete(tag, d == Decision.ADMIT ? ifAdmitted : Outcome.REJECTED, 0L);
+    return engine.settle(tag, d == Decision.ADMIT ? ifAdmitted : Outcome.REJECTED, 0L);
   }
 }

@@ -137,6 +137,6 @@ public class FrameworkRouting {
     long now = engine.ticker().read();
     RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
-    return engine.complete(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
+    return engine.settle(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
   }
 }

@@ -139,7 +139,7 @@ public class PipelinePath {
   @Benchmark
   public boolean pipeline() {
     Exchange exchange = pipeline.start(VIEW, route);
-    return exchange.finish(Outcome.COMPLETED, -1L);
+    return exchange.settle(Outcome.COMPLETED, -1L);
   }
 
   /** The engine's calls directly: tag, arrive, complete. */
@@ -148,6 +148,6 @@ public class PipelinePath {
     long now = engine.ticker().read();
     RequestTag tag = engine.tag(route, now, now);
     Decision d = engine.arrive(tag);
-    return engine.complete(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, -1L);
+    return engine.settle(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, -1L);
   }
 }

@@ -108,7 +108,7 @@ public class QueuePath {
   public boolean enqueueAndResume(Handover s) {
     RequestTag tag = arrive(s.engine);
     boolean queued = s.engine.enqueue(tag, NO_OP);
-    s.engine.complete(s.holder, Outcome.COMPLETED, 0L);
+    s.engine.settle(s.holder, Outcome.COMPLETED, 0L);
     s.holder = tag;
     return queued;
   }
@@ -118,7 +118,7 @@ public class QueuePath {
   public boolean queueFull(Full s) {
     RequestTag tag = arrive(s.engine);
     boolean queued = s.engine.enqueue(tag, NO_OP);
-    s.engine.complete(tag, Outcome.REJECTED, 0L);
+    s.engine.settle(tag, Outcome.REJECTED, 0L);
     return queued;
   }
 

@@ -60,10 +60,10 @@ class FixedLimitTest {
     RequestTag fourth = arrive(engine, "e");
     assertThat(fourth.decision()).isEqualTo(Decision.REJECT);
     assertThat(fourth.reason()).isEqualTo(RejectionReason.ADMISSION_LIMIT);
-    engine.complete(fourth, Outcome.REJECTED, 0);
+    engine.settle(fourth, Outcome.REJECTED, 0);
 
     ticker.advance(Duration.ofMillis(50));
-    engine.complete(running.get(0), Outcome.COMPLETED, 0);
+    engine.settle(running.get(0), Outcome.COMPLETED, 0);
     assertThat(arrive(engine, "e").decision())
         .as("a completion gives its permit back")
         .isEqualTo(Decision.ADMIT);
@@ -77,9 +77,9 @@ class FixedLimitTest {
     arrive(engine, "e");
     arrive(engine, "e");
 
-    assertThat(engine.complete(first, Outcome.COMPLETED, 0)).isTrue();
-    assertThat(engine.complete(first, Outcome.FAILED, 0)).isFalse();
-    assertThat(engine.complete(first, Outcome.EXPIRED, 0)).isFalse();
+    assertThat(engine.settle(first, Outcome.COMPLETED, 0)).isTrue();
+    assertThat(engine.settle(first, Outcome.FAILED, 0)).isFalse();
+    assertThat(engine.settle(first, Outcome.EXPIRED, 0)).isFalse();
 
     assertThat(arrive(engine, "e").decision()).isEqualTo(Decision.ADMIT);
     assertThat(arrive(engine, "e").decision())
@@ -94,13 +94,13 @@ class FixedLimitTest {
     arrive(engine, "e");
     arrive(engine, "e");
     RequestTag refused = arrive(engine, "e");
-    engine.complete(refused, Outcome.REJECTED, 0);
+    engine.settle(refused, Outcome.REJECTED, 0);
     assertThat(arrive(engine, "e").decision())
         .as("a refusal's outcome returns nothing it did not take")
         .isEqualTo(Decision.REJECT);
 
     engine.reject(a, RejectionReason.NO_ASYNC);
-    engine.complete(a, Outcome.REJECTED, 0);
+    engine.settle(a, Outcome.REJECTED, 0);
     assertThat(arrive(engine, "e").decision()).isEqualTo(Decision.ADMIT);
   }
 
@@ -137,7 +137,7 @@ class FixedLimitTest {
           @Override
           public void expired(Waiter w) {
             heard.add("expired");
-            engine.complete(waiting, Outcome.EXPIRED, 0);
+            engine.settle(waiting, Outcome.EXPIRED, 0);
           }
         });
     assertThat(arrive(engine, "e").decision())

@@ -412,7 +412,7 @@ public final class SharedBottleneck {
         default -> refused++;
       }
     }
-    engine.complete(tag, outcome, -1);
+    engine.settle(tag, outcome, -1);
     if (shop != null && outcome == Outcome.COMPLETED && clock.read() < measureTo) {
       // The user thinks, then asks for the next page; a refused user has left.
       int nextPage = shop.next(endpoint, random);

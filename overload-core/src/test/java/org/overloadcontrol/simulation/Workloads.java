@@ -291,7 +291,7 @@ final class Workloads {
   }
 
   private void finish(RequestTag tag, Outcome outcome, int attempt, long sent) {
-    engine.complete(tag, outcome, -1);
+    engine.settle(tag, outcome, -1);
     unfinished--;
     if (outcome != Outcome.COMPLETED) {
       counts(clock.read())[3]++;
@@ -374,7 +374,7 @@ final class Workloads {
     }
     latencies.computeIfAbsent(second(clock.read()), k -> new ArrayList<>()).add(latency);
     threadFree();
-    engine.complete(tag, Outcome.COMPLETED, -1);
+    engine.settle(tag, Outcome.COMPLETED, -1);
     unfinished--;
     noteLimit();
   }

@@ -49,7 +49,7 @@ final class ServletSteps {
       case DELAY, WAIT -> hold(request, response, exchange);
       case ANSWER -> {
         // Settled before the answer is written, as a refusal is (see reject).
-        exchange.finish(step, 0L);
+        exchange.settle(step, 0L);
         int formMax = exchange.formMaxBytes();
         if (formMax < 0) {
           StepResponses.answer(step, ServletAnswers.on(response));
@@ -157,7 +157,7 @@ final class ServletSteps {
       }
     } finally {
       if (!settledLater) {
-        exchange.finishRun(failed, byteCount(response));
+        exchange.settleRun(failed, byteCount(response));
       }
     }
   }
@@ -170,7 +170,7 @@ final class ServletSteps {
    */
   private void reject(
       HttpServletRequest request, HttpServletResponse response, Exchange exchange, Step step) {
-    exchange.finish(step, 0L);
+    exchange.settle(step, 0L);
     answerRejection(request, response, exchange);
   }
 

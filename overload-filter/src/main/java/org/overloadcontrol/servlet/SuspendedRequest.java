@@ -143,7 +143,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     if (later.kind() == Step.Kind.RUN) {
       run();
     } else if (state.compareAndSet(State.HELD, State.SETTLED)) {
-      answerAndComplete(later);
+      answerAndSettle(later);
     }
   }
 
@@ -158,7 +158,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // state is written before the flag is read here, and the flag before the states there,
       // so one of the two sees the other; the compare-and-set lets one of them settle it.
       if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-        answerAndComplete(exchange.notCarried(RejectionReason.SHUTDOWN));
+        answerAndSettle(exchange.notCarried(RejectionReason.SHUTDOWN));
       }
       return;
     }
@@ -172,7 +172,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
       // to the next waiter. The container will not run it, so the permit must come back; it
       // has not run, so it is answered 503 like a waiting request.
       state.set(State.SETTLED);
-      answerAndComplete(exchange.notCarried(RejectionReason.SHUTDOWN));
+      answerAndSettle(exchange.notCarried(RejectionReason.SHUTDOWN));
     }
   }
 
@@ -185,7 +185,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
    */
   void settleRunningAtShutdown() {
     if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
-      finishRun(true);
+      settleRun(true);
     }
   }
 
@@ -221,7 +221,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     } else if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
       boolean threw =
           failed || request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable;
-      finishRun(threw);
+      settleRun(threw);
     }
   }
 
@@ -231,9 +231,9 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     event.getAsyncContext().addListener(this);
   }
 
-  private void answerAndComplete(Step refused) {
+  private void answerAndSettle(Step refused) {
     // Settled before the answer is written, as on the first dispatch (ServletSteps.reject).
-    exchange.finish(refused, 0L);
+    exchange.settle(refused, 0L);
     try {
       rejecter.answer(request, response, exchange);
     } finally {
@@ -266,9 +266,9 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     pending.remove(this);
   }
 
-  private void finishRun(boolean failed) {
+  private void settleRun(boolean failed) {
     pending.remove(this);
-    exchange.finishRun(failed, byteCount());
+    exchange.settleRun(failed, byteCount());
   }
 
   private long byteCount() {

@@ -69,7 +69,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       }
       case ANSWER -> {
         // Settled before the answer, as a refusal is (see refuse).
-        exchange.finish(step, 0L);
+        exchange.settle(step, 0L);
         request.abortWith(RestAnswers.of(step));
       }
       // Not given for a view that cannot suspend; settled as one that could not be.
@@ -86,7 +86,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
    */
   private static void reject(
       ContainerRequestContext request, RestRequestView view, Exchange exchange, Step step) {
-    exchange.finish(step, 0L);
+    exchange.settle(step, 0L);
     request.abortWith(
         RestAnswers.rejection(
             exchange.rejection(), request.getHeaderString(HttpHeaders.ACCEPT), view.requestUri()));
@@ -103,7 +103,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       request.setProperty(FAILED, failed);
     } else {
       request.removeProperty(EXCHANGE);
-      exchange.finishRun(failed, 0L);
+      exchange.settleRun(failed, 0L);
     }
   }
 
@@ -124,7 +124,7 @@ final class RestGate implements ContainerRequestFilter, ContainerResponseFilter,
       context.proceed();
       failed = Boolean.TRUE.equals(context.getProperty(FAILED));
     } finally {
-      exchange.finishRun(failed, counted == null ? -1L : counted.bytes);
+      exchange.settleRun(failed, counted == null ? -1L : counted.bytes);
     }
   }
 

@@ -71,7 +71,7 @@ final class ControlledRequest implements Carrier {
           @Override
           public void succeeded() {
             try {
-              finish(false);
+              settleRun(false);
             } finally {
               super.succeeded();
             }
@@ -80,7 +80,7 @@ final class ControlledRequest implements Carrier {
           @Override
           public void failed(Throwable x) {
             try {
-              finish(true);
+              settleRun(true);
             } finally {
               super.failed(x);
             }
@@ -88,8 +88,8 @@ final class ControlledRequest implements Carrier {
         };
   }
 
-  private void finish(boolean failed) {
-    exchange.finishRun(failed, Response.getContentBytesWritten(response));
+  private void settleRun(boolean failed) {
+    exchange.settleRun(failed, Response.getContentBytesWritten(response));
   }
 
   /**
@@ -106,7 +106,7 @@ final class ControlledRequest implements Carrier {
       }
       case ANSWER -> {
         // Settled before the answer, which may be written later (a form read first): see reject.
-        exchange.finish(step, 0L);
+        exchange.settle(step, 0L);
         int formMax = exchange.formMaxBytes();
         if (formMax < 0) {
           JettyAnswers.answer(response, step, callback);
@@ -196,12 +196,12 @@ final class ControlledRequest implements Carrier {
     } catch (Throwable x) {
       // Jetty's contract: a handler that throws has not completed the callback and will not;
       // Jetty answers 500 with its own callback, so the outcome is settled here.
-      exchange.finishRun(true, -1L);
+      exchange.settleRun(true, -1L);
       throw x;
     }
     if (!handled) {
       // Nobody took the request: Jetty answers 404 with its own callback, never ours.
-      exchange.finishRun(false, -1L);
+      exchange.settleRun(false, -1L);
     }
     return handled;
   }
@@ -214,7 +214,7 @@ final class ControlledRequest implements Carrier {
       }
     } catch (Throwable x) {
       // We returned true long ago, so Jetty will not answer for us: settle, then send 500.
-      exchange.finishRun(true, -1L);
+      exchange.settleRun(true, -1L);
       Response.writeError(request, response, completion, x);
     }
   }
@@ -226,7 +226,7 @@ final class ControlledRequest implements Carrier {
    * failing {@code reject} holds no permit.
    */
   private void reject(Step step) {
-    exchange.finish(step, 0L);
+    exchange.settle(step, 0L);
     Rejection rejection = exchange.rejection();
     try {
       handler.reject(request, response, callback, rejection);

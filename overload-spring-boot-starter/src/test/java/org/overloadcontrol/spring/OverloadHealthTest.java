@@ -78,7 +78,7 @@ class OverloadHealthTest {
               engine.endpoint("search").forClass(engine.config().requestClass("search").get()),
               ticker.read());
       Decision d = engine.arrive(tag);
-      engine.complete(tag, d == Decision.REJECT ? Outcome.REJECTED : Outcome.COMPLETED, 0);
+      engine.settle(tag, d == Decision.REJECT ? Outcome.REJECTED : Outcome.COMPLETED, 0);
     }
     ticker.advance(Duration.ofSeconds(1));
     observability.tick();

@@ -51,7 +51,7 @@ import org.overloadcontrol.queue.QueueListener;
  *                   when a permit is free, or expires it (503) at its deadline
  *     case REJECT -&gt; 503 + Retry-After
  *   }
- *   engine.complete(tag, outcome, bytes);          // exactly once, when the response is done
+ *   engine.settle(tag, outcome, bytes);          // exactly once, when the response is done
  * </pre>
  *
  * <p>Hot path: a map look-up for the endpoint and class (cached when no rule needs the request),
@@ -527,7 +527,7 @@ public final class OverloadEngine {
    * Queues a request that got {@link Decision#WAIT}; the adapter must already have suspended
    * it. The listener is called once, possibly before this returns: {@code resumed} when a
    * permit is held for it (run it), or {@code expired} at its deadline or on shutdown (answer
-   * 503, then {@link #complete} with {@link Outcome#EXPIRED}).
+   * 503, then {@link #settle} with {@link Outcome#EXPIRED}).
    *
    * @return false when the queue is full: the request is refused (answer 503, then complete
    *     with {@link Outcome#REJECTED}); {@link RequestTag#reason()} says why
@@ -594,7 +594,7 @@ public final class OverloadEngine {
   /**
    * Takes a waiting request out of its queue because its client left or its container gave up
    * on it. Returns true if the caller now owns its outcome (answer it if possible, then
-   * {@link #complete} with {@link Outcome#EXPIRED}); false if it had already left its queue, in
+   * {@link #settle} with {@link Outcome#EXPIRED}); false if it had already left its queue, in
    * which case whoever took it out answers it.
    */
   public boolean abandon(RequestTag tag) {
@@ -618,35 +618,35 @@ public final class OverloadEngine {
    * @param bytes the response body's size, or −1 if unknown
    * @return true if this call settled the outcome, false if it had been reported already
    */
-  public boolean complete(RequestTag tag, Outcome outcome, long bytes) {
-    if (!settle(tag, outcome)) {
+  public boolean settle(RequestTag tag, Outcome outcome, long bytes) {
+    if (!beginSettle(tag, outcome)) {
       return false;
     }
-    record(tag, outcome);
+    endSettle(tag, outcome);
     return true;
   }
 
   /**
-   * The first half of {@link #complete}: claims the request's one outcome, without counting it
+   * The first half of {@link #settle}: claims the request's one outcome, without counting it
    * yet. An adapter that measures more of the request (its bytes) records that in between, so
    * whoever sees the outcome counted also sees the rest.
    *
-   * @return true if this call settled the outcome; then call {@link #record} once
+   * @return true if this call settled the outcome; then call {@link #endSettle} once
    */
-  public boolean settle(RequestTag tag, Outcome outcome) {
+  public boolean beginSettle(RequestTag tag, Outcome outcome) {
     Objects.requireNonNull(outcome, "outcome");
     return tag.settle(outcome);
   }
 
-  /** The second half of {@link #complete}, after {@link #settle} returned true. */
-  public void record(RequestTag tag, Outcome outcome) {
+  /** The second half of {@link #settle}, after {@link #beginSettle} returned true. */
+  public void endSettle(RequestTag tag, Outcome outcome) {
     EndpointClass route = tag.route();
     if (outcome == Outcome.REJECTED && tag.reason() == RejectionReason.ADMISSION_RATE) {
       route.countRejectionAnswered(tag.stripe);
     }
     route.countOutcome(tag.stripe, outcome);
     if (sessions != null) {
-      sessions.finished(
+      sessions.settled(
           route.endpoint().concurrencyGroup(),
           tag.sessionRole(),
           tag.sessionKey(),

@@ -17,7 +17,7 @@ import org.overloadcontrol.limiter.Permit;
  * One request as the engine sees it: its endpoint and class, its arrival time, the decision it
  * got and whether its outcome has been reported. The adapter creates it with
  * {@link OverloadEngine#tag}, asks {@link OverloadEngine#arrive} for a decision, and reports the
- * outcome with {@link OverloadEngine#complete} exactly once. It is also the request's
+ * outcome with {@link OverloadEngine#settle} exactly once. It is also the request's
  * {@link OverloadContext}.
  */
 public final class RequestTag implements OverloadContext {

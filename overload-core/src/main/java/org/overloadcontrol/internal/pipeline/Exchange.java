@@ -27,7 +27,7 @@ import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
  * its {@link Carrier} gets one later step; a client that leaves while held is taken out with
  * {@link #left}.
  *
- * <p>{@link #finish} settles the outcome with the engine once (the engine's {@code complete}
+ * <p>{@link #settle} settles the outcome with the engine once (the engine's {@code settle}
  * refuses a second report) and then, only for the call that settled it, tells each feature that
  * measures completions: the bandwidth ticket gets the response's bytes (Li &amp; Jamin §V: bytes
  * over response time) or is cancelled for a request that did not run, and the virtual queue
@@ -129,7 +129,7 @@ public final class Exchange {
         Duration.ofNanos(tag.retryAfterNanos()));
   }
 
-  /** Whether a feature measures the response's bytes: report them to {@link #finish}. */
+  /** Whether a feature measures the response's bytes: report them to {@link #settle}. */
   public boolean countsBytes() {
     return ticket != BandwidthTicket.NONE;
   }
@@ -317,7 +317,7 @@ public final class Exchange {
    * application threw or its response failed.
    *
    * @param bytes the response body's size, or −1 if unknown
-   * @return as {@link #finish(Outcome, long)}
+   * @return as {@link #settle(Outcome, long)}
    */
   /**
    * The adapter runs the application for this admitted request now, on the current thread
@@ -330,8 +330,8 @@ public final class Exchange {
     }
   }
 
-  public boolean finishRun(boolean failed, long bytes) {
-    return finish(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes);
+  public boolean settleRun(boolean failed, long bytes) {
+    return settle(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes);
   }
 
   /**
@@ -339,10 +339,10 @@ public final class Exchange {
    * {@code REJECT} or an {@code ANSWER} (or the step {@link #notCarried} gave).
    *
    * @param bytes the response body's size, or −1 if unknown
-   * @return as {@link #finish(Outcome, long)}
+   * @return as {@link #settle(Outcome, long)}
    */
-  public boolean finish(Step step, long bytes) {
-    return finish(step.outcome(), bytes);
+  public boolean settle(Step step, long bytes) {
+    return settle(step.outcome(), bytes);
   }
 
   /** The outcome settled so far, for a log line: its name, or "null" while none is. */
@@ -368,8 +368,8 @@ public final class Exchange {
    * @return true if this call settled the outcome, false if it had been reported already (or
    *     the request is not under control)
    */
-  public boolean finish(Outcome outcome, long bytes) {
-    if (tag == null || !engine.settle(tag, outcome)) {
+  public boolean settle(Outcome outcome, long bytes) {
+    if (tag == null || !engine.beginSettle(tag, outcome)) {
       return false;
     }
     // The bytes before the outcome is counted: whoever sees the count sees them measured.
@@ -378,7 +378,7 @@ public final class Exchange {
     } else {
       ticket.cancel();
     }
-    engine.record(tag, outcome);
+    engine.endSettle(tag, outcome);
     if (outcome.executed()) {
       String type = queueType;
       if (type != null && virtualQueue != null) {

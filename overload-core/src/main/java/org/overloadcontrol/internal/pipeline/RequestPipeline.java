@@ -36,7 +36,7 @@ import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
  *       {@code WAIT} or {@code REJECT}.</li>
  * </ol>
  * The adapter carries out the step with its container's primitives and reports the end with
- * {@link Exchange#finish}, once.
+ * {@link Exchange#settle}, once.
  *
  * <p>Thread-safety: {@link #start} is called on the request's thread, concurrently for many
  * requests; it holds no state of its own.

@@ -8,7 +8,7 @@ import org.overloadcontrol.internal.engine.Answer;
  * What the engine's pipeline tells an adapter to do with a request, one step at a time
  * (docs/design.md, request life cycle). {@link RequestPipeline#start} gives the first step;
  * a request held for a {@code DELAY} or a {@code WAIT} gets one more through its
- * {@link Carrier}. Every controlled step ends in one {@link Exchange#finish}.
+ * {@link Carrier}. Every controlled step ends in one {@link Exchange#settle}.
  *
  * @param kind what to do
  * @param outcome the outcome to finish with after a {@code REJECT} or an {@code ANSWER}; null

@@ -255,7 +255,7 @@ public final class SessionGate {
    * {@link Answer#key} and completion its {@link #arrive} gave (or {@code completes} when the
    * application marked it since).
    */
-  public void finished(
+  public void settled(
       ConcurrencyGroup group, SessionRole role, String key, boolean completes, Outcome outcome) {
     if (group != null && outcome.executed()) {
       SessionLoad load = load(group);

@@ -103,7 +103,7 @@ final class DegradableService {
       if (completion <= nextTick) {
         Completion c = inFlight.poll();
         responseTimes.recordValue((c.at - c.tag.arrivalNanos()) / 1000L);
-        engine.complete(c.tag, Outcome.COMPLETED, -1L);
+        engine.settle(c.tag, Outcome.COMPLETED, -1L);
       } else {
         scheduler.runDue();
         nextTick += TICK;
@@ -133,7 +133,7 @@ final class DegradableService {
       }
       case REJECT -> {
         rejected++;
-        engine.complete(tag, Outcome.REJECTED, 0L);
+        engine.settle(tag, Outcome.REJECTED, 0L);
       }
       default -> throw new AssertionError("no queues are configured");
     }

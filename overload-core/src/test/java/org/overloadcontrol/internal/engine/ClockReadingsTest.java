@@ -50,7 +50,7 @@ class ClockReadingsTest {
     RequestTag tag = engine.tag(engine.route("e", GET), now, now);
     Decision d = engine.arrive(tag);
     ticker.clock.advance(serviceTime);
-    engine.complete(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
+    engine.settle(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
     return ticker.reads - before;
   }
 
@@ -89,12 +89,12 @@ class ClockReadingsTest {
     long before = ticker.reads;
     assertThat(engine.arrive(tag)).isEqualTo(Decision.ADMIT);
     assertThat(ticker.reads - before).isEqualTo(1);
-    engine.complete(tag, Outcome.COMPLETED, 0L);
+    engine.settle(tag, Outcome.COMPLETED, 0L);
     // And an empty bucket still refuses, after the fresh reading.
     long now = ticker.read();
     RequestTag refused = engine.tag(engine.route("e", GET), now, now);
     assertThat(engine.arrive(refused)).isEqualTo(Decision.REJECT);
-    engine.complete(refused, Outcome.REJECTED, 0L);
+    engine.settle(refused, Outcome.REJECTED, 0L);
   }
 
   @Test

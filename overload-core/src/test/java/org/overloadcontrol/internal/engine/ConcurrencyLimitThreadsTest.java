@@ -131,7 +131,7 @@ class ConcurrencyLimitThreadsTest {
 
   private static void settle(
       OverloadEngine engine, RequestTag tag, Outcome outcome, AtomicInteger outcomes) {
-    assertThat(engine.complete(tag, outcome, 0)).isTrue();
+    assertThat(engine.settle(tag, outcome, 0)).isTrue();
     outcomes.incrementAndGet();
   }
 }

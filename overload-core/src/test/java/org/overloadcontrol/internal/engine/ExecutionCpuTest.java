@@ -62,7 +62,7 @@ class ExecutionCpuTest {
     assertThat(cpu.since(0)).as("the start").singleElement().matches(r -> r.onThisThread());
     hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
-    assertThat(engine.complete(tag, Outcome.COMPLETED, 0)).isTrue();
+    assertThat(engine.settle(tag, Outcome.COMPLETED, 0)).isTrue();
 
     assertThat(RecordingCpuClock.measuredBetween(cpu.since(0))).isEqualTo(3_000_000L);
     assertThat(cpu.since(0).get(1).onThisThread()).isTrue();
@@ -73,7 +73,7 @@ class ExecutionCpuTest {
     RequestTag tag = admitted();
     hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
-    engine.complete(tag, Outcome.COMPLETED, 0);
+    engine.settle(tag, Outcome.COMPLETED, 0);
     assertThat(cpu.count()).isZero();
   }
 
@@ -83,21 +83,21 @@ class ExecutionCpuTest {
     engine.running(moved);
     hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
-    CompletableFuture.runAsync(() -> engine.complete(moved, Outcome.COMPLETED, 0)).get();
+    CompletableFuture.runAsync(() -> engine.settle(moved, Outcome.COMPLETED, 0)).get();
     assertThat(cpu.since(0)).as("only the start").singleElement().matches(r -> r.onThisThread());
 
     // The next request on this thread completes here without running: the start left by the
     // one that moved is not taken for its own.
     RequestTag next = admitted();
     hand.burn(1_000_000L);
-    engine.complete(next, Outcome.COMPLETED, 0);
+    engine.settle(next, Outcome.COMPLETED, 0);
     assertThat(cpu.count()).isEqualTo(1);
 
     RequestTag third = admitted();
     engine.running(third);
     hand.burn(2_000_000L);
     ticker.advance(Duration.ofMillis(20));
-    engine.complete(third, Outcome.COMPLETED, 0);
+    engine.settle(third, Outcome.COMPLETED, 0);
     assertThat(RecordingCpuClock.measuredBetween(cpu.since(1))).isEqualTo(2_000_000L);
     assertThat(cpu.since(1)).allMatch(r -> r.onThisThread());
   }
@@ -108,7 +108,7 @@ class ExecutionCpuTest {
     engine.running(tag);
     hand.burn(3_000_000L);
     ticker.advance(Duration.ofMillis(20));
-    engine.complete(tag, Outcome.EXPIRED, 0);
+    engine.settle(tag, Outcome.EXPIRED, 0);
     assertThat(cpu.count()).isEqualTo(1);
   }
 
@@ -120,7 +120,7 @@ class ExecutionCpuTest {
       engine.running(tag);
       hand.burn(1_000_000L * (i + 1));
       ticker.advance(Duration.ofSeconds(2));
-      engine.complete(tag, Outcome.COMPLETED, 0);
+      engine.settle(tag, Outcome.COMPLETED, 0);
       engine.endpoint("e").concurrencyGroup().tick(ticker.read());
       assertThat(RecordingCpuClock.measuredBetween(cpu.since(mark)))
           .isEqualTo(1_000_000L * (i + 1));

@@ -42,7 +42,7 @@ class ExtremeRateTest {
       if (engine.arrive(tag) == Decision.ADMIT) {
         admitted++;
         ticker.advance(Duration.ofMillis(10));
-        engine.complete(tag, Outcome.COMPLETED, 0);
+        engine.settle(tag, Outcome.COMPLETED, 0);
       }
       // Thirty requests within one controller timeout: the rate is the configured one.
       ticker.advance(Duration.ofMillis(20));

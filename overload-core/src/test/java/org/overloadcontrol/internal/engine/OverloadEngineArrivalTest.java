@@ -62,7 +62,7 @@ class OverloadEngineArrivalTest {
     RequestTag beforeCut = admitted();
     ticker.advance(Duration.ofMillis(300));
     for (RequestTag tag : first) {
-      engine.complete(tag, Outcome.COMPLETED, 0);
+      engine.settle(tag, Outcome.COMPLETED, 0);
     }
     assertThat(rounds).extracting(ControllerRound::action).containsExactly(Action.DECREASE);
     // Arrived 300 ms before the cut, held 300 ms by bandwidth shaping: completion minus
@@ -71,8 +71,8 @@ class OverloadEngineArrivalTest {
     RequestTag afterCut = admitted();
     ticker.advance(Duration.ofMillis(100));
     engine.excludeFromResponseTime(beforeCut, 300 * MS);
-    engine.complete(beforeCut, Outcome.COMPLETED, 0);
-    engine.complete(afterCut, Outcome.COMPLETED, 0);
+    engine.settle(beforeCut, Outcome.COMPLETED, 0);
+    engine.settle(afterCut, Outcome.COMPLETED, 0);
     ticker.advance(Duration.ofSeconds(1));
     admitted(); // the timeout's round
     assertThat(rounds).hasSize(2);

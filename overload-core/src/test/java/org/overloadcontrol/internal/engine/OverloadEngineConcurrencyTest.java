@@ -53,8 +53,8 @@ class OverloadEngineConcurrencyTest {
             rejected.incrementAndGet();
             outcome = Outcome.REJECTED;
           }
-          assertThat(engine.complete(tag, outcome, 0)).isTrue();
-          if (engine.complete(tag, Outcome.COMPLETED, 0)) {
+          assertThat(engine.settle(tag, outcome, 0)).isTrue();
+          if (engine.settle(tag, Outcome.COMPLETED, 0)) {
             doubleReports.incrementAndGet();
           }
         });

@@ -47,7 +47,7 @@ class QueueThresholdChoiceTest {
         admitted.add(tag);
       } else {
         reasons.add(tag.reason());
-        engine.complete(tag, Outcome.REJECTED, 0);
+        engine.settle(tag, Outcome.REJECTED, 0);
       }
     }
     return admitted;
@@ -62,7 +62,7 @@ class QueueThresholdChoiceTest {
     assertThat(engine.endpoint("search").concurrencyGroup()).isNull();
     ticker.advance(Duration.ofMillis(500));
     for (RequestTag t : admitted) {
-      engine.complete(t, Outcome.COMPLETED, 0); // 500 ms over a 100 ms target
+      engine.settle(t, Outcome.COMPLETED, 0); // 500 ms over a 100 ms target
     }
     ticker.advance(Duration.ofMillis(600));
     scheduler.runDue();

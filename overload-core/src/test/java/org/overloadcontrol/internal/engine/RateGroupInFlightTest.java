@@ -59,7 +59,7 @@ class RateGroupInFlightTest {
       RequestTag request = tag(t % 200 == 0 ? "a" : "b");
       assertThat(engine.arrive(request)).isEqualTo(Decision.ADMIT);
       ticker.advance(Duration.ofMillis(20));
-      engine.complete(request, Outcome.COMPLETED, 0);
+      engine.settle(request, Outcome.COMPLETED, 0);
       ticker.advance(Duration.ofMillis(80));
     }
   }
@@ -83,7 +83,7 @@ class RateGroupInFlightTest {
       ticker.advance(Duration.ofMillis(10));
       RequestTag request = tag("a");
       Decision d = engine.arrive(request);
-      engine.complete(request, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0);
+      engine.settle(request, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0);
     }
     assertThat(actionsOfA(before))
         .contains(Action.DOUBLE_WITHOUT_SAMPLES)
@@ -103,16 +103,16 @@ class RateGroupInFlightTest {
       if (engine.arrive(request) == Decision.REJECT) {
         open.add(request);
       } else {
-        engine.complete(request, Outcome.COMPLETED, 0);
+        engine.settle(request, Outcome.COMPLETED, 0);
       }
     }
     assertThat(a.inFlight()).isZero();
-    open.forEach(t -> engine.complete(t, Outcome.REJECTED, 0));
+    open.forEach(t -> engine.settle(t, Outcome.REJECTED, 0));
     assertThat(a.inFlight()).isZero();
     RequestTag admitted = tag("b");
     assertThat(engine.arrive(admitted)).isEqualTo(Decision.ADMIT);
     assertThat(engine.route("b", GET).inFlight()).isEqualTo(1);
-    engine.complete(admitted, Outcome.COMPLETED, 0);
+    engine.settle(admitted, Outcome.COMPLETED, 0);
     assertThat(engine.route("b", GET).inFlight()).isZero();
   }
 }

@@ -59,7 +59,7 @@ class StaleClockReadingTest {
       ticker.staleNextBy(Duration.ofMillis(1));
     }
     Decision d = engine.arrive(tag);
-    engine.complete(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0);
+    engine.settle(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0);
     return d;
   }
 

@@ -39,7 +39,7 @@ class ConcurrencyStatusTest {
       RequestTag tag = driver.arrive("search");
       assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
       driver.advance(responseTime);
-      driver.engine.complete(tag, Outcome.COMPLETED, 0);
+      driver.engine.settle(tag, Outcome.COMPLETED, 0);
     }
     // The limit's window closes on the periodic task (ten windows without enough samples).
     driver.advance(Duration.ofSeconds(1));

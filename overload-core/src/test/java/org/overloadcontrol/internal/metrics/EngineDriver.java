@@ -67,7 +67,7 @@ final class EngineDriver {
             ticker.read());
     Decision d = engine.arrive(tag);
     if (d == Decision.REJECT) {
-      engine.complete(tag, Outcome.REJECTED, 0);
+      engine.settle(tag, Outcome.REJECTED, 0);
     } else if (d == Decision.WAIT) {
       boolean queued =
           engine.enqueue(
@@ -78,11 +78,11 @@ final class EngineDriver {
 
                 @Override
                 public void expired(Waiter w) {
-                  engine.complete(tag, Outcome.EXPIRED, 0);
+                  engine.settle(tag, Outcome.EXPIRED, 0);
                 }
               });
       if (!queued) {
-        engine.complete(tag, Outcome.REJECTED, 0);
+        engine.settle(tag, Outcome.REJECTED, 0);
       }
     }
     return tag;
@@ -97,9 +97,9 @@ final class EngineDriver {
     arrive("search"); // waits
     arrive("search"); // rejected
     ticker.advance(Duration.ofMillis(1500));
-    engine.complete(a, Outcome.COMPLETED, 10);
+    engine.settle(a, Outcome.COMPLETED, 10);
     RequestTag c = arrive("confirm");
-    engine.complete(c, Outcome.FAILED, 0);
+    engine.settle(c, Outcome.FAILED, 0);
   }
 
   void advance(Duration d) {

@@ -88,7 +88,7 @@ class OverloadMetricsTest {
     assertThat(value(cls("search", "search", "outcomes.rejected"))).isEqualTo(1);
 
     driver.ticker.advance(Duration.ofMillis(300));
-    driver.engine.complete(first, Outcome.COMPLETED, 100); // hands the permit to the waiter
+    driver.engine.settle(first, Outcome.COMPLETED, 100); // hands the permit to the waiter
     assertThat(value(cls("search", "search", "outcomes.completed"))).isEqualTo(1);
     assertThat(value("overload.queue.class.search.length")).isZero();
     assertThat(value("overload.endpoint.search.permits_in_use")).isEqualTo(1);
@@ -106,7 +106,7 @@ class OverloadMetricsTest {
     // A 3 s response against a 1 s target; the round (due after its 1 s timeout) takes it as
     // its p90 and, the class missing its target, cuts the rate in proportion: target / p90.
     driver.ticker.advance(Duration.ofSeconds(3));
-    driver.engine.complete(slow, Outcome.COMPLETED, 0);
+    driver.engine.settle(slow, Outcome.COMPLETED, 0);
     // Within the recorder's two significant digits (HdrHistogram buckets, ±1 %).
     assertThat(value(cls("search", "search", "p90_estimate_seconds")))
         .isCloseTo(3.0, org.assertj.core.data.Percentage.withPercentage(1));
@@ -152,7 +152,7 @@ class OverloadMetricsTest {
 
     // A 3 s response against the 1 s target: the next quality period cuts by step 0.2.
     degrading.ticker.advance(Duration.ofSeconds(3));
-    degrading.engine.complete(slow, Outcome.COMPLETED, 0);
+    degrading.engine.settle(slow, Outcome.COMPLETED, 0);
     degrading.advance(Duration.ofMillis(1100));
     assertThat(r.value("overload.endpoint.search.quality"))
         .isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));

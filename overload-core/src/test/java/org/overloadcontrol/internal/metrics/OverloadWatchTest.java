@@ -52,7 +52,7 @@ class OverloadWatchTest {
     RequestTag tag = driver.arrive("search"); // a round by time, without samples
     assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
     driver.ticker.advance(responseTime);
-    driver.engine.complete(tag, Outcome.COMPLETED, 0);
+    driver.engine.settle(tag, Outcome.COMPLETED, 0);
     driver.ticker.advance(Duration.ofSeconds(1));
     driver.arrive("search");
   }
@@ -70,7 +70,7 @@ class OverloadWatchTest {
       }
     }
     d.ticker.advance(Duration.ofMillis(50));
-    admitted.forEach(tag -> d.engine.complete(tag, Outcome.COMPLETED, 0));
+    admitted.forEach(tag -> d.engine.settle(tag, Outcome.COMPLETED, 0));
   }
 
   private double p90Seconds() {
@@ -160,7 +160,7 @@ class OverloadWatchTest {
       driver.ticker.advance(Duration.ofMillis(600));
       RequestTag tag = driver.arrive("search");
       assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
-      driver.engine.complete(tag, Outcome.COMPLETED, 0);
+      driver.engine.settle(tag, Outcome.COMPLETED, 0);
     }
     burst(driver, 3);
     check();
@@ -182,9 +182,9 @@ class OverloadWatchTest {
     assertThat(watch.state("search")).isEqualTo(EndpointState.LIMITING);
 
     onePermit.ticker.advance(Duration.ofMillis(100));
-    onePermit.engine.complete(running, Outcome.COMPLETED, 0); // the waiter runs
+    onePermit.engine.settle(running, Outcome.COMPLETED, 0); // the waiter runs
     onePermit.ticker.advance(Duration.ofMillis(100));
-    onePermit.engine.complete(waiting, Outcome.COMPLETED, 0);
+    onePermit.engine.settle(waiting, Outcome.COMPLETED, 0);
     for (int i = 0; i < 4; i++) {
       onePermit.ticker.advance(Duration.ofSeconds(1));
       check(onePermit);
@@ -235,7 +235,7 @@ class OverloadWatchTest {
     // A 3 s response against the 1 s target: the next quality period cuts to 0.8.
     RequestTag slow = degrading.arrive("search");
     degrading.ticker.advance(Duration.ofSeconds(3));
-    degrading.engine.complete(slow, Outcome.COMPLETED, 0);
+    degrading.engine.settle(slow, Outcome.COMPLETED, 0);
     degrading.advance(Duration.ofMillis(1100));
     assertThat(degrading.engine.endpoint("search").quality()).isLessThan(1.0);
     check(degrading);

@@ -50,13 +50,13 @@ class SessionExpositionTest {
       String cookie =
           engine.admitSession(first, new SessionVisit(null, null, null, "/", false)).setCookie();
       engine.arrive(first);
-      engine.complete(first, Outcome.COMPLETED, 0);
+      engine.settle(first, Outcome.COMPLETED, 0);
       RequestTag other =
           engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
       assertThat(
               engine.admitSession(other, new SessionVisit(null, null, null, "/", false)).rejected())
           .isTrue(); // the table holds one session
-      engine.complete(other, Outcome.REJECTED, 0);
+      engine.settle(other, Outcome.REJECTED, 0);
 
       assertThat(registry.value("overload.sessions.admitted_now")).isEqualTo(1);
       assertThat(registry.value("overload.sessions.new_refused")).isEqualTo(1);
@@ -69,7 +69,7 @@ class SessionExpositionTest {
           engine.tag(engine.route("shop", TestRequest.get("/confirm", "127.0.0.1")), ticker.read());
       engine.admitSession(confirm, new SessionVisit(cookie, null, null, "/confirm", false));
       engine.arrive(confirm);
-      engine.complete(confirm, Outcome.COMPLETED, 0);
+      engine.settle(confirm, Outcome.COMPLETED, 0);
       s = new ObjectMapper().readTree(observability.statusJson()).get("sessions");
       assertThat(s.get("completed").asLong()).isEqualTo(1);
       assertThat(s.get("admittedNow").asInt()).isZero();

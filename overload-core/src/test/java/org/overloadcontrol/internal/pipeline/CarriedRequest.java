@@ -48,7 +48,7 @@ class CarriedRequest implements Carrier {
   }
 
   private void end(Outcome o) {
-    if (exchange.finish(o, bytes)) {
+    if (exchange.settle(o, bytes)) {
       outcome = o;
       finishes++;
     }

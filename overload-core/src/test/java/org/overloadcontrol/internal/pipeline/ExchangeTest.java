@@ -20,7 +20,7 @@ import org.overloadcontrol.internal.engine.FakeTicker;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestTag;
 
-/** {@link Exchange#finish}: one outcome, and each feature told once, on the fake clock. */
+/** {@link Exchange#settle}: one outcome, and each feature told once, on the fake clock. */
 class ExchangeTest {
 
   private final FakeTicker ticker = new FakeTicker();
@@ -58,8 +58,8 @@ class ExchangeTest {
   void onlyTheFirstReportCountsAndTellsTheBandwidthTicketItsBytes() {
     Exchange exchange = admitted();
     ticker.advance(Duration.ofMillis(100));
-    assertThat(exchange.finish(Outcome.COMPLETED, 10_000)).isTrue();
-    assertThat(exchange.finish(Outcome.FAILED, 99_999)).isFalse();
+    assertThat(exchange.settle(Outcome.COMPLETED, 10_000)).isTrue();
+    assertThat(exchange.settle(Outcome.FAILED, 99_999)).isFalse();
     assertThat(route().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
     assertThat(route().outcomeCount(Outcome.FAILED)).isZero();
     ticker.advance(Duration.ofMillis(400));
@@ -71,7 +71,7 @@ class ExchangeTest {
   @Test
   void aRequestThatDidNotRunCancelsItsTicket() {
     Exchange exchange = admitted();
-    assertThat(exchange.finish(Outcome.REJECTED, 5_000)).isTrue();
+    assertThat(exchange.settle(Outcome.REJECTED, 5_000)).isTrue();
     ticker.advance(Duration.ofMillis(500));
     shaper.managerRound();
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isZero();

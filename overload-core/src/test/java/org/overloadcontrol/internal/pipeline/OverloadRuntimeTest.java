@@ -112,7 +112,7 @@ class OverloadRuntimeTest {
     assertThat(expired).hasValue(1);
     assertThat(timers.livePeriodic()).isZero();
     // The running request still reports its outcome after the stop.
-    assertThat(engine.complete(running, Outcome.COMPLETED, -1L)).isTrue();
+    assertThat(engine.settle(running, Outcome.COMPLETED, -1L)).isTrue();
   }
 
   /** Records tasks; runs none. */

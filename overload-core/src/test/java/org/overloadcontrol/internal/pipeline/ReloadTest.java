@@ -378,7 +378,7 @@ class ReloadTest {
     // One request seen and finished, so that the next engine takes its endpoint over.
     Exchange e = runtime.pipeline().start(new RequestPipelineTest.View(), "e");
     assertThat(e.step().kind()).isEqualTo(Step.Kind.RUN);
-    e.finish(Outcome.COMPLETED, 0);
+    e.settle(Outcome.COMPLETED, 0);
     java.lang.ref.WeakReference<OverloadEngine> first =
         new java.lang.ref.WeakReference<>(runtime.engine());
     e = null;
@@ -443,12 +443,12 @@ class ReloadTest {
     // full, and the admitted one is known by its cookie.
     Exchange fresh = runtime.pipeline().start(new RequestPipelineTest.View(), "e");
     assertThat(fresh.step().kind()).isEqualTo(Step.Kind.REJECT);
-    fresh.finish(Outcome.REJECTED, 0);
+    fresh.settle(Outcome.REJECTED, 0);
     RequestPipelineTest.View again = new RequestPipelineTest.View();
     again.cookies.put("oc_session", cookie);
     Exchange known = runtime.pipeline().start(again, "e");
     assertThat(known.step().kind()).isEqualTo(Step.Kind.RUN);
     assertThat(known.setCookies()).as("no new session cookie").isEmpty();
-    known.finish(Outcome.COMPLETED, 0);
+    known.settle(Outcome.COMPLETED, 0);
   }
 }

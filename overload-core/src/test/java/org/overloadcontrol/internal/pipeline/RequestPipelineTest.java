@@ -147,7 +147,7 @@ class RequestPipelineTest {
     start(Map.of());
     Adapter probe = new Adapter(new View().path("/healthz"));
     assertThat(probe.steps).containsExactly(Step.Kind.PASS);
-    assertThat(probe.exchange.finish(Outcome.COMPLETED, 0)).isFalse();
+    assertThat(probe.exchange.settle(Outcome.COMPLETED, 0)).isFalse();
     assertThat(route().arrivalCount()).isZero();
   }
 
@@ -157,7 +157,7 @@ class RequestPipelineTest {
     Adapter a = new Adapter(new View());
     assertThat(a.steps).containsExactly(Step.Kind.RUN);
     a.complete();
-    assertThat(a.exchange.finish(Outcome.FAILED, 0)).isFalse();
+    assertThat(a.exchange.settle(Outcome.FAILED, 0)).isFalse();
     assertThat(a.outcome).isEqualTo(Outcome.COMPLETED);
     assertThat(route().outcomeCount(Outcome.COMPLETED)).isEqualTo(1);
   }
@@ -238,7 +238,7 @@ class RequestPipelineTest {
   private void saturate() {
     Adapter big = new Adapter(new View());
     big.running = true;
-    big.exchange.finish(Outcome.COMPLETED, 100_000);
+    big.exchange.settle(Outcome.COMPLETED, 100_000);
     ticker.advance(Duration.ofMillis(500));
     timers.runDue();
   }

@@ -90,7 +90,7 @@ class WaitQueuesTest {
     tags.put(label, tag);
     Decision d = engine.arrive(tag);
     if (d == Decision.REJECT) {
-      engine.complete(tag, Outcome.REJECTED, 0);
+      engine.settle(tag, Outcome.REJECTED, 0);
     } else if (d == Decision.WAIT) {
       boolean queued =
           engine.enqueue(
@@ -104,11 +104,11 @@ class WaitQueuesTest {
                 @Override
                 public void expired(Waiter w) {
                   expired.add(label);
-                  engine.complete(tag, Outcome.EXPIRED, 0);
+                  engine.settle(tag, Outcome.EXPIRED, 0);
                 }
               });
       if (!queued) {
-        engine.complete(tag, Outcome.REJECTED, 0);
+        engine.settle(tag, Outcome.REJECTED, 0);
       }
     }
     return tag;
@@ -136,7 +136,7 @@ class WaitQueuesTest {
     // Each completion frees the one permit; whoever got it runs and completes next.
     RequestTag current = running;
     for (int i = 0; i < 12; i++) {
-      engine.complete(current, Outcome.COMPLETED, 0);
+      engine.settle(current, Outcome.COMPLETED, 0);
       assertThat(resumed).hasSize(i + 1);
       current = tags.get(resumed.get(i));
       assertThat(current.holdsPermit()).isTrue();
@@ -158,7 +158,7 @@ class WaitQueuesTest {
             "home3",
             "search1",
             "home4");
-    engine.complete(current, Outcome.COMPLETED, 0);
+    engine.settle(current, Outcome.COMPLETED, 0);
     assertThat(engine.queues().permitsInUse()).isZero();
     assertThat(engine.queues().waitingCount()).isZero();
   }
@@ -184,20 +184,20 @@ class WaitQueuesTest {
     scheduler.runDue();
     assertThat(engine.queues().lifo()).isTrue();
     assertThat(orderChanges).containsExactly("LIFO");
-    engine.complete(tags.get("running"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("running"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c"); // newest first
     // Served newest first, d waits only 100 ms, but a and b still wait since the start: the
     // oldest waiter's age, not the leavers' short waits, keeps the queues LIFO.
     request("home", "d");
     ticker.advance(Duration.ofMillis(100));
-    engine.complete(tags.get("c"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("c"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c", "d");
     ticker.advance(Duration.ofMillis(950));
     scheduler.runDue();
     assertThat(engine.queues().lifo()).isTrue();
     request("home", "e");
     ticker.advance(Duration.ofMillis(10));
-    engine.complete(tags.get("d"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("d"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c", "d", "e");
     ticker.advance(Duration.ofMillis(1000));
     scheduler.runDue();
@@ -205,8 +205,8 @@ class WaitQueuesTest {
     assertThat(orderChanges).containsExactly("LIFO");
     // The backlog drains (newest first). The window in which a and b left saw them wait
     // three seconds, so it holds LIFO; after three quiet windows (the dwell): FIFO.
-    engine.complete(tags.get("e"), Outcome.COMPLETED, 0);
-    engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("e"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("b"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c", "d", "e", "b", "a");
     ticker.advance(Duration.ofMillis(1000));
     scheduler.runDue();
@@ -218,11 +218,11 @@ class WaitQueuesTest {
     }
     assertThat(orderChanges).containsExactly("LIFO", "FIFO");
     assertThat(engine.queues().lifo()).isFalse();
-    engine.complete(tags.get("a"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("a"), Outcome.COMPLETED, 0);
     request("home", "f");
     request("home", "g");
     request("home", "h");
-    engine.complete(tags.get("f"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("f"), Outcome.COMPLETED, 0);
     assertThat(resumed).endsWith("g"); // oldest first again
   }
 
@@ -274,8 +274,8 @@ class WaitQueuesTest {
     // The backlog stands for most of the next window and is served just before it closes:
     // at the close nobody waits, but a waited almost two seconds in it.
     ticker.advance(Duration.ofMillis(900));
-    engine.complete(tags.get("running"), Outcome.COMPLETED, 0);
-    engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("running"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("b"), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("b", "a");
     ticker.advance(Duration.ofMillis(100));
     scheduler.runDue();
@@ -286,9 +286,9 @@ class WaitQueuesTest {
   @Test
   void lifoOutlastsAQuietWindowBetweenTwoSpikes() {
     goLifo(Map.of());
-    engine.complete(tags.get("running"), Outcome.COMPLETED, 0);
-    engine.complete(tags.get("b"), Outcome.COMPLETED, 0);
-    engine.complete(tags.get("a"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("running"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("b"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("a"), Outcome.COMPLETED, 0);
     ticker.advance(Duration.ofMillis(1000));
     scheduler.runDue(); // a and b left having waited a window: not quiet
     ticker.advance(Duration.ofMillis(1000));
@@ -298,7 +298,7 @@ class WaitQueuesTest {
     request("home", "running2");
     request("home", "c");
     request("home", "d");
-    engine.complete(tags.get("running2"), Outcome.COMPLETED, 0);
+    engine.settle(tags.get("running2"), Outcome.COMPLETED, 0);
     assertThat(resumed).endsWith("d");
     assertThat(orderChanges).containsExactly("LIFO");
   }
@@ -352,7 +352,7 @@ class WaitQueuesTest {
     assertThat(a.outcome()).isEqualTo(Outcome.EXPIRED);
     assertThat(a.waited()).isEqualTo(Duration.ofSeconds(2));
     assertThat(engine.abandon(a)).isFalse(); // already out of its queue
-    engine.complete(running, Outcome.COMPLETED, 0);
+    engine.settle(running, Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("c");
     assertThat(c.holdsPermit()).isTrue();
     assertThat(c.waited()).isEqualTo(Duration.ofSeconds(2));
@@ -369,10 +369,10 @@ class WaitQueuesTest {
     RequestTag a = request("home", "a");
     assertThat(engine.abandon(a)).isTrue();
     assertThat(engine.abandon(a)).isFalse();
-    engine.complete(a, Outcome.EXPIRED, 0);
+    engine.settle(a, Outcome.EXPIRED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
     assertThat(a.route().abandonedCount()).isEqualTo(1);
-    engine.complete(running, Outcome.COMPLETED, 0);
+    engine.settle(running, Outcome.COMPLETED, 0);
     assertThat(resumed).isEmpty();
     ticker.advance(Duration.ofSeconds(30));
     scheduler.runDue();
@@ -389,7 +389,7 @@ class WaitQueuesTest {
     assertThat(expired).containsExactlyInAnyOrder("a", "b");
     RequestTag late = request("home", "late");
     assertThat(late.outcome()).isEqualTo(Outcome.REJECTED);
-    engine.complete(running, Outcome.COMPLETED, 0);
+    engine.settle(running, Outcome.COMPLETED, 0);
     assertThat(engine.queues().permitsInUse()).isZero();
   }
 
@@ -403,7 +403,7 @@ class WaitQueuesTest {
     request("search", "s");
     RequestTag over = request("login", "l");
     assertThat(over.outcome()).isEqualTo(Outcome.REJECTED);
-    engine.complete(running, Outcome.COMPLETED, 0);
+    engine.settle(running, Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly("s"); // no priority: newest first
   }
 
@@ -417,7 +417,7 @@ class WaitQueuesTest {
     // Another endpoint is not held up by search's limit, even with search waiting.
     RequestTag h = request("home", "h");
     assertThat(h.holdsPermit() || resumed.contains("h")).isTrue();
-    engine.complete(s1, Outcome.COMPLETED, 0);
+    engine.settle(s1, Outcome.COMPLETED, 0);
     assertThat(resumed).contains("s2");
   }
 
@@ -458,7 +458,7 @@ class WaitQueuesTest {
     scheduler.runDue();
     assertThat(permits.limit()).isEqualTo(3); // maximum
     for (RequestTag t : tags) {
-      engine.complete(t, Outcome.COMPLETED, 0);
+      engine.settle(t, Outcome.COMPLETED, 0);
     }
     // Now idle: a permit goes after 5 s free, down to the minimum.
     for (int i = 0; i < 40; i++) {
@@ -491,13 +491,13 @@ class WaitQueuesTest {
     assertThat(admitted).hasSize(8); // threshold 8 in flight
     ticker.advance(Duration.ofMillis(500));
     for (RequestTag t : admitted) {
-      engine.complete(t, Outcome.COMPLETED, 0); // 500 ms > 100 ms target
+      engine.settle(t, Outcome.COMPLETED, 0); // 500 ms > 100 ms target
     }
     ticker.advance(Duration.ofMillis(600));
     scheduler.runDue();
     assertThat(engine.endpoint("search").queueThreshold().threshold()).isEqualTo(4);
     RequestTag fast = request("search", "fast");
-    engine.complete(fast, Outcome.COMPLETED, 0);
+    engine.settle(fast, Outcome.COMPLETED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
     assertThat(engine.endpoint("search").queueThreshold().threshold()).isEqualTo(5);

@@ -80,7 +80,7 @@ class SessionAdmissionTest {
     SessionGate.Answer answer =
         engine.admitSession(tag, new SessionVisit(cookie, null, null, "/" + endpoint, dueToken));
     if (answer.rejected()) {
-      engine.complete(tag, Outcome.REJECTED, 0);
+      engine.settle(tag, Outcome.REJECTED, 0);
       return new Request(tag, answer, Decision.REJECT);
     }
     Decision d = engine.arrive(tag);
@@ -96,11 +96,11 @@ class SessionAdmissionTest {
 
                 @Override
                 public void expired(Waiter w) {
-                  engine.complete(tag, Outcome.EXPIRED, 0);
+                  engine.settle(tag, Outcome.EXPIRED, 0);
                 }
               });
       if (!queued) {
-        engine.complete(tag, Outcome.REJECTED, 0);
+        engine.settle(tag, Outcome.REJECTED, 0);
         return new Request(tag, answer, Decision.REJECT);
       }
     }
@@ -124,7 +124,7 @@ class SessionAdmissionTest {
     assertThat(a2.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
     assertThat(a2.decision()).isEqualTo(Decision.WAIT);
 
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
 
     assertThat(resumed).containsExactly(a2.tag());
   }
@@ -138,7 +138,7 @@ class SessionAdmissionTest {
     // waits only with a virtual-queue token that came due.
     Request b1 = send(engine, "browse", null, true);
 
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
 
     assertThat(resumed).containsExactly(a2.tag());
     assertThat(b1.tag().waiter().waiting()).isTrue();
@@ -164,7 +164,7 @@ class SessionAdmissionTest {
     Request b1 = send(engine, "home", null, true);
     Request c1 = send(engine, "home", null, true);
 
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
 
     assertThat(resumed).containsExactly(a2.tag());
     assertThat(b1.tag().waiter().waiting()).isTrue();
@@ -196,9 +196,9 @@ class SessionAdmissionTest {
     Request b3 = send(engine, "home", b1.cookie());
     assertThat(b3.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
 
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly(a2.tag());
-    engine.complete(a2.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a2.tag(), Outcome.COMPLETED, 0);
     // Within home too: the older of b's two admitted requests first, LIFO or not.
     assertThat(resumed).containsExactly(a2.tag(), b2.tag());
     assertThat(b3.tag().waiter().waiting()).isTrue();
@@ -212,7 +212,7 @@ class SessionAdmissionTest {
     Request a2 = send(engine, "browse", a1.cookie());
     Request b1 = send(engine, "buy", null, true);
 
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
 
     assertThat(resumed).containsExactly(b1.tag());
     assertThat(a2.tag().waiter().waiting()).isTrue();
@@ -239,7 +239,7 @@ class SessionAdmissionTest {
     assertThat(c1.tag().reason()).isEqualTo(RejectionReason.NEW_SESSION);
     assertThat(engine.sessions().newSessionsRefusedCount()).isEqualTo(1);
     // Once it got its permit, new sessions come in again (b1, a new session's, still waits).
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly(a2.tag());
     Request d1 = send(engine, "browse", null);
     assertThat(d1.tag().sessionRole()).isEqualTo(SessionRole.NEW);
@@ -281,10 +281,10 @@ class SessionAdmissionTest {
     assertThat(a2.decision()).isEqualTo(Decision.WAIT);
     ticker.advance(Duration.ofMillis(700));
     scheduler.runDue();
-    engine.complete(a1.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a1.tag(), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly(a2.tag());
     ticker.advance(Duration.ofMillis(400));
-    engine.complete(a2.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a2.tag(), Outcome.COMPLETED, 0);
     ticker.advance(Duration.ofSeconds(5));
     scheduler.runDue();
 
@@ -334,9 +334,9 @@ class SessionAdmissionTest {
   void anIdleSessionExpiresAndSoDoesOneOlderThanItsLifetime() {
     OverloadEngine engine = engine("sessions.idleTimeout", "10s", "sessions.maxLifetime", "30s");
     Request a = send(engine, "browse", null);
-    engine.complete(a.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a.tag(), Outcome.COMPLETED, 0);
     Request b = send(engine, "browse", null);
-    engine.complete(b.tag(), Outcome.COMPLETED, 0);
+    engine.settle(b.tag(), Outcome.COMPLETED, 0);
     assertThat(engine.sessions().admittedSessions()).isEqualTo(2);
 
     // b keeps coming back every 8 s; a falls silent.
@@ -345,7 +345,7 @@ class SessionAdmissionTest {
       scheduler.runDue();
       Request again = send(engine, "browse", b.cookie());
       assertThat(again.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
-      engine.complete(again.tag(), Outcome.COMPLETED, 0);
+      engine.settle(again.tag(), Outcome.COMPLETED, 0);
     }
     assertThat(engine.sessions().admittedSessions()).isEqualTo(1);
     assertThat(send(engine, "browse", a.cookie()).tag().sessionRole()).isEqualTo(SessionRole.NEW);
@@ -366,7 +366,7 @@ class SessionAdmissionTest {
             "admission.initialLimit",
             "1000");
     Request first = send(engine, "browse", null);
-    engine.complete(first.tag(), Outcome.COMPLETED, 0);
+    engine.settle(first.tag(), Outcome.COMPLETED, 0);
     int refused = 0;
     for (int i = 0; i < 500; i++) {
       Request r = send(engine, "browse", null);
@@ -374,7 +374,7 @@ class SessionAdmissionTest {
         refused++;
         assertThat(r.tag().reason()).isEqualTo(RejectionReason.SESSIONS_FULL);
       } else {
-        engine.complete(r.tag(), Outcome.COMPLETED, 0);
+        engine.settle(r.tag(), Outcome.COMPLETED, 0);
       }
     }
     assertThat(refused).isEqualTo(451);
@@ -402,10 +402,10 @@ class SessionAdmissionTest {
       } else {
         admittedNew++;
         assertThat(engine.abandon(probe.tag())).isTrue(); // its user leaves the queue
-        engine.complete(probe.tag(), Outcome.EXPIRED, 0);
+        engine.settle(probe.tag(), Outcome.EXPIRED, 0);
       }
       ticker.advance(Duration.ofMillis(250));
-      engine.complete(current.tag(), Outcome.COMPLETED, 0);
+      engine.settle(current.tag(), Outcome.COMPLETED, 0);
       scheduler.runDue();
       current = send(engine, "browse", a.cookie());
       assertThat(current.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
@@ -419,14 +419,14 @@ class SessionAdmissionTest {
     assertThat(token.answer().rejected()).isFalse();
     assertThat(token.tag().sessionRole()).isEqualTo(SessionRole.NEW);
     assertThat(engine.abandon(token.tag())).isTrue();
-    engine.complete(token.tag(), Outcome.EXPIRED, 0);
+    engine.settle(token.tag(), Outcome.EXPIRED, 0);
     assertThat(send(engine, "browse", null).answer().reason())
         .isEqualTo(RejectionReason.NEW_SESSION);
 
     // a completes its purchase: its place is free for a new session.
-    engine.complete(current.tag(), Outcome.COMPLETED, 0);
+    engine.settle(current.tag(), Outcome.COMPLETED, 0);
     Request buy = send(engine, "buy", a.cookie());
-    engine.complete(buy.tag(), Outcome.COMPLETED, 0);
+    engine.settle(buy.tag(), Outcome.COMPLETED, 0);
     Request next = send(engine, "browse", null);
     assertThat(next.answer().rejected()).isFalse();
     assertThat(next.tag().sessionRole()).isEqualTo(SessionRole.NEW);
@@ -443,10 +443,10 @@ class SessionAdmissionTest {
       Request probe = send(engine, "browse", null);
       if (!probe.answer().rejected()) {
         assertThat(engine.abandon(probe.tag())).isTrue();
-        engine.complete(probe.tag(), Outcome.EXPIRED, 0);
+        engine.settle(probe.tag(), Outcome.EXPIRED, 0);
       }
       ticker.advance(Duration.ofMillis(250));
-      engine.complete(current.tag(), Outcome.COMPLETED, 0);
+      engine.settle(current.tag(), Outcome.COMPLETED, 0);
       scheduler.runDue();
       current = send(engine, "browse", a.cookie());
     }
@@ -454,7 +454,7 @@ class SessionAdmissionTest {
     // closing at 4 s saw a at its full rate: at 4 s there is no room; by 4.6 s only 0.4 of that
     // window is within one window of now, and a counts for nothing.
     ticker.advance(Duration.ofMillis(250));
-    engine.complete(current.tag(), Outcome.COMPLETED, 0);
+    engine.settle(current.tag(), Outcome.COMPLETED, 0);
     scheduler.runDue();
     assertThat(send(engine, "browse", null).answer().reason())
         .isEqualTo(RejectionReason.NEW_SESSION);
@@ -476,7 +476,7 @@ class SessionAdmissionTest {
   void aFullTableRefusesEvenADueVirtualQueueToken() {
     OverloadEngine engine = engine("sessions.maxSessions", "1");
     Request a = send(engine, "browse", null);
-    engine.complete(a.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a.tag(), Outcome.COMPLETED, 0);
     assertThat(send(engine, "browse", null).answer().rejected()).isTrue();
     // The table bound still holds for token holders: the full table refuses them too.
     assertThat(send(engine, "browse", null, true).answer().reason())
@@ -493,12 +493,12 @@ class SessionAdmissionTest {
     assertThat(c.tag().sessionRole()).isEqualTo(SessionRole.ADMITTED);
     assertThat(c.decision()).isEqualTo(Decision.REJECT);
     assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);
-    engine.complete(a.tag(), Outcome.COMPLETED, 0);
+    engine.settle(a.tag(), Outcome.COMPLETED, 0);
     assertThat(resumed).containsExactly(b.tag());
-    engine.complete(b.tag(), Outcome.COMPLETED, 0);
+    engine.settle(b.tag(), Outcome.COMPLETED, 0);
 
     Request buy = send(engine, "buy", a.cookie());
-    engine.complete(buy.tag(), Outcome.COMPLETED, 0);
+    engine.settle(buy.tag(), Outcome.COMPLETED, 0);
     assertThat(engine.sessions().completedCount()).isEqualTo(1);
     assertThat(engine.sessions().admittedSessions()).isZero();
     assertThat(engine.sessions().midSessionRefusalCount()).isEqualTo(1);

@@ -69,7 +69,7 @@ class WaitDeadlineTest {
 
                     @Override
                     public void expired(Waiter w) {
-                      engine.complete(tag, Outcome.EXPIRED, 0);
+                      engine.settle(tag, Outcome.EXPIRED, 0);
                     }
                   }))
           .isTrue();
@@ -84,7 +84,7 @@ class WaitDeadlineTest {
       RequestTag tag = send(engine, cookie[0], cookie);
       assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
       ticker.advance(Duration.ofMillis(700));
-      engine.complete(tag, Outcome.COMPLETED, 0);
+      engine.settle(tag, Outcome.COMPLETED, 0);
       scheduler.runDue();
     }
     return cookie[0];
@@ -105,7 +105,7 @@ class WaitDeadlineTest {
     scheduler.runDue();
     assertThat(waiter.waiter().waiting()).isFalse();
     assertThat(waiter.reason()).isEqualTo(RejectionReason.EXPIRED);
-    engine.complete(holder, Outcome.COMPLETED, 0);
+    engine.settle(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
   }
 
@@ -122,10 +122,10 @@ class WaitDeadlineTest {
     RequestTag second = send(engine, null, new String[1]);
     assertThat(second.decision()).isEqualTo(Decision.REJECT);
     assertThat(second.reason()).isEqualTo(RejectionReason.QUEUE_FULL);
-    engine.complete(second, Outcome.REJECTED, 0);
+    engine.settle(second, Outcome.REJECTED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
-    engine.complete(holder, Outcome.COMPLETED, 0);
+    engine.settle(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
     // The waiter that left no longer counts: a request may wait again.
     RequestTag again = send(engine, null, new String[1]);
@@ -142,7 +142,7 @@ class WaitDeadlineTest {
       RequestTag tag = send(engine, null, new String[1]);
       assertThat(tag.decision()).isEqualTo(Decision.ADMIT);
       ticker.advance(Duration.ofMillis(100));
-      engine.complete(tag, Outcome.COMPLETED, 0);
+      engine.settle(tag, Outcome.COMPLETED, 0);
       scheduler.runDue();
     }
   }
@@ -162,10 +162,10 @@ class WaitDeadlineTest {
       next = send(engine, null, new String[1]);
     }
     assertThat(next.reason()).isEqualTo(RejectionReason.QUEUE_FULL);
-    engine.complete(next, Outcome.REJECTED, 0);
+    engine.settle(next, Outcome.REJECTED, 0);
     ticker.advance(Duration.ofSeconds(1));
     scheduler.runDue();
-    engine.complete(holder, Outcome.COMPLETED, 0);
+    engine.settle(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
     return waited;
   }
@@ -215,7 +215,7 @@ class WaitDeadlineTest {
     ticker.advance(Duration.ofMillis(100));
     scheduler.runDue();
     assertThat(waiter.waiter().waiting()).isFalse();
-    engine.complete(holder, Outcome.COMPLETED, 0);
+    engine.settle(holder, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
   }
 
@@ -236,10 +236,10 @@ class WaitDeadlineTest {
     assertThat(engine.queues().sessionOverdue()).isTrue();
     scheduler.runDue();
     assertThat(waiter.waiter().waiting()).as("it keeps its own bound").isTrue();
-    engine.complete(holder, Outcome.COMPLETED, 0);
+    engine.settle(holder, Outcome.COMPLETED, 0);
     assertThat(waiter.waiter().waiting()).isFalse();
     assertThat(engine.queues().sessionOverdue()).isFalse();
-    engine.complete(waiter, Outcome.COMPLETED, 0);
+    engine.settle(waiter, Outcome.COMPLETED, 0);
     assertThat(engine.queues().waitingCount()).isZero();
     assertThat(engine.sessions().midSessionRefusalCount()).isZero();
   }
