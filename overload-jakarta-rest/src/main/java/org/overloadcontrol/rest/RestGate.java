@@ -23,7 +23,7 @@ import org.overloadcontrol.internal.pipeline.StepResponses;
  * primitives. A refusal or an answer is {@code abortWith}; a request to run goes on, with its
  * {@link OverloadContext} in the request property {@link OverloadContext#ATTRIBUTE}.
  *
- * <p>Finish. A response without an entity is finished in the response filter; one with an
+ * <p>Settle. A response without an entity is settled in the response filter; one with an
  * entity after its bytes are written ({@link WriterInterceptor}, which also counts them for
  * bandwidth shares), so the response time runs to the end of the entity's write. A response the
  * implementation made from an exception that reached it (status 500) is {@code FAILED}; a write

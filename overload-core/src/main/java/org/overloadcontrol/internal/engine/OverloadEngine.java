@@ -51,7 +51,7 @@ import org.overloadcontrol.queue.QueueListener;
  *                   when a permit is free, or expires it (503) at its deadline
  *     case REJECT -&gt; 503 + Retry-After
  *   }
- *   engine.settle(tag, outcome, bytes);          // exactly once, when the response is done
+ *   engine.settle(tag, outcome, bytes);            // exactly once, when the response is done
  * </pre>
  *
  * <p>Hot path: a map look-up for the endpoint and class (cached when no rule needs the request),

@@ -168,7 +168,7 @@ public final class MetricNames {
         name(PREFIX, "bandwidth", metric), PREFIX + "_bandwidth_" + metric, List.of(), List.of());
   }
 
-  /** The count of the virtual queue's refusals for one reason ({@code RejectionReason.code()}). */
+  /** The count of the virtual queue's refusals for one reason ({@code VirtualQueueRejection.code()}). */
   public static MetricId virtualQueueRefusals(String reason) {
     return new MetricId(
         name(PREFIX, "virtual_queue", REFUSALS, reason),

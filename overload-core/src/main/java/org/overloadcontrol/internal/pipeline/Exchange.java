@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.overloadcontrol.OverloadContext;
-import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.Rejection;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.internal.bandwidth.BandwidthTicket;
 import org.overloadcontrol.internal.bandwidth.ShapingDecision;
 import org.overloadcontrol.internal.base.Outcome;
@@ -34,7 +34,7 @@ import org.overloadcontrol.internal.virtualqueue.VisitVerdict;
  * gets the response time of a request that passed it (WebQ §IV, the passive capacity estimate).
  *
  * <p>Thread-safety: the features are set on the request's own thread before anything can
- * finish it; {@code finish} and {@code left} may run on any thread, any number of times; the
+ * settle it; {@code settle} and {@code left} may run on any thread, any number of times; the
  * delay's and the queue's compare-and-sets let exactly one of a timer, a resume, an expiry, a
  * client leaving and the stop act.
  */
@@ -301,8 +301,8 @@ public final class Exchange {
   /**
    * The adapter could not carry out a step it was given (the container would not suspend or
    * dispatch the request: it is stopping, or the response ended): the engine records
-   * {@code reason} and the permit, if one is held, comes back when the adapter finishes with
-   * the returned step's outcome after answering 503.
+   * {@code reason} and the permit, if one is held, comes back when the adapter settles the
+   * returned step's outcome after answering 503.
    *
    * @param reason {@code no-async} when it could not be suspended, {@code shutdown} when it
    *     could not be run
@@ -312,13 +312,6 @@ public final class Exchange {
     return reason == RejectionReason.NO_ASYNC ? Step.REJECTED : Step.EXPIRED;
   }
 
-  /**
-   * Reports how a request that ran ended: {@code COMPLETED}, or {@code FAILED} when the
-   * application threw or its response failed.
-   *
-   * @param bytes the response body's size, or −1 if unknown
-   * @return as {@link #settle(Outcome, long)}
-   */
   /**
    * The adapter runs the application for this admitted request now, on the current thread
    * (right before the chain, the next handler or the resource method): the engine reads the
@@ -330,6 +323,13 @@ public final class Exchange {
     }
   }
 
+  /**
+   * Reports how a request that ran ended: {@code COMPLETED}, or {@code FAILED} when the
+   * application threw or its response failed.
+   *
+   * @param bytes the response body's size, or −1 if unknown
+   * @return as {@link #settle(Outcome, long)}
+   */
   public boolean settleRun(boolean failed, long bytes) {
     return settle(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes);
   }

@@ -11,7 +11,7 @@ import org.overloadcontrol.internal.engine.Answer;
  * {@link Carrier}. Every controlled step ends in one {@link Exchange#settle}.
  *
  * @param kind what to do
- * @param outcome the outcome to finish with after a {@code REJECT} or an {@code ANSWER}; null
+ * @param outcome the outcome to settle with after a {@code REJECT} or an {@code ANSWER}; null
  *     for the others (the application's run decides it)
  * @param answer the response to write for an {@code ANSWER}, else null
  */
@@ -23,7 +23,7 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
     PASS,
     /**
      * Write {@link Step#answer()} as it is (a virtual-queue page, a bandwidth refusal), then
-     * finish with {@link Step#outcome()}.
+     * settle with {@link Step#outcome()}.
      */
     ANSWER,
     /**
@@ -31,7 +31,7 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
      * {@link Exchange#hold}; the carrier gets {@code RUN} or {@code REJECT} later.
      */
     DELAY,
-    /** Run the application now; finish with {@code COMPLETED} or {@code FAILED}. */
+    /** Run the application now; settle with {@code COMPLETED} or {@code FAILED}. */
     RUN,
     /**
      * Hold the request without a thread in its class's wait queue (LIFO-Pri, Singhmar et al.
@@ -40,7 +40,7 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
     WAIT,
     /**
      * Answer through the rejection handler (503 + {@code Retry-After}; the tag says why), then
-     * finish with {@link Step#outcome()}.
+     * settle with {@link Step#outcome()}.
      */
     REJECT
   }
