@@ -143,7 +143,7 @@ class ExecutionCpuTest {
     assertThat(blind.arrive(tag)).isEqualTo(Decision.ADMIT);
     blind.running(tag);
     ticker.advance(Duration.ofMillis(20));
-    blind.complete(tag, Outcome.COMPLETED, 0);
+    blind.settle(tag, Outcome.COMPLETED, 0);
     assertThat(none.count()).as("the start only: the completion looks for none").isEqualTo(1);
   }
 }
