@@ -10,20 +10,19 @@ import org.overloadcontrol.internal.engine.Answer;
  * a request held for a {@code DELAY} or a {@code WAIT} gets one more through its
  * {@link Carrier}. Every controlled step ends in one {@link Exchange#settle}.
  *
- * @param kind what to do
- * @param outcome the outcome to settle with after a {@code REJECT} or an {@code ANSWER}; null
- *     for the others (the application's run decides it)
- * @param answer the response to write for an {@code ANSWER}, else null
+ * <p>An adapter reads only {@link #kind()}: what a step writes and settles with stays in this
+ * package ({@link StepResponses}, {@link Exchange}), so no adapter holds the engine's answer or
+ * outcome types.
  */
-public record Step(Kind kind, Outcome outcome, Answer answer) {
+public final class Step {
 
   /** The six things an adapter may be told to do. */
   public enum Kind {
     /** Not under control (a bypass path, a status servlet): run it, report nothing. */
     PASS,
     /**
-     * Write {@link Step#answer()} as it is (a virtual-queue page, a bandwidth refusal), then
-     * settle with {@link Step#outcome()}.
+     * Write the step's answer as it is (a virtual-queue page, a bandwidth refusal), then
+     * settle with the step's outcome.
      */
     ANSWER,
     /**
@@ -40,7 +39,7 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
     WAIT,
     /**
      * Answer through the rejection handler (503 + {@code Retry-After}; the tag says why), then
-     * settle with {@link Step#outcome()}.
+     * settle with the step's outcome.
      */
     REJECT
   }
@@ -52,8 +51,37 @@ public record Step(Kind kind, Outcome outcome, Answer answer) {
   static final Step REJECTED = new Step(Kind.REJECT, Outcome.REJECTED, null);
   static final Step EXPIRED = new Step(Kind.REJECT, Outcome.EXPIRED, null);
 
-  public Step {
-    Objects.requireNonNull(kind, "kind");
+  private final Kind kind;
+  private final Outcome outcome;
+  private final Answer answer;
+
+  private Step(Kind kind, Outcome outcome, Answer answer) {
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.outcome = outcome;
+    this.answer = answer;
+  }
+
+  /** What to do. */
+  public Kind kind() {
+    return kind;
+  }
+
+  /**
+   * The outcome to settle with after a {@code REJECT} or an {@code ANSWER}; null for the others
+   * (the application's run decides it).
+   */
+  Outcome outcome() {
+    return outcome;
+  }
+
+  /** The response to write for an {@code ANSWER}, else null. */
+  Answer answer() {
+    return answer;
+  }
+
+  @Override
+  public String toString() {
+    return "Step[" + kind + (outcome == null ? "" : ", " + outcome) + "]";
   }
 
   static Step answer(Answer answer, Outcome outcome) {
