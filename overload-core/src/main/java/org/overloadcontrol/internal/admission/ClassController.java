@@ -4,6 +4,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Stripes;
 
 /**
  * The response-time controller of one request class at one endpoint (Welsh &amp; Culler 2003,

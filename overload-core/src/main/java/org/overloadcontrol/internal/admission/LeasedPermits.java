@@ -1,5 +1,7 @@
 package org.overloadcontrol.internal.admission;
 
+import org.overloadcontrol.internal.base.Stripes;
+
 /**
  * The permit count of a concurrency limit ({@link ConcurrencyGroup}), with permits leased to
  * the stripes in small batches while the count is low, so that two cores admitting and

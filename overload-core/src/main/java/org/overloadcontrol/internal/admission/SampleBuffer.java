@@ -2,6 +2,7 @@ package org.overloadcontrol.internal.admission;
 
 import java.lang.invoke.VarHandle;
 import java.util.function.LongConsumer;
+import org.overloadcontrol.internal.base.Stripes;
 
 /**
  * The response-time samples of one class since its last round: a ring of the latest

@@ -1,5 +1,7 @@
 package org.overloadcontrol.internal.admission;
 
+import org.overloadcontrol.internal.base.Stripes;
+
 /**
  * A fixed set of event counters, striped per thread ({@link Stripes}): the counters of one
  * stripe share one padded 128-byte slot, so a request that bumps two of them (its arrival, then

@@ -2,6 +2,7 @@ package org.overloadcontrol.internal.admission;
 
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
+import org.overloadcontrol.internal.base.Stripes;
 
 /**
  * A token bucket whose rate a controller tunes: the admission primitive of Welsh &amp; Culler

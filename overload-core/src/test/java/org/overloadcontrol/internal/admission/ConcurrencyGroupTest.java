@@ -9,6 +9,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Stripes;
 
 /** A concurrency group's partitions and windows, on a fake clock. */
 class ConcurrencyGroupTest {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Stripes;
 import org.overloadcontrol.testing.Concurrently;
 
 /**

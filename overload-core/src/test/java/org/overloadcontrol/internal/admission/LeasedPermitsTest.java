@@ -3,6 +3,7 @@ package org.overloadcontrol.internal.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.internal.base.Stripes;
 
 /** The leased permit count of a concurrency limit, on one thread. */
 class LeasedPermitsTest {

@@ -12,6 +12,7 @@ import org.overloadcontrol.admission.ControllerRound;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Stripes;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**

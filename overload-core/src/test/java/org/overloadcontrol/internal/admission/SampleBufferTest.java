@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.internal.base.Stripes;
 import org.overloadcontrol.testing.Concurrently;
 
 class SampleBufferTest {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.internal.base.Stripes;
 import org.overloadcontrol.testing.Concurrently;
 
 class StripedCountsTest {
