@@ -114,7 +114,7 @@ class FeatureWiringTest {
     // The controller saw 30 ms, not 430 ms: the deliberate delay is not overload.
     harness.ticker.advance(Duration.ofSeconds(1));
     filter.runtime().engine().arrive(filter.runtime().engine().tag(route, harness.ticker.read()));
-    assertThat(route.controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+    assertThat(route.p90().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }
 
   private static void fireComplete(

@@ -188,7 +188,7 @@ class BandwidthHandlerTest {
     ticker.advance(Duration.ofSeconds(1));
     OverloadEngine engine = handler.runtime().engine();
     engine.arrive(engine.tag(route(), ticker.read()));
-    assertThat(route().controller().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
+    assertThat(route().p90().lastSampleP90Nanos()).isBetween(29_000_000L, 31_000_000L);
   }
 
   @Test

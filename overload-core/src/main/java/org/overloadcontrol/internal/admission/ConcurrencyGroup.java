@@ -10,6 +10,7 @@ import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.base.Stripes;
+import org.overloadcontrol.internal.measure.SampleBuffer;
 
 /**
  * A concurrency limit shared by every endpoint behind one resource (a database pool, a

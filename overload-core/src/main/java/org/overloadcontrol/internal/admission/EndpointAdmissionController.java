@@ -11,6 +11,7 @@ import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.ControllerRound;
 import org.overloadcontrol.admission.ControllerRound.Action;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.measure.P90Estimator;
 
 /**
  * The admission controller of one endpoint (one SEDA stage): a token bucket and response-time
@@ -202,8 +203,14 @@ public final class EndpointAdmissionController {
       if (existing != null) {
         return existing;
       }
+      ClassSettings classSettings = settings.apply(requestClass);
       ClassController created =
-          new ClassController(endpoint, requestClass, settings.apply(requestClass), now);
+          new ClassController(
+              endpoint,
+              requestClass,
+              classSettings,
+              ClassController.measurementFor(classSettings, now),
+              now);
       startWithinOthers(created, ordered, now);
       ClassController[] next = Arrays.copyOf(ordered, ordered.length + 1);
       next[next.length - 1] = created;
@@ -293,7 +300,7 @@ public final class EndpointAdmissionController {
 
   /** {@link #tryAdmit(ClassController, long)} from the caller's stripe (see StripedCounts). */
   public boolean tryAdmit(ClassController c, long now, int stripe) {
-    if (c.dueByTime(now)) {
+    if (c.p90().dueByTime(now)) {
       runRoundIfFree(c, now, true);
     }
     if (!c.controlled() || !rateControlled || !admissionEnabled || c.tryAcquire(now, stripe)) {
@@ -317,12 +324,12 @@ public final class EndpointAdmissionController {
    * class's rate (see the class javadoc).
    */
   public void record(ClassController c, long responseTimeNanos, long arrivalNanos, long now) {
-    record(c, c.drawSample(), responseTimeNanos, arrivalNanos, now);
+    record(c, c.p90().drawSample(), responseTimeNanos, arrivalNanos, now);
   }
 
   /**
    * As {@link #record(ClassController, long, long, long)}, the sample already drawn with
-   * {@link ClassController#drawSample()}: an unsampled completion only gives a round due by
+   * {@link P90Estimator#drawSample()}: an unsampled completion only gives a round due by
    * time its chance to run.
    */
   public void record(
@@ -338,8 +345,9 @@ public final class EndpointAdmissionController {
       long arrivalNanos,
       long now,
       int stripe) {
-    if (sampled && c.recordDrawn(responseTimeNanos, arrivalNanos, now, stripe)
-        || c.dueByTime(now)) {
+    P90Estimator p90 = c.p90();
+    if (sampled && p90.recordDrawn(responseTimeNanos, arrivalNanos, now, stripe)
+        || p90.dueByTime(now)) {
       runRoundIfFree(c, now, false);
     }
   }
@@ -353,7 +361,7 @@ public final class EndpointAdmissionController {
       return;
     }
     try {
-      if (c.due(now)) {
+      if (c.p90().due(now)) {
         roundForArrival = forArrival;
         round(c, now);
       }
@@ -363,16 +371,17 @@ public final class EndpointAdmissionController {
   }
 
   /**
-   * One controller round for class c; caller holds the round guard. It takes the window's
-   * samples, tells the group, gives a class that a higher one held down its rate back when that
-   * one has left (steps that read the group as they change it), then hands the class's state and
-   * the window's readings to {@link RateRound} and applies what it decided, to this class and
-   * to the lower ones.
+   * One controller round for class c; caller holds the round guard. It closes the class's
+   * measurement window, tells the group, gives a class that a higher one held down its rate back
+   * when that one has left (steps that read the group as they change it), then folds the
+   * window's p90 into the estimate, hands the class's state and the window's readings to
+   * {@link RateRound} and applies what it decided, to this class and to the lower ones.
    */
   private void round(ClassController c, long now) {
     ControllerParameters p = c.settings().parameters();
+    P90Estimator p90 = c.p90();
     double rateBefore = c.rate();
-    long samp = c.takeSampleP90(now, countScratch);
+    long samp = p90.closeWindow(now, countScratch);
     long count = countScratch[0];
     long staleCount = countScratch[1];
     if (p.judgeOnFreshSamples()) {
@@ -380,7 +389,7 @@ public final class EndpointAdmissionController {
     }
     if (c.controlled() && rateControlled) {
       // The same classes whose rates the group sums (RateGroup#activeRate).
-      group.completed(c.completionsPerSecond() * countScratch[2] / 1e9, now, p.timeoutNanos());
+      group.completed(p90.completionsPerSecond() * countScratch[2] / 1e9, now, p.timeoutNanos());
     }
     if (samp >= 0 || staleCount > 0) {
       c.sampledAt(now);
@@ -410,11 +419,15 @@ public final class EndpointAdmissionController {
         allLowerAtMin &= other.atRateMin();
       }
     }
+    // A round that restored or filled the class's rate left the estimate as it was: the next
+    // round with samples restarts it.
+    double cur = p90.fold(samp);
     RateRound.Window window =
         new RateRound.Window(
             samp,
+            cur,
             staleCount,
-            c.completionsPerSecond(),
+            p90.completionsPerSecond(),
             rateControlled,
             all.length <= 1 && !sharesBottleneck.getAsBoolean(),
             anyLower,
@@ -590,7 +603,7 @@ public final class EndpointAdmissionController {
             now,
             count,
             samp,
-            c.estimateNanos(),
+            c.p90().estimateNanos(),
             c.targetNanos(),
             err,
             rateBefore,

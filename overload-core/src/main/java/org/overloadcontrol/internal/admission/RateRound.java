@@ -7,9 +7,10 @@ import org.overloadcontrol.admission.ControllerRound.Action;
  * dead-time rules of {@link EndpointAdmissionController}) as a function of the class's round
  * state and what the round read: the next state, what the round did, and what it asks of the
  * lower classes at the endpoint. No clock, bucket or group: {@link EndpointAdmissionController}
- * reads the window, applies the result, and keeps the group's two steps that must read the
- * group after this round's cuts (a higher class that left, the group's total rate), so that a
- * round can be tested with plain values.
+ * reads the window (its p90 and the smoothed estimate, from the class's
+ * {@link org.overloadcontrol.internal.measure.P90Estimator}), applies the result, and keeps the
+ * group's two steps that must read the group after this round's cuts (a higher class that left,
+ * the group's total rate), so that a round can be tested with plain values.
  */
 final class RateRound {
 
@@ -19,33 +20,15 @@ final class RateRound {
    * What a class carries from one round to the next.
    *
    * @param rate the admission rate, requests per second
-   * @param cur the smoothed p90 estimate in nanoseconds, NaN before the first round with samples
    * @param lc the rounds missed while all lower classes sat at rate_min (§3.3)
    * @param staleRounds rounds in a row that saw only stale samples
-   * @param restartEstimate whether the next round with samples starts the estimate from them
    * @param suppressIncrease whether a higher class missed its target since this class's round
    * @param rejected whether the bucket refused an arrival since the last round
    */
-  record State(
-      double rate,
-      double cur,
-      int lc,
-      int staleRounds,
-      boolean restartEstimate,
-      boolean suppressIncrease,
-      boolean rejected) {
-
-    /** The estimate as the status reads it: −1 before the first round with samples. */
-    long estimateNanos() {
-      return Double.isNaN(cur) ? -1L : Math.round(cur);
-    }
+  record State(double rate, int lc, int staleRounds, boolean suppressIncrease, boolean rejected) {
 
     State withRate(double value) {
-      return new State(value, cur, lc, staleRounds, restartEstimate, suppressIncrease, rejected);
-    }
-
-    State withRestart() {
-      return new State(rate, cur, lc, staleRounds, true, suppressIncrease, rejected);
+      return new State(value, lc, staleRounds, suppressIncrease, rejected);
     }
   }
 
@@ -53,6 +36,8 @@ final class RateRound {
    * What a round read.
    *
    * @param samp the p90 of the round's fresh samples in nanoseconds, −1 without any
+   * @param cur the smoothed p90 estimate with {@code samp} folded in, in nanoseconds; NaN before
+   *     the first round with samples
    * @param staleCount the samples left out as stale (arrived before the last cut)
    * @param completionsPerSecond the class's completions per second over the round
    * @param rateControlled whether the endpoint's token buckets admit (else the rounds measure)
@@ -65,6 +50,7 @@ final class RateRound {
    */
   record Window(
       long samp,
+      double cur,
       long staleCount,
       double completionsPerSecond,
       boolean rateControlled,
@@ -72,7 +58,13 @@ final class RateRound {
       boolean anyLower,
       boolean allLowerAtMin,
       boolean higherActive,
-      boolean groupQueued) {}
+      boolean groupQueued) {
+
+    /** The estimate as the status reads it: −1 before the first round with samples. */
+    long estimateNanos() {
+      return Double.isNaN(cur) ? -1L : Math.round(cur);
+    }
+  }
 
   /** What a missed target asks of the lower classes at the endpoint (§3.3). */
   enum Lower {
@@ -91,6 +83,7 @@ final class RateRound {
    * @param error {@code (cur − target)/target}, NaN when not computed
    * @param cut whether it cut the class's rate and marks the time (judging on fresh samples)
    * @param forgetCut whether it forgets the last cut: every sample judges again
+   * @param restartEstimate whether the next round with samples starts the estimate from them
    * @param lower what it asks of the lower classes
    * @param missed whether the class missed its target (the group's cap then applies)
    */
@@ -100,11 +93,12 @@ final class RateRound {
       double error,
       boolean cut,
       boolean forgetCut,
+      boolean restartEstimate,
       Lower lower,
       boolean missed) {
 
     private static Next of(State state, Action action) {
-      return new Next(state, action, Double.NaN, false, false, Lower.NONE, false);
+      return new Next(state, action, Double.NaN, false, false, false, Lower.NONE, false);
     }
   }
 
@@ -119,35 +113,23 @@ final class RateRound {
       int stale = s.staleRounds() + 1;
       boolean forget = stale >= EndpointAdmissionController.MAX_STALE_ROUNDS;
       State held =
-          new State(
-              s.rate(),
-              s.cur(),
-              s.lc(),
-              forget ? 0 : stale,
-              s.restartEstimate(),
-              s.suppressIncrease(),
-              s.rejected());
-      return new Next(held, Action.STALE_ONLY, Double.NaN, false, forget, Lower.NONE, false);
+          new State(s.rate(), s.lc(), forget ? 0 : stale, s.suppressIncrease(), s.rejected());
+      return new Next(held, Action.STALE_ONLY, Double.NaN, false, forget, false, Lower.NONE, false);
     }
     ControllerParameters p = settings.parameters();
     // Rounds since the last cut that held on stale samples alone: the paper would have cut in
     // each of them, so a miss now (the first evidence about the cut) cuts for them too.
     int heldRounds = s.staleRounds();
-    double cur =
-        s.restartEstimate() || Double.isNaN(s.cur())
-            ? w.samp()
-            : p.alpha() * s.cur() + (1 - p.alpha()) * w.samp();
     if (!settings.controlled() || !w.rateControlled()) {
-      State measured =
-          new State(s.rate(), cur, s.lc(), 0, false, s.suppressIncrease(), s.rejected());
+      State measured = new State(s.rate(), s.lc(), 0, s.suppressIncrease(), s.rejected());
       return Next.of(measured, Action.MEASURED_ONLY);
     }
-    double err = error(cur, settings.targetNanos());
-    State smoothed = new State(s.rate(), cur, s.lc(), 0, false, false, s.rejected());
+    double err = error(w.cur(), settings.targetNanos());
+    State smoothed = new State(s.rate(), s.lc(), 0, false, s.rejected());
     if (err > p.errD()) {
       return missedTarget(smoothed, w, settings, err, heldRounds);
     }
-    State met = new State(s.rate(), cur, 0, 0, false, false, s.rejected());
+    State met = new State(s.rate(), 0, 0, false, s.rejected());
     Action action;
     if (!(err < p.errI())) {
       action = Action.HOLD;
@@ -164,7 +146,7 @@ final class RateRound {
       met = met.withRate(clamp(raised, p));
       action = Action.INCREASE;
     }
-    return new Next(met, action, err, false, false, Lower.NONE, false);
+    return new Next(met, action, err, false, false, false, Lower.NONE, false);
   }
 
   /**
@@ -182,21 +164,22 @@ final class RateRound {
     // without, goodput alike), so the cut is the paper's there.
     double floor = w.alone() ? w.completionsPerSecond() : 0.0;
     if (!w.anyLower()) {
-      return selfCut(s, settings, err, floor, heldRounds, Lower.NONE);
+      return selfCut(s, w, settings, err, floor, heldRounds, Lower.NONE);
     }
     if (!w.allLowerAtMin()) {
-      return new Next(s, Action.DECREASE_LOWER, err, false, false, Lower.CUT, true);
+      return new Next(s, Action.DECREASE_LOWER, err, false, false, false, Lower.CUT, true);
     }
     // Judging fresh samples, this round's miss already comes after the lower classes' cuts took
     // effect (stale samples are not judged), and they have nothing left to give: waiting
     // lc_thresh more rounds only lets this class miss. In the two-class experiment (W&C Fig.
     // 14/15) the high class's p90 reached 2.6 s against 100 ms while it waited.
     int threshold = p.judgeOnFreshSamples() ? 1 : p.lcThresh();
-    State counted = new State(s.rate(), s.cur(), s.lc() + 1, 0, false, false, s.rejected());
+    State counted = new State(s.rate(), s.lc() + 1, 0, false, s.rejected());
     if (counted.lc() >= threshold) {
-      return selfCut(counted, settings, err, floor, heldRounds, Lower.SUPPRESS);
+      return selfCut(counted, w, settings, err, floor, heldRounds, Lower.SUPPRESS);
     }
-    return new Next(counted, Action.COUNT_LOWER_AT_MIN, err, false, false, Lower.SUPPRESS, true);
+    return new Next(
+        counted, Action.COUNT_LOWER_AT_MIN, err, false, false, false, Lower.SUPPRESS, true);
   }
 
   /**
@@ -211,12 +194,25 @@ final class RateRound {
    * rate to half the capacity in {@code DeadTimeTest}.
    */
   private static Next selfCut(
-      State s, ClassSettings settings, double err, double floor, int heldRounds, Lower lower) {
+      State s,
+      Window w,
+      ClassSettings settings,
+      double err,
+      double floor,
+      int heldRounds,
+      Lower lower) {
     ControllerParameters p = settings.parameters();
     double before = s.rate();
     if (!p.judgeOnFreshSamples()) {
       return new Next(
-          s.withRate(clamp(before / p.adjD(), p)), Action.DECREASE, err, false, false, lower, true);
+          s.withRate(clamp(before / p.adjD(), p)),
+          Action.DECREASE,
+          err,
+          false,
+          false,
+          false,
+          lower,
+          true);
     }
     // In proportion to the miss (target / estimate, at most MAX_CUT a round) when that is
     // deeper than adj_d: a p90 fifteen times the target says more than "cut by 1.2", and
@@ -227,18 +223,18 @@ final class RateRound {
             before
                 * Math.max(
                     1.0 / EndpointAdmissionController.MAX_CUT,
-                    settings.targetNanos() / (double) s.estimateNanos()));
+                    settings.targetNanos() / (double) w.estimateNanos()));
     double after = clamp(Math.min(before, Math.max(cut, floor / p.adjD())), p);
     if (after < before) {
       // Requests that arrived before the cut are stale from now on, and the estimate restarts
       // from the first round of fresh ones.
-      State marked = new State(after, s.cur(), s.lc(), 0, true, s.suppressIncrease(), s.rejected());
-      return new Next(marked, Action.DECREASE, err, true, false, lower, true);
+      State marked = new State(after, s.lc(), 0, s.suppressIncrease(), s.rejected());
+      return new Next(marked, Action.DECREASE, err, true, false, true, lower, true);
     }
     // Not a cut, so no mark; but this round's miss came from the queue the server is draining,
     // and carried into the estimate it would cut the next round, fine or not.
     return new Next(
-        s.withRate(after).withRestart(), Action.HOLD_AT_THROUGHPUT, err, false, false, lower, true);
+        s.withRate(after), Action.HOLD_AT_THROUGHPUT, err, false, false, true, lower, true);
   }
 
   /**
@@ -257,24 +253,15 @@ final class RateRound {
    */
   private static Next withoutSamples(State s, Window w, ClassSettings settings) {
     ControllerParameters p = settings.parameters();
-    State taken =
-        new State(
-            s.rate(),
-            s.cur(),
-            s.lc(),
-            s.staleRounds(),
-            s.restartEstimate(),
-            s.suppressIncrease(),
-            false);
+    State taken = new State(s.rate(), s.lc(), s.staleRounds(), s.suppressIncrease(), false);
     if (!settings.controlled() || !w.rateControlled() || !p.judgeOnFreshSamples()) {
       return Next.of(taken, Action.NO_SAMPLES);
     }
     if (s.suppressIncrease()) {
-      State spent =
-          new State(s.rate(), s.cur(), s.lc(), s.staleRounds(), s.restartEstimate(), false, false);
+      State spent = new State(s.rate(), s.lc(), s.staleRounds(), false, false);
       return Next.of(spent, Action.SUPPRESSED_WITHOUT_SAMPLES);
     }
-    boolean missed = s.estimateNanos() >= 0 && error(s.cur(), settings.targetNanos()) > p.errD();
+    boolean missed = w.estimateNanos() >= 0 && error(w.cur(), settings.targetNanos()) > p.errD();
     boolean tooLowToJudge = s.rate() * p.timeoutNanos() < 1e9 && !missed && !w.higherActive();
     if (!s.rejected() || s.rate() >= p.rateMax() || !tooLowToJudge) {
       return Next.of(taken, Action.NO_SAMPLES);

@@ -31,8 +31,9 @@ import org.overloadcontrol.limiter.LimiterProvider;
  * a group names falls back to the rate controller where it cannot act (see {@link
  * #countsPermitsAt}).
  *
- * <p>Every endpoint also gets the rate controller's rounds, which measure each class's p90 (its
- * estimate, its sampling): where another algorithm admits, they only measure.
+ * <p>Every endpoint also gets the rate controller's rounds, which close the windows of each
+ * class's {@link org.overloadcontrol.internal.measure.P90Estimator} (its p90 estimate, its
+ * sampling): where another algorithm admits, they only measure.
  */
 final class AdmissionFactory {
 

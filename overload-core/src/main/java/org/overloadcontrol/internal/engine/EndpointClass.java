@@ -7,6 +7,7 @@ import org.overloadcontrol.internal.admission.StripedCounts;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.degrade.QualityController;
+import org.overloadcontrol.internal.measure.P90Estimator;
 import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
 
@@ -18,6 +19,10 @@ public final class EndpointClass {
 
   private final ControlledEndpoint endpoint;
   private final ClassController controller;
+
+  /** The class's response-time measurement (its rate controller's windows, closed by rounds). */
+  final P90Estimator p90;
+
   // The endpoint's parts that every request of the class reads, copied here: a request then
   // reads this object and not the endpoint's too. In a server the lines a request touches are
   // mostly cold (docs/performance.md), so each object on the path costs a miss.
@@ -58,6 +63,7 @@ public final class EndpointClass {
   EndpointClass(ControlledEndpoint endpoint, ClassController controller) {
     this.endpoint = endpoint;
     this.controller = controller;
+    this.p90 = controller.p90();
     this.admission = endpoint.admission();
     this.quality = endpoint.qualityController();
     this.permits = endpoint.permits();
@@ -93,6 +99,14 @@ public final class EndpointClass {
 
   public ClassController controller() {
     return controller;
+  }
+
+  /**
+   * The class's response-time measurement at this endpoint: its p90 estimate and sampling,
+   * kept whichever algorithm admits the class.
+   */
+  public P90Estimator p90() {
+    return p90;
   }
 
   /** The class's share of its endpoint's concurrency group, or null when it has none. */

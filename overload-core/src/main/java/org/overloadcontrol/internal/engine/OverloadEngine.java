@@ -466,7 +466,7 @@ public final class OverloadEngine {
     int stripe = StripedCounts.currentStripe();
     // The arrival's number in its stripe, which the count returns anyway, draws the sample:
     // no random number generator's per-thread state to touch, cold on a thread of a pool.
-    boolean sampled = route.controller().drawSample(route.countArrival(stripe), stripe);
+    boolean sampled = route.p90.drawSample(route.countArrival(stripe), stripe);
     return new RequestTag(route, arrivalNanos, nowNanos, stripe, sampled);
   }
 

@@ -51,7 +51,7 @@ public final class RequestTag implements OverloadContext {
 
   /**
    * Whether its response time is one of its class's samples: drawn at arrival, before anything
-   * about the response is known (see {@code ClassController.drawSample(long, int)}).
+   * about the response is known (see {@code P90Estimator.drawSample(long, int)}).
    */
   final boolean sampled;
 
@@ -262,7 +262,7 @@ public final class RequestTag implements OverloadContext {
 
   @Override
   public Duration p90Estimate() {
-    long estimate = route.controller().estimateNanos();
+    long estimate = route.p90().estimateNanos();
     return estimate < 0 ? Duration.ZERO : Duration.ofNanos(estimate);
   }
 

@@ -57,7 +57,7 @@ public final class LoggingStateListener implements StateChange.Listener {
       sb.append("; ")
           .append(c.requestClass().name())
           .append(" p90 ")
-          .append(duration(Readings.p90EstimateSeconds(c)))
+          .append(duration(Readings.p90EstimateSeconds(ec.p90())))
           .append(" of ")
           .append(duration(Readings.targetSeconds(c)))
           .append(" target");

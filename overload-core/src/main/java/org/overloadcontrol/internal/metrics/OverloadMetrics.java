@@ -13,6 +13,7 @@ import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.ControlledEndpoint;
 import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.internal.measure.P90Estimator;
 import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.queue.WaitQueues;
 import org.overloadcontrol.metrics.MetricsRecorder;
@@ -162,6 +163,7 @@ public final class OverloadMetrics implements AutoCloseable {
     String e = ec.endpoint().name();
     String c = ec.requestClass().name();
     ClassController cc = ec.controller();
+    P90Estimator p90 = ec.p90();
     recorder.count(MetricNames.endpointClass(e, c, MetricNames.ARRIVALS), ec::arrivalCount);
     for (Outcome o : Outcome.values()) {
       recorder.count(MetricNames.outcome(e, c, o), () -> ec.outcomeCount(o));
@@ -172,10 +174,10 @@ public final class OverloadMetrics implements AutoCloseable {
         MetricNames.endpointClass(e, c, MetricNames.WAIT_SECONDS), () -> Readings.waitSeconds(ec));
     recorder.gauge(
         MetricNames.endpointClass(e, c, MetricNames.P90_ESTIMATE_SECONDS),
-        () -> Readings.p90EstimateSeconds(cc));
+        () -> Readings.p90EstimateSeconds(p90));
     recorder.gauge(
         MetricNames.endpointClass(e, c, MetricNames.P90_SAMPLE_SECONDS),
-        () -> Readings.p90SampleSeconds(cc));
+        () -> Readings.p90SampleSeconds(p90));
     recorder.gauge(
         MetricNames.endpointClass(e, c, MetricNames.P90_TARGET_SECONDS),
         () -> Readings.targetSeconds(cc));

@@ -190,7 +190,7 @@ public final class OverloadWatch {
         }
         continue;
       }
-      long estimate = c.estimateNanos();
+      long estimate = ec.p90().estimateNanos();
       if (estimate >= target) {
         return true;
       }

@@ -4,6 +4,7 @@ import org.overloadcontrol.internal.admission.ClassController;
 import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.engine.EndpointClass;
+import org.overloadcontrol.internal.measure.P90Estimator;
 
 /**
  * How each exposed quantity is read from the engine, shared by the gauges and the status
@@ -17,12 +18,12 @@ final class Readings {
 
   private Readings() {}
 
-  static double p90EstimateSeconds(ClassController c) {
-    return seconds(c.estimateNanos());
+  static double p90EstimateSeconds(P90Estimator p90) {
+    return seconds(p90.estimateNanos());
   }
 
-  static double p90SampleSeconds(ClassController c) {
-    return seconds(c.lastSampleP90Nanos());
+  static double p90SampleSeconds(P90Estimator p90) {
+    return seconds(p90.lastSampleP90Nanos());
   }
 
   static double targetSeconds(ClassController c) {

@@ -14,10 +14,12 @@ import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.Stripes;
 import org.overloadcontrol.internal.engine.FakeTicker;
+import org.overloadcontrol.internal.measure.P90Estimator;
 
 /**
- * Adaptive sampling of response times in {@link ClassController}: above
- * {@link ClassController#TARGET_SAMPLES_PER_SECOND} completions a second a class records a
+ * Adaptive sampling of response times in {@link P90Estimator}, as the rate controller's rounds
+ * run it: above {@link P90Estimator#TARGET_SAMPLES_PER_SECOND} completions a second a class
+ * records a
  * random sample of them, and what the rounds compute from the samples (the p90, the
  * completions per second of the throughput floor) stays right. The response times are seeded;
  * which completions are recorded is drawn by {@code ThreadLocalRandom}, so the bounds below
@@ -33,7 +35,7 @@ class ResponseTimeSamplingTest {
   private final FakeTicker ticker = new FakeTicker();
   private final List<ControllerRound> rounds = new ArrayList<>();
 
-  /** {@link ClassController#completionsPerSecond} as each round computed it. */
+  /** {@link P90Estimator#completionsPerSecond} as each round computed it. */
   private final List<Double> roundCompletionsPerSecond = new ArrayList<>();
 
   private final Random responseTimes = new Random(42);
@@ -48,7 +50,7 @@ class ResponseTimeSamplingTest {
               @Override
               public void onRound(ControllerRound round) {
                 rounds.add(round);
-                roundCompletionsPerSecond.add(c.completionsPerSecond());
+                roundCompletionsPerSecond.add(c.p90().completionsPerSecond());
               }
             });
     c = controller.forClass(ONLY, ticker.read());
@@ -102,8 +104,8 @@ class ResponseTimeSamplingTest {
     }
     // Would fail without sampling: the recorders saw a fiftieth of the completions.
     assertThat(recorded).isLessThan((completed - 100_000) / 20);
-    assertThat(c.samplingProbability()).isCloseTo(0.02, within(0.002));
-    assertThat((double) c.estimateNanos()).isCloseTo(19.0 * MS, within(0.05 * 19 * MS));
+    assertThat(c.p90().samplingProbability()).isCloseTo(0.02, within(0.002));
+    assertThat((double) c.p90().estimateNanos()).isCloseTo(19.0 * MS, within(0.05 * 19 * MS));
     assertThat(roundCompletionsPerSecond.subList(1, 4))
         .allSatisfy(perSecond -> assertThat(perSecond).isCloseTo(100_000.0, within(10_000.0)));
   }
@@ -112,7 +114,7 @@ class ResponseTimeSamplingTest {
   void theDrawFromAnArrivalsNumberSamplesWithTheSameProbability() {
     EndpointAdmissionController controller = controller(0, ControllerParameters.defaults());
     complete(controller, 100_000, 2.5, 1, 21);
-    double p = c.samplingProbability();
+    double p = c.p90().samplingProbability();
     assertThat(p).isBetween(0.012, 0.03);
 
     // Arrivals numbered per stripe, as the engine counts them.
@@ -120,7 +122,7 @@ class ResponseTimeSamplingTest {
     long drawn = 0;
     long drawnOfEven = 0;
     for (int i = 0; i < arrivals; i++) {
-      if (c.drawSample(i / Stripes.COUNT, i % Stripes.COUNT)) {
+      if (c.p90().drawSample(i / Stripes.COUNT, i % Stripes.COUNT)) {
         drawn++;
         drawnOfEven += 1 - (i / Stripes.COUNT) % 2;
       }
@@ -146,7 +148,7 @@ class ResponseTimeSamplingTest {
         roundCompletionsPerSecond.subList(rounds.size() - late.size(), rounds.size());
     // Rounds still come every nreq recorded samples: about every 50 ms, not every 10.
     assertThat(late.size()).isBetween(25, 80);
-    assertThat(c.samplingProbability()).isBetween(0.012, 0.03);
+    assertThat(c.p90().samplingProbability()).isBetween(0.012, 0.03);
     assertThat(late).allSatisfy(r -> assertThat(r.sampleCount()).isLessThan(200));
     // Each round's rate rests on the time ~100 samples took (±10 %, as with rounds of 100
     // unsampled Poisson completions at 10,000/s); their mean is within a few percent.
@@ -163,7 +165,7 @@ class ResponseTimeSamplingTest {
   void samplingStopsWhenTheRateFalls() {
     EndpointAdmissionController controller = controller(0, ControllerParameters.defaults());
     complete(controller, 100_000, 2.5, 1, 21);
-    assertThat(c.samplingProbability()).isLessThan(0.03);
+    assertThat(c.p90().samplingProbability()).isLessThan(0.03);
 
     int before = rounds.size();
     complete(controller, 500, 4.5, 1, 21);
@@ -171,7 +173,7 @@ class ResponseTimeSamplingTest {
     // The round that spans the drop still sees mostly the old rate and lowers p only to
     // about 0.04; the next, a whole second at 500/s, sees about twenty samples: enough to
     // tell that the rate is low, and p is 1 again.
-    assertThat(c.samplingProbability()).isEqualTo(1.0);
+    assertThat(c.p90().samplingProbability()).isEqualTo(1.0);
     List<ControllerRound> after = rounds.subList(before, rounds.size());
     assertThat(after).hasSize(5);
     assertThat(after.get(1).sampleCount()).isLessThan(60L);
@@ -186,7 +188,7 @@ class ResponseTimeSamplingTest {
     EndpointAdmissionController controller = controller(100 * MS, p);
     long completed = complete(controller, 1_900, 5, 1, 21);
 
-    assertThat(c.samplingProbability()).isEqualTo(1.0);
+    assertThat(c.p90().samplingProbability()).isEqualTo(1.0);
     long recorded = rounds.stream().mapToLong(ControllerRound::sampleCount).sum();
     // Up to nreq + SUM_EVERY samples may wait for the next round.
     assertThat(recorded).isBetween(completed - 110, completed);

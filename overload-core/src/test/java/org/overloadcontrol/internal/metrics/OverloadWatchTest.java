@@ -74,8 +74,7 @@ class OverloadWatchTest {
   }
 
   private double p90Seconds() {
-    return Readings.p90EstimateSeconds(
-        driver.engine.endpoint("search").classes().get(0).controller());
+    return Readings.p90EstimateSeconds(driver.engine.endpoint("search").classes().get(0).p90());
   }
 
   private List<String> transitions() {

@@ -21,7 +21,7 @@ public final class EngineProbe {
    * One request class at one endpoint, as the filter classified it.
    *
    * @param targetNanos the p90 target, 0 when not controlled
-   * @param estimateNanos the controller's smoothed p90, −1 before its first round
+   * @param estimateNanos the class's smoothed p90, −1 before its first round
    * @param ratePerSecond the controller's admission rate
    */
   public record RouteView(
@@ -68,7 +68,7 @@ public final class EngineProbe {
                   call(rc, "kind").toString(),
                   (Double) call(rc, "utility"),
                   (Long) call(controller, "targetNanos"),
-                  (Long) call(controller, "estimateNanos"),
+                  (Long) call(call(route, "p90"), "estimateNanos"),
                   (Double) call(controller, "rate"),
                   (Long) call(route, "arrivalCount"),
                   (Long) outcomeCount.invoke(route, completed),

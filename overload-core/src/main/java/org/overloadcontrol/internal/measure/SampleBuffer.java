@@ -1,37 +1,38 @@
-package org.overloadcontrol.internal.admission;
+package org.overloadcontrol.internal.measure;
 
 import java.lang.invoke.VarHandle;
 import java.util.function.LongConsumer;
 import org.overloadcontrol.internal.base.Stripes;
 
 /**
- * The response-time samples of one class since its last round: a ring of the latest
+ * The response-time samples of one class since its last window: a ring of the latest
  * {@link #CAPACITY} − 1 samples per stripe, written by request threads with plain stores and
- * drained by the round into its histogram (Welsh &amp; Culler 2003, §3.2, collect the samples
- * of a round; the round takes their 90th percentile).
+ * drained at the window's close into the {@link P90Estimator}'s histogram (Welsh &amp; Culler
+ * 2003, §3.2, collect the samples of a round; the round takes their 90th percentile). The
+ * concurrency limit's group keeps its windows' samples in one too.
  *
  * <p>Why not HdrHistogram's {@code Recorder}, which this replaced: a recorded sample cost its
  * writer four locked instructions on three or more cache lines (the phaser's entry and exit,
- * the count and the total), each round copied and cleared a 26 KB histogram per stripe, and a
+ * the count and the total), each window copied and cleared a 26 KB histogram per stripe, and a
  * class held about 80 KB per stripe. Here a sample is two plain stores, one of them to a
- * line the stripe's next samples reuse, a round reads only the samples written since the last
- * one, and a class holds 4 KB per stripe. The histogram (HdrHistogram) stays where the
- * percentile is taken, in the round.
+ * line the stripe's next samples reuse, a window's close reads only the samples written since
+ * the last one, and a class holds 4 KB per stripe. The histogram (HdrHistogram) stays where the
+ * percentile is taken, at the window's close.
  *
  * <p>Lossy by design, as sampling already is: two threads that share a stripe and write at the
  * same instant may keep one sample of the two, and a stripe written more than
- * {@link #CAPACITY} − 1 times between two rounds keeps only its latest samples. The count of
- * samples written ({@link #pending}) is what the round reports; the percentile is of the
+ * {@link #CAPACITY} − 1 times between two windows keeps only its latest samples. The count of
+ * samples written ({@link #pending}) is what the window reports; the percentile is of the
  * samples kept. Neither loss depends on a sample's value, so the percentile is unbiased.
  *
  * <p>Concurrency: a writer stores the value, then publishes the stripe's count with a release
- * store; the round reads the count with an acquire load and then the values below it. The
- * round (one at a time, under the endpoint's guard) owns the read positions.
+ * store; the close reads the count with an acquire load and then the values below it. The
+ * close (one at a time, under the windows' guard) owns the read positions.
  */
-final class SampleBuffer {
+public final class SampleBuffer {
 
-  /** Samples kept per stripe between two rounds: a power of two. */
-  static final int CAPACITY = 512;
+  /** Samples kept per stripe between two windows: a power of two. */
+  public static final int CAPACITY = 512;
 
   private static final int MASK = CAPACITY - 1;
   private static final VarHandle LONGS = Stripes.SLOTS;
@@ -41,14 +42,14 @@ final class SampleBuffer {
 
   /**
    * Per stripe, in its own padded line: at {@code slot} the samples ever written, at
-   * {@code slot + 1} the stale completions since the last round (see {@link #countStale}).
+   * {@code slot + 1} the stale completions since the last window (see {@link #countStale}).
    */
   private final long[] counts = Stripes.paddedSlots();
 
-  /** A stripe's values as a round copies them, before it checks that none was overwritten. */
+  /** A stripe's values as a close copies them, before it checks that none was overwritten. */
   private final long[] scratch = new long[CAPACITY];
 
-  /** Per stripe, the written count up to which the last round read (round state). */
+  /** Per stripe, the written count up to which the last close read (window state). */
   private final long[] read = Stripes.paddedSlots();
 
   private static int ring(int stripe) {
@@ -59,7 +60,7 @@ final class SampleBuffer {
    * Keeps one sample in {@code stripe}'s ring; returns the stripe's count of samples ever
    * written, this one included.
    */
-  long add(int stripe, long value) {
+  public long add(int stripe, long value) {
     int slot = Stripes.slot(stripe);
     long n = (long) LONGS.getOpaque(counts, slot);
     LONGS.setOpaque(values, ring(stripe) + (int) (n & MASK), value);
@@ -68,13 +69,13 @@ final class SampleBuffer {
   }
 
   /** Counts a completion left out as stale, in {@code stripe}'s line (a plain increment). */
-  void countStale(int stripe) {
+  public void countStale(int stripe) {
     int at = Stripes.slot(stripe) + 1;
     LONGS.setOpaque(counts, at, (long) LONGS.getOpaque(counts, at) + 1);
   }
 
   /** Samples written since the last {@link #drain}, over all stripes. */
-  long pending() {
+  public long pending() {
     long sum = 0;
     for (int i = 0; i < Stripes.COUNT; i++) {
       int slot = Stripes.slot(i);
@@ -86,11 +87,11 @@ final class SampleBuffer {
 
   /**
    * Hands the samples written since the last drain to {@code sink} (at most
-   * {@link #CAPACITY} − 1 per stripe, the latest, each once) and starts a new round's count;
+   * {@link #CAPACITY} − 1 per stripe, the latest, each once) and starts a new window's count;
    * returns {@code {written, stale}}: the samples written (kept or not) and the stale completions
-   * counted since the last drain. Round state: one drain at a time.
+   * counted since the last drain. Window state: one drain at a time.
    */
-  long[] drain(LongConsumer sink) {
+  public long[] drain(LongConsumer sink) {
     long written = 0;
     long stale = 0;
     for (int i = 0; i < Stripes.COUNT; i++) {
@@ -109,7 +110,7 @@ final class SampleBuffer {
         // Writers that went on meanwhile overwrote the oldest of those slots: the writer of
         // sample n stores it before it counts it, so with the count now at c, samples below
         // c + 1 − CAPACITY may have been replaced by newer ones (read twice, once here and
-        // once next round, if kept).
+        // once next window, if kept).
         VarHandle.acquireFence();
         long now = (long) LONGS.getOpaque(counts, slot);
         for (long k = Math.max(from, now + 1 - CAPACITY); k < end; k++) {

@@ -1,4 +1,4 @@
-package org.overloadcontrol.internal.admission;
+package org.overloadcontrol.internal.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
