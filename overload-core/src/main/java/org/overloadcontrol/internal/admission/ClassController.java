@@ -280,7 +280,7 @@ public final class ClassController {
    * Notes that the bucket refused an arrival at {@code now}: a volatile write on the first
    * refusal after a round, and at most one a millisecond for the time of the last one.
    */
-  void noteRefused(long now) {
+  void noteRejected(long now) {
     if (!rejected) {
       rejected = true;
     }
