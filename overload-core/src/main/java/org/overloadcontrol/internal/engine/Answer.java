@@ -14,7 +14,7 @@ import org.overloadcontrol.Rejection;
  * and the body. The virtual queue's pages are answers (WebQ §V-A, {@code VirtualQueueFrontEnd}), and
  * so are the refusals made here:
  * <ul>
- *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #refusal}): overload control
+ *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #rejection}): overload control
  *       refused or expired the request (Welsh &amp; Culler 2003, §3.3);</li>
  *   <li>429 Too Many Requests ({@link #tooManyRequests}): the client's group is over its
  *       bandwidth share (Li &amp; Jamin §V.C; the server is not down, so not 503);</li>
