@@ -17,6 +17,9 @@ package org.overloadcontrol.it.serverlog;
  * @param waitedNanos how long our filter says the request waited in its queue for a permit
  *     (its {@code OverloadContext.waited()}), or {@link #NOT_TOLD} under another guard or none:
  *     a diagnostic, to split a slow response into its wait and its execution
+ * @param rejection why our filter refused the request ({@code RejectionReason.code()}), as
+ *     {@link ServerRequestLog#REJECTION_ATTRIBUTE} carries it, or {@code null}: not refused,
+ *     refused by another guard, or by a filter whose refusal hook does not say
  */
 public record ServedRequest(
     long arrivalNanos,
@@ -25,13 +28,26 @@ public record ServedRequest(
     int status,
     boolean failed,
     long givesUpNanos,
-    long waitedNanos) {
+    long waitedNanos,
+    String rejection) {
 
   /** {@link #givesUpNanos} of a request that carried no deadline. */
   public static final long NO_DEADLINE = Long.MIN_VALUE;
 
   /** {@link #waitedNanos} of a request whose guard did not say how long it waited. */
   public static final long NOT_TOLD = -1L;
+
+  /** A request whose refusal, if any, nobody explained. */
+  public ServedRequest(
+      long arrivalNanos,
+      long completionNanos,
+      String path,
+      int status,
+      boolean failed,
+      long givesUpNanos,
+      long waitedNanos) {
+    this(arrivalNanos, completionNanos, path, status, failed, givesUpNanos, waitedNanos, null);
+  }
 
   /** A request whose guard did not say how long it waited. */
   public ServedRequest(

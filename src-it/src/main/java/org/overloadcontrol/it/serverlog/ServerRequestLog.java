@@ -36,7 +36,14 @@ public final class ServerRequestLog {
   public static final String GIVES_UP_HEADER = "X-Client-Gives-Up-Nanos";
 
   private static final String CSV_HEADER =
-      "arrival_ns,completion_ns,path,status,failed,gives_up_ns,waited_ns";
+      "arrival_ns,completion_ns,path,status,failed,gives_up_ns,waited_ns,rejection";
+
+  /**
+   * The request attribute under which a refusal hook may leave why it refused (a {@code
+   * RejectionReason} code, e.g. {@code queue-full}), for the log's {@code rejection} column: the
+   * experiments' {@link ReasonTellingRejectionHandler} does.
+   */
+  public static final String REJECTION_ATTRIBUTE = "org.overloadcontrol.it.rejection";
 
   /** The request attribute under which our filter leaves its {@code OverloadContext}. */
   private static final String OVERLOAD_CONTEXT = "org.overloadcontrol.OverloadContext";
@@ -70,7 +77,8 @@ public final class ServerRequestLog {
               response.getStatus(),
               !response.isCompletedSuccessfully(),
               givesUp(request.getHeaders().get(GIVES_UP_HEADER)),
-              waited(request.getAttribute(OVERLOAD_CONTEXT))));
+              waited(request.getAttribute(OVERLOAD_CONTEXT)),
+              rejection(request.getAttribute(REJECTION_ATTRIBUTE))));
     };
   }
 
@@ -106,7 +114,8 @@ public final class ServerRequestLog {
               response.getStatus(),
               coyote.isExceptionPresent(),
               givesUp(request.getHeader(GIVES_UP_HEADER)),
-              waited(request.getAttribute(OVERLOAD_CONTEXT))));
+              waited(request.getAttribute(OVERLOAD_CONTEXT)),
+              rejection(request.getAttribute(REJECTION_ATTRIBUTE))));
     }
 
     @Override
@@ -137,6 +146,10 @@ public final class ServerRequestLog {
     }
   }
 
+  static String rejection(Object attribute) {
+    return attribute instanceof String code && !code.isEmpty() ? code : null;
+  }
+
   static long givesUp(String header) {
     if (header == null || header.isEmpty()) {
       return ServedRequest.NO_DEADLINE;
@@ -155,14 +168,15 @@ public final class ServerRequestLog {
       csv.append(
           String.format(
               Locale.ROOT,
-              "%d,%d,%s,%d,%b,%s,%s%n",
+              "%d,%d,%s,%d,%b,%s,%s,%s%n",
               r.arrivalNanos(),
               r.completionNanos(),
               r.path().replace(",", "%2C"),
               r.status(),
               r.failed(),
               r.givesUpNanos() == ServedRequest.NO_DEADLINE ? "" : Long.toString(r.givesUpNanos()),
-              r.waitedNanos() == ServedRequest.NOT_TOLD ? "" : Long.toString(r.waitedNanos())));
+              r.waitedNanos() == ServedRequest.NOT_TOLD ? "" : Long.toString(r.waitedNanos()),
+              r.rejection() == null ? "" : r.rejection()));
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
@@ -185,9 +199,9 @@ public final class ServerRequestLog {
         continue;
       }
       String[] f = line.split(",", -1);
-      if (f.length != 7) {
+      if (f.length != 8) {
         throw new IllegalArgumentException(
-            "line " + (i + 1) + ": expected 7 fields, got " + f.length + ": '" + line + "'");
+            "line " + (i + 1) + ": expected 8 fields, got " + f.length + ": '" + line + "'");
       }
       out.add(
           new ServedRequest(
@@ -197,7 +211,8 @@ public final class ServerRequestLog {
               Integer.parseInt(f[3]),
               Boolean.parseBoolean(f[4]),
               givesUp(f[5]),
-              f[6].isEmpty() ? ServedRequest.NOT_TOLD : Long.parseLong(f[6])));
+              f[6].isEmpty() ? ServedRequest.NOT_TOLD : Long.parseLong(f[6]),
+              f[7].isEmpty() ? null : f[7]));
     }
     return out;
   }

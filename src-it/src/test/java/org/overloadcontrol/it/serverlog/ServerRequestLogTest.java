@@ -34,14 +34,19 @@ class ServerRequestLogTest {
             req(-5, 20, "/shop/browse", 200, false, 1000),
             req(10, 1, "/shop/a,b", 503, false, NONE),
             req(11, 900, "/shop/confirm", 200, true, 400),
-            new ServedRequest(12 * MS, 40 * MS, "/shop/payment", 200, false, NONE, 7 * MS));
+            new ServedRequest(12 * MS, 40 * MS, "/shop/payment", 200, false, NONE, 7 * MS),
+            new ServedRequest(13 * MS, 14 * MS, "/shop/home", 503, false, NONE, 0, "queue-full"));
     Path file = dir.resolve("x").resolve("log.csv");
 
     ServerRequestLog.writeCsv(file, log);
 
     assertThat(ServerRequestLog.readCsv(Files.readAllLines(file)))
         .containsExactly(
-            log.get(0), req(10, 1, "/shop/a%2Cb", 503, false, NONE), log.get(2), log.get(3));
+            log.get(0),
+            req(10, 1, "/shop/a%2Cb", 503, false, NONE),
+            log.get(2),
+            log.get(3),
+            log.get(4));
   }
 
   @Test
@@ -52,9 +57,9 @@ class ServerRequestLogTest {
             () ->
                 ServerRequestLog.readCsv(
                     List.of(
-                        "arrival_ns,completion_ns,path,status,failed,gives_up_ns,waited_ns",
+                        "arrival_ns,completion_ns,path,status,failed,gives_up_ns,waited_ns,rejection",
                         "1,2,/x,200")))
-        .hasMessageContaining("line 2: expected 7 fields, got 4");
+        .hasMessageContaining("line 2: expected 8 fields, got 4");
   }
 
   @Test

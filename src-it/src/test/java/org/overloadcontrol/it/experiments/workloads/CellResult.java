@@ -3,6 +3,8 @@ package org.overloadcontrol.it.experiments.workloads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.it.serverlog.ServedRequest;
 
@@ -100,6 +102,28 @@ record CellResult(
         .filter(a -> at(a.scheduledNanos()) >= from && at(a.scheduledNanos()) < to)
         .toList();
   }
+
+  /**
+   * Our filter's refusals over the whole run by reason, as the server log names them, each
+   * {reason → {refused, of them within 1 ms of arrival}}: which path turns requests away, and
+   * whether they waited first. Empty under a guard that does not say.
+   */
+  Map<String, long[]> refusalsByReason() {
+    Map<String, long[]> out = new TreeMap<>();
+    for (ServedRequest r : server) {
+      if (r.rejection() != null) {
+        long[] n = out.computeIfAbsent(r.rejection(), k -> new long[2]);
+        n[0]++;
+        if (r.responseNanos() <= IMMEDIATE_NANOS) {
+          n[1]++;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A refusal this soon after its arrival did not wait. */
+  static final long IMMEDIATE_NANOS = 1_000_000L;
 
   /** Refused attempts over all attempts sent in [from, to). */
   double refusedShare(double from, double to) {

@@ -50,6 +50,30 @@ class CellResultTest {
   }
 
   @Test
+  void refusalsAreCountedByTheReasonTheServerLogGivesAndSplitByWhetherTheyWaited() {
+    List<ServedRequest> server =
+        List.of(
+            served(1, 0.0005, 503, "queue-full"),
+            served(2, 0.0009, 503, "queue-full"),
+            served(3, 0.4, 503, "queue-full"),
+            served(4, 0.2, 503, "expired"),
+            served(5, 0.05, 200, null),
+            served(6, 0.001, 503, null)); // another guard's refusal: no reason told
+    CellResult c =
+        CellResult.of(
+            Event.coldStart(10), CAPACITY, TARGET, START, List.of(), server, List.of(), 0, 0);
+
+    assertThat(c.refusalsByReason()).containsOnlyKeys("expired", "queue-full");
+    assertThat(c.refusalsByReason().get("queue-full")).containsExactly(3, 2);
+    assertThat(c.refusalsByReason().get("expired")).containsExactly(1, 0);
+  }
+
+  private static ServedRequest served(double at, double seconds, int status, String rejection) {
+    return new ServedRequest(
+        at(at), at(at + seconds), "/work", status, false, ServedRequest.NO_DEADLINE, 0, rejection);
+  }
+
+  @Test
   void theLimitBarHoldsTheLowestLimitOfEachSecondAgainstHalfLittlesLaw() {
     List<Attempt> log = new ArrayList<>();
     add(log, 0, 10, 100, 0.05, 200); // 100/s within a 100 ms target: floor 100 × 0.1 / 2 = 5

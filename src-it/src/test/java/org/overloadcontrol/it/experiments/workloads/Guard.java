@@ -11,6 +11,7 @@ import java.util.Map;
 import org.overloadcontrol.it.load.EngineGauge;
 import org.overloadcontrol.it.peers.ConcurrencyLimitFilter;
 import org.overloadcontrol.it.peers.Peers;
+import org.overloadcontrol.it.serverlog.ReasonTellingRejectionHandler;
 import org.overloadcontrol.it.support.ContainerHooks;
 import org.overloadcontrol.it.support.ContainerKind;
 
@@ -100,6 +101,8 @@ abstract class Guard {
     Map<String, String> filterParams(Workload w) {
       Map<String, String> params = new LinkedHashMap<>();
       params.put("endpoints." + Workload.PATH + ".target", w.target().toMillis() + "ms");
+      // The default answer, which also tells the server log why it refused.
+      params.put("rejectionHandler", ReasonTellingRejectionHandler.class.getName());
       for (String pair : extra.split(",")) {
         int eq = pair.indexOf('=');
         if (eq > 0) {

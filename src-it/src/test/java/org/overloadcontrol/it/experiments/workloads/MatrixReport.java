@@ -165,6 +165,14 @@ final class MatrixReport {
       }
       cellBars.add(
           String.format(Locale.ROOT, "(sender lag max %d ms)", c.sendLagMaxMicros() / 1000));
+      Map<String, long[]> reasons = c.refusalsByReason();
+      if (!reasons.isEmpty()) {
+        List<String> told = new ArrayList<>();
+        reasons.forEach(
+            (reason, n) ->
+                told.add(String.format(Locale.ROOT, "%s %d (%d within 1 ms)", reason, n[0], n[1])));
+        cellBars.add("(refused: " + String.join(", ", told) + ")");
+      }
       bars.put(e.getKey(), cellBars);
       writeSeconds(c, out.resolve(base + "-" + e.getKey() + "-seconds.csv"));
     }
