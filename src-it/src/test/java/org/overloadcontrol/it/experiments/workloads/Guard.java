@@ -24,6 +24,9 @@ import org.overloadcontrol.it.support.ContainerKind;
 abstract class Guard {
 
   /** The names {@code -Dexperiment.variants} takes, in the report's order. */
+  /** {@code -Dexperiment.tunedParams}: the "tuned" guard's keys, {@code key=value,...}. */
+  static final String TUNED_PARAMS = "experiment.tunedParams";
+
   static final List<String> NAMES =
       List.of("default", "tuned", "none", "qos", "ncl-vegas", "ncl-gradient2");
 
@@ -51,8 +54,7 @@ abstract class Guard {
     return switch (name) {
       case "default" ->
           "our filter, only `endpoints.work.target` = " + w.target().toMillis() + "ms (README)";
-      case "tuned" ->
-          "our filter, the target and " + System.getProperty("experiment.tunedParams", "nothing");
+      case "tuned" -> "our filter, the target and " + System.getProperty(TUNED_PARAMS, "nothing");
       case "none" -> "no guard";
       case "qos" ->
           "Jetty QoSHandler, maxRequestCount "
@@ -75,7 +77,7 @@ abstract class Guard {
   static Guard named(String name) {
     return switch (name) {
       case "default" -> new OurFilter(name, "");
-      case "tuned" -> new OurFilter(name, System.getProperty("experiment.tunedParams", ""));
+      case "tuned" -> new OurFilter(name, System.getProperty(TUNED_PARAMS, ""));
       case "none" -> new Fixed(name, Double.NaN);
       case "qos" -> new Qos();
       case "ncl-vegas" -> new Netflix(name, VegasLimit.newDefault());

@@ -43,6 +43,11 @@ final class ServerProcess implements AutoCloseable {
     cmd.add("-Xmx1g");
     cmd.add("-D" + WorkloadServer.WARM_UP + "=" + Integer.getInteger(WorkloadServer.WARM_UP, 0));
     cmd.add("-Djava.awt.headless=true");
+    // The "tuned" guard reads its keys in the server's JVM.
+    String tuned = System.getProperty(Guard.TUNED_PARAMS);
+    if (tuned != null) {
+      cmd.add("-D" + Guard.TUNED_PARAMS + "=" + tuned);
+    }
     // -Dexperiment.serverJvmArgs (WorkloadMatrixExperiment): a profiler or a GC log per run.
     for (String a : System.getProperty("experiment.serverJvmArgs", "").trim().split("\\s+")) {
       if (!a.isEmpty()) {
