@@ -32,7 +32,7 @@ import org.overloadcontrol.metrics.Scrape;
  *
  * <ul>
  *   <li>{@code /overload/status}: the status document, JSON
- *       ({@link org.overloadcontrol.internal.metrics.StatusJson});</li>
+ *       ({@code org.overloadcontrol.internal.metrics.StatusJson});</li>
  *   <li>{@code /overload/metrics}: the metrics in the Prometheus text format, when a metrics
  *       binding writes it (the {@code overload-metrics-prometheus} module), else 404;</li>
  *   <li>{@code /overload/}: the dashboard, which polls the status every second and draws it
