@@ -43,7 +43,7 @@ import org.overloadcontrol.internal.base.Stripes;
  * as configured. At the other end an interval is at least a nanosecond, so a rate above 1e9/s
  * admits as 1e9/s does.
  */
-public final class TokenBucket {
+final class TokenBucket {
 
   private static final VarHandle POCKET = Stripes.SLOTS;
   private static final long LEASE_SPAN_NANOS = 1_000_000L;

@@ -3,7 +3,7 @@ package org.overloadcontrol.internal.bandwidth;
 /**
  * What b̂_i, a group's measured bandwidth, averages (Li &amp; Jamin equations 1 and 2).
  */
-public enum Measure {
+enum Measure {
   /**
    * The group's delivered bandwidth: the bytes its responses completed in each manager period
    * over the period's length, averaged with weight α each period. Equation 1 applied to the

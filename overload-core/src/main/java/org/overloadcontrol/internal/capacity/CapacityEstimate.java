@@ -7,7 +7,7 @@ import java.util.Map;
  * type is 1), the capacity in those subunits per second, and the fitted power-ratio curve whose
  * residual later detects a change of capacity (§IV-C).
  */
-public record CapacityEstimate(
+record CapacityEstimate(
     Map<String, Double> hardness, double capacity, PowerRatioCurve curve, int sampleCount) {
 
   public CapacityEstimate {

@@ -6,7 +6,7 @@ import java.util.Map;
  * What the server did during one epoch of {@code seconds} (WebQ §IV-B, τ = 10 s): per request
  * type, the arrivals, the completions (goodput) and the sum of their response times.
  */
-public record EpochSample(double seconds, Map<String, TypeCounts> types) {
+record EpochSample(double seconds, Map<String, TypeCounts> types) {
 
   /** One type's counts within an epoch. */
   public record TypeCounts(long arrivals, long completions, double responseSecondsSum) {}

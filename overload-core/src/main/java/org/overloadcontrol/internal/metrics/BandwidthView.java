@@ -12,7 +12,7 @@ import org.overloadcontrol.internal.bandwidth.GroupSnapshot;
  * gauges and the status document cannot disturb the shaper; an interface, so tests can show a
  * state without driving requests through the equations.
  */
-public interface BandwidthView {
+interface BandwidthView {
 
   /** Every configured group now, in configuration order. */
   List<GroupSnapshot> groups();

@@ -16,7 +16,7 @@ import org.overloadcontrol.internal.engine.EndpointClass;
  *     search p90 41 ms of 100 ms target; group 'default' limit 12, 12 in flight)
  * </pre>
  */
-public final class LoggingStateListener implements StateChange.Listener {
+final class LoggingStateListener implements StateChange.Listener {
 
   private static final OverloadLog LOG = OverloadLog.get("org.overloadcontrol.overload");
 

@@ -28,7 +28,7 @@ import org.overloadcontrol.metrics.MetricId;
  * with labels {@code endpoint}, {@code class}, {@code group} and, for outcomes, refusals and
  * states, {@code outcome}, {@code reason} or {@code state}.
  */
-public final class MetricNames {
+final class MetricNames {
 
   /** The prefix of every name. */
   public static final String PREFIX = "overload";

@@ -9,7 +9,7 @@ import org.overloadcontrol.metrics.MetricsSettings;
  * The keys of {@link MetricsSettings} ({@code metrics.}) and {@link StatusAccess}
  * ({@code status.}), with their defaults and meanings.
  */
-public final class MetricsKeyTable {
+final class MetricsKeyTable {
 
   public static final KeyTable METRICS =
       KeyTable.of(

@@ -51,7 +51,7 @@ import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
  * <p>{@code bandwidth} (Li &amp; Jamin) and {@code virtualQueue} (WebQ) are {@code null} when the
  * feature is off; they read the same views as the gauges ({@link FeatureGauges}).
  */
-public final class StatusJson {
+final class StatusJson {
 
   private StatusJson() {}
 

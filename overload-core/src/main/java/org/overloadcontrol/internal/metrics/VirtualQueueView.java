@@ -10,7 +10,7 @@ import org.overloadcontrol.internal.virtualqueue.VirtualQueueRejection;
  * to wait, the refusals by reason, the wait a new arrival would get now (§III-A) and the
  * capacity in force (§IV). Read-only, and an interface so tests can show a state directly.
  */
-public interface VirtualQueueView {
+interface VirtualQueueView {
 
   /** Requests that went on to the server, with or without a token. */
   long passCount();

@@ -5,7 +5,7 @@ package org.overloadcontrol.internal.virtualqueue;
  * from now, with {@code position} requests (itself included) scheduled up to its slot.
  * {@link #FULL} means no slot within the maximum wait had room.
  */
-public record Reservation(int waitSeconds, long position) {
+record Reservation(int waitSeconds, long position) {
 
   /** No slot within the maximum wait had room. */
   public static final Reservation FULL = new Reservation(-1, -1);

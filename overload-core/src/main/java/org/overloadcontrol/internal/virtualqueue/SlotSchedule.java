@@ -36,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * only by requests that are told to wait. Only queue-protected paths take this lock, and a
  * request told to wait costs far more (a whole page) than the lock does.
  */
-public final class SlotSchedule {
+final class SlotSchedule {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final int slotCount;
