@@ -23,10 +23,10 @@ import org.overloadcontrol.it.support.ContainerKind;
  */
 abstract class Guard {
 
-  /** The names {@code -Dexperiment.variants} takes, in the report's order. */
   /** {@code -Dexperiment.tunedParams}: the "tuned" guard's keys, {@code key=value,...}. */
   static final String TUNED_PARAMS = "experiment.tunedParams";
 
+  /** The names {@code -Dexperiment.variants} takes, in the report's order. */
   static final List<String> NAMES =
       List.of("default", "tuned", "none", "qos", "ncl-vegas", "ncl-gradient2");
 
