@@ -37,19 +37,7 @@ public record ServedRequest(
   /** {@link #waitedNanos} of a request whose guard did not say how long it waited. */
   public static final long NOT_TOLD = -1L;
 
-  /** A request whose refusal, if any, nobody explained. */
-  public ServedRequest(
-      long arrivalNanos,
-      long completionNanos,
-      String path,
-      int status,
-      boolean failed,
-      long givesUpNanos,
-      long waitedNanos) {
-    this(arrivalNanos, completionNanos, path, status, failed, givesUpNanos, waitedNanos, null);
-  }
-
-  /** A request whose guard did not say how long it waited. */
+  /** A request whose guard did not say how long it waited, nor why it refused. */
   public ServedRequest(
       long arrivalNanos,
       long completionNanos,
@@ -57,7 +45,7 @@ public record ServedRequest(
       int status,
       boolean failed,
       long givesUpNanos) {
-    this(arrivalNanos, completionNanos, path, status, failed, givesUpNanos, NOT_TOLD);
+    this(arrivalNanos, completionNanos, path, status, failed, givesUpNanos, NOT_TOLD, null);
   }
 
   /** Arrival to completion. */

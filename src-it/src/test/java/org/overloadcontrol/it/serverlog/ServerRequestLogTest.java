@@ -34,7 +34,7 @@ class ServerRequestLogTest {
             req(-5, 20, "/shop/browse", 200, false, 1000),
             req(10, 1, "/shop/a,b", 503, false, NONE),
             req(11, 900, "/shop/confirm", 200, true, 400),
-            new ServedRequest(12 * MS, 40 * MS, "/shop/payment", 200, false, NONE, 7 * MS),
+            new ServedRequest(12 * MS, 40 * MS, "/shop/payment", 200, false, NONE, 7 * MS, null),
             new ServedRequest(13 * MS, 14 * MS, "/shop/home", 503, false, NONE, 0, "queue-full"));
     Path file = dir.resolve("x").resolve("log.csv");
 
