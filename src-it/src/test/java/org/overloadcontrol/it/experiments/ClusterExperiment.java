@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -159,6 +161,11 @@ class ClusterExperiment {
   private final AtomicInteger replaysAdmitted = new AtomicInteger();
   private final AtomicInteger replaysRefused = new AtomicInteger();
 
+  /** When each admitted replay was sent and its token's first use served, for the report. */
+  private final Queue<String> admittedReplays = new ConcurrentLinkedQueue<>();
+
+  private volatile long startNanos;
+
   /** Requests the shop answered itself, by the second they were sent (the shop has no meter). */
   private PerSecond answeredBySent;
 
@@ -205,6 +212,7 @@ class ClusterExperiment {
       URI work = URI.create("http://127.0.0.1:" + balancerPort + APP.path);
       List<User> users = users(new Random(22));
       long start = System.nanoTime() + (1000 - System.currentTimeMillis() % 1000) * 1_000_000L;
+      startNanos = start;
       MeteredWorkServlet.reset(start, MAX_SECONDS);
       PerSecond arrivals = new PerSecond(start, MAX_SECONDS);
       answeredBySent = new PerSecond(start, MAX_SECONDS);
@@ -340,6 +348,14 @@ class ClusterExperiment {
                 String body = getContentAsString();
                 if (replay) {
                   (APP.answered(status) ? replaysAdmitted : replaysRefused).incrementAndGet();
+                  if (APP.answered(status)) {
+                    admittedReplays.add(
+                        String.format(
+                            Locale.ROOT,
+                            "sent at %.1f s, its first use served at %.1f s",
+                            (sent - startNanos) / 1e9,
+                            (user.servedNanos - startNanos) / 1e9));
+                  }
                   count("replay: " + status + " " + reason(body));
                   return;
                 }
@@ -487,6 +503,13 @@ class ClusterExperiment {
             "| replays admitted / refused | %d / %d |%n",
             replaysAdmitted.get(),
             replaysRefused.get()));
+    if (!admittedReplays.isEmpty()) {
+      md.append("| replays admitted, when | ")
+          .append(String.join("; ", admittedReplays))
+          .append(" (node 2 stopped at ")
+          .append(STOP_AT_SECOND)
+          .append(" s) |\n");
+    }
     StringBuilder a = new StringBuilder();
     new java.util.TreeMap<>(answers)
         .forEach(
