@@ -53,7 +53,10 @@ abstract class Guard {
   static String describe(String name, Workload w) {
     return switch (name) {
       case "default" ->
-          "our filter, only `endpoints.work.target` = " + w.target().toMillis() + "ms (README)";
+          "our filter, only `endpoints.work.target` = "
+              + w.target().toMillis()
+              + "ms (README); its refusals answered as by default, their reason told to the"
+              + " server log";
       case "tuned" -> "our filter, the target and " + System.getProperty(TUNED_PARAMS, "nothing");
       case "none" -> "no guard";
       case "qos" ->
