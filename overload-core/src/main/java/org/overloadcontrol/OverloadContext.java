@@ -31,7 +31,10 @@ public interface OverloadContext {
   /** Time since arrival. */
   Duration elapsed();
 
-  /** How long the request waited in a queue for an execution permit; zero if it did not. */
+  /**
+   * How long the request waited for an execution permit, and then for a container thread to
+   * run it, until it started; zero if it did not wait.
+   */
   Duration waited();
 
   /**

@@ -22,7 +22,8 @@ import org.overloadcontrol.internal.measure.SampleBuffer;
  * <p>Windows. A window closes after {@code windowSamples} execution times (at most one window
  * per 10 ms) or {@code windowNanos}, whichever comes first (Envoy's adaptive concurrency uses
  * 100 ms windows; the paper's controller 100 samples). A sample is the execution time (from the
- * permit to the completion, queue wait excluded) over the target of the request's class, so
+ * start of its run to the completion: the wait for a permit, and for a container thread after
+ * it, excluded) over the target of the request's class, so
  * endpoints with different targets share one limit: the window's p90 of that ratio is compared
  * with the setpoint. The wait is left out because it is not the resource's doing: a limit cut
  * for waits would lengthen them.

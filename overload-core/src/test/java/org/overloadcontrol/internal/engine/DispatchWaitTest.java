@@ -1,0 +1,96 @@
+package org.overloadcontrol.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
+import org.overloadcontrol.internal.base.Outcome;
+import org.overloadcontrol.internal.classify.RequestAttributes;
+import org.overloadcontrol.internal.classify.TestRequest;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.queue.Waiter;
+
+/**
+ * A request that waited for its permit waits until it runs: the time its container took to
+ * dispatch it after the hand-over is wait, not execution, so a concurrency limit is not cut
+ * for the container's own queue.
+ */
+class DispatchWaitTest {
+
+  private static final RequestAttributes NONE = TestRequest.get("/", "127.0.0.1");
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final List<LimitRound> rounds = new ArrayList<>();
+  private final OverloadEngine engine =
+      OverloadEngine.builder(
+              OverloadConfig.of(
+                  Map.of(
+                      "endpoints.e.target", "1s",
+                      "admission.controller", "concurrency",
+                      "admission.maxLimit", "1",
+                      "queue.permits", "100")))
+          .ticker(ticker)
+          .scheduler(new FakeScheduler(ticker))
+          .admissionListener(
+              new AdmissionListener() {
+                @Override
+                public void onLimitRound(LimitRound round) {
+                  rounds.add(round);
+                }
+              })
+          .build();
+
+  private RequestTag arrive() {
+    return engine.tag(engine.route("e", NONE), ticker.read());
+  }
+
+  @Test
+  void theDispatchAfterTheHandOverIsWaitNotExecution() {
+    RequestTag holder = arrive();
+    assertThat(engine.arrive(holder)).isEqualTo(Decision.ADMIT);
+    engine.running(holder);
+    RequestTag waiter = arrive();
+    assertThat(engine.arrive(waiter)).isEqualTo(Decision.WAIT);
+    assertThat(
+            engine.enqueue(
+                waiter,
+                new Waiter.Listener() {
+                  @Override
+                  public void resumed(Waiter w) {}
+
+                  @Override
+                  public void expired(Waiter w) {}
+                }))
+        .isTrue();
+
+    ticker.advance(Duration.ofMillis(50));
+    engine.settle(holder, Outcome.COMPLETED, 0);
+    assertThat(waiter.waited()).isEqualTo(Duration.ofMillis(50));
+    ticker.advance(Duration.ofMillis(600)); // the container's queue before it runs the waiter
+    engine.running(waiter);
+    ticker.advance(Duration.ofMillis(50));
+    engine.settle(waiter, Outcome.COMPLETED, 0);
+
+    assertThat(waiter.waited()).isEqualTo(Duration.ofMillis(650));
+    ticker.advance(Duration.ofSeconds(2));
+    engine.endpoint("e").concurrencyGroup().tick(ticker.read());
+    assertThat(rounds).hasSize(1);
+    assertThat(rounds.get(0).samples()).isEqualTo(2);
+    assertThat(rounds.get(0).p90OfTarget()).isLessThan(0.06);
+  }
+
+  @Test
+  void aRequestAdmittedAtOnceKeepsNoWait() {
+    RequestTag tag = arrive();
+    assertThat(engine.arrive(tag)).isEqualTo(Decision.ADMIT);
+    ticker.advance(Duration.ofMillis(30));
+    engine.running(tag);
+    engine.settle(tag, Outcome.COMPLETED, 0);
+    assertThat(tag.waited()).isZero();
+  }
+}
