@@ -769,13 +769,15 @@ public final class OverloadEngine {
    * the container's queue, not the resource's. On a WAR whose 50 ms method runs on its
    * container's threads, in the first seconds after a cold start under clients that re-send a
    * refusal at once, the resumed requests' "executions" had a median of 230–890 ms while those
-   * admitted at once ran 55–65 ms in the same seconds (the workload matrix's server log).
+   * admitted at once ran 55–65 ms in the same seconds (the workload matrix's server log). Only
+   * the first call after the wait counts: an application that goes async again is dispatched,
+   * and reported running, once more, and that is execution.
    */
   public void running(RequestTag tag) {
-    long waited = tag.waitedNanos();
-    if (waited > 0) {
+    if (tag.waiter != null) {
+      tag.waiter = null; // out of its queue for good: abandon() finds nothing to cancel
       long sinceArrival = ticker.read() - tag.arrivalNanos() - tag.excludedNanos;
-      if (sinceArrival > waited) {
+      if (sinceArrival > tag.waitedNanos()) {
         tag.waited(sinceArrival);
       }
     }
