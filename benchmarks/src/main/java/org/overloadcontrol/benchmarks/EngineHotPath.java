@@ -94,7 +94,7 @@ public abstract class EngineHotPath {
   }
 
   private static boolean once(OverloadEngine engine, String endpoint, Outcome ifAdmitted) {
-    EndpointClass route = engine.route(endpoint, Engines.REQUEST);
+    EndpointClass route = engine.routes().route(endpoint, Engines.REQUEST);
     // As the adapters do (RequestIntake): one clock reading for the arrival and the decision.
     long now = engine.ticker().read();
     RequestTag tag = engine.tag(route, now, now);

@@ -118,13 +118,13 @@ public class FrameworkRouting {
   /** The servlet filter's path: the endpoint from the servlet's name, cached. */
   @Benchmark
   public boolean servletName() {
-    return once(byServlet.route(Engines.CONTROLLED, Engines.REQUEST), byServlet);
+    return once(byServlet.routes().route(Engines.CONTROLLED, Engines.REQUEST), byServlet);
   }
 
   /** The framework modules' path: the endpoint from the routes, matched per request. */
   @Benchmark
   public boolean frameworkRoutes() {
-    return once(byRoutes.route("dispatcherServlet", PRODUCT), byRoutes);
+    return once(byRoutes.routes().route("dispatcherServlet", PRODUCT), byRoutes);
   }
 
   /** The matching alone. */

@@ -127,7 +127,7 @@ public class PipelinePath {
             .start();
     pipeline = runtime.pipeline();
     engine = runtime.engine();
-    route = engine.route(Engines.CONTROLLED, Engines.REQUEST);
+    route = engine.routes().route(Engines.CONTROLLED, Engines.REQUEST);
   }
 
   @TearDown(Level.Trial)

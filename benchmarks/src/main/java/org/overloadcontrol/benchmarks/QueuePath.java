@@ -124,7 +124,8 @@ public class QueuePath {
 
   private static RequestTag arrive(OverloadEngine engine) {
     RequestTag tag =
-        engine.tag(engine.route(Engines.CONTROLLED, Engines.REQUEST), engine.ticker().read());
+        engine.tag(
+            engine.routes().route(Engines.CONTROLLED, Engines.REQUEST), engine.ticker().read());
     engine.arrive(tag);
     return tag;
   }

@@ -38,7 +38,8 @@ class FixedLimitTest {
 
   private RequestTag arrive(OverloadEngine engine, String endpoint) {
     RequestTag tag =
-        engine.tag(engine.route(endpoint, TestRequest.get("/", "127.0.0.1")), ticker.read());
+        engine.tag(
+            engine.routes().route(endpoint, TestRequest.get("/", "127.0.0.1")), ticker.read());
     engine.arrive(tag);
     return tag;
   }

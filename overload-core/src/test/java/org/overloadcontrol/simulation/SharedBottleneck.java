@@ -177,7 +177,7 @@ public final class SharedBottleneck {
             .admissionListener(listener)
             .build();
     for (int i = 0; i < SHARES.length; i++) {
-      routes[i] = engine.route("e" + i, null);
+      routes[i] = engine.routes().route("e" + i, null);
     }
     @SuppressWarnings("unchecked") // an array of a generic type has no other way in
     List<Long>[] perStage = (List<Long>[]) new List<?>[SHARES.length];

@@ -133,7 +133,7 @@ final class Workloads {
             .scheduler(clock)
             .admissionListener(listener)
             .build();
-    route = engine.route("api", null);
+    route = engine.routes().route("api", null);
   }
 
   /** The ceiling the adapters set from the container's {@value #THREADS} threads. */

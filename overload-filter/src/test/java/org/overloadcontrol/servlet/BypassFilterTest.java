@@ -34,7 +34,7 @@ class BypassFilterTest {
   @Test
   void theDefaultProbePathsPassUntouchedWhileTheirEndpointRefuses() throws Exception {
     OverloadFilter filter = refusingFilter();
-    long arrivals = filter.runtime().engine().route("s", null).arrivalCount();
+    long arrivals = filter.runtime().engine().routes().route("s", null).arrivalCount();
     for (String probe :
         List.of(
             "/healthz",
@@ -48,7 +48,8 @@ class BypassFilterTest {
           new FilterHarness.Req().servlet("s", probe).build(), new FilterHarness.Res().mock, chain);
     }
     assertThat(underControl).hasSize(7).containsOnly(false);
-    assertThat(filter.runtime().engine().route("s", null).arrivalCount()).isEqualTo(arrivals);
+    assertThat(filter.runtime().engine().routes().route("s", null).arrivalCount())
+        .isEqualTo(arrivals);
   }
 
   @Test

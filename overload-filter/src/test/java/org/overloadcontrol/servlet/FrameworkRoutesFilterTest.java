@@ -33,7 +33,7 @@ class FrameworkRoutesFilterTest {
             .route("GET", "/status/**", "shadowed")
             .build());
     OverloadFilter filter = harness.start();
-    assertThat(filter.runtime().engine().routesByFrameworkOnly()).isTrue();
+    assertThat(filter.runtime().engine().routes().routesByFrameworkOnly()).isTrue();
     for (String[] request :
         List.of(
             new String[] {"dispatcher", "/orders/7"},

@@ -279,6 +279,7 @@ class OverloadHandlerTest {
           handler
               .runtime()
               .engine()
+              .routes()
               .route(
                   "default",
                   new org.overloadcontrol.internal.classify.RequestAttributes() {

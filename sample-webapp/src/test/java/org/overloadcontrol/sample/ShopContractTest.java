@@ -155,7 +155,7 @@ class ShopContractTest {
   @Test
   void theFilterClassifiesEachPageAsItsAnnotationsSay() {
     for (Row row : CONTRACT) {
-      ClassDefinition c = engine.route(row.servlet(), attributes(row)).requestClass();
+      ClassDefinition c = engine.routes().route(row.servlet(), attributes(row)).requestClass();
       assertThat(c)
           .isEqualTo(new ClassDefinition(row.servlet(), row.rank(), row.kind(), row.utility()));
       ClassSettings settings = engine.config().settingsFor(row.servlet(), c);

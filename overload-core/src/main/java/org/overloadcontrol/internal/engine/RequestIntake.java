@@ -19,6 +19,7 @@ import org.overloadcontrol.internal.classify.RequestAttributes;
 public final class RequestIntake {
 
   private final OverloadEngine engine;
+  private final Routes routes;
   private final ClientAddressResolver clients;
   private final ArrivalTime arrivalTime;
   private final String requestStartHeader;
@@ -26,6 +27,7 @@ public final class RequestIntake {
   public RequestIntake(
       OverloadEngine engine, ClientAddressResolver clients, ArrivalTime arrivalTime) {
     this.engine = Objects.requireNonNull(engine, "engine");
+    this.routes = engine.routes();
     this.clients = Objects.requireNonNull(clients, "clients");
     this.arrivalTime = Objects.requireNonNull(arrivalTime, "arrivalTime");
     this.requestStartHeader = engine.config().requestStartHeader();
@@ -58,13 +60,13 @@ public final class RequestIntake {
       String defaultEndpoint, String remoteAddress, RequestAttributes attributes) {
     long now = engine.ticker().read();
     return engine.tag(
-        engine.route(defaultEndpoint, attributes), arrival(now, remoteAddress, attributes), now);
+        routes.route(defaultEndpoint, attributes), arrival(now, remoteAddress, attributes), now);
   }
 
   /**
    * Tags a request whose endpoint and class the adapter already knows: when
-   * {@link OverloadEngine#routesByEndpointOnly()}, an adapter can resolve each of its
-   * servlets or handlers once with {@link OverloadEngine#route}.
+   * {@link Routes#routesByEndpointOnly()}, an adapter can resolve each of its
+   * servlets or handlers once with {@link Routes#route}.
    *
    * @param remoteAddress as for {@link #tag(String, String, RequestAttributes)}
    * @param attributes read only for the request-start header of a trusted proxy: may be null

@@ -117,7 +117,7 @@ public final class RequestTag implements OverloadContext {
     this.taggedThenRetryAfterNanos = taggedNanos;
   }
 
-  /** The request's route: its endpoint and class, as {@link OverloadEngine#route} chose them. */
+  /** The request's route: its endpoint and class, as {@link Routes#route} chose them. */
   public EndpointClass route() {
     return route;
   }

@@ -10,6 +10,7 @@ import org.overloadcontrol.internal.engine.EndpointClass;
 import org.overloadcontrol.internal.engine.OverloadEngine;
 import org.overloadcontrol.internal.engine.RequestIntake;
 import org.overloadcontrol.internal.engine.RequestTag;
+import org.overloadcontrol.internal.engine.Routes;
 import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.session.SessionGate;
 import org.overloadcontrol.internal.session.SessionSettings;
@@ -45,6 +46,7 @@ public final class RequestPipeline {
 
   private final OverloadRuntime runtime;
   private final OverloadEngine engine;
+  private final Routes routes;
   private final RequestIntake intake;
   private final VirtualQueueFrontEnd virtualQueue;
   private final BandwidthShaper bandwidth;
@@ -60,6 +62,7 @@ public final class RequestPipeline {
       Clock wallClock) {
     this.runtime = Objects.requireNonNull(runtime, "runtime");
     this.engine = Objects.requireNonNull(engine, "engine");
+    this.routes = engine.routes();
     this.intake = RequestIntake.of(engine, wallClock);
     this.virtualQueue = Objects.requireNonNull(virtualQueue, "virtualQueue");
     this.bandwidth = bandwidth;
@@ -82,7 +85,7 @@ public final class RequestPipeline {
    * else {@code defaultEndpoint} (its servlet's endpoint, or the handler's default).
    */
   public Exchange start(RequestView view, String defaultEndpoint) {
-    if (engine.bypasses(view.path())) {
+    if (routes.bypasses(view.path())) {
       return Exchange.PASSING;
     }
     return controlled(view, intake.tag(defaultEndpoint, peer(view), view));
@@ -90,10 +93,10 @@ public final class RequestPipeline {
 
   /**
    * Starts a request whose endpoint and class the adapter resolved in advance (when
-   * {@link OverloadEngine#routesByEndpointOnly()}, once per servlet).
+   * {@link Routes#routesByEndpointOnly()}, once per servlet).
    */
   public Exchange start(RequestView view, EndpointClass route) {
-    if (engine.bypasses(view.path())) {
+    if (routes.bypasses(view.path())) {
       return Exchange.PASSING;
     }
     String peer = peer(view);
@@ -101,23 +104,23 @@ public final class RequestPipeline {
   }
 
   /**
-   * Starts a request by a framework's routes, when {@link OverloadEngine#routesByFrameworkOnly()}:
+   * Starts a request by a framework's routes, when {@link Routes#routesByFrameworkOnly()}:
    * one walk over its path gives its endpoint and class and, for a route whose paths cannot be
    * probe paths, settles the bypass check too. Null when no route takes the request: the adapter
    * then starts it with its own endpoint's route ({@link #start(RequestView, EndpointClass)}).
    */
   public Exchange startByFramework(RequestView view) {
     String path = view.path();
-    int route = engine.frameworkRouteOf(view.method(), path);
+    int route = routes.frameworkRouteOf(view.method(), path);
     if (route < 0) {
       return null;
     }
-    if (engine.bypassable(route) && engine.bypasses(path)) {
+    if (routes.bypassable(route) && routes.bypasses(path)) {
       return Exchange.PASSING;
     }
     String peer = peer(view);
     return controlled(
-        view, intake.tag(engine.frameworkRoute(route), peer, peer == null ? null : view));
+        view, intake.tag(routes.frameworkRoute(route), peer, peer == null ? null : view));
   }
 
   private String peer(RequestView view) {

@@ -42,8 +42,8 @@ public final class TargetRoutes {
     this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     this.endpointByTarget = Map.copyOf(endpointByTarget);
     this.statusTargets = Set.copyOf(statusTargets);
-    this.routesByTarget = pipeline.engine().routesByEndpointOnly();
-    this.routesByFramework = pipeline.engine().routesByFrameworkOnly();
+    this.routesByTarget = pipeline.engine().routes().routesByEndpointOnly();
+    this.routesByFramework = pipeline.engine().routes().routesByFrameworkOnly();
   }
 
   /**
@@ -96,7 +96,9 @@ public final class TargetRoutes {
           routes.computeIfAbsent(
               key,
               name ->
-                  isStatus(target) ? STATUS : pipeline.engine().defaultRoute(endpointOf(target)));
+                  isStatus(target)
+                      ? STATUS
+                      : pipeline.engine().routes().defaultRoute(endpointOf(target)));
     }
     return route instanceof EndpointClass resolved ? resolved : null;
   }

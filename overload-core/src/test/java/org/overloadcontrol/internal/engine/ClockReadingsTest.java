@@ -39,7 +39,7 @@ class ClockReadingsTest {
   private OverloadEngine engine(Map<String, String> config) {
     OverloadEngine engine =
         new OverloadEngine(OverloadConfig.of(config), ticker, AdmissionListener.NONE);
-    engine.route("e", GET); // creating the endpoint reads the clock once, not per request
+    engine.routes().route("e", GET); // creating the endpoint reads the clock once, not per request
     return engine;
   }
 
@@ -47,7 +47,7 @@ class ClockReadingsTest {
   private long request(OverloadEngine engine, Duration serviceTime) {
     long before = ticker.reads;
     long now = ticker.read();
-    RequestTag tag = engine.tag(engine.route("e", GET), now, now);
+    RequestTag tag = engine.tag(engine.routes().route("e", GET), now, now);
     Decision d = engine.arrive(tag);
     ticker.clock.advance(serviceTime);
     engine.settle(tag, d == Decision.ADMIT ? Outcome.COMPLETED : Outcome.REJECTED, 0L);
@@ -85,14 +85,14 @@ class ClockReadingsTest {
     // Tagged with a reading a millisecond old (a thread preempted after reading the clock):
     // the bucket looks empty at it, the fresh reading finds this millisecond's token.
     long stale = ticker.clock.read() - Duration.ofMillis(1).toNanos();
-    RequestTag tag = engine.tag(engine.route("e", GET), stale, stale);
+    RequestTag tag = engine.tag(engine.routes().route("e", GET), stale, stale);
     long before = ticker.reads;
     assertThat(engine.arrive(tag)).isEqualTo(Decision.ADMIT);
     assertThat(ticker.reads - before).isEqualTo(1);
     engine.settle(tag, Outcome.COMPLETED, 0L);
     // And an empty bucket still refuses, after the fresh reading.
     long now = ticker.read();
-    RequestTag refused = engine.tag(engine.route("e", GET), now, now);
+    RequestTag refused = engine.tag(engine.routes().route("e", GET), now, now);
     assertThat(engine.arrive(refused)).isEqualTo(Decision.REJECT);
     engine.settle(refused, Outcome.REJECTED, 0L);
   }

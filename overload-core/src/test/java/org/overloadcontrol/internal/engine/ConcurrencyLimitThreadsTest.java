@@ -61,7 +61,7 @@ class ConcurrencyLimitThreadsTest {
         perThread,
         () -> {
           ThreadLocalRandom random = ThreadLocalRandom.current();
-          EndpointClass route = engine.route(random.nextBoolean() ? "a" : "b", NONE);
+          EndpointClass route = engine.routes().route(random.nextBoolean() ? "a" : "b", NONE);
           RequestTag tag = engine.tag(route, ticker.read());
           arrivals.incrementAndGet();
           switch (engine.arrive(tag)) {

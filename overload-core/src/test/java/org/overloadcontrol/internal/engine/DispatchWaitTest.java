@@ -46,7 +46,7 @@ class DispatchWaitTest {
           .build();
 
   private RequestTag arrive() {
-    return engine.tag(engine.route("e", NONE), ticker.read());
+    return engine.tag(engine.routes().route("e", NONE), ticker.read());
   }
 
   @Test

@@ -49,7 +49,7 @@ class ExecutionCpuTest {
           .build();
 
   private RequestTag admitted() {
-    RequestTag tag = engine.tag(engine.route("e", NONE), ticker.read());
+    RequestTag tag = engine.tag(engine.routes().route("e", NONE), ticker.read());
     assertThat(engine.arrive(tag)).isEqualTo(Decision.ADMIT);
     return tag;
   }
@@ -139,7 +139,7 @@ class ExecutionCpuTest {
             .scheduler(new FakeScheduler(ticker))
             .cpuClock(none)
             .build();
-    RequestTag tag = blind.tag(blind.route("e", NONE), ticker.read());
+    RequestTag tag = blind.tag(blind.routes().route("e", NONE), ticker.read());
     assertThat(blind.arrive(tag)).isEqualTo(Decision.ADMIT);
     blind.running(tag);
     ticker.advance(Duration.ofMillis(20));

@@ -38,7 +38,7 @@ class ExtremeRateTest {
             new AdmissionListener() {});
     int admitted = 0;
     for (int i = 0; i < 30; i++) {
-      RequestTag tag = engine.tag(engine.route("e", GET), ticker.read());
+      RequestTag tag = engine.tag(engine.routes().route("e", GET), ticker.read());
       if (engine.arrive(tag) == Decision.ADMIT) {
         admitted++;
         ticker.advance(Duration.ofMillis(10));

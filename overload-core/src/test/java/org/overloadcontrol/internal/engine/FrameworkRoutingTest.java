@@ -41,9 +41,9 @@ class FrameworkRoutingTest {
                 "buy",
                 "endpoints.Shop#order.target",
                 "1s"));
-    assertThat(engine.routesByEndpointOnly()).isFalse();
-    EndpointClass search = engine.route("dispatcher", request("GET", "/api/search"));
-    EndpointClass order = engine.route("dispatcher", request("POST", "/api/orders"));
+    assertThat(engine.routes().routesByEndpointOnly()).isFalse();
+    EndpointClass search = engine.routes().route("dispatcher", request("GET", "/api/search"));
+    EndpointClass order = engine.routes().route("dispatcher", request("POST", "/api/orders"));
     assertThat(search.endpoint().name()).isEqualTo("Shop#search");
     assertThat(search.requestClass().name()).isEqualTo("default");
     assertThat(order.endpoint().name()).isEqualTo("Shop#order");
@@ -53,14 +53,14 @@ class FrameworkRoutingTest {
   @Test
   void aRequestNoRouteMatchesStaysWithTheAdaptersEndpoint() {
     OverloadEngine engine = engine(Map.of());
-    assertThat(engine.route("dispatcher", request("GET", "/api/orders")).endpoint().name())
+    assertThat(engine.routes().route("dispatcher", request("GET", "/api/orders")).endpoint().name())
         .isEqualTo("dispatcher");
   }
 
   @Test
   void aConfiguredPathsRuleWinsOverTheFrameworksRoute() {
     OverloadEngine engine = engine(Map.of("endpoints.heavy.paths", "/api/search"));
-    assertThat(engine.route("dispatcher", request("GET", "/api/search")).endpoint().name())
+    assertThat(engine.routes().route("dispatcher", request("GET", "/api/search")).endpoint().name())
         .isEqualTo("heavy");
   }
 
@@ -68,26 +68,29 @@ class FrameworkRoutingTest {
   void withoutRulesTheRoutesAloneRouteAsTheFullRoutingDoes() {
     OverloadEngine engine =
         engine(Map.of("classes.buy.rank", "5", "endpoints.Shop#order.class", "buy"));
-    assertThat(engine.routesByFrameworkOnly()).isTrue();
-    EndpointClass fallback = engine.defaultRoute("dispatcher");
+    assertThat(engine.routes().routesByFrameworkOnly()).isTrue();
+    EndpointClass fallback = engine.routes().defaultRoute("dispatcher");
     for (String[] r :
         new String[][] {
           {"GET", "/api/search"}, {"POST", "/api/orders"}, {"GET", "/api/orders"}, {"GET", "/"}
         }) {
-      assertThat(engine.routeByFramework(r[0], r[1], fallback))
+      assertThat(engine.routes().routeByFramework(r[0], r[1], fallback))
           .as(r[0] + " " + r[1])
-          .isSameAs(engine.route("dispatcher", request(r[0], r[1])));
+          .isSameAs(engine.routes().route("dispatcher", request(r[0], r[1])));
     }
-    assertThat(engine.routeByFramework("POST", "/api/orders", fallback).requestClass().name())
+    assertThat(
+            engine.routes().routeByFramework("POST", "/api/orders", fallback).requestClass().name())
         .isEqualTo("buy");
   }
 
   @Test
   void aPathsRuleOrAClassRuleMeansTheRoutesAreNotAllThatReadsARequest() {
-    assertThat(engine(Map.of("endpoints.heavy.paths", "/api/search")).routesByFrameworkOnly())
+    assertThat(
+            engine(Map.of("endpoints.heavy.paths", "/api/search")).routes().routesByFrameworkOnly())
         .isFalse();
     assertThat(
             engine(Map.of("classes.bot.rank", "1", "classes.bot.match.header", "User-Agent=bot"))
+                .routes()
                 .routesByFrameworkOnly())
         .isFalse();
   }

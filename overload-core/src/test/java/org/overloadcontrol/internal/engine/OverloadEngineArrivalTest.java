@@ -46,7 +46,7 @@ class OverloadEngineArrivalTest {
           });
 
   private RequestTag admitted() {
-    RequestTag tag = engine.tag(engine.route("e", NONE), ticker.read());
+    RequestTag tag = engine.tag(engine.routes().route("e", NONE), ticker.read());
     assertThat(engine.arrive(tag)).isEqualTo(Decision.ADMIT);
     return tag;
   }

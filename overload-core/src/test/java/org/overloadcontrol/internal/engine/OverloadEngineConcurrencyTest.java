@@ -43,7 +43,7 @@ class OverloadEngineConcurrencyTest {
         perThread,
         () -> {
           ThreadLocalRandom random = ThreadLocalRandom.current();
-          EndpointClass route = engine.route("e", NONE);
+          EndpointClass route = engine.routes().route("e", NONE);
           RequestTag tag = engine.tag(route, engine.ticker().read());
           Outcome outcome;
           if (engine.arrive(tag) == Decision.ADMIT) {

@@ -42,7 +42,7 @@ class QueueThresholdChoiceTest {
   private List<RequestTag> arrive(String endpoint, int n, List<RejectionReason> reasons) {
     List<RequestTag> admitted = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      RequestTag tag = engine.tag(engine.route(endpoint, NONE), ticker.read());
+      RequestTag tag = engine.tag(engine.routes().route(endpoint, NONE), ticker.read());
       if (engine.arrive(tag) == Decision.ADMIT) {
         admitted.add(tag);
       } else {

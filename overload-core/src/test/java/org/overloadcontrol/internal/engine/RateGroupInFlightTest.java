@@ -50,7 +50,7 @@ class RateGroupInFlightTest {
           });
 
   private RequestTag tag(String endpoint) {
-    return engine.tag(engine.route(endpoint, GET), ticker.read());
+    return engine.tag(engine.routes().route(endpoint, GET), ticker.read());
   }
 
   /** Both endpoints serve one request of 20 ms every 200 ms each: the group completes 10/s. */
@@ -74,7 +74,7 @@ class RateGroupInFlightTest {
   @Test
   void aClassAtRateMinDoublesAlthoughItsOwnArrivalIsBeingDecided() {
     slowTraffic(2_000);
-    EndpointClass a = engine.route("a", GET);
+    EndpointClass a = engine.routes().route("a", GET);
     a.admission.restartRate(a.controller(), 0.05, ticker.read());
     // Nothing is in flight now; a's arrivals every 10 ms are refused, and each round of a is
     // run by one of them, before its admission is decided.
@@ -93,7 +93,7 @@ class RateGroupInFlightTest {
   @Test
   void aRefusedRequestIsNotInFlightWhileItsRefusalIsWritten() {
     slowTraffic(2_000);
-    EndpointClass a = engine.route("a", GET);
+    EndpointClass a = engine.routes().route("a", GET);
     a.admission.restartRate(a.controller(), 0.05, ticker.read());
     // Two refused requests whose 503s are not written yet: neither holds a token.
     List<RequestTag> open = new ArrayList<>();
@@ -111,8 +111,8 @@ class RateGroupInFlightTest {
     assertThat(a.inFlight()).isZero();
     RequestTag admitted = tag("b");
     assertThat(engine.arrive(admitted)).isEqualTo(Decision.ADMIT);
-    assertThat(engine.route("b", GET).inFlight()).isEqualTo(1);
+    assertThat(engine.routes().route("b", GET).inFlight()).isEqualTo(1);
     engine.settle(admitted, Outcome.COMPLETED, 0);
-    assertThat(engine.route("b", GET).inFlight()).isZero();
+    assertThat(engine.routes().route("b", GET).inFlight()).isZero();
   }
 }

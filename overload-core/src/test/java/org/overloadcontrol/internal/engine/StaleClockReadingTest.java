@@ -54,7 +54,7 @@ class StaleClockReadingTest {
           AdmissionListener.NONE);
 
   private Decision arrive(boolean staleFirstReading) {
-    RequestTag tag = engine.tag(engine.route("e", GET), ticker.read());
+    RequestTag tag = engine.tag(engine.routes().route("e", GET), ticker.read());
     if (staleFirstReading) {
       ticker.staleNextBy(Duration.ofMillis(1));
     }

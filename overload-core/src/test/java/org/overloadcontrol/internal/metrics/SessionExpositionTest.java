@@ -46,13 +46,15 @@ class SessionExpositionTest {
             .build();
     try {
       RequestTag first =
-          engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
+          engine.tag(
+              engine.routes().route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
       String cookie =
           engine.admitSession(first, new SessionVisit(null, null, null, "/", false)).setCookie();
       engine.arrive(first);
       engine.settle(first, Outcome.COMPLETED, 0);
       RequestTag other =
-          engine.tag(engine.route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
+          engine.tag(
+              engine.routes().route("shop", TestRequest.get("/", "127.0.0.1")), ticker.read());
       assertThat(
               engine.admitSession(other, new SessionVisit(null, null, null, "/", false)).rejected())
           .isTrue(); // the table holds one session
@@ -66,7 +68,9 @@ class SessionExpositionTest {
       assertThat(s.get("newRefused").asLong()).isEqualTo(1);
 
       RequestTag confirm =
-          engine.tag(engine.route("shop", TestRequest.get("/confirm", "127.0.0.1")), ticker.read());
+          engine.tag(
+              engine.routes().route("shop", TestRequest.get("/confirm", "127.0.0.1")),
+              ticker.read());
       engine.admitSession(confirm, new SessionVisit(cookie, null, null, "/confirm", false));
       engine.arrive(confirm);
       engine.settle(confirm, Outcome.COMPLETED, 0);

@@ -50,7 +50,7 @@ class DelayTest {
   }
 
   private RequestTag tag() {
-    return engine.tag(engine.route("e", null), ticker.read());
+    return engine.tag(engine.routes().route("e", null), ticker.read());
   }
 
   private static ShapingDecision delayFor(long nanos) {

@@ -38,7 +38,7 @@ class ExchangeTest {
           ticker);
 
   private Exchange admitted() {
-    RequestTag tag = engine.tag(engine.route("e", null), ticker.read());
+    RequestTag tag = engine.tag(engine.routes().route("e", null), ticker.read());
     engine.arrive(tag);
     Exchange exchange = new Exchange(engine, tag, null);
     ShapingDecision d = shaper.decide(group(), 0);

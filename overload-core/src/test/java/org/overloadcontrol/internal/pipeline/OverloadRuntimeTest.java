@@ -85,9 +85,9 @@ class OverloadRuntimeTest {
   void shutdownExpiresAWaitingRequestOnceAndIsSafeTwice() {
     OverloadRuntime runtime = builder(Map.of("queue.permits", "1")).start();
     OverloadEngine engine = runtime.engine();
-    RequestTag running = engine.tag(engine.route("e", null), ticker.read());
+    RequestTag running = engine.tag(engine.routes().route("e", null), ticker.read());
     assertThat(engine.arrive(running)).isEqualTo(Decision.ADMIT);
-    RequestTag waiting = engine.tag(engine.route("e", null), ticker.read());
+    RequestTag waiting = engine.tag(engine.routes().route("e", null), ticker.read());
     assertThat(engine.arrive(waiting)).isEqualTo(Decision.WAIT);
     AtomicInteger expired = new AtomicInteger();
     assertThat(

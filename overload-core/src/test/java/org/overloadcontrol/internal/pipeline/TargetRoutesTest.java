@@ -43,12 +43,14 @@ class TargetRoutesTest {
   void aServletsRequestsGoToItsEndpointAndThatEndpointsClass() {
     TargetRoutes routes = routes();
     OverloadEngine engine = runtime.engine();
-    assertThat(engine.routesByEndpointOnly()).isTrue();
+    assertThat(engine.routes().routesByEndpointOnly()).isTrue();
     EndpointClass pay = routes.route("PayServlet");
     assertThat(pay.endpoint().name()).isEqualTo("checkout");
     assertThat(pay.requestClass().name()).isEqualTo("buyer");
     // Resolved once: the same route as the engine's own routing, every time.
-    assertThat(routes.route("PayServlet")).isSameAs(pay).isSameAs(engine.route("checkout", null));
+    assertThat(routes.route("PayServlet"))
+        .isSameAs(pay)
+        .isSameAs(engine.routes().route("checkout", null));
     EndpointClass browse = routes.route("BrowseServlet");
     assertThat(browse.endpoint().name()).isEqualTo("BrowseServlet");
     assertThat(browse.requestClass().name()).isEqualTo("default");
@@ -73,6 +75,6 @@ class TargetRoutesTest {
   @Test
   void rulesThatReadTheRequestTurnTheShortcutOff() {
     routes(Map.of("classes.gold.rank", "1", "classes.gold.match.header", "X-Tier=gold"));
-    assertThat(runtime.engine().routesByEndpointOnly()).isFalse();
+    assertThat(runtime.engine().routes().routesByEndpointOnly()).isFalse();
   }
 }

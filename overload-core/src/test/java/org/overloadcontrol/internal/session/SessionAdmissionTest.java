@@ -76,7 +76,8 @@ class SessionAdmissionTest {
   private Request send(OverloadEngine engine, String endpoint, String cookie, boolean dueToken) {
     RequestTag tag =
         engine.tag(
-            engine.route(endpoint, TestRequest.get("/" + endpoint, "127.0.0.1")), ticker.read());
+            engine.routes().route(endpoint, TestRequest.get("/" + endpoint, "127.0.0.1")),
+            ticker.read());
     SessionGate.Answer answer =
         engine.admitSession(tag, new SessionVisit(cookie, null, null, "/" + endpoint, dueToken));
     if (answer.rejected()) {

@@ -79,7 +79,7 @@ class SessionThreadsTest {
           String endpoint = random.nextInt(4) == 0 ? "b" : "a";
           RequestTag tag =
               engine.tag(
-                  engine.route(endpoint, TestRequest.get("/" + endpoint, "127.0.0.1")),
+                  engine.routes().route(endpoint, TestRequest.get("/" + endpoint, "127.0.0.1")),
                   ticker.read());
           arrivals.incrementAndGet();
           String cookie =

@@ -50,7 +50,9 @@ class WaitDeadlineTest {
   /** A request through sessions (when on) and admission; queued when it must wait. */
   private RequestTag send(OverloadEngine engine, String cookie, String[] setCookie) {
     RequestTag tag =
-        engine.tag(engine.route("browse", TestRequest.get("/browse", "127.0.0.1")), ticker.read());
+        engine.tag(
+            engine.routes().route("browse", TestRequest.get("/browse", "127.0.0.1")),
+            ticker.read());
     if (engine.sessions() != null) {
       SessionGate.Answer answer =
           engine.admitSession(tag, new SessionVisit(cookie, null, null, "/browse", false));
