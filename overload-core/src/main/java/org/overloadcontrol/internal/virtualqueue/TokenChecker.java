@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.overloadcontrol.cluster.ClusterCoordinator;
 import org.overloadcontrol.cluster.ClusterView;
-import org.overloadcontrol.cluster.NodeReport;
 import org.overloadcontrol.cluster.TokenClaim;
 
 /**
@@ -33,18 +32,16 @@ import org.overloadcontrol.cluster.TokenClaim;
  * replayed within its window: size it above capacity × grace. In a cluster a token this node
  * has not seen is then claimed in the {@link ClusterCoordinator}'s shared set, so it admits once
  * cluster-wide. When the cluster does not answer within its bound the miss is counted, and
- * only the token's owner among the members this node hears admits it from its own set; the
- * others answer "retry in a second" ({@link #decidesAlone}). Such a use is kept, and the
- * exchange claims it again in the cluster off the request path ({@link #reconcile}). A refusing
- * node's claim that lands after its bound is taken back by the coordinator, so the client's
- * retry is not refused as a replay.
+ * while this node hears other members no node admits the token: it answers "retry in a second"
+ * ({@link #decidesAlone}), and its claim, should it land after the bound, is taken back by the
+ * coordinator, so the client's retry is not refused as a replay. Only a node that hears no
+ * other member admits such a token from its own set; that use is kept, and the exchange claims
+ * it again in the cluster off the request path ({@link #reconcile}).
  *
- * <p>What that guarantees, when every claim for a token times out: with the members agreeing on
- * who is there, the token admits once cluster-wide. It can admit twice only when the owner's
- * timed-out claim was lost rather than late and another node's claim is answered before the
- * owner's next exchange claims it again (a quarter of a second); a node cut off from the
- * cluster (its view older than {@link ClusterView#STALE_SECONDS}) decides alone, once per node,
- * until it hears the cluster again.
+ * <p>What that guarantees: while the members hear each other, a token admits once
+ * cluster-wide, and a slow cluster delays its use rather than admitting it twice. A node cut
+ * off from the others (its view older than {@link ClusterView#STALE_SECONDS}, or no other
+ * member's report that recent) decides alone, once per node, until it hears the cluster again.
  */
 final class TokenChecker {
 
@@ -127,7 +124,7 @@ final class TokenChecker {
     }
     // Decided before claiming: a claim that goes unanswered may land later, and whether its
     // mark should then stand depends on whether this node admits the use without an answer.
-    boolean alone = decidesAlone(token.replayKey(), nowSecond);
+    boolean alone = decidesAlone(nowSecond);
     TokenClaim claim = cluster.claim(token.replayKey(), keepFor, alone);
     if (claim == TokenClaim.REPLAYED) {
       return TokenCheck.rejected(VirtualQueueRejection.REPLAYED);
@@ -135,7 +132,7 @@ final class TokenChecker {
     if (claim == TokenClaim.UNKNOWN) {
       unansweredClaims.increment();
       if (!alone) {
-        // Another node is the one to admit it now; a retry here passes once the cluster answers.
+        // Nobody admits it without the cluster's word; a retry passes once the cluster answers.
         used.asMap().remove(token.replayKey());
         return new TokenCheck(VirtualQueueRejection.EARLY, 1);
       }
@@ -149,39 +146,19 @@ final class TokenChecker {
 
   /**
    * Whether this node may admit, on its own set's word, a token whose claim the cluster did not
-   * answer within its bound. While its view of the cluster is fresh, only the token's owner
-   * does: the member, this one included, with the highest rendezvous weight for the token's key
-   * among those that reported within {@link ClusterView#STALE_SECONDS} (Thaler &amp; Ravishankar's
-   * highest random weight). Members that see the same members pick the same owner, so a token
-   * whose claims all time out admits once cluster-wide; the others answer as for an early token,
-   * retry in a second, and the client's retry reaches the owner or a cluster that answers
-   * again. A node whose view is stale is cut off and cannot know who else is there: it decides
-   * alone, so across a split a token admits at most once per side.
+   * answer within its bound: only when it is cut off, its view stale or no other member heard
+   * within {@link ClusterView#STALE_SECONDS}, since it then cannot ask anyone and refusing would
+   * lock every waiting client out until the cluster heals; across a split a token admits at most
+   * once per side. While other members are heard no node decides alone, not even one chosen per
+   * token (a rendezvous owner): a node's set holds only the uses it admitted itself, so a replay
+   * reaching that node after a use elsewhere that the cluster did answer would find nothing
+   * there and be admitted a second time. Such a node answers as for an early token, retry in a second, and
+   * the retry passes once the cluster answers again.
    */
-  private boolean decidesAlone(String key, long nowSecond) {
+  private boolean decidesAlone(long nowSecond) {
     ClusterView view = cluster.view();
-    if (view.receivedSecond() < nowSecond - ClusterView.STALE_SECONDS) {
-      return true;
-    }
-    String self = cluster.node();
-    String owner = self;
-    long best = weight(self, key);
-    for (NodeReport r : view.fresh(nowSecond)) {
-      long w = weight(r.node(), key);
-      if (w > best || (w == best && r.node().compareTo(owner) < 0)) {
-        best = w;
-        owner = r.node();
-      }
-    }
-    return owner.equals(self);
-  }
-
-  /** A node's weight for a key, the same on every member (String.hashCode is specified). */
-  private static long weight(String node, String key) {
-    long z = ((long) node.hashCode() << 32) ^ (key.hashCode() & 0xffffffffL);
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L; // SplitMix64's finaliser: every bit mixed
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
+    return view.receivedSecond() < nowSecond - ClusterView.STALE_SECONDS
+        || view.fresh(nowSecond).isEmpty();
   }
 
   /**
