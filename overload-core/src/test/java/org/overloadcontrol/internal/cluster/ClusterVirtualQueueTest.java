@@ -158,17 +158,18 @@ class ClusterVirtualQueueTest {
     assertThat(a.queue.unansweredClaims()).isEqualTo(10);
     assertThat(b.queue.unansweredClaims()).isEqualTo(10);
     cluster.claimsUnanswered(false);
-    int k = 0;
-    for (Map.Entry<String, String> t : tokens.entrySet()) {
-      Node first = k++ % 2 == 0 ? a : b;
-      Node second = first == a ? b : a;
-      assertThat(first.arrive(t.getKey(), t.getValue()))
-          .isEqualTo(new VirtualQueueDecision.Pass(true));
-      for (Node n : List.of(second, first)) {
-        assertThat(n.arrive(t.getKey(), t.getValue()))
-            .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
-      }
-    }
+    alternating(
+        tokens,
+        a,
+        b,
+        (t, first, second) -> {
+          assertThat(first.arrive(t.getKey(), t.getValue()))
+              .isEqualTo(new VirtualQueueDecision.Pass(true));
+          for (Node n : List.of(second, first)) {
+            assertThat(n.arrive(t.getKey(), t.getValue()))
+                .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
+          }
+        });
   }
 
   @Test
@@ -177,20 +178,22 @@ class ClusterVirtualQueueTest {
     Node b = new Node("b");
     Map<String, String> tokens = tenTokensForTheNextSecond(a);
     nextSecond(a, b);
-    int k = 0;
-    for (Map.Entry<String, String> t : tokens.entrySet()) {
-      Node first = k++ % 2 == 0 ? a : b;
-      Node second = first == a ? b : a;
-      cluster.claimsLate(true); // every claim lands, but after the caller stopped waiting
-      VirtualQueueDecision one = first.arrive(t.getKey(), t.getValue());
-      cluster.claimsLate(false);
-      // Refused with "retry in a second": the retry must pass once, not meet its own mark.
-      assertThat(one).isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.EARLY, 1));
-      assertThat(first.arrive(t.getKey(), t.getValue()))
-          .isEqualTo(new VirtualQueueDecision.Pass(true));
-      assertThat(second.arrive(t.getKey(), t.getValue()))
-          .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
-    }
+    alternating(
+        tokens,
+        a,
+        b,
+        (t, first, second) -> {
+          cluster.claimsLate(true); // every claim lands, but after the caller stopped waiting
+          VirtualQueueDecision one = first.arrive(t.getKey(), t.getValue());
+          cluster.claimsLate(false);
+          // Refused with "retry in a second": the retry must pass once, not meet its own mark.
+          assertThat(one)
+              .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.EARLY, 1));
+          assertThat(first.arrive(t.getKey(), t.getValue()))
+              .isEqualTo(new VirtualQueueDecision.Pass(true));
+          assertThat(second.arrive(t.getKey(), t.getValue()))
+              .isEqualTo(new VirtualQueueDecision.Reject(VirtualQueueRejection.REPLAYED, 0));
+        });
   }
 
   @Test
@@ -216,21 +219,38 @@ class ClusterVirtualQueueTest {
     Node b = new Node("b");
     Map<String, String> tokens = tenTokensForTheNextSecond(a);
     nextSecond(a, b);
-    int admittedTwice = 0;
+    List<String> admittedTwice = new java.util.ArrayList<>();
+    alternating(
+        tokens,
+        a,
+        b,
+        (t, first, second) -> {
+          // The use: its claim is answered, the token is marked used cluster-wide.
+          assertThat(first.arrive(t.getKey(), t.getValue()))
+              .isEqualTo(new VirtualQueueDecision.Pass(true));
+          // The replay on the other node, whose claim alone goes unanswered within its bound.
+          cluster.claimsUnanswered(true);
+          VirtualQueueDecision replay = second.arrive(t.getKey(), t.getValue());
+          cluster.claimsUnanswered(false);
+          if (replay instanceof VirtualQueueDecision.Pass) {
+            admittedTwice.add(t.getKey());
+          }
+        });
+    assertThat(admittedTwice).as("tokens admitted twice").isEmpty();
+  }
+
+  /** What a test does with one token, shown first on one node and then on the other. */
+  private interface TokenUse {
+    void use(Map.Entry<String, String> token, Node first, Node second);
+  }
+
+  /** Each token in turn, shown first on {@code a} and on {@code b} alternately. */
+  private static void alternating(Map<String, String> tokens, Node a, Node b, TokenUse use) {
     int k = 0;
     for (Map.Entry<String, String> t : tokens.entrySet()) {
       Node first = k++ % 2 == 0 ? a : b;
-      Node second = first == a ? b : a;
-      // The use: its claim is answered, the token is marked used cluster-wide.
-      assertThat(first.arrive(t.getKey(), t.getValue()))
-          .isEqualTo(new VirtualQueueDecision.Pass(true));
-      // The replay on the other node, whose claim alone goes unanswered within its bound.
-      cluster.claimsUnanswered(true);
-      VirtualQueueDecision replay = second.arrive(t.getKey(), t.getValue());
-      cluster.claimsUnanswered(false);
-      admittedTwice += replay instanceof VirtualQueueDecision.Pass ? 1 : 0;
+      use.use(t, first, first == a ? b : a);
     }
-    assertThat(admittedTwice).as("tokens admitted twice").isZero();
   }
 
   /** Ten clients told by {@code node} to come back in a second, and their tokens. */
