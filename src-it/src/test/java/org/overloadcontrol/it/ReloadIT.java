@@ -291,14 +291,19 @@ class ReloadIT {
       await("version 2", () -> engine(c) != first);
 
       int reached = 0;
+      long firstSecond = System.currentTimeMillis() / 1000;
       for (int i = 0; i < 5; i++) {
         ContentResponse r = client.newRequest(vq).timeout(10, TimeUnit.SECONDS).send();
         if (r.getStatus() == 200 && r.getContentAsString().equals("ok")) {
           reached++;
         }
       }
-      // The first may find this second's slot free; the others are told to wait.
-      assertThat(reached).as("requests that reached the page without a token").isLessThan(2);
+      long seconds = System.currentTimeMillis() / 1000 - firstSecond + 1;
+      // Each second's one slot may let one in (the sends can straddle a second); the others
+      // are told to wait.
+      assertThat(reached)
+          .as("requests that reached the page without a token, over %d seconds", seconds)
+          .isLessThanOrEqualTo((int) Math.min(seconds, 4));
       assertThat(status(c)).contains("\"virtualQueue\":{");
       settled(first);
       settled(engine(c));
