@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
@@ -35,7 +36,8 @@ import org.overloadcontrol.queue.QueueListener;
  *
  * <p>Concurrency. The fast path ({@link #tryAcquire}) takes no lock: when nobody waits it takes
  * a permit by CAS. Everything that touches a queue holds {@link #lock}, which only requests that
- * wait (or leave a queue) ever take. A release is lock-free unless somebody waits. The race
+ * wait (or leave a queue) ever take. A release is lock-free unless somebody waits, and even
+ * then never waits for the lock ({@link #drain}). The race
  * between "a request finds no permit and enqueues" and "a permit is released by a thread that
  * saw no waiter" is closed Dekker-style: the enqueuer publishes {@link #waitingCount} and then
  * looks for free permits ({@link #drain}); the releaser returns its permit and then reads
@@ -53,6 +55,10 @@ public final class WaitQueues {
   private final Scheduler scheduler;
   private final QueueListener listener;
   private final ReentrantLock lock = new ReentrantLock();
+
+  /** Set by a {@link #drain} that found the lock held: the holder drains once more. */
+  private final AtomicBoolean drainRequested = new AtomicBoolean();
+
   private final AtomicInteger globalInUse = new AtomicInteger();
 
   /**
@@ -253,7 +259,7 @@ public final class WaitQueues {
       waitingCount.incrementAndGet();
       orderSwitch.onWaiting(now, true);
     } finally {
-      lock.unlock();
+      unlock();
     }
     w.expiryTimer = scheduler.schedule(() -> expire(w), w.deadlineNanos - w.enqueuedNanos);
     if (!w.waiting()) {
@@ -290,33 +296,52 @@ public final class WaitQueues {
     }
   }
 
-  /** Resumes as many waiters as there are free permits, in LIFO-Pri order. */
+  /**
+   * Resumes as many waiters as there are free permits, in LIFO-Pri order. Never waits for the
+   * lock: a thread that finds it held leaves a request to drain, which the holder carries out
+   * before it leaves (it reads the request after its unlock, and the requester wrote it before
+   * finding the lock held, so one of the two drains). Waiting for it, the threads returning
+   * permits convoyed behind each other: on a cold JVM whose cores a retry storm saturated, a
+   * release waited up to a second for the lock, each hand-over of it to a parked thread
+   * waiting for a core (the workload matrix, a 50 ms method on a WAR's container threads).
+   */
   void drain() {
-    List<Waiter> resumed = null;
-    lock.lock();
-    try {
-      long now = ticker.read();
-      rollOrder(now);
-      while (waitingCount.get() > 0 && acquireGlobal()) {
-        Waiter w = select();
-        if (w == null) {
-          releaseGlobal();
-          break;
+    drainRequested.set(true);
+    while (drainRequested.get() && lock.tryLock()) {
+      List<Waiter> resumed = null;
+      try {
+        drainRequested.set(false);
+        long now = ticker.read();
+        rollOrder(now);
+        while (waitingCount.get() > 0 && acquireGlobal()) {
+          Waiter w = select();
+          if (w == null) {
+            releaseGlobal();
+            break;
+          }
+          leave(w, Waiter.RESUMED, now);
+          if (resumed == null) {
+            resumed = new ArrayList<>(2);
+          }
+          resumed.add(w);
         }
-        leave(w, Waiter.RESUMED, now);
-        if (resumed == null) {
-          resumed = new ArrayList<>(2);
-        }
-        resumed.add(w);
+      } finally {
+        lock.unlock();
       }
-    } finally {
-      lock.unlock();
+      if (resumed != null) {
+        for (Waiter w : resumed) {
+          w.cancelTimer();
+          w.listener().resumed(w);
+        }
+      }
     }
-    if (resumed != null) {
-      for (Waiter w : resumed) {
-        w.cancelTimer();
-        w.listener().resumed(w);
-      }
+  }
+
+  /** Leaves the lock, and drains if a {@link #drain} found it held meanwhile. */
+  private void unlock() {
+    lock.unlock();
+    if (drainRequested.get()) {
+      drain();
     }
   }
 
@@ -423,7 +448,7 @@ public final class WaitQueues {
       leave(w, newState, ticker.read());
       return true;
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
 
@@ -437,7 +462,7 @@ public final class WaitQueues {
     try {
       rollOrder(now);
     } finally {
-      lock.unlock();
+      unlock();
     }
     for (AdaptivePermitController c : adaptive.values()) {
       c.tick(now);
@@ -483,7 +508,7 @@ public final class WaitQueues {
         }
       }
     } finally {
-      lock.unlock();
+      unlock();
     }
     for (Waiter w : expired) {
       w.cancelTimer();
@@ -534,7 +559,7 @@ public final class WaitQueues {
       }
       return false;
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
 

@@ -115,6 +115,35 @@ class WaitQueuesTest {
   }
 
   @Test
+  void aReleaseNeverWaitsForTheQueuesLockAndItsHandOverIsNotLost() throws Exception {
+    start(shop(Map.of()));
+    RequestTag running = request("home", "running");
+    request("home", "waiter");
+    assertThat(engine.queues().waitingCount()).isEqualTo(1);
+    java.lang.reflect.Field field = WaitQueues.class.getDeclaredField("lock");
+    field.setAccessible(true);
+    java.util.concurrent.locks.ReentrantLock lock =
+        (java.util.concurrent.locks.ReentrantLock) field.get(engine.queues());
+    java.lang.reflect.Method unlock = WaitQueues.class.getDeclaredMethod("unlock");
+    unlock.setAccessible(true);
+
+    lock.lock(); // another request holds the lock (an expiry, an enqueue)
+    Thread releaser = new Thread(() -> engine.settle(running, Outcome.COMPLETED, 0));
+    try {
+      releaser.start();
+      releaser.join(10_000);
+      assertThat(releaser.isAlive()).as("the release waited for the lock").isFalse();
+      assertThat(resumed).isEmpty();
+    } finally {
+      unlock.invoke(engine.queues()); // the holder leaves, and drains what was asked
+      releaser.join();
+    }
+    assertThat(resumed).containsExactly("waiter");
+    assertThat(tags.get("waiter").holdsPermit()).isTrue();
+    assertThat(engine.queues().waitingCount()).isZero();
+  }
+
+  @Test
   void transactionsFirstLaterStepsFirstThenUtilityTimesLength() {
     start(shop(Map.of()));
     RequestTag running = request("home", "running");
