@@ -122,6 +122,11 @@ final class ServletSteps {
       }
       throw e;
     }
+    if (request.getDispatcherType() == DispatcherType.ASYNC
+        && !request.isAsyncStarted()
+        && request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
+      q.returned();
+    }
   }
 
   /** Runs the application for an admitted request and reports its completion. */

@@ -62,6 +62,11 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   private final AtomicReference<State> state;
   private volatile boolean failed;
 
+  /** When the resumed dispatch's application returned ({@link #returned}), on the engine's clock. */
+  private volatile long returnedNanos = NOT_RETURNED;
+
+  private static final long NOT_RETURNED = Long.MIN_VALUE;
+
   /** Watches the connection of a held request for its client leaving (Jetty); or null. */
   private volatile JettyClientWatch watch;
 
@@ -268,7 +273,23 @@ final class SuspendedRequest implements Carrier, AsyncListener {
 
   private void settleRun(boolean failed) {
     pending.remove(this);
-    exchange.settleRun(failed, byteCount());
+    long returned = returnedNanos;
+    if (returned != NOT_RETURNED) {
+      exchange.settleRun(failed, byteCount(), returned);
+    } else {
+      exchange.settleRun(failed, byteCount());
+    }
+  }
+
+  /**
+   * The resumed dispatch's application returned without going async again: its response is
+   * done but for the container's completion of the async cycle, which under load (its own
+   * locks, a busy thread pool) took hundreds of milliseconds that were not the application's.
+   */
+  void returned() {
+    if (state.get() == State.RUNNING) {
+      returnedNanos = exchange.readClock();
+    }
   }
 
   private long byteCount() {

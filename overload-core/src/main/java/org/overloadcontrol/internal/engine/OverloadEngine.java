@@ -470,13 +470,26 @@ public final class OverloadEngine {
 
   /** The second half of {@link #settle}, after {@link #beginSettle} returned true. */
   public void endSettle(RequestTag tag, Outcome outcome) {
+    endSettle(tag, outcome, NOT_READ);
+  }
+
+  /**
+   * As {@link #endSettle(RequestTag, Outcome)} for a request whose application returned at
+   * {@code returnedNanos} on this engine's ticker, before its container completed it (a resumed
+   * request's async cycle): timed to then, as a request that did not wait is timed to its
+   * filter's return. {@code Long.MIN_VALUE} reads the clock now.
+   */
+  public void endSettle(RequestTag tag, Outcome outcome, long returnedNanos) {
     EndpointClass route = tag.route();
     // The clock before the permit goes back: its hand-over to a waiter, whose dispatch the
     // container may run on this thread, and the wait queues' lock are the engine's work, not
     // the request's. Timed after them, a 50 ms method on a WAR's container threads, cold and
     // on saturated cores, "ran" 1–1.8 s while its requests waited up to a second for that lock,
     // and the limit cut itself from 180 to 2 on its own queue (the workload matrix).
-    long now = outcome.executed() && (tag.sampled || route.timesEveryResponse) ? ticker.read() : 0L;
+    long now =
+        !outcome.executed() || !tag.sampled && !route.timesEveryResponse
+            ? 0L
+            : returnedNanos != NOT_READ ? returnedNanos : ticker.read();
     if (outcome == Outcome.REJECTED && tag.reason() == RejectionReason.ADMISSION_RATE) {
       route.countRejectionAnswered(tag.stripe);
     }

@@ -43,6 +43,9 @@ public final class Exchange {
   /** The exchange of a request not under control ({@link Step.Kind#PASS}). */
   static final Exchange PASSING = new Exchange();
 
+  /** What {@link #settle} passes for a request timed when it settles. */
+  private static final long RETURNED_NOW = Long.MIN_VALUE;
+
   private final OverloadEngine engine;
   private final RequestTag tag;
   private final VirtualQueueFrontEnd virtualQueue;
@@ -331,7 +334,21 @@ public final class Exchange {
    * @return as {@link #settle(Outcome, long)}
    */
   public boolean settleRun(boolean failed, long bytes) {
-    return settle(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes);
+    return settle(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes, RETURNED_NOW);
+  }
+
+  /**
+   * As {@link #settleRun(boolean, long)} for a resumed request whose application returned at
+   * {@code returnedNanos} ({@link #readClock()} then), before its container completed the
+   * async cycle: the time the container took to complete it is not the request's.
+   */
+  public boolean settleRun(boolean failed, long bytes, long returnedNanos) {
+    return settle(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes, returnedNanos);
+  }
+
+  /** The engine's clock now, for {@link #settleRun(boolean, long, long)}. */
+  public long readClock() {
+    return engine.ticker().read();
   }
 
   /**
@@ -369,6 +386,10 @@ public final class Exchange {
    *     the request is not under control)
    */
   public boolean settle(Outcome outcome, long bytes) {
+    return settle(outcome, bytes, RETURNED_NOW);
+  }
+
+  private boolean settle(Outcome outcome, long bytes, long returnedNanos) {
     if (tag == null || !engine.beginSettle(tag, outcome)) {
       return false;
     }
@@ -378,7 +399,7 @@ public final class Exchange {
     } else {
       ticket.cancel();
     }
-    engine.endSettle(tag, outcome);
+    engine.endSettle(tag, outcome, returnedNanos);
     if (outcome.executed()) {
       String type = queueType;
       if (type != null && virtualQueue != null) {
