@@ -559,6 +559,7 @@ public final class OverloadRuntime implements AutoCloseable {
                 .sessionKeys(SessionKeys.load(settings, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();
+        engine.createConfiguredEndpoints();
         // A capacity estimate is slow work: it runs on the timer thread, never a request's.
         VirtualQueueFrontEnd virtualQueue =
             VirtualQueueFrontEnd.create(
