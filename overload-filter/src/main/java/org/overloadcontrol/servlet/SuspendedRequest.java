@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.OverloadLog;
@@ -66,6 +67,14 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   private volatile long returnedNanos = NOT_RETURNED;
 
   private static final long NOT_RETURNED = Long.MIN_VALUE;
+
+  /** Whether the missing ASYNC mapping was logged (once per filter class loader). */
+  private static final AtomicBoolean NO_ASYNC_DISPATCH_LOGGED = new AtomicBoolean();
+
+  /** Whether this request was resumed with a dispatch, and whether the filter saw it run. */
+  private volatile boolean dispatched;
+
+  private volatile boolean dispatchSeen;
 
   /** Watches the connection of a held request for its client leaving (Jetty); or null. */
   private volatile JettyClientWatch watch;
@@ -169,6 +178,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     }
     try {
       request.setAttribute(ATTRIBUTE, this);
+      dispatched = true;
       async.dispatch();
     } catch (RuntimeException e) {
       // IllegalStateException when the request has ended; Jetty throws NullPointerException
@@ -226,6 +236,13 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     } else if (state.compareAndSet(State.RUNNING, State.SETTLED)) {
       boolean threw =
           failed || request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable;
+      if (dispatched && !dispatchSeen && NO_ASYNC_DISPATCH_LOGGED.compareAndSet(false, true)) {
+        LOG.warn(
+            "overload-control: the filter is not mapped for ASYNC dispatches, so a request that"
+                + " waited is timed from its hand-over and the container's time to run it counts"
+                + " as the application's; add <dispatcher>REQUEST</dispatcher> and"
+                + " <dispatcher>ASYNC</dispatcher> to its <filter-mapping>");
+      }
       settleRun(threw);
     }
   }
@@ -261,6 +278,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
 
   /** The resumed request's dispatch runs the application now, on the current thread. */
   void running() {
+    dispatchSeen = true;
     if (state.get() == State.RUNNING) {
       exchange.running();
     }

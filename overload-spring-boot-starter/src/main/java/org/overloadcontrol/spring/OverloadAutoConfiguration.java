@@ -80,7 +80,8 @@ public class OverloadAutoConfiguration {
     registration.setName(FILTER_NAME);
     registration.addUrlPatterns("/*");
     registration.setAsyncSupported(true);
-    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    // ASYNC: the re-dispatch of a request that waited says when its application starts.
+    registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
     // Before security and the application's filters: a refusal should cost as little as can be.
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
     return registration;

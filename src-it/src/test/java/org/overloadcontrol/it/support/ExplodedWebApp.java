@@ -109,7 +109,9 @@ public final class ExplodedWebApp {
                   : "    <async-supported>true</async-supported>\n");
       params(x, filterParams);
       x.append("  </filter>\n  <filter-mapping>\n    <filter-name>overload</filter-name>\n")
-          .append("    <url-pattern>/*</url-pattern>\n  </filter-mapping>\n");
+          .append("    <url-pattern>/*</url-pattern>\n")
+          .append("    <dispatcher>REQUEST</dispatcher>\n    <dispatcher>ASYNC</dispatcher>\n")
+          .append("  </filter-mapping>\n");
     }
     for (ServletDecl s : servlets) {
       x.append("  <servlet>\n    <servlet-name>")
