@@ -54,6 +54,14 @@ class OverloadRuntimeTest {
   }
 
   @Test
+  void theConfiguredEndpointsExistBeforeTheirFirstRequest() {
+    OverloadRuntime runtime =
+        builder(Map.of("endpoints.checkout.target", "300ms", "queue.permits", "2")).start();
+    assertThat(runtime.engine().endpoints()).extracting(e -> e.name()).containsExactly("checkout");
+    runtime.close();
+  }
+
+  @Test
   void withoutBandwidthSharesThereIsNoShaperAndNoManagerTask() {
     OverloadRuntime runtime = builder(Map.of()).start();
     assertThat(runtime.bandwidth()).isNull();
