@@ -50,11 +50,16 @@ class DispatchWaitTest {
     return engine.tag(engine.routes().route("e", NONE), ticker.read());
   }
 
-  @Test
-  void theDispatchAfterTheHandOverIsWaitNotExecution() {
+  /** The one request the limit of 1 admits, running. */
+  private RequestTag admitAndRun() {
     RequestTag holder = arrive();
     assertThat(engine.arrive(holder)).isEqualTo(Decision.ADMIT);
     engine.running(holder);
+    return holder;
+  }
+
+  /** A request that waits for the permit; {@code onResumed} runs when it is handed over. */
+  private RequestTag queue(Runnable onResumed) {
     RequestTag waiter = arrive();
     assertThat(engine.arrive(waiter)).isEqualTo(Decision.WAIT);
     assertThat(
@@ -62,12 +67,21 @@ class DispatchWaitTest {
                 waiter,
                 new Waiter.Listener() {
                   @Override
-                  public void resumed(Waiter w) {}
+                  public void resumed(Waiter w) {
+                    onResumed.run();
+                  }
 
                   @Override
                   public void expired(Waiter w) {}
                 }))
         .isTrue();
+    return waiter;
+  }
+
+  @Test
+  void theDispatchAfterTheHandOverIsWaitNotExecution() {
+    RequestTag holder = admitAndRun();
+    RequestTag waiter = queue(() -> {});
 
     ticker.advance(Duration.ofMillis(50));
     engine.settle(holder, Outcome.COMPLETED, 0);
@@ -89,26 +103,10 @@ class DispatchWaitTest {
 
   @Test
   void handingThePermitOverIsNotTheReleasingRequestsExecution() {
-    RequestTag holder = arrive();
-    assertThat(engine.arrive(holder)).isEqualTo(Decision.ADMIT);
-    engine.running(holder);
-    RequestTag waiter = arrive();
-    assertThat(engine.arrive(waiter)).isEqualTo(Decision.WAIT);
-    assertThat(
-            engine.enqueue(
-                waiter,
-                new Waiter.Listener() {
-                  @Override
-                  public void resumed(Waiter w) {
-                    // The container dispatches the waiter on the releasing thread, slowly:
-                    // a cold JVM on saturated cores, the wait queues' lock convoyed.
-                    ticker.advance(Duration.ofMillis(800));
-                  }
-
-                  @Override
-                  public void expired(Waiter w) {}
-                }))
-        .isTrue();
+    RequestTag holder = admitAndRun();
+    // The container dispatches the waiter on the releasing thread, slowly: a cold JVM on
+    // saturated cores, the wait queues' lock convoyed.
+    RequestTag waiter = queue(() -> ticker.advance(Duration.ofMillis(800)));
 
     ticker.advance(Duration.ofMillis(50));
     engine.settle(holder, Outcome.COMPLETED, 0);
