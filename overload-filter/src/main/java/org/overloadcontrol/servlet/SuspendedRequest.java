@@ -64,9 +64,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
   private volatile boolean failed;
 
   /** When the resumed dispatch's application returned ({@link #returned}), on the engine's clock. */
-  private volatile long returnedNanos = NOT_RETURNED;
-
-  private static final long NOT_RETURNED = Long.MIN_VALUE;
+  private volatile long returnedNanos = Exchange.RETURNED_NOW;
 
   /** Whether the missing ASYNC mapping was logged (once per filter class loader). */
   private static final AtomicBoolean NO_ASYNC_DISPATCH_LOGGED = new AtomicBoolean();
@@ -291,12 +289,7 @@ final class SuspendedRequest implements Carrier, AsyncListener {
 
   private void settleRun(boolean failed) {
     pending.remove(this);
-    long returned = returnedNanos;
-    if (returned != NOT_RETURNED) {
-      exchange.settleRun(failed, byteCount(), returned);
-    } else {
-      exchange.settleRun(failed, byteCount());
-    }
+    exchange.settleRun(failed, byteCount(), returnedNanos);
   }
 
   /**

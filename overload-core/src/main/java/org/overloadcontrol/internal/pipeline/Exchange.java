@@ -43,8 +43,8 @@ public final class Exchange {
   /** The exchange of a request not under control ({@link Step.Kind#PASS}). */
   static final Exchange PASSING = new Exchange();
 
-  /** What {@link #settle} passes for a request timed when it settles. */
-  private static final long RETURNED_NOW = Long.MIN_VALUE;
+  /** The {@code returnedNanos} of a request timed when it settles: the clock is read then. */
+  public static final long RETURNED_NOW = Long.MIN_VALUE;
 
   private final OverloadEngine engine;
   private final RequestTag tag;
@@ -339,8 +339,9 @@ public final class Exchange {
 
   /**
    * As {@link #settleRun(boolean, long)} for a resumed request whose application returned at
-   * {@code returnedNanos} ({@link #readClock()} then), before its container completed the
-   * async cycle: the time the container took to complete it is not the request's.
+   * {@code returnedNanos} ({@link #readClock()} then, or {@link #RETURNED_NOW}), before its
+   * container completed the async cycle: the time the container took to complete it is not the
+   * request's.
    */
   public boolean settleRun(boolean failed, long bytes, long returnedNanos) {
     return settle(failed ? Outcome.FAILED : Outcome.COMPLETED, bytes, returnedNanos);
