@@ -12,7 +12,10 @@ import org.overloadcontrol.RejectionReason;
  * {@code admission.groups.<g>.controller}): {@code concurrency}, {@code rate}, and, per
  * endpoint, {@code queue.endpoints.<e>.admission: queue-threshold}. Another is one class plus
  * its registration: a {@link LimiterProvider} listed in {@code
- * META-INF/services/org.overloadcontrol.limiter.LimiterProvider}, named in the same key.
+ * META-INF/services/org.overloadcontrol.limiter.LimiterProvider}, named in the same key. The
+ * built-in concurrency limit has a third answer, kept inside the engine: a request over the
+ * limit may wait for a permit in the wait queues, and a release hands it over; a registered
+ * algorithm admits or refuses.
  *
  * <p>Concurrency: called on request threads, concurrently and on the hot path; it must not
  * block, and should not allocate.

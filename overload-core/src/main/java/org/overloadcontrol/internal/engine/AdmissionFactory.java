@@ -115,9 +115,9 @@ final class AdmissionFactory {
         queues == null || !queueSettings.enabled() && !countsPermits ? null : queues.endpoint(name);
     QueueThresholdController threshold =
         algorithm == Algorithm.QUEUE_THRESHOLD ? threshold(name) : null;
-    // Under a concurrency limit the rate controller only measures and its buckets admit
-    // everything: the limit is the class's share of the group, taken with the execution permit
-    // (the engine's next stage), where a request over it waits in the LIFO-Pri queues.
+    // A concurrency limit takes the execution permit itself (the class's share of the group
+    // and the endpoint's permit), and a request over it waits for one in the LIFO-Pri queues;
+    // its rate controller only measures, and its buckets admit everything.
     Function<EndpointClass, Limiter> limiters =
         switch (algorithm) {
           case QUEUE_THRESHOLD -> {
@@ -125,12 +125,27 @@ final class AdmissionFactory {
             yield route -> shared;
           }
           case PROVIDED -> route -> provided(g, route);
-          case RATE, CONCURRENCY -> route -> new TokenBucketLimiter(route, ticker);
+          case RATE -> route -> new TokenBucketLimiter(route, ticker);
+          case CONCURRENCY ->
+              route ->
+                  new ConcurrencyLimiter(
+                      route,
+                      ticker,
+                      queues,
+                      permits,
+                      route.endpoint().concurrencyPartition(route.controller()));
         };
+    // Behind any other limiter, the endpoint's execution permits (queue.*) are a stage of their
+    // own, taken after admission.
+    ExecutionPermit queueStage =
+        permits == null || algorithm == Algorithm.CONCURRENCY
+            ? null
+            : new ExecutionPermit(queues, permits);
     return new ControlledEndpoint(
         name,
         admission,
         permits,
+        queueStage,
         threshold,
         ticker,
         degradeSettings.endpoint(name),

@@ -28,6 +28,7 @@ public final class ControlledEndpoint {
   private final String name;
   private final EndpointAdmissionController admission;
   private final EndpointPermits permits;
+  private final ExecutionPermit queueStage;
   private final QueueThresholdController queueThreshold;
   private final Ticker ticker;
   private final QualityController quality;
@@ -37,6 +38,8 @@ public final class ControlledEndpoint {
   private final ConcurrentHashMap<String, EndpointClass> classes = new ConcurrentHashMap<>();
 
   /**
+   * @param queueStage the endpoint's execution permits as a stage after admission, or null when
+   *     it has none or its limiter takes them itself
    * @param group the concurrency group that admits this endpoint's requests with a target, or
    *     null when its token buckets do
    * @param maxWaitOfTarget a request of the group waits for a permit at most this fraction of
@@ -47,6 +50,7 @@ public final class ControlledEndpoint {
       String name,
       EndpointAdmissionController admission,
       EndpointPermits permits,
+      ExecutionPermit queueStage,
       QueueThresholdController queueThreshold,
       Ticker ticker,
       EndpointDegradeSettings degrade,
@@ -60,6 +64,7 @@ public final class ControlledEndpoint {
     this.name = name;
     this.admission = admission;
     this.permits = permits;
+    this.queueStage = queueStage;
     this.queueThreshold = queueThreshold;
     this.ticker = ticker;
     this.quality =
@@ -141,6 +146,15 @@ public final class ControlledEndpoint {
   /** The limiter of class {@code route} at this endpoint: its admission algorithm's. */
   Limiter limiterFor(EndpointClass route) {
     return limiters.apply(route);
+  }
+
+  /**
+   * The execution permit a request of class {@code route} takes after {@code limiter} admitted
+   * it: the limiter itself when it takes one (a concurrency limit), else the endpoint's, or null
+   * when the endpoint has none.
+   */
+  ExecutionPermit executionFor(Limiter limiter) {
+    return limiter instanceof ExecutionPermit own ? own : queueStage;
   }
 
   /** The classes seen at this endpoint so far. */

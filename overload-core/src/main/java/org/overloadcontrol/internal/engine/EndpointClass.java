@@ -8,7 +8,6 @@ import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.degrade.QualityController;
 import org.overloadcontrol.internal.measure.P90Estimator;
-import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.limiter.Limiter;
 
 /**
@@ -28,13 +27,16 @@ public final class EndpointClass {
   // mostly cold (docs/performance.md), so each object on the path costs a miss.
   final EndpointAdmissionController admission;
   final QualityController quality;
-  final EndpointPermits permits;
-
-  /** The class's share of its endpoint's concurrency group, or null (rate, or no target). */
-  final ConcurrencyGroup.Partition partition;
 
   /** The class's admission algorithm at this endpoint. */
   final Limiter limiter;
+
+  /**
+   * The execution permit its requests hold while they run, shared by them: the limiter itself
+   * when it takes one (a concurrency limit), else the endpoint's wait-queue permit taken after
+   * admission; null when the endpoint has neither.
+   */
+  final ExecutionPermit execution;
 
   /**
    * Whether a completion's response time is read even when it is not sampled: the limiter or
@@ -66,9 +68,8 @@ public final class EndpointClass {
     this.p90 = controller.p90();
     this.admission = endpoint.admission();
     this.quality = endpoint.qualityController();
-    this.permits = endpoint.permits();
-    this.partition = endpoint.concurrencyPartition(controller);
     this.limiter = endpoint.limiterFor(this);
+    this.execution = endpoint.executionFor(limiter);
     this.timesEveryResponse = quality != null || limiter.needsEveryResponseTime();
     controller.countInFlight(this::inFlight);
   }
@@ -111,7 +112,7 @@ public final class EndpointClass {
 
   /** The class's share of its endpoint's concurrency group, or null when it has none. */
   public ConcurrencyGroup.Partition concurrency() {
-    return partition;
+    return execution == null ? null : execution.partition;
   }
 
   /** Requests of this class that arrived at this endpoint. */

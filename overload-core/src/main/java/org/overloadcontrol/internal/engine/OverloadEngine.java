@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.admission.AdmissionListener;
-import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Scheduler;
 import org.overloadcontrol.base.Ticker;
 import org.overloadcontrol.degrade.QualityListener;
@@ -21,7 +20,6 @@ import org.overloadcontrol.internal.config.FrameworkRoutes;
 import org.overloadcontrol.internal.config.OverloadConfig;
 import org.overloadcontrol.internal.degrade.DegradeSettings;
 import org.overloadcontrol.internal.degrade.QualityController;
-import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.internal.queue.QueueSettings;
 import org.overloadcontrol.internal.queue.WaitQueues;
 import org.overloadcontrol.internal.queue.Waiter;
@@ -315,7 +313,9 @@ public final class OverloadEngine {
 
   /**
    * Decides what to do with a tagged request: admission by its limiter (the algorithm {@link
-   * AdmissionFactory} chose), then, with wait queues, an execution permit or a wait.
+   * AdmissionFactory} chose), which a concurrency limit answers with the request's execution
+   * permit or a wait for one; behind any other limiter, with wait queues, the endpoint's
+   * execution permit or a wait.
    */
   public Decision arrive(RequestTag tag) {
     long tagged = tag.taggedNanos();
@@ -333,34 +333,42 @@ public final class OverloadEngine {
           limiter.rejectionReason());
       return Decision.REJECT;
     }
+    ExecutionPermit execution = route.execution;
     if (admitted != Unreported.PERMIT) {
+      if (admitted == execution) {
+        // The limiter took the execution permit itself (a concurrency limit).
+        return admit(tag, execution);
+      }
+      if (admitted == ExecutionPermit.WAIT) {
+        return waitFor(tag, execution);
+      }
       tag.admitted(admitted);
     }
-    // The execution permits: the endpoint's, and under a concurrency limit the class's share
-    // of its group's, which a request over the limit waits for in the LIFO-Pri queues.
-    EndpointPermits permits = route.permits;
-    if (permits == null) {
+    if (execution == null) {
       tag.captureQuality();
       tag.decide(Decision.ADMIT, 0L, null);
       return Decision.ADMIT;
     }
-    if (queues.tryAcquire(permits, route.partition, tag.stripe)) {
-      tag.holdPermit(permits);
-      tag.captureQuality();
-      tag.decide(Decision.ADMIT, 0L, null);
-      return Decision.ADMIT;
+    // The endpoint's execution permit (queue.*), behind a limiter that does not take one.
+    if (execution.tryAcquire(tag.stripe)) {
+      return admit(tag, execution);
     }
-    if (route.partition != null) {
-      route.partition.markWaited();
-      // Refused before it is suspended: a wait that would end in a refusal costs the cores the
-      // waiters wait for. Transactions and admitted sessions' requests wait whatever the count:
-      // refusing them loses work already done.
-      if (route.requestClass().kind() == RequestKind.BROWSING
-          && tag.sessionRole() != SessionRole.ADMITTED
-          && !route.partition.roomToWait()) {
-        tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.QUEUE_FULL);
-        return Decision.REJECT;
-      }
+    return waitFor(tag, execution);
+  }
+
+  /** Admits a request that holds {@code execution}. */
+  private static Decision admit(RequestTag tag, ExecutionPermit execution) {
+    tag.holdPermit(execution);
+    tag.captureQuality();
+    tag.decide(Decision.ADMIT, 0L, null);
+    return Decision.ADMIT;
+  }
+
+  /** A request that found no execution permit: it waits for one, unless it may not. */
+  private Decision waitFor(RequestTag tag, ExecutionPermit execution) {
+    if (!execution.mayWait(tag.sessionRole())) {
+      tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.QUEUE_FULL);
+      return Decision.REJECT;
     }
     tag.decide(Decision.WAIT, 0L, null);
     return Decision.WAIT;
@@ -380,11 +388,10 @@ public final class OverloadEngine {
       throw new IllegalStateException("enqueue needs a WAIT decision, was " + tag.decision());
     }
     EndpointClass route = tag.route();
+    ExecutionPermit execution = route.execution;
     Waiter w =
-        queues.enqueue(
+        execution.enqueue(
             route.requestClass(),
-            route.concurrency(),
-            route.endpoint().permits(),
             tag.sessionRole() == SessionRole.ADMITTED
                 ? sessions.settings().maxWaitNanos(route.controller().targetNanos())
                 : 0L,
@@ -392,7 +399,7 @@ public final class OverloadEngine {
               @Override
               public void resumed(Waiter waiter) {
                 long waited = ticker.read() - waiter.enqueuedNanos();
-                tag.holdPermit(route.endpoint().permits());
+                tag.holdPermit(execution);
                 tag.waited(waited);
                 route.addWait(waited);
                 tag.captureQuality();
@@ -515,10 +522,10 @@ public final class OverloadEngine {
           tag.completesSession(),
           outcome);
     }
-    EndpointPermits permit = tag.permit();
-    if (permit != null) {
+    ExecutionPermit held = tag.permit();
+    if (held != null) {
       tag.holdPermit(null);
-      queues.release(permit, route.partition, tag.stripe);
+      held.release(tag.stripe);
     }
     Permit admitted = tag.admitted();
     if (!outcome.executed()) {
@@ -553,8 +560,7 @@ public final class OverloadEngine {
     if (quality != null) {
       quality.record(responseTime);
     }
-    ConcurrencyGroup.Partition partition = route.partition;
-    if (tag.cpuStarted && partition != null) {
+    if (tag.cpuStarted) {
       // Only a request whose start was read: a thread without a clock (a virtual thread on
       // some JDKs) never creates its slot, and the clock is read only for an execution that
       // started on this thread.
@@ -563,16 +569,13 @@ public final class OverloadEngine {
         start.tag = null;
         long cpuNow = cpu.threadNanos();
         if (cpuNow >= 0) {
-          partition.recordCpu(cpuNow - start.cpuNanos, responseTime - tag.waitedNanos());
+          route.execution.recordCpu(cpuNow - start.cpuNanos, responseTime - tag.waitedNanos());
         }
       }
     }
-    if (sampled
-        && partition != null
-        && permit != null
-        && partition.record(
-            Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe)) {
-      queues.wake();
+    if (sampled && held != null) {
+      held.recordSample(
+          Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe);
     }
   }
 
@@ -642,13 +645,16 @@ public final class OverloadEngine {
         tag.waited(sinceArrival);
       }
     }
-    if (tag.sampled && tag.route().partition != null) {
-      long now = cpu.threadNanos();
-      if (now >= 0) {
-        ExecutionStart start = EXECUTION_START.get();
-        start.tag = tag;
-        start.cpuNanos = now;
-        tag.cpuStarted = true;
+    if (tag.sampled) {
+      ExecutionPermit execution = tag.route().execution;
+      if (execution != null && execution.readsCpu()) {
+        long now = cpu.threadNanos();
+        if (now >= 0) {
+          ExecutionStart start = EXECUTION_START.get();
+          start.tag = tag;
+          start.cpuNanos = now;
+          tag.cpuStarted = true;
+        }
       }
     }
   }

@@ -29,9 +29,7 @@ public final class RequestTag implements OverloadContext {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       OUTCOME = lookup.findVarHandle(RequestTag.class, "outcome", Outcome.class);
-      PERMIT =
-          lookup.findVarHandle(
-              RequestTag.class, "permit", org.overloadcontrol.internal.queue.EndpointPermits.class);
+      PERMIT = lookup.findVarHandle(RequestTag.class, "permit", ExecutionPermit.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -75,12 +73,13 @@ public final class RequestTag implements OverloadContext {
   private RejectionReason reason;
 
   /**
-   * The endpoint permits this request holds while it executes; released once, on completion.
+   * The execution permit this request holds while it executes (its route's, shared); released
+   * once, on completion.
    * Release stores and acquire loads ({@link #holdPermit}, {@link #permit()}): a volatile
    * store would cost a fence per admitted request, and the thread that completes the request
    * sees the store through the container's dispatch or the outcome's CAS anyway.
    */
-  private org.overloadcontrol.internal.queue.EndpointPermits permit;
+  private ExecutionPermit permit;
 
   /**
    * The permit its limiter gave it at admission, when that limiter hears outcomes; else null.
@@ -165,12 +164,12 @@ public final class RequestTag implements OverloadContext {
     return permit() != null;
   }
 
-  org.overloadcontrol.internal.queue.EndpointPermits permit() {
-    return (org.overloadcontrol.internal.queue.EndpointPermits) PERMIT.getAcquire(this);
+  ExecutionPermit permit() {
+    return (ExecutionPermit) PERMIT.getAcquire(this);
   }
 
-  void holdPermit(org.overloadcontrol.internal.queue.EndpointPermits permits) {
-    PERMIT.setRelease(this, permits);
+  void holdPermit(ExecutionPermit held) {
+    PERMIT.setRelease(this, held);
   }
 
   Permit admitted() {

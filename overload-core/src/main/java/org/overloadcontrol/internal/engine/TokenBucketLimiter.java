@@ -11,8 +11,7 @@ import org.overloadcontrol.limiter.Permit;
  * The rate controller (Welsh &amp; Culler 2003, §3.2–3.3) as a {@link Limiter}: a token from
  * the class's bucket admits. Its feedback is the engine's p90 measurement, which every endpoint
  * has, so its permit hears nothing. Under a concurrency limit the same rounds only measure and
- * the bucket admits everything: the limit is taken with the execution permit, after admission,
- * where a request over it can wait.
+ * the bucket admits everything ({@link ConcurrencyLimiter} takes its token the same way).
  */
 final class TokenBucketLimiter implements Limiter {
 
@@ -32,16 +31,32 @@ final class TokenBucketLimiter implements Limiter {
 
   @Override
   public Permit acquire(long nowNanos, int stripe) {
+    return takeToken(admission, controller, route, ticker, nowNanos, stripe)
+        ? Unreported.PERMIT
+        : null;
+  }
+
+  /**
+   * Whether the class's bucket gives a token at {@code nowNanos}, or else on a fresh reading; a
+   * refusal is counted open on the route until its outcome is reported.
+   */
+  static boolean takeToken(
+      EndpointAdmissionController admission,
+      ClassController controller,
+      EndpointClass route,
+      Ticker ticker,
+      long nowNanos,
+      int stripe) {
     if (admission.tryAdmit(controller, nowNanos, stripe)
         || admission.tryAdmit(controller, ticker.read(), stripe)) {
-      return Unreported.PERMIT;
+      return true;
     }
     // Refused only on a fresh reading: a thread preempted between reading the clock and
     // taking its token sees the bucket moved on by others, and its old reading makes the
     // bucket look further in debt than it is (measured: a few spurious 503s a second on a
     // busy 2-core machine at 10^5 requests/s). The second try costs the refusal path only.
     route.countRejection(stripe);
-    return null;
+    return false;
   }
 
   @Override
