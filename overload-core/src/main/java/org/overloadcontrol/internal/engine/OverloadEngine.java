@@ -56,19 +56,18 @@ import org.overloadcontrol.queue.QueueListener;
  */
 public final class OverloadEngine {
 
-  private static final long TICK_NANOS = 100_000_000L;
-
   private final OverloadConfig config;
   private final Ticker ticker;
-  private final DoubleSupplier machineCpuLoad;
   private final CpuClock cpu;
-  private final CoreSaturation cores = new CoreSaturation();
   private final AdmissionListener listener;
   private final WaitQueues queues;
   private final QueueSettings queueSettings;
   private final DegradeSettings degradeSettings;
   private final QualityListener qualityListener;
-  private final Scheduler.Cancellable periodic;
+
+  /** The periodic task (windows, periods, expiries), started when anything needs it. */
+  private final PeriodicTask periodic;
+
   private final AdmissionSettings admissionSettings;
 
   /** Builds each endpoint's admission algorithm. */
@@ -100,7 +99,6 @@ public final class OverloadEngine {
   private OverloadEngine(Builder b) {
     this.config = Objects.requireNonNull(b.config, "config");
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
-    this.machineCpuLoad = b.machineCpuLoad;
     this.cpu = b.cpu;
     this.listener = LimitLog.around(b.admissionListener);
     this.routes = new Routes(config, b.frameworkRoutes, this::endpoint);
@@ -153,9 +151,16 @@ public final class OverloadEngine {
             : null;
     this.predecessor = b.predecessor;
     this.periodic =
-        queues != null || degradeSettings.enabled()
-            ? b.scheduler.scheduleAtFixedRate(this::tick, TICK_NANOS)
-            : null;
+        new PeriodicTask(
+            ticker,
+            b.machineCpuLoad,
+            admissions.groups.values(),
+            endpoints.values(),
+            queues,
+            sessions);
+    if (queues != null || degradeSettings.enabled()) {
+      periodic.start(b.scheduler);
+    }
   }
 
   /** A builder for an engine over {@code config}. */
@@ -579,32 +584,6 @@ public final class OverloadEngine {
     }
   }
 
-  /** The periodic task: queue windows, adaptive permits, queue thresholds, quality. */
-  void tick() {
-    long now = ticker.read();
-    boolean saturated = cores.saturated(machineCpuLoad.getAsDouble());
-    for (ConcurrencyGroup g : admissions.groups.values()) {
-      g.coresSaturated(saturated);
-      g.tick(now);
-    }
-    for (ControlledEndpoint e : endpoints.values()) {
-      org.overloadcontrol.internal.admission.QueueThresholdController t = e.queueThreshold();
-      if (t != null) {
-        t.tick(now);
-      }
-      QualityController q = e.qualityController();
-      if (q != null) {
-        q.tick(now);
-      }
-    }
-    if (queues != null) {
-      queues.tick();
-    }
-    if (sessions != null) {
-      sessions.tick(now);
-    }
-  }
-
   /**
    * Where the current thread's sampled execution started: its request and the thread's CPU time
    * then ({@link #running}), read at the request's completion on the same thread. A slot per
@@ -664,9 +643,7 @@ public final class OverloadEngine {
    * task ends. Requests already running finish normally.
    */
   public void shutdown() {
-    if (periodic != null) {
-      periodic.cancel();
-    }
+    periodic.stop();
     if (queues != null) {
       queues.shutdown();
     }
