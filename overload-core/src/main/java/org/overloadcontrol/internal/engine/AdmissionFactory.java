@@ -11,6 +11,7 @@ import org.overloadcontrol.internal.admission.ConcurrencyLimit;
 import org.overloadcontrol.internal.admission.EndpointAdmissionController;
 import org.overloadcontrol.internal.admission.QueueThresholdController;
 import org.overloadcontrol.internal.admission.RateGroup;
+import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.config.AdmissionSettings;
 import org.overloadcontrol.internal.config.EndpointSettings;
 import org.overloadcontrol.internal.config.OverloadConfig;
@@ -47,6 +48,7 @@ final class AdmissionFactory {
 
   private final OverloadConfig config;
   private final Ticker ticker;
+  private final CpuClock cpu;
   private final AdmissionListener listener;
   private final WaitQueues queues;
   private final QueueSettings queueSettings;
@@ -66,6 +68,7 @@ final class AdmissionFactory {
   AdmissionFactory(
       OverloadConfig config,
       Ticker ticker,
+      CpuClock cpu,
       AdmissionListener listener,
       WaitQueues queues,
       QueueSettings queueSettings,
@@ -74,6 +77,7 @@ final class AdmissionFactory {
       QualityListener qualityListener) {
     this.config = config;
     this.ticker = ticker;
+    this.cpu = cpu;
     this.listener = listener;
     this.queues = queues;
     this.queueSettings = queueSettings;
@@ -131,6 +135,7 @@ final class AdmissionFactory {
                   new ConcurrencyLimiter(
                       route,
                       ticker,
+                      cpu,
                       queues,
                       permits,
                       route.endpoint().concurrencyPartition(route.controller()));
@@ -216,16 +221,20 @@ final class AdmissionFactory {
   private ConcurrencyGroup concurrencyGroup(AdmissionSettings.Group g, AdmissionFactory before) {
     return groups.computeIfAbsent(
         g.name(),
-        n ->
-            new ConcurrencyGroup(
-                n,
-                new ConcurrencyLimit(
-                    admissionSettings.setpoint(), g.maxLimit(), admissionSettings.idleHeadroom()),
-                carriedLimit(g, before),
-                admissionSettings.windowNanos(),
-                admissionSettings.windowSamples(),
-                listener,
-                ticker.read()));
+        n -> {
+          ConcurrencyGroup created =
+              new ConcurrencyGroup(
+                  n,
+                  new ConcurrencyLimit(
+                      admissionSettings.setpoint(), g.maxLimit(), admissionSettings.idleHeadroom()),
+                  carriedLimit(g, before),
+                  admissionSettings.windowNanos(),
+                  admissionSettings.windowSamples(),
+                  listener,
+                  ticker.read());
+          created.cpuClock(cpu);
+          return created;
+        });
   }
 
   /** The limit a group learned under the replaced configuration, or its configured start. */

@@ -88,21 +88,23 @@ class ExecutionPermit implements Permit {
   }
 
   /**
-   * Whether the engine reads the thread's CPU time around a sampled execution for {@link
-   * #recordCpu}.
+   * A sampled request that holds this permit starts executing on the current thread ({@link
+   * OverloadEngine#running}); it sets {@link RequestTag#cpuStarted} when {@link
+   * #executionEnded} is to hear of its completion.
    */
-  boolean readsCpu() {
-    return false;
-  }
+  void executionStarted(RequestTag tag) {}
+
+  /**
+   * The sampled request whose execution {@link #executionStarted} saw start completed, on the
+   * current thread, {@code responseNanos} after its arrival.
+   */
+  void executionEnded(RequestTag tag, long responseNanos) {}
 
   /**
    * A sampled request that held this permit completed: {@code executionNanos} from the permit to
    * the completion, {@code responseNanos} from the arrival.
    */
   void recordSample(long executionNanos, long responseNanos, long now, int stripe) {}
-
-  /** A sampled execution took {@code cpuNanos} of its thread's CPU in {@code wallNanos}. */
-  void recordCpu(long cpuNanos, long wallNanos) {}
 
   @Override
   public final void onSuccess(long responseNanos) {}

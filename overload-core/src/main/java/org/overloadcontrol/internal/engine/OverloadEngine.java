@@ -58,7 +58,6 @@ public final class OverloadEngine {
 
   private final OverloadConfig config;
   private final Ticker ticker;
-  private final CpuClock cpu;
   private final AdmissionListener listener;
   private final WaitQueues queues;
   private final QueueSettings queueSettings;
@@ -99,7 +98,6 @@ public final class OverloadEngine {
   private OverloadEngine(Builder b) {
     this.config = Objects.requireNonNull(b.config, "config");
     this.ticker = Objects.requireNonNull(b.ticker, "ticker");
-    this.cpu = b.cpu;
     this.listener = LimitLog.around(b.admissionListener);
     this.routes = new Routes(config, b.frameworkRoutes, this::endpoint);
     this.queueSettings = b.queue != null ? b.queue : QueueSettings.from(config);
@@ -129,6 +127,7 @@ public final class OverloadEngine {
         new AdmissionFactory(
             config,
             ticker,
+            b.cpu,
             listener,
             queues,
             queueSettings,
@@ -240,15 +239,9 @@ public final class OverloadEngine {
 
   private ControlledEndpoint createEndpoint(String name) {
     OverloadEngine before = predecessor;
-    ControlledEndpoint created =
-        before == null
-            ? admissions.endpoint(name, null, null)
-            : admissions.endpoint(name, before.admissions, before.endpoints.get(name));
-    ConcurrencyGroup group = created.concurrencyGroup();
-    if (group != null) {
-      group.cpuClock(cpu);
-    }
-    return created;
+    return before == null
+        ? admissions.endpoint(name, null, null)
+        : admissions.endpoint(name, before.admissions, before.endpoints.get(name));
   }
 
   /**
@@ -566,17 +559,7 @@ public final class OverloadEngine {
       quality.record(responseTime);
     }
     if (tag.cpuStarted) {
-      // Only a request whose start was read: a thread without a clock (a virtual thread on
-      // some JDKs) never creates its slot, and the clock is read only for an execution that
-      // started on this thread.
-      ExecutionStart start = EXECUTION_START.get();
-      if (start.tag == tag) {
-        start.tag = null;
-        long cpuNow = cpu.threadNanos();
-        if (cpuNow >= 0) {
-          route.execution.recordCpu(cpuNow - start.cpuNanos, responseTime - tag.waitedNanos());
-        }
-      }
+      route.execution.executionEnded(tag, responseTime);
     }
     if (sampled && held != null) {
       held.recordSample(
@@ -585,26 +568,10 @@ public final class OverloadEngine {
   }
 
   /**
-   * Where the current thread's sampled execution started: its request and the thread's CPU time
-   * then ({@link #running}), read at the request's completion on the same thread. A slot per
-   * thread rather than a field of the tag: a field made every request's tag a word longer
-   * (104 bytes a request instead of 96), for the few requests sampled.
-   */
-  private static final ThreadLocal<ExecutionStart> EXECUTION_START =
-      ThreadLocal.withInitial(ExecutionStart::new);
-
-  /** One thread's slot: see {@link #EXECUTION_START}. */
-  private static final class ExecutionStart {
-    RequestTag tag;
-    long cpuNanos;
-  }
-
-  /**
    * The admitted request starts executing on the current thread (the adapter calls this right
    * before it runs the application): a sampled request under a concurrency limit reads the
    * thread's CPU time, so that its completion on the same thread tells the limit how much of
-   * the cores the executions take ({@link
-   * org.overloadcontrol.internal.admission.ConcurrencyGroup#cpuClock}).
+   * the cores the executions take ({@link ConcurrencyLimiter#executionStarted}).
    *
    * <p>A request that waited for its permit counts as waiting until now: between the hand-over
    * and this call it waited for a container thread (the resumed request's dispatch queues
@@ -626,14 +593,8 @@ public final class OverloadEngine {
     }
     if (tag.sampled) {
       ExecutionPermit execution = tag.route().execution;
-      if (execution != null && execution.readsCpu()) {
-        long now = cpu.threadNanos();
-        if (now >= 0) {
-          ExecutionStart start = EXECUTION_START.get();
-          start.tag = tag;
-          start.cpuNanos = now;
-          tag.cpuStarted = true;
-        }
+      if (execution != null) {
+        execution.executionStarted(tag);
       }
     }
   }
