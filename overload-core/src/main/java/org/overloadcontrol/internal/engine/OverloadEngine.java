@@ -661,11 +661,6 @@ public final class OverloadEngine {
     }
 
     /**
-     * The machine's CPU load in [0, 1], read by the periodic task: while the cores are saturated
-     * a waiting request costs the requests being served, and the concurrency limit's waiting
-     * rooms narrow with their waiters' expiries. NaN (the default) reads as not saturated.
-     */
-    /**
      * The CPU clocks the concurrency limits read to tell whether the admitted executions are
      * what takes the process's cores; {@link CpuClock#NONE} (the default) judges on execution
      * times alone.
@@ -675,6 +670,11 @@ public final class OverloadEngine {
       return this;
     }
 
+    /**
+     * The machine's CPU load in [0, 1], read by the periodic task: while the cores are saturated
+     * a waiting request costs the requests being served, and the concurrency limit's waiting
+     * rooms narrow with their waiters' expiries. NaN (the default) reads as not saturated.
+     */
     public Builder machineCpuLoad(DoubleSupplier value) {
       this.machineCpuLoad = Objects.requireNonNull(value, "machineCpuLoad");
       return this;
