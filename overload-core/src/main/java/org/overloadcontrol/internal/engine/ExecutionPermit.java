@@ -12,9 +12,9 @@ import org.overloadcontrol.limiter.Permit;
  * The execution permit a request of one route holds while it runs: its endpoint's permit of the
  * wait queues ({@code queue.*}) and, under a concurrency limit, its class's share of its group
  * ({@link ConcurrencyLimiter}). Taken at arrival, or handed over by a release to a request that
- * waits for it in the LIFO-Pri queues; returned once, at the request's outcome. One object per
- * route (this one per endpoint), shared by its requests: the request keeps it in its tag, and the
- * calls carry the rest.
+ * waits for it in the LIFO-Pri queues; returned once, at the request's outcome. Shared by the
+ * requests it serves (a concurrency limiter's by its route's, this plain one by its endpoint's):
+ * the request keeps it in its tag, and the calls carry the rest.
  *
  * <p>A limiter that takes the permit itself ({@link ConcurrencyLimiter}) is one: its {@link
  * org.overloadcontrol.limiter.Limiter#acquire} answers with itself when the request holds it,
