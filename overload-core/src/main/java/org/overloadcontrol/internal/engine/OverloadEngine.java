@@ -546,6 +546,23 @@ public final class OverloadEngine {
       }
       return;
     }
+    recordResponse(tag, route, held, admitted, sampled, now);
+  }
+
+  /**
+   * The completion of a request that ran and whose response time is read: it goes to the rate
+   * controller's rounds, the limiter's permit, the quality controller and the execution permit's
+   * limit. Apart from {@link #endSettle}, which every request runs, as the requests it serves
+   * are a sample (unless the limiter or quality needs every one). {@code now} is the completion,
+   * read before the permit went back.
+   */
+  private void recordResponse(
+      RequestTag tag,
+      EndpointClass route,
+      ExecutionPermit held,
+      Permit admitted,
+      boolean sampled,
+      long now) {
     long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
     // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
     // delay) must not make a request admitted before a rate cut look admitted after it.
