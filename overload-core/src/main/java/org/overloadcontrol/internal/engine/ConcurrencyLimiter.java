@@ -3,9 +3,7 @@ package org.overloadcontrol.internal.engine;
 import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.base.Ticker;
-import org.overloadcontrol.internal.admission.ClassController;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
-import org.overloadcontrol.internal.admission.EndpointAdmissionController;
 import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.base.SessionRole;
 import org.overloadcontrol.internal.queue.EndpointPermits;
@@ -32,10 +30,8 @@ import org.overloadcontrol.limiter.Permit;
  */
 final class ConcurrencyLimiter extends ExecutionPermit implements Limiter {
 
-  private final EndpointAdmissionController admission;
-  private final ClassController controller;
-  private final EndpointClass route;
-  private final Ticker ticker;
+  /** The class's bucket, which takes each arrival and says why and how long a refusal is. */
+  private final TokenBucketLimiter bucket;
 
   /** The CPU clocks that time the sampled executions on their threads. */
   private final CpuClock cpu;
@@ -51,17 +47,14 @@ final class ConcurrencyLimiter extends ExecutionPermit implements Limiter {
       EndpointPermits permits,
       ConcurrencyGroup.Partition partition) {
     super(queues, permits, partition);
-    this.route = route;
-    this.admission = route.admission;
-    this.controller = route.controller();
-    this.ticker = ticker;
+    this.bucket = new TokenBucketLimiter(route, ticker);
     this.cpu = cpu;
     this.refusedWhenFull = partition != null && route.requestClass().kind() == RequestKind.BROWSING;
   }
 
   @Override
   public Permit acquire(long nowNanos, int stripe) {
-    if (!TokenBucketLimiter.takeToken(admission, controller, route, ticker, nowNanos, stripe)) {
+    if (!bucket.takeToken(nowNanos, stripe)) {
       return null;
     }
     if (tryAcquire(stripe)) {
@@ -85,18 +78,18 @@ final class ConcurrencyLimiter extends ExecutionPermit implements Limiter {
 
   @Override
   public RejectionReason rejectionReason() {
-    return RejectionReason.ADMISSION_RATE;
+    return bucket.rejectionReason();
   }
 
   @Override
   public long retryAfterNanos(long nowNanos) {
-    return controller.nanosUntilToken(nowNanos);
+    return bucket.retryAfterNanos(nowNanos);
   }
 
   @Override
   public boolean needsEveryResponseTime() {
-    // The bucket's rounds and the limit's windows read the sampled response times only.
-    return false;
+    // The limit's windows, like the bucket's rounds, read the sampled response times only.
+    return bucket.needsEveryResponseTime();
   }
 
   /**

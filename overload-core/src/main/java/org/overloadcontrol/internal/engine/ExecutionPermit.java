@@ -29,17 +29,7 @@ class ExecutionPermit implements Permit {
    * The answer of a limiter that takes the execution permit itself when none is free now: the
    * request may wait for one in the queues ({@link #mayWait} says whether it does).
    */
-  static final Permit WAIT =
-      new Permit() {
-        @Override
-        public void onSuccess(long responseNanos) {}
-
-        @Override
-        public void onDropped() {}
-
-        @Override
-        public void onIgnore() {}
-      };
+  static final Permit WAIT = new Unreported();
 
   final WaitQueues queues;
   final EndpointPermits permits;

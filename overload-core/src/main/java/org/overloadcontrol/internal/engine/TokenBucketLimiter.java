@@ -11,11 +11,11 @@ import org.overloadcontrol.limiter.Permit;
  * The rate controller (Welsh &amp; Culler 2003, §3.2–3.3) as a {@link Limiter}: a token from
  * the class's bucket admits. Its feedback is the engine's p90 measurement, which every endpoint
  * has, so its permit hears nothing. Under a concurrency limit the same rounds only measure and
- * the bucket admits everything ({@link ConcurrencyLimiter} takes its token the same way).
+ * the bucket admits everything ({@link ConcurrencyLimiter} takes its token from one of these
+ * and refuses as it does).
  */
 final class TokenBucketLimiter implements Limiter {
 
-  /** The reason of a refusal by the bucket. */
   private final EndpointAdmissionController admission;
 
   private final ClassController controller;
@@ -31,22 +31,14 @@ final class TokenBucketLimiter implements Limiter {
 
   @Override
   public Permit acquire(long nowNanos, int stripe) {
-    return takeToken(admission, controller, route, ticker, nowNanos, stripe)
-        ? Unreported.PERMIT
-        : null;
+    return takeToken(nowNanos, stripe) ? Unreported.PERMIT : null;
   }
 
   /**
    * Whether the class's bucket gives a token at {@code nowNanos}, or else on a fresh reading; a
    * refusal is counted open on the route until its outcome is reported.
    */
-  static boolean takeToken(
-      EndpointAdmissionController admission,
-      ClassController controller,
-      EndpointClass route,
-      Ticker ticker,
-      long nowNanos,
-      int stripe) {
+  boolean takeToken(long nowNanos, int stripe) {
     if (admission.tryAdmit(controller, nowNanos, stripe)
         || admission.tryAdmit(controller, ticker.read(), stripe)) {
       return true;
