@@ -2,6 +2,7 @@ package org.overloadcontrol.internal.engine;
 
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.ClassDefinition;
+import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.base.SessionRole;
 import org.overloadcontrol.internal.queue.EndpointPermits;
 import org.overloadcontrol.internal.queue.WaitQueues;
@@ -55,8 +56,9 @@ class ExecutionPermit implements Permit {
 
   /**
    * Returns the permit a request held, and hands it to the next waiter if any. The caller reads
-   * the request's completion first ({@link OverloadEngine#endSettle}): the hand-over, and the
-   * waiter's dispatch the container may run on this thread, are not the request's execution.
+   * the request's completion first ({@link OverloadEngine#endSettle(RequestTag, Outcome,
+   * long)}): the hand-over, and the waiter's dispatch the container may run on this thread, are
+   * not the request's execution.
    */
   final void release(int stripe) {
     queues.release(permits, partition, stripe);
