@@ -508,6 +508,10 @@ public final class OverloadEngine {
         !outcome.executed() || !tag.sampled && !route.timesEveryResponse
             ? 0L
             : returnedNanos != NOT_READ ? returnedNanos : ticker.read();
+    if (tag.cpuStarted && outcome.executed()) {
+      // The thread's CPU too: the hand-over is not this execution's work.
+      route.execution.executionEnded(tag, now - tag.arrivalNanos() - tag.excludedNanos);
+    }
     if (outcome == Outcome.REJECTED && tag.reason() == RejectionReason.ADMISSION_RATE) {
       route.countRejectionAnswered(tag.stripe);
     }
@@ -574,9 +578,6 @@ public final class OverloadEngine {
     QualityController quality = route.quality;
     if (quality != null) {
       quality.record(responseTime);
-    }
-    if (tag.cpuStarted) {
-      route.execution.executionEnded(tag, responseTime);
     }
     if (sampled && held != null) {
       held.recordSample(

@@ -11,6 +11,7 @@ import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
 import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.queue.Waiter;
 
 /**
  * A sampled execution's CPU time: read by {@link OverloadEngine#running} and at the completion
@@ -66,6 +67,47 @@ class ExecutionCpuTest {
 
     assertThat(RecordingCpuClock.measuredBetween(cpu.since(0))).isEqualTo(3_000_000L);
     assertThat(cpu.since(0).get(1).onThisThread()).isTrue();
+  }
+
+  @Test
+  void handingThePermitOverIsNotTheReleasingRequestsCpu() {
+    OverloadEngine one =
+        OverloadEngine.builder(
+                OverloadConfig.of(
+                    Map.of(
+                        "endpoints.e.target", "1s",
+                        "admission.controller", "concurrency",
+                        "admission.maxLimit", "1",
+                        "queue.permits", "100")))
+            .ticker(ticker)
+            .scheduler(new FakeScheduler(ticker))
+            .cpuClock(cpu)
+            .build();
+    RequestTag holder = one.tag(one.routes().route("e", NONE), ticker.read());
+    assertThat(one.arrive(holder)).isEqualTo(Decision.ADMIT);
+    one.running(holder);
+    RequestTag waiter = one.tag(one.routes().route("e", NONE), ticker.read());
+    assertThat(one.arrive(waiter)).isEqualTo(Decision.WAIT);
+    // The container dispatches the waiter on the releasing thread, at a cost in CPU.
+    assertThat(
+            one.enqueue(
+                waiter,
+                new Waiter.Listener() {
+                  @Override
+                  public void resumed(Waiter w) {
+                    hand.burn(5_000_000L);
+                  }
+
+                  @Override
+                  public void expired(Waiter w) {}
+                }))
+        .isTrue();
+
+    hand.burn(3_000_000L);
+    ticker.advance(Duration.ofMillis(20));
+    one.settle(holder, Outcome.COMPLETED, 0);
+
+    assertThat(RecordingCpuClock.measuredBetween(cpu.since(0))).isEqualTo(3_000_000L);
   }
 
   @Test
