@@ -3,10 +3,12 @@ package org.overloadcontrol.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.internal.base.CpuClock;
 import org.overloadcontrol.internal.base.Outcome;
 import org.overloadcontrol.internal.classify.RequestAttributes;
 import org.overloadcontrol.internal.classify.TestRequest;
@@ -40,14 +42,22 @@ class ExecutionCpuTest {
   private final FakeTicker ticker = new FakeTicker();
   private final HandThreadClock hand = new HandThreadClock();
   private final RecordingCpuClock cpu = new RecordingCpuClock(hand::read);
-  private final OverloadEngine engine =
-      OverloadEngine.builder(
-              OverloadConfig.of(
-                  Map.of("endpoints.e.target", "1s", "admission.controller", "concurrency")))
-          .ticker(ticker)
-          .scheduler(new FakeScheduler(ticker))
-          .cpuClock(cpu)
-          .build();
+  private final OverloadEngine engine = engine(cpu);
+
+  /** Endpoint {@code e}, target 1 s, under a concurrency limit, read on {@code clock}. */
+  private OverloadEngine engine(CpuClock clock, String... keys) {
+    Map<String, String> m = new HashMap<>();
+    m.put("endpoints.e.target", "1s");
+    m.put("admission.controller", "concurrency");
+    for (int i = 0; i < keys.length; i += 2) {
+      m.put(keys[i], keys[i + 1]);
+    }
+    return OverloadEngine.builder(OverloadConfig.of(m))
+        .ticker(ticker)
+        .scheduler(new FakeScheduler(ticker))
+        .cpuClock(clock)
+        .build();
+  }
 
   private RequestTag admitted() {
     RequestTag tag = engine.tag(engine.routes().route("e", NONE), ticker.read());
@@ -71,18 +81,7 @@ class ExecutionCpuTest {
 
   @Test
   void handingThePermitOverIsNotTheReleasingRequestsCpu() {
-    OverloadEngine one =
-        OverloadEngine.builder(
-                OverloadConfig.of(
-                    Map.of(
-                        "endpoints.e.target", "1s",
-                        "admission.controller", "concurrency",
-                        "admission.maxLimit", "1",
-                        "queue.permits", "100")))
-            .ticker(ticker)
-            .scheduler(new FakeScheduler(ticker))
-            .cpuClock(cpu)
-            .build();
+    OverloadEngine one = engine(cpu, "admission.maxLimit", "1", "queue.permits", "100");
     RequestTag holder = one.tag(one.routes().route("e", NONE), ticker.read());
     assertThat(one.arrive(holder)).isEqualTo(Decision.ADMIT);
     one.running(holder);
@@ -173,14 +172,7 @@ class ExecutionCpuTest {
   @Test
   void aThreadWithoutAClockReadsOnceAndLeavesNoStart() {
     RecordingCpuClock none = new RecordingCpuClock(() -> -1);
-    OverloadEngine blind =
-        OverloadEngine.builder(
-                OverloadConfig.of(
-                    Map.of("endpoints.e.target", "1s", "admission.controller", "concurrency")))
-            .ticker(ticker)
-            .scheduler(new FakeScheduler(ticker))
-            .cpuClock(none)
-            .build();
+    OverloadEngine blind = engine(none);
     RequestTag tag = blind.tag(blind.routes().route("e", NONE), ticker.read());
     assertThat(blind.arrive(tag)).isEqualTo(Decision.ADMIT);
     blind.running(tag);
