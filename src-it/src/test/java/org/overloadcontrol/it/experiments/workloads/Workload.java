@@ -51,6 +51,26 @@ record Workload(
         List.of(ContainerKind.TOMCAT, ContainerKind.JETTY));
   }
 
+  /**
+   * (a) as a WAR at a quarter of the rate: a 250 ms sleep, target 500 ms, the same 200 threads.
+   * The same thread-bound shape as {@link #sleepWar()}, at 800 requests a second instead of
+   * 4,000, so that the load generator, which shares the machine's cores with the server, can
+   * offer three times the capacity and its clients' retries (at 4,000 a second it falls seconds
+   * behind its schedule above 1×, and no client-side number is readable for any guard).
+   */
+  static Workload slowSleepWar() {
+    return new Workload(
+        "a-war-slow",
+        "(a) the thread-bound WAR at a quarter of the rate: a method that sleeps 250 ms, target"
+            + " 500 ms, README's defaults (200 request threads: 800/s nominal)",
+        SleepWorkServlet.class,
+        Map.of("sleepMillis", "250"),
+        Duration.ofMillis(500),
+        DEFAULT_THREADS * 1000.0 / 250,
+        DEFAULT_THREADS,
+        List.of(ContainerKind.TOMCAT, ContainerKind.JETTY));
+  }
+
   /** (b): about 2 ms of CPU a request, target 20 ms, on Jetty. */
   static Workload cpuJson() {
     int cores = Runtime.getRuntime().availableProcessors();
@@ -84,7 +104,7 @@ record Workload(
   }
 
   static List<Workload> all() {
-    return List.of(sleepWar(), cpuJson(), downstreamPool());
+    return List.of(sleepWar(), slowSleepWar(), cpuJson(), downstreamPool());
   }
 
   /** The workload named {@code key}. */

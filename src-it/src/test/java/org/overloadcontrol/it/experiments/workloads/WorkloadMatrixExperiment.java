@@ -22,7 +22,7 @@ import org.overloadcontrol.it.support.ContainerKind;
  * spike's (docs/results.md §7 and §3).
  *
  * <p>Selection (comma-separated; defaults in brackets): {@code -Dexperiment.workloads}
- * [a-war,b,c], {@code -Dexperiment.containers} [each workload's own], {@code
+ * [a-war,b,c; also a-war-slow], {@code -Dexperiment.containers} [each workload's own], {@code
  * -Dexperiment.events} [cold,stall,steps], {@code -Dexperiment.clients}
  * [retry-now,retry-after; also once], {@code -Dexperiment.variants} [every guard], {@code
  * -Dexperiment.seconds} (cold start and stall) [20], {@code -Dexperiment.stepSeconds} [8],
