@@ -89,13 +89,14 @@ class ContainerThreadsTest {
     server.registerMBean(new Pool(40), new ObjectName("Catalina:type=ThreadPool,name=\"a\""));
     server.registerMBean(new Pool(75), new ObjectName("Catalina:type=Executor,name=\"b\""));
     ConfigSource layer = layer(server, null, List.of());
-    // A tenth under the largest pool's threads (AdmissionSettings.ceilingFor).
-    assertThat(layer.values()).containsEntry("admission.maxLimit", "68");
+    // Two in a hundred under the largest pool's threads, at least two
+    // (AdmissionSettings.ceilingFor).
+    assertThat(layer.values()).containsEntry("admission.maxLimit", "73");
     OverloadConfig config =
         OverloadConfig.parse(
             List.of(layer, ConfigSource.of("test", Map.of("endpoints.e.target", "100ms"))));
-    assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(68);
-    assertThat(AdmissionSettings.from(config).groupOf("e").initialLimit()).isEqualTo(68);
+    assertThat(AdmissionSettings.from(config).groupOf("e").maxLimit()).isEqualTo(73);
+    assertThat(AdmissionSettings.from(config).groupOf("e").initialLimit()).isEqualTo(73);
   }
 
   @Test
@@ -150,7 +151,7 @@ class ContainerThreadsTest {
     // Nothing registered over JMX: an embedded Jetty without its MBean container.
     ConfigSource layer = layer(server, new JettyContext(), List.of());
     assertThat(layer).isNotNull();
-    assertThat(layer.values()).containsEntry("admission.maxLimit", "36");
+    assertThat(layer.values()).containsEntry("admission.maxLimit", "38");
     assertThat(layer(server, new Object(), List.of())).isNull();
   }
 }

@@ -146,8 +146,8 @@ class VirtualThreadsTest {
         FilterConfiguration.read(harness.filterConfig(), new DefaultRejectionHandler());
     assertThat(read.virtualThreads()).isNull();
     assertThat(read.maxLimitFromThreads()).isTrue();
-    // A tenth under the pool's 48 threads (AdmissionSettings.ceilingFor).
-    assertThat(read.settings().maxLimit("s")).isEqualTo(44);
+    // Two under the pool's 48 threads (AdmissionSettings.ceilingFor).
+    assertThat(read.settings().maxLimit("s")).isEqualTo(46);
   }
 
   @Test

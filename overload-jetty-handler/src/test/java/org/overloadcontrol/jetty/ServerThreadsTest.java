@@ -20,8 +20,8 @@ class ServerThreadsTest {
     assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(200);
     Server server = new Server(new QueuedThreadPool(48));
     server.setHandler(handler);
-    // A tenth under the pool's 48 threads (AdmissionSettings.ceilingFor).
-    assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(44);
+    // Two under the pool's 48 threads (AdmissionSettings.ceilingFor).
+    assertThat(handler.parseSettings().maxLimit("default")).isEqualTo(46);
   }
 
   @Test

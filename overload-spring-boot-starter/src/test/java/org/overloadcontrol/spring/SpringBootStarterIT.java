@@ -31,7 +31,7 @@ class SpringBootStarterIT extends StarterOverHttp {
   }
 
   @Test
-  void theCeilingIsATenthUnderTomcatsThreadsThoughItsJmxIsOff() {
+  void theCeilingIsUnderTomcatsThreadsThoughItsJmxIsOff() {
     // Spring Boot turns Tomcat's JMX registry off, so only the starter can tell the filter.
     try (ConfigurableApplicationContext app = run("server.tomcat.threads.max=50")) {
       OverloadEngine engine =
@@ -40,7 +40,7 @@ class SpringBootStarterIT extends StarterOverHttp {
                       .getServletContext()
                       .getAttribute(OverloadRuntime.ATTRIBUTE))
               .engine();
-      assertThat(AdmissionSettings.from(engine.config()).groupOf("any").maxLimit()).isEqualTo(45);
+      assertThat(AdmissionSettings.from(engine.config()).groupOf("any").maxLimit()).isEqualTo(48);
     }
   }
 

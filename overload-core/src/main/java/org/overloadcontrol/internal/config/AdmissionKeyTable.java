@@ -35,8 +35,8 @@ final class AdmissionKeyTable {
           key(
               "maxLimit",
               "integer",
-              "a tenth under the container's request threads (180 of 200), else 200",
-              "the highest concurrency limit; kept a tenth under the threads so that requests"
+              "2 % under the container's request threads, at least 2 (196 of 200), else 200",
+              "the highest concurrency limit; kept under the threads so that requests"
                   + " over the limit wait in the wait queues, where their wait is measured and"
                   + " bounded, instead of in the container's own queue before the filter; on"
                   + " virtual threads 200 unless set"),

@@ -99,4 +99,14 @@ class AdmissionSettingsTest {
         .isInstanceOf(OverloadConfigException.class)
         .hasMessageContaining("(0, 1]");
   }
+
+  @Test
+  void theDefaultCeilingLeavesTheContainerAFewThreads() {
+    // Two in a hundred, at least two, never under one permit.
+    assertThat(AdmissionSettings.ceilingFor(200)).isEqualTo(196);
+    assertThat(AdmissionSettings.ceilingFor(500)).isEqualTo(490);
+    assertThat(AdmissionSettings.ceilingFor(48)).isEqualTo(46);
+    assertThat(AdmissionSettings.ceilingFor(8)).isEqualTo(6);
+    assertThat(AdmissionSettings.ceilingFor(2)).isEqualTo(1);
+  }
 }

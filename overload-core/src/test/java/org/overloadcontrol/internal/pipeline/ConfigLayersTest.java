@@ -35,8 +35,8 @@ class ConfigLayersTest {
         ConfigLayers.builder().keys(layer("keys", "enabled", "true")).containerThreads("pool", 40);
 
     assertThat(layers.boundByThreads()).isTrue();
-    assertThat(layers.layers().get(0).values()).containsEntry("admission.maxLimit", "36");
-    assertThat(layers.read().admission().groupOf("").maxLimit()).isEqualTo(36);
+    assertThat(layers.layers().get(0).values()).containsEntry("admission.maxLimit", "38");
+    assertThat(layers.read().admission().groupOf("").maxLimit()).isEqualTo(38);
     layers.keys(layer("keys", "admission.maxLimit", "12"));
     assertThat(layers.read().admission().groupOf("").maxLimit()).isEqualTo(12);
   }
