@@ -39,16 +39,11 @@ record Workload(
 
   /** (a) as a WAR: a 50 ms sleep, target 100 ms, README's defaults, 200 threads. */
   static Workload sleepWar() {
-    return new Workload(
+    return sleepingWar(
         "a-war",
         "(a) an API method that sleeps 50 ms, target 100 ms, as a WAR with README's defaults"
             + " (200 request threads: 4000/s nominal)",
-        SleepWorkServlet.class,
-        Map.of("sleepMillis", "50"),
-        Duration.ofMillis(100),
-        DEFAULT_THREADS * 1000.0 / 50,
-        DEFAULT_THREADS,
-        List.of(ContainerKind.TOMCAT, ContainerKind.JETTY));
+        50);
   }
 
   /**
@@ -59,14 +54,22 @@ record Workload(
    * behind its schedule above 1×, and no client-side number is readable for any guard).
    */
   static Workload slowSleepWar() {
-    return new Workload(
+    return sleepingWar(
         "a-war-slow",
         "(a) the thread-bound WAR at a quarter of the rate: a method that sleeps 250 ms, target"
             + " 500 ms, README's defaults (200 request threads: 800/s nominal)",
+        250);
+  }
+
+  /** A WAR of {@link #DEFAULT_THREADS} threads whose method sleeps {@code sleepMillis}, target twice it. */
+  private static Workload sleepingWar(String key, String description, int sleepMillis) {
+    return new Workload(
+        key,
+        description,
         SleepWorkServlet.class,
-        Map.of("sleepMillis", "250"),
-        Duration.ofMillis(500),
-        DEFAULT_THREADS * 1000.0 / 250,
+        Map.of("sleepMillis", Integer.toString(sleepMillis)),
+        Duration.ofMillis(2L * sleepMillis),
+        DEFAULT_THREADS * 1000.0 / sleepMillis,
         DEFAULT_THREADS,
         List.of(ContainerKind.TOMCAT, ContainerKind.JETTY));
   }
