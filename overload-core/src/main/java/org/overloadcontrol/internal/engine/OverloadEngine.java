@@ -510,7 +510,7 @@ public final class OverloadEngine {
             : returnedNanos != NOT_READ ? returnedNanos : ticker.read();
     if (tag.cpuStarted && outcome.executed()) {
       // The thread's CPU too: the hand-over is not this execution's work.
-      route.execution.executionEnded(tag, now - tag.arrivalNanos() - tag.excludedNanos);
+      route.execution.executionEnded(tag, tag.responseNanos(now));
     }
     if (outcome == Outcome.REJECTED && tag.reason() == RejectionReason.ADMISSION_RATE) {
       route.countRejectionAnswered(tag.stripe);
@@ -567,7 +567,7 @@ public final class OverloadEngine {
       Permit admitted,
       boolean sampled,
       long now) {
-    long responseTime = now - tag.arrivalNanos() - tag.excludedNanos;
+    long responseTime = tag.responseNanos(now);
     // The arrival, not now − responseTime: time excluded from the response time (a bandwidth
     // delay) must not make a request admitted before a rate cut look admitted after it.
     route.admission.record(
@@ -604,7 +604,7 @@ public final class OverloadEngine {
   public void running(RequestTag tag) {
     if (tag.waiter != null) {
       tag.waiter = null; // out of its queue for good: abandon() finds nothing to cancel
-      long sinceArrival = ticker.read() - tag.arrivalNanos() - tag.excludedNanos;
+      long sinceArrival = tag.responseNanos(ticker.read());
       if (sinceArrival > tag.waitedNanos()) {
         tag.waited(sinceArrival);
       }

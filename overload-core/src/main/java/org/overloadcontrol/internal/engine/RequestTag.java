@@ -248,6 +248,11 @@ public final class RequestTag implements OverloadContext {
     return arrivalNanos;
   }
 
+  /** The time from its arrival to {@code now}, less its deliberate delays: its response time. */
+  long responseNanos(long now) {
+    return now - arrivalNanos - excludedNanos;
+  }
+
   @Override
   public Duration elapsed() {
     // The endpoint's ticker rather than a field in every tag (one tag per request).
