@@ -47,7 +47,12 @@ public record LimitRound(
      * The process's cores were saturated by work other than the admitted executions, which do
      * not queue behind each other: a cut would not have shortened them.
      */
-    CORES_TAKEN_ELSEWHERE
+    CORES_TAKEN_ELSEWHERE,
+    /**
+     * The cut stopped at what the group ran within its targets in its best second of the last
+     * ten: under it the resource would idle, whatever made the executions long.
+     */
+    THROUGHPUT_FLOOR
   }
 
   @Override
@@ -72,6 +77,7 @@ public record LimitRound(
           case NO -> "";
           case SETTLING -> "; held: settling after a cut";
           case CORES_TAKEN_ELSEWHERE -> "; held: cores taken elsewhere";
+          case THROUGHPUT_FLOOR -> "; held: at the throughput's floor";
         });
   }
 }

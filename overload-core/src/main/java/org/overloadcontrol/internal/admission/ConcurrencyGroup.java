@@ -74,6 +74,12 @@ import org.overloadcontrol.internal.measure.SampleBuffer;
  * shop-like simulation offered the overload sweep's own sessions (60 seeds), 10× step-runs
  * with a checkout response over 1.1 × its target went from 11 to 1 (docs/controller.md).
  *
+ * <p>A cut stops at what ran within target ({@link ThroughputFloor}): never under the group's
+ * best second of the last ten, counted as the requests it kept in flight, at most what its
+ * completions within target need at twice the shortest execution. A window judged on the
+ * predicted p90 of the class with the least slack, when several classes are predicted, is not
+ * floored: that class's target holds the limit, and the others' throughput is no measure of it.
+ *
  * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
  * learnt rather than configured). Each request class has a {@link Partition}. At each window's
  * end a class reserves what it holds then; a class may take a permit while the group's
@@ -255,8 +261,14 @@ public final class ConcurrencyGroup {
   /** Round state: this window's executions within their target. */
   private long withinTarget;
 
+  /** Round state: the targets of this window's executions within them, summed (nanoseconds). */
+  private double withinTargetNanos;
+
   /** Round state: the in-flight level of the window being drained (its peak, at most the limit). */
   private int windowLevel = 1;
+
+  /** Round state: the classes the last window's prediction counted. */
+  private int predictedClasses;
 
   /** Round state: the lowest median execution over target of recent windows. */
   private double baselineMedian = Double.MAX_VALUE;
@@ -308,6 +320,9 @@ public final class ConcurrencyGroup {
 
   /** Whether the executions queue behind each other (round state). */
   private final LevelHistory levels = new LevelHistory();
+
+  /** The lowest limit a cut may leave (round state). */
+  private final ThroughputFloor floor = new ThroughputFloor();
 
   /** Whether the machine's cores are saturated (set by the engine's periodic task). */
   private volatile boolean coresSaturated;
@@ -459,6 +474,7 @@ public final class ConcurrencyGroup {
     deviationCount = 0;
     executedNanos = 0;
     withinTarget = 0;
+    withinTargetNanos = 0;
     int peakInFlight = peak;
     windowLevel = Math.max(1, Math.min(limit, peakInFlight));
     long count = samples.drain(intoRound)[0];
@@ -502,6 +518,7 @@ public final class ConcurrencyGroup {
     double queueingShare = levels.queueingShare(level);
     boolean elsewhere = coreShare.takenElsewhere(now, level) && queueingShare < SCALED_QUEUEING;
     double judged = p90;
+    boolean tightestDecides = false;
     if (wasPressed) {
       // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
       // shorten them (they do not queue), it only lengthens the waits that made the misses.
@@ -513,7 +530,28 @@ public final class ConcurrencyGroup {
       double tightest = predicted / Math.sqrt(usedScale);
       if (tightest > judged) {
         judged = tightest;
+        tightestDecides = predictedClasses > 1;
       }
+    }
+    double queueing = queueing(median);
+    floor.add(
+        now,
+        now - windowStartNanos,
+        withinTargetNanos * ThroughputFloor.shareOfNeed(baselineMedian),
+        level);
+    double next =
+        algorithm.next(
+            before,
+            new LimitWindow(
+                judged, wasReached, wasPressed, peakInFlight, settling, queueing, elsewhere));
+    // A cut stops at what the group ran within its targets in its best recent second: under it
+    // the resource idles, whatever made the executions long (ThroughputFloor). One for the
+    // predicted p90 of the class with the least slack does not: that class's target is what the
+    // limit holds, and the other classes' throughput is no measure of it.
+    double lowest = tightestDecides ? 0 : Math.min(before, floor.limit(now));
+    boolean floored = next < lowest;
+    if (floored) {
+      next = lowest;
     }
     exactLimit =
         cuts.limitAfter(
@@ -528,16 +566,7 @@ public final class ConcurrencyGroup {
                 settling || elsewhere,
                 permits.inFlight()),
             before,
-            algorithm.next(
-                before,
-                new LimitWindow(
-                    judged,
-                    wasReached,
-                    wasPressed,
-                    peakInFlight,
-                    settling,
-                    queueing(median),
-                    elsewhere)));
+            next);
     int old = limit;
     limit = (int) exactLimit;
     if (limit < old) {
@@ -576,7 +605,9 @@ public final class ConcurrencyGroup {
             coreShare.utilisation(),
             settling
                 ? LimitRound.Held.SETTLING
-                : elsewhere ? LimitRound.Held.CORES_TAKEN_ELSEWHERE : LimitRound.Held.NO));
+                : elsewhere
+                    ? LimitRound.Held.CORES_TAKEN_ELSEWHERE
+                    : floored ? LimitRound.Held.THROUGHPUT_FLOOR : LimitRound.Held.NO));
     return limit > old;
   }
 
@@ -607,15 +638,18 @@ public final class ConcurrencyGroup {
    */
   private double predictedTightest() {
     if (deviationCount == 0) {
+      predictedClasses = 0;
       return Double.NaN;
     }
     Arrays.sort(deviations, 0, deviationCount);
     long p90 = deviations[(int) Math.ceil(0.9 * deviationCount) - 1];
     double worst = Double.NaN;
+    predictedClasses = 0;
     for (Partition p : byIndex) {
       if (p.medianExecution > 0
           && (windowCount - p.lastSampleWindow <= CLASS_MEMORY_WINDOWS
               || roundNanos - p.lastSampleNanos <= PREDICTION_MEMORY_NANOS)) {
+        predictedClasses++;
         // A class served in this window ran at the level now; one between its responses ran at
         // the level of its last ones.
         double level = p.lastSampleWindow == windowCount ? 1.0 : p.levelFactor(limit);
@@ -631,7 +665,8 @@ public final class ConcurrencyGroup {
   /** One drained sample (round thread): into the window's histogram and its class's scale. */
   private void drained(long sample) {
     histogram.recordValue(Math.max(1L, sample & UNITS_MASK));
-    if ((sample & UNITS_MASK) <= RATIO_UNIT) {
+    boolean met = (sample & UNITS_MASK) <= RATIO_UNIT;
+    if (met) {
       withinTarget++;
     }
     Partition[] indexed = byIndex;
@@ -646,6 +681,9 @@ public final class ConcurrencyGroup {
             Math.round(((sample & UNITS_MASK) / RATIO_UNIT - p.medianExecution) * p.targetNanos);
       }
       executedNanos += (sample & UNITS_MASK) / RATIO_UNIT * p.targetNanos;
+      if (met) {
+        withinTargetNanos += p.targetNanos;
+      }
       indexed[i].track(
           (sample & MISS_BIT) != 0, (sample & UNITS_MASK) / RATIO_UNIT, windowLevel, windowCount);
     }

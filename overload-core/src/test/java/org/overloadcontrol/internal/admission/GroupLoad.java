@@ -37,6 +37,9 @@ final class GroupLoad {
   /** The share of each execution spent on its thread's CPU; negative records none. */
   double cpuShare = -1;
 
+  /** The executions completed so far. */
+  long completed;
+
   GroupLoad(
       ConcurrencyGroup group, ClassDefinition requestClass, long targetNanos, FakeTicker clock) {
     this.group = group;
@@ -57,6 +60,7 @@ final class GroupLoad {
         long[] e = executing.get(i);
         if (e[1] <= now) {
           executing.remove(i);
+          completed++;
           p.release(0);
           long length = e[1] - e[0];
           if (cpuShare >= 0) {
