@@ -3,16 +3,19 @@ package org.overloadcontrol.internal.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
 /**
  * A cut stops at what the group ran within its targets in its best recent second ({@link
- * ThroughputFloor}), on a fake clock: a stall of every call does not cut a downstream pool's limit
- * under what the pool serves at once, and the floor is what the seconds say.
+ * ThroughputFloor}), on a fake clock: executions long for a reason no cut removes do not cut a
+ * downstream pool's limit under what ran within target, and the floor is what the seconds say.
  */
 class ThroughputFloorTest {
 
@@ -63,6 +66,7 @@ class ThroughputFloorTest {
    */
   @Test
   void executionsNoCutShortensDoNotCutAPoolsLimitUnderWhatItRanWithinTarget() {
+    List<LimitRound> rounds = new ArrayList<>();
     ConcurrencyGroup g =
         new ConcurrencyGroup(
             "api",
@@ -70,7 +74,12 @@ class ThroughputFloorTest {
             200,
             100 * MS,
             100,
-            AdmissionListener.NONE,
+            new AdmissionListener() {
+              @Override
+              public void onLimitRound(LimitRound round) {
+                rounds.add(round);
+              }
+            },
             clock.read());
     GroupLoad run = new GroupLoad(g, api, TARGET, clock);
     run.maxWait = 50 * MS;
@@ -95,5 +104,6 @@ class ThroughputFloorTest {
     // 142 a second; held at what ran within target (the best second's 20), 215.
     assertThat(lowest).as("the lowest limit").isGreaterThanOrEqualTo(16);
     assertThat((run.completed - before) / 8.0).as("completions a second").isGreaterThan(190);
+    assertThat(rounds).anyMatch(r -> r.held() == LimitRound.Held.THROUGHPUT_FLOOR);
   }
 }

@@ -30,6 +30,8 @@ class LimitLogTest {
     assertThat(LimitLog.line(round(Double.NaN, Double.NaN, LimitRound.Held.SETTLING)))
         .contains("queueing share unknown, process cores unknown; held: settling after a cut");
     assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.NO))).doesNotContain("held");
+    assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.THROUGHPUT_FLOOR)))
+        .endsWith("; held: at the throughput's floor");
   }
 
   @Test
