@@ -409,7 +409,8 @@ public final class ConcurrencyGroup {
    * Whether the machine's cores are saturated now (the engine's periodic task tells): then a
    * waiter costs the requests being served the cores its suspension and resumption take, and
    * each class's waiting room learns from its waiters' expiries; otherwise it is the room
-   * Little's law gives (see {@link Partition#roomToWait}).
+   * Little's law gives (see {@link Partition#roomToWait}). Light executions that do not queue
+   * are then not cut ({@link CoreShare}), whichever process takes the cores.
    */
   public void coresSaturated(boolean saturated) {
     if (coresSaturated == saturated) {
@@ -516,7 +517,8 @@ public final class ConcurrencyGroup {
     // the container refuses a retry storm is as light, and there a cut shortens the pool's queue.
     // Unknown (too few windows, one level) is read as queueing, so a cold start still cuts.
     double queueingShare = levels.queueingShare(level);
-    boolean elsewhere = coreShare.takenElsewhere(now, level) && queueingShare < SCALED_QUEUEING;
+    boolean elsewhere =
+        coreShare.takenElsewhere(now, level, coresSaturated) && queueingShare < SCALED_QUEUEING;
     double judged = p90;
     boolean tightestDecides = false;
     if (wasPressed) {

@@ -29,9 +29,15 @@ import org.overloadcontrol.internal.base.Saturation;
  * times the CPU time of its sampled executions over their length; the process's cores its CPU
  * time, averaged over about half a second (a reading of a 100 ms window is a few scheduler
  * ticks). The cores are taken elsewhere while the process uses at least {@value #SATURATED} of
- * its cores (until under {@value #UNSATURATED}), the executions less than {@value #SMALL_SHARE}
- * of what it uses, and each execution's own CPU time under {@value #LIGHT_EXECUTION} of its
- * target. Why the last: a CPU-bound endpoint's executions (2 ms against a 20 ms target) get
+ * its cores (until under {@value #UNSATURATED}), or the machine's are saturated (the engine's
+ * reading of the machine's load, which the wait queues' room to wait reads too), the executions
+ * use less than {@value #SMALL_SHARE} of what the process uses (of {@value #SATURATED} of the
+ * cores, if it uses less), and each execution's own CPU time is under {@value #LIGHT_EXECUTION}
+ * of its target. The machine counts because the cores another process takes lengthen light
+ * executions as much: behind a downstream pool of 8, from a cold start under clients that re-send
+ * every refusal at once (their load generator on the same two cores), the server's process used
+ * under 0.8 of them while the machine used all, and executions of 27–50 ms (median) against 20
+ * held the limit at 4–7, under the pool's connections, for seconds after the JVM had warmed. Why the last: a CPU-bound endpoint's executions (2 ms against a 20 ms target) get
  * little of cores shared with a retry storm, so their measured share was under a half, but
  * each competes with the others for the cores, and fewer in flight run faster; without it
  * they ran at 5–15 times their target in the workload matrix. The group adds one more
@@ -105,10 +111,11 @@ final class CoreShare {
 
   /**
    * Whether, in the window that ends at {@code now} with {@code level} requests in flight on
-   * average, the process's cores were saturated by work other than the admitted executions
-   * (the round). Without a measured execution in the window the last measured one counts.
+   * average, the cores were saturated by work other than the admitted executions (the round):
+   * the process's, or, when {@code machineSaturated}, the machine's, which another process may
+   * take. Without a measured execution in the window the last measured one counts.
    */
-  boolean takenElsewhere(long now, double level) {
+  boolean takenElsewhere(long now, double level, boolean machineSaturated) {
     long wall = executionWall.sumThenReset();
     long cpu = executionCpu.sumThenReset();
     long n = executions.sumThenReset();
@@ -132,7 +139,7 @@ final class CoreShare {
       lastNanos = now;
       lastCpu = processCpu;
     }
-    return process.saturated()
+    return (process.saturated() || machineSaturated)
         && !Double.isNaN(cpuPerExecution)
         && cpuOverTarget < LIGHT_EXECUTION
         && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, process.average()) * cores;

@@ -101,6 +101,22 @@ class CoresTakenElsewhereTest {
   }
 
   @Test
+  void executionsLongOnTheMachinesCoresTakenByAnotherProcessDoNotHoldTheLimitDown() {
+    // The same executions, the process using a third of its core: another process (clients
+    // re-sending every refusal at once, a neighbour) takes the rest, and the machine's reading
+    // says its cores are saturated.
+    ConcurrencyGroup g = group(new FakeCpu(0.3));
+    g.coresSaturated(true);
+    drive(g, 10_000, 500, 0.001);
+    assertThat(g.limit()).isEqualTo(180);
+    ConcurrencyGroup idleMachine = group(new FakeCpu(0.3));
+    drive(idleMachine, 10_000, 500, 0.001);
+    assertThat(idleMachine.limit())
+        .as("cores to spare: the target itself is missed")
+        .isLessThan(180);
+  }
+
+  @Test
   void eachWindowSaysWhatItReadAndWhyItHeld() {
     List<LimitRound> rounds = new ArrayList<>();
     ConcurrencyGroup g =
