@@ -3,6 +3,8 @@ package org.overloadcontrol.internal.admission;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.overloadcontrol.admission.AdmissionListener;
+import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.internal.base.ClassDefinition;
 import org.overloadcontrol.internal.engine.FakeTicker;
 
@@ -39,6 +41,27 @@ final class GroupLoad {
 
   /** The executions completed so far. */
   long completed;
+
+  /**
+   * A group named "api" under the engine's steps (setpoint 0.9, cut 0.8, growth 1.05, at least
+   * 1), windows of 100 ms or 100 samples, its rounds added to {@code rounds}.
+   */
+  static ConcurrencyGroup recordedGroup(
+      int initial, int max, FakeTicker clock, List<LimitRound> rounds) {
+    return new ConcurrencyGroup(
+        "api",
+        new ConcurrencyLimit(0.9, 0.8, 1.05, 1, max),
+        initial,
+        100 * MS,
+        100,
+        new AdmissionListener() {
+          @Override
+          public void onLimitRound(LimitRound round) {
+            rounds.add(round);
+          }
+        },
+        clock.read());
+  }
 
   GroupLoad(
       ConcurrencyGroup group, ClassDefinition requestClass, long targetNanos, FakeTicker clock) {

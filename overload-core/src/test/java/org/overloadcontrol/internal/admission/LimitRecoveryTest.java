@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
@@ -26,19 +25,7 @@ class LimitRecoveryTest {
   private final FakeTicker clock = new FakeTicker(1_000_000 * MS);
 
   private ConcurrencyGroup group(int initial, int max) {
-    return new ConcurrencyGroup(
-        "api",
-        new ConcurrencyLimit(0.9, 0.8, 1.05, 1, max),
-        initial,
-        100 * MS,
-        100,
-        new AdmissionListener() {
-          @Override
-          public void onLimitRound(LimitRound round) {
-            rounds.add(round);
-          }
-        },
-        clock.read());
+    return GroupLoad.recordedGroup(initial, max, clock, rounds);
   }
 
   private GroupLoad load(ConcurrencyGroup g) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.base.RequestKind;
 import org.overloadcontrol.internal.base.ClassDefinition;
@@ -67,20 +66,7 @@ class ThroughputFloorTest {
   @Test
   void executionsNoCutShortensDoNotCutAPoolsLimitUnderWhatItRanWithinTarget() {
     List<LimitRound> rounds = new ArrayList<>();
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "api",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200),
-            200,
-            100 * MS,
-            100,
-            new AdmissionListener() {
-              @Override
-              public void onLimitRound(LimitRound round) {
-                rounds.add(round);
-              }
-            },
-            clock.read());
+    ConcurrencyGroup g = GroupLoad.recordedGroup(200, 200, clock, rounds);
     GroupLoad run = new GroupLoad(g, api, TARGET, clock);
     run.maxWait = 50 * MS;
     run.waitsInResponse = true;
