@@ -14,9 +14,9 @@ package org.overloadcontrol.internal.admission;
  * Executions long for another reason (a 1-s stall of every call, the cores taken by clients that
  * re-send every refusal at once) cut a limit all the same: behind a pool of 8 (20 ms a call,
  * 385 a second, target 100 ms) the limit fell to 1 during a 1-s stall and to 6–8 under three
- * times the capacity, and the pool, running 1–8 requests, served 0.03–0.6 of what it serves,
- * for 8 s after the stall and to the end of the step; Vegas, whose limit stayed at 8–10, served
- * all of it within the target.
+ * times the capacity, and the pool, running 1–8 requests, served 0.03–0.78 of what it serves,
+ * for 8 s after the stall and to the end of the step; Vegas, whose limit stayed at 6–10, was back
+ * at all of it within a second of the stall and served all of it within the target at 3×.
  *
  * <p>The shortest execution times the completions is the resource's bandwidth-delay product
  * (TCP BBR's operating point: the bottleneck's rate times the round trip without a queue, where
