@@ -312,14 +312,7 @@ class ConcurrencyGroupTest {
 
   /** A group starting at {@code initial} (between 1 and {@code max}), without a listener. */
   private ConcurrencyGroup limitFrom(int initial, int max) {
-    return new ConcurrencyGroup(
-        "db",
-        new ConcurrencyLimit(0.9, 0.8, 1.05, 1, max),
-        initial,
-        100 * MS,
-        100,
-        AdmissionListener.NONE,
-        now);
+    return GroupLoad.group(initial, max, AdmissionListener.NONE, now);
   }
 
   @Test
@@ -621,15 +614,7 @@ class ConcurrencyGroupTest {
    */
   @Test
   void permitsPocketedAtAHigherLimitDoNotKeepWaitersFromAnIdleGroup() {
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "db",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 200),
-            200,
-            100 * MS,
-            100,
-            AdmissionListener.NONE,
-            now);
+    ConcurrencyGroup g = GroupLoad.group(200, 200, AdmissionListener.NONE, now);
     ConcurrencyGroup.Partition p = g.partition(browse, TARGET, TARGET / 2);
     for (int stripe = 0; stripe < Stripes.COUNT; stripe++) {
       assertThat(p.tryAcquire(stripe)).isTrue();

@@ -60,15 +60,7 @@ class CoresTakenElsewhereTest {
   }
 
   private ConcurrencyGroup group(CpuClock cpu, AdmissionListener listener) {
-    ConcurrencyGroup g =
-        new ConcurrencyGroup(
-            "api",
-            new ConcurrencyLimit(0.9, 0.8, 1.05, 1, 180),
-            180,
-            100 * MS,
-            100,
-            listener,
-            clock.read());
+    ConcurrencyGroup g = GroupLoad.group(180, 180, listener, clock.read());
     g.cpuClock(cpu);
     return g;
   }

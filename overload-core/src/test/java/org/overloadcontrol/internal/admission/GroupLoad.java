@@ -43,17 +43,26 @@ final class GroupLoad {
   long completed;
 
   /**
-   * A group named "api" under the engine's steps (setpoint 0.9, cut 0.8, growth 1.05, at least
-   * 1), windows of 100 ms or 100 samples, its rounds added to {@code rounds}.
+   * A group under the engine's steps (setpoint 0.9, cut 0.8, growth 1.05, at least 1), windows
+   * of 100 ms or 100 samples, starting at {@code initial}, at most {@code max}.
    */
-  static ConcurrencyGroup recordedGroup(
-      int initial, int max, FakeTicker clock, List<LimitRound> rounds) {
+  static ConcurrencyGroup group(int initial, int max, AdmissionListener listener, long startNanos) {
     return new ConcurrencyGroup(
         "api",
         new ConcurrencyLimit(0.9, 0.8, 1.05, 1, max),
         initial,
         100 * MS,
         100,
+        listener,
+        startNanos);
+  }
+
+  /** As {@link #group}, from {@code clock}'s now, its rounds added to {@code rounds}. */
+  static ConcurrencyGroup recordedGroup(
+      int initial, int max, FakeTicker clock, List<LimitRound> rounds) {
+    return group(
+        initial,
+        max,
         new AdmissionListener() {
           @Override
           public void onLimitRound(LimitRound round) {
