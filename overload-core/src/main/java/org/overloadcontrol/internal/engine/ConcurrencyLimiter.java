@@ -62,6 +62,7 @@ final class ConcurrencyLimiter extends ExecutionPermit implements Limiter {
     }
     if (partition != null) {
       partition.markWaited();
+      partition.foundNoPermit(nowNanos);
     }
     return WAIT;
   }
