@@ -763,9 +763,6 @@ public final class ConcurrencyGroup {
     /** The waiting room over the permits Little's law frees within the wait's bound. */
     private volatile double roomFactor = WAIT_ROOM;
 
-    /** Whether a freed permit is taken sooner by a new request than by a waiter. */
-    private final HandOverCost handOvers = new HandOverCost();
-
     /** Round state: this class's own scale (see the group's class comment). */
     private double scale = 1.0;
 
@@ -871,29 +868,14 @@ public final class ConcurrencyGroup {
      * (the shop's database) a waiter costs nothing while it waits and the full room keeps one
      * at every hand-over; narrowed there, the shop-like simulation lost goodput at 1.4 times
      * its capacity.
-     *
-     * <p>False while this class's requests find no permit faster than one per dispatch of a
-     * resumed waiter ({@link HandOverCost}): a freed permit is then taken by a new request
-     * sooner than by a waiter, which only holds it idle until its container runs it.
      */
     public boolean roomToWait() {
-      if (handOvers.waitingCostsMore()) {
-        return false;
-      }
       double median = medianExecution;
       if (!(median > 0)) {
         return true;
       }
       double freed = limit * waitBoundNanos(maxWaitNanos) / (median * targetNanos);
       return waiting.get() < Math.max(1.0, Math.ceil(roomFactor * freed));
-    }
-
-    /**
-     * A waiter of this class that was handed a permit started running on a container thread
-     * {@code nanos} after the hand-over.
-     */
-    public void dispatched(long nanos) {
-      handOvers.dispatched(nanos);
     }
 
     /** A request of this class began to wait. */
@@ -1078,11 +1060,6 @@ public final class ConcurrencyGroup {
       if (!pressed) {
         pressed = true;
       }
-    }
-
-    /** A request of this class found no permit at {@code now} (it waits or is refused). */
-    public void foundNoPermit(long now) {
-      handOvers.foundNoPermit(now);
     }
 
     /** Returns a permit taken by {@link #tryAcquire}. */

@@ -62,7 +62,6 @@ final class ConcurrencyLimiter extends ExecutionPermit implements Limiter {
     }
     if (partition != null) {
       partition.markWaited();
-      partition.foundNoPermit(nowNanos);
     }
     return WAIT;
   }

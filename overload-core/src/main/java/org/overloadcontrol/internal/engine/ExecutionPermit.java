@@ -73,16 +73,6 @@ class ExecutionPermit implements Permit {
     return true;
   }
 
-  /**
-   * A request that waited for this permit and was handed it started running on a container
-   * thread {@code nanos} after the hand-over.
-   */
-  final void dispatched(long nanos) {
-    if (partition != null) {
-      partition.dispatched(nanos);
-    }
-  }
-
   /** Queues a request of {@code requestClass} for this permit: see {@link WaitQueues#enqueue}. */
   final Waiter enqueue(
       ClassDefinition requestClass, long sessionMaxWaitNanos, Waiter.Listener listener) {

@@ -599,22 +599,15 @@ public final class OverloadEngine {
    * refusal at once, the resumed requests' "executions" had a median of 230–890 ms while those
    * admitted at once ran 55–65 ms in the same seconds (the workload matrix's server log). Only
    * the first call after the wait counts: an application that goes async again is dispatched,
-   * and reported running, once more, and that is execution. Its class hears how long the
-   * dispatch took: while the class's requests find no permit faster than one per dispatch, a
-   * freed permit is taken sooner by a new request than by a waiter, and a request that finds
-   * none is refused instead of suspended ({@link ConcurrencyGroup.Partition#roomToWait}).
+   * and reported running, once more, and that is execution.
    */
   public void running(RequestTag tag) {
-    Waiter waiter = tag.waiter;
-    if (waiter != null) {
+    if (tag.waiter != null) {
       tag.waiter = null; // out of its queue for good: abandon() finds nothing to cancel
-      long now = ticker.read();
-      long handedOver = waiter.enqueuedNanos() + tag.waitedNanos();
-      long sinceArrival = tag.responseNanos(now);
+      long sinceArrival = tag.responseNanos(ticker.read());
       if (sinceArrival > tag.waitedNanos()) {
         tag.waited(sinceArrival);
       }
-      tag.route().execution.dispatched(now - handedOver);
     }
     if (tag.sampled) {
       ExecutionPermit execution = tag.route().execution;
