@@ -8,12 +8,25 @@ package org.overloadcontrol.it.experiments.workloads;
  * @param user the client (one per arrival; its retries share it)
  * @param attempt 0 for the first send, then 1, 2, … for retries
  * @param scheduledNanos when the attempt was due to be sent ({@link System#nanoTime()})
+ * @param sentNanos when its request went to the wire (the client committed it), {@link
+ *     #NOT_SENT} when it never did
  * @param doneNanos when its response (or failure) arrived
  * @param status the HTTP status, {@link #NO_RESPONSE} when none came
  */
-record Attempt(int user, int attempt, long scheduledNanos, long doneNanos, int status) {
+record Attempt(
+    int user, int attempt, long scheduledNanos, long sentNanos, long doneNanos, int status) {
 
   static final int NO_RESPONSE = 0;
+
+  static final long NOT_SENT = Long.MIN_VALUE;
+
+  /**
+   * How long the generator took to put the attempt on the wire after it was due (its own lag
+   * and its connection pool's queue); -1 when it never did.
+   */
+  long sendDelayNanos() {
+    return sentNanos == NOT_SENT ? -1 : sentNanos - scheduledNanos;
+  }
 
   long latencyNanos() {
     return doneNanos - scheduledNanos;

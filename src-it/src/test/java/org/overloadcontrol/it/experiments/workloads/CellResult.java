@@ -145,6 +145,41 @@ record CellResult(
     return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
   }
 
+  /**
+   * The p90 of how long the attempts due in [from, to) took to go to the wire after they were
+   * due, seconds: the generator's own lag and its connection pool's queue, which a second
+   * machine would not add. NaN if none went.
+   */
+  double sendDelayP90(double from, double to) {
+    Histogram h = new Histogram(3);
+    sentIn(from, to).stream()
+        .filter(a -> a.sentNanos() != Attempt.NOT_SENT)
+        .forEach(a -> h.recordValue(Math.max(0, a.sendDelayNanos() / 1000)));
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
+  }
+
+  /**
+   * The p90 of how long the requests due in [from, to) took to reach the server (its container
+   * began to read them) after they were due, seconds: the send delay ({@link #sendDelayP90})
+   * plus the container's queue of connections it has not read yet, which no server-side
+   * measure sees. From the server's log, where each request carries its send time plus {@link
+   * MatrixClient#TIMEOUT_MILLIS}. NaN if none arrived.
+   */
+  double arrivalDelayP90(double from, double to) {
+    long timeout = MatrixClient.TIMEOUT_MILLIS * 1_000_000L;
+    Histogram h = new Histogram(3);
+    for (ServedRequest r : server) {
+      if (r.givesUpNanos() == ServedRequest.NO_DEADLINE) {
+        continue;
+      }
+      long due = r.givesUpNanos() - timeout;
+      if (at(due) >= from && at(due) < to) {
+        h.recordValue(Math.max(0, (r.arrivalNanos() - due) / 1000));
+      }
+    }
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
+  }
+
   /** The server-side p90 of the 200s that arrived in [from, to), seconds; NaN if none. */
   double serverP90(double from, double to) {
     Histogram h = new Histogram(3);
@@ -238,6 +273,8 @@ record CellResult(
         refusedShare(from, to),
         failed(from, to),
         clientP90(from, to),
+        sendDelayP90(from, to),
+        arrivalDelayP90(from, to),
         serverP90(from, to),
         servedAfterLeaving(from, to),
         lowestLimit(from, to));
@@ -253,6 +290,8 @@ record CellResult(
       double refusedShare,
       long failed,
       double clientP90Seconds,
+      double sendDelayP90Seconds,
+      double arrivalDelayP90Seconds,
       double serverP90Seconds,
       long servedAfterLeaving,
       double lowestLimit) {

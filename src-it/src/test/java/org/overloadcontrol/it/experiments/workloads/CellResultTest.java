@@ -26,7 +26,7 @@ class CellResultTest {
   private static void add(
       List<Attempt> log, double from, double to, int perSecond, double latency, int status) {
     for (double s = from; s < to; s += 1.0 / perSecond) {
-      log.add(new Attempt(log.size(), 0, at(s), at(s + latency), status));
+      log.add(new Attempt(log.size(), 0, at(s), at(s), at(s + latency), status));
     }
   }
 
@@ -71,6 +71,33 @@ class CellResultTest {
   private static ServedRequest served(double at, double seconds, int status, String rejection) {
     return new ServedRequest(
         at(at), at(at + seconds), "/work", status, false, ServedRequest.NO_DEADLINE, 0, rejection);
+  }
+
+  @Test
+  void theDelaysBeforeTheServerSplitIntoTheGeneratorsAndTheContainersQueue() {
+    // Due each 10 ms over 2 s; the generator puts each on the wire 30 ms late (60 ms for one in
+    // ten) and the container begins to read it 200 ms after it was due.
+    List<Attempt> log = new ArrayList<>();
+    List<ServedRequest> server = new ArrayList<>();
+    long timeout = MatrixClient.TIMEOUT_MILLIS * 1_000_000L;
+    for (int i = 0; i < 200; i++) {
+      double due = i * 0.01;
+      double sendDelay = i % 10 == 9 ? 0.06 : 0.03;
+      log.add(new Attempt(i, 0, at(due), at(due + sendDelay), at(due + 0.25), 200));
+      server.add(
+          new ServedRequest(
+              at(due + 0.2), at(due + 0.25), "/work", 200, false, at(due) + timeout, 0, null));
+    }
+    // One never went to the wire; a request without the header (not the generator's) is left out.
+    log.add(new Attempt(200, 0, at(0.5), Attempt.NOT_SENT, at(10.5), Attempt.NO_RESPONSE));
+    server.add(served(0.5, 5, 200, null));
+    CellResult c =
+        CellResult.of(Event.coldStart(10), CAPACITY, TARGET, START, log, server, List.of(), 0, 0);
+
+    assertThat(c.sendDelayP90(0, 2)).isCloseTo(0.03, within(0.001));
+    assertThat(c.sendDelayP90(0.09, 0.1)).isCloseTo(0.06, within(0.001));
+    assertThat(c.arrivalDelayP90(0, 2)).isCloseTo(0.2, within(0.001));
+    assertThat(c.arrivalDelayP90(5, 6)).isNaN();
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.locks.LockSupport;
 import org.eclipse.jetty.client.HttpClient;
@@ -111,6 +112,7 @@ final class MatrixClient implements AutoCloseable {
       ConcurrentLinkedQueue<Attempt> log,
       AtomicInteger outstanding) {
     outstanding.incrementAndGet();
+    AtomicLong sent = new AtomicLong(Attempt.NOT_SENT);
     Request request =
         client
             .newRequest(target)
@@ -119,14 +121,15 @@ final class MatrixClient implements AutoCloseable {
                 h ->
                     h.put(
                         ServerRequestLog.GIVES_UP_HEADER,
-                        Long.toString(scheduled + TIMEOUT_MILLIS * 1_000_000L)));
+                        Long.toString(scheduled + TIMEOUT_MILLIS * 1_000_000L)))
+            .onRequestCommit(r -> sent.set(System.nanoTime()));
     request.send(
         result -> {
           try {
             long now = System.nanoTime();
             Response response = result.getResponse();
             int status = failed(result) ? Attempt.NO_RESPONSE : response.getStatus();
-            Attempt a = new Attempt(user, attempt, scheduled, now, status);
+            Attempt a = new Attempt(user, attempt, scheduled, sent.get(), now, status);
             log.add(a);
             if (a.refused() && attempt < kind.retries()) {
               if (kind == ClientKind.RETRY_NOW) {

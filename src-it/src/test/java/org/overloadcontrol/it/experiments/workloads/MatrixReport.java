@@ -67,7 +67,11 @@ final class MatrixReport {
         .append(" capacity measured with no guard in a fresh JVM after a 5 s warm-up. Goodput:")
         .append(" responses within the target (client-side latency) completed per second, over")
         .append(" C. Each step is measured from 5 s after its start (half the step when shorter)")
-        .append(" to its end; refusals and p90s by send time. A retry counts as a request.\n\n");
+        .append(" to its end; refusals and p90s by send time. A retry counts as a request.")
+        .append(" Send delay: from when an attempt was due to when the generator put it on the")
+        .append(" wire (the generator's own lag, which a second machine would not add); arrival")
+        .append(" delay: to when the container began to read it (the send delay plus the")
+        .append(" container's unread connections, which the server-side p90 does not see).\n\n");
   }
 
   void note(String line) {
@@ -105,8 +109,9 @@ final class MatrixReport {
         String.format(Locale.ROOT, "### %s, %s clients%n%n", eventName(event), client.key()));
     details.append(
         "| guard | step × C | window s | goodput / C | 200s / C | refused % | no response"
-            + " | client p90 ms | server p90 ms | served after the client left | lowest limit"
-            + " | bars |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | client p90 ms | send delay p90 ms | arrival delay p90 ms | server p90 ms"
+            + " | served after the client left | lowest limit | bars |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     Map<String, List<String>> bars = new LinkedHashMap<>();
     for (Map.Entry<String, CellResult> e : cells.entrySet()) {
       CellResult c = e.getValue();
@@ -119,7 +124,7 @@ final class MatrixReport {
         details.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %.0f–%.0f | %.2f | %.2f | %.1f | %d | %s | %s | %d | %s | %s |%n",
+                "| %s | %s | %.0f–%.0f | %.2f | %.2f | %.1f | %d | %s | %s | %s | %s | %d | %s | %s |%n",
                 e.getKey(),
                 fmt1(f.multiple()),
                 f.from(),
@@ -129,6 +134,8 @@ final class MatrixReport {
                 100 * f.refusedShare(),
                 f.failed(),
                 CellResult.fmt(f.clientP90Seconds() * 1000, "%.0f"),
+                CellResult.fmt(f.sendDelayP90Seconds() * 1000, "%.0f"),
+                CellResult.fmt(f.arrivalDelayP90Seconds() * 1000, "%.0f"),
                 CellResult.fmt(f.serverP90Seconds() * 1000, "%.0f"),
                 f.servedAfterLeaving(),
                 CellResult.fmt(f.lowestLimit(), "%.0f"),
@@ -243,12 +250,13 @@ final class MatrixReport {
     StringBuilder csv =
         new StringBuilder(
             "second,offered_multiple,goodput_over_c,throughput_over_c,refused_share,"
-                + "client_p90_ms,server_p90_ms,lowest_limit,limit_floor\n");
+                + "client_p90_ms,server_p90_ms,lowest_limit,limit_floor,send_delay_p90_ms,"
+                + "arrival_delay_p90_ms\n");
     for (double s = 0; s + 1 <= c.event().seconds(); s++) {
       csv.append(
           String.format(
               Locale.ROOT,
-              "%.0f,%.2f,%.3f,%.3f,%.4f,%.1f,%.1f,%s,%.1f%n",
+              "%.0f,%.2f,%.3f,%.3f,%.4f,%.1f,%.1f,%s,%.1f,%.1f,%.1f%n",
               s,
               c.event().multipleAt(s),
               c.goodput(s, s + 1),
@@ -257,7 +265,9 @@ final class MatrixReport {
               c.clientP90(s, s + 1) * 1000,
               c.serverP90(s, s + 1) * 1000,
               CellResult.fmt(c.lowestLimit(s, s + 1), "%.0f"),
-              c.limitFloor(s, s + 1)));
+              c.limitFloor(s, s + 1),
+              c.sendDelayP90(s, s + 1) * 1000,
+              c.arrivalDelayP90(s, s + 1) * 1000));
     }
     Files.writeString(file, csv);
   }
