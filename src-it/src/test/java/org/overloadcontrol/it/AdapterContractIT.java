@@ -204,20 +204,26 @@ class AdapterContractIT {
     }
   }
 
+  /**
+   * An adapter whose endpoint admits one request and refuses the next ones at once: the rate
+   * controller's bucket holds one token (the concurrency limit would let them all run).
+   */
+  private static Target startRefusingAfterOne(Adapter adapter, String name) throws Exception {
+    return adapter.start(
+        name,
+        Map.of(
+            "admission.controller",
+            "rate",
+            "endpoints.work.target",
+            "1s",
+            "controller.initialRate",
+            "0.1"));
+  }
+
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
-    // The rate controller's bucket refuses at once; the concurrency limit would let both run.
-    try (Target target =
-        adapter.start(
-            "refused",
-            Map.of(
-                "admission.controller",
-                "rate",
-                "endpoints.work.target",
-                "1s",
-                "controller.initialRate",
-                "0.1"))) {
+    try (Target target = startRefusingAfterOne(adapter, "refused")) {
       Answer first =
           MishandledRequestsIT.send(client.newRequest(target.work(""))).get(30, TimeUnit.SECONDS);
       var second =
@@ -245,16 +251,7 @@ class AdapterContractIT {
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void aRefusalLeavesTheConnectionOpen(Adapter adapter) throws Exception {
-    try (Target target =
-        adapter.start(
-            "refused-kept",
-            Map.of(
-                "admission.controller",
-                "rate",
-                "endpoints.work.target",
-                "1s",
-                "controller.initialRate",
-                "0.1"))) {
+    try (Target target = startRefusingAfterOne(adapter, "refused-kept")) {
       URI work = target.work("");
       assertThat(
               MishandledRequestsIT.send(client.newRequest(work)).get(30, TimeUnit.SECONDS).status())
