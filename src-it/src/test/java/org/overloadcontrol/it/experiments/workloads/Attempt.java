@@ -21,8 +21,9 @@ record Attempt(
   static final long NOT_SENT = Long.MIN_VALUE;
 
   /**
-   * How long the generator took to put the attempt on the wire after it was due (its own lag
-   * and its connection pool's queue); -1 when it never did.
+   * How long the attempt took to go on the wire after it was due: the generator's own lag, its
+   * wait for one of its connections, and a new connection's handshake (which waits on the
+   * server's accept queue); -1 when it never did.
    */
   long sendDelayNanos() {
     return sentNanos == NOT_SENT ? -1 : sentNanos - scheduledNanos;

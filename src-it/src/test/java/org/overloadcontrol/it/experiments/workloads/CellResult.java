@@ -147,8 +147,9 @@ record CellResult(
 
   /**
    * The p90 of how long the attempts due in [from, to) took to go to the wire after they were
-   * due, seconds: the generator's own lag and its connection pool's queue, which a second
-   * machine would not add. NaN if none went.
+   * due, seconds ({@link Attempt#sendDelayNanos}): the generator's lag, its wait for one of
+   * its connections (all of them held by requests the server has not answered, or its own
+   * queue), and a new connection's handshake. NaN if none went.
    */
   double sendDelayP90(double from, double to) {
     Histogram h = new Histogram(3);

@@ -68,10 +68,11 @@ final class MatrixReport {
         .append(" responses within the target (client-side latency) completed per second, over")
         .append(" C. Each step is measured from 5 s after its start (half the step when shorter)")
         .append(" to its end; refusals and p90s by send time. A retry counts as a request.")
-        .append(" Send delay: from when an attempt was due to when the generator put it on the")
-        .append(" wire (the generator's own lag, which a second machine would not add); arrival")
-        .append(" delay: to when the container began to read it (the send delay plus the")
-        .append(" container's unread connections, which the server-side p90 does not see).\n\n");
+        .append(" Send delay: from when an attempt was due to when it went on the wire (the")
+        .append(" generator's lag, its wait for one of its connections, a new connection's")
+        .append(" handshake); arrival delay: to when the container began to read it (the send")
+        .append(" delay plus the container's unread connections). Neither is in the server-side")
+        .append(" p90.\n\n");
   }
 
   void note(String line) {
