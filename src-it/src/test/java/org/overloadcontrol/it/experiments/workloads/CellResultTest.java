@@ -88,15 +88,15 @@ class CellResultTest {
           new ServedRequest(
               at(due + 0.2), at(due + 0.25), "/work", 200, false, at(due) + timeout, 0, null));
     }
-    // One never went to the wire; a request without the header (not the generator's) is left out.
-    log.add(new Attempt(200, 0, at(0.5), Attempt.NOT_SENT, at(10.5), Attempt.NO_RESPONSE));
-    server.add(served(0.5, 5, 200, null));
+    // One due at 5 s never went to the wire (it failed before): it has no send delay.
+    log.add(new Attempt(200, 0, at(5), Attempt.NOT_SENT, at(5.5), Attempt.NO_RESPONSE));
     CellResult c =
         CellResult.of(Event.coldStart(10), CAPACITY, TARGET, START, log, server, List.of(), 0, 0);
 
     assertThat(c.sendDelayP90(0, 2)).isCloseTo(0.03, within(0.001));
     assertThat(c.sendDelayP90(0.09, 0.1)).isCloseTo(0.06, within(0.001));
     assertThat(c.arrivalDelayP90(0, 2)).isCloseTo(0.2, within(0.001));
+    assertThat(c.sendDelayP90(5, 6)).isNaN();
     assertThat(c.arrivalDelayP90(5, 6)).isNaN();
   }
 
