@@ -3,14 +3,20 @@ package org.overloadcontrol.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -258,7 +264,7 @@ class AdapterContractIT {
           .isEqualTo(200); // the bucket's one token
       try (Socket socket = new Socket(work.getHost(), work.getPort())) {
         socket.setSoTimeout(10_000);
-        var in = new java.io.BufferedInputStream(socket.getInputStream());
+        var in = new BufferedInputStream(socket.getInputStream());
         for (int i = 0; i < 3; i++) {
           socket
               .getOutputStream()
@@ -269,7 +275,7 @@ class AdapterContractIT {
                           + work.getRawQuery()
                           + " HTTP/1.1\r\n"
                           + "Host: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
-                      .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                      .getBytes(StandardCharsets.US_ASCII));
           socket.getOutputStream().flush();
           Map<String, String> headers = new HashMap<>();
           String status = readResponse(in, headers);
@@ -290,13 +296,13 @@ class AdapterContractIT {
   }
 
   /** Reads one response with a {@code Content-Length} body: its status line; headers lower-cased. */
-  private static String readResponse(java.io.InputStream in, Map<String, String> headers)
-      throws java.io.IOException {
+  private static String readResponse(InputStream in, Map<String, String> headers)
+      throws IOException {
     String status = readLine(in);
     for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
       int colon = line.indexOf(':');
       headers.put(
-          line.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT),
+          line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
           line.substring(colon + 1).trim());
     }
     int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
@@ -304,11 +310,11 @@ class AdapterContractIT {
     return status;
   }
 
-  private static String readLine(java.io.InputStream in) throws java.io.IOException {
+  private static String readLine(InputStream in) throws IOException {
     StringBuilder line = new StringBuilder();
     for (int c = in.read(); c != '\n'; c = in.read()) {
       if (c < 0) {
-        throw new java.io.EOFException("the server closed the connection after: " + line);
+        throw new EOFException("the server closed the connection after: " + line);
       }
       if (c != '\r') {
         line.append((char) c);

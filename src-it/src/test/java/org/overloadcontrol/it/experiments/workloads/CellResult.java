@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.it.serverlog.ServedRequest;
 
@@ -138,11 +139,8 @@ record CellResult(
 
   /** The client-side p90 of the admitted (200) requests sent in [from, to), seconds; NaN if none. */
   double clientP90(double from, double to) {
-    Histogram h = new Histogram(3);
-    sentIn(from, to).stream()
-        .filter(Attempt::ok)
-        .forEach(a -> h.recordValue(Math.max(0, a.latencyNanos() / 1000)));
-    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
+    return p90Seconds(
+        sentIn(from, to).stream().filter(Attempt::ok).mapToLong(Attempt::latencyNanos));
   }
 
   /**
@@ -152,11 +150,10 @@ record CellResult(
    * queue), and a new connection's handshake. NaN if none went.
    */
   double sendDelayP90(double from, double to) {
-    Histogram h = new Histogram(3);
-    sentIn(from, to).stream()
-        .filter(a -> a.sentNanos() != Attempt.NOT_SENT)
-        .forEach(a -> h.recordValue(Math.max(0, a.sendDelayNanos() / 1000)));
-    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
+    return p90Seconds(
+        sentIn(from, to).stream()
+            .filter(a -> a.sentNanos() != Attempt.NOT_SENT)
+            .mapToLong(Attempt::sendDelayNanos));
   }
 
   /**
@@ -168,25 +165,27 @@ record CellResult(
    */
   double arrivalDelayP90(double from, double to) {
     long timeout = MatrixClient.TIMEOUT_MILLIS * 1_000_000L;
-    Histogram h = new Histogram(3);
-    for (ServedRequest r : server) {
-      if (r.givesUpNanos() == ServedRequest.NO_DEADLINE) {
-        continue;
-      }
-      long due = r.givesUpNanos() - timeout;
-      if (at(due) >= from && at(due) < to) {
-        h.recordValue(Math.max(0, (r.arrivalNanos() - due) / 1000));
-      }
-    }
-    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
+    return p90Seconds(
+        server.stream()
+            .filter(r -> r.givesUpNanos() != ServedRequest.NO_DEADLINE)
+            .filter(
+                r -> at(r.givesUpNanos() - timeout) >= from && at(r.givesUpNanos() - timeout) < to)
+            .mapToLong(r -> r.arrivalNanos() - (r.givesUpNanos() - timeout)));
   }
 
   /** The server-side p90 of the 200s that arrived in [from, to), seconds; NaN if none. */
   double serverP90(double from, double to) {
+    return p90Seconds(
+        server.stream()
+            .filter(
+                r -> r.status() == 200 && at(r.arrivalNanos()) >= from && at(r.arrivalNanos()) < to)
+            .mapToLong(ServedRequest::responseNanos));
+  }
+
+  /** The p90 of {@code nanos} in seconds (negative ones read as 0); NaN if there are none. */
+  private static double p90Seconds(LongStream nanos) {
     Histogram h = new Histogram(3);
-    server.stream()
-        .filter(r -> r.status() == 200 && at(r.arrivalNanos()) >= from && at(r.arrivalNanos()) < to)
-        .forEach(r -> h.recordValue(Math.max(0, r.responseNanos() / 1000)));
+    nanos.forEach(n -> h.recordValue(Math.max(0, n / 1000)));
     return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1e6;
   }
 
