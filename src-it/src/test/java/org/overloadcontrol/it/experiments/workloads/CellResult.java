@@ -79,29 +79,30 @@ record CellResult(
     return (nanos - startNanos) / 1e9;
   }
 
+  /** Whether {@code nanos} falls in [from, to), seconds from the start. */
+  private boolean in(long nanos, double from, double to) {
+    double s = at(nanos);
+    return s >= from && s < to;
+  }
+
   /** Responses within the target completed in [from, to), per second, over the capacity. */
   double goodput(double from, double to) {
     long n =
         attempts.stream()
             .filter(a -> a.ok() && a.latencyNanos() <= targetSeconds * 1e9)
-            .filter(a -> at(a.doneNanos()) >= from && at(a.doneNanos()) < to)
+            .filter(a -> in(a.doneNanos(), from, to))
             .count();
     return n / (to - from) / capacity;
   }
 
   /** Responses 200 completed in [from, to), per second, over the capacity. */
   double throughput(double from, double to) {
-    long n =
-        attempts.stream()
-            .filter(a -> a.ok() && at(a.doneNanos()) >= from && at(a.doneNanos()) < to)
-            .count();
+    long n = attempts.stream().filter(a -> a.ok() && in(a.doneNanos(), from, to)).count();
     return n / (to - from) / capacity;
   }
 
   private List<Attempt> sentIn(double from, double to) {
-    return attempts.stream()
-        .filter(a -> at(a.scheduledNanos()) >= from && at(a.scheduledNanos()) < to)
-        .toList();
+    return attempts.stream().filter(a -> in(a.scheduledNanos(), from, to)).toList();
   }
 
   /**
@@ -168,8 +169,7 @@ record CellResult(
     return p90Seconds(
         server.stream()
             .filter(r -> r.givesUpNanos() != ServedRequest.NO_DEADLINE)
-            .filter(
-                r -> at(r.givesUpNanos() - timeout) >= from && at(r.givesUpNanos() - timeout) < to)
+            .filter(r -> in(r.givesUpNanos() - timeout, from, to))
             .mapToLong(r -> r.arrivalNanos() - (r.givesUpNanos() - timeout)));
   }
 
@@ -177,8 +177,7 @@ record CellResult(
   double serverP90(double from, double to) {
     return p90Seconds(
         server.stream()
-            .filter(
-                r -> r.status() == 200 && at(r.arrivalNanos()) >= from && at(r.arrivalNanos()) < to)
+            .filter(r -> r.status() == 200 && in(r.arrivalNanos(), from, to))
             .mapToLong(ServedRequest::responseNanos));
   }
 
@@ -191,9 +190,7 @@ record CellResult(
 
   /** Responses the server completed for requests arriving in [from, to) whose client had left. */
   long servedAfterLeaving(double from, double to) {
-    return server.stream()
-        .filter(r -> at(r.arrivalNanos()) >= from && at(r.arrivalNanos()) < to && r.userLeft())
-        .count();
+    return server.stream().filter(r -> in(r.arrivalNanos(), from, to) && r.userLeft()).count();
   }
 
   /** The lowest limit sampled in [from, to); NaN without a limit. */
