@@ -264,6 +264,9 @@ public final class ConcurrencyGroup {
   /** Round state: the targets of this window's executions within them, summed (nanoseconds). */
   private double withinTargetNanos;
 
+  /** Round state: the targets of all this window's executions, summed (nanoseconds). */
+  private double targetsNanos;
+
   /** Round state: the in-flight level of the window being drained (its peak, at most the limit). */
   private int windowLevel = 1;
 
@@ -289,7 +292,7 @@ public final class ConcurrencyGroup {
    * Round state: completions still owed to the requests that were in flight over the new limit
    * at the last cut. A window at least half of whose completions may be theirs judges requests
    * admitted over the new limit, whose slowness the cut already answered (the dead time after a
-   * cut), and may not cut again. Ended at the first permit taken after the cut instead, a cold
+   * cut), and may not cut again (but for a deep backlog, see {@link ConcurrencyLimit}). Ended at the first permit taken after the cut instead, a cold
    * start's slow executions took the limit from 180 to 1 in four seconds, windows cutting on
    * requests admitted under a limit two or three cuts higher. Counted, not traced per request:
    * judging only the requests admitted after the cut leaves out the long ones that began just
@@ -476,6 +479,7 @@ public final class ConcurrencyGroup {
     executedNanos = 0;
     withinTarget = 0;
     withinTargetNanos = 0;
+    targetsNanos = 0;
     int peakInFlight = peak;
     windowLevel = Math.max(1, Math.min(limit, peakInFlight));
     long count = samples.drain(intoRound)[0];
@@ -545,7 +549,14 @@ public final class ConcurrencyGroup {
         algorithm.next(
             before,
             new LimitWindow(
-                judged, wasReached, wasPressed, peakInFlight, settling, queueing, elsewhere));
+                judged,
+                wasReached,
+                wasPressed,
+                peakInFlight,
+                settling,
+                queueing,
+                elsewhere,
+                backlog(now)));
     // A cut stops at what the group ran within its targets in its best recent second: under it
     // the resource idles, whatever made the executions long (ThroughputFloor). One for the
     // predicted p90 of the class with the least slack does not: that class's target is what the
@@ -565,7 +576,10 @@ public final class ConcurrencyGroup {
                 p90,
                 count,
                 wasReached,
-                settling || elsewhere,
+                // A cut through the dead time (a deep backlog, ConcurrencyLimit) is checked like
+                // any other: on a cold JVM whose executions are long at every level it did not
+                // work, and the check takes it back.
+                (settling && next >= before) || elsewhere,
                 permits.inFlight()),
             before,
             next);
@@ -605,12 +619,22 @@ public final class ConcurrencyGroup {
             median,
             queueingShare,
             coreShare.utilisation(),
-            settling
+            settling && exactLimit >= before
                 ? LimitRound.Held.SETTLING
                 : elsewhere
                     ? LimitRound.Held.CORES_TAKEN_ELSEWHERE
                     : floored ? LimitRound.Held.THROUGHPUT_FLOOR : LimitRound.Held.NO));
     return limit > old;
+  }
+
+  /**
+   * The requests in flight now over what the window's completions need by Little's law, their
+   * rate times their targets (round thread; see {@link LimitWindow#backlog}); NaN without
+   * completions.
+   */
+  private double backlog(long now) {
+    double need = targetsNanos / Math.max(1, now - windowStartNanos);
+    return need > 0 ? permits.inFlight() / need : Double.NaN;
   }
 
   /**
@@ -683,6 +707,7 @@ public final class ConcurrencyGroup {
             Math.round(((sample & UNITS_MASK) / RATIO_UNIT - p.medianExecution) * p.targetNanos);
       }
       executedNanos += (sample & UNITS_MASK) / RATIO_UNIT * p.targetNanos;
+      targetsNanos += p.targetNanos;
       if (met) {
         withinTargetNanos += p.targetNanos;
       }

@@ -13,6 +13,9 @@ package org.overloadcontrol.internal.admission;
  *   else if s &gt; 1 (target missed): L' = max(L · clamp(setpoint / s, cut(s), 1), peak)
  *   else: L' = min(L, max(L · minFactor, h · peak))       peak = the window's largest in-flight
  *         with an idle headroom h (admission.idleHeadroom, e.g. 2), else L' = L
+ *   in the dead time after a cut: no cut, unless the requests in flight are over twice what
+ *         the window's completions need (a deep backlog): L' = max(min(L', L · factor), f(L))
+ *         with f(L) = min(L, max(L / 2, 20))
  *   L' in [minLimit, maxLimit]
  * </pre>
  *
@@ -71,6 +74,19 @@ package org.overloadcontrol.internal.admission;
  * of up to 1.25 per window held the execution p90 at 1.04–1.06 of the target instead of the
  * setpoint's 0.9, 1.1 at 0.92–0.96, 1.05 at 0.82–0.89.
  *
+ * <p>A deep backlog is cut through the dead time. A window of the dead time after a cut judges
+ * requests admitted under the limit before it, and does not cut again (see {@link
+ * ConcurrencyGroup}). But when the requests in flight are over twice what the window's
+ * completions need by Little's law (their rate times their targets), a request admitted now
+ * waits behind more than two targets of work at the rate the group serves, whatever made the
+ * executions long: such a window cuts as any other, by half at most and not under 20, where
+ * concurrency-limits' Vegas and Gradient2 start. Behind a downstream pool of 8 on a cold JVM
+ * (the workload matrix) the limit came down from the container's 196 threads by halves, each
+ * waiting seconds for the completions of the requests admitted before it, and a stall 8 s in
+ * found it at 33, the executions still at seconds, where Vegas, starting at 20, was back
+ * within target. Under 20 the dead time holds as before, and a cut through it that did not
+ * shorten the executions (a cold JVM, long at every level) is taken back by {@link CutCheck}.
+ *
  * <p>Cores taken elsewhere. A window in which the process's cores were saturated by work other
  * than the admitted executions ({@link CoreShare}: a cold JVM compiling, the container refusing
  * a retry storm) is not cut, whatever its p90: fewer requests in flight would not shorten the
@@ -87,6 +103,18 @@ public final class ConcurrencyLimit {
    * in Envoy's adaptive concurrency filter and in concurrency-limits' {@code Gradient2Limit}.
    */
   static final double DEEPEST_GROSS_CUT = 0.5;
+
+  /**
+   * The backlog ({@link LimitWindow#backlog}) over which a window of the dead time after a cut
+   * still cuts: the requests admitted now wait behind twice their target's worth of work.
+   */
+  static final double DEEP_BACKLOG = 2.0;
+
+  /**
+   * The lowest limit a cut through the dead time leaves: where concurrency-limits' Vegas and
+   * Gradient2 start. Under it the dead time holds as before.
+   */
+  static final int THROUGH_DEAD_TIME_DOWN_TO = 20;
 
   /** A window's median execution over the recent lowest under which nothing queues. */
   static final double NO_QUEUEING = 1.1;
@@ -225,8 +253,14 @@ public final class ConcurrencyLimit {
     } else {
       next = Math.max(limit * factor, Math.min(limit, window.peakInFlight()));
     }
-    if (window.settling() && next < limit) {
-      next = limit;
+    if (window.settling()) {
+      if (cutsThroughDeadTime(limit, window.backlog())) {
+        // The gradient's own cut: in the dead time more requests are in flight than the
+        // limit, and the peak says nothing of it.
+        next = Math.max(Math.min(next, limit * factor), throughDeadTime(limit));
+      } else if (next < limit) {
+        next = limit;
+      }
     }
     return clamp(next);
   }
@@ -252,6 +286,23 @@ public final class ConcurrencyLimit {
     }
     double clear = Math.min(1.0, (SOME_QUEUEING - queueing) / (SOME_QUEUEING - NO_QUEUEING));
     return Math.sqrt(limit) * clear;
+  }
+
+  /**
+   * Whether a window of the dead time after a cut may cut {@code limit} again: the requests in
+   * flight are a deep backlog ({@link LimitWindow#backlog} over {@value #DEEP_BACKLOG}) and the
+   * limit is over {@value #THROUGH_DEAD_TIME_DOWN_TO}.
+   */
+  static boolean cutsThroughDeadTime(double limit, double backlog) {
+    return backlog > DEEP_BACKLOG && limit > THROUGH_DEAD_TIME_DOWN_TO;
+  }
+
+  /**
+   * The cut a window of the dead time after a cut may make when the requests in flight are a
+   * deep backlog: half the limit, not under {@value #THROUGH_DEAD_TIME_DOWN_TO}, never up.
+   */
+  private static double throughDeadTime(double limit) {
+    return Math.min(limit, Math.max(limit * DEEPEST_GROSS_CUT, THROUGH_DEAD_TIME_DOWN_TO));
   }
 
   /**

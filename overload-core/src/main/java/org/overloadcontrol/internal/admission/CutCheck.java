@@ -42,7 +42,8 @@ package org.overloadcontrol.internal.admission;
  * while the JVM compiles, and the reference is then the container's 200 threads, far over what
  * a CPU-bound resource carries once warm; the next series, if its cuts do not work either,
  * halves the distance again. A window that does not cut before the limit came that far ends the
- * series; a window of the dead time after a cut (settling) neither starts nor ends one. The
+ * series; a window of the dead time after a cut (settling) neither starts nor ends one, unless it
+ * cut (a deep backlog, {@link ConcurrencyLimit}): that cut is checked like any other. The
  * median, not the p90: a window's tail at a low level is its few largest samples, and a cut that
  * worked must show in the typical request.
  */

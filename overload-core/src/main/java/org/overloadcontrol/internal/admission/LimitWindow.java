@@ -14,6 +14,9 @@ package org.overloadcontrol.internal.admission;
  *     no request queued behind another), NaN when unknown
  * @param coresTakenElsewhere whether the process's cores were saturated by work other than the
  *     admitted executions ({@link CoreShare}): a cut cannot shorten them
+ * @param backlog the requests in flight at the window's end over what its completions need by
+ *     Little's law (their rate times their targets): above 1, the requests admitted now wait behind
+ *     more than their target's worth of work at the rate the window served; NaN when unknown
  */
 record LimitWindow(
     double p90OfTarget,
@@ -22,9 +25,13 @@ record LimitWindow(
     int peakInFlight,
     boolean settling,
     double queueing,
-    boolean coresTakenElsewhere) {
+    boolean coresTakenElsewhere,
+    double backlog) {
 
-  /** A window whose cores, as far as it knows, went to the admitted executions. */
+  /**
+   * A window whose cores, as far as it knows, went to the admitted executions, its backlog
+   * unknown.
+   */
   LimitWindow(
       double p90OfTarget,
       boolean reached,
@@ -32,6 +39,6 @@ record LimitWindow(
       int peakInFlight,
       boolean settling,
       double queueing) {
-    this(p90OfTarget, reached, pressed, peakInFlight, settling, queueing, false);
+    this(p90OfTarget, reached, pressed, peakInFlight, settling, queueing, false, Double.NaN);
   }
 }

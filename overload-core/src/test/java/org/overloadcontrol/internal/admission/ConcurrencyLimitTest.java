@@ -103,6 +103,20 @@ class ConcurrencyLimitTest {
   }
 
   @Test
+  void whileSettlingADeepBacklogIsCutByHalfAtMostAndNotUnderTwenty() {
+    // Pressed, not reached: requests in flight over the limit, the peak over it.
+    LimitWindow deep = new LimitWindow(3.0, false, true, 150, true, 1.0, false, 3.0);
+    assertThat(limit.next(60, deep)).as("the gradient's cut, 0.6").isCloseTo(36, within(1e-9));
+    assertThat(limit.next(60, new LimitWindow(9.0, false, true, 150, true, 1.0, false, 3.0)))
+        .as("by half at most")
+        .isCloseTo(30, within(1e-9));
+    assertThat(limit.next(30, deep)).as("not under 20").isCloseTo(20, within(1e-9));
+    assertThat(limit.next(20, deep)).as("under 20 the dead time holds").isEqualTo(20);
+    LimitWindow shallow = new LimitWindow(3.0, false, true, 150, true, 1.0, false, 2.0);
+    assertThat(limit.next(60, shallow)).as("twice the need is not deep").isEqualTo(60);
+  }
+
+  @Test
   void holdsWithoutSamplesAndStaysWithinItsBounds() {
     assertThat(limit.next(10, Double.NaN, true, 10)).isEqualTo(10);
     assertThat(limit.next(1, 9.0, true, 1)).isEqualTo(1);

@@ -98,19 +98,15 @@ class LimitRecoveryTest {
 
   @Test
   void aCutIsNotRepeatedOnSamplesAdmittedBeforeIt() {
-    ConcurrencyGroup g = group(100, 200);
-    ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
-    for (int i = 0; i < 100; i++) {
-      assertThat(p.tryAcquire(0)).isTrue();
-    }
-    // A window of executions three times the target: cut to 100 · 1.8 / 3 = 60.
-    slowWindow(p, 20);
-    assertThat(g.limit()).isEqualTo(60);
+    ConcurrencyGroup.Partition p = cutTo60With80InFlight();
+    ConcurrencyGroup g = p.group();
     // The next window's slow executions were admitted before that cut, over the limit it set:
-    // they say nothing of 60, and it stands, though new requests find it reached.
+    // they say nothing of 60, and it stands, though new requests find it reached. (The 41 left
+    // in flight are about what the window's 39 completions a tenth of a second need within the
+    // target: no deep backlog, see the next test.)
     assertThat(p.tryAcquire(0)).isFalse();
     p.markWaited();
-    slowWindow(p, 20);
+    slowWindow(p, 39);
     assertThat(g.limit()).isEqualTo(60);
     // Once a request is admitted under the new limit, its window judges the limit again.
     slowWindow(p, 1);
@@ -120,22 +116,32 @@ class LimitRecoveryTest {
   }
 
   @Test
-  void aPermitTakenAfterACutDoesNotEndItsDeadTime() {
-    ConcurrencyGroup g = group(100, 200);
-    ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
-    for (int i = 0; i < 100; i++) {
-      assertThat(p.tryAcquire(0)).isTrue();
-    }
-    // Cut to 60 with 80 still in flight: 20 of them over the new limit.
+  void aDeepBacklogIsCutThroughTheDeadTime() {
+    ConcurrencyGroup.Partition p = cutTo60With80InFlight();
+    ConcurrencyGroup g = p.group();
+    // The next window's executions were admitted before the cut too, but the 60 left in flight
+    // are three times what its 20 completions a tenth of a second need within the target: the
+    // requests admitted now wait behind three targets of work whatever made the executions
+    // long: the window cuts as it would outside the dead time (to 60 · 0.6), by half at most.
+    assertThat(p.tryAcquire(0)).isFalse();
+    p.markWaited();
     slowWindow(p, 20);
-    assertThat(g.limit()).isEqualTo(60);
-    // Twenty-one finish, so a new request gets a permit under the limit; their executions, as
-    // slow as before, are mostly the twenty admitted over it, which the cut already answered.
-    for (int i = 0; i < 21; i++) {
+    assertThat(g.limit()).isEqualTo(36);
+    assertThat(rounds.get(1).held()).isEqualTo(LimitRound.Held.NO);
+  }
+
+  @Test
+  void aPermitTakenAfterACutDoesNotEndItsDeadTime() {
+    // Cut to 60 with 80 still in flight: 20 of them over the new limit.
+    ConcurrencyGroup.Partition p = cutTo60With80InFlight();
+    ConcurrencyGroup g = p.group();
+    // Thirty-nine finish, so a new request gets a permit under the limit; their executions, as
+    // slow as before, are half the twenty admitted over it, which the cut already answered.
+    for (int i = 0; i < 39; i++) {
       p.release(0);
     }
     assertThat(p.tryAcquire(0)).isTrue();
-    for (int i = 0; i < 21; i++) {
+    for (int i = 0; i < 39; i++) {
       p.record(3 * TARGET, clock.read(), 0);
     }
     g.tick(clock.advanceNanos(100 * MS).read());
@@ -205,6 +211,47 @@ class LimitRecoveryTest {
       }
     }
     assertThat(highestLate).isLessThanOrEqualTo(20);
+  }
+
+  @Test
+  void aBacklogBehindAPoolIsCutThroughTheDeadTimeOfAColdStart() {
+    ConcurrencyGroup g = group(200, 200);
+    GroupLoad run = load(g);
+    // 200 clients that send again at once, on a method that waits for one of 8 downstream
+    // connections for a 20 ms call (400 a second; the setpoint's 90 ms holds about 36 in
+    // flight), the calls five times slower at first on a cold JVM. The limit starts at 200 and
+    // each cut waited for the completions of the requests admitted before it, which behind the
+    // pool on a cold JVM take seconds: the limit stayed over 40 for 2.2 s, the requests taking
+    // up to a second. With the requests in flight over twice what the completions need within
+    // the target, the dead time cuts on.
+    GroupLoad.Execution pool =
+        (elapsed, n) -> {
+          double cold = 1 + 4 * Math.exp(-elapsed / (double) (1_000 * MS));
+          return (long) (20 * MS * cold * Math.max(1, Math.ceil(n / 8.0)));
+        };
+    long under40 = -1;
+    while (under40 < 0 && clock.read() - run.start < 10_000 * MS) {
+      run.drive(10, 0, 200, pool);
+      if (g.limit() <= 40) {
+        under40 = clock.read() - run.start;
+      }
+    }
+    assertThat(under40).as("under 40 after (ms)", under40 / MS).isBetween(0L, 1_500 * MS);
+  }
+
+  /**
+   * A limit of 100, all its permits taken, cut by a window of twenty executions at three times
+   * the target to 100 · 1.8 / 3 = 60 with 80 still in flight.
+   */
+  private ConcurrencyGroup.Partition cutTo60With80InFlight() {
+    ConcurrencyGroup g = group(100, 200);
+    ConcurrencyGroup.Partition p = g.partition(api, TARGET, TARGET / 2);
+    for (int i = 0; i < 100; i++) {
+      assertThat(p.tryAcquire(0)).isTrue();
+    }
+    slowWindow(p, 20);
+    assertThat(g.limit()).isEqualTo(60);
+    return p;
   }
 
   /** {@code n} requests holding permits complete at three times the target; the window ends. */
