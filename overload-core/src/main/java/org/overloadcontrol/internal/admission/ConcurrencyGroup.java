@@ -292,9 +292,10 @@ public final class ConcurrencyGroup {
    * Round state: completions still owed to the requests that were in flight over the new limit
    * at the last cut. A window at least half of whose completions may be theirs judges requests
    * admitted over the new limit, whose slowness the cut already answered (the dead time after a
-   * cut), and may not cut again (but for a deep backlog, see {@link ConcurrencyLimit}). Ended at the first permit taken after the cut instead, a cold
-   * start's slow executions took the limit from 180 to 1 in four seconds, windows cutting on
-   * requests admitted under a limit two or three cuts higher. Counted, not traced per request:
+   * cut), and may not cut again (but for a deep backlog, see {@link ConcurrencyLimit}). Ended
+   * at the first permit taken after the cut instead, a cold start's slow executions took the
+   * limit from 180 to 1 in four seconds, windows cutting on requests admitted under a limit
+   * two or three cuts higher. Counted, not traced per request:
    * judging only the requests admitted after the cut leaves out the long ones that began just
    * before it, and the worst endpoint's p90 in the shared-bottleneck simulation at twice the
    * capacity rose from within 1.1 to 1.3 times the target.
