@@ -293,7 +293,7 @@ public final class ConcurrencyLimit {
    * flight are a deep backlog ({@link LimitWindow#backlog} over {@value #DEEP_BACKLOG}) and the
    * limit is over {@value #THROUGH_DEAD_TIME_DOWN_TO}.
    */
-  static boolean cutsThroughDeadTime(double limit, double backlog) {
+  private static boolean cutsThroughDeadTime(double limit, double backlog) {
     return backlog > DEEP_BACKLOG && limit > THROUGH_DEAD_TIME_DOWN_TO;
   }
 
