@@ -133,6 +133,17 @@ public final class ConcurrencyGroup {
    */
   static final double SCALED_QUEUEING = 0.3;
 
+  /**
+   * The share of a pressed window's peak in flight that its executions must keep busy on
+   * average for the classes' scale to lower the setpoint. Under it most permits were held by
+   * requests not yet running: handed over from the wait queue and waiting for a container
+   * thread behind a storm of re-sent attempts. A cut there does not shorten the executions but
+   * leaves the resource idle for longer: behind a downstream pool of 8 after a cold start, the
+   * executions at 0.2–0.9 of their target and two to four of them running under a limit of
+   * 5–8, the scale cut the limit to 4 and held it under 20 for seconds.
+   */
+  static final double SCALED_BUSY = 0.5;
+
   /** How much the lowest recent median rises each window (see {@link #queueing}). */
   static final double BASELINE_DRIFT = 1.001;
 
@@ -528,8 +539,10 @@ public final class ConcurrencyGroup {
     boolean tightestDecides = false;
     if (wasPressed) {
       // The scale asks for shorter executions so that waits fit beside them; where a cut cannot
-      // shorten them (they do not queue), it only lengthens the waits that made the misses.
-      double usedScale = queueingShare < SCALED_QUEUEING ? 1.0 : scale;
+      // shorten them (they do not queue, or most permits wait for a thread to run on), it only
+      // lengthens the waits that made the misses.
+      boolean scaled = !(queueingShare < SCALED_QUEUEING) && level >= SCALED_BUSY * windowLevel;
+      double usedScale = scaled ? scale : 1.0;
       judged = p90 / usedScale;
       // The prediction already aims the tightest class at the setpoint; its own misses lower
       // that aim by the square root of its scale only (the whole scale as well cost goodput

@@ -36,6 +36,12 @@ final class GroupLoad {
   /** Whether a response's time, which decides its class's miss, counts its wait. */
   boolean waitsInResponse;
 
+  /**
+   * How long a request that waited for its permit holds it before its execution starts: the
+   * wait for a container thread to resume it on. Counted in its response, not its execution.
+   */
+  long handOverNanos;
+
   /** The share of each execution spent on its thread's CPU; negative records none. */
   double cpuShare = -1;
 
@@ -120,13 +126,25 @@ final class GroupLoad {
       }
       while (!waiting.isEmpty() && p.tryAcquire(0)) {
         long arrival = waiting.pollFirst();
-        long length = execution.nanos(now - start, executing.size() + 1);
-        executing.add(new long[] {now, now + length, arrival});
+        long begin = arrival < now ? now + handOverNanos : now;
+        long length = execution.nanos(now - start, running(begin) + 1);
+        executing.add(new long[] {begin, begin + length, arrival});
       }
       if (!waiting.isEmpty()) {
         p.markWaited();
       }
       group.tick(now);
     }
+  }
+
+  /** The executions running at {@code nanos}: past their hand-over and not completed. */
+  private int running(long nanos) {
+    int n = 0;
+    for (long[] e : executing) {
+      if (e[0] <= nanos && e[1] > nanos) {
+        n++;
+      }
+    }
+    return n;
   }
 }

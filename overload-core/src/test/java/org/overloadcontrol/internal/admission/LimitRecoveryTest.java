@@ -32,6 +32,14 @@ class LimitRecoveryTest {
     return new GroupLoad(g, api, TARGET, clock);
   }
 
+  /** A load whose requests wait up to half the target, their responses counting the wait. */
+  private GroupLoad waitsInResponse(ConcurrencyGroup g) {
+    GroupLoad run = load(g);
+    run.maxWait = TARGET / 2;
+    run.waitsInResponse = true;
+    return run;
+  }
+
   @Test
   void aLimitAtOneUnderAHealthyLoadReachesTheThroughputsNeedWithinAFewWindows() {
     ConcurrencyGroup g = group(1, 200);
@@ -53,15 +61,31 @@ class LimitRecoveryTest {
   @Test
   void waitsBesideExecutionsThatDoNotQueueDoNotHoldTheLimitDown() {
     ConcurrencyGroup g = group(4, 200);
-    GroupLoad run = load(g);
-    run.maxWait = TARGET / 2;
-    run.waitsInResponse = true;
+    GroupLoad run = waitsInResponse(g);
     // 1,000 requests a second whose executions take 0.65 of the target at any level (a method
     // waiting on a remote call on cores taken by other work): 65 in flight carry them. Those
     // that wait for a permit miss the target, and their class's scale would cut the limit,
     // lengthening the waits, which no cut can shorten.
     run.drive(10_000, 1, 0, (e, n) -> 65 * MS);
     assertThat(g.limit()).isGreaterThanOrEqualTo(50);
+  }
+
+  @Test
+  void permitsWaitingForAThreadToRunOnDoNotHoldTheLimitDown() {
+    ConcurrencyGroup g = group(20, 200);
+    GroupLoad run = waitsInResponse(g);
+    // 2,000 requests a second whose executions take 0.7 of the target at any level (a remote
+    // call on busy cores). A request that waited for its permit holds it 100 ms more before it
+    // runs (a container thread to resume it on, behind a storm of re-sent attempts): its
+    // response misses the target, and fewer than half the permits are running at any time. A
+    // cut would not shorten the executions, only leave the permits' share of the resource idle
+    // for longer; the class's scale cut the limit to 8 in the first windows, before they could
+    // tell that the executions do not queue.
+    run.handOverNanos = 100 * MS;
+    run.drive(1_500, 2, 0, (e, n) -> 70 * MS);
+    assertThat(rounds).isNotEmpty();
+    assertThat(rounds).allSatisfy(r -> assertThat(r.limitAfter()).isGreaterThanOrEqualTo(20));
+    assertThat(g.limit()).isGreaterThan(20);
   }
 
   @Test
