@@ -32,7 +32,9 @@ import org.overloadcontrol.it.support.ContainerKind;
  * -Dexperiment.warmUp} [0]: requests each server sends itself before it serves (a warm-up
  * behind a readiness check), {@code -Dexperiment.serverJvmArgs} [none]: options added to every
  * server JVM, space-separated, {@code {run}} replaced by the run's name (a flight recording or
- * a GC log per run), {@code -Dexperiment.tunedParams} [none]: the {@code tuned} guard's keys
+ * a GC log per run; {@code -Dexperiment.blockingWaits=true} declares our filter without async
+ * support, so that a request waits for its permit on its thread), {@code
+ * -Dexperiment.tunedParams} [none]: the {@code tuned} guard's keys
  * beside the target, {@code key=value,...}. Report: {@code
  * target/experiments/workload-matrix.md}, with per-second CSVs and plots beside it; each cell's
  * bars end with our filter's refusals by reason and how many of them came within 1 ms of the

@@ -59,6 +59,11 @@ public final class WorkloadServer {
     Map<String, String> filter = guard.filterParams(workload);
     if (filter != null) {
       app.withOverloadFilter(filter);
+      // A request over the limit then waits for its permit on its thread (queue.nonAsync:
+      // block), resumed by a latch instead of a dispatch queued behind the container's work.
+      if (Boolean.getBoolean(BLOCKING_WAITS)) {
+        app.withoutAsyncSupport("overload");
+      }
     }
     app.withServlet(Workload.PATH, workload.servlet(), workload.initParams(), "/" + Workload.PATH);
     Path dir = app.writeUnder(Files.createTempDirectory("workload-"), "app");
@@ -107,6 +112,12 @@ public final class WorkloadServer {
    * it serves, as a readiness check that warms the application would.
    */
   static final String WARM_UP = "experiment.warmUp";
+
+  /**
+   * {@code -Dexperiment.blockingWaits=true} in the server JVM ({@code -Dexperiment.serverJvmArgs}):
+   * our filter declared without async support.
+   */
+  static final String BLOCKING_WAITS = "experiment.blockingWaits";
 
   private static void warmUp(URI uri, int requests) throws Exception {
     if (requests <= 0) {
