@@ -49,6 +49,12 @@ public record LimitRound(
      */
     CORES_TAKEN_ELSEWHERE,
     /**
+     * Most of what its permits were held went to waiting for a container thread to run on
+     * (handed a permit from the wait queue, not yet executing): a cut would not have shortened
+     * the executions, only left the resource idle for longer.
+     */
+    WAITING_FOR_THREADS,
+    /**
      * The cut stopped at what the group ran within its targets in its best second of the last
      * ten: under it the resource would idle, whatever made the executions long.
      */
@@ -77,6 +83,7 @@ public record LimitRound(
           case NO -> "";
           case SETTLING -> "; held: settling after a cut";
           case CORES_TAKEN_ELSEWHERE -> "; held: cores taken elsewhere";
+          case WAITING_FOR_THREADS -> "; held: waiting for threads";
           case THROUGHPUT_FLOOR -> "; held: at the throughput's floor";
         });
   }

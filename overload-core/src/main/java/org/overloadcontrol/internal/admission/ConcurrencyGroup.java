@@ -216,6 +216,13 @@ public final class ConcurrencyGroup {
   private static final long UNITS_MASK = (1L << 24) - 1;
   private static final long MISS_BIT = 1L << 24;
   private static final int CLASS_SHIFT = 32;
+  private static final long CLASS_MASK = (1L << 16) - 1;
+
+  /** A sample's hand-over, in units of 1/1,000 of its target, in its top 16 bits. */
+  private static final int HAND_OVER_SHIFT = 48;
+
+  private static final double HAND_OVER_UNIT = 1_000.0;
+  private static final long MAX_HAND_OVER_UNITS = (1L << 16) - 1;
 
   /**
    * Samples over which a class's median is exact before the steps of {@link #MEDIAN_STEP}
@@ -268,6 +275,12 @@ public final class ConcurrencyGroup {
 
   /** Round state: this window's execution times, summed (nanoseconds). */
   private double executedNanos;
+
+  /**
+   * Round state: the hand-overs of this window's executions, summed (nanoseconds): for a request
+   * that waited, from the permit given to it to its execution's start on a container thread.
+   */
+  private double handedOverNanos;
 
   /** Round state: this window's executions within their target. */
   private long withinTarget;
@@ -489,6 +502,7 @@ public final class ConcurrencyGroup {
     roundNanos = now;
     deviationCount = 0;
     executedNanos = 0;
+    handedOverNanos = 0;
     withinTarget = 0;
     withinTargetNanos = 0;
     targetsNanos = 0;
@@ -535,6 +549,9 @@ public final class ConcurrencyGroup {
     double queueingShare = levels.queueingShare(level);
     boolean elsewhere =
         coreShare.takenElsewhere(now, level, coresSaturated) && queueingShare < SCALED_QUEUEING;
+    double queueing = queueing(median);
+    boolean waitingForThreads = waitingForThreads(wasPressed);
+    boolean cutCannotShorten = elsewhere || waitingForThreads;
     double judged = p90;
     boolean tightestDecides = false;
     if (wasPressed) {
@@ -553,7 +570,6 @@ public final class ConcurrencyGroup {
         tightestDecides = predictedClasses > 1;
       }
     }
-    double queueing = queueing(median);
     floor.add(
         now,
         now - windowStartNanos,
@@ -569,7 +585,7 @@ public final class ConcurrencyGroup {
                 peakInFlight,
                 settling,
                 queueing,
-                elsewhere,
+                cutCannotShorten,
                 backlog(now)));
     // A cut stops at what the group ran within its targets in its best recent second: under it
     // the resource idles, whatever made the executions long (ThroughputFloor). One for the
@@ -593,7 +609,7 @@ public final class ConcurrencyGroup {
                 // A cut through the dead time (a deep backlog, ConcurrencyLimit) is checked like
                 // any other: on a cold JVM whose executions are long at every level it did not
                 // work, and the check takes it back.
-                (settling && next >= before) || elsewhere,
+                (settling && next >= before) || cutCannotShorten,
                 permits.inFlight()),
             before,
             next);
@@ -637,8 +653,34 @@ public final class ConcurrencyGroup {
                 ? LimitRound.Held.SETTLING
                 : elsewhere
                     ? LimitRound.Held.CORES_TAKEN_ELSEWHERE
-                    : floored ? LimitRound.Held.THROUGHPUT_FLOOR : LimitRound.Held.NO));
+                    : waitingForThreads
+                        ? LimitRound.Held.WAITING_FOR_THREADS
+                        : floored ? LimitRound.Held.THROUGHPUT_FLOOR : LimitRound.Held.NO));
     return limit > old;
+  }
+
+  /**
+   * Whether most of what a pressed window's permits were held went to waiting for a container
+   * thread (round thread): the hand-overs of its completions (the permit given to a waiter, its
+   * execution not yet started) outweigh their executions by more than {@link #SCALED_BUSY}
+   * allows. A cut there shortens no execution; it only leaves the resource idle for longer.
+   * After a cold start of a CPU-bound endpoint under a retry storm, windows at a limit of 5 and
+   * 3 ran 0.4–0.5 of their permits and were cut to 1, where the server then served 2–10
+   * requests a second for six seconds.
+   *
+   * <p>Whatever the executions' own p90: at a CPU-bound endpoint's capacity, where one slow
+   * second's executions missed their target and queued on the cores, a rule that still cut
+   * such windows let the limit fall from 18–55 to 2–4, and the refusals' re-sent attempts kept
+   * the cores too busy for it to come back (29–79 % refused in six cells, none in four without
+   * it). The price is at three times that capacity under clients that re-send at once: a limit
+   * held at 8 runs executions of ten times their 2 ms (docs/results.md).
+   *
+   * <p>Both parts of the same completions, not the window's level nor hand-overs counted as
+   * they end: where executions are long beside the window, requests admitted together complete
+   * together, and a window between two such cohorts reads few executions under a full limit.
+   */
+  private boolean waitingForThreads(boolean wasPressed) {
+    return wasPressed && executedNanos < SCALED_BUSY * (executedNanos + handedOverNanos);
   }
 
   /**
@@ -710,7 +752,7 @@ public final class ConcurrencyGroup {
       withinTarget++;
     }
     Partition[] indexed = byIndex;
-    int i = (int) (sample >>> CLASS_SHIFT);
+    int i = (int) (sample >>> CLASS_SHIFT & CLASS_MASK);
     if (i < indexed.length) {
       Partition p = indexed[i];
       if (p.medianExecution > 0) {
@@ -721,6 +763,7 @@ public final class ConcurrencyGroup {
             Math.round(((sample & UNITS_MASK) / RATIO_UNIT - p.medianExecution) * p.targetNanos);
       }
       executedNanos += (sample & UNITS_MASK) / RATIO_UNIT * p.targetNanos;
+      handedOverNanos += (sample >>> HAND_OVER_SHIFT) / HAND_OVER_UNIT * p.targetNanos;
       targetsNanos += p.targetNanos;
       if (met) {
         withinTargetNanos += p.targetNanos;
@@ -1108,24 +1151,36 @@ public final class ConcurrencyGroup {
     }
 
     /**
-     * Records one request of this class that held a permit: its execution time (from the
-     * permit to the completion, queue wait excluded), which the limit is judged on, and its
-     * response time (wait included), which tells whether it met its class's target. Runs the
-     * window's round when it is due. Returns whether the limit rose, so that the caller can
-     * hand the new permits to waiters.
+     * Records one request of this class that held a permit: its execution time (from its
+     * start on a thread to its completion, its waits excluded), which the limit is judged on,
+     * its response time (waits included), which tells whether it met its class's target, and
+     * for a request that waited, its hand-over (from the permit given to it to its execution's
+     * start: the wait for a container thread to resume it on, see {@link #waitingForThreads}).
+     * Runs the window's round when it is due. Returns whether the limit rose, so that the
+     * caller can hand the new permits to waiters.
      *
      * <p>A wait longer than this class's {@link #maxWaitNanos} counts as that bound: only a
      * request that somebody chose to hold longer (an admitted session's, whose refusal would
      * lose the whole session) waits so long, and the limit, which cannot shorten that wait,
      * must not shrink for its late response.
      */
-    public boolean record(long executionNanos, long responseNanos, long now, int stripe) {
+    public boolean record(
+        long executionNanos, long responseNanos, long handOverNanos, long now, int stripe) {
       long units =
           Math.max(
               1L, Math.min(MAX_RATIO_UNITS, Math.round(executionNanos * RATIO_UNIT / targetNanos)));
+      long handOverUnits =
+          Math.max(
+              0L,
+              Math.min(
+                  MAX_HAND_OVER_UNITS, Math.round(handOverNanos * HAND_OVER_UNIT / targetNanos)));
       long extendedWait = Math.max(0L, responseNanos - executionNanos - maxWaitNanos);
       long judged = responseNanos - extendedWait;
-      long sample = units | (judged > targetNanos ? MISS_BIT : 0L) | (long) index << CLASS_SHIFT;
+      long sample =
+          units
+              | (judged > targetNanos ? MISS_BIT : 0L)
+              | (long) index << CLASS_SHIFT
+              | handOverUnits << HAND_OVER_SHIFT;
       long written = samples.add(stripe & (Stripes.COUNT - 1), sample);
       long elapsed = now - windowStartNanos;
       boolean due =
@@ -1143,9 +1198,14 @@ public final class ConcurrencyGroup {
       coreShare.addExecution(cpuNanos, wallNanos, targetNanos);
     }
 
-    /** As {@link #record(long, long, long, int)} for a request that did not wait. */
+    /** As {@link #record(long, long, long, long, int)} for a request without a hand-over. */
+    public boolean record(long executionNanos, long responseNanos, long now, int stripe) {
+      return record(executionNanos, responseNanos, 0L, now, stripe);
+    }
+
+    /** As {@link #record(long, long, long, long, int)} for a request that did not wait. */
     public boolean record(long executionNanos, long now, int stripe) {
-      return record(executionNanos, executionNanos, now, stripe);
+      return record(executionNanos, executionNanos, 0L, now, stripe);
     }
   }
 }

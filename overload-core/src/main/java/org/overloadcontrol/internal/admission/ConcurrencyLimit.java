@@ -87,10 +87,11 @@ package org.overloadcontrol.internal.admission;
  * within target. Under 20 the dead time holds as before, and a cut through it that did not
  * shorten the executions (a cold JVM, long at every level) is taken back by {@link CutCheck}.
  *
- * <p>Cores taken elsewhere. A window in which the process's cores were saturated by work other
- * than the admitted executions ({@link CoreShare}: a cold JVM compiling, the container refusing
- * a retry storm) is not cut, whatever its p90: fewer requests in flight would not shorten the
- * executions, and every cut refuses more. A limit such a window reached grows as one with no
+ * <p>Cores taken elsewhere, permits waiting for threads. A window in which the process's cores
+ * were saturated by work other than the admitted executions ({@link CoreShare}: a cold JVM
+ * compiling, the container refusing a retry storm), or in which most of what the permits were
+ * held went to waiting for a container thread after their hand-over, is not cut, whatever its
+ * p90: fewer requests in flight would not shorten the executions, and every cut refuses more. A limit such a window reached grows as one with no
  * queueing does ({@code L · maxFactor + √L}), so that a limit an earlier window cut leaves the
  * few permits that starved the server; requests that take few of the cores cost little more.
  *
@@ -239,7 +240,7 @@ public final class ConcurrencyLimit {
     if (Double.isNaN(s)) {
       return clamp(limit);
     }
-    if (window.coresTakenElsewhere()) {
+    if (window.cutCannotShorten()) {
       return clamp(window.reached() ? limit * maxFactor + Math.sqrt(limit) : limit);
     }
     double factor = s <= 0 ? maxFactor : Math.max(deepestCut(s), Math.min(maxFactor, setpoint / s));

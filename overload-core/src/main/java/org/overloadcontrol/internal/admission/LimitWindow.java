@@ -12,8 +12,9 @@ package org.overloadcontrol.internal.admission;
  *     admitted since: the window judged requests the cut already answered
  * @param queueing the window's median execution over the lowest median of recent windows (1:
  *     no request queued behind another), NaN when unknown
- * @param coresTakenElsewhere whether the process's cores were saturated by work other than the
- *     admitted executions ({@link CoreShare}): a cut cannot shorten them
+ * @param cutCannotShorten whether a cut could not shorten the executions: the process's cores
+ *     were saturated by work other than them ({@link CoreShare}), or most of what the permits
+ *     were held went to waiting for a container thread to run on
  * @param backlog the requests in flight at the window's end over what its completions need by
  *     Little's law (their rate times their targets): above 1, the requests admitted now wait behind
  *     more than their target's worth of work at the rate the window served; NaN when unknown
@@ -25,7 +26,7 @@ record LimitWindow(
     int peakInFlight,
     boolean settling,
     double queueing,
-    boolean coresTakenElsewhere,
+    boolean cutCannotShorten,
     double backlog) {
 
   /**

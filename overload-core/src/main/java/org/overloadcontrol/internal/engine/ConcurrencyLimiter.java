@@ -128,8 +128,10 @@ final class ConcurrencyLimiter extends ExecutionPermit implements Limiter {
 
   /** Feeds the limit's window; wakes the waiters when its round raised the limit. */
   @Override
-  void recordSample(long executionNanos, long responseNanos, long now, int stripe) {
-    if (partition != null && partition.record(executionNanos, responseNanos, now, stripe)) {
+  void recordSample(
+      long executionNanos, long responseNanos, long handOverNanos, long now, int stripe) {
+    if (partition != null
+        && partition.record(executionNanos, responseNanos, handOverNanos, now, stripe)) {
       queues.wake();
     }
   }

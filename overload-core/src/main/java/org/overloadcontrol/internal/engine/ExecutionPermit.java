@@ -93,10 +93,12 @@ class ExecutionPermit implements Permit {
   void executionEnded(RequestTag tag, long responseNanos) {}
 
   /**
-   * A sampled request that held this permit completed: {@code executionNanos} from the permit to
-   * the completion, {@code responseNanos} from the arrival.
+   * A sampled request that held this permit completed: {@code executionNanos} from its start on
+   * a thread to the completion, {@code responseNanos} from the arrival, and {@code handOverNanos}
+   * from the permit given to it after a wait to its start (0 if it did not wait).
    */
-  void recordSample(long executionNanos, long responseNanos, long now, int stripe) {}
+  void recordSample(
+      long executionNanos, long responseNanos, long handOverNanos, long now, int stripe) {}
 
   @Override
   public final void onSuccess(long responseNanos) {}

@@ -581,7 +581,11 @@ public final class OverloadEngine {
     }
     if (sampled && held != null) {
       held.recordSample(
-          Math.max(0L, responseTime - tag.waitedNanos()), responseTime, now, tag.stripe);
+          Math.max(0L, responseTime - tag.waitedNanos()),
+          responseTime,
+          tag.handOverNanos(),
+          now,
+          tag.stripe);
     }
   }
 
@@ -599,14 +603,18 @@ public final class OverloadEngine {
    * refusal at once, the resumed requests' "executions" had a median of 230–890 ms while those
    * admitted at once ran 55–65 ms in the same seconds (the workload matrix's server log). Only
    * the first call after the wait counts: an application that goes async again is dispatched,
-   * and reported running, once more, and that is execution.
+   * and reported running, once more, and that is execution. The hand-over (from the permit to
+   * now) goes with the sample to the limit, which does not cut a window whose permits mostly
+   * waited for threads.
    */
   public void running(RequestTag tag) {
     if (tag.waiter != null) {
       tag.waiter = null; // out of its queue for good: abandon() finds nothing to cancel
       long sinceArrival = tag.responseNanos(ticker.read());
-      if (sinceArrival > tag.waitedNanos()) {
+      long handOver = sinceArrival - tag.waitedNanos();
+      if (handOver > 0) {
         tag.waited(sinceArrival);
+        tag.handedOver(handOver);
       }
     }
     if (tag.sampled) {

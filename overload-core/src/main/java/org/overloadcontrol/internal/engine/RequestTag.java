@@ -65,10 +65,11 @@ public final class RequestTag implements OverloadContext {
    * Until the decision, the ticker when the request was tagged ({@link
    * #NOT_READ} when it was not read): the first admission try uses it rather than
    * a clock read of its own (a refusal is still decided on a fresh reading). Once decided, a
-   * refusal's retry-after. One field for both: the tag is all a request allocates on the
+   * refusal's retry-after, or for a request that waited and was resumed, its hand-over (see
+   * {@link #handedOver}). One field for all three: the tag is all a request allocates on the
    * engine's path, and a long more made it a word longer.
    */
-  private long taggedThenRetryAfterNanos;
+  private long taggedThenDecidedNanos;
 
   private RejectionReason reason;
 
@@ -113,7 +114,7 @@ public final class RequestTag implements OverloadContext {
     this.stripe = stripe;
     this.sampled = sampled;
     this.arrivalNanos = arrivalNanos;
-    this.taggedThenRetryAfterNanos = taggedNanos;
+    this.taggedThenDecidedNanos = taggedNanos;
   }
 
   /** The request's route: its endpoint and class, as {@link Routes#route} chose them. */
@@ -136,12 +137,27 @@ public final class RequestTag implements OverloadContext {
 
   /** For a rejected request: how long until its class's bucket has a token again. */
   public long retryAfterNanos() {
-    return decision == null ? 0L : taggedThenRetryAfterNanos;
+    return decision == Decision.REJECT ? taggedThenDecidedNanos : 0L;
+  }
+
+  /**
+   * A request that waited for its permit starts executing {@code nanos} after it was handed the
+   * permit (the wait for a container thread to resume it on).
+   */
+  void handedOver(long nanos) {
+    if (decision == Decision.WAIT) {
+      taggedThenDecidedNanos = nanos;
+    }
+  }
+
+  /** The hand-over {@link #handedOver} recorded; 0 for a request that did not wait. */
+  long handOverNanos() {
+    return decision == Decision.WAIT ? taggedThenDecidedNanos : 0L;
   }
 
   /** The ticker when the request was tagged, or {@link #NOT_READ} (always once decided). */
   long taggedNanos() {
-    return decision == null ? taggedThenRetryAfterNanos : NOT_READ;
+    return decision == null ? taggedThenDecidedNanos : NOT_READ;
   }
 
   /** The outcome reported, or null while the request is in progress. */
@@ -182,7 +198,7 @@ public final class RequestTag implements OverloadContext {
 
   void decide(Decision d, long retryAfter, RejectionReason why) {
     this.decision = d;
-    this.taggedThenRetryAfterNanos = retryAfter;
+    this.taggedThenDecidedNanos = retryAfter;
     this.reason = why;
   }
 

@@ -28,7 +28,7 @@ final class GroupLoad {
   final long start;
   private final FakeTicker clock;
   private final ArrayDeque<Long> waiting = new ArrayDeque<>();
-  private final List<long[]> executing = new ArrayList<>(); // {start, end, arrival}
+  private final List<long[]> executing = new ArrayList<>(); // {start, end, arrival, hand-over}
 
   /** How long a request waits for a permit before it leaves. */
   long maxWait = 100 * MS;
@@ -104,7 +104,7 @@ final class GroupLoad {
           if (cpuShare >= 0) {
             p.recordCpu((long) (length * cpuShare), length);
           }
-          p.record(length, waitsInResponse ? e[1] - e[2] : length, now, 0);
+          p.record(length, waitsInResponse ? e[1] - e[2] : length, e[3], now, 0);
           if (clients > 0) {
             waiting.addLast(now); // the client sends again at once
           }
@@ -130,7 +130,7 @@ final class GroupLoad {
         // Requests still in their hand-over count as in flight: no test with a hand-over has
         // executions whose length depends on it.
         long length = execution.nanos(now - start, executing.size() + 1);
-        executing.add(new long[] {begin, begin + length, arrival});
+        executing.add(new long[] {begin, begin + length, arrival, begin - now});
       }
       if (!waiting.isEmpty()) {
         p.markWaited();

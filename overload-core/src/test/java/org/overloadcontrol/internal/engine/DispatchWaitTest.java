@@ -27,24 +27,32 @@ class DispatchWaitTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final List<LimitRound> rounds = new ArrayList<>();
-  private final OverloadEngine engine =
-      OverloadEngine.builder(
-              OverloadConfig.of(
-                  Map.of(
-                      "endpoints.e.target", "1s",
-                      "admission.controller", "concurrency",
-                      "admission.maxLimit", "1",
-                      "queue.permits", "100")))
-          .ticker(ticker)
-          .scheduler(new FakeScheduler(ticker))
-          .admissionListener(
-              new AdmissionListener() {
-                @Override
-                public void onLimitRound(LimitRound round) {
-                  rounds.add(round);
-                }
-              })
-          .build();
+  private final OverloadEngine engine = engine("1s", "1");
+
+  /** An engine on the fake clock whose rounds go to {@link #rounds}. */
+  private OverloadEngine engine(String target, String maxLimit) {
+    return OverloadEngine.builder(
+            OverloadConfig.of(
+                Map.of(
+                    "endpoints.e.target",
+                    target,
+                    "admission.controller",
+                    "concurrency",
+                    "admission.maxLimit",
+                    maxLimit,
+                    "queue.permits",
+                    "100")))
+        .ticker(ticker)
+        .scheduler(new FakeScheduler(ticker))
+        .admissionListener(
+            new AdmissionListener() {
+              @Override
+              public void onLimitRound(LimitRound round) {
+                rounds.add(round);
+              }
+            })
+        .build();
+  }
 
   private RequestTag arrive() {
     return engine.tag(engine.routes().route("e", NONE), ticker.read());
@@ -119,6 +127,65 @@ class DispatchWaitTest {
     assertThat(rounds).hasSize(1);
     assertThat(rounds.get(0).samples()).isEqualTo(2);
     assertThat(rounds.get(0).p90OfTarget()).isLessThan(0.06);
+  }
+
+  @Test
+  void aWindowWhosePermitsMostlyWaitedForAThreadIsNotCut() {
+    LimitRound round = twoHeldThenTwoHandedOver(Duration.ofMillis(400));
+    // 600 ms of execution beside 800 ms of hand-over: a cut would not have shortened them.
+    assertThat(round.held()).isEqualTo(LimitRound.Held.WAITING_FOR_THREADS);
+    assertThat(round.limitAfter()).isGreaterThanOrEqualTo(round.limitBefore());
+  }
+
+  @Test
+  void theSameWindowWithoutTheHandOverIsCut() {
+    LimitRound round = twoHeldThenTwoHandedOver(Duration.ZERO);
+    assertThat(round.held()).isEqualTo(LimitRound.Held.NO);
+    assertThat(round.limitAfter()).isLessThan(round.limitBefore());
+  }
+
+  /**
+   * Under a limit of 2, two requests run 150 ms (over a 100 ms target) while two wait; each
+   * waiter is dispatched {@code handOver} after the permit is handed to it and runs 150 ms.
+   * Returns the window's round.
+   */
+  private LimitRound twoHeldThenTwoHandedOver(Duration handOver) {
+    OverloadEngine twoPermits = engine("100ms", "2");
+    List<RequestTag> held = new ArrayList<>();
+    List<RequestTag> waiting = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      RequestTag tag = twoPermits.tag(twoPermits.routes().route("e", NONE), ticker.read());
+      assertThat(twoPermits.arrive(tag)).isEqualTo(Decision.ADMIT);
+      twoPermits.running(tag);
+      held.add(tag);
+    }
+    for (int i = 0; i < 2; i++) {
+      RequestTag tag = twoPermits.tag(twoPermits.routes().route("e", NONE), ticker.read());
+      assertThat(twoPermits.arrive(tag)).isEqualTo(Decision.WAIT);
+      assertThat(
+              twoPermits.enqueue(
+                  tag,
+                  new Waiter.Listener() {
+                    @Override
+                    public void resumed(Waiter w) {}
+
+                    @Override
+                    public void expired(Waiter w) {}
+                  }))
+          .isTrue();
+      waiting.add(tag);
+    }
+    ticker.advance(Duration.ofMillis(150));
+    held.forEach(t -> twoPermits.settle(t, Outcome.COMPLETED, 0));
+    ticker.advance(handOver);
+    waiting.forEach(twoPermits::running);
+    ticker.advance(Duration.ofMillis(150));
+    waiting.forEach(t -> twoPermits.settle(t, Outcome.COMPLETED, 0));
+    ticker.advance(Duration.ofSeconds(2));
+    twoPermits.endpoint("e").concurrencyGroup().tick(ticker.read());
+    assertThat(rounds).hasSize(1);
+    assertThat(rounds.get(0).samples()).isEqualTo(4);
+    return rounds.get(0);
   }
 
   @Test

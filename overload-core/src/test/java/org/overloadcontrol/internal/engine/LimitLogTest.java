@@ -32,6 +32,8 @@ class LimitLogTest {
     assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.NO))).doesNotContain("held");
     assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.THROUGHPUT_FLOOR)))
         .endsWith("; held: at the throughput's floor");
+    assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.WAITING_FOR_THREADS)))
+        .endsWith("; held: waiting for threads");
   }
 
   @Test
