@@ -668,12 +668,13 @@ public final class ConcurrencyGroup {
    * 3 ran 0.4–0.5 of their permits and were cut to 1, where the server then served 2–10
    * requests a second for six seconds.
    *
-   * <p>Whatever the executions' own p90: at a CPU-bound endpoint's capacity, where one slow
-   * second's executions missed their target and queued on the cores, a rule that still cut
-   * such windows let the limit fall from 18–55 to 2–4, and the refusals' re-sent attempts kept
-   * the cores too busy for it to come back (29–79 % refused in six cells, none in four without
-   * it). The price is at three times that capacity under clients that re-send at once: a limit
-   * held at 8 runs executions of ten times their 2 ms (docs/results.md).
+   * <p>Whatever the executions' own p90. Guards that still cut windows whose executions missed
+   * their target and queued on the cores were tried at a CPU-bound endpoint: at its capacity
+   * one slow second cut the limit from 18–55 to 2–4, where the refusals' re-sent attempts kept
+   * the cores too busy for it to come back (29–79 % refused); not kept, though runs of the rule
+   * without a guard refused as much where the measured capacity was higher (docs/history.md).
+   * The price of none is at three times that capacity under clients that re-send at once: a
+   * limit held at 8 runs executions of ten times their 2 ms.
    *
    * <p>Both parts of the same completions, not the window's level nor hand-overs counted as
    * they end: where executions are long beside the window, requests admitted together complete

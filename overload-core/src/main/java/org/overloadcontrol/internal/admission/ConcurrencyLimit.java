@@ -91,9 +91,10 @@ package org.overloadcontrol.internal.admission;
  * were saturated by work other than the admitted executions ({@link CoreShare}: a cold JVM
  * compiling, the container refusing a retry storm), or in which most of what the permits were
  * held went to waiting for a container thread after their hand-over, is not cut, whatever its
- * p90: fewer requests in flight would not shorten the executions, and every cut refuses more. A limit such a window reached grows as one with no
- * queueing does ({@code L · maxFactor + √L}), so that a limit an earlier window cut leaves the
- * few permits that starved the server; requests that take few of the cores cost little more.
+ * p90: fewer requests in flight would not shorten the executions, and every cut refuses more. A
+ * limit such a window reached grows as one with no queueing does ({@code L · maxFactor + √L}),
+ * so that a limit an earlier window cut leaves the few permits that starved the server;
+ * requests that take few of the cores cost little more.
  *
  * <p>Immutable and thread-safe.
  */
