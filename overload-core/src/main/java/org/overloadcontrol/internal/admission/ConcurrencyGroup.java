@@ -549,7 +549,6 @@ public final class ConcurrencyGroup {
     double queueingShare = levels.queueingShare(level);
     boolean elsewhere =
         coreShare.takenElsewhere(now, level, coresSaturated) && queueingShare < SCALED_QUEUEING;
-    double queueing = queueing(median);
     boolean waitingForThreads = waitingForThreads(wasPressed);
     boolean cutCannotShorten = elsewhere || waitingForThreads;
     double judged = p90;
@@ -570,6 +569,7 @@ public final class ConcurrencyGroup {
         tightestDecides = predictedClasses > 1;
       }
     }
+    double queueing = queueing(median);
     floor.add(
         now,
         now - windowStartNanos,
