@@ -1,9 +1,11 @@
 package org.overloadcontrol.it.experiments.workloads;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
@@ -131,6 +133,30 @@ record CellResult(
   double refusedShare(double from, double to) {
     List<Attempt> in = sentIn(from, to);
     return in.isEmpty() ? 0 : in.stream().filter(Attempt::refused).count() / (double) in.size();
+  }
+
+  /**
+   * Of the users whose first attempt was sent in [from, to), the share that got no 200 from any
+   * of their attempts: what a user saw, where {@link #refusedShare} counts each re-sent attempt
+   * again (a user refused four times at once by a full queue is four refused attempts).
+   */
+  double unservedShare(double from, double to) {
+    Set<Integer> users = new HashSet<>();
+    for (Attempt a : attempts) {
+      if (a.attempt() == 0 && in(a.scheduledNanos(), from, to)) {
+        users.add(a.user());
+      }
+    }
+    if (users.isEmpty()) {
+      return 0;
+    }
+    Set<Integer> served = new HashSet<>();
+    for (Attempt a : attempts) {
+      if (a.ok() && users.contains(a.user())) {
+        served.add(a.user());
+      }
+    }
+    return (users.size() - served.size()) / (double) users.size();
   }
 
   /** Attempts sent in [from, to) that got no response at all (timeouts, resets). */
@@ -268,6 +294,7 @@ record CellResult(
         goodput(from, to),
         throughput(from, to),
         refusedShare(from, to),
+        unservedShare(from, to),
         failed(from, to),
         clientP90(from, to),
         sendDelayP90(from, to),
@@ -285,6 +312,7 @@ record CellResult(
       double goodput,
       double throughput,
       double refusedShare,
+      double unservedShare,
       long failed,
       double clientP90Seconds,
       double sendDelayP90Seconds,

@@ -50,6 +50,27 @@ class CellResultTest {
   }
 
   @Test
+  void aUserRefusedOnEveryAttemptIsOneUnservedUserButFourRefusedAttempts() {
+    List<Attempt> log = new ArrayList<>();
+    // Ten users in the window: eight served at once, one served on its second attempt, one
+    // refused on its first and its three re-sent attempts.
+    for (int u = 0; u < 8; u++) {
+      log.add(new Attempt(u, 0, at(3), at(3), at(3.01), 200));
+    }
+    log.add(new Attempt(8, 0, at(3), at(3), at(3.001), 503));
+    log.add(new Attempt(8, 1, at(3.001), at(3.001), at(3.01), 200));
+    for (int a = 0; a < 4; a++) {
+      log.add(new Attempt(9, a, at(3 + a * 0.001), at(3 + a * 0.001), at(3.001 + a * 0.001), 503));
+    }
+    // A user whose first attempt came before the window is not one of its users.
+    log.add(new Attempt(10, 0, at(1), at(1), at(1.001), 503));
+    CellResult c = result(Event.coldStart(10), log, List.of());
+
+    assertThat(c.refusedShare(2, 8)).isCloseTo(5.0 / 14, within(1e-9));
+    assertThat(c.unservedShare(2, 8)).isCloseTo(1.0 / 10, within(1e-9));
+  }
+
+  @Test
   void refusalsAreCountedByTheReasonTheServerLogGivesAndSplitByWhetherTheyWaited() {
     List<ServedRequest> server =
         List.of(

@@ -67,7 +67,9 @@ final class MatrixReport {
         .append(" capacity measured with no guard in a fresh JVM after a 5 s warm-up. Goodput:")
         .append(" responses within the target (client-side latency) completed per second, over")
         .append(" C. Each step is measured from 5 s after its start (half the step when shorter)")
-        .append(" to its end; refusals and p90s by send time. A retry counts as a request.")
+        .append(" to its end; refusals and p90s by send time. A retry counts as a request; users")
+        .append(" unserved: of the users who first sent in the window, those none of whose")
+        .append(" attempts got a 200.")
         .append(" Send delay: from when an attempt was due to when it went on the wire (the")
         .append(" generator's lag, its wait for one of its connections, a new connection's")
         .append(" handshake); arrival delay: to when the container began to read it (the send")
@@ -79,14 +81,16 @@ final class MatrixReport {
     details.append(line).append("\n\n");
   }
 
-  void workload(Workload w, ContainerKind kind, double capacity) {
+  /** Opens workload {@code w}'s section; {@code given}: C came with the command, not measured. */
+  void workload(Workload w, ContainerKind kind, double capacity, boolean given) {
     details.append(
         String.format(
             Locale.ROOT,
-            "## %s on %s%n%nC = %.0f/s measured (nominal %.0f/s), target %d ms.%n%n",
+            "## %s on %s%n%nC = %.0f/s %s (nominal %.0f/s), target %d ms.%n%n",
             w.description(),
             name(kind),
             capacity,
+            given ? "given (`experiment.capacity`)" : "measured",
             w.nominalPerSecond(),
             w.target().toMillis()));
     for (String g : Guard.NAMES) {
@@ -109,10 +113,10 @@ final class MatrixReport {
     details.append(
         String.format(Locale.ROOT, "### %s, %s clients%n%n", eventName(event), client.key()));
     details.append(
-        "| guard | step × C | window s | goodput / C | 200s / C | refused % | no response"
+        "| guard | step × C | window s | goodput / C | 200s / C | refused % | users unserved % | no response"
             + " | client p90 ms | send delay p90 ms | arrival delay p90 ms | server p90 ms"
             + " | served after the client left | lowest limit | bars |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     Map<String, List<String>> bars = new LinkedHashMap<>();
     for (Map.Entry<String, CellResult> e : cells.entrySet()) {
       CellResult c = e.getValue();
@@ -125,7 +129,7 @@ final class MatrixReport {
         details.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %.0f–%.0f | %.2f | %.2f | %.1f | %d | %s | %s | %s | %s | %d | %s | %s |%n",
+                "| %s | %s | %.0f–%.0f | %.2f | %.2f | %.1f | %.1f | %d | %s | %s | %s | %s | %d | %s | %s |%n",
                 e.getKey(),
                 fmt1(f.multiple()),
                 f.from(),
@@ -133,6 +137,7 @@ final class MatrixReport {
                 f.goodput(),
                 f.throughput(),
                 100 * f.refusedShare(),
+                100 * f.unservedShare(),
                 f.failed(),
                 CellResult.fmt(f.clientP90Seconds() * 1000, "%.0f"),
                 CellResult.fmt(f.sendDelayP90Seconds() * 1000, "%.0f"),

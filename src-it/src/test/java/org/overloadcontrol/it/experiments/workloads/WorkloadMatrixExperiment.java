@@ -89,7 +89,7 @@ class WorkloadMatrixExperiment {
         String base = "matrix-" + w.key() + "-" + kind.name().toLowerCase(Locale.ROOT);
         double given = givenCapacity(w.key());
         double capacity = given > 0 ? given : capacity(w, kind, base);
-        report.workload(w, kind, capacity);
+        report.workload(w, kind, capacity, given > 0);
         for (String e : events) {
           Event event =
               switch (e) {
