@@ -1,12 +1,12 @@
 package org.overloadcontrol.it.experiments.workloads;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
 import org.overloadcontrol.it.serverlog.ServedRequest;
@@ -141,22 +141,21 @@ record CellResult(
    * again (a user refused four times at once by a full queue is four refused attempts).
    */
   double unservedShare(double from, double to) {
-    Set<Integer> users = new HashSet<>();
-    for (Attempt a : attempts) {
-      if (a.attempt() == 0 && in(a.scheduledNanos(), from, to)) {
-        users.add(a.user());
-      }
-    }
+    Set<Integer> users =
+        sentIn(from, to).stream()
+            .filter(a -> a.attempt() == 0)
+            .map(Attempt::user)
+            .collect(Collectors.toSet());
     if (users.isEmpty()) {
       return 0;
     }
-    Set<Integer> served = new HashSet<>();
-    for (Attempt a : attempts) {
-      if (a.ok() && users.contains(a.user())) {
-        served.add(a.user());
-      }
-    }
-    return (users.size() - served.size()) / (double) users.size();
+    long served =
+        attempts.stream()
+            .filter(a -> a.ok() && users.contains(a.user()))
+            .map(Attempt::user)
+            .distinct()
+            .count();
+    return (users.size() - served) / (double) users.size();
   }
 
   /** Attempts sent in [from, to) that got no response at all (timeouts, resets). */
