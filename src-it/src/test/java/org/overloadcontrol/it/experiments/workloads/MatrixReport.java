@@ -214,6 +214,60 @@ final class MatrixReport {
         String.format(Locale.ROOT, "![](%s-goodput.png)%n![](%s-limit.png)%n%n", base, base));
   }
 
+  /**
+   * After the repeated runs of one event and client kind ({@code -Dexperiment.repeats}), each
+   * guard's step figures as median (lowest–highest) over its runs, and for a cold start and a
+   * stall the figure its bar reads.
+   */
+  void spread(Event event, Map<String, List<CellResult>> runsByGuard) {
+    int runs = runsByGuard.values().stream().mapToInt(List::size).max().orElse(0);
+    details.append(
+        String.format(
+            Locale.ROOT,
+            "Over %d runs of each guard (their order reversed every other run), median (lowest–highest):%n%n",
+            runs));
+    details.append(
+        "| guard | step × C | goodput / C | refused % | users unserved % | client p90 ms"
+            + " | server p90 ms | lowest limit | goodput from 5 s | recovered after the stall, s |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Map.Entry<String, List<CellResult>> e : runsByGuard.entrySet()) {
+      List<CellResult> cs = e.getValue();
+      for (Event.Step s : event.steps()) {
+        List<CellResult.StepFigures> f = cs.stream().map(c -> c.step(s)).toList();
+        details.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                e.getKey(),
+                fmt1(s.multiple()),
+                spread(f, CellResult.StepFigures::goodput).format("%.2f"),
+                spread(f, x -> 100 * x.refusedShare()).format("%.1f"),
+                spread(f, x -> 100 * x.unservedShare()).format("%.1f"),
+                spread(f, x -> 1000 * x.clientP90Seconds()).format("%.0f"),
+                spread(f, x -> 1000 * x.serverP90Seconds()).format("%.0f"),
+                spread(f, CellResult.StepFigures::lowestLimit).format("%.0f"),
+                event.key().equals("cold")
+                    ? Spread.of(
+                            cs.stream()
+                                .map(c -> c.goodput(Event.SETTLE_SECONDS, event.seconds()))
+                                .toList())
+                        .format("%.2f")
+                    : "",
+                event.stalls()
+                    ? Spread.of(cs.stream().map(CellResult::recoverySeconds).toList())
+                        .format("%.2f")
+                    : ""));
+      }
+    }
+    details.append('\n');
+  }
+
+  private static Spread spread(
+      List<CellResult.StepFigures> figures,
+      java.util.function.ToDoubleFunction<CellResult.StepFigures> figure) {
+    return Spread.of(figures.stream().map(f -> figure.applyAsDouble(f)).toList());
+  }
+
   private void plots(Map<String, CellResult> cells, String base, Event event) throws IOException {
     List<Charts.Line> goodput = new ArrayList<>();
     List<Charts.Line> limit = new ArrayList<>();

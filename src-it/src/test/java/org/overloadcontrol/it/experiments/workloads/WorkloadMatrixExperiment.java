@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,9 @@ import org.overloadcontrol.it.support.ContainerKind;
  * a GC log per run; {@code -Dexperiment.blockingWaits=true} declares our filter without async
  * support, so that a request waits for its permit on its thread), {@code
  * -Dexperiment.tunedParams} [none]: the {@code tuned} guard's keys
- * beside the target, {@code key=value,...}. Report: {@code
+ * beside the target, {@code key=value,...}, {@code -Dexperiment.repeats} [1]: runs of each cell,
+ * the guards' order reversed every other run, each guard's figures then also given as median
+ * (lowest–highest). Report: {@code
  * target/experiments/workload-matrix.md}, with per-second CSVs and plots beside it; each cell's
  * bars end with our filter's refusals by reason and how many of them came within 1 ms of the
  * request's arrival, from the server log's {@code rejection} column.
@@ -60,6 +63,7 @@ class WorkloadMatrixExperiment {
     String containers = System.getProperty("experiment.containers", "").trim();
     double seconds = number("experiment.seconds", 20, 10);
     double stepSeconds = number("experiment.stepSeconds", 8, 6);
+    int repeats = repeats();
 
     String cores = System.getProperty("experiment.cores", "").trim();
     if (!cores.isEmpty()) {
@@ -102,15 +106,30 @@ class WorkloadMatrixExperiment {
               };
           for (ClientKind ck : clients) {
             Map<String, CellResult> cells = new LinkedHashMap<>();
-            for (String g : guards) {
-              if (!Guard.runsIn(g, kind)) {
-                continue;
+            Map<String, List<CellResult>> runsByGuard = new LinkedHashMap<>();
+            for (int r = 1; r <= repeats; r++) {
+              // Every other round in the reverse order, so that no guard always runs first
+              // after the capacity run or always after the same peer.
+              List<String> order = new ArrayList<>(guards);
+              if (r % 2 == 0) {
+                Collections.reverse(order);
               }
-              String run = base + "-" + e + "-" + ck.key() + "-" + g;
-              cells.put(g, cell(w, kind, g, event, ck, capacity, run));
-              System.out.printf(Locale.ROOT, "[matrix] %s done%n", run);
+              for (String g : order) {
+                if (!Guard.runsIn(g, kind)) {
+                  continue;
+                }
+                String name = repeats == 1 ? g : g + "-" + r;
+                String run = base + "-" + e + "-" + ck.key() + "-" + name;
+                CellResult c = cell(w, kind, g, event, ck, capacity, run);
+                cells.put(name, c);
+                runsByGuard.computeIfAbsent(g, k -> new ArrayList<>()).add(c);
+                System.out.printf(Locale.ROOT, "[matrix] %s done%n", run);
+              }
             }
             report.cells(w, kind, event, ck, cells, base + "-" + e + "-" + ck.key());
+            if (repeats > 1) {
+              report.spread(event, runsByGuard);
+            }
           }
         }
       }
@@ -212,6 +231,27 @@ class WorkloadMatrixExperiment {
           r.sendLagMaxMicros(),
           r.unanswered());
     }
+  }
+
+  /**
+   * How many times each cell runs ({@code -Dexperiment.repeats}, default 1): a cold start or a
+   * stall under re-sent attempts has read anywhere from 0.00 to 0.85 of C on the same code, so a
+   * change is read on the median and range of several runs of each guard.
+   */
+  private static int repeats() {
+    String v = System.getProperty("experiment.repeats", "").trim();
+    if (v.isEmpty()) {
+      return 1;
+    }
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Falls through to the message.
+    }
+    throw new IllegalArgumentException("experiment.repeats: a whole number ≥ 1, was '" + v + "'");
   }
 
   private static List<String> list(String key, String fallback) {
