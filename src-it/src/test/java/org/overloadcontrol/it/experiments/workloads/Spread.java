@@ -30,20 +30,22 @@ record Spread(double median, double lowest, double highest, int runs) {
     return new Spread(median, v[0], v[v.length - 1], v.length);
   }
 
-  /** "median (lowest–highest)" in {@code pattern}, "–" when no run had a value. */
+  /**
+   * "median (lowest–highest)" in {@code pattern}, "–" when no run had a value; an infinite value
+   * (a stall the run never recovered from) reads "never".
+   */
   String format(String pattern) {
     if (runs == 0) {
       return "–";
     }
-    String mid = String.format(Locale.ROOT, pattern, median);
+    String mid = number(median, pattern);
     if (runs == 1 || lowest == highest) {
       return mid;
     }
-    return mid
-        + " ("
-        + String.format(Locale.ROOT, pattern, lowest)
-        + "–"
-        + String.format(Locale.ROOT, pattern, highest)
-        + ")";
+    return mid + " (" + number(lowest, pattern) + "–" + number(highest, pattern) + ")";
+  }
+
+  private static String number(double v, String pattern) {
+    return Double.isInfinite(v) ? "never" : String.format(Locale.ROOT, pattern, v);
   }
 }

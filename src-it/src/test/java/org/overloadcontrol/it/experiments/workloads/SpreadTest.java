@@ -28,5 +28,8 @@ class SpreadTest {
     assertThat(Spread.of(List.of(0.61, 0.37, 0.46)).format("%.2f")).isEqualTo("0.46 (0.37–0.61)");
     assertThat(Spread.of(List.of(0.5, 0.5)).format("%.2f")).isEqualTo("0.50");
     assertThat(Spread.of(List.of(12.0)).format("%.0f")).isEqualTo("12");
+    double never = Double.POSITIVE_INFINITY;
+    assertThat(Spread.of(List.of(never, 2.0, never)).format("%.2f"))
+        .isEqualTo("never (2.00–never)");
   }
 }
