@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.overloadcontrol.it.load.Charts;
 import org.overloadcontrol.it.support.ContainerKind;
 
@@ -216,8 +217,8 @@ final class MatrixReport {
 
   /**
    * After the repeated runs of one event and client kind ({@code -Dexperiment.repeats}), each
-   * guard's step figures as median (lowest–highest) over its runs, and for a cold start and a
-   * stall the figure its bar reads.
+   * guard's step figures as median (lowest–highest) over its runs, and for a stall the seconds
+   * to recover (a cold start's bar reads its one step's goodput, which is in the table).
    */
   void spread(Event event, Map<String, List<CellResult>> runsByGuard) {
     int runs = runsByGuard.values().stream().mapToInt(List::size).max().orElse(0);
@@ -228,8 +229,8 @@ final class MatrixReport {
             runs));
     details.append(
         "| guard | step × C | goodput / C | refused % | users unserved % | client p90 ms"
-            + " | server p90 ms | lowest limit | goodput from 5 s | recovered after the stall, s |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | server p90 ms | lowest limit | recovered after the stall, s |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n");
     for (Map.Entry<String, List<CellResult>> e : runsByGuard.entrySet()) {
       List<CellResult> cs = e.getValue();
       for (Event.Step s : event.steps()) {
@@ -237,7 +238,7 @@ final class MatrixReport {
         details.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                 e.getKey(),
                 fmt1(s.multiple()),
                 spread(f, CellResult.StepFigures::goodput).format("%.2f"),
@@ -246,13 +247,6 @@ final class MatrixReport {
                 spread(f, x -> 1000 * x.clientP90Seconds()).format("%.0f"),
                 spread(f, x -> 1000 * x.serverP90Seconds()).format("%.0f"),
                 spread(f, CellResult.StepFigures::lowestLimit).format("%.0f"),
-                event.key().equals("cold")
-                    ? Spread.of(
-                            cs.stream()
-                                .map(c -> c.goodput(Event.SETTLE_SECONDS, event.seconds()))
-                                .toList())
-                        .format("%.2f")
-                    : "",
                 event.stalls()
                     ? Spread.of(cs.stream().map(CellResult::recoverySeconds).toList())
                         .format("%.2f")
@@ -263,9 +257,8 @@ final class MatrixReport {
   }
 
   private static Spread spread(
-      List<CellResult.StepFigures> figures,
-      java.util.function.ToDoubleFunction<CellResult.StepFigures> figure) {
-    return Spread.of(figures.stream().map(f -> figure.applyAsDouble(f)).toList());
+      List<CellResult.StepFigures> figures, ToDoubleFunction<CellResult.StepFigures> figure) {
+    return Spread.of(figures.stream().map(figure::applyAsDouble).toList());
   }
 
   private void plots(Map<String, CellResult> cells, String base, Event event) throws IOException {

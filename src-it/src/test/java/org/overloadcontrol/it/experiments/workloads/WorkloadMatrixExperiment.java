@@ -61,8 +61,8 @@ class WorkloadMatrixExperiment {
     List<String> guards = list("experiment.variants", String.join(",", Guard.NAMES));
     guards.forEach(Guard::named);
     String containers = System.getProperty("experiment.containers", "").trim();
-    double seconds = number("experiment.seconds", 20, 10);
-    double stepSeconds = number("experiment.stepSeconds", 8, 6);
+    double seconds = number("experiment.seconds", 20, 10, "a number of seconds");
+    double stepSeconds = number("experiment.stepSeconds", 8, 6, "a number of seconds");
     int repeats = repeats();
 
     String cores = System.getProperty("experiment.cores", "").trim();
@@ -239,19 +239,18 @@ class WorkloadMatrixExperiment {
    * change is read on the median and range of several runs of each guard.
    */
   private static int repeats() {
-    String v = System.getProperty("experiment.repeats", "").trim();
-    if (v.isEmpty()) {
-      return 1;
+    double n = number("experiment.repeats", 1, 1, "a whole number");
+    if (n != Math.rint(n)) {
+      throw new IllegalArgumentException(
+          "experiment.repeats: a whole number ≥ 1, was '"
+              + System.getProperty("experiment.repeats")
+              + "'");
     }
-    try {
-      int n = Integer.parseInt(v);
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // Falls through to the message.
-    }
-    throw new IllegalArgumentException("experiment.repeats: a whole number ≥ 1, was '" + v + "'");
+    return (int) n;
+  }
+
+  private static String fmtLeast(double least) {
+    return least == Math.rint(least) ? Long.toString((long) least) : Double.toString(least);
   }
 
   private static List<String> list(String key, String fallback) {
@@ -265,7 +264,8 @@ class WorkloadMatrixExperiment {
     return out;
   }
 
-  private static double number(String key, double fallback, double least) {
+  /** {@code key}'s value, at least {@code least}; {@code what} names it in the message. */
+  private static double number(String key, double fallback, double least, String what) {
     String v = System.getProperty(key, "").trim();
     if (v.isEmpty()) {
       return fallback;
@@ -279,6 +279,6 @@ class WorkloadMatrixExperiment {
       // Falls through to the message.
     }
     throw new IllegalArgumentException(
-        key + ": a number of seconds ≥ " + least + ", was '" + v + "'");
+        key + ": " + what + " ≥ " + fmtLeast(least) + ", was '" + v + "'");
   }
 }
