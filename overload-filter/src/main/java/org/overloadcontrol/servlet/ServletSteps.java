@@ -123,9 +123,12 @@ final class ServletSteps {
       throw e;
     }
     if (request.getDispatcherType() == DispatcherType.ASYNC
-        && !request.isAsyncStarted()
         && request.getAttribute(SuspendedRequest.ATTRIBUTE) instanceof SuspendedRequest q) {
-      q.returned();
+      if (request.isAsyncStarted()) {
+        q.detached();
+      } else {
+        q.returned();
+      }
     }
   }
 
@@ -152,6 +155,8 @@ final class ServletSteps {
                   exchange, async, request, response, this::answerRejection, suspended);
           async.addListener(running);
           settledLater = true;
+          // The thread goes back to the container: a permit held long on no thread lapses.
+          exchange.detached();
         } catch (IllegalStateException e) {
           // The async cycle already ended (completed on another thread, or the container is
           // stopping): nothing will call the listener, so the outcome is settled here.

@@ -282,6 +282,16 @@ final class SuspendedRequest implements Carrier, AsyncListener {
     }
   }
 
+  /**
+   * The resumed dispatch's application went async again: the thread goes back to the container
+   * while the request runs on, so its permit may lapse ({@link Exchange#detached}).
+   */
+  void detached() {
+    if (state.get() == State.RUNNING) {
+      exchange.detached();
+    }
+  }
+
   /** Leaves the registry without settling: the caller settles the outcome itself. */
   void forget() {
     pending.remove(this);

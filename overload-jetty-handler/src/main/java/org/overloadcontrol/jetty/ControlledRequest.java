@@ -202,6 +202,9 @@ final class ControlledRequest implements Carrier {
     if (!handled) {
       // Nobody took the request: Jetty answers 404 with its own callback, never ours.
       exchange.settleRun(false, -1L);
+    } else {
+      // Unless the callback already completed, the response goes on without this thread.
+      exchange.detached();
     }
     return handled;
   }
@@ -211,6 +214,8 @@ final class ControlledRequest implements Carrier {
     try {
       if (!handler.handleNext(request, response, completion)) {
         Response.writeError(request, response, completion, HttpStatus.NOT_FOUND_404);
+      } else {
+        exchange.detached();
       }
     } catch (Throwable x) {
       // We returned true long ago, so Jetty will not answer for us: settle, then send 500.

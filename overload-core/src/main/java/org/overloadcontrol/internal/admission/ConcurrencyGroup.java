@@ -22,8 +22,9 @@ import org.overloadcontrol.internal.measure.SampleBuffer;
  * <p>Windows. A window closes after {@code windowSamples} execution times (at most one window
  * per 10 ms) or {@code windowNanos}, whichever comes first (Envoy's adaptive concurrency uses
  * 100 ms windows; the paper's controller 100 samples). A sample is the execution time (from the
- * start of its run to the completion: the wait for a permit, and for a container thread after
- * it, excluded) over the target of the request's class, so
+ * start of its run to the completion, or to its permit's lapse for a request that runs on no
+ * thread: the wait for a permit, and for a container thread after it, excluded) over the target
+ * of the request's class, so
  * endpoints with different targets share one limit: the window's p90 of that ratio is compared
  * with the setpoint. The wait is left out because it is not the resource's doing: a limit cut
  * for waits would lengthen them.
@@ -914,6 +915,11 @@ public final class ConcurrencyGroup {
 
     public ClassDefinition requestClass() {
       return requestClass;
+    }
+
+    /** The class's target, which its executions are judged against. */
+    public long targetNanos() {
+      return targetNanos;
     }
 
     /** The longest a request of this class waits for a permit: derived from its target. */

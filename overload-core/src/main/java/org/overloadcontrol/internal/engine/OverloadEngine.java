@@ -67,6 +67,9 @@ public final class OverloadEngine {
   /** The periodic task (windows, periods, expiries), started when anything needs it. */
   private final PeriodicTask periodic;
 
+  /** Running requests on no thread, whose permits lapse after a while ({@link #detached}). */
+  private final DetachedRequests detachedRequests = new DetachedRequests();
+
   private final AdmissionSettings admissionSettings;
 
   /** Builds each endpoint's admission algorithm. */
@@ -156,7 +159,8 @@ public final class OverloadEngine {
             admissions.groups.values(),
             endpoints.values(),
             queues,
-            sessions);
+            sessions,
+            detachedRequests);
     if (queues != null || degradeSettings.enabled()) {
       periodic.start(b.scheduler);
     }
@@ -524,9 +528,18 @@ public final class OverloadEngine {
           tag.completesSession(),
           outcome);
     }
-    ExecutionPermit held = tag.permit();
+    ExecutionPermit held;
+    if (tag.detached) {
+      // Its permit may have lapsed, or be lapsing now on the periodic task: taken atomically.
+      held = tag.takePermit();
+      detachedRequests.settled(tag);
+    } else {
+      held = tag.permit();
+      if (held != null) {
+        tag.holdPermit(null);
+      }
+    }
     if (held != null) {
-      tag.holdPermit(null);
       held.release(tag.stripe);
     }
     Permit admitted = tag.admitted();
@@ -623,6 +636,24 @@ public final class OverloadEngine {
         execution.executionStarted(tag);
       }
     }
+  }
+
+  /**
+   * The application returned the admitted request's thread with its response not done (it went
+   * async; the adapter calls this when the application's call returns and the outcome is not
+   * settled yet): under a concurrency limit, its permit lapses once it has executed {@value
+   * DetachedRequests#LAPSE_TARGETS} times its class's target, and the limit takes that as its
+   * sample (see {@link DetachedRequests}). Its outcome is still settled when the response ends.
+   * A request that holds a thread while it runs never lapses, so the container's threads stay
+   * bounded by the limit's ceiling.
+   */
+  public void detached(RequestTag tag) {
+    detachedRequests.add(tag);
+  }
+
+  /** The detached requests whose outcome is not settled yet (see {@link #detached}). */
+  int detachedCount() {
+    return detachedRequests.size();
   }
 
   /**

@@ -13,7 +13,8 @@ import org.overloadcontrol.internal.session.SessionGate;
 /**
  * The engine's periodic task and its life cycle: every {@value #PERIOD_NANOS} ns on the
  * adapter's scheduler, from the engine's start until its stop, it closes what is closed by time
- * rather than by requests: the concurrency groups' windows (told whether the machine's cores are
+ * rather than by requests: the lapse of detached requests' permits ({@link DetachedRequests}),
+ * the concurrency groups' windows (told whether the machine's cores are
  * saturated), the queue thresholds' and the quality controllers' periods, the wait queues'
  * windows and adaptive permits, and the session table's expiries. The request path never runs
  * it.
@@ -34,6 +35,9 @@ final class PeriodicTask {
   /** Session-aware admission, or null when it is off. */
   private final SessionGate sessions;
 
+  /** Running requests on no thread, whose permits lapse after a while. */
+  private final DetachedRequests detached;
+
   private volatile Scheduler.Cancellable scheduled;
 
   /**
@@ -46,13 +50,15 @@ final class PeriodicTask {
       Collection<ConcurrencyGroup> groups,
       Collection<ControlledEndpoint> endpoints,
       WaitQueues queues,
-      SessionGate sessions) {
+      SessionGate sessions,
+      DetachedRequests detached) {
     this.ticker = ticker;
     this.machineCpuLoad = machineCpuLoad;
     this.groups = groups;
     this.endpoints = endpoints;
     this.queues = queues;
     this.sessions = sessions;
+    this.detached = detached;
   }
 
   /** Runs {@link #tick} every period on {@code scheduler}, until {@link #stop}. */
@@ -68,10 +74,12 @@ final class PeriodicTask {
     }
   }
 
-  /** One run: queue windows, adaptive permits, queue thresholds, quality, sessions. */
+  /** One run: lapsed permits, limit windows, queue windows, adaptive permits, queue thresholds, quality, sessions. */
   void tick() {
     long now = ticker.read();
     boolean saturated = cores.saturated(machineCpuLoad.getAsDouble());
+    // Before the windows close, so that a lapsed request's sample is in the window of its lapse.
+    detached.lapse(now);
     for (ConcurrencyGroup g : groups) {
       g.coresSaturated(saturated);
       g.tick(now);

@@ -59,6 +59,14 @@ public final class RequestTag implements OverloadContext {
    */
   boolean cpuStarted;
 
+  /**
+   * Whether its application returned the thread with the response not done ({@link
+   * OverloadEngine#detached}): from then on its permit may lapse ({@link DetachedRequests}), so
+   * its permit is taken atomically at the outcome. Volatile: it orders the adapter's thread,
+   * which sets it, against the one that settles the outcome (see {@link DetachedRequests}).
+   */
+  volatile boolean detached;
+
   private Decision decision;
 
   /**
@@ -186,6 +194,14 @@ public final class RequestTag implements OverloadContext {
 
   void holdPermit(ExecutionPermit held) {
     PERMIT.setRelease(this, held);
+  }
+
+  /**
+   * Takes the permit the request holds, atomically, or null when none is left (it lapsed, or
+   * was taken): for a detached request, whose outcome and lapse may race.
+   */
+  ExecutionPermit takePermit() {
+    return (ExecutionPermit) PERMIT.getAndSet(this, null);
   }
 
   Permit admitted() {

@@ -327,6 +327,18 @@ public final class Exchange {
   }
 
   /**
+   * The application returned the thread of this running request with its response not done (it
+   * went async): the adapter calls this when the application's call returns and it will settle
+   * the outcome later. Under a concurrency limit the request's permit then lapses after a while
+   * ({@link OverloadEngine#detached}); harmless when the outcome is already settled.
+   */
+  public void detached() {
+    if (tag != null) {
+      engine.detached(tag);
+    }
+  }
+
+  /**
    * Reports how a request that ran ended: {@code COMPLETED}, or {@code FAILED} when the
    * application threw or its response failed.
    *

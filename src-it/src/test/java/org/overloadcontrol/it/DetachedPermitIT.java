@@ -1,0 +1,88 @@
+package org.overloadcontrol.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import jakarta.servlet.AsyncContext;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.overloadcontrol.internal.admission.ConcurrencyGroup;
+import org.overloadcontrol.internal.engine.OverloadEngine;
+import org.overloadcontrol.it.MishandledRequestsIT.Totals;
+import org.overloadcontrol.it.support.ContainerKind;
+import org.overloadcontrol.it.support.Deployment;
+import org.overloadcontrol.it.support.ExplodedWebApp;
+import org.overloadcontrol.it.support.HeldAsyncServlet;
+import org.overloadcontrol.it.support.SleepServlet;
+import org.overloadcontrol.it.support.WebContainer;
+
+/**
+ * The filter as README declares it, in both containers, under a concurrency limit of one: a
+ * request whose application went async and holds no thread gives its permit back once it has
+ * run twice its target, so the next request runs instead of waiting for it; the held request
+ * still gets its answer, and at rest every request has one outcome and every permit is back.
+ */
+class DetachedPermitIT {
+
+  @TempDir Path apps;
+
+  @ParameterizedTest
+  @EnumSource(ContainerKind.class)
+  void aRequestOnNoThreadGivesItsPermitBackAfterTwoTargets(ContainerKind kind) throws Exception {
+    Path dir =
+        new ExplodedWebApp()
+            .withOverloadFilter(
+                Map.of(
+                    "endpoints.held.target", "300ms",
+                    "endpoints.quick.target", "300ms",
+                    "admission.maxLimit", "1"))
+            .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
+            .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/quick")
+            .writeUnder(apps, kind + "-detached");
+    HeldAsyncServlet.HELD.clear();
+    HttpClient http = HttpClient.newHttpClient();
+    OverloadEngine engine;
+    try (WebContainer container = kind.start(Deployment.of(dir))) {
+      engine = MishandledRequestsIT.engine(container);
+      CompletableFuture<HttpResponse<String>> first =
+          http.sendAsync(
+              HttpRequest.newBuilder(container.baseUri().resolve("held")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      AsyncContext held = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
+      assertThat(held).as("the first request reached the servlet").isNotNull();
+      ConcurrencyGroup group = engine.endpoint("held").concurrencyGroup();
+      assertThat(group.limit()).isEqualTo(1);
+      assertThat(group.inFlight()).as("held within its target").isEqualTo(1);
+
+      long heldSince = System.nanoTime();
+      await("the held request's permit lapsed")
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> group.inFlight() == 0);
+      assertThat(System.nanoTime() - heldSince)
+          .as("not before two targets less the time to reach the servlet")
+          .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(400));
+      assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);
+
+      HeldAsyncServlet.answer(held);
+      assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
+      Totals.of(engine).assertAtRest(engine, 2);
+      assertThat(group.inFlight()).as("the late completion released nothing more").isZero();
+    }
+  }
+
+  private static HttpResponse<String> get(HttpClient http, WebContainer c, String path)
+      throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(c.baseUri().resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
