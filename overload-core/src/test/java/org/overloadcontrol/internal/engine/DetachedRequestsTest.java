@@ -3,14 +3,12 @@ package org.overloadcontrol.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.admission.LimitRound;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
@@ -29,65 +27,22 @@ class DetachedRequestsTest {
 
   private static final RequestAttributes NONE = TestRequest.get("/", "127.0.0.1");
 
-  private final FakeTicker ticker = new FakeTicker();
-  private final FakeScheduler scheduler = new FakeScheduler(ticker);
-  private final List<LimitRound> rounds = new ArrayList<>();
-  private final OverloadEngine engine =
-      OverloadEngine.builder(
-              OverloadConfig.of(
-                  Map.of(
-                      "endpoints.e.target",
-                      "100ms",
-                      "admission.controller",
-                      "concurrency",
-                      "admission.maxLimit",
-                      "1",
-                      "queue.permits",
-                      "100")))
-          .ticker(ticker)
-          .scheduler(scheduler)
-          .admissionListener(
-              new AdmissionListener() {
-                @Override
-                public void onLimitRound(LimitRound round) {
-                  rounds.add(round);
-                }
-              })
-          .build();
+  private final LimitedEngine one = new LimitedEngine("100ms", "1");
+  private final FakeTicker ticker = one.ticker;
+  private final FakeScheduler scheduler = one.scheduler;
+  private final List<LimitRound> rounds = one.rounds;
+  private final OverloadEngine engine = one.engine;
 
   private ConcurrencyGroup group() {
-    return engine.endpoint("e").concurrencyGroup();
-  }
-
-  private RequestTag arrive() {
-    return engine.tag(engine.routes().route("e", NONE), ticker.read());
+    return one.group();
   }
 
   private RequestTag admitAndRun() {
-    RequestTag holder = arrive();
-    assertThat(engine.arrive(holder)).isEqualTo(Decision.ADMIT);
-    engine.running(holder);
-    return holder;
+    return one.admitAndRun();
   }
 
-  /** A request that waits for the permit; {@code resumed} is set when it is handed over. */
   private RequestTag queue(AtomicBoolean resumed) {
-    RequestTag waiter = arrive();
-    assertThat(engine.arrive(waiter)).isEqualTo(Decision.WAIT);
-    assertThat(
-            engine.enqueue(
-                waiter,
-                new Waiter.Listener() {
-                  @Override
-                  public void resumed(Waiter w) {
-                    resumed.set(true);
-                  }
-
-                  @Override
-                  public void expired(Waiter w) {}
-                }))
-        .isTrue();
-    return waiter;
+    return one.queue(() -> resumed.set(true));
   }
 
   private void advance(long millis) {
@@ -171,7 +126,7 @@ class DetachedRequestsTest {
     ticker.advance(Duration.ofSeconds(3)); // ended by the container's async timeout
     engine.settle(hung, Outcome.FAILED, 0);
 
-    group().tick(ticker.read());
+    one.closeWindow();
     assertThat(rounds).hasSize(1);
     assertThat(rounds.get(0).samples()).isEqualTo(1);
     assertThat(rounds.get(0).p90OfTarget()).isBetween(2.0, 2.1);
