@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterRegistration;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,12 +78,8 @@ class ConcurrencyLimitFilterIT {
       assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);
       assertThat(limiter.getInflight()).as("a synchronous request's token").isZero();
 
-      CompletableFuture<HttpResponse<String>> first =
-          http.sendAsync(
-              HttpRequest.newBuilder(container.baseUri().resolve("held")).build(),
-              HttpResponse.BodyHandlers.ofString());
-      AsyncContext held = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
-      assertThat(held).as("the first request reached the servlet").isNotNull();
+      HeldAsyncServlet.Held first =
+          HeldAsyncServlet.sendAndHold(http, container.baseUri().resolve("held"));
       assertThat(returned.tryAcquire(10, TimeUnit.SECONDS)).as("doFilter returned").isTrue();
 
       // doFilter has returned for the first request, but its response is not complete.
@@ -94,8 +88,8 @@ class ConcurrencyLimitFilterIT {
       assertThat(second.statusCode()).isEqualTo(ConcurrencyLimitFilter.TOO_MANY_REQUESTS);
       assertThat(second.body()).isEqualTo("Concurrency limit exceeded");
 
-      HeldAsyncServlet.answer(held);
-      assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
+      HeldAsyncServlet.answer(first.async());
+      assertThat(first.response().get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
       // The response reaches the client just before the container's completion callbacks run.
       await("the permit back").until(() -> limiter.getInflight() == 0);
       assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);

@@ -3,14 +3,12 @@ package org.overloadcontrol.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import jakarta.servlet.AsyncContext;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,12 +51,8 @@ class DetachedPermitIT {
     OverloadEngine engine;
     try (WebContainer container = kind.start(Deployment.of(dir))) {
       engine = MishandledRequestsIT.engine(container);
-      CompletableFuture<HttpResponse<String>> first =
-          http.sendAsync(
-              HttpRequest.newBuilder(container.baseUri().resolve("held")).build(),
-              HttpResponse.BodyHandlers.ofString());
-      AsyncContext held = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
-      assertThat(held).as("the first request reached the servlet").isNotNull();
+      HeldAsyncServlet.Held first =
+          HeldAsyncServlet.sendAndHold(http, container.baseUri().resolve("held"));
       ConcurrencyGroup group = engine.endpoint("held").concurrencyGroup();
       assertThat(group.limit()).isEqualTo(1);
       assertThat(group.inFlight()).as("held within its target").isEqualTo(1);
@@ -72,8 +66,8 @@ class DetachedPermitIT {
           .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(400));
       assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);
 
-      HeldAsyncServlet.answer(held);
-      assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
+      HeldAsyncServlet.answer(first.async());
+      assertThat(first.response().get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
       Totals.of(engine).assertAtRest(engine, 2);
       assertThat(group.inFlight()).as("the late completion released nothing more").isZero();
     }

@@ -4,8 +4,14 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A page that goes asynchronous and answers only when the test says so: each request's
@@ -33,5 +39,23 @@ public class HeldAsyncServlet extends HttpServlet {
     r.setContentType("text/plain");
     r.getWriter().write("done");
     async.complete();
+  }
+
+  /** A request sent to this servlet, held in it: its response to come, and its async context. */
+  public record Held(CompletableFuture<HttpResponse<String>> response, AsyncContext async) {}
+
+  /**
+   * Sends a GET to {@code uri} (this servlet) and returns once it is held here.
+   *
+   * @throws AssertionError when it has not reached the servlet within 10 s
+   */
+  public static Held sendAndHold(HttpClient http, URI uri) throws InterruptedException {
+    CompletableFuture<HttpResponse<String>> response =
+        http.sendAsync(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+    AsyncContext async = HELD.poll(10, TimeUnit.SECONDS);
+    if (async == null) {
+      throw new AssertionError("the request to " + uri + " did not reach the servlet");
+    }
+    return new Held(response, async);
   }
 }
