@@ -86,12 +86,26 @@ class ConcurrencyLimitTest {
     assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, 1.175)))
         .isCloseTo(105 + 5, within(1e-9));
     // Queueing, queueing unknown, or over the setpoint: the multiplicative step alone.
-    assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, 1.3)))
-        .isCloseTo(105, within(1e-9));
+    assertThat(limit.next(10, new LimitWindow(0.5, true, true, 10, false, 1.3)))
+        .isCloseTo(10.5, within(1e-9));
     assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, Double.NaN)))
         .isCloseTo(105, within(1e-9));
     assertThat(limit.next(100, new LimitWindow(0.95, true, true, 100, false, 1.0)))
         .isCloseTo(100 * 0.9 / 0.95, within(1e-9));
+  }
+
+  @Test
+  void aReachedLimitThatAlreadyKeepsAQueueDoesNotGrowButIsStillCut() {
+    // 20 in flight at 2.5 times the lowest median: 12 wait, over 6 · log10 20 = 7.8.
+    assertThat(limit.next(20, new LimitWindow(0.5, true, true, 20, false, 2.5))).isEqualTo(20);
+    assertThat(limit.next(20, new LimitWindow(1.2, true, true, 20, false, 2.5)))
+        .isCloseTo(16, within(1e-9));
+    // 12 in flight at 1.5 times: 4 wait, under 6. It grows.
+    assertThat(limit.next(12, new LimitWindow(0.5, true, true, 12, false, 1.5)))
+        .isCloseTo(12.6, within(1e-9));
+    // 100 at 1.2 times: the median's noise, not a queue (17 "waiting" by the estimate).
+    assertThat(limit.next(100, new LimitWindow(0.5, true, true, 100, false, 1.2)))
+        .isGreaterThan(100);
   }
 
   @Test
