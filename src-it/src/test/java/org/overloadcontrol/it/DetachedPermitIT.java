@@ -3,9 +3,13 @@ package org.overloadcontrol.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import jakarta.servlet.AsyncContext;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -33,20 +37,60 @@ class DetachedPermitIT {
 
   @TempDir Path apps;
 
+  /** The held and the quick servlet under a limit of one, README's filter declarations. */
+  private Path webApp(ContainerKind kind, String name) throws Exception {
+    HeldAsyncServlet.HELD.clear();
+    return new ExplodedWebApp()
+        .withOverloadFilter(
+            Map.of(
+                "endpoints.held.target", "300ms",
+                "endpoints.quick.target", "300ms",
+                "admission.maxLimit", "1"))
+        .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
+        .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/quick")
+        .writeUnder(apps, kind + "-" + name);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ContainerKind.class)
+  void aClientThatLeftAfterTheLapseStillGetsOneOutcomeAndNoSecondRelease(ContainerKind kind)
+      throws Exception {
+    Path dir = webApp(kind, "detached-left");
+    HttpClient http = HttpClient.newHttpClient();
+    try (WebContainer container = kind.start(Deployment.of(dir))) {
+      OverloadEngine engine = MishandledRequestsIT.engine(container);
+      ConcurrencyGroup group = engine.endpoint("held").concurrencyGroup();
+      AsyncContext held;
+      try (Socket client = new Socket("127.0.0.1", container.baseUri().getPort())) {
+        client
+            .getOutputStream()
+            .write(
+                ("GET "
+                        + container.baseUri().resolve("held").getPath()
+                        + " HTTP/1.1\r\n"
+                        + "Host: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        client.getOutputStream().flush();
+        held = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
+        assertThat(held).as("the request reached the servlet").isNotNull();
+        await("the permit lapsed").atMost(Duration.ofSeconds(5)).until(() -> group.inFlight() == 0);
+      } // the client leaves, its request still running on no thread
+      assertThat(get(http, container, "quick").statusCode()).isEqualTo(200);
+      try {
+        HeldAsyncServlet.answer(held); // into a closed connection
+      } catch (IOException | RuntimeException e) {
+        // Writing to a connection the client closed may fail; the completion must still count.
+        held.complete();
+      }
+      Totals.of(engine).assertAtRest(engine, 2);
+      assertThat(group.inFlight()).as("the late completion released nothing more").isZero();
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(ContainerKind.class)
   void aRequestOnNoThreadGivesItsPermitBackAfterTwoTargets(ContainerKind kind) throws Exception {
-    Path dir =
-        new ExplodedWebApp()
-            .withOverloadFilter(
-                Map.of(
-                    "endpoints.held.target", "300ms",
-                    "endpoints.quick.target", "300ms",
-                    "admission.maxLimit", "1"))
-            .withServlet("held", HeldAsyncServlet.class, Map.of(), "/held")
-            .withServlet("quick", SleepServlet.class, Map.of("serviceTimeMillis", "1"), "/quick")
-            .writeUnder(apps, kind + "-detached");
-    HeldAsyncServlet.HELD.clear();
+    Path dir = webApp(kind, "detached");
     HttpClient http = HttpClient.newHttpClient();
     OverloadEngine engine;
     try (WebContainer container = kind.start(Deployment.of(dir))) {
