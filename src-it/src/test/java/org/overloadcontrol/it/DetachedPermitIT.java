@@ -6,13 +6,17 @@ import static org.awaitility.Awaitility.await;
 import jakarta.servlet.AsyncContext;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,8 +86,8 @@ class DetachedPermitIT {
         // Writing to a connection the client closed may fail; the completion must still count.
         held.complete();
       }
-      Totals.of(engine).assertAtRest(engine, 2);
-      assertThat(group.inFlight()).as("the late completion released nothing more").isZero();
+      assertTheLimitOfOneHolds(http, container);
+      Totals.of(engine).assertAtRest(engine, 4);
     }
   }
 
@@ -112,9 +116,40 @@ class DetachedPermitIT {
 
       HeldAsyncServlet.answer(first.async());
       assertThat(first.response().get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
-      Totals.of(engine).assertAtRest(engine, 2);
-      assertThat(group.inFlight()).as("the late completion released nothing more").isZero();
+      assertTheLimitOfOneHolds(http, container);
+      Totals.of(engine).assertAtRest(engine, 4);
     }
+  }
+
+  /**
+   * After a lapsed request's late completion, the limit of 1 still admits one request at a time:
+   * of two held requests sent together one runs and the other is refused at its wait's bound
+   * (0.7 of 300 ms, before the runner lapses at two targets). Had the completion released the
+   * lapsed permit again, both would run. (The group's in-flight count cannot tell: it reads a
+   * count under zero as zero.)
+   */
+  private static void assertTheLimitOfOneHolds(HttpClient http, WebContainer c) throws Exception {
+    URI held = c.baseUri().resolve("held");
+    List<CompletableFuture<HttpResponse<String>>> both =
+        List.of(sendAsync(http, held), sendAsync(http, held));
+    AsyncContext running = HeldAsyncServlet.HELD.poll(10, TimeUnit.SECONDS);
+    assertThat(running).as("one of the two runs").isNotNull();
+    assertThat(CompletableFuture.anyOf(both.get(0), both.get(1)))
+        .as("the other is answered while the first runs")
+        .succeedsWithin(Duration.ofSeconds(5));
+    assertThat(HeldAsyncServlet.HELD).as("the other did not run beside it").isEmpty();
+    HeldAsyncServlet.answer(running);
+    List<Integer> statuses = new ArrayList<>();
+    for (CompletableFuture<HttpResponse<String>> r : both) {
+      statuses.add(r.get(10, TimeUnit.SECONDS).statusCode());
+    }
+    assertThat(statuses).containsExactlyInAnyOrder(200, 503);
+  }
+
+  private static CompletableFuture<HttpResponse<String>> sendAsync(HttpClient http, URI uri) {
+    return http.sendAsync(
+        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> get(HttpClient http, WebContainer c, String path)
