@@ -6,6 +6,7 @@ import jakarta.servlet.ServletException;
 import java.time.Clock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
@@ -198,7 +199,9 @@ final class RunningFilter {
                       .scheduler(scheduler, "overload-control-" + filterConfig.getFilterName())
                       .admissionListener(listener)
                       .webAppResources(context::getResourceAsStream)
-                      .frameworkRoutes(read.frameworkRoutes()))
+                      .frameworkRoutes(read.frameworkRoutes())
+                      .closesConnectionAfter503(
+                          ContainerConnections.closedAfter503(context.getServerInfo())))
               .start();
     } catch (OverloadConfigException e) {
       throw failed(context, e);
@@ -225,15 +228,28 @@ final class RunningFilter {
             read, runtime, new SuspendedRequest.Registry(), filterConfig, observability);
     Settings settings = read.settings();
     LOG.info(
-        "overload-control: filter '{}' started ({} classes, {} configured endpoints{}{})",
+        "overload-control: filter '{}' started ({} classes, {} configured endpoints{}{}{})",
         filterConfig.getFilterName(),
         settings.classCount(),
         settings.endpointCount(),
         settings.enabled() ? "" : ", disabled",
+        refusalNotice(runtime),
         read.virtualThreads() == null
             ? ""
             : VirtualThreadNotice.atStart(read.virtualThreads(), defaultMaxLimit(read)));
     return running;
+  }
+
+  /**
+   * Says so when {@code rejectionStatus: auto} chose 429 (the container closes the connection
+   * after a 503), since README and most guides say 503.
+   */
+  static String refusalNotice(OverloadRuntime runtime) {
+    return runtime.config().rejectionStatus() == 0
+            && runtime.engine().rejectionStatus() == Rejection.TOO_MANY_REQUESTS
+        ? ", refusals answered 429: this container closes the connection after a 503"
+            + " (rejectionStatus)"
+        : "";
   }
 
   private static ServletException failed(ServletContext context, OverloadConfigException e) {

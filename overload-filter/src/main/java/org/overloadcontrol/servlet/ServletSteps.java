@@ -197,7 +197,7 @@ final class ServletSteps {
       LOG.debug("overload-control: could not write a refusal: {}", e.toString());
     } catch (ServletException | RuntimeException e) {
       LOG.warn(
-          "overload-control: rejection handler {} failed; sending the default 503",
+          "overload-control: rejection handler {} failed; sending the default refusal",
           rejectionHandler.getClass().getName(),
           e);
       if (!response.isCommitted()) {

@@ -117,10 +117,11 @@ public abstract class NewcomerOverHttp {
 
   @Test
   void atThreeTimesCapacityItShedsAndEveryRequestGetsOneAnswer() {
-    // Every request answered, each either served or refused with 503: none lost or timed out.
-    assertThat(outcomes.keySet()).as("statuses %s", outcomes).containsOnly(200, 503);
+    // Every request answered, each either served or refused: none lost or timed out. Refused
+    // with 429 on Tomcat, Spring Boot's server, which closes the connection after a 503.
+    assertThat(outcomes.keySet()).as("statuses %s", outcomes).containsOnly(200, 429);
     assertThat(outcomes.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(offered);
-    int refused = outcomes.getOrDefault(503, 0);
+    int refused = outcomes.getOrDefault(429, 0);
     int served = outcomes.getOrDefault(200, 0);
     // Two thirds is what must go at 3x; a third is the least that shows it sheds.
     assertThat(refused)

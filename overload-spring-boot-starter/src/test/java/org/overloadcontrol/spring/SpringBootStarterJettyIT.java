@@ -29,6 +29,12 @@ class SpringBootStarterJettyIT extends StarterOverHttp {
     return new Class<?>[] {OnJetty.class};
   }
 
+  /** Jetty keeps the connection after a 503. */
+  @Override
+  int refusalStatus() {
+    return 503;
+  }
+
   @Test
   void theServerIsJetty() {
     assertThat(webServer()).isInstanceOf(JettyWebServer.class);

@@ -31,6 +31,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -100,6 +101,14 @@ class AdapterContractIT {
     FILTER_IN_TOMCAT,
     HANDLER_IN_JETTY,
     REST_IN_JETTY;
+
+    /**
+     * The status of its refusals under {@code rejectionStatus: auto}: 429 in Tomcat, which
+     * closes the connection after every 503.
+     */
+    int refusalStatus() {
+      return this == FILTER_IN_TOMCAT ? 429 : 503;
+    }
 
     Target start(String name, Map<String, String> keys) throws Exception {
       return start(name, keys, Duration.ZERO);
@@ -214,21 +223,23 @@ class AdapterContractIT {
    * An adapter whose endpoint admits one request and refuses the next ones at once: the rate
    * controller's bucket holds one token (the concurrency limit would let them all run).
    */
+  private static final Map<String, String> REFUSING_AFTER_ONE =
+      Map.of(
+          "admission.controller",
+          "rate",
+          "endpoints.work.target",
+          "1s",
+          "controller.initialRate",
+          "0.1");
+
   private static Target startRefusingAfterOne(Adapter adapter, String name) throws Exception {
-    return adapter.start(
-        name,
-        Map.of(
-            "admission.controller",
-            "rate",
-            "endpoints.work.target",
-            "1s",
-            "controller.initialRate",
-            "0.1"));
+    return adapter.start(name, REFUSING_AFTER_ONE);
   }
 
   @ParameterizedTest
   @EnumSource(Adapter.class)
-  void aRefusedRequestGets503WithRetryAfter(Adapter adapter) throws Exception {
+  void aRefusedRequestGetsItsStatusWithRetryAfter(Adapter adapter) throws Exception {
+    int refused = adapter.refusalStatus();
     try (Target target = startRefusingAfterOne(adapter, "refused")) {
       Answer first =
           MishandledRequestsIT.send(client.newRequest(target.work(""))).get(30, TimeUnit.SECONDS);
@@ -239,7 +250,7 @@ class AdapterContractIT {
               .send();
       assertThat(first.status()).isEqualTo(200);
       assertThat(first.context()).isEqualTo("yes");
-      assertThat(second.getStatus()).isEqualTo(503);
+      assertThat(second.getStatus()).isEqualTo(refused);
       assertThat(second.getHeaders().get("Retry-After")).isEqualTo("10");
       assertThat(second.getHeaders().get("Content-Type")).startsWith("application/problem+json");
       Totals.of(target.engine()).assertAtRest(target.engine(), 2);
@@ -250,48 +261,67 @@ class AdapterContractIT {
    * A refusal leaves the connection open: a client that re-sends at once (as {@code ab}, {@code
    * wrk} and many HTTP libraries' retry policies do) re-sends on it instead of opening a new one,
    * which would cost both sides a handshake per refusal and hold the re-sent request in the
-   * client until it has one. Except in Tomcat, which closes the connection after every 503
-   * whoever wrote it (its HTTP/1.1 processor drops the connection for that status): the tuning
-   * guide says so, and this says when that changes.
+   * client until it has one. Tomcat closes the connection after every 503 whoever wrote it (its
+   * HTTP/1.1 processor drops the connection for that status), so there the default ({@code
+   * rejectionStatus: auto}) answers 429, which it keeps the connection after.
    */
   @ParameterizedTest
   @EnumSource(Adapter.class)
   void aRefusalLeavesTheConnectionOpen(Adapter adapter) throws Exception {
     try (Target target = startRefusingAfterOne(adapter, "refused-kept")) {
-      URI work = target.work("");
-      assertThat(
-              MishandledRequestsIT.send(client.newRequest(work)).get(30, TimeUnit.SECONDS).status())
-          .isEqualTo(200); // the bucket's one token
-      try (Socket socket = new Socket(work.getHost(), work.getPort())) {
-        socket.setSoTimeout(10_000);
-        var in = new BufferedInputStream(socket.getInputStream());
-        for (int i = 0; i < 3; i++) {
-          socket
-              .getOutputStream()
-              .write(
-                  ("GET "
-                          + work.getRawPath()
-                          + "?"
-                          + work.getRawQuery()
-                          + " HTTP/1.1\r\n"
-                          + "Host: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
-                      .getBytes(StandardCharsets.US_ASCII));
-          socket.getOutputStream().flush();
-          Map<String, String> headers = new HashMap<>();
-          String status = readResponse(in, headers);
-          assertThat(status).as("refusal %d", i).contains(" 503 ");
-          if (adapter == Adapter.FILTER_IN_TOMCAT) {
-            assertThat(headers.get("connection")).isEqualTo("close");
-            assertThat(in.read()).as("the connection closed").isEqualTo(-1);
-            break;
-          }
-          assertThat(headers.getOrDefault("connection", ""))
-              .as("refusal %d", i)
-              .doesNotContain("close");
+      String status = " " + adapter.refusalStatus() + " ";
+      assertThat(refusalsOnOneConnection(target, status)).isEqualTo(3);
+      Totals.of(target.engine()).assertAtRest(target.engine(), 4);
+    }
+  }
+
+  /**
+   * Why Tomcat's default is 429: told to answer 503 ({@code rejectionStatus: 503}), its refusal
+   * closes the connection. This says when Tomcat changes that.
+   */
+  @Test
+  void tomcatClosesTheConnectionAfterA503() throws Exception {
+    Map<String, String> keys = new HashMap<>(REFUSING_AFTER_ONE);
+    keys.put("rejectionStatus", "503");
+    try (Target target = Adapter.FILTER_IN_TOMCAT.start("refused-503", keys)) {
+      assertThat(refusalsOnOneConnection(target, " 503 ")).isEqualTo(1);
+      Totals.of(target.engine()).assertAtRest(target.engine(), 2);
+    }
+  }
+
+  /**
+   * After the bucket's one token, sends up to three refused requests on one connection; returns
+   * how many were answered {@code status} before the server closed it (after the first, it must
+   * say {@code Connection: close}).
+   */
+  private int refusalsOnOneConnection(Target target, String status) throws Exception {
+    URI work = target.work("");
+    assertThat(
+            MishandledRequestsIT.send(client.newRequest(work)).get(30, TimeUnit.SECONDS).status())
+        .isEqualTo(200); // the bucket's one token
+    try (Socket socket = new Socket(work.getHost(), work.getPort())) {
+      socket.setSoTimeout(10_000);
+      var in = new BufferedInputStream(socket.getInputStream());
+      for (int i = 0; i < 3; i++) {
+        socket
+            .getOutputStream()
+            .write(
+                ("GET "
+                        + work.getRawPath()
+                        + "?"
+                        + work.getRawQuery()
+                        + " HTTP/1.1\r\n"
+                        + "Host: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        Map<String, String> headers = new HashMap<>();
+        assertThat(readResponse(in, headers)).as("refusal %d", i).contains(status);
+        if (headers.getOrDefault("connection", "").contains("close")) {
+          assertThat(in.read()).as("the connection closed").isEqualTo(-1);
+          return i + 1;
         }
       }
-      Totals.of(target.engine())
-          .assertAtRest(target.engine(), adapter == Adapter.FILTER_IN_TOMCAT ? 2 : 4);
+      return 3;
     }
   }
 
@@ -368,7 +398,7 @@ class AdapterContractIT {
           "[%s] refusal: %d %s%n%s%n",
           adapter, refused.getStatus(), refused.getHeaders(), refused.getContentAsString());
 
-      assertThat(refused.getStatus()).isEqualTo(503);
+      assertThat(refused.getStatus()).isEqualTo(adapter.refusalStatus());
       assertThat(MishapServlet.STARTED).doesNotContain("refused");
       assertThat(refused.getHeaders().getValuesList("Set-Cookie"))
           .as("cookies on the refusal")
@@ -378,7 +408,12 @@ class AdapterContractIT {
       assertThat(refused.getMediaType()).isEqualTo("application/problem+json");
       String body = refused.getContentAsString();
       assertThat(body)
-          .startsWith("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,")
+          .startsWith(
+              "{\"type\":\"about:blank\",\"title\":\""
+                  + (adapter.refusalStatus() == 429 ? "Too Many Requests" : "Service Unavailable")
+                  + "\",\"status\":"
+                  + adapter.refusalStatus()
+                  + ",")
           .contains("\"instance\":\"" + refusedUri.getRawPath() + "\"")
           .contains("\"endpoint\":\"work\"");
       String retryAfter = refused.getHeaders().get("Retry-After");

@@ -214,7 +214,7 @@ class ReloadIT {
             .atMost(Duration.ofSeconds(3))
             .untilAsserted(
                 () ->
-                    assertThat(load.count(503))
+                    assertThat(load.count(kind.refusalStatus()))
                         .as("nothing shed under a 2 s target: " + load)
                         .isZero());
 
@@ -232,12 +232,12 @@ class ReloadIT {
             kind,
             (System.nanoTime() - swapped) / 1e6);
         assertThat(System.nanoTime() - swapped).isLessThan(TimeUnit.SECONDS.toNanos(1));
-        int shedBefore = load.count(503);
+        int shedBefore = load.count(kind.refusalStatus());
         await("shed after the lower target")
             .atMost(Duration.ofMillis(1_500))
             .untilAsserted(
                 () ->
-                    assertThat(load.count(503))
+                    assertThat(load.count(kind.refusalStatus()))
                         .as("shed after the lower target: " + load)
                         .isGreaterThan(shedBefore));
 
@@ -250,19 +250,19 @@ class ReloadIT {
             .contains("soon")
             .contains(yaml.toString());
         assertThat(engine(c)).isSameAs(engines.get(1));
-        int shedAtRefusal = load.count(503);
+        int shedAtRefusal = load.count(kind.refusalStatus());
         await("still shedding")
             .atMost(Duration.ofMillis(1_500))
             .untilAsserted(
                 () ->
-                    assertThat(load.count(503))
+                    assertThat(load.count(kind.refusalStatus()))
                         .as("still shedding: " + load)
                         .isGreaterThan(shedAtRefusal));
         load.close();
         System.out.printf(Locale.ROOT, "[%s] reload under load: %s%n", kind, load);
         assertThat(load.failed.get()).as("requests without an answer").isZero();
         sent = load.sent.get();
-        assertThat(load.count(200) + load.count(503)).isEqualTo(sent);
+        assertThat(load.count(200) + load.count(kind.refusalStatus())).isEqualTo(sent);
       }
       long counted = 0;
       for (OverloadEngine e : engines) {
@@ -351,7 +351,7 @@ class ReloadIT {
       }
       System.out.printf(Locale.ROOT, "[%s] waiters of a removed endpoint: %s%n", kind, statuses);
       assertThat(statuses.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(4);
-      assertThat(statuses.keySet()).isSubsetOf(200, 503);
+      assertThat(statuses.keySet()).isSubsetOf(200, kind.refusalStatus());
       assertThat(settled(first)).as("the old engine counted each once").isEqualTo(4);
       settled(engine(c));
     }

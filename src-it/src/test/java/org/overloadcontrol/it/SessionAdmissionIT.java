@@ -81,12 +81,12 @@ class SessionAdmissionIT {
       assertThat(holding).as("the long request runs").isNotNull();
 
       HttpResponse<String> newcomer = get(http, container, "home", null);
-      assertThat(newcomer.statusCode()).isEqualTo(503);
+      assertThat(newcomer.statusCode()).isEqualTo(kind.refusalStatus());
       assertThat(newcomer.headers().firstValue("Retry-After")).isPresent();
       assertThat(newcomer.headers().firstValue("Set-Cookie")).isEmpty();
       String forged =
           cookie.substring(0, cookie.length() - 2) + (cookie.endsWith("AA") ? "BB" : "AA");
-      assertThat(get(http, container, "home", forged).statusCode()).isEqualTo(503);
+      assertThat(get(http, container, "home", forged).statusCode()).isEqualTo(kind.refusalStatus());
 
       // The admitted session's next step waits for the permit instead of being refused.
       CompletableFuture<HttpResponse<String>> cart =

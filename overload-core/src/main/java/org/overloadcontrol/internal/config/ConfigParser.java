@@ -238,6 +238,7 @@ public final class ConfigParser {
             globals.containsKey("rejectionHandler")
                 ? globals.get("rejectionHandler").value()
                 : null,
+            read(CoreKeyTable.REJECTION_STATUS, globals.get("rejectionStatus")),
             globalController,
             classControllers,
             classTargets,

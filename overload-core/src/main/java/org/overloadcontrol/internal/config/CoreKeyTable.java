@@ -45,6 +45,17 @@ final class CoreKeyTable {
               + " token), and the value for a request refused after waiting, e.g. for a"
               + " concurrency permit",
           Codec.POSITIVE_NANOS);
+
+  /** {@code rejectionStatus}: 0 stands for {@code auto}, which the adapter resolves. */
+  static final Key<Integer> REJECTION_STATUS =
+      typed(
+          "rejectionStatus",
+          "`auto`, `503` or `429`",
+          "`auto`",
+          "status of a refusal; `auto` answers 503, and 429 on Tomcat, which closes the"
+              + " connection after every 503",
+          Codec.oneOf(Integer.class, "auto", 0, "503", 503, "429", 429));
+
   static final Key<Long> RETRY_AFTER_MAX =
       typed(
           "retryAfter.max",
@@ -155,6 +166,7 @@ final class CoreKeyTable {
               "class name",
               "built-in",
               "class name of an application `RejectionHandler` (public, no-arg constructor)"),
+          REJECTION_STATUS,
           RETRY_AFTER_MIN,
           RETRY_AFTER_MAX,
           key(

@@ -38,6 +38,7 @@ public final class OverloadConfig {
   private final long retryAfterMinNanos;
   private final long retryAfterMaxNanos;
   private final String rejectionHandler;
+  private final int rejectionStatus;
   private final ParameterLayer globalController;
   private final Map<String, ParameterLayer> classControllers;
   private final Map<String, Long> classTargets;
@@ -58,6 +59,7 @@ public final class OverloadConfig {
       long retryAfterMinNanos,
       long retryAfterMaxNanos,
       String rejectionHandler,
+      int rejectionStatus,
       ParameterLayer globalController,
       Map<String, ParameterLayer> classControllers,
       Map<String, Long> classTargets,
@@ -76,6 +78,7 @@ public final class OverloadConfig {
     this.retryAfterMinNanos = retryAfterMinNanos;
     this.retryAfterMaxNanos = retryAfterMaxNanos;
     this.rejectionHandler = rejectionHandler;
+    this.rejectionStatus = rejectionStatus;
     this.globalController = globalController;
     this.classControllers = Map.copyOf(classControllers);
     this.classTargets = Map.copyOf(classTargets);
@@ -186,6 +189,14 @@ public final class OverloadConfig {
 
   public long retryAfterMaxNanos() {
     return retryAfterMaxNanos;
+  }
+
+  /**
+   * The status a refusal is answered with: 503 or 429, or 0 for {@code auto} (503, and 429 on a
+   * container that closes the connection after every 503; the adapter knows its container).
+   */
+  public int rejectionStatus() {
+    return rejectionStatus;
   }
 
   /** The class name of the application's rejection handler, or null for the default. */

@@ -14,8 +14,10 @@ import org.overloadcontrol.Rejection;
  * and the body. The virtual queue's pages are answers (WebQ §V-A, {@code VirtualQueueFrontEnd}), and
  * so are the refusals made here:
  * <ul>
- *   <li>503 Service Unavailable ({@link #serviceUnavailable}, {@link #rejection}): overload control
- *       refused or expired the request (Welsh &amp; Culler 2003, §3.3);</li>
+ *   <li>503 Service Unavailable ({@link #refusal}, {@link #rejection}): overload control refused
+ *       or expired the request (Welsh &amp; Culler 2003, §3.3); 429 instead where the
+ *       configuration says so ({@link Rejection#status()}: by default on Tomcat, which closes the
+ *       connection after every 503);</li>
  *   <li>429 Too Many Requests ({@link #tooManyRequests}): the client's group is over its
  *       bandwidth share (Li &amp; Jamin §V.C; the server is not down, so not 503);</li>
  *   <li>403 Forbidden ({@link #forbidden}): the client's group has a 0 % share.</li>
@@ -62,8 +64,10 @@ public record Answer(
   }
 
   /**
-   * The 503 for a request overload control refused.
+   * The answer to a request overload control refused: 503, or 429 where the configuration asks
+   * for it ({@link Rejection#status()}).
    *
+   * @param status 503 or 429
    * @param accept the request's {@code Accept} header, or null
    * @param instance the request URI (the problem's {@code instance})
    * @param endpoint the endpoint the request was routed to
@@ -71,7 +75,8 @@ public record Answer(
    * @param reason the machine-readable reason ({@code admission-rate}, {@code expired}, ...)
    * @param retryAfterSeconds the {@code Retry-After} value in whole seconds
    */
-  public static Answer serviceUnavailable(
+  public static Answer refusal(
+      int status,
       String accept,
       String instance,
       String endpoint,
@@ -80,22 +85,23 @@ public record Answer(
       long retryAfterSeconds) {
     if (wantsHtml(accept)) {
       return new Answer(
-          SERVICE_UNAVAILABLE,
+          status,
           retryAfterSeconds,
           HTML,
           html(retryAfterSeconds).getBytes(StandardCharsets.UTF_8));
     }
     return new Answer(
-        SERVICE_UNAVAILABLE,
+        status,
         retryAfterSeconds,
         PROBLEM_JSON,
-        problemJson(endpoint, requestClass, reason, retryAfterSeconds, instance)
+        problemJson(status, endpoint, requestClass, reason, retryAfterSeconds, instance)
             .getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The default 503 for a refused or expired request: why and when to come back. */
+  /** The default answer to a refused or expired request: why and when to come back. */
   public static Answer rejection(Rejection rejection, String accept, String instance) {
-    return serviceUnavailable(
+    return refusal(
+        rejection.status(),
         accept,
         instance,
         rejection.endpoint(),
@@ -221,9 +227,17 @@ public record Answer(
 
   /** The RFC 9457 problem document for API clients. */
   public static String problemJson(
-      String endpoint, String requestClass, String reason, long retrySeconds, String instance) {
-    return "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
-        + "\"detail\":\"The server is overloaded; retry after "
+      int status,
+      String endpoint,
+      String requestClass,
+      String reason,
+      long retrySeconds,
+      String instance) {
+    return "{\"type\":\"about:blank\",\"title\":\""
+        + (status == TOO_MANY_REQUESTS ? "Too Many Requests" : "Service Unavailable")
+        + "\",\"status\":"
+        + status
+        + ",\"detail\":\"The server is overloaded; retry after "
         + retrySeconds
         + " s.\","
         + "\"instance\":"

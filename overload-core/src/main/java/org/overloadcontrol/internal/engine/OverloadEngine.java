@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.Scheduler;
@@ -66,6 +67,11 @@ public final class OverloadEngine {
 
   /** The periodic task (windows, periods, expiries), started when anything needs it. */
   private final PeriodicTask periodic;
+
+  private final int rejectionStatus;
+
+  /** Set by {@link #shutdown}: a waiter that expires from then on was refused for the stop. */
+  private volatile boolean stopped;
 
   /** Running requests on no thread, whose permits lapse after a while ({@link #detached}). */
   private final DetachedRequests detachedRequests = new DetachedRequests();
@@ -152,6 +158,12 @@ public final class OverloadEngine {
                 b.predecessor == null ? null : b.predecessor.sessions)
             : null;
     this.predecessor = b.predecessor;
+    this.rejectionStatus =
+        config.rejectionStatus() != 0
+            ? config.rejectionStatus()
+            : b.closesConnectionAfter503
+                ? Rejection.TOO_MANY_REQUESTS
+                : Rejection.SERVICE_UNAVAILABLE;
     this.periodic =
         new PeriodicTask(
             ticker,
@@ -164,6 +176,15 @@ public final class OverloadEngine {
     if (queues != null || degradeSettings.enabled()) {
       periodic.start(b.scheduler);
     }
+  }
+
+  /**
+   * The status of this engine's refusals: the {@code rejectionStatus} key's, or for {@code auto}
+   * 429 where the adapter's container closes the connection after every 503 (a client that
+   * re-sends at once then waits for a new connection per attempt), else 503.
+   */
+  public int rejectionStatus() {
+    return rejectionStatus;
   }
 
   /** A builder for an engine over {@code config}. */
@@ -413,7 +434,10 @@ public final class OverloadEngine {
                 long waited = ticker.read() - waiter.enqueuedNanos();
                 tag.waited(waited);
                 route.addWait(waited);
-                tag.decide(Decision.REJECT, config.retryAfterMinNanos(), RejectionReason.EXPIRED);
+                tag.decide(
+                    Decision.REJECT,
+                    config.retryAfterMinNanos(),
+                    stopped ? RejectionReason.SHUTDOWN : RejectionReason.EXPIRED);
                 adapterListener.expired(waiter);
               }
             });
@@ -661,6 +685,7 @@ public final class OverloadEngine {
    * task ends. Requests already running finish normally.
    */
   public void shutdown() {
+    stopped = true;
     periodic.stop();
     if (queues != null) {
       queues.shutdown();
@@ -685,6 +710,7 @@ public final class OverloadEngine {
     private QueueSettings queue;
     private DegradeSettings degrade;
     private SessionSettings sessions;
+    private boolean closesConnectionAfter503;
 
     private Builder(OverloadConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -783,6 +809,15 @@ public final class OverloadEngine {
       this.queue = Objects.requireNonNull(queue, "queue");
       this.degrade = Objects.requireNonNull(degrade, "degrade");
       this.sessions = Objects.requireNonNull(sessions, "sessions");
+      return this;
+    }
+
+    /**
+     * Whether the adapter's container closes the connection after every 503 (Tomcat does): then
+     * {@code rejectionStatus: auto} answers refusals 429. False by default.
+     */
+    public Builder closesConnectionAfter503(boolean value) {
+      this.closesConnectionAfter503 = value;
       return this;
     }
 

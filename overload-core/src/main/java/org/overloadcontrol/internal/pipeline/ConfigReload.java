@@ -86,6 +86,7 @@ final class ConfigReload {
               .cpuUtilisation(CpuLoad.process())
               .machineCpuLoad(CpuLoad.machine())
               .cpuClock(b.cpuClock)
+              .closesConnectionAfter503(b.closesConnectionAfter503)
               // A running session gate hands its keys on; only a first one loads them.
               .sessionKeys(
                   before.sessions() != null

@@ -460,6 +460,7 @@ public final class OverloadRuntime implements AutoCloseable {
     Function<String, InputStream> webAppResources = path -> null;
     FrameworkRoutes frameworkRoutes = FrameworkRoutes.NONE;
     CpuClock cpuClock = new PlatformCpuClock();
+    boolean closesConnectionAfter503;
 
     private Builder(Settings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -525,6 +526,15 @@ public final class OverloadRuntime implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether the container closes the connection after every 503, as Tomcat does: then {@code
+     * rejectionStatus: auto} answers refusals 429 (see {@code OverloadEngine.Builder}).
+     */
+    public Builder closesConnectionAfter503(boolean value) {
+      this.closesConnectionAfter503 = value;
+      return this;
+    }
+
     /** The routes a framework module left for the filter ({@link ContributedRoutes}). */
     public Builder frameworkRoutes(ContributedRoutes value) {
       return frameworkRoutes(value.routes());
@@ -556,6 +566,7 @@ public final class OverloadRuntime implements AutoCloseable {
                 .cpuUtilisation(CpuLoad.process())
                 .machineCpuLoad(CpuLoad.machine())
                 .cpuClock(cpuClock)
+                .closesConnectionAfter503(closesConnectionAfter503)
                 .sessionKeys(SessionKeys.load(settings, System::getenv, webAppResources))
                 .frameworkRoutes(frameworkRoutes)
                 .build();

@@ -163,6 +163,20 @@ class ConfigParserTest {
   }
 
   @Test
+  void theRefusalsStatusIsAutoUnlessSetTo503Or429() {
+    assertThat(OverloadConfig.defaults().rejectionStatus()).isZero();
+    assertThat(OverloadConfig.of(Map.of("rejectionStatus", "429")).rejectionStatus())
+        .isEqualTo(429);
+    assertThat(OverloadConfig.of(Map.of("rejectionStatus", " 503 ")).rejectionStatus())
+        .isEqualTo(503);
+    assertThat(OverloadConfig.of(Map.of("rejectionStatus", "AUTO")).rejectionStatus()).isZero();
+    assertThatThrownBy(() -> OverloadConfig.of(Map.of("rejectionStatus", "500")))
+        .isInstanceOf(OverloadConfigException.class)
+        .hasMessageContaining("rejectionStatus")
+        .hasMessageContaining("auto, 503, 429");
+  }
+
+  @Test
   void unknownControllerParameter() {
     assertThatThrownBy(() -> OverloadConfig.of(Map.of("controller.gain", "3")))
         .hasMessageContaining("controller.gain")

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.Rejection;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.internal.bandwidth.BandwidthSettings;
 import org.overloadcontrol.internal.bandwidth.BandwidthShaper;
@@ -76,5 +78,41 @@ class ExchangeTest {
     shaper.managerRound();
     assertThat(shaper.snapshot().get(0).averageBytesPerSecond()).isZero();
     assertThat(route().outcomeCount(Outcome.REJECTED)).isEqualTo(1);
+  }
+
+  /**
+   * A refusal's status: 503, or 429 where the container closes the connection after a 503 and
+   * the configuration leaves it to the container ({@code rejectionStatus: auto}, the default);
+   * a status set in the configuration wins either way.
+   */
+  @Test
+  void aRefusalCarriesTheStatusTheConfigurationAndTheContainerGive() {
+    assertThat(refusedStatus(Map.of(), false)).isEqualTo(503);
+    assertThat(refusedStatus(Map.of(), true)).isEqualTo(429);
+    assertThat(refusedStatus(Map.of("rejectionStatus", "503"), true)).isEqualTo(503);
+    assertThat(refusedStatus(Map.of("rejectionStatus", "429"), false)).isEqualTo(429);
+    assertThat(refusedStatus(Map.of(), true, RejectionReason.SHUTDOWN))
+        .as("a stopping server is unavailable")
+        .isEqualTo(503);
+  }
+
+  private int refusedStatus(Map<String, String> keys, boolean closesConnectionAfter503) {
+    return refusedStatus(keys, closesConnectionAfter503, RejectionReason.QUEUE_FULL);
+  }
+
+  private int refusedStatus(
+      Map<String, String> keys, boolean closesConnectionAfter503, RejectionReason reason) {
+    OverloadEngine e =
+        OverloadEngine.builder(OverloadConfig.of(keys))
+            .ticker(ticker)
+            .closesConnectionAfter503(closesConnectionAfter503)
+            .build();
+    RequestTag tag = e.tag(e.routes().route("e", null), ticker.read());
+    e.arrive(tag);
+    Exchange exchange = new Exchange(e, tag, null);
+    e.reject(tag, reason);
+    Rejection rejection = exchange.rejection();
+    assertThat(rejection.reason()).isEqualTo(reason);
+    return rejection.status();
   }
 }

@@ -381,6 +381,10 @@ class RequestPipelineTest {
     assertThat(delayed.running).isTrue();
     assertThat(waiting.outcome).isEqualTo(Outcome.EXPIRED);
     assertThat(alsoDelayed.outcome).isEqualTo(Outcome.EXPIRED);
+    // Refused for the stop, as the reason says, and answered 503 wherever the container is.
+    assertThat(waiting.exchange.tag().reason()).isEqualTo(RejectionReason.SHUTDOWN);
+    assertThat(waiting.exchange.rejection().status()).isEqualTo(503);
+    assertThat(alsoDelayed.exchange.tag().reason()).isEqualTo(RejectionReason.SHUTDOWN);
     delayed.complete();
     assertThat(runtime.engine().queues().waitingCount()).isZero();
   }

@@ -1,6 +1,7 @@
 package org.overloadcontrol.internal.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -99,6 +100,32 @@ class StepResponsesTest {
         .contains(
             "\"instance\":\"/search\"", "\"endpoint\":\"search\"", "\"reason\":\"queue-full\"")
         .endsWith("\"retryAfterSeconds\":3}");
+  }
+
+  @Test
+  void aRefusalConfiguredAs429SaysSoInItsStatusAndItsProblem() {
+    Recorded response = new Recorded();
+    Rejection rejection =
+        new Rejection(
+            "search",
+            "interactive",
+            RejectionReason.EXPIRED,
+            Duration.ofSeconds(1),
+            Rejection.TOO_MANY_REQUESTS);
+
+    StepResponses.reject(rejection, "application/json", "/search", response);
+
+    assertThat(response.calls.subList(0, 4))
+        .containsExactly("reset", "status 429", "Cache-Control: no-store", "Retry-After: 1");
+    assertThat(response.calls.get(4))
+        .contains("\"title\":\"Too Many Requests\",\"status\":429", "\"reason\":\"expired\"");
+  }
+
+  @Test
+  void aRejectionsStatusIs503Or429() {
+    assertThatThrownBy(() -> new Rejection("e", "c", RejectionReason.EXPIRED, Duration.ZERO, 500))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("503 or 429");
   }
 
   @Test

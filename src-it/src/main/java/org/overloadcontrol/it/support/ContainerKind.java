@@ -26,4 +26,12 @@ public enum ContainerKind {
    *     threw): a container that would answer 404 or 503 to everything is no use to a test
    */
   public abstract WebContainer start(Deployment deployment) throws Exception;
+
+  /**
+   * The status of the filter's refusals here under the default {@code rejectionStatus: auto}:
+   * 429 in Tomcat, which closes the connection after every 503, else 503.
+   */
+  public int refusalStatus() {
+    return this == TOMCAT ? 429 : 503;
+  }
 }

@@ -14,10 +14,10 @@ import org.HdrHistogram.Histogram;
  *
  * @param sentCount requests sent
  * @param okCount 200 responses
- * @param rejectedCount 503 responses
+ * @param rejectedCount refusals: 503 responses, and 429 (the filter's refusal in Tomcat)
  * @param otherCount responses with any other status
  * @param failedCount requests that got no response (timeout, connection error)
- * @param rejectedWithoutRetryAfterCount 503 responses without a valid {@code Retry-After}
+ * @param rejectedWithoutRetryAfterCount refusals without a valid {@code Retry-After}
  * @param sendLagMaxMicros the worst delay between a request's scheduled and actual send time
  * @param sendingTime how long the sending phase lasted
  * @param steadyLatencyByStatus latency histograms of the steady part, by status
@@ -44,6 +44,11 @@ public record LoadSummary(
   public long steadyCount(int status) {
     Histogram h = steadyLatencyByStatus.get(status);
     return h == null ? 0 : h.getTotalCount();
+  }
+
+  /** Steady-part refusals: 503s, and 429s (the filter's refusal in Tomcat). */
+  public long steadyRefusedCount() {
+    return steadyCount(503) + steadyCount(429);
   }
 
   /** All steady-part requests. */

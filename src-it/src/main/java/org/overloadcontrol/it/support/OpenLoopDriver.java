@@ -156,7 +156,7 @@ public final class OpenLoopDriver implements AutoCloseable {
       switch (status) {
         case LoadSummary.NO_RESPONSE -> failedCount.increment();
         case 200 -> okCount.increment();
-        case 503 -> {
+        case 503, 429 -> { // 429: the filter's refusal in Tomcat (rejectionStatus: auto)
           rejectedCount.increment();
           if (!validRetryAfter(response.getHeaders().get(HttpHeader.RETRY_AFTER))) {
             noRetryAfterCount.increment();

@@ -75,7 +75,9 @@ public final class ContainerMatrixScenario {
       awaitStatus(base, "\"waiting\":1", container);
 
       HttpResponse<String> refused = get(base.resolve("quick"));
-      assertThat(refused.statusCode()).as("%s: the queue is full", container).isEqualTo(503);
+      assertThat(refused.statusCode())
+          .as("%s: the queue is full", container)
+          .isEqualTo(container.kind().refusalStatus());
       assertThat(refused.headers().firstValue("Retry-After")).isPresent();
 
       assertThat(running.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).statusCode())

@@ -1,0 +1,26 @@
+package org.overloadcontrol.servlet;
+
+/**
+ * Whether the container keeps a client's connection open after a refusal, read from its server
+ * info ({@code ServletContext.getServerInfo()}). Tomcat (10.1 and 11, and so Spring Boot's
+ * default server and TomEE) closes the connection after every response whose status is 503
+ * (among 400, 408, 411, 413, 414, 500 and 501), whatever its headers say; Jetty keeps it.
+ *
+ * <p>Why it matters. A client that re-sends a refused request at once (as {@code ab}, {@code
+ * wrk} and many retry loops do) then opens a new connection for each attempt, with a TLS
+ * handshake where there is TLS: in the workload matrix a thread-bound WAR on Tomcat at three
+ * times its capacity served none of its requests within the target over eight runs answered
+ * 503, its clients waiting seconds for connections, and recovered after the storm in one run of
+ * three; answered 429 with the same {@code Retry-After}, which Tomcat does not close on, it
+ * recovered in every run (docs/results.md, "Tomcat with a 429"). So the {@code
+ * rejectionStatus} key's default, {@code auto}, answers 429 there.
+ */
+final class ContainerConnections {
+
+  private ContainerConnections() {}
+
+  /** Whether the container named by {@code serverInfo} closes the connection after a 503. */
+  static boolean closedAfter503(String serverInfo) {
+    return serverInfo != null && serverInfo.startsWith("Apache Tomcat");
+  }
+}
