@@ -7,7 +7,8 @@ import org.overloadcontrol.Rejection;
 import org.overloadcontrol.internal.pipeline.StepResponses;
 
 /**
- * The default answer to a refused request: 503 Service Unavailable with {@code Retry-After},
+ * The default answer to a refused request: 503 Service Unavailable, or 429 Too Many Requests
+ * where {@link Rejection#status()} says (on Tomcat, by default), with {@code Retry-After},
  * {@code Cache-Control: no-store}, and a body the client can read. A client that accepts
  * {@code text/html} (a browser) gets a short page; any other gets an RFC 9457
  * {@code application/problem+json} body with the retry time. The bytes come from the pipeline's

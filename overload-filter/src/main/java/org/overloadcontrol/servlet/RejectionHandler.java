@@ -8,8 +8,8 @@ import org.overloadcontrol.Rejection;
 
 /**
  * Answers a request that overload control refused. The default
- * ({@link DefaultRejectionHandler}) sends 503 with {@code Retry-After} and an HTML page or an
- * {@code application/problem+json} body; an application can supply its own (to redirect, or to
+ * ({@link DefaultRejectionHandler}) sends 503 (429 on Tomcat: {@link Rejection#status()}) with
+ * {@code Retry-After} and an HTML page or an {@code application/problem+json} body; an application can supply its own (to redirect, or to
  * serve a cheaper page) by naming its class in the {@code rejectionHandler} key (it needs a
  * public no-argument constructor) or by setting an instance as the servlet-context attribute
  * {@link #ATTRIBUTE} before the filter starts.

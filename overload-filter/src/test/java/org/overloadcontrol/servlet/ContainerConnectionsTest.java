@@ -2,7 +2,10 @@ package org.overloadcontrol.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.internal.config.OverloadConfig;
+import org.overloadcontrol.internal.pipeline.OverloadRuntime;
 
 class ContainerConnectionsTest {
 
@@ -18,5 +21,25 @@ class ContainerConnectionsTest {
     assertThat(ContainerConnections.closedAfter503("jetty/12.0.25")).isFalse();
     assertThat(ContainerConnections.closedAfter503("Undertow - 2.3.18.Final")).isFalse();
     assertThat(ContainerConnections.closedAfter503(null)).isFalse();
+  }
+
+  /** README says 503: the start line says when the filter answers 429 instead, and why. */
+  @Test
+  void theStartLineSaysWhenRefusalsAre429() {
+    assertThat(noticeFor(Map.of(), true)).contains("429").contains("rejectionStatus");
+    assertThat(noticeFor(Map.of(), false)).isEmpty();
+    assertThat(noticeFor(Map.of("rejectionStatus", "429"), true)).as("the user chose it").isEmpty();
+  }
+
+  private static String noticeFor(Map<String, String> keys, boolean closesConnectionAfter503) {
+    OverloadRuntime runtime =
+        OverloadRuntime.builder(OverloadConfig.of(keys))
+            .closesConnectionAfter503(closesConnectionAfter503)
+            .start();
+    try {
+      return RunningFilter.refusalNotice(runtime);
+    } finally {
+      runtime.close();
+    }
   }
 }

@@ -152,6 +152,30 @@ class ReloadTest {
         .isEqualTo(Duration.ofMillis(100).toNanos());
   }
 
+  /**
+   * What the adapter said of its container at start (Tomcat closes the connection after a 503)
+   * holds for every engine a reload builds; a reload that sets {@code rejectionStatus} wins.
+   */
+  @Test
+  void theContainersRefusalStatusOutlivesAReload() {
+    runtime =
+        OverloadRuntime.builder(OverloadConfig.parse(layers(STEADY)))
+            .ticker(ticker)
+            .scheduler(timers, "unused")
+            .closesConnectionAfter503(true)
+            .start();
+    assertThat(runtime.engine().rejectionStatus()).isEqualTo(429);
+
+    Map<String, String> lowered = new HashMap<>(STEADY);
+    lowered.put("endpoints.e.target", "100ms");
+    assertThat(reload(lowered).applied()).isTrue();
+    assertThat(runtime.engine().rejectionStatus()).isEqualTo(429);
+
+    lowered.put("rejectionStatus", "503");
+    assertThat(reload(lowered).applied()).isTrue();
+    assertThat(runtime.engine().rejectionStatus()).isEqualTo(503);
+  }
+
   @Test
   void aBadChangeIsRefusedWithTheMessageOfAStartAndTheOldSettingsKeepWorking() {
     start(STEADY);
