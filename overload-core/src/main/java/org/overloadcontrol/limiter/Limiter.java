@@ -30,8 +30,8 @@ public interface Limiter {
    *     number, the same for every call about one request): any value is correct, and a
    *     limiter that stripes its counts by it keeps threads off each other's cache lines
    * @return the request's permit, whose outcome the engine reports once; or null when the
-   *     request is refused (answered 503 with {@link #rejectionReason()} and
-   *     {@link #retryAfterNanos})
+   *     request is refused (answered 503, or 429 on Tomcat, with {@link #rejectionReason()}
+   *     and {@link #retryAfterNanos})
    */
   Permit acquire(long nowNanos, int stripe);
 
