@@ -6,7 +6,6 @@ import jakarta.servlet.ServletException;
 import java.time.Clock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
-import org.overloadcontrol.Rejection;
 import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
@@ -245,8 +244,7 @@ final class RunningFilter {
    * after a 503), since README and most guides say 503.
    */
   static String refusalNotice(OverloadRuntime runtime) {
-    return runtime.config().rejectionStatus() == 0
-            && runtime.engine().rejectionStatus() == Rejection.TOO_MANY_REQUESTS
+    return runtime.answers429ForTheContainer()
         ? ", refusals answered 429: this container closes the connection after a 503"
             + " (rejectionStatus)"
         : "";

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import org.overloadcontrol.EndpointSnapshot;
+import org.overloadcontrol.Rejection;
 import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
@@ -172,6 +173,17 @@ public final class OverloadRuntime implements AutoCloseable {
   /** The configuration in force now, every section parsed. */
   public Settings settings() {
     return current.settings();
+  }
+
+  /**
+   * Whether refusals are answered 429 because {@code rejectionStatus} is {@code auto} and the
+   * container closes the connection after a 503: an adapter says so at start, since README and
+   * most guides say 503.
+   */
+  public boolean answers429ForTheContainer() {
+    OverloadEngine engine = engine();
+    return engine.config().rejectionStatus() == 0
+        && engine.rejectionStatus() == Rejection.TOO_MANY_REQUESTS;
   }
 
   /** The engine of the configuration in force now; a reload replaces it. */
