@@ -8,12 +8,14 @@ package org.overloadcontrol.servlet;
  *
  * <p>Why it matters. A client that re-sends a refused request at once (as {@code ab}, {@code
  * wrk} and many retry loops do) then opens a new connection for each attempt, with a TLS
- * handshake where there is TLS: in the workload matrix a thread-bound WAR on Tomcat at three
- * times its capacity served none of its requests within the target over eight runs answered
- * 503, its clients waiting seconds for connections, and recovered after the storm in one run of
- * three; answered 429 with the same {@code Retry-After}, which Tomcat does not close on, it
- * recovered in every run (docs/results.md, "Tomcat with a 429"). So the {@code
- * rejectionStatus} key's default, {@code auto}, answers 429 there.
+ * handshake where there is TLS. In the workload matrix a thread-bound WAR on Tomcat at three
+ * times its capacity, answered 503, served none of its requests within the target in eight runs
+ * of nine under such clients, its clients waiting seconds for connections, and did not recover
+ * after the storm in any of three; answered 429 with the same {@code Retry-After}, which Tomcat
+ * does not close on, it recovered in every run, and with clients that honour {@code
+ * Retry-After} served 0.98–1.00 of its capacity within the target where the 503 served 0.00–0.20
+ * (docs/results.md, "Tomcat answers 429"). So the {@code rejectionStatus} key's default, {@code
+ * auto}, answers 429 there.
  */
 final class ContainerConnections {
 
