@@ -1,8 +1,10 @@
 package org.overloadcontrol.servlet;
 
+import jakarta.servlet.ServletContext;
+
 /**
  * Whether the container keeps a client's connection open after a refusal, read from its server
- * info ({@code ServletContext.getServerInfo()}). Tomcat (10.1 and 11, and so Spring Boot's
+ * info ({@code ServletContext.getServerInfo()}) or its servlet context's class. Tomcat (10.1 and 11, and so Spring Boot's
  * default server and TomEE) closes the connection after every response whose status is 503
  * (among 400, 408, 411, 413, 414, 500 and 501), whatever its headers say; Jetty keeps it.
  *
@@ -21,8 +23,18 @@ final class ContainerConnections {
 
   private ContainerConnections() {}
 
-  /** Whether the container named by {@code serverInfo} closes the connection after a 503. */
-  static boolean closedAfter503(String serverInfo) {
-    return serverInfo != null && serverInfo.startsWith("Apache Tomcat");
+  /**
+   * Whether the container of {@code context} closes the connection after a 503: Tomcat, by its
+   * server info or, where an administrator has hidden that (a common hardening step), by its
+   * servlet context's class.
+   */
+  static boolean closedAfter503(ServletContext context) {
+    return closedAfter503(context.getServerInfo(), context.getClass().getName());
+  }
+
+  /** As {@link #closedAfter503(ServletContext)}, from the server info and the context's class. */
+  static boolean closedAfter503(String serverInfo, String contextClass) {
+    return serverInfo != null && serverInfo.startsWith("Apache Tomcat")
+        || contextClass != null && contextClass.startsWith("org.apache.catalina.");
   }
 }

@@ -199,8 +199,7 @@ final class RunningFilter {
                       .admissionListener(listener)
                       .webAppResources(context::getResourceAsStream)
                       .frameworkRoutes(read.frameworkRoutes())
-                      .closesConnectionAfter503(
-                          ContainerConnections.closedAfter503(context.getServerInfo())))
+                      .closesConnectionAfter503(ContainerConnections.closedAfter503(context)))
               .start();
     } catch (OverloadConfigException e) {
       throw failed(context, e);

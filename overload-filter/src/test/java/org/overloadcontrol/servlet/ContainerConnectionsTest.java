@@ -11,16 +11,29 @@ class ContainerConnectionsTest {
 
   @Test
   void tomcatAndWhatIsBuiltOnItCloseTheConnectionAfterA503() {
-    assertThat(ContainerConnections.closedAfter503("Apache Tomcat/10.1.59")).isTrue();
-    assertThat(ContainerConnections.closedAfter503("Apache Tomcat/11.0.27")).isTrue();
-    assertThat(ContainerConnections.closedAfter503("Apache Tomcat (TomEE)/10.0.0")).isTrue();
+    assertThat(ContainerConnections.closedAfter503("Apache Tomcat/10.1.59", null)).isTrue();
+    assertThat(ContainerConnections.closedAfter503("Apache Tomcat/11.0.27", null)).isTrue();
+    assertThat(ContainerConnections.closedAfter503("Apache Tomcat (TomEE)/10.0.0", null)).isTrue();
+  }
+
+  /** A Tomcat whose server info an administrator replaced is still Tomcat. */
+  @Test
+  void aTomcatThatHidesItsNameIsKnownByItsContext() {
+    assertThat(
+            ContainerConnections.closedAfter503(
+                "Web Server", "org.apache.catalina.core.ApplicationContextFacade"))
+        .isTrue();
   }
 
   @Test
   void otherContainersKeepIt() {
-    assertThat(ContainerConnections.closedAfter503("jetty/12.0.25")).isFalse();
-    assertThat(ContainerConnections.closedAfter503("Undertow - 2.3.18.Final")).isFalse();
-    assertThat(ContainerConnections.closedAfter503(null)).isFalse();
+    assertThat(
+            ContainerConnections.closedAfter503(
+                "jetty/12.0.25",
+                "org.eclipse.jetty.ee10.servlet.ServletContextHandler$ServletContextApi"))
+        .isFalse();
+    assertThat(ContainerConnections.closedAfter503("Undertow - 2.3.18.Final", null)).isFalse();
+    assertThat(ContainerConnections.closedAfter503(null, null)).isFalse();
   }
 
   /** README says 503: the start line says when the filter answers 429 instead, and why. */
