@@ -35,10 +35,10 @@ public record Answer(
     int status, long retryAfterSeconds, List<String> setCookies, String contentType, byte[] body) {
 
   /** 503: the server, or this endpoint, is overloaded. */
-  public static final int SERVICE_UNAVAILABLE = 503;
+  public static final int SERVICE_UNAVAILABLE = Rejection.SERVICE_UNAVAILABLE;
 
   /** 429: the client's group is over its bandwidth share. */
-  public static final int TOO_MANY_REQUESTS = 429;
+  public static final int TOO_MANY_REQUESTS = Rejection.TOO_MANY_REQUESTS;
 
   /** 403: the client's group has no share. */
   public static final int FORBIDDEN = 403;
@@ -150,8 +150,13 @@ public record Answer(
             .getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String shareTitle(int status) {
-    return status == TOO_MANY_REQUESTS ? "Too Many Requests" : "Forbidden";
+  /** The reason phrase of a status this class answers with: a problem's and a page's title. */
+  private static String title(int status) {
+    return switch (status) {
+      case TOO_MANY_REQUESTS -> "Too Many Requests";
+      case FORBIDDEN -> "Forbidden";
+      default -> "Service Unavailable";
+    };
   }
 
   /** The page for browsers refused by bandwidth shares (429 or 403). */
@@ -166,12 +171,12 @@ public record Answer(
     return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         + "<title>"
-        + shareTitle(status)
+        + title(status)
         + "</title>"
         + "<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;"
         + "padding:0 1em;color:#222}</style></head><body>"
         + "<h1>"
-        + shareTitle(status)
+        + title(status)
         + "</h1><p>"
         + text
         + "</p></body></html>\n";
@@ -184,7 +189,7 @@ public record Answer(
             ? "Your client group is over its bandwidth share; retry after " + retrySeconds + " s."
             : "Your client group has no share of this server.";
     return "{\"type\":\"about:blank\",\"title\":\""
-        + shareTitle(status)
+        + title(status)
         + "\",\"status\":"
         + status
         + ",\"detail\":"
@@ -234,7 +239,7 @@ public record Answer(
       long retrySeconds,
       String instance) {
     return "{\"type\":\"about:blank\",\"title\":\""
-        + (status == TOO_MANY_REQUESTS ? "Too Many Requests" : "Service Unavailable")
+        + title(status)
         + "\",\"status\":"
         + status
         + ",\"detail\":\"The server is overloaded; retry after "

@@ -179,12 +179,23 @@ public final class OverloadEngine {
   }
 
   /**
-   * The status of this engine's refusals: the {@code rejectionStatus} key's, or for {@code auto}
-   * 429 where the adapter's container closes the connection after every 503 (a client that
-   * re-sends at once then waits for a new connection per attempt), else 503.
+   * The status of a refusal for {@code reason}: the {@code rejectionStatus} key's, or for {@code
+   * auto} 429 where the adapter's container closes the connection after every 503 (a client that
+   * re-sends at once then waits for a new connection per attempt), else 503; and 503 for a
+   * request refused because the engine stopped, since a stopping server is unavailable and its
+   * client is better off on a new connection.
    */
-  public int rejectionStatus() {
-    return rejectionStatus;
+  public int rejectionStatus(RejectionReason reason) {
+    return reason == RejectionReason.SHUTDOWN ? Rejection.SERVICE_UNAVAILABLE : rejectionStatus;
+  }
+
+  /**
+   * Whether refusals are 429 because {@code rejectionStatus} is {@code auto} and the adapter's
+   * container closes the connection after a 503: what an adapter says at start, since README and
+   * most guides say 503.
+   */
+  public boolean answers429ForTheContainer() {
+    return config.rejectionStatus() == 0 && rejectionStatus == Rejection.TOO_MANY_REQUESTS;
   }
 
   /** A builder for an engine over {@code config}. */

@@ -121,8 +121,7 @@ public final class Exchange {
   /**
    * Why and for how long the request was refused, as the refusal hooks receive it: read after a
    * {@code REJECT}, once the engine has recorded the reason ({@code admission-rate} when it gave
-   * none: the token bucket refuses without one). Its status is the engine's, but 503 for a
-   * request refused because the filter or handler stopped.
+   * none: the token bucket refuses without one), with the status the engine gives it.
    */
   public Rejection rejection() {
     RejectionReason reason = tag.reason();
@@ -131,10 +130,7 @@ public final class Exchange {
         tag.requestClass(),
         reason == null ? RejectionReason.ADMISSION_RATE : reason,
         Duration.ofNanos(tag.retryAfterNanos()),
-        // A stopping server is unavailable, and its client is better off on a new connection.
-        reason == RejectionReason.SHUTDOWN
-            ? Rejection.SERVICE_UNAVAILABLE
-            : engine.rejectionStatus());
+        engine.rejectionStatus(reason));
   }
 
   /** Whether a feature measures the response's bytes: report them to {@link #settle}. */

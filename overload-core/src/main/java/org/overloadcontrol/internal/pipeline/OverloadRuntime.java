@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import org.overloadcontrol.EndpointSnapshot;
-import org.overloadcontrol.Rejection;
 import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.admission.AdmissionListener;
 import org.overloadcontrol.base.OverloadLog;
@@ -181,9 +180,7 @@ public final class OverloadRuntime implements AutoCloseable {
    * most guides say 503.
    */
   public boolean answers429ForTheContainer() {
-    OverloadEngine engine = engine();
-    return engine.config().rejectionStatus() == 0
-        && engine.rejectionStatus() == Rejection.TOO_MANY_REQUESTS;
+    return engine().answers429ForTheContainer();
   }
 
   /** The engine of the configuration in force now; a reload replaces it. */

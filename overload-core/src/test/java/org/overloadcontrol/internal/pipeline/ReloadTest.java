@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.overloadcontrol.RejectionReason;
 import org.overloadcontrol.ReloadResult;
 import org.overloadcontrol.internal.admission.ConcurrencyGroup;
 import org.overloadcontrol.internal.base.Outcome;
@@ -164,16 +165,16 @@ class ReloadTest {
             .scheduler(timers, "unused")
             .closesConnectionAfter503(true)
             .start();
-    assertThat(runtime.engine().rejectionStatus()).isEqualTo(429);
+    assertThat(runtime.engine().rejectionStatus(RejectionReason.QUEUE_FULL)).isEqualTo(429);
 
     Map<String, String> lowered = new HashMap<>(STEADY);
     lowered.put("endpoints.e.target", "100ms");
     assertThat(reload(lowered).applied()).isTrue();
-    assertThat(runtime.engine().rejectionStatus()).isEqualTo(429);
+    assertThat(runtime.engine().rejectionStatus(RejectionReason.QUEUE_FULL)).isEqualTo(429);
 
     lowered.put("rejectionStatus", "503");
     assertThat(reload(lowered).applied()).isTrue();
-    assertThat(runtime.engine().rejectionStatus()).isEqualTo(503);
+    assertThat(runtime.engine().rejectionStatus(RejectionReason.QUEUE_FULL)).isEqualTo(503);
   }
 
   @Test
