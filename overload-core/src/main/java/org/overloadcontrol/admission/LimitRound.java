@@ -58,7 +58,12 @@ public record LimitRound(
      * The cut stopped at what the group ran within its targets in its best second of the last
      * ten: under it the resource would idle, whatever made the executions long.
      */
-    THROUGHPUT_FLOOR
+    THROUGHPUT_FLOOR,
+    /**
+     * The admitted executions were what took the saturated cores, and the cut stopped at the
+     * process's cores: under them one would idle.
+     */
+    KEEPING_CORES_BUSY
   }
 
   @Override
@@ -85,6 +90,7 @@ public record LimitRound(
           case CORES_TAKEN_ELSEWHERE -> "; held: cores taken elsewhere";
           case WAITING_FOR_THREADS -> "; held: waiting for threads";
           case THROUGHPUT_FLOOR -> "; held: at the throughput's floor";
+          case KEEPING_CORES_BUSY -> "; held: keeping the cores busy";
         });
   }
 }

@@ -80,6 +80,8 @@ import org.overloadcontrol.internal.measure.SampleBuffer;
  * completions within target need at twice the shortest execution. A window judged on the
  * predicted p90 of the class with the least slack, when several classes are predicted, is not
  * floored: that class's target holds the limit, and the others' throughput is no measure of it.
+ * Nor is a cut ever under the process's cores while the executions are what takes them ({@link
+ * CoreShare#limitToKeepBusy}): a CPU-bound endpoint's limit at 1 idles a core.
  *
  * <p>Partitions (Netflix concurrency-limits' {@code AbstractPartitionedLimiter}, with shares
  * learnt rather than configured). Each request class has a {@link Partition}. At each window's
@@ -555,6 +557,7 @@ public final class ConcurrencyGroup {
     double queueingShare = levels.queueingShare(level);
     boolean elsewhere =
         coreShare.takenElsewhere(now, level, coresSaturated) && queueingShare < SCALED_QUEUEING;
+    double keepsCoresBusy = coreShare.limitToKeepBusy(coresSaturated);
     boolean waitingForThreads = waitingForThreads(wasPressed);
     boolean cutCannotShorten = elsewhere || waitingForThreads;
     double judged = p90;
@@ -596,8 +599,11 @@ public final class ConcurrencyGroup {
     // A cut stops at what the group ran within its targets in its best recent second: under it
     // the resource idles, whatever made the executions long (ThroughputFloor). One for the
     // predicted p90 of the class with the least slack does not: that class's target is what the
-    // limit holds, and the other classes' throughput is no measure of it.
-    double lowest = tightestDecides ? 0 : Math.min(before, floor.limit(now));
+    // limit holds, and the other classes' throughput is no measure of it. Nor under the
+    // process's cores while the executions take them (CoreShare): a core idles there whatever
+    // the targets.
+    double throughputFloor = tightestDecides ? 0 : floor.limit(now);
+    double lowest = Math.min(before, Math.max(throughputFloor, keepsCoresBusy));
     boolean floored = next < lowest;
     if (floored) {
       next = lowest;
@@ -661,7 +667,11 @@ public final class ConcurrencyGroup {
                     ? LimitRound.Held.CORES_TAKEN_ELSEWHERE
                     : waitingForThreads
                         ? LimitRound.Held.WAITING_FOR_THREADS
-                        : floored ? LimitRound.Held.THROUGHPUT_FLOOR : LimitRound.Held.NO));
+                        : !floored
+                            ? LimitRound.Held.NO
+                            : keepsCoresBusy > throughputFloor
+                                ? LimitRound.Held.KEEPING_CORES_BUSY
+                                : LimitRound.Held.THROUGHPUT_FLOOR));
     return limit > old;
   }
 

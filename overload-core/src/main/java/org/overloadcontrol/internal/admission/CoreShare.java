@@ -65,6 +65,12 @@ final class CoreShare {
   static final double LIGHT_EXECUTION = 0.02;
 
   /**
+   * The smallest CPU time of an execution, over its target, from which the executions are what
+   * takes the cores (see {@link #limitToKeepBusy}): a twentieth of the target on a core.
+   */
+  static final double HEAVY_EXECUTION = 0.05;
+
+  /**
    * The shortest span a reading of the process's CPU time covers: the platform counts it in
    * scheduler ticks, so a window of a few milliseconds reads 0 or several cores.
    */
@@ -143,5 +149,30 @@ final class CoreShare {
         && !Double.isNaN(cpuPerExecution)
         && cpuOverTarget < LIGHT_EXECUTION
         && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, process.average()) * cores;
+  }
+
+  /**
+   * The lowest limit that keeps the cores busy while the admitted executions are what takes
+   * them (round thread, after {@link #takenElsewhere} read the window): the process's cores,
+   * while they, or when {@code machineSaturated} the machine's, are saturated and each
+   * execution's CPU time is at least {@value #HEAVY_EXECUTION} of its target; 0 otherwise.
+   *
+   * <p>Why. Under it a core idles whatever the executions' length, and a cut can shorten them
+   * only by what they take from each other. A CPU-bound endpoint (2 ms of CPU against a 20 ms
+   * target, 2 cores shared with the load generator), after a 1-s stall of every request, its
+   * clients honouring {@code Retry-After}, was cut to 1 and served 0.20–0.41 of its capacity
+   * within the target from 3 s after the stall, Netflix's Vegas limit (at 6) 0.47–0.77 in the
+   * same runs; held at 2, 0.37–0.61 against 0.30–0.92. Higher floors were tried (docs/history.md):
+   * held at 6–10 (the cores times an execution's length over its CPU time) the executions ran
+   * over their target at three times the capacity, on cores the refusals and the generator
+   * share.
+   */
+  double limitToKeepBusy(boolean machineSaturated) {
+    if (!(process.saturated() || machineSaturated)
+        || !(cpuOverTarget >= HEAVY_EXECUTION)
+        || !(cpuPerExecution > 0)) {
+      return 0;
+    }
+    return Math.max(1, clock.cores());
   }
 }

@@ -20,7 +20,8 @@ import org.overloadcontrol.internal.engine.FakeTicker;
  * A concurrency limit asks whether the admitted executions are what takes the process's cores
  * before it cuts ({@link CoreShare}), on a fake clock and fake CPU clocks: executions long on
  * cores taken by other work (a cold JVM compiling, a retry storm's refusals) do not cut it,
- * while a CPU-bound endpoint's and an idle process's long executions still do.
+ * while a CPU-bound endpoint's and an idle process's long executions still do, though never
+ * under the cores that such an endpoint's executions take.
  */
 class CoresTakenElsewhereTest {
 
@@ -30,13 +31,19 @@ class CoresTakenElsewhereTest {
   private final FakeTicker clock = new FakeTicker(1_000_000 * MS);
   private final Map<ConcurrencyGroup, GroupLoad> loads = new HashMap<>();
 
-  /** A process on one core whose CPU time runs at {@code utilisation} of it. */
+  /** A process on {@code cores} cores whose CPU time runs at {@code utilisation} of them. */
   private final class FakeCpu implements CpuClock {
     double utilisation;
+    final int cores;
     final long startNanos = clock.read();
 
     FakeCpu(double utilisation) {
+      this(utilisation, 1);
+    }
+
+    FakeCpu(double utilisation, int cores) {
       this.utilisation = utilisation;
+      this.cores = cores;
     }
 
     @Override
@@ -46,12 +53,12 @@ class CoresTakenElsewhereTest {
 
     @Override
     public long processNanos() {
-      return (long) ((clock.read() - startNanos) * utilisation);
+      return (long) ((clock.read() - startNanos) * utilisation * cores);
     }
 
     @Override
     public int cores() {
-      return 1;
+      return cores;
     }
   }
 
@@ -185,5 +192,47 @@ class CoresTakenElsewhereTest {
     cpu.utilisation = 1.0;
     drive(g, 10_000, 500, 0.001);
     assertThat(g.limit()).isGreaterThan(2 * cut);
+  }
+
+  /**
+   * A CPU-bound endpoint of 2 ms against a 20 ms target on two cores that a retry storm's
+   * refusals share: the executions share what the refusals leave them, 25 ms each times the
+   * executions in flight, over the target even alone.
+   */
+  private void driveCpuBound(ConcurrencyGroup g, long millis, long cpuNanos) {
+    GroupLoad load = loads.computeIfAbsent(g, k -> new GroupLoad(k, api, 20 * MS, clock));
+    load.maxWait = 10 * MS;
+    load.cpuNanos = cpuNanos;
+    load.drive(millis, 2, 0, (elapsed, inFlight) -> 25L * inFlight * MS);
+  }
+
+  @Test
+  void aCpuBoundEndpointOnSaturatedCoresIsNotCutUnderItsCores() {
+    // Over the target at every level, shorter at fewer: the cuts go on, but stop at the two
+    // cores, where a cut would only idle one.
+    List<LimitRound> rounds = new ArrayList<>();
+    ConcurrencyGroup g = GroupLoad.recordedGroup(180, 180, clock, rounds);
+    g.cpuClock(new FakeCpu(1.0, 2));
+    driveCpuBound(g, 10_000, 2 * MS);
+    assertThat(g.limit()).isEqualTo(2);
+    assertThat(rounds).anyMatch(r -> r.held() == LimitRound.Held.KEEPING_CORES_BUSY);
+  }
+
+  @Test
+  void theSameEndpointOnCoresToSpareIsCutUnderThem() {
+    // The same long executions with the cores mostly idle: what lengthens them is not the
+    // cores, so the limit is cut for the target alone.
+    ConcurrencyGroup g = group(new FakeCpu(0.3, 2));
+    driveCpuBound(g, 10_000, 2 * MS);
+    assertThat(g.limit()).isEqualTo(1);
+  }
+
+  @Test
+  void aLightEndpointOnSaturatedCoresIsNotHeldAtThem() {
+    // Half a millisecond of CPU against the 20 ms target, a fortieth: not what takes the cores.
+    ConcurrencyGroup g = group(new FakeCpu(0.3, 2));
+    g.coresSaturated(true);
+    driveCpuBound(g, 10_000, MS / 2);
+    assertThat(g.limit()).isEqualTo(1);
   }
 }

@@ -45,6 +45,9 @@ final class GroupLoad {
   /** The share of each execution spent on its thread's CPU; negative records none. */
   double cpuShare = -1;
 
+  /** Each execution's CPU time, whatever its length, where {@link #cpuShare} is negative. */
+  long cpuNanos = -1;
+
   /** The executions completed so far. */
   long completed;
 
@@ -103,6 +106,8 @@ final class GroupLoad {
           long length = e[1] - e[0];
           if (cpuShare >= 0) {
             p.recordCpu((long) (length * cpuShare), length);
+          } else if (cpuNanos >= 0) {
+            p.recordCpu(Math.min(cpuNanos, length), length);
           }
           p.record(length, waitsInResponse ? e[1] - e[2] : length, e[3], now, 0);
           if (clients > 0) {

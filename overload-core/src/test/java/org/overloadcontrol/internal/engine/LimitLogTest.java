@@ -34,6 +34,8 @@ class LimitLogTest {
         .endsWith("; held: at the throughput's floor");
     assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.WAITING_FOR_THREADS)))
         .endsWith("; held: waiting for threads");
+    assertThat(LimitLog.line(round(0.5, 0.5, LimitRound.Held.KEEPING_CORES_BUSY)))
+        .endsWith("; held: keeping the cores busy");
   }
 
   @Test
