@@ -145,7 +145,7 @@ final class CoreShare {
       lastNanos = now;
       lastCpu = processCpu;
     }
-    return (process.saturated() || machineSaturated)
+    return saturated(machineSaturated)
         && !Double.isNaN(cpuPerExecution)
         && cpuOverTarget < LIGHT_EXECUTION
         && level * cpuPerExecution < SMALL_SHARE * Math.max(SATURATED, process.average()) * cores;
@@ -168,11 +168,13 @@ final class CoreShare {
    * share.
    */
   double limitToKeepBusy(boolean machineSaturated) {
-    if (!(process.saturated() || machineSaturated)
-        || !(cpuOverTarget >= HEAVY_EXECUTION)
-        || !(cpuPerExecution > 0)) {
-      return 0;
-    }
-    return Math.max(1, clock.cores());
+    return saturated(machineSaturated) && cpuOverTarget >= HEAVY_EXECUTION
+        ? Math.max(1, clock.cores())
+        : 0;
+  }
+
+  /** Whether the process's cores, or when {@code machineSaturated} the machine's, are saturated. */
+  private boolean saturated(boolean machineSaturated) {
+    return process.saturated() || machineSaturated;
   }
 }
