@@ -219,6 +219,25 @@ class CoresTakenElsewhereTest {
   }
 
   @Test
+  void aCpuBoundEndpointOnSaturatedCoresLetsNoBrowsingRequestWait() {
+    // Its waiters would wait for the cores its executions already take.
+    ConcurrencyGroup g = group(new FakeCpu(1.0, 2));
+    driveCpuBound(g, 2_000, 2 * MS);
+    ConcurrencyGroup.Partition p = g.partition(api, 20 * MS, 10 * MS);
+    assertThat(p.roomToWait()).isFalse();
+  }
+
+  @Test
+  void waitersComeBackWhenTheCoresHaveTimeToSpareOrTheExecutionsAreLight() {
+    ConcurrencyGroup spare = group(new FakeCpu(0.3, 2));
+    driveCpuBound(spare, 2_000, 2 * MS);
+    assertThat(spare.partition(api, 20 * MS, 10 * MS).roomToWait()).isTrue();
+    ConcurrencyGroup light = group(new FakeCpu(1.0, 2));
+    driveCpuBound(light, 2_000, MS / 2);
+    assertThat(light.partition(api, 20 * MS, 10 * MS).roomToWait()).isTrue();
+  }
+
+  @Test
   void theSameEndpointOnCoresToSpareIsCutUnderThem() {
     // The same long executions with the cores mostly idle: what lengthens them is not the
     // cores, so the limit is cut for the target alone.
