@@ -990,9 +990,8 @@ public final class ConcurrencyGroup {
      * target against 0.30, Netflix's Vegas limit 0.48 and 0.62 in the same runs. The price:
      * at three times it under re-sent attempts 0.00 in seven runs of eight against 0.10–0.49
      * in four of seven, a wait having held each client's next attempt back. Where the
-     * executions wait on something
-     * else (a downstream pool, a container's threads, the shop's database) the waiters keep
-     * that resource busy at every hand-over and the rule leaves them.
+     * executions wait on something else (a downstream pool, a container's threads, the shop's
+     * database) the waiters keep that resource busy at every hand-over and the rule leaves them.
      */
     public boolean roomToWait() {
       if (executionsTakeCores) {

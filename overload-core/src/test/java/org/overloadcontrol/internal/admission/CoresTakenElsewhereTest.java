@@ -219,16 +219,22 @@ class CoresTakenElsewhereTest {
   }
 
   @Test
-  void aCpuBoundEndpointOnSaturatedCoresLetsNoBrowsingRequestWait() {
+  void aCpuBoundEndpointOnSaturatedCoresLetsNoBrowsingRequestWaitUntilTheCoresHaveTimeAgain() {
     // Its waiters would wait for the cores its executions already take.
-    ConcurrencyGroup g = group(new FakeCpu(1.0, 2));
+    FakeCpu cpu = new FakeCpu(1.0, 2);
+    ConcurrencyGroup g = group(cpu);
     driveCpuBound(g, 2_000, 2 * MS);
     ConcurrencyGroup.Partition p = g.partition(api, 20 * MS, 10 * MS);
     assertThat(p.roomToWait()).isFalse();
+    // Once the process's utilisation has fallen under the saturation's lower bound, the next
+    // rounds open the room again.
+    cpu.utilisation = 0.3;
+    driveCpuBound(g, 2_000, 2 * MS);
+    assertThat(p.roomToWait()).isTrue();
   }
 
   @Test
-  void waitersComeBackWhenTheCoresHaveTimeToSpareOrTheExecutionsAreLight() {
+  void browsingRequestsStillWaitOnCoresToSpareOrForLightExecutions() {
     ConcurrencyGroup spare = group(new FakeCpu(0.3, 2));
     driveCpuBound(spare, 2_000, 2 * MS);
     assertThat(spare.partition(api, 20 * MS, 10 * MS).roomToWait()).isTrue();
