@@ -45,33 +45,7 @@ public class FrameworkRouting {
   private FrameworkRoutes routes;
 
   /** GET /product/42, as a framework-routed request presents itself. */
-  private static final RequestAttributes PRODUCT =
-      new RequestAttributes() {
-        @Override
-        public String method() {
-          return "GET";
-        }
-
-        @Override
-        public String path() {
-          return "/product/42";
-        }
-
-        @Override
-        public String header(String name) {
-          return null;
-        }
-
-        @Override
-        public String cookie(String name) {
-          return null;
-        }
-
-        @Override
-        public String clientAddress() {
-          return "127.0.0.1";
-        }
-      };
+  private static final RequestAttributes PRODUCT = Engines.get("/product/42");
 
   @Setup(Level.Trial)
   public void setUp() {
