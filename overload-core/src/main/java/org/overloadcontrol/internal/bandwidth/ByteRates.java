@@ -1,7 +1,7 @@
 package org.overloadcontrol.internal.bandwidth;
 
-import java.math.BigDecimal;
 import java.util.Locale;
+import org.overloadcontrol.internal.config.NumberWithUnit;
 
 /**
  * Parses bandwidths as configuration writes them: a number, a unit of bytes or bits, and
@@ -31,22 +31,9 @@ final class ByteRates {
       throw new IllegalArgumentException("not " + ALLOWED);
     }
     s = s.substring(0, s.length() - 2).trim();
-    int unitStart = 0;
-    while (unitStart < s.length()
-        && (Character.isDigit(s.charAt(unitStart)) || s.charAt(unitStart) == '.')) {
-      unitStart++;
-    }
-    if (unitStart == 0 || unitStart == s.length()) {
-      throw new IllegalArgumentException("not " + ALLOWED);
-    }
-    BigDecimal number;
-    try {
-      number = new BigDecimal(s.substring(0, unitStart));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not " + ALLOWED);
-    }
+    NumberWithUnit quantity = NumberWithUnit.split(s, false, ALLOWED);
     double bytesPerUnit =
-        switch (s.substring(unitStart).trim()) {
+        switch (quantity.unit()) {
           case "B" -> 1;
           case "KB", "kB" -> 1e3;
           case "MB" -> 1e6;
@@ -59,7 +46,7 @@ final class ByteRates {
           case "Gbit" -> 1e9 / 8;
           default -> throw new IllegalArgumentException("not " + ALLOWED);
         };
-    double rate = number.doubleValue() * bytesPerUnit;
+    double rate = quantity.number().doubleValue() * bytesPerUnit;
     if (!(rate > 0) || Double.isInfinite(rate)) {
       throw new IllegalArgumentException("must be a positive rate; " + ALLOWED);
     }

@@ -35,24 +35,9 @@ public final class Durations {
       }
       return representable(d);
     }
-    int unitStart = 0;
-    while (unitStart < s.length()
-        && (Character.isDigit(s.charAt(unitStart))
-            || s.charAt(unitStart) == '.'
-            || (unitStart == 0 && s.charAt(0) == '-'))) {
-      unitStart++;
-    }
-    if (unitStart == 0 || unitStart == s.length()) {
-      throw new IllegalArgumentException("not " + ALLOWED);
-    }
-    BigDecimal number;
-    try {
-      number = new BigDecimal(s.substring(0, unitStart));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not " + ALLOWED);
-    }
+    NumberWithUnit quantity = NumberWithUnit.split(s, true, ALLOWED);
     long nanosPerUnit =
-        switch (s.substring(unitStart).trim()) {
+        switch (quantity.unit()) {
           case "ns" -> 1L;
           case "us", "µs" -> 1_000L;
           case "ms" -> 1_000_000L;
@@ -63,7 +48,7 @@ public final class Durations {
               throw new IllegalArgumentException(
                   "not " + ALLOWED + " (units: ns, us, ms, s, m, h)");
         };
-    BigDecimal nanos = number.multiply(BigDecimal.valueOf(nanosPerUnit));
+    BigDecimal nanos = quantity.number().multiply(BigDecimal.valueOf(nanosPerUnit));
     if (nanos.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
       throw new IllegalArgumentException(TOO_LONG);
     }
